@@ -1,0 +1,128 @@
+// The one place that reads the environment. Every problem is reported at once, by variable name.
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
+
+const idList = (what: string) =>
+  optionalText.transform((value, ctx) => {
+    const ids = (value ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    for (const id of ids) {
+      if (!/^[UWS][A-Z0-9]{2,}$/.test(id)) {
+        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what} (U…, W… or S…)` });
+      }
+    }
+    return ids;
+  });
+
+const sandboxFields = {
+  SANDBOX_PORT: port(4010),
+  SANDBOX_API_KEY: z.string().min(1).default('sandbox-key'),
+  SANDBOX_DATABASE_PATH: optionalText,
+};
+
+const environment = z
+  .object({
+    ...sandboxFields,
+    SLACK_BOT_TOKEN: z.string({ error: 'is required (xoxb-…)' }).startsWith('xoxb-', 'must start with xoxb-'),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
+    SLACK_API_URL: url,
+    PORT: port(3000),
+    VOICE_API_BASE_URL: url,
+    VOICE_API_KEY: optionalText,
+    VOICE_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    VOICE_API_CURSOR_PARAM: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
+      .default('cursor'),
+    DATABASE_PATH: z.string().min(1).default('data/voice-ops.db'),
+    NOTIFY_CHANNEL_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
+        .optional(),
+    ),
+    VOICE_ADMINS: idList('user or user-group id'),
+    VOICE_OPERATORS: idList('user or user-group id'),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+    if (env.VOICE_API_BASE_URL && !env.VOICE_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['VOICE_API_KEY'], message: 'is required when VOICE_API_BASE_URL is set' });
+    }
+  });
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  slack: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string; port: number };
+  /** The real provider; absent means the embedded sandbox. */
+  provider?: { baseUrl: string; apiKey: string };
+  providerOptions: { timeoutMs: number; cursorParam: string };
+  sandbox: { port: number; apiKey: string; databasePath?: string };
+  databasePath: string;
+  notifyChannelId?: string;
+  access: { admins: string[]; operators: string[] };
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Environment = Record<string, string | undefined>;
+
+function validate<T>(schema: z.ZodType<T>, env: Environment): T {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')} ${issue.message}`);
+  throw new ConfigError(`Configuration is invalid (see .env.example):\n${lines.join('\n')}`);
+}
+
+export function parseConfig(env: Environment): Config {
+  const e = validate(environment, env);
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+      port: e.PORT,
+    },
+    provider:
+      e.VOICE_API_BASE_URL && e.VOICE_API_KEY ? { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } : undefined,
+    providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },
+    sandbox: { port: e.SANDBOX_PORT, apiKey: e.SANDBOX_API_KEY, databasePath: e.SANDBOX_DATABASE_PATH },
+    databasePath: e.DATABASE_PATH,
+    notifyChannelId: e.NOTIFY_CHANNEL_ID,
+    access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The process environment, with `.env` from the working directory filled in where present. */
+export function readEnvironment(envFile = '.env'): Environment {
+  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  return process.env;
+}
+
+/** Sandbox-only settings, for `npm run sandbox`, which needs no Slack credentials. */
+export function parseSandboxConfig(env: Environment): Config['sandbox'] {
+  const e = validate(z.object(sandboxFields), env);
+  return { port: e.SANDBOX_PORT, apiKey: e.SANDBOX_API_KEY, databasePath: e.SANDBOX_DATABASE_PATH };
+}

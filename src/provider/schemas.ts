@@ -1,0 +1,102 @@
+// Wire shapes of the provider's v1 API. The client checks requests and responses against them and the
+// sandbox serves them, so the two check each other.
+import { z } from 'zod';
+
+export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
+
+export const phoneNumber = z
+  .string()
+  .regex(E164_PATTERN, 'must be an E.164 number: "+" then 2 to 15 digits, the first not 0, e.g. +14155550123');
+export const language = z
+  .string()
+  .regex(/^[a-z]{2,3}-[A-Z]{2}$/, 'must be a locale tag: language and region joined by a hyphen, e.g. en-US');
+export const region = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter region code, e.g. US');
+export const resourceId = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+export const agentName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const routeType = z.literal('ai_agent', { error: 'must be ai_agent, the only route type the API accepts' });
+
+// Requests
+
+export const createAgentRequest = z.object({ name: agentName, language });
+export type CreateAgentRequest = z.infer<typeof createAgentRequest>;
+
+export const mapNumberRequest = z.object({ phone_number: phoneNumber, route_type: routeType, agent_id: resourceId });
+export type MapNumberRequest = z.infer<typeof mapNumberRequest>;
+
+export const buyNumberRequest = z.object({ number: phoneNumber });
+export type BuyNumberRequest = z.infer<typeof buyNumberRequest>;
+
+export const MAX_PAGE_SIZE = 100;
+export const searchNumbersQuery = z.object({
+  region: region.optional(),
+  cursor: z.string().min(1).optional(),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+});
+export type SearchNumbersQuery = z.infer<typeof searchNumbersQuery>;
+
+// Responses. Unknown fields are tolerated (stripped); statuses stay open strings because the spec
+// leaves states beyond the documented ones unstated.
+
+export const agent = z.object({ id: z.string(), name: z.string(), status: z.string() });
+export type Agent = z.infer<typeof agent>;
+
+export const createdAgent = agent.extend({ agent_token: z.string() });
+export type CreatedAgent = z.infer<typeof createdAgent>;
+
+export const agentList = z.object({ data: z.array(agent) });
+export type AgentList = z.infer<typeof agentList>;
+
+export const deletedAgent = z.object({ id: z.string(), status: z.string() });
+export type DeletedAgent = z.infer<typeof deletedAgent>;
+
+export const routing = z.object({
+  phone_number: z.string(),
+  route_type: z.string(),
+  agent_id: z.string(),
+  status: z.string(),
+});
+export type Routing = z.infer<typeof routing>;
+
+export const availableNumber = z.object({
+  id: z.string(),
+  number: z.string(),
+  region: z.string(),
+  capabilities: z.array(z.string()),
+});
+export type AvailableNumber = z.infer<typeof availableNumber>;
+
+export const availableNumberPage = z.object({ data: z.array(availableNumber), next_cursor: z.string().nullable() });
+export type AvailableNumberPage = z.infer<typeof availableNumberPage>;
+
+export const purchasedNumber = z.object({ id: z.string(), number: z.string(), status: z.string() });
+export type PurchasedNumber = z.infer<typeof purchasedNumber>;
+
+export const purchasedNumberList = z.object({ data: z.array(purchasedNumber) });
+export type PurchasedNumberList = z.infer<typeof purchasedNumberList>;
+
+export const releasedNumber = z.object({ id: z.string(), status: z.string() });
+export type ReleasedNumber = z.infer<typeof releasedNumber>;
+
+/** The success statuses the spec names; a response with another status did not do what was asked. */
+export const EXPECTED_STATUS = {
+  agentCreated: 'active',
+  agentDeleted: 'deleted',
+  numberBought: 'active',
+  numberReleased: 'released',
+  routeConnected: 'connected',
+} as const;
+
+/** Error bodies the client understands (PRODUCT.md, "The provider's unstated parts"). */
+export const errorInfoBody = z.object({ error: z.string(), info: z.string().optional() });
+export const errorListBody = z.object({
+  errors: z
+    .array(z.object({ code: z.string().optional(), title: z.string().optional(), detail: z.string().optional() }))
+    .min(1),
+});
+export const messageBody = z.object({ message: z.string(), code: z.string().optional() });
+export const problemBody = z.object({
+  type: z.string().optional(),
+  title: z.string(),
+  detail: z.string().optional(),
+  status: z.number().optional(),
+});
