@@ -6,6 +6,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const databasePath = z.string().min(1).default('data/voice-ops.db');
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 
 const idList = (what: string) =>
@@ -43,7 +44,7 @@ const environment = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
       .default('cursor'),
-    DATABASE_PATH: z.string().min(1).default('data/voice-ops.db'),
+    DATABASE_PATH: databasePath,
     NOTIFY_CHANNEL_ID: optionalText.pipe(
       z
         .string()
@@ -125,4 +126,9 @@ export function readEnvironment(envFile = '.env'): Environment {
 export function parseSandboxConfig(env: Environment): Config['sandbox'] {
   const e = validate(z.object(sandboxFields), env);
   return { port: e.SANDBOX_PORT, apiKey: e.SANDBOX_API_KEY, databasePath: e.SANDBOX_DATABASE_PATH };
+}
+
+/** The database path alone, for tools such as `npm run audit`, which need no Slack credentials. */
+export function parseDatabasePath(env: Environment): string {
+  return validate(z.object({ DATABASE_PATH: databasePath }), env).DATABASE_PATH;
 }

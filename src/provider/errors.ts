@@ -92,7 +92,8 @@ export function parseErrorBody(text: string): { code?: string; message?: string 
   return { message: excerpt(text) };
 }
 
-function excerpt(text: string): string {
+/** A body flattened to one line and cut short, safe to put in a message. */
+export function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat;
 }

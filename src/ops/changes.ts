@@ -1,0 +1,49 @@
+// Changes that wait for the requester's confirmation. They are stored as JSON with the pending
+// confirmation and read back through this schema, so a confirmation always carries what it promised.
+import { z } from 'zod';
+
+const agentRef = z.object({ id: z.string(), name: z.string().optional() });
+
+export const pendingChange = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('number.buy'), number: z.string() }),
+  z.object({
+    kind: z.literal('number.release'),
+    numberId: z.string(),
+    number: z.string(),
+    routedAgent: agentRef.optional(),
+  }),
+  z.object({
+    kind: z.literal('agent.delete'),
+    agentId: z.string(),
+    agentName: z.string(),
+    routedNumbers: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal('routing.map'),
+    phoneNumber: z.string(),
+    agentId: z.string(),
+    agentName: z.string(),
+    previousAgent: agentRef.optional(),
+  }),
+]);
+export type PendingChange = z.infer<typeof pendingChange>;
+
+/** What the Slack layer shows for confirmation: the exact effect, and the single-use id to confirm it. */
+export interface ConfirmationPrompt {
+  confirmationId: string;
+  expiresAt: string;
+  change: PendingChange;
+}
+
+/** The target an audit row names for a change. */
+export function targetOf(change: PendingChange): string {
+  switch (change.kind) {
+    case 'number.buy':
+    case 'number.release':
+      return change.number;
+    case 'agent.delete':
+      return change.agentId;
+    case 'routing.map':
+      return change.phoneNumber;
+  }
+}

@@ -1,0 +1,124 @@
+import { deleteAgentWork } from './agents.js';
+import { carryOut, type Done } from './carry-out.js';
+import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { authorize, type OpsDeps, record } from './context.js';
+import { buyWork, releaseWork } from './numbers.js';
+import { mapWork } from './routing.js';
+import { type Actor, fail, type Result, type Role } from './types.js';
+
+const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
+  'number.buy': 'operator',
+  'number.release': 'admin',
+  'agent.delete': 'admin',
+  'routing.map': 'operator',
+};
+
+/** Stores a change that waits for the requester's Confirm, and audits the request. */
+export function requestConfirmation(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  change: PendingChange,
+): Result<{ prompt: ConfirmationPrompt }> {
+  const confirmation = deps.confirmations.create({
+    action: { kind: change.kind, params: change },
+    requestedBy: actor.userId,
+    correlationId,
+    context: { channelId: actor.channelId, teamId: actor.teamId },
+  });
+  record(deps, actor, correlationId, {
+    action: change.kind,
+    outcome: 'requested',
+    target: targetOf(change),
+    params: change,
+  });
+  return {
+    ok: true,
+    prompt: { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change },
+  };
+}
+
+/**
+ * Confirms a pending change. The claim in SQLite is atomic and single-use, so a double click, a retried
+ * delivery or a second user can never make the change happen twice.
+ */
+export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: string): Promise<Result<Done>> {
+  const claim = deps.confirmations.claim(confirmationId, actor.userId);
+  const refused = refusal(deps, actor, claim);
+  if (refused) return refused;
+  if (claim.status !== 'claimed') throw new Error(`unexpected claim status ${claim.status}`);
+  const { confirmation } = claim;
+  const change = pendingChange.parse(confirmation.action.params);
+  const target = targetOf(change);
+  // The role is checked again: it may have been taken away since the request.
+  const denied = await authorize(deps, actor, NEEDED_ROLE[change.kind], {
+    action: change.kind,
+    target,
+    correlationId: confirmation.correlationId,
+  });
+  if (denied) return denied;
+  record(deps, actor, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
+  return carryOut(deps, actor, confirmation.correlationId, workFor(deps, change, actor.userId));
+}
+
+export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {
+  const claim = deps.confirmations.cancel(confirmationId, actor.userId);
+  const refused = refusal(deps, actor, claim);
+  if (refused) return refused;
+  if (claim.status !== 'claimed') throw new Error(`unexpected cancel status ${claim.status}`);
+  const change = pendingChange.parse(claim.confirmation.action.params);
+  record(deps, actor, claim.confirmation.correlationId, {
+    action: change.kind,
+    outcome: 'cancelled',
+    target: targetOf(change),
+  });
+  return { ok: true, change };
+}
+
+type Claim = ReturnType<OpsDeps['confirmations']['claim']>;
+
+/** Why a confirmation cannot be used, audited where it matters (expiry, another user's click). */
+function refusal(deps: OpsDeps, actor: Actor, claim: Claim) {
+  switch (claim.status) {
+    case 'claimed':
+      return undefined;
+    case 'not_found':
+      return fail('not_found', 'That confirmation does not exist. Start again from the command.');
+    case 'already_used':
+      return fail('already_used', 'That confirmation was already used: the change was made once, and only once.');
+    case 'cancelled':
+      return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
+    case 'expired': {
+      const { kind } = pendingChange.parse(claim.confirmation.action.params);
+      const failure = fail(
+        'expired',
+        'That confirmation expired (they last 10 minutes). Nothing was changed: start again.',
+      );
+      record(deps, actor, claim.confirmation.correlationId, { action: kind, outcome: 'expired', error: failure });
+      return failure;
+    }
+    case 'wrong_user': {
+      const failure = fail('wrong_user', 'Only the person who asked for this change can confirm or cancel it.');
+      record(deps, actor, claim.confirmation.correlationId, {
+        action: 'access.denied',
+        outcome: 'denied',
+        params: { attempted: claim.confirmation.action.kind, reason: 'not the requester' },
+        error: failure,
+      });
+      return failure;
+    }
+  }
+}
+
+function workFor(deps: OpsDeps, change: PendingChange, by: string) {
+  switch (change.kind) {
+    case 'number.buy':
+      return buyWork(deps, change);
+    case 'number.release':
+      return releaseWork(deps, change);
+    case 'agent.delete':
+      return deleteAgentWork(deps, change);
+    case 'routing.map':
+      return mapWork(deps, change, by);
+  }
+}

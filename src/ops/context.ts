@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import type { ProviderClient } from '../provider/client.js';
+import { ProviderError } from '../provider/errors.js';
+import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
+import type { Confirmations } from '../store/confirmations.js';
+import type { RoutingRecords } from '../store/routes.js';
+import { type AccessControl, variableFor } from './access.js';
+import type { InFlight } from './in-flight.js';
+import type { ResourceLocks } from './locks.js';
+import type { Announcer } from './notify.js';
+import { type Actor, type Failure, fail, type Role } from './types.js';
+
+export interface OpsDeps {
+  provider: ProviderClient;
+  audit: AuditLog;
+  confirmations: Confirmations;
+  routes: RoutingRecords;
+  access: AccessControl;
+  announcer: Announcer;
+  locks: ResourceLocks;
+  inFlight: InFlight;
+  logger: Logger;
+}
+
+export const newCorrelationId = (): string => randomUUID();
+
+export interface Step {
+  action: AuditAction;
+  outcome: AuditOutcome;
+  target?: string;
+  params?: Record<string, unknown>;
+  error?: Failure;
+}
+
+/** Appends one audit row for a step of a request; every step of one request shares its correlation id. */
+export function record(deps: OpsDeps, actor: Actor, correlationId: string, step: Step): void {
+  deps.audit.append({
+    actorId: actor.userId,
+    actorName: actor.userName,
+    teamId: actor.teamId,
+    channelId: actor.channelId,
+    source: actor.source,
+    action: step.action,
+    target: step.target,
+    params: step.params,
+    outcome: step.outcome,
+    errorCode: step.error ? (step.error.providerKind ?? step.error.reason) : undefined,
+    errorMessage: step.error?.message,
+    correlationId,
+  });
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  'agent.create': 'create agents',
+  'agent.delete': 'delete agents',
+  'number.buy': 'buy numbers',
+  'number.release': 'release numbers',
+  'routing.map': 'map numbers to agents',
+};
+
+/** Checks the actor's role; a denial is audited and explains which variable an admin must set. */
+export async function authorize(
+  deps: OpsDeps,
+  actor: Actor,
+  needed: Role,
+  attempt: { action: AuditAction; target?: string; correlationId: string },
+): Promise<Failure | undefined> {
+  if (await deps.access.has(actor.userId, needed)) return undefined;
+  const failure = fail(
+    'denied',
+    `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}. ` +
+      `An admin can add your user id (${actor.userId}) or one of your user groups to ${variableFor(needed)}.`,
+  );
+  record(deps, actor, attempt.correlationId, {
+    action: 'access.denied',
+    outcome: 'denied',
+    target: attempt.target,
+    params: { attempted: attempt.action, needed },
+    error: failure,
+  });
+  return failure;
+}
+
+/** Turns a provider error into a failure a user can act on; anything else is a bug and is rethrown. */
+export function providerFailure(error: unknown): Failure {
+  if (!(error instanceof ProviderError)) throw error;
+  const reason =
+    error.kind === 'not_found'
+      ? 'not_found'
+      : error.kind === 'conflict'
+        ? 'conflict'
+        : error.kind === 'validation' && error.status === undefined
+          ? 'invalid'
+          : 'provider';
+  return fail(reason, error.message, { providerKind: error.kind, field: error.field });
+}
+
+/** A provider answer whose status is not the one the spec promises for success. */
+export function unexpectedStatus(what: string, expected: string, got: string): Failure {
+  return fail('provider', `The provider answered ${what} with status "${got}" instead of "${expected}".`, {
+    providerKind: 'bad_response',
+  });
+}
+
+export function busy(what: string): Failure {
+  return fail('busy', `Another change to ${what} is in progress. Wait for it to finish, then look again.`);
+}

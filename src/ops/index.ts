@@ -1,0 +1,52 @@
+// The operations the Slack layer may call: the only code that changes provider state.
+
+import type { AuditAction } from '../store/audit.js';
+import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import { cancel, confirm } from './confirmations.js';
+import { authorize, newCorrelationId, type OpsDeps } from './context.js';
+import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
+import { mapNumber } from './routing.js';
+import type { Actor, Result, Role } from './types.js';
+
+export type { AgentSummary } from './agents.js';
+export type { Done } from './carry-out.js';
+export type { ConfirmationPrompt, PendingChange } from './changes.js';
+export type { OpsDeps } from './context.js';
+export type { Announcement, Announcer, Change } from './notify.js';
+export type { NumberSummary } from './numbers.js';
+export type { MapResult } from './routing.js';
+export type { Actor, Failure, Result, Role } from './types.js';
+
+const AUDIT_DEFAULT = 20;
+const AUDIT_MAX = 200;
+
+export function createOps(deps: OpsDeps) {
+  return {
+    roleOf: (userId: string) => deps.access.roleOf(userId),
+    /** Checks a role before a form opens, so nobody fills one in only to be refused; denials are audited. */
+    authorize: (actor: Actor, needed: Role, action: AuditAction) =>
+      authorize(deps, actor, needed, { action, correlationId: newCorrelationId() }),
+    listAgents: () => listAgents(deps),
+    createAgent: (actor: Actor, input: { name: string; language: string }) => createAgent(deps, actor, input),
+    requestDeleteAgent: (actor: Actor, agentId: string) => requestDeleteAgent(deps, actor, agentId),
+    listNumbers: () => listNumbers(deps),
+    searchNumbers: (query: { region?: string; cursor?: string }) => searchNumbers(deps, query),
+    requestBuy: (actor: Actor, number: string) => requestBuy(deps, actor, number),
+    requestRelease: (actor: Actor, numberOrId: string) => requestRelease(deps, actor, numberOrId),
+    mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) => mapNumber(deps, actor, input),
+    confirm: (actor: Actor, confirmationId: string) => confirm(deps, actor, confirmationId),
+    cancel: (actor: Actor, confirmationId: string) => cancel(deps, actor, confirmationId),
+    /** The team's dashboard: agents and numbers, read at once. */
+    dashboard: async (): Promise<Result<{ agents: AgentSummary[]; numbers: NumberSummary[] }>> => {
+      const [agents, numbers] = await Promise.all([listAgents(deps), listNumbers(deps)]);
+      if (!agents.ok) return agents;
+      if (!numbers.ok) return numbers;
+      return { ok: true, agents: agents.agents, numbers: numbers.numbers };
+    },
+    recentAudit: (limit = AUDIT_DEFAULT) => deps.audit.recent(Math.min(Math.max(1, limit), AUDIT_MAX)),
+    /** Lets changes under way finish (and be audited) before the database closes. */
+    drain: () => deps.inFlight.drain(),
+  };
+}
+
+export type VoiceOps = ReturnType<typeof createOps>;

@@ -1,0 +1,98 @@
+import { EXPECTED_STATUS, phoneNumber, resourceId } from '../provider/schemas.js';
+import { carryOut, type Done, type Work } from './carry-out.js';
+import type { ConfirmationPrompt, PendingChange } from './changes.js';
+import { requestConfirmation } from './confirmations.js';
+import { authorize, newCorrelationId, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type Actor, fail, type Result } from './types.js';
+import { validate } from './validate.js';
+
+export type MapResult = Result<
+  | { status: 'done'; done: Done }
+  | { status: 'needs_confirmation'; prompt: ConfirmationPrompt }
+  | { status: 'unchanged'; agentName: string }
+>;
+
+/**
+ * Routes a purchased number to an agent. A number that already routes elsewhere needs confirmation,
+ * because its callers will reach another agent.
+ */
+export async function mapNumber(
+  deps: OpsDeps,
+  actor: Actor,
+  input: { phoneNumber: string; agentId: string },
+): Promise<MapResult> {
+  const correlationId = newCorrelationId();
+  const denied = await authorize(deps, actor, 'operator', {
+    action: 'routing.map',
+    target: input.phoneNumber,
+    correlationId,
+  });
+  if (denied) return denied;
+  const number = validate(phoneNumber, input.phoneNumber);
+  if (!number.ok) return { ...number, field: 'number', message: `Number ${number.message}` };
+  const agentId = validate(resourceId, input.agentId);
+  if (!agentId.ok) return { ...agentId, field: 'agent', message: `Agent id ${agentId.message}` };
+
+  let purchased: string[];
+  let agents: { id: string; name: string }[];
+  try {
+    [purchased, agents] = await Promise.all([
+      deps.provider.listPurchasedNumbers().then((list) => list.map((entry) => entry.number)),
+      deps.provider.listAgents(),
+    ]);
+  } catch (error) {
+    return providerFailure(error);
+  }
+  if (!purchased.includes(number.value)) {
+    return fail('not_found', `${number.value} is not one of your numbers: buy it first.`, { field: 'number' });
+  }
+  const agent = agents.find((candidate) => candidate.id === agentId.value);
+  if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
+
+  const current = deps.routes.forNumber(number.value);
+  if (current?.agentId === agent.id) return { ok: true, status: 'unchanged', agentName: agent.name };
+  const change: Extract<PendingChange, { kind: 'routing.map' }> = {
+    kind: 'routing.map',
+    phoneNumber: number.value,
+    agentId: agent.id,
+    agentName: agent.name,
+    previousAgent: current && { id: current.agentId, name: agents.find((a) => a.id === current.agentId)?.name },
+  };
+  if (current) {
+    const asked = requestConfirmation(deps, actor, correlationId, change);
+    return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
+  }
+  record(deps, actor, correlationId, {
+    action: 'routing.map',
+    outcome: 'requested',
+    target: number.value,
+    params: { agentId: agent.id },
+  });
+  const done = await carryOut(deps, actor, correlationId, mapWork(deps, change, actor.userId));
+  return done.ok ? { ok: true, status: 'done', done } : done;
+}
+
+export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'routing.map' }>, by: string): Work {
+  return {
+    action: 'routing.map',
+    target: change.phoneNumber,
+    params: { agentId: change.agentId, previousAgentId: change.previousAgent?.id },
+    lockKeys: [`number:${change.phoneNumber}`, `agent:${change.agentId}`],
+    run: async () => {
+      const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
+      if (routed.status !== EXPECTED_STATUS.routeConnected) {
+        return unexpectedStatus('the mapping', EXPECTED_STATUS.routeConnected, routed.status);
+      }
+      deps.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
+      return {
+        ok: true,
+        change: {
+          action: 'routing.map',
+          number: change.phoneNumber,
+          agent: { id: change.agentId, name: change.agentName },
+          previousAgent: change.previousAgent,
+        },
+      };
+    },
+  };
+}

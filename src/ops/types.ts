@@ -1,0 +1,47 @@
+// Plain inputs and results of the operations: no Slack types cross this line.
+import type { ProviderErrorKind } from '../provider/errors.js';
+import type { AuditSource } from '../store/audit.js';
+
+export const ROLES = ['viewer', 'operator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function roleIncludes(held: Role, needed: Role): boolean {
+  return ROLES.indexOf(held) >= ROLES.indexOf(needed);
+}
+
+/** Who asked, from where: everything the audit log records about the request. */
+export interface Actor {
+  userId: string;
+  userName?: string;
+  teamId?: string;
+  channelId?: string;
+  source: AuditSource;
+}
+
+export type FailureReason =
+  | 'denied'
+  | 'invalid'
+  | 'not_found'
+  | 'conflict'
+  | 'busy'
+  | 'provider'
+  | 'expired'
+  | 'already_used'
+  | 'cancelled'
+  | 'wrong_user';
+
+export interface Failure {
+  ok: false;
+  reason: FailureReason;
+  /** A sentence the user can act on. */
+  message: string;
+  /** The form field at fault, for inline modal errors. */
+  field?: string;
+  providerKind?: ProviderErrorKind;
+}
+
+export type Result<T> = ({ ok: true } & T) | Failure;
+
+export function fail(reason: FailureReason, message: string, extra: Partial<Failure> = {}): Failure {
+  return { ok: false, reason, message, ...extra };
+}

@@ -1,0 +1,268 @@
+// Typed client for the provider's v1 API. Inputs are checked before anything is sent, answers are checked
+// against the contract, failures become ProviderErrors, and only requests that cannot act twice are retried.
+import { Pool } from 'undici';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import { checkInput, checkResponse } from './contract.js';
+import { adviceFor, errorFromResponse, ProviderError, type ProviderErrorKind } from './errors.js';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, withRetry } from './retry.js';
+import {
+  type Agent,
+  type AvailableNumber,
+  type AvailableNumberPage,
+  agentList,
+  availableNumberPage,
+  buyNumberRequest,
+  type CreateAgentRequest,
+  type CreatedAgent,
+  createAgentRequest,
+  createdAgent,
+  type DeletedAgent,
+  deletedAgent,
+  EXPECTED_STATUS,
+  mapNumberRequest,
+  type PurchasedNumber,
+  purchasedNumber,
+  purchasedNumberList,
+  type ReleasedNumber,
+  type Routing,
+  releasedNumber,
+  resourceId,
+  routing,
+  type SearchNumbersQuery,
+  searchNumbersQuery,
+} from './schemas.js';
+
+export interface ProviderClientOptions {
+  /** Ends in /v1; a trailing slash is tolerated. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per request, from sending to the last byte of the answer. Default 10 s. */
+  timeoutMs?: number;
+  /** Query parameter that carries `next_cursor` back; the spec does not name it. Default `cursor`. */
+  cursorParam?: string;
+  retry?: Partial<RetryPolicy>;
+  /** Gets one debug line per request: method, path, status, ms, attempt. Never keys or bodies. */
+  logger?: Logger;
+}
+
+/** A purchase; `reconciled` is true when the answer was lost and the purchase was found in the purchased list. */
+export type BoughtNumber = PurchasedNumber & { reconciled: boolean };
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_PAGES = 10;
+
+/** Kinds after which a GET may be repeated: it changes nothing, so a second try is harmless. */
+const RETRYABLE_GET_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited']);
+/** Kinds after which a POST or DELETE may have taken effect although we did not hear about it. */
+const LOST_ANSWER_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable']);
+/** Transport failures before any connection existed: the request cannot have reached the provider. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+const baseUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com/v1' });
+const pageCount = z.number().int().min(1, 'must be a whole number, at least 1');
+
+// Every method is async, so a refused input arrives as a rejection like any other failure.
+export class ProviderClient {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly authorization: string;
+  private readonly timeoutMs: number;
+  private readonly cursorParam: string;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly logger?: Logger;
+
+  constructor(options: ProviderClientOptions) {
+    const url = new URL(checkInput(baseUrl, options.baseUrl, 'baseUrl'));
+    // The key itself is never echoed, not even in a validation message.
+    if (!options.apiKey.trim()) throw new ProviderError('validation', 'apiKey must not be empty', { field: 'apiKey' });
+    this.pool = new Pool(url.origin);
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.authorization = `Bearer ${options.apiKey}`;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.cursorParam = options.cursorParam ?? 'cursor';
+    const retry = options.retry ?? {};
+    this.retryPolicy = {
+      maxAttempts: retry.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
+      baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+      maxTotalMs: retry.maxTotalMs ?? DEFAULT_RETRY_POLICY.maxTotalMs,
+    };
+    this.logger = options.logger;
+  }
+
+  async createAgent(input: CreateAgentRequest): Promise<CreatedAgent> {
+    return this.call('POST', '/ai-agents', createdAgent, checkInput(createAgentRequest, input));
+  }
+
+  async listAgents(): Promise<Agent[]> {
+    return (await this.call('GET', '/ai-agents', agentList)).data;
+  }
+
+  async deleteAgent(agentId: string): Promise<DeletedAgent> {
+    return this.call('DELETE', `/ai-agents/${pathSegment('agent_id', agentId)}`, deletedAgent);
+  }
+
+  async mapNumber(input: { phone_number: string; agent_id: string }): Promise<Routing> {
+    const body = checkInput(mapNumberRequest, { ...input, route_type: 'ai_agent' });
+    return this.call('POST', '/phone-number-routing', routing, body);
+  }
+
+  /** One page of available numbers; pass `next_cursor` back as `cursor` for the next. */
+  async searchNumbers(query: SearchNumbersQuery = {}): Promise<AvailableNumberPage> {
+    const { region, limit, cursor } = checkInput(searchNumbersQuery, query);
+    const params = new URLSearchParams();
+    if (region !== undefined) params.set('region', region);
+    if (limit !== undefined) params.set('limit', String(limit));
+    if (cursor !== undefined) params.set(this.cursorParam, cursor);
+    const search = params.toString();
+    return this.call('GET', `/list-available-numbers${search ? `?${search}` : ''}`, availableNumberPage);
+  }
+
+  /** Pages of available numbers, following `next_cursor` until it runs out or `maxPages` (default 10) were read. */
+  async *searchNumberPages(
+    query: Omit<SearchNumbersQuery, 'cursor'> = {},
+    options: { maxPages?: number } = {},
+  ): AsyncGenerator<AvailableNumber[]> {
+    const maxPages = checkInput(pageCount, options.maxPages ?? DEFAULT_MAX_PAGES, 'maxPages');
+    let cursor: string | undefined;
+    for (let page = 1; page <= maxPages; page++) {
+      const result = await this.searchNumbers({ ...query, cursor });
+      yield result.data;
+      // An empty cursor cannot be sent back, so it ends the listing like null does.
+      if (!result.next_cursor) return;
+      cursor = result.next_cursor;
+    }
+  }
+
+  /**
+   * Buys a number. A buy is never sent twice: when its answer is lost (timeout, broken connection, 5xx),
+   * the purchased list decides whether it happened.
+   */
+  async buyNumber(number: string): Promise<BoughtNumber> {
+    const body = checkInput(buyNumberRequest, { number });
+    try {
+      return { ...(await this.call('POST', '/buy-phone-number', purchasedNumber, body)), reconciled: false };
+    } catch (error) {
+      if (!(error instanceof ProviderError) || !LOST_ANSWER_KINDS.has(error.kind) || neverSent(error)) throw error;
+      return this.reconcilePurchase(body.number, error);
+    }
+  }
+
+  async listPurchasedNumbers(): Promise<PurchasedNumber[]> {
+    return (await this.call('GET', '/purchased-phone-numbers', purchasedNumberList)).data;
+  }
+
+  async releaseNumber(numberId: string): Promise<ReleasedNumber> {
+    return this.call('DELETE', `/release-phone-number/${pathSegment('number_id', numberId)}`, releasedNumber);
+  }
+
+  /** Closes the connection pool; requests still running are allowed to finish. */
+  async close(): Promise<void> {
+    if (!this.pool.closed) await this.pool.close();
+  }
+
+  private async reconcilePurchase(number: string, lost: ProviderError): Promise<BoughtNumber> {
+    const why = `the answer to the purchase was lost (${outline(lost)})`;
+    let purchased: PurchasedNumber[];
+    try {
+      purchased = await this.listPurchasedNumbers();
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      throw new ProviderError(
+        error.kind,
+        `The outcome of buying ${number} is UNKNOWN: ${why} and the purchased list could not be read ` +
+          `(${outline(error)}). Check /voice numbers before trying again.`,
+        { status: error.status, code: error.code, providerMessage: error.providerMessage, cause: error },
+      );
+    }
+    // An earlier, released purchase of the same number may still be listed next to the new one.
+    const matches = purchased.filter((entry) => entry.number === number);
+    const found = matches.find((entry) => entry.status === EXPECTED_STATUS.numberBought) ?? matches[0];
+    if (found) return { ...found, reconciled: true };
+    throw new ProviderError(
+      lost.kind,
+      `The purchase of ${number} was NOT completed: ${why} and the number is not in the purchased list, ` +
+        'so it is safe to try again.',
+      { status: lost.status, code: lost.code, providerMessage: lost.providerMessage, cause: lost },
+    );
+  }
+
+  private call<T>(method: Method, path: string, schema: z.ZodType<T>, body?: object): Promise<T> {
+    // A 429 was not processed, so any method may be repeated after it; anything else only for reads.
+    const canRetry = (error: ProviderError) =>
+      error.kind === 'rate_limited' || (method === 'GET' && RETRYABLE_GET_KINDS.has(error.kind));
+    return withRetry((attempt) => this.send(method, path, schema, body, attempt), canRetry, this.retryPolicy);
+  }
+
+  private async send<T>(
+    method: Method,
+    path: string,
+    schema: z.ZodType<T>,
+    body: object | undefined,
+    attempt: number,
+  ): Promise<T> {
+    const context = `${method} ${path}`;
+    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    // One deadline for connecting, the headers and the whole body.
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const started = performance.now();
+    let status: number | undefined;
+    let failure: ProviderError | undefined;
+    try {
+      const response = await this.pool.request({
+        method,
+        path: this.basePath + path,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+      status = response.statusCode;
+      // Read the body in every case, so the connection goes back to the pool.
+      const text = await response.body.text();
+      if (status < 200 || status > 299) {
+        throw errorFromResponse(status, text, parseRetryAfter(response.headers['retry-after']));
+      }
+      return checkResponse(schema, text, `${context}, HTTP ${status}`);
+    } catch (error) {
+      failure = error instanceof ProviderError ? error : this.transportError(error, signal, context);
+      throw failure;
+    } finally {
+      const ms = Math.round(performance.now() - started);
+      this.logger?.debug({ method, path, status, ms, attempt, error: failure?.kind }, 'provider request');
+    }
+  }
+
+  private transportError(error: unknown, signal: AbortSignal, context: string): ProviderError {
+    const code = errorCode(error);
+    if (signal.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
+      const message = `${adviceFor('timeout')} (${context}: no answer within ${this.timeoutMs} ms)`;
+      return new ProviderError('timeout', message, { cause: error });
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return new ProviderError('network', `${adviceFor('network')} (${context}: ${reason})`, { cause: error });
+  }
+}
+
+/** An id as one URL path segment: checked, then encoded so that '/', '?' or '..' cannot leave the segment. */
+function pathSegment(name: string, id: string): string {
+  return encodeURIComponent(checkInput(resourceId, id, name));
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+function neverSent(error: ProviderError): boolean {
+  const code = errorCode(error.cause);
+  return error.kind === 'network' && code !== undefined && NOT_SENT_CODES.has(code);
+}
+
+function outline(error: ProviderError): string {
+  return error.status === undefined ? error.kind : `${error.kind}, HTTP ${error.status}`;
+}

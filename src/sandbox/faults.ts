@@ -1,0 +1,114 @@
+// Switches that make the sandbox slow or failing, so tests can rehearse what a real provider does on a bad day.
+// The in-process API and the /_control endpoint share one switchboard and one set of schemas.
+import { z } from 'zod';
+
+export const ROUTE_NAMES = [
+  'createAgent',
+  'listAgents',
+  'deleteAgent',
+  'mapNumber',
+  'searchNumbers',
+  'buyNumber',
+  'listPurchasedNumbers',
+  'releaseNumber',
+] as const;
+export type RouteName = (typeof ROUTE_NAMES)[number];
+
+const MAX_WAIT_MS = 600_000;
+const waitMs = z.number().int().min(0).max(MAX_WAIT_MS);
+
+export const faultSchema = z.discriminatedUnion('type', [
+  // Answer with this status and JSON body (or raw text); nothing happens.
+  z.object({
+    type: z.literal('status'),
+    status: z.number().int().min(200).max(599),
+    body: z.unknown().optional(),
+    rawBody: z.string().optional(),
+  }),
+  // 429 with Retry-After; nothing happens.
+  z.object({ type: z.literal('rate_limit'), retryAfterSeconds: z.number().int().min(0).max(86_400) }),
+  // 200 with a body that is not JSON; nothing happens.
+  z.object({ type: z.literal('malformed_json') }),
+  // 200 with JSON that breaks the route's response contract; nothing happens.
+  z.object({ type: z.literal('contract_violation') }),
+  // Socket destroyed without an answer; nothing happens.
+  z.object({ type: z.literal('drop_connection') }),
+  // Wait, then handle normally: long enough and the client gives up although the change is made.
+  z.object({ type: z.literal('delay'), ms: waitMs }),
+  // The change is made, then the socket is destroyed: the client cannot know whether it happened.
+  z.object({ type: z.literal('lose_answer') }),
+]);
+export type Fault = z.infer<typeof faultSchema>;
+
+export const faultInjection = z.object({
+  route: z.enum(ROUTE_NAMES),
+  fault: faultSchema,
+  times: z.number().int().min(1).optional(),
+});
+export const latencySetting = z.object({ ms: waitMs });
+
+export interface SandboxFaults {
+  setLatency(ms: number): void;
+  /** Next `times` (default: unlimited until cleared) requests to `route` get this fault, in order of injection. */
+  inject(route: RouteName, fault: Fault, options?: { times?: number }): void;
+  /** Removes all faults and latency. */
+  clear(): void;
+}
+
+interface Pending {
+  fault: Fault;
+  /** Requests left to fault; undefined means until cleared. */
+  remaining?: number;
+}
+
+export class FaultSwitchboard implements SandboxFaults {
+  latencyMs: number;
+  private readonly pending = new Map<RouteName, Pending[]>();
+
+  constructor(latencyMs = 0) {
+    this.latencyMs = waitMs.parse(latencyMs);
+  }
+
+  setLatency(ms: number): void {
+    this.latencyMs = waitMs.parse(ms);
+  }
+
+  inject(route: RouteName, fault: Fault, options: { times?: number } = {}): void {
+    const { fault: checked, times } = faultInjection.parse({ route, fault, times: options.times });
+    const queue = this.pending.get(route) ?? [];
+    queue.push({ fault: checked, remaining: times });
+    this.pending.set(route, queue);
+  }
+
+  clear(): void {
+    this.pending.clear();
+    this.latencyMs = 0;
+  }
+
+  /** The fault for the request now arriving at `route`, if any; uses up one of its `times`. */
+  take(route: RouteName): Fault | undefined {
+    const queue = this.pending.get(route);
+    const head = queue?.[0];
+    if (!queue || !head) return undefined;
+    if (head.remaining !== undefined) {
+      head.remaining -= 1;
+      if (head.remaining === 0) queue.shift();
+    }
+    return head.fault;
+  }
+}
+
+/** Not JSON, though labelled so: a truncated document, as a proxy cutting a response short would leave it. */
+export const MALFORMED_BODY = '{"data": [{"id": "trunc';
+
+/** Per route, a plausible answer that parses as JSON but breaks the contract in provider-api.md. */
+export const CONTRACT_VIOLATIONS: Record<RouteName, unknown> = {
+  createAgent: { id: 'agt_violation', name: 'Missing token', status: 'active' },
+  listAgents: { data: [{ id: 42, name: 'Numeric id', status: 'active' }] },
+  deleteAgent: { status: 'deleted' },
+  mapNumber: { phone_number: '+12125550100', route_type: 'ai_agent', status: 'connected' },
+  searchNumbers: { data: [] },
+  buyNumber: { id: 'pn_violation', number: 12125550100, status: 'active' },
+  listPurchasedNumbers: { items: [] },
+  releaseNumber: { id: null, status: 'released' },
+};

@@ -1,0 +1,48 @@
+import { App } from '@slack/bolt';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { boltLogger } from './bolt-logger.js';
+import type { SlackDeps } from './flows.js';
+import { registerActions } from './listeners/actions.js';
+import { registerCommands } from './listeners/commands.js';
+import { registerHome } from './listeners/home.js';
+import { registerViews } from './listeners/views.js';
+
+/**
+ * The Bolt app: Socket Mode when an app token is configured, HTTP otherwise (`POST /slack/events`,
+ * plus `GET /healthz` for load balancers and orchestrators).
+ */
+export function createBoltApp(slack: Config['slack'], logger: Logger): App {
+  const socketMode = Boolean(slack.appToken);
+  const app = new App({
+    token: slack.botToken,
+    signingSecret: slack.signingSecret,
+    appToken: slack.appToken,
+    socketMode,
+    logger: boltLogger(logger),
+    clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
+    customRoutes: socketMode
+      ? undefined
+      : [
+          {
+            path: '/healthz',
+            method: ['GET'],
+            handler: (_request, response) => {
+              response.writeHead(200, { 'content-type': 'application/json' });
+              response.end('{"ok":true}');
+            },
+          },
+        ],
+  });
+  app.error(async (error) => {
+    logger.error({ err: error }, 'unhandled error in a Slack listener');
+  });
+  return app;
+}
+
+export function registerListeners(app: App, deps: SlackDeps): void {
+  registerCommands(app, deps);
+  registerActions(app, deps);
+  registerViews(app, deps);
+  registerHome(app, deps);
+}

@@ -1,0 +1,50 @@
+import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
+import type { Logger } from '../log.js';
+
+// Bolt logs free text, which may quote a request; tokens are scrubbed from it before it reaches pino.
+const SLACK_TOKEN = /\bx(?:ox[abpors]|app)-[A-Za-z0-9-]+/g;
+
+export function scrubSecrets(text: string): string {
+  return text.replace(SLACK_TOKEN, '[redacted]');
+}
+
+function render(parts: unknown[]): string {
+  return scrubSecrets(
+    parts
+      .map((part) => (typeof part === 'string' ? part : part instanceof Error ? part.message : safeJson(part)))
+      .join(' '),
+  );
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+// At debug level the Web API client dumps whole request bodies and results, which carry what the app
+// shows users (an agent token in its one-time message, for instance): those dumps are never logged.
+const BODY_DUMP = /\b(body|result|storedResponse)\b/i;
+
+/** Bolt's Logger interface on top of our pino logger, so that every line is JSON and redacted. */
+export function boltLogger(logger: Logger): BoltLogger {
+  const child = logger.child({ component: 'bolt' });
+  return {
+    debug: (...parts: unknown[]) => {
+      const line = render(parts);
+      if (!BODY_DUMP.test(line)) child.debug(line);
+    },
+    info: (...parts: unknown[]) => child.info(render(parts)),
+    warn: (...parts: unknown[]) => child.warn(render(parts)),
+    error: (...parts: unknown[]) => child.error(render(parts)),
+    // The level is ours (LOG_LEVEL), not Bolt's.
+    setLevel: () => {},
+    getLevel: () => {
+      const level = child.level;
+      return level === 'debug' || level === 'trace' ? LogLevel.DEBUG : level === 'info' ? LogLevel.INFO : LogLevel.WARN;
+    },
+    setName: () => {},
+  };
+}

@@ -1,0 +1,32 @@
+// Identifiers shared by the views that render interactive elements and the listeners that receive them.
+
+export const ACTION = {
+  buyNumber: 'buy_number',
+  releaseNumber: 'release_number',
+  deleteAgent: 'delete_agent',
+  mapNumber: 'map_number',
+  createAgent: 'create_agent',
+  searchNumbers: 'search_numbers',
+  moreNumbers: 'more_numbers',
+  searchRegion: 'search_region',
+  confirmChange: 'confirm_change',
+  cancelChange: 'cancel_change',
+} as const;
+
+export const CALLBACK = {
+  createAgent: 'create_agent_modal',
+  mapNumber: 'map_number_modal',
+  searchNumbers: 'search_numbers_modal',
+  confirmChange: 'confirm_change_modal',
+  /** Read-only modals: results, progress, failures. */
+  info: 'info_modal',
+} as const;
+
+/** block_id and action_id of each modal input, read back from `view.state.values`. */
+export const INPUT = {
+  agentName: { block: 'agent_name', action: 'value' },
+  agentLanguage: { block: 'agent_language', action: 'value' },
+  agentLanguageOther: { block: 'agent_language_other', action: 'value' },
+  mapNumber: { block: 'map_number', action: 'value' },
+  mapAgent: { block: 'map_agent', action: 'value' },
+} as const;

@@ -1,0 +1,160 @@
+import type { App, BlockAction, BlockElementAction, RespondFn } from '@slack/bolt';
+import { z } from 'zod';
+import type { Actor } from '../../ops/index.js';
+import {
+  buyAnswer,
+  cancelAnswer,
+  confirmAnswer,
+  deleteAgentAnswer,
+  deliver,
+  releaseAnswer,
+  type SlackDeps,
+  searchAnswer,
+} from '../flows.js';
+import { ACTION } from '../ids.js';
+import { decodeMetadata, encodeMetadata } from '../metadata.js';
+import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
+import { createAgentModal, searchModal } from '../views/modals.js';
+import { workingMessage } from '../views/results.js';
+import { openMapModal } from './modal-openers.js';
+
+type Body = BlockAction<BlockElementAction>;
+
+function actorOf(body: Body): Actor {
+  const metadata = decodeMetadata(body.view?.private_metadata);
+  return {
+    userId: body.user.id,
+    userName: body.user.username ?? body.user.name,
+    teamId: body.team?.id ?? body.user.team_id,
+    channelId: body.channel?.id ?? metadata.channelId,
+    source: body.view?.type === 'home' ? 'home' : 'button',
+  };
+}
+
+/** The value a button carries, or the option a select picked. */
+function chosenValue(body: Body): string {
+  const [action] = body.actions;
+  if (!action) return '';
+  if ('value' in action && typeof action.value === 'string') return action.value;
+  if ('selected_option' in action && action.selected_option) return action.selected_option.value ?? '';
+  return '';
+}
+
+/** A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal. */
+function surfaceFor(deps: SlackDeps, body: Body, respond: RespondFn, title: string): Promise<Surface> {
+  if (!body.view) return Promise.resolve(messageSurface(respond, deps.now));
+  return modalSurface(deps.client, {
+    triggerId: body.trigger_id,
+    title,
+    push: body.view.type === 'modal',
+    now: deps.now,
+  });
+}
+
+type Flow = (deps: SlackDeps, actor: Actor, value: string) => Promise<Answer>;
+
+/** Buttons that lead into a flow which answers with a confirmation or a failure. */
+const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow][] = [
+  [ACTION.buyNumber, 'Buy a number', buyAnswer],
+  [ACTION.releaseNumber, 'Release a number', releaseAnswer],
+  [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer],
+];
+
+const moreValue = z.object({ region: z.string().optional(), cursor: z.string() });
+
+export function registerActions(app: App, deps: SlackDeps): void {
+  for (const [actionId, title, flow] of CONFIRMED_FLOWS) {
+    app.action<Body>(actionId, async ({ ack, body, respond }) => {
+      await ack();
+      const actor = actorOf(body);
+      const surface = await surfaceFor(deps, body, respond, title);
+      await deliver(deps, surface, actor, await flow(deps, actor, chosenValue(body)));
+    });
+  }
+
+  app.action<Body>(ACTION.confirmChange, async ({ ack, body, respond }) => {
+    await ack();
+    const actor = actorOf(body);
+    const surface = messageSurface(respond, deps.now, { replace: true });
+    await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
+    await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
+  });
+
+  app.action<Body>(ACTION.cancelChange, async ({ ack, body, respond }) => {
+    await ack();
+    const actor = actorOf(body);
+    await messageSurface(respond, deps.now, { replace: true }).show(cancelAnswer(deps, actor, chosenValue(body)));
+  });
+
+  app.action<Body>(ACTION.mapNumber, async ({ ack, body, respond }) => {
+    await ack();
+    const actor = actorOf(body);
+    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    if (denied)
+      return (await surfaceFor(deps, body, respond, 'Map a number')).show({ kind: 'failure', failure: denied });
+    await openMapModal(deps, {
+      triggerId: body.trigger_id,
+      initialNumber: chosenValue(body) || undefined,
+      metadata: encodeMetadata({ channelId: actor.channelId }),
+      push: body.view?.type === 'modal',
+    });
+  });
+
+  app.action<Body>(ACTION.createAgent, async ({ ack, body, respond }) => {
+    await ack();
+    const actor = actorOf(body);
+    const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
+    if (denied)
+      return (await surfaceFor(deps, body, respond, 'Create an agent')).show({ kind: 'failure', failure: denied });
+    const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
+    await (body.view?.type === 'modal'
+      ? deps.client.views.push({ trigger_id: body.trigger_id, view })
+      : deps.client.views.open({ trigger_id: body.trigger_id, view }));
+  });
+
+  app.action<Body>(ACTION.searchNumbers, async ({ ack, body }) => {
+    await ack();
+    const actor = actorOf(body);
+    const role = await deps.ops.roleOf(actor.userId);
+    const view = searchModal({ role, privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
+    await (body.view?.type === 'modal'
+      ? deps.client.views.push({ trigger_id: body.trigger_id, view })
+      : deps.client.views.open({ trigger_id: body.trigger_id, view }));
+  });
+
+  app.action<Body>(ACTION.searchRegion, async ({ ack, body }) => {
+    await ack();
+    await showSearchPage(deps, body, { region: chosenValue(body) });
+  });
+
+  app.action<Body>(ACTION.moreNumbers, async ({ ack, body, respond }) => {
+    await ack();
+    const more = moreValue.safeParse(parseJson(chosenValue(body)));
+    if (!more.success) return;
+    if (body.view) return showSearchPage(deps, body, more.data);
+    const answer = await searchAnswer(deps, actorOf(body), more.data);
+    await messageSurface(respond, deps.now, { replace: true }).show(answer);
+  });
+}
+
+/** Fills the search modal in place: loading first, then the page or what went wrong. */
+async function showSearchPage(deps: SlackDeps, body: Body, query: { region?: string; cursor?: string }) {
+  const view = body.view;
+  if (!view) return;
+  const actor = actorOf(body);
+  const surface = updatingSurface(deps.client, view.id, 'Search numbers', deps.now);
+  const role = await deps.ops.roleOf(actor.userId);
+  const base = { role, region: query.region, privateMetadata: view.private_metadata };
+  await surface.show({ kind: 'modal', view: searchModal({ ...base, loading: true }) });
+  const searched = await deps.ops.searchNumbers(query);
+  const result = searched.ok ? { page: searched.page } : { error: searched.message };
+  await surface.show({ kind: 'modal', view: searchModal({ ...base, ...result }) });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,103 @@
+import type { App, RespondFn, SlashCommand } from '@slack/bolt';
+import type { Actor } from '../../ops/index.js';
+import { roleIncludes } from '../../ops/types.js';
+import { COMMANDS, type Command, parseCommand } from '../command.js';
+import {
+  agentsAnswer,
+  auditAnswer,
+  buyAnswer,
+  createAgentAnswer,
+  deleteAgentAnswer,
+  deliver,
+  mapAnswer,
+  numbersAnswer,
+  releaseAnswer,
+  type SlackDeps,
+  searchAnswer,
+} from '../flows.js';
+import { encodeMetadata } from '../metadata.js';
+import { type Answer, messageSurface } from '../surfaces.js';
+import { helpMessage } from '../views/help.js';
+import { createAgentModal, searchModal } from '../views/modals.js';
+import { openMapModal } from './modal-openers.js';
+
+interface Invocation {
+  deps: SlackDeps;
+  actor: Actor;
+  triggerId: string;
+  respond: RespondFn;
+}
+
+export function registerCommands(app: App, deps: SlackDeps): void {
+  app.command('/voice', async ({ command, ack, respond }) => {
+    // Acknowledge first: Slack gives three seconds, and provider calls may take longer.
+    await ack();
+    const invocation = { deps, actor: actorOf(command), triggerId: command.trigger_id, respond };
+    const parsed = parseCommand(command.text);
+    if (!parsed.ok) return showHelp(invocation, parsed.error);
+    await run(invocation, parsed.command);
+  });
+}
+
+function actorOf(command: SlashCommand): Actor {
+  return {
+    userId: command.user_id,
+    userName: command.user_name,
+    teamId: command.team_id,
+    channelId: command.channel_id,
+    source: 'command',
+  };
+}
+
+async function showHelp({ deps, actor, respond }: Invocation, error?: string): Promise<void> {
+  const role = await deps.ops.roleOf(actor.userId);
+  const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
+  const message = helpMessage({ commands, role, sandbox: deps.sandbox, error });
+  await messageSurface(respond, deps.now).show({ kind: 'message', message });
+}
+
+async function run(invocation: Invocation, command: Command): Promise<void> {
+  const { deps, actor, triggerId, respond } = invocation;
+  const reply = (answer: Answer) => deliver(deps, messageSurface(respond, deps.now), actor, answer);
+  const metadata = encodeMetadata({ channelId: actor.channelId });
+  switch (command.name) {
+    case 'help':
+      return showHelp(invocation);
+    case 'agents.list':
+      return reply(await agentsAnswer(deps, actor));
+    case 'agents.create': {
+      if (command.agentName && command.language) {
+        return reply(await createAgentAnswer(deps, actor, { name: command.agentName, language: command.language }));
+      }
+      const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
+      if (denied) return reply({ kind: 'failure', failure: denied });
+      const view = createAgentModal({ agentName: command.agentName, privateMetadata: metadata });
+      await deps.client.views.open({ trigger_id: triggerId, view });
+      return;
+    }
+    case 'agents.delete':
+      return reply(await deleteAgentAnswer(deps, actor, command.agentId));
+    case 'numbers.list':
+      return reply(await numbersAnswer(deps, actor));
+    case 'numbers.search': {
+      if (command.region) return reply(await searchAnswer(deps, actor, { region: command.region }));
+      const role = await deps.ops.roleOf(actor.userId);
+      await deps.client.views.open({ trigger_id: triggerId, view: searchModal({ role, privateMetadata: metadata }) });
+      return;
+    }
+    case 'numbers.buy':
+      return reply(await buyAnswer(deps, actor, command.number));
+    case 'numbers.release':
+      return reply(await releaseAnswer(deps, actor, command.target));
+    case 'map': {
+      if (command.number && command.agentId) {
+        return reply(await mapAnswer(deps, actor, { phoneNumber: command.number, agentId: command.agentId }));
+      }
+      const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+      if (denied) return reply({ kind: 'failure', failure: denied });
+      return openMapModal(deps, { triggerId, initialNumber: command.number, metadata });
+    }
+    case 'audit':
+      return reply(auditAnswer(deps, command.limit));
+  }
+}

@@ -1,0 +1,8 @@
+import type { App } from '@slack/bolt';
+import { refreshHome, type SlackDeps } from '../flows.js';
+
+export function registerHome(app: App, deps: SlackDeps): void {
+  app.event('app_home_opened', async ({ event }) => {
+    if (event.tab === 'home') await refreshHome(deps, event.user);
+  });
+}

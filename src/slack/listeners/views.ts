@@ -1,0 +1,76 @@
+import type { App, ViewOutput } from '@slack/bolt';
+import type { Actor } from '../../ops/index.js';
+import { agentName, language } from '../../provider/schemas.js';
+import { normalizeLocale } from '../command.js';
+import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, type SlackDeps } from '../flows.js';
+import { CALLBACK, INPUT } from '../ids.js';
+import { decodeMetadata } from '../metadata.js';
+import { updatingSurface } from '../surfaces.js';
+import { loadingModal } from '../views/modals.js';
+
+type Input = { block: string; action: string };
+
+function textOf(view: ViewOutput, input: Input): string {
+  return view.state.values[input.block]?.[input.action]?.value?.trim() ?? '';
+}
+
+function selectedOf(view: ViewOutput, input: Input): string {
+  return view.state.values[input.block]?.[input.action]?.selected_option?.value ?? '';
+}
+
+function actorOf(user: { id: string; name?: string }, teamId: string | undefined, view: ViewOutput): Actor {
+  const { channelId } = decodeMetadata(view.private_metadata);
+  return { userId: user.id, userName: user.name, teamId, channelId, source: 'modal' };
+}
+
+/** Inline errors for the create form, from the same schemas the provider client enforces. */
+function createAgentErrors(name: string, locale: string): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const nameCheck = agentName.safeParse(name);
+  if (!nameCheck.success) errors[INPUT.agentName.block] = `Name ${nameCheck.error.issues[0]?.message ?? 'is invalid'}`;
+  if (!locale) {
+    errors[INPUT.agentLanguage.block] = 'Pick a language, or type another locale below.';
+  } else if (!language.safeParse(locale).success) {
+    errors[INPUT.agentLanguageOther.block] = `"${locale}" is not a locale tag: use language-REGION, e.g. sv-SE.`;
+  }
+  return errors;
+}
+
+export function registerViews(app: App, deps: SlackDeps): void {
+  app.view(CALLBACK.createAgent, async ({ ack, body, view }) => {
+    const name = textOf(view, INPUT.agentName);
+    const locale = normalizeLocale(textOf(view, INPUT.agentLanguageOther) || selectedOf(view, INPUT.agentLanguage));
+    const errors = createAgentErrors(name, locale);
+    if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
+    await ack({ response_action: 'update', view: loadingModal('Create an agent') });
+    const actor = actorOf(body.user, body.team?.id, view);
+    const surface = updatingSurface(deps.client, view.id, 'Create an agent', deps.now);
+    await deliver(deps, surface, actor, await createAgentAnswer(deps, actor, { name, language: locale }));
+  });
+
+  app.view(CALLBACK.mapNumber, async ({ ack, body, view }) => {
+    const phoneNumber = selectedOf(view, INPUT.mapNumber);
+    const agentId = selectedOf(view, INPUT.mapAgent);
+    const errors: Record<string, string> = {};
+    if (!phoneNumber) errors[INPUT.mapNumber.block] = 'Pick a number.';
+    if (!agentId) errors[INPUT.mapAgent.block] = 'Pick an agent.';
+    if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
+    await ack({ response_action: 'update', view: loadingModal('Map a number') });
+    const actor = actorOf(body.user, body.team?.id, view);
+    const surface = updatingSurface(deps.client, view.id, 'Map a number', deps.now);
+    await deliver(deps, surface, actor, await mapAnswer(deps, actor, { phoneNumber, agentId }));
+  });
+
+  app.view(CALLBACK.confirmChange, async ({ ack, body, view }) => {
+    await ack({ response_action: 'update', view: loadingModal('Working…') });
+    const actor = actorOf(body.user, body.team?.id, view);
+    const surface = updatingSurface(deps.client, view.id, 'Confirm', deps.now);
+    await deliver(deps, surface, actor, await confirmAnswer(deps, actor, view.private_metadata));
+  });
+
+  // Closing a confirmation modal is its Cancel button.
+  app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, body, view }) => {
+    await ack();
+    cancelAnswer(deps, actorOf(body.user, body.team?.id, view), view.private_metadata);
+  });
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+// What a modal remembers between Slack round trips, in its private_metadata.
+const modalMetadata = z.object({ channelId: z.string().optional() });
+export type ModalMetadata = z.infer<typeof modalMetadata>;
+
+export const encodeMetadata = (metadata: ModalMetadata): string => JSON.stringify(metadata);
+
+export function decodeMetadata(text: string | undefined): ModalMetadata {
+  try {
+    const parsed = modalMetadata.safeParse(JSON.parse(text ?? '{}'));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,141 @@
+// Block Kit builders shared by every view: one way to make a section, a button, a modal, so that Slack's limits
+// are enforced in one place. Text given to `section` and `context` is mrkdwn the caller has already escaped;
+// plain_text fields (buttons, options, titles) are never parsed for mentions or links, so they take raw text.
+import type {
+  ActionsBlock,
+  ActionsBlockElement,
+  Button,
+  ColorScheme,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  KnownBlock,
+  ModalView,
+  PlainTextElement,
+  PlainTextOption,
+  SectionBlock,
+  SectionBlockAccessory,
+  StaticSelect,
+} from '@slack/types';
+import { truncate } from '../mrkdwn.js';
+
+/** A message for chat.postMessage, chat.postEphemeral or a response_url; `text` is the escaped fallback. */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+export const LIMITS = {
+  messageBlocks: 50,
+  viewBlocks: 100,
+  sectionText: 3000,
+  contextText: 2000,
+  headerText: 150,
+  buttonText: 75,
+  optionText: 75,
+  selectOptions: 100,
+  modalTitle: 24,
+  modalButton: 24,
+  privateMetadata: 3000,
+} as const;
+
+export function plainText(text: string, max: number = LIMITS.sectionText): PlainTextElement {
+  return { type: 'plain_text', text: truncate(text, max), emoji: true };
+}
+
+export function section(mrkdwn: string, accessory?: SectionBlockAccessory): SectionBlock {
+  const block: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) } };
+  return accessory ? { ...block, accessory } : block;
+}
+
+export function context(mrkdwn: string): ContextBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.contextText) }] };
+}
+
+export function header(text: string): HeaderBlock {
+  return { type: 'header', text: plainText(text, LIMITS.headerText) };
+}
+
+export function divider(): DividerBlock {
+  return { type: 'divider' };
+}
+
+export function actions(elements: ActionsBlockElement[], blockId?: string): ActionsBlock {
+  return blockId ? { type: 'actions', block_id: blockId, elements } : { type: 'actions', elements };
+}
+
+export function button(input: { text: string; actionId: string; value?: string; style?: ColorScheme }): Button {
+  return {
+    type: 'button',
+    text: plainText(input.text, LIMITS.buttonText),
+    action_id: input.actionId,
+    ...(input.value === undefined ? {} : { value: input.value }),
+    ...(input.style ? { style: input.style } : {}),
+  };
+}
+
+export function option(text: string, value: string): PlainTextOption {
+  return { text: plainText(text, LIMITS.optionText), value };
+}
+
+/** A static select whose initial option, when given, is one of its own options (Slack rejects any other). */
+export function staticSelect(input: {
+  actionId: string;
+  placeholder: string;
+  options: PlainTextOption[];
+  initialValue?: string;
+}): StaticSelect {
+  const options = input.options.slice(0, LIMITS.selectOptions);
+  const initial = options.find((candidate) => candidate.value === input.initialValue);
+  return {
+    type: 'static_select',
+    action_id: input.actionId,
+    placeholder: plainText(input.placeholder, LIMITS.optionText),
+    options,
+    ...(initial ? { initial_option: initial } : {}),
+  };
+}
+
+export function message(text: string, blocks: KnownBlock[]): SlackMessage {
+  return { text: truncate(text, LIMITS.sectionText), blocks };
+}
+
+/** A one-line message: its fallback text and its only section are the same escaped mrkdwn. */
+export function textMessage(mrkdwn: string): SlackMessage {
+  return message(mrkdwn, [section(mrkdwn)]);
+}
+
+export function modal(input: {
+  title: string;
+  callbackId: string;
+  blocks: KnownBlock[];
+  close: string;
+  submit?: string;
+  privateMetadata?: string;
+  notifyOnClose?: boolean;
+}): ModalView {
+  // Cut short, the metadata would silently point the submission at something else: refuse instead.
+  if (input.privateMetadata && input.privateMetadata.length > LIMITS.privateMetadata) {
+    throw new RangeError(`private_metadata is ${input.privateMetadata.length} characters; Slack allows 3000`);
+  }
+  return {
+    type: 'modal',
+    callback_id: input.callbackId,
+    title: plainText(input.title, LIMITS.modalTitle),
+    close: plainText(input.close, LIMITS.modalButton),
+    ...(input.submit ? { submit: plainText(input.submit, LIMITS.modalButton) } : {}),
+    ...(input.privateMetadata ? { private_metadata: input.privateMetadata } : {}),
+    ...(input.notifyOnClose ? { notify_on_close: true } : {}),
+    blocks: input.blocks,
+  };
+}
+
+/** The first `max` items, and how many were left out: lists are capped to stay within Slack's block limits. */
+export function capped<T>(items: T[], max: number): { shown: T[]; hidden: number } {
+  return { shown: items.slice(0, max), hidden: Math.max(0, items.length - max) };
+}
+
+/** "and 12 more: `/voice agents`" under a capped list. `where` is our own mrkdwn. */
+export function moreLine(hidden: number, where?: string): ContextBlock {
+  return context(`…and ${hidden} more${where ? `: ${where}` : ''}.`);
+}

@@ -1,0 +1,84 @@
+import type { ModalView } from '@slack/types';
+import type { ConfirmationPrompt, PendingChange } from '../../ops/changes.js';
+import { ACTION, CALLBACK } from '../ids.js';
+import { actions, button, context, message, modal, type SlackMessage, section } from './blocks.js';
+import { agentLabel, agentNameOrId, bold, code, listOf } from './text.js';
+
+/** Routed numbers named in a deletion warning before "and N more". */
+const WARNED_NUMBERS = 10;
+
+const LABELS: Record<PendingChange['kind'], { verb: string; title: string }> = {
+  'number.buy': { verb: 'Buy', title: 'Confirm purchase' },
+  'number.release': { verb: 'Release', title: 'Confirm release' },
+  'agent.delete': { verb: 'Delete', title: 'Confirm deletion' },
+  'routing.map': { verb: 'Re-route', title: 'Confirm re-route' },
+};
+
+/** The exact effect of the change, and what stops working, in escaped mrkdwn. */
+export function confirmationSummary(change: PendingChange): string {
+  switch (change.kind) {
+    case 'number.buy':
+      return `Buy ${bold(change.number)}. This spends money on the provider account.`;
+    case 'number.release': {
+      const effect =
+        `Release ${bold(change.number)} (id ${code(change.numberId)}). ` +
+        "It stops taking calls and goes back to the provider's inventory.";
+      if (!change.routedAgent) return effect;
+      return `${effect}\n:warning: It routes to ${agentLabel(change.routedAgent)}: callers will reach no agent.`;
+    }
+    case 'agent.delete': {
+      const agent = agentLabel({ id: change.agentId, name: change.agentName });
+      const effect = `Delete agent ${agent}. Its agent token stops working.`;
+      if (!change.routedNumbers.length) return effect;
+      return (
+        `${effect}\n:warning: ${listOf(change.routedNumbers, WARNED_NUMBERS)} still route to it: ` +
+        'the provider refuses to delete a routed agent, so map or release them first.'
+      );
+    }
+    case 'routing.map': {
+      const agent = agentLabel({ id: change.agentId, name: change.agentName });
+      const effect = `Route ${bold(change.phoneNumber)} to ${agent}.`;
+      if (!change.previousAgent) return effect;
+      const previous = agentNameOrId(change.previousAgent);
+      return `${effect} It now routes to ${previous}: callers will reach the new agent instead.`;
+    }
+  }
+}
+
+/** "Expires in 9 minutes, at 12:34": in minutes from `now`, and as a time Slack shows in the reader's zone. */
+function expiryLine(expiresAt: string, now: Date): string {
+  const expires = new Date(expiresAt);
+  const left = expires.getTime() - now.getTime();
+  const at = `<!date^${Math.floor(expires.getTime() / 1000)}^{time}|${expires.toISOString().slice(11, 16)} UTC>`;
+  if (left <= 0) return `:hourglass: This confirmation expired at ${at}.`;
+  const minutes = Math.ceil(left / 60_000);
+  const inMinutes = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `:hourglass_flowing_sand: Expires in ${inMinutes}, at ${at}. Only you can confirm it.`;
+}
+
+export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): SlackMessage {
+  const summary = confirmationSummary(prompt.change);
+  const id = prompt.confirmationId;
+  return message(summary, [
+    section(summary),
+    context(expiryLine(prompt.expiresAt, now)),
+    actions([
+      button({ text: LABELS[prompt.change.kind].verb, actionId: ACTION.confirmChange, value: id, style: 'primary' }),
+      button({ text: 'Cancel', actionId: ACTION.cancelChange, value: id }),
+    ]),
+  ]);
+}
+
+/** The same confirmation inside a modal: submitting confirms, closing cancels (hence notify_on_close). */
+export function confirmationModal(prompt: ConfirmationPrompt, now: Date): ModalView {
+  const labels = LABELS[prompt.change.kind];
+  return modal({
+    title: labels.title,
+    callbackId: CALLBACK.confirmChange,
+    submit: labels.verb,
+    close: 'Cancel',
+    privateMetadata: prompt.confirmationId,
+    notifyOnClose: true,
+    blocks: [section(confirmationSummary(prompt.change)), context(expiryLine(prompt.expiresAt, now))],
+  });
+}

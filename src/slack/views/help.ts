@@ -1,0 +1,27 @@
+import type { Role } from '../../ops/types.js';
+import type { CommandSpec } from '../command.js';
+import { escapeMrkdwn } from '../mrkdwn.js';
+import { context, message, type SlackMessage, section } from './blocks.js';
+import { roleLine, SANDBOX_WARNING } from './roles.js';
+
+function usage(spec: CommandSpec): string {
+  return ['/voice', ...spec.words, spec.args].filter(Boolean).join(' ');
+}
+
+/** Help for the commands the caller may run; the caller filters `commands` by role. */
+export function helpMessage(input: {
+  commands: CommandSpec[];
+  role: Role;
+  sandbox: boolean;
+  error?: string;
+}): SlackMessage {
+  const lines = input.commands.map((spec) => `\`${escapeMrkdwn(usage(spec))}\` — ${escapeMrkdwn(spec.summary)}`);
+  const error = input.error === undefined ? undefined : `:warning: ${escapeMrkdwn(input.error)}`;
+  const blocks = [
+    ...(error ? [section(error)] : []),
+    ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
+    section(`*Voice Ops commands*\n${lines.join('\n')}`),
+    context(roleLine(input.role)),
+  ];
+  return message(error ?? 'Voice Ops commands', blocks);
+}

@@ -1,0 +1,188 @@
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import type { AgentSummary } from '../../ops/agents.js';
+import type { NumberSummary } from '../../ops/numbers.js';
+import type { Role } from '../../ops/types.js';
+import type { AvailableNumberPage, CreatedAgent } from '../../provider/schemas.js';
+import { ACTION, CALLBACK, INPUT } from '../ids.js';
+import { escapeMrkdwn, truncate } from '../mrkdwn.js';
+import { agentCreatedMessage } from './agents.js';
+import {
+  actions,
+  capped,
+  context,
+  LIMITS,
+  modal,
+  option,
+  plainText,
+  type SlackMessage,
+  section,
+  staticSelect,
+  textMessage,
+} from './blocks.js';
+import { COMMON_LOCALES } from './locales.js';
+import { searchResultsBlocks } from './numbers.js';
+import { REGIONS } from './regions.js';
+
+/** The longest agent name the provider accepts (see the `agentName` schema). */
+const AGENT_NAME_MAX = 100;
+
+/** A read-only modal showing a message: results, failures, explanations. */
+export function infoModal(title: string, shown: SlackMessage): ModalView {
+  return modal({ title, callbackId: CALLBACK.info, close: 'Close', blocks: shown.blocks });
+}
+
+/** Opened at once, within the trigger's 3 seconds, and updated when the slow part is done. */
+export function loadingModal(title: string): ModalView {
+  return infoModal(title, textMessage(':hourglass_flowing_sand: Loading…'));
+}
+
+export function agentCreatedModal(agent: CreatedAgent): ModalView {
+  return infoModal('Agent created', agentCreatedMessage(agent));
+}
+
+export function createAgentModal(input: { agentName?: string; language?: string; privateMetadata: string }): ModalView {
+  const listed = COMMON_LOCALES.some((locale) => locale.tag === input.language);
+  const other = input.language !== undefined && !listed ? input.language : undefined;
+  const blocks: KnownBlock[] = [
+    {
+      type: 'input',
+      block_id: INPUT.agentName.block,
+      label: plainText('Name'),
+      element: {
+        type: 'plain_text_input',
+        action_id: INPUT.agentName.action,
+        max_length: AGENT_NAME_MAX,
+        placeholder: plainText('e.g. Support bot'),
+        ...(input.agentName ? { initial_value: input.agentName.slice(0, AGENT_NAME_MAX) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: INPUT.agentLanguage.block,
+      label: plainText('Language'),
+      optional: true,
+      element: staticSelect({
+        actionId: INPUT.agentLanguage.action,
+        placeholder: 'Pick a language',
+        options: COMMON_LOCALES.map((locale) => option(`${locale.name} · ${locale.tag}`, locale.tag)),
+        initialValue: input.language,
+      }),
+    },
+    {
+      type: 'input',
+      block_id: INPUT.agentLanguageOther.block,
+      label: plainText('Other locale, e.g. sv-SE'),
+      hint: plainText('Used when the language you need is not in the list.'),
+      optional: true,
+      element: {
+        type: 'plain_text_input',
+        action_id: INPUT.agentLanguageOther.action,
+        max_length: 20,
+        ...(other ? { initial_value: other.slice(0, 20) } : {}),
+      },
+    },
+    context(':lock: The agent token is shown once, after creation: have somewhere safe ready to store it.'),
+  ];
+  return modal({
+    title: 'Create AI agent',
+    callbackId: CALLBACK.createAgent,
+    submit: 'Create',
+    close: 'Cancel',
+    privateMetadata: input.privateMetadata,
+    blocks,
+  });
+}
+
+export function searchModal(input: {
+  region?: string;
+  page?: AvailableNumberPage;
+  role: Role;
+  error?: string;
+  loading?: boolean;
+  privateMetadata: string;
+}): ModalView {
+  const picker = staticSelect({
+    actionId: ACTION.searchRegion,
+    placeholder: 'Pick a region',
+    options: REGIONS.map((region) => option(`${region.name} (${region.code})`, region.code)),
+    initialValue: input.region,
+  });
+  const results = (): KnownBlock[] => {
+    if (input.loading) return [section(':hourglass_flowing_sand: Searching…')];
+    if (input.error !== undefined) return [section(`:warning: ${escapeMrkdwn(input.error)}`)];
+    if (input.page) return searchResultsBlocks({ page: input.page, region: input.region, role: input.role });
+    return [section('Pick a region to see the numbers you can buy there.')];
+  };
+  return modal({
+    title: 'Search numbers',
+    callbackId: CALLBACK.searchNumbers,
+    close: 'Done',
+    privateMetadata: input.privateMetadata,
+    blocks: [actions([picker]), ...results()],
+  });
+}
+
+/** "+14155550123 → Support bot": the number and where its calls go now. */
+function numberOption(number: NumberSummary, agents: AgentSummary[]): PlainTextOption {
+  const agent = agents.find((candidate) => candidate.id === number.agentId);
+  const route = number.agentId ? `→ ${agent?.name ?? number.agentId}` : '(not routed)';
+  return option(`${number.number} ${route}`, number.number);
+}
+
+/** "Support bot (ag_1)": the name is shortened rather than the id, so that similar names stay apart. */
+function agentOption(agent: AgentSummary): PlainTextOption {
+  const id = ` (${agent.id})`;
+  return option(`${truncate(agent.name, Math.max(1, LIMITS.optionText - id.length))}${id}`, agent.id);
+}
+
+export function mapModal(input: {
+  numbers: NumberSummary[];
+  agents: AgentSummary[];
+  initialNumber?: string;
+  privateMetadata: string;
+}): ModalView {
+  const { numbers, agents } = input;
+  if (!numbers.length || !agents.length) {
+    const missing = !numbers.length
+      ? 'Buy a number first: `/voice numbers search` finds one.'
+      : 'Create an agent first: `/voice agents create`.';
+    return infoModal('Map a number', textMessage(`:information_source: ${missing}`));
+  }
+  const numberChoice = capped(numbers, LIMITS.selectOptions);
+  const agentChoice = capped(agents, LIMITS.selectOptions);
+  const hidden = numberChoice.hidden + agentChoice.hidden;
+  return modal({
+    title: 'Map a number',
+    callbackId: CALLBACK.mapNumber,
+    submit: 'Map',
+    close: 'Cancel',
+    privateMetadata: input.privateMetadata,
+    blocks: [
+      {
+        type: 'input',
+        block_id: INPUT.mapNumber.block,
+        label: plainText('Number'),
+        element: staticSelect({
+          actionId: INPUT.mapNumber.action,
+          placeholder: 'Pick one of your numbers',
+          options: numberChoice.shown.map((number) => numberOption(number, agents)),
+          initialValue: input.initialNumber,
+        }),
+      },
+      {
+        type: 'input',
+        block_id: INPUT.mapAgent.block,
+        label: plainText('Agent'),
+        element: staticSelect({
+          actionId: INPUT.mapAgent.action,
+          placeholder: 'Pick the agent to answer its calls',
+          options: agentChoice.shown.map(agentOption),
+        }),
+      },
+      ...(hidden
+        ? [context(`Lists show the first ${LIMITS.selectOptions}; for others use \`/voice map NUMBER AGENT_ID\`.`)]
+        : []),
+      context('A number that already routes to another agent asks you to confirm the re-route first.'),
+    ],
+  });
+}

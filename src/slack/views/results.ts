@@ -1,0 +1,59 @@
+// What the requester sees after a change: done, failed, cancelled, under way, or nothing to do.
+import type { ModalView } from '@slack/types';
+import type { Done } from '../../ops/carry-out.js';
+import type { PendingChange } from '../../ops/changes.js';
+import type { Failure } from '../../ops/types.js';
+import { escapeMrkdwn } from '../mrkdwn.js';
+import { agentCreatedMessage } from './agents.js';
+import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
+import { describeChange } from './changes.js';
+import { agentCreatedModal, infoModal } from './modals.js';
+import { agentLabel, bold } from './text.js';
+
+export function doneMessage(done: Done): SlackMessage {
+  if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
+  const predicate = describeChange(done.change);
+  const text = `:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}.`;
+  return message(text, [section(text), ...(done.note ? [context(escapeMrkdwn(done.note))] : [])]);
+}
+
+export function doneModal(done: Done): ModalView {
+  if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedModal(done.createdAgent);
+  return infoModal('Done', doneMessage(done));
+}
+
+export function failureMessage(failure: Failure): SlackMessage {
+  return textMessage(`:warning: ${escapeMrkdwn(failure.message)}`);
+}
+
+export function failureModal(title: string, failure: Failure): ModalView {
+  return infoModal(title, failureMessage(failure));
+}
+
+/** What a cancelled change left as it was. */
+function kept(change: PendingChange): string {
+  switch (change.kind) {
+    case 'number.buy':
+      return `${bold(change.number)} was not bought.`;
+    case 'number.release':
+      return `${bold(change.number)} was not released.`;
+    case 'agent.delete':
+      return `Agent ${agentLabel({ id: change.agentId, name: change.agentName })} was not deleted.`;
+    case 'routing.map': {
+      const agent = agentLabel({ id: change.agentId, name: change.agentName });
+      return `${bold(change.phoneNumber)} was not routed to ${agent}.`;
+    }
+  }
+}
+
+export function cancelledMessage(change: PendingChange): SlackMessage {
+  return textMessage(`:heavy_multiplication_x: Cancelled: nothing changed. ${kept(change)}`);
+}
+
+export function workingMessage(what: string): SlackMessage {
+  return textMessage(`:hourglass_flowing_sand: ${escapeMrkdwn(what)}`);
+}
+
+export function unchangedMapMessage(number: string, agentName: string): SlackMessage {
+  return textMessage(`:information_source: ${bold(number)} already routes to ${bold(agentName)}: nothing to change.`);
+}

@@ -1,0 +1,26 @@
+// Phrases shared by the views, built from raw values: every value is escaped here, never by the caller.
+import { escapeMrkdwn } from '../mrkdwn.js';
+
+export function bold(raw: string): string {
+  return `*${escapeMrkdwn(raw)}*`;
+}
+
+export function code(raw: string): string {
+  return `\`${escapeMrkdwn(raw)}\``;
+}
+
+/** `*Support bot* (`ag_1`)`, or just the id when the name is unknown. */
+export function agentLabel(agent: { id: string; name?: string }): string {
+  return agent.name ? `${bold(agent.name)} (${code(agent.id)})` : code(agent.id);
+}
+
+/** `+1…, +1… and 3 more`: a list that cannot outgrow the line it sits in. */
+export function listOf(items: string[], max: number): string {
+  const shown = items.slice(0, max).map(escapeMrkdwn).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** `*Support bot*`, or the id when the name is unknown: for an agent already named nearby or long gone. */
+export function agentNameOrId(agent: { id: string; name?: string }): string {
+  return agent.name ? bold(agent.name) : code(agent.id);
+}

@@ -1,0 +1,204 @@
+// The audit log: one row per attempt and per outcome, tied together by a correlation id. The schema's triggers
+// refuse UPDATE and DELETE, so not even a bug or a hand-typed statement can rewrite history.
+import { z } from 'zod';
+import { jsonObject, optionalText } from './columns.js';
+import type { Database } from './db.js';
+
+export const AUDIT_ACTIONS = [
+  'agent.create',
+  'agent.delete',
+  'agent.list',
+  'number.search',
+  'number.buy',
+  'number.release',
+  'number.list',
+  'routing.map',
+  'access.denied',
+  'audit.read',
+] as const;
+export const AUDIT_OUTCOMES = [
+  'requested',
+  'confirmed',
+  'succeeded',
+  'failed',
+  'denied',
+  'cancelled',
+  'expired',
+] as const;
+export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system'] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
+
+export interface AuditEntry {
+  actorId: string;
+  actorName?: string;
+  teamId?: string;
+  channelId?: string;
+  source: AuditSource;
+  action: AuditAction;
+  target?: string;
+  /** Redacted and truncated by `append` before it is stored. */
+  params?: Record<string, unknown>;
+  outcome: AuditOutcome;
+  errorCode?: string;
+  errorMessage?: string;
+  correlationId: string;
+}
+
+export interface AuditEvent extends AuditEntry {
+  id: number;
+  /** ISO-8601, UTC. */
+  at: string;
+}
+
+/** The most `recent` returns: enough for a Slack message, small enough to stay one. */
+export const MAX_RECENT = 200;
+
+const REDACTED = '[redacted]';
+const MAX_TEXT = 500;
+// Deeper than any parameters we build; also stops a cyclic object from recursing forever.
+const MAX_DEPTH = 10;
+// Matched against the key lowercased without '_' and '-', anywhere in it: agent_token, apiKey, X-Api-Key,
+// client_secret, Authorization… A false positive only hides a value from the audit.
+const SECRET_KEY = /token|apikey|authorization|password|secret|credential/;
+
+function looksSecret(key: string): boolean {
+  return SECRET_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/** Caps user-supplied text so that no one can bloat the audit log. */
+function truncate(text: string): string {
+  if (text.length <= MAX_TEXT) return text;
+  const isHighSurrogate = /[\uD800-\uDBFF]/.test(text.charAt(MAX_TEXT - 1));
+  const end = isHighSurrogate ? MAX_TEXT - 1 : MAX_TEXT;
+  return `${text.slice(0, end)}…[truncated ${text.length - end} characters]`;
+}
+
+function hasToJson(value: object): value is { toJSON: () => unknown } {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
+}
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return truncate(value);
+  if (typeof value === 'bigint') return value.toString(); // JSON.stringify would throw on it
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  // What JSON.stringify would store (a Date's ISO string, say), redacted in turn.
+  if (hasToJson(value)) return redactValue(value.toJSON(), depth + 1);
+  return redactObject(value, depth);
+}
+
+function redactObject(value: object, depth: number): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, looksSecret(key) ? REDACTED : redactValue(item, depth + 1)]),
+  );
+}
+
+/** Hides the values of keys that look secret, at any depth, and truncates long strings. */
+export function redactParams(params: Record<string, unknown>): Record<string, unknown> {
+  return redactObject(params, 0);
+}
+
+const auditRow = z
+  .object({
+    id: z.number().int(),
+    at: z.string(),
+    actor_id: z.string(),
+    actor_name: optionalText,
+    team_id: optionalText,
+    channel_id: optionalText,
+    source: z.enum(AUDIT_SOURCES),
+    action: z.enum(AUDIT_ACTIONS),
+    target: optionalText,
+    params: jsonObject.nullable().transform((params) => params ?? undefined),
+    outcome: z.enum(AUDIT_OUTCOMES),
+    error_code: optionalText,
+    error_message: optionalText,
+    correlation_id: z.string(),
+  })
+  .transform(
+    (row): AuditEvent => ({
+      id: row.id,
+      at: row.at,
+      actorId: row.actor_id,
+      actorName: row.actor_name,
+      teamId: row.team_id,
+      channelId: row.channel_id,
+      source: row.source,
+      action: row.action,
+      target: row.target,
+      params: row.params,
+      outcome: row.outcome,
+      errorCode: row.error_code,
+      errorMessage: row.error_message,
+      correlationId: row.correlation_id,
+    }),
+  );
+
+const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
+
+export class AuditLog {
+  readonly #now: () => Date;
+  readonly #insert;
+  readonly #recent;
+  readonly #byCorrelation;
+  readonly #since;
+
+  constructor(db: Database, options: { now?: () => Date } = {}) {
+    this.#now = options.now ?? (() => new Date());
+    this.#insert = db.prepare<[Record<string, string | null>]>(`
+      INSERT INTO audit_events (at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
+        outcome, error_code, error_message, correlation_id)
+      VALUES (@at, @actorId, @actorName, @teamId, @channelId, @source, @action, @target, @params,
+        @outcome, @errorCode, @errorMessage, @correlationId)
+      RETURNING *`);
+    // Newest first by rowid: a walk back from the end of the table, however large it is.
+    this.#recent = db.prepare<[number]>('SELECT * FROM audit_events ORDER BY id DESC LIMIT ?');
+    this.#byCorrelation = db.prepare<[string]>('SELECT * FROM audit_events WHERE correlation_id = ? ORDER BY id');
+    // `at, id` is the order of the index on `at` (which ends in the rowid), so rows stream without a sort.
+    this.#since = db.prepare<[{ from: string; until: string | null }]>(
+      'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
+    );
+  }
+
+  /** Stores the entry, its parameters redacted, and returns the stored row. */
+  append(entry: AuditEntry): AuditEvent {
+    return toEvent(
+      this.#insert.get({
+        at: this.#now().toISOString(),
+        actorId: entry.actorId,
+        actorName: entry.actorName ?? null,
+        teamId: entry.teamId ?? null,
+        channelId: entry.channelId ?? null,
+        source: entry.source,
+        action: entry.action,
+        target: entry.target === undefined ? null : truncate(entry.target),
+        params: entry.params === undefined ? null : JSON.stringify(redactParams(entry.params)),
+        outcome: entry.outcome,
+        errorCode: entry.errorCode ?? null,
+        errorMessage: entry.errorMessage === undefined ? null : truncate(entry.errorMessage),
+        correlationId: entry.correlationId,
+      }),
+    );
+  }
+
+  /** Newest first; `limit` is clamped to 1…MAX_RECENT. */
+  recent(limit: number): AuditEvent[] {
+    const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
+    return this.#recent.all(clamped).map(toEvent);
+  }
+
+  /** Request, confirmation and result of one attempt, oldest first. */
+  byCorrelation(correlationId: string): AuditEvent[] {
+    return this.#byCorrelation.all(correlationId).map(toEvent);
+  }
+
+  /** Events at or after `from` and, when given, before `until`, oldest first, streamed row by row for exports. */
+  *since(from: Date, until?: Date): IterableIterator<AuditEvent> {
+    const range = { from: from.toISOString(), until: until?.toISOString() ?? null };
+    for (const row of this.#since.iterate(range)) yield toEvent(row);
+  }
+}

@@ -1,0 +1,143 @@
+// Pending confirmations of changes that spend money or destroy something. Each is single-use: the state moves
+// out of 'pending' in one conditional UPDATE, so however many clicks, retries or processes race, exactly one
+// caller wins. Expired and used rows stay, so that a late click can be told why it does nothing.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { jsonObject } from './columns.js';
+import type { Database } from './db.js';
+
+export const CONFIRMATION_STATES = ['pending', 'used', 'cancelled'] as const;
+export type ConfirmationState = (typeof CONFIRMATION_STATES)[number];
+
+export interface PendingAction {
+  /** What to do once confirmed, e.g. 'number.buy'. */
+  kind: string;
+  /** JSON-serialisable and free of secrets: stored as given. */
+  params: Record<string, unknown>;
+}
+
+export interface Confirmation {
+  id: string;
+  action: PendingAction;
+  requestedBy: string;
+  correlationId: string;
+  createdAt: string;
+  expiresAt: string;
+  state: ConfirmationState;
+  /** Where the request came from (channel, team, source…), for the audit of the outcome. */
+  context: Record<string, unknown>;
+}
+
+/** 'claimed' means this call made the move (to used by `claim`, to cancelled by `cancel`); the others say why not. */
+export type ClaimResult =
+  | { status: 'claimed'; confirmation: Confirmation }
+  | { status: 'not_found' }
+  | { status: 'expired'; confirmation: Confirmation }
+  | { status: 'already_used'; confirmation: Confirmation }
+  | { status: 'cancelled'; confirmation: Confirmation }
+  | { status: 'wrong_user'; confirmation: Confirmation };
+
+export const DEFAULT_CONFIRMATION_TTL_MS = 10 * 60 * 1000;
+
+const confirmationRow = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    params: jsonObject,
+    requested_by: z.string(),
+    correlation_id: z.string(),
+    context: jsonObject,
+    created_at: z.string(),
+    expires_at: z.string(),
+    state: z.enum(CONFIRMATION_STATES),
+  })
+  .transform(
+    (row): Confirmation => ({
+      id: row.id,
+      action: { kind: row.kind, params: row.params },
+      requestedBy: row.requested_by,
+      correlationId: row.correlation_id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      state: row.state,
+      context: row.context,
+    }),
+  );
+
+const toConfirmation = (row: unknown): Confirmation => confirmationRow.parse(row);
+
+type Refusal = Exclude<ClaimResult['status'], 'claimed' | 'not_found'>;
+
+/** Why a confirmation that exists could not be moved out of 'pending' by this user at this time. */
+function refusal(confirmation: Confirmation, userId: string): Refusal {
+  if (confirmation.state === 'used') return 'already_used';
+  if (confirmation.state === 'cancelled') return 'cancelled';
+  if (confirmation.requestedBy !== userId) return 'wrong_user';
+  return 'expired'; // pending and the right user: only the expiry can have stopped the UPDATE
+}
+
+export class Confirmations {
+  readonly #ttlMs: number;
+  readonly #now: () => Date;
+  readonly #insert;
+  readonly #select;
+  readonly #resolve;
+
+  constructor(db: Database, options: { ttlMs?: number; now?: () => Date } = {}) {
+    this.#ttlMs = options.ttlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
+    this.#now = options.now ?? (() => new Date());
+    this.#insert = db.prepare<[Record<string, string>]>(`
+      INSERT INTO confirmations (id, kind, params, requested_by, correlation_id, context, created_at, expires_at)
+      VALUES (@id, @kind, @params, @requestedBy, @correlationId, @context, @createdAt, @expiresAt)
+      RETURNING *`);
+    this.#select = db.prepare<[string]>('SELECT * FROM confirmations WHERE id = ?');
+    this.#resolve = db.prepare<[{ id: string; userId: string; now: string; to: ConfirmationState }]>(`
+      UPDATE confirmations SET state = @to
+      WHERE id = @id AND state = 'pending' AND requested_by = @userId AND expires_at > @now
+      RETURNING *`);
+  }
+
+  create(input: {
+    action: PendingAction;
+    requestedBy: string;
+    correlationId: string;
+    context?: Record<string, unknown>;
+  }): Confirmation {
+    const now = this.#now();
+    return toConfirmation(
+      this.#insert.get({
+        id: randomUUID(),
+        kind: input.action.kind,
+        params: JSON.stringify(input.action.params),
+        requestedBy: input.requestedBy,
+        correlationId: input.correlationId,
+        context: JSON.stringify(input.context ?? {}),
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + this.#ttlMs).toISOString(),
+      }),
+    );
+  }
+
+  /** Takes the confirmation for its requester, once: the caller that gets 'claimed' performs the change. */
+  claim(id: string, userId: string): ClaimResult {
+    return this.#resolveAs(id, userId, 'used');
+  }
+
+  /** Withdraws a pending confirmation, with the same checks as `claim`. */
+  cancel(id: string, userId: string): ClaimResult {
+    return this.#resolveAs(id, userId, 'cancelled');
+  }
+
+  get(id: string): Confirmation | undefined {
+    const row = this.#select.get(id);
+    return row === undefined ? undefined : toConfirmation(row);
+  }
+
+  #resolveAs(id: string, userId: string, to: Exclude<ConfirmationState, 'pending'>): ClaimResult {
+    const row = this.#resolve.get({ id, userId, now: this.#now().toISOString(), to });
+    if (row !== undefined) return { status: 'claimed', confirmation: toConfirmation(row) };
+    const confirmation = this.get(id);
+    if (confirmation === undefined) return { status: 'not_found' };
+    return { status: refusal(confirmation, userId), confirmation };
+  }
+}

@@ -1,0 +1,228 @@
+// Everything one end-to-end test file needs: the real app (Bolt over HTTP) talking to a fake Slack Web API and
+// to the sandbox provider, with a temporary database and a captured log. Requests are sent as Slack sends them.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, parseConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
+import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from './fake-slack.js';
+import { type CapturedLogs, captureLogs } from './logs.js';
+import {
+  ADMIN,
+  type AppHomeOpenedOptions,
+  appHomeOpened,
+  type BlockActionOptions,
+  blockAction,
+  newTriggerId,
+  OPERATOR,
+  type SlashCommandOptions,
+  slashCommand,
+  type ViewClosedOptions,
+  type ViewSubmissionOptions,
+  viewClosed,
+  viewSubmission,
+} from './payloads.js';
+import { type AppResponse, JSON_CONTENT_TYPE, type PostOptions, postToSlackApp } from './signing.js';
+
+export { ADMIN, OPERATOR, OPS_CHANNEL, VIEWER } from './payloads.js';
+
+export const SIGNING_SECRET = 'test-signing-secret';
+export const BOT_TOKEN = 'xoxb-test-bot-token-1234567890';
+export const NOTIFY_CHANNEL = 'CNOTIFY';
+
+export interface TestAppOptions {
+  /** VOICE_ADMINS; default ['UADMIN']. */
+  admins?: string[];
+  /** VOICE_OPERATORS; default ['UOPERATOR']. */
+  operators?: string[];
+  /** NOTIFY_CHANNEL_ID; default 'CNOTIFY', null leaves it unset. */
+  notifyChannel?: string | null;
+  /** Extra environment, applied last. */
+  env?: Record<string, string>;
+  /** User groups (S…) and their members, answered by the fake's usergroups.users.list. */
+  groups?: Record<string, string[]>;
+  /** The app's clock. */
+  now?: () => Date;
+  /** Latency added to every sandbox answer. */
+  sandboxLatencyMs?: number;
+}
+
+/** What the app answered, plus what the request carried that a test may need later. */
+export interface SentRequest extends AppResponse {
+  triggerId: string;
+  /** Id of the fake response_url the request carried (undefined when it carried none). */
+  responseUrlId?: string;
+}
+
+export type CommandExtra = Partial<Omit<SlashCommandOptions, 'text' | 'userId'>> & PostOptions;
+
+export type ActionOptions = Omit<BlockActionOptions, 'userId'> & { userId?: string } & PostOptions;
+
+export type SubmitOptions = Omit<ViewSubmissionOptions, 'userId'> & { userId?: string } & PostOptions;
+
+export interface TestApp {
+  app: RunningVoiceOps;
+  slack: FakeSlack;
+  sandbox: Sandbox;
+  config: Config;
+  dir: string;
+  dbPath: string;
+  logs: CapturedLogs;
+  signingSecret: string;
+  /** The app's request URL, `${app.url}/slack/events`. */
+  eventsUrl: string;
+  /** `/voice <text>` from `user`, with a fresh fake response_url. */
+  command(text: string, user?: string, extra?: CommandExtra): Promise<SentRequest>;
+  /** A block action; from a message it carries a fresh fake response_url (views carry none, as in Slack). */
+  action(options: ActionOptions): Promise<SentRequest>;
+  /** A modal's view_submission. */
+  submit(options: SubmitOptions): Promise<SentRequest>;
+  /** A modal's view_closed. */
+  closeView(options: Omit<ViewClosedOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
+  /** The app_home_opened event for `user` (a JSON body). */
+  homeOpened(user?: string, extra?: Omit<AppHomeOpenedOptions, 'userId'> & PostOptions): Promise<AppResponse>;
+  /** Any body, signed, to the app's request URL. */
+  post(body: string, options?: PostOptions): Promise<AppResponse>;
+  /** Waits for the app's post to the response_url with this id. */
+  respondedTo(responseUrlId: string | undefined, timeoutMs?: number): Promise<SlackCall>;
+  /** Stops the app, the sandbox and the fake Slack, and removes the temporary directory. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+let responseUrlCounter = 0;
+const freshResponseUrlId = () => `r${++responseUrlCounter}`;
+
+/** Waits for the post to the fake response_url `responseUrlId`. */
+export function respondedTo(fake: FakeSlack, responseUrlId: string | undefined, timeoutMs = 5000): Promise<SlackCall> {
+  if (responseUrlId === undefined) return Promise.reject(new Error('that request carried no response_url'));
+  return fake.waitFor(RESPONSE_URL, (call) => call.responseUrlId === responseUrlId, {
+    timeoutMs,
+    description: `to response_url id ${responseUrlId}`,
+  });
+}
+
+function splitPostOptions<T extends PostOptions>(options: T): [Omit<T, keyof PostOptions>, PostOptions] {
+  const { timestamp, signature, retryNum, contentType, headers, ...rest } = options;
+  const given = Object.entries({ timestamp, signature, retryNum, contentType, headers }).filter(
+    ([, v]) => v !== undefined,
+  );
+  return [rest, Object.fromEntries(given) as PostOptions];
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanUp = async () => {
+    const errors: unknown[] = [];
+    for (const step of cleanups.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw new AggregateError(errors, 'closing the test app failed');
+  };
+
+  try {
+    const slack = await startFakeSlack();
+    cleanups.push(() => slack.close());
+    for (const [group, members] of Object.entries(options.groups ?? {})) slack.setGroupMembers(group, members);
+
+    const sandbox = await startSandbox({ port: 0, latencyMs: options.sandboxLatencyMs });
+    cleanups.push(() => sandbox.close());
+
+    const dir = await mkdtemp(join(tmpdir(), 'voice-ops-test-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dbPath = join(dir, 'voice-ops.db');
+
+    const logs = captureLogs();
+    const notifyChannel = options.notifyChannel === undefined ? NOTIFY_CHANNEL : options.notifyChannel;
+    const config = parseConfig({
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      VOICE_API_BASE_URL: sandbox.url,
+      VOICE_API_KEY: sandbox.apiKey,
+      VOICE_API_TIMEOUT_MS: '2000',
+      DATABASE_PATH: dbPath,
+      ...(notifyChannel === null ? {} : { NOTIFY_CHANNEL_ID: notifyChannel }),
+      VOICE_ADMINS: (options.admins ?? [ADMIN]).join(','),
+      VOICE_OPERATORS: (options.operators ?? [OPERATOR]).join(','),
+      LOG_LEVEL: 'debug',
+      ...options.env,
+    });
+    const logger = createLogger(config.logLevel, logs.stream);
+    const app = await startVoiceOps(config, { logger, ...(options.now ? { now: options.now } : {}) });
+    cleanups.push(() => app.stop());
+    if (app.url === undefined) throw new Error('startVoiceOps gave no URL: the test app must run in HTTP mode');
+    const eventsUrl = `${app.url}/slack/events`;
+
+    const post = (body: string, postOptions: PostOptions = {}) =>
+      postToSlackApp(eventsUrl, SIGNING_SECRET, body, postOptions);
+
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      slack,
+      sandbox,
+      config,
+      dir,
+      dbPath,
+      logs,
+      signingSecret: SIGNING_SECRET,
+      eventsUrl,
+      post,
+      async command(text, user = ADMIN, extra = {}) {
+        const [fields, postOptions] = splitPostOptions(extra);
+        const responseUrlId = fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
+        const triggerId = fields.triggerId ?? newTriggerId();
+        const body = slashCommand({
+          ...fields,
+          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
+          text,
+          userId: user,
+          triggerId,
+        });
+        return { ...(await post(body, postOptions)), triggerId, responseUrlId };
+      },
+      async action(actionOptions) {
+        const [fields, postOptions] = splitPostOptions(actionOptions);
+        const fromMessage = fields.container.type === 'message';
+        const responseUrlId = fromMessage && fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
+        const triggerId = fields.triggerId ?? newTriggerId();
+        const body = blockAction({
+          ...fields,
+          userId: fields.userId ?? ADMIN,
+          triggerId,
+          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
+        });
+        return { ...(await post(body, postOptions)), triggerId, responseUrlId };
+      },
+      async submit(submitOptions) {
+        const [fields, postOptions] = splitPostOptions(submitOptions);
+        const triggerId = fields.triggerId ?? newTriggerId();
+        const body = viewSubmission({ ...fields, userId: fields.userId ?? ADMIN, triggerId });
+        return { ...(await post(body, postOptions)), triggerId };
+      },
+      closeView(closeOptions) {
+        const [fields, postOptions] = splitPostOptions(closeOptions);
+        return post(viewClosed({ ...fields, userId: fields.userId ?? ADMIN }), postOptions);
+      },
+      homeOpened(user = ADMIN, extra = {}) {
+        const [fields, postOptions] = splitPostOptions(extra);
+        return post(appHomeOpened({ ...fields, userId: user }), { contentType: JSON_CONTENT_TYPE, ...postOptions });
+      },
+      respondedTo: (responseUrlId, timeoutMs) => respondedTo(slack, responseUrlId, timeoutMs),
+      close() {
+        closing ??= cleanUp();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await cleanUp().catch(() => undefined);
+    throw error;
+  }
+}

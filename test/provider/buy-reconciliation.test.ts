@@ -1,0 +1,125 @@
+// A buy whose answer is lost is never sent again: the purchased list decides what happened, and the
+// caller is told plainly which of three outcomes it is.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderClient } from '../../src/provider/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { clientFor, closedPortUrl, counter, rejection } from './helpers.js';
+
+let sandbox: Sandbox;
+let client: ProviderClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  client = clientFor(sandbox);
+});
+
+afterEach(() => sandbox.faults.clear());
+
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+/** A number still for sale; each call gives another, since bought ones leave the inventory. */
+async function availableNumber(): Promise<string> {
+  const [entry] = (await client.searchNumbers({ region: 'AU', limit: 1 })).data;
+  if (!entry) throw new Error('the sandbox has no AU number left');
+  return entry.number;
+}
+
+async function isPurchased(number: string): Promise<boolean> {
+  return (await client.listPurchasedNumbers()).some((entry) => entry.number === number);
+}
+
+it('a purchase made but whose answer was lost is found in the purchased list and reported as reconciled', async () => {
+  const number = await availableNumber();
+  const buys = counter(sandbox, 'buyNumber');
+  const reads = counter(sandbox, 'listPurchasedNumbers');
+  sandbox.faults.inject('buyNumber', { type: 'lose_answer' }, { times: 1 });
+
+  const bought = await client.buyNumber(number);
+
+  expect(bought).toMatchObject({ number, status: 'active', reconciled: true });
+  expect(bought.id).not.toBe('');
+  expect(buys()).toBe(1);
+  expect(reads()).toBe(1);
+});
+
+it('a buy that timed out but that the provider then completed is reconciled too', async () => {
+  const impatient = clientFor(sandbox, { timeoutMs: 300 });
+  try {
+    const number = await availableNumber();
+    const buys = counter(sandbox, 'buyNumber');
+    // The buy completes at ~350 ms, after the client gave up at 300 ms; the read, answered within the
+    // client's timeout, arrives at ~500 ms, when the purchase is there to find.
+    sandbox.faults.inject('buyNumber', { type: 'delay', ms: 350 }, { times: 1 });
+    sandbox.faults.inject('listPurchasedNumbers', { type: 'delay', ms: 200 }, { times: 1 });
+
+    const bought = await impatient.buyNumber(number);
+
+    expect(bought).toMatchObject({ number, status: 'active', reconciled: true });
+    expect(buys()).toBe(1);
+  } finally {
+    await impatient.close();
+  }
+});
+
+describe('a purchase that did not happen is reported as NOT completed and safe to retry', () => {
+  it.each([
+    ['a dropped connection', 'network', { type: 'drop_connection' }],
+    ['a 503', 'unavailable', { type: 'status', status: 503 }],
+    ['a 500', 'unavailable', { type: 'status', status: 500 }],
+  ] as const)('after %s', async (_what, kind, fault) => {
+    const number = await availableNumber();
+    const buys = counter(sandbox, 'buyNumber');
+    sandbox.faults.inject('buyNumber', fault, { times: 1 });
+
+    const error = await rejection(client.buyNumber(number));
+
+    expect(error.kind).toBe(kind);
+    expect(error.message).toContain(`The purchase of ${number} was NOT completed`);
+    expect(error.message).toContain('safe to try again');
+    expect(error.message).not.toContain('UNKNOWN');
+    expect(buys()).toBe(1);
+    expect(await isPurchased(number)).toBe(false);
+  });
+});
+
+it('when the purchased list cannot be read either, the outcome is reported as UNKNOWN', async () => {
+  const number = await availableNumber();
+  const buys = counter(sandbox, 'buyNumber');
+  const reads = counter(sandbox, 'listPurchasedNumbers');
+  sandbox.faults.inject('buyNumber', { type: 'lose_answer' }, { times: 1 });
+  sandbox.faults.inject('listPurchasedNumbers', { type: 'status', status: 503 });
+
+  const error = await rejection(client.buyNumber(number));
+
+  expect(error.kind).toBe('unavailable');
+  expect(error.message).toContain(`The outcome of buying ${number} is UNKNOWN`);
+  expect(error.message).toContain('/voice numbers');
+  expect(error.message).not.toContain('NOT completed');
+  expect(buys()).toBe(1);
+  // The read is a GET, so it was retried before giving up.
+  expect(reads()).toBe(3);
+});
+
+it('a buy that could not even connect is a plain network error: nothing was sent, nothing to reconcile', async () => {
+  const nowhere = clientFor({ url: await closedPortUrl(), apiKey: 'any' });
+  try {
+    const error = await rejection(nowhere.buyNumber('+61255500001'));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('ECONNREFUSED');
+    expect(error.message).not.toContain('UNKNOWN');
+  } finally {
+    await nowhere.close();
+  }
+});
+
+it('a refused buy (409) is reported as is, without reading the purchased list', async () => {
+  const number = await availableNumber();
+  await client.buyNumber(number);
+  const reads = counter(sandbox, 'listPurchasedNumbers');
+  const error = await rejection(client.buyNumber(number));
+  expect(error.kind).toBe('conflict');
+  expect(reads()).toBe(0);
+});

@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, compactNumber, normalizeLocale, parseCommand, tokenize } from '../../src/slack/command.js';
+
+const parsed = (text: string) => {
+  const result = parseCommand(text);
+  if (!result.ok) throw new Error(`expected "${text}" to parse, got: ${result.error}`);
+  return result.command;
+};
+
+const rejected = (text: string) => {
+  const result = parseCommand(text);
+  if (result.ok) throw new Error(`expected "${text}" to be rejected, got ${JSON.stringify(result.command)}`);
+  return result.error;
+};
+
+describe('every form of /voice', () => {
+  it.each([
+    ['', { name: 'help' }],
+    ['   ', { name: 'help' }],
+    ['help', { name: 'help' }],
+    ['HELP', { name: 'help' }],
+    ['agents', { name: 'agents.list' }],
+    ['agents create', { name: 'agents.create' }],
+    ['agents create Front desk', { name: 'agents.create', agentName: 'Front desk' }],
+    ['agents create Front desk en-US', { name: 'agents.create', agentName: 'Front desk', language: 'en-US' }],
+    ['agents create "Front desk" fr_ca', { name: 'agents.create', agentName: 'Front desk', language: 'fr-CA' }],
+    ['agents create “Night shift” de-de', { name: 'agents.create', agentName: 'Night shift', language: 'de-DE' }],
+    ['agents delete agt_123', { name: 'agents.delete', agentId: 'agt_123' }],
+    ['numbers', { name: 'numbers.list' }],
+    ['numbers search', { name: 'numbers.search' }],
+    ['numbers search gb', { name: 'numbers.search', region: 'GB' }],
+    ['numbers buy +14155550123', { name: 'numbers.buy', number: '+14155550123' }],
+    ['numbers buy +1 (415) 555-0123', { name: 'numbers.buy', number: '+14155550123' }],
+    ['numbers buy <tel:+14155550123|+1 415 555 0123>', { name: 'numbers.buy', number: '+14155550123' }],
+    ['numbers release +44 20 7946 0001', { name: 'numbers.release', target: '+442079460001' }],
+    ['numbers release pn_abc', { name: 'numbers.release', target: 'pn_abc' }],
+    ['map', { name: 'map' }],
+    ['map +14155550123', { name: 'map', number: '+14155550123' }],
+    ['map +1 415 555 0123 agt_9', { name: 'map', number: '+14155550123', agentId: 'agt_9' }],
+    ['audit', { name: 'audit', limit: 20 }],
+    ['audit 5', { name: 'audit', limit: 5 }],
+    ['audit 200', { name: 'audit', limit: 200 }],
+  ])('"%s" parses', (text, command) => {
+    expect(parsed(text)).toEqual(command);
+  });
+});
+
+describe('junk and malformed input is answered with a reason', () => {
+  it.each([
+    ['buy everything', /don't know `buy`/],
+    ['agents list please', /takes no arguments/],
+    ['numbers 5', /takes no arguments/],
+    ['agents delete', /exactly one agent id/],
+    ['agents delete a b', /exactly one agent id/],
+    ['numbers search US GB', /one two-letter region/],
+    ['numbers buy', /number to buy/],
+    ['numbers release', /number or its id/],
+    ['audit 0', /1 to 200/],
+    ['audit 201', /1 to 200/],
+    ['audit ten', /1 to 200/],
+    ['audit 2.5', /1 to 200/],
+  ])('"%s" is rejected', (text, reason) => {
+    expect(rejected(text)).toMatch(reason);
+  });
+
+  it('undoes the HTML escaping Slack applies to command text', () => {
+    expect(tokenize('&lt;!channel&gt; &amp;')).toEqual(['<!channel>', '&']);
+  });
+});
+
+describe('the command table', () => {
+  it('routes every entry it lists', () => {
+    for (const spec of COMMANDS) {
+      const result = parseCommand(spec.words.join(' '));
+      const needsArgs = /^[A-Z]/.test(spec.args);
+      expect(result.ok).toBe(!needsArgs);
+    }
+  });
+
+  it('gives each entry a role and a summary for help', () => {
+    for (const spec of COMMANDS) {
+      expect(['viewer', 'operator', 'admin']).toContain(spec.role);
+      expect(spec.summary.length).toBeGreaterThan(5);
+    }
+  });
+});
+
+describe('normalisers', () => {
+  it('compacts the ways people write numbers', () => {
+    expect(compactNumber(['+49', '(30)', '1234.5678'])).toBe('+493012345678');
+  });
+
+  it('normalises locale case and separator, and leaves junk for validation', () => {
+    expect(normalizeLocale('EN_us')).toBe('en-US');
+    expect(normalizeLocale('english')).toBe('english');
+  });
+});
+
+describe('arbitrary input', () => {
+  it('never throws and always yields a command or a reason', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 4000 }), (text) => {
+        const result = parseCommand(text);
+        expect(result.ok ? typeof result.command.name : typeof result.error).toBe('string');
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

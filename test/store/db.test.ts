@@ -1,0 +1,129 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { AUDIT_OUTCOMES, AUDIT_SOURCES, AuditLog } from '../../src/store/audit.js';
+import { openDatabase, openDatabaseReadOnly } from '../../src/store/db.js';
+import { MIGRATIONS, migrate, SchemaVersionError, schemaVersion } from '../../src/store/migrations.js';
+import { useTempDatabases } from './helpers.js';
+
+const temp = useTempDatabases();
+
+const tableNames = (db: Sqlite.Database): string[] =>
+  db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all()
+    .map((row) => row.name)
+    .sort();
+
+describe('openDatabase', () => {
+  it('creates the missing parent directory, tunes the connection and applies every migration', () => {
+    const path = join(temp.path('nested'), 'deeper', 'app.db');
+    const db = temp.track(openDatabase(path));
+
+    expect(existsSync(path)).toBe(true);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    expect(tableNames(db)).toEqual(['audit_events', 'confirmations', 'delivery_keys', 'routes']);
+  });
+
+  it('applies nothing to an up-to-date database and keeps its data when reopened', () => {
+    const first = temp.open('app.db');
+    new AuditLog(first).append({
+      actorId: 'U1',
+      source: 'command',
+      action: 'agent.list',
+      outcome: 'succeeded',
+      correlationId: 'c-1',
+    });
+    first.close();
+
+    const again = temp.open('app.db');
+    expect(schemaVersion(again)).toBe(MIGRATIONS.length);
+    expect(migrate(again)).toEqual([]);
+    expect(new AuditLog(again).recent(10).map((event) => event.correlationId)).toEqual(['c-1']);
+  });
+
+  it('refuses a database written by newer code, with a message naming both versions', () => {
+    const path = temp.path('future.db');
+    const raw = new Sqlite(path);
+    raw.pragma(`user_version = ${MIGRATIONS.length + 5}`);
+    raw.close();
+
+    expect(() => openDatabase(path)).toThrow(SchemaVersionError);
+    expect(() => openDatabase(path)).toThrow(
+      `has schema version ${MIGRATIONS.length + 5}, but this code knows versions up to ${MIGRATIONS.length}`,
+    );
+  });
+
+  it('works in memory, for callers that need no file', () => {
+    const db = temp.track(openDatabase(':memory:'));
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+  });
+
+  it('has CHECK constraints that accept exactly the sources and outcomes the code knows', () => {
+    const db = temp.open();
+    const insert = db.prepare<[string, string]>(
+      "INSERT INTO audit_events (at, actor_id, source, action, outcome, correlation_id) VALUES ('t', 'U1', ?, 'agent.list', ?, 'c')",
+    );
+    for (const source of AUDIT_SOURCES) expect(() => insert.run(source, 'succeeded')).not.toThrow();
+    for (const outcome of AUDIT_OUTCOMES) expect(() => insert.run('command', outcome)).not.toThrow();
+    expect(() => insert.run('email', 'succeeded')).toThrow(/CHECK constraint failed/);
+    expect(() => insert.run('command', 'maybe')).toThrow(/CHECK constraint failed/);
+  });
+});
+
+describe('migrate', () => {
+  const steps = [
+    { version: 1, name: 'one', sql: 'CREATE TABLE one (x INTEGER)' },
+    { version: 2, name: 'two', sql: 'CREATE TABLE two (x INTEGER)' },
+  ];
+
+  it('applies pending steps in order, once, recording each version', () => {
+    const db = temp.track(new Sqlite(temp.path('steps.db')));
+    expect(migrate(db, steps.slice(0, 1))).toEqual([1]);
+    expect(schemaVersion(db)).toBe(1);
+    expect(migrate(db, steps)).toEqual([2]);
+    expect(schemaVersion(db)).toBe(2);
+    expect(migrate(db, steps)).toEqual([]);
+    expect(tableNames(db)).toEqual(['one', 'two']);
+  });
+
+  it('rolls back a failing step entirely and keeps the steps before it', () => {
+    const db = temp.track(new Sqlite(temp.path('broken.db')));
+    const broken = [...steps, { version: 3, name: 'broken', sql: 'CREATE TABLE three (x INTEGER); NOT SQL' }];
+
+    expect(() => migrate(db, broken)).toThrow(/syntax error/);
+    expect(schemaVersion(db)).toBe(2);
+    expect(tableNames(db)).toEqual(['one', 'two']);
+  });
+
+  it('rejects a list that is not numbered 1, 2, 3… in order', () => {
+    const db = temp.track(new Sqlite(temp.path('misnumbered.db')));
+    expect(() => migrate(db, [...steps].reverse())).toThrow(/numbered/);
+    expect(() => migrate(db, [{ version: 2, name: 'gap', sql: 'CREATE TABLE gap (x INTEGER)' }])).toThrow(/numbered/);
+    expect(schemaVersion(db)).toBe(0);
+  });
+});
+
+describe('openDatabaseReadOnly', () => {
+  it('reads a migrated database and refuses to write to it', () => {
+    const path = temp.path('app.db');
+    temp.open('app.db').close();
+
+    const db = temp.track(openDatabaseReadOnly(path));
+    expect(new AuditLog(db).recent(5)).toEqual([]);
+    expect(() => db.exec("INSERT INTO routes VALUES ('+15550100', 'a', NULL, 't', 'U1')")).toThrow(/readonly/);
+  });
+
+  it('refuses a file without the schema, and a file that is not there', () => {
+    const empty = temp.path('empty.db');
+    writeFileSync(empty, '');
+    expect(() => openDatabaseReadOnly(empty)).toThrow(/has no voice-ops schema/);
+    expect(() => openDatabaseReadOnly(temp.path('missing.db'))).toThrow();
+    expect(existsSync(temp.path('missing.db'))).toBe(false);
+  });
+});

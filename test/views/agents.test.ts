@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { agentCreatedMessage, agentsMessage } from '../../src/slack/views/agents.js';
+import {
+  agent,
+  buttonLabel,
+  createdAgent,
+  elements,
+  HOSTILE,
+  HOSTILE_ESCAPED,
+  limitViolations,
+  many,
+  rawHostileKeys,
+  rendered,
+  unescapedMarkup,
+} from './support.js';
+
+const agents = [
+  agent({ id: 'ag_1', name: 'Support bot', numbers: ['+14155550100', '+14155550101'] }),
+  agent({ id: 'ag_2', name: 'Sales bot', status: 'paused' }),
+];
+
+describe('agentsMessage', () => {
+  it('shows each agent with name, id, status and routed numbers', () => {
+    const text = rendered(agentsMessage({ agents, role: 'viewer' }));
+    expect(text).toContain('*Support bot*  `ag_1`');
+    expect(text).toContain('Numbers: +14155550100, +14155550101');
+    expect(text).toContain('Status: paused');
+    expect(text).toMatch(/\*Sales bot\*.*\n.*no numbers routed/);
+  });
+
+  it('gives a viewer no change buttons', () => {
+    const shown = agentsMessage({ agents, role: 'viewer' });
+    expect(elements(shown, ACTION.deleteAgent)).toEqual([]);
+    expect(elements(shown, ACTION.createAgent)).toEqual([]);
+  });
+
+  it('gives an operator Create agent but no Delete', () => {
+    const shown = agentsMessage({ agents, role: 'operator' });
+    expect(elements(shown, ACTION.createAgent).map(buttonLabel)).toEqual(['Create agent']);
+    expect(elements(shown, ACTION.deleteAgent)).toEqual([]);
+  });
+
+  it('gives an admin a danger Delete per agent, valued with its id', () => {
+    const deletes = elements(agentsMessage({ agents, role: 'admin' }), ACTION.deleteAgent);
+    expect(deletes.map((button) => [button.value, button.style, buttonLabel(button)])).toEqual([
+      ['ag_1', 'danger', 'Delete'],
+      ['ag_2', 'danger', 'Delete'],
+    ]);
+  });
+
+  it('says when there are no agents, and still offers Create agent', () => {
+    const shown = agentsMessage({ agents: [], role: 'operator' });
+    expect(rendered(shown)).toContain('No agents yet.');
+    expect(elements(shown, ACTION.createAgent)).toHaveLength(1);
+  });
+
+  it('stays within 50 blocks for 500 agents and says how many are left out', () => {
+    const shown = agentsMessage({
+      agents: many(500, (i) => agent({ id: `ag_${i}`, name: `Agent ${i}` })),
+      role: 'admin',
+    });
+    expect(shown.blocks.length).toBeLessThanOrEqual(50);
+    expect(rendered(shown)).toContain('and 460 more');
+    expect(limitViolations(shown)).toEqual([]);
+  });
+
+  it('keeps one agent routed to a thousand numbers within the section limit', () => {
+    const numbers = many(1000, (i) => `+1415555${String(i).padStart(4, '0')}`);
+    const shown = agentsMessage({ agents: [agent({ numbers })], role: 'admin' });
+    expect(limitViolations(shown)).toEqual([]);
+    expect(rendered(shown)).toContain('and 980 more');
+  });
+
+  it('escapes names, ids and statuses', () => {
+    const shown = agentsMessage({
+      agents: [agent({ id: HOSTILE, name: HOSTILE, status: HOSTILE, numbers: [HOSTILE] })],
+      role: 'admin',
+    });
+    expect(rendered(shown)).toContain(`*${HOSTILE_ESCAPED}*`);
+    expect(unescapedMarkup(shown)).toEqual([]);
+    expect(rawHostileKeys(shown)).toEqual([]);
+    expect(elements(shown, ACTION.deleteAgent)[0]?.value).toBe(HOSTILE);
+  });
+});
+
+describe('agentCreatedMessage', () => {
+  it('shows the token once, with the advice to store it now', () => {
+    const shown = agentCreatedMessage(createdAgent());
+    const text = rendered(shown.blocks);
+    expect(text).toContain('```tok_SECRET_only_once```');
+    expect(text).toContain('Store this token now');
+    expect(text).toContain('will not be shown again');
+    expect(text).toContain('*Sales bot* (`ag_9`)');
+  });
+
+  it('keeps the token out of the notification text', () => {
+    expect(agentCreatedMessage(createdAgent()).text).not.toContain('tok_SECRET');
+  });
+
+  it('escapes the name and the token', () => {
+    const shown = agentCreatedMessage(createdAgent({ name: HOSTILE, agent_token: 'a<b>&c' }));
+    expect(rendered(shown)).toContain('a&lt;b&gt;&amp;c');
+    expect(unescapedMarkup(shown)).toEqual([]);
+  });
+});

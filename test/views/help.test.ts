@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { roleIncludes } from '../../src/ops/types.js';
+import { COMMANDS } from '../../src/slack/command.js';
+import { helpMessage } from '../../src/slack/views/help.js';
+import { HOSTILE, HOSTILE_ESCAPED, rendered, unescapedMarkup } from './support.js';
+
+const forViewer = COMMANDS.filter((spec) => roleIncludes('viewer', spec.role));
+
+describe('helpMessage', () => {
+  it('lists each given command with its arguments and summary', () => {
+    const text = rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }));
+    expect(text).toContain('`/voice agents create [NAME LANGUAGE]` — Create an AI agent');
+    expect(text).toContain('`/voice numbers release NUMBER_OR_ID` — Release a number');
+    expect(text).toContain('`/voice help` — Show this help');
+  });
+
+  it('lists only the commands it is given', () => {
+    const text = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
+    expect(text).toContain('/voice numbers search [REGION]');
+    expect(text).not.toContain('/voice numbers buy');
+    expect(text).not.toContain('/voice agents delete');
+  });
+
+  it("states the caller's role, and tells a viewer which variables grant changes", () => {
+    const viewer = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
+    expect(viewer).toContain('*viewer*');
+    expect(viewer).toContain('VOICE_OPERATORS');
+    expect(viewer).toContain('VOICE_ADMINS');
+    const operator = rendered(helpMessage({ commands: COMMANDS, role: 'operator', sandbox: false }));
+    expect(operator).toContain('*operator*');
+    expect(operator).not.toContain('VOICE_OPERATORS');
+  });
+
+  it('warns when the provider is the sandbox', () => {
+    expect(rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: true }))).toContain(
+      'Sandbox provider: nothing real is bought or routed',
+    );
+    expect(rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }))).not.toContain('Sandbox');
+  });
+
+  it('puts the error first, escaped, and uses it as the notification text', () => {
+    const help = helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false, error: `I don't know ${HOSTILE}.` });
+    const first = help.blocks[0];
+    expect(first?.type === 'section' && first.text?.text).toBe(`:warning: I don't know ${HOSTILE_ESCAPED}.`);
+    expect(help.text).toContain(HOSTILE_ESCAPED);
+    expect(unescapedMarkup(help)).toEqual([]);
+  });
+});

@@ -1,0 +1,178 @@
+// Every view at once, fed hostile text: nothing Slack parses may ping, mention or link, and the agent token
+// appears only in the views made to show it.
+import { describe, expect, it } from 'vitest';
+import type { Done } from '../../src/ops/carry-out.js';
+import type { ConfirmationPrompt } from '../../src/ops/changes.js';
+import { fail } from '../../src/ops/types.js';
+import { COMMANDS } from '../../src/slack/command.js';
+import { agentCreatedMessage, agentsMessage } from '../../src/slack/views/agents.js';
+import { announcementMessage } from '../../src/slack/views/announcement.js';
+import { auditMessage } from '../../src/slack/views/audit.js';
+import { confirmationMessage, confirmationModal } from '../../src/slack/views/confirmation.js';
+import { helpMessage } from '../../src/slack/views/help.js';
+import { homeView } from '../../src/slack/views/home.js';
+import { agentCreatedModal, createAgentModal, mapModal, searchModal } from '../../src/slack/views/modals.js';
+import { numbersMessage, searchResultsMessage } from '../../src/slack/views/numbers.js';
+import {
+  cancelledMessage,
+  doneMessage,
+  doneModal,
+  failureMessage,
+  failureModal,
+  unchangedMapMessage,
+  workingMessage,
+} from '../../src/slack/views/results.js';
+import {
+  agent,
+  available,
+  createdAgent,
+  HOSTILE,
+  limitViolations,
+  page,
+  purchased,
+  rawHostileKeys,
+  unescapedMarkup,
+} from './support.js';
+
+const ACTOR = 'U0ALICE';
+const TOKEN = 'tok_SECRET_only_once';
+const now = new Date('2025-03-01T12:00:00Z');
+const agents = [agent({ id: HOSTILE, name: HOSTILE, status: HOSTILE, numbers: [HOSTILE] })];
+const numbers = [purchased({ id: HOSTILE, number: HOSTILE, status: HOSTILE, agentId: HOSTILE })];
+const created = createdAgent({ id: HOSTILE, name: HOSTILE, agent_token: TOKEN });
+const createdDone: Done = {
+  change: { action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } },
+  createdAgent: created,
+  note: HOSTILE,
+};
+const mapDone: Done = {
+  change: {
+    action: 'routing.map',
+    number: HOSTILE,
+    agent: { id: HOSTILE, name: HOSTILE },
+    previousAgent: { id: HOSTILE },
+  },
+  note: HOSTILE,
+};
+const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
+  confirmationId: 'cf_1',
+  expiresAt: '2025-03-01T12:10:00Z',
+  change,
+});
+const failure = fail('provider', HOSTILE);
+const results = page([available({ number: HOSTILE, region: HOSTILE, capabilities: [HOSTILE, 'voice'] })], HOSTILE);
+
+/** Views that show the agent token, by design. */
+const SHOW_TOKEN: [string, unknown][] = [
+  ['agentCreatedMessage', agentCreatedMessage(created)],
+  ['agentCreatedModal', agentCreatedModal(created)],
+  ['doneMessage(agent.create)', doneMessage(createdDone)],
+  ['doneModal(agent.create)', doneModal(createdDone)],
+];
+
+const OTHERS: [string, unknown][] = [
+  ['helpMessage', helpMessage({ commands: COMMANDS, role: 'viewer', sandbox: true, error: HOSTILE })],
+  ['agentsMessage', agentsMessage({ agents, role: 'admin' })],
+  ['numbersMessage', numbersMessage({ numbers, agentNames: { [HOSTILE]: HOSTILE }, role: 'admin' })],
+  ['searchResultsMessage', searchResultsMessage({ page: results, region: HOSTILE, role: 'admin' })],
+  ['searchModal', searchModal({ region: HOSTILE, page: results, role: 'admin', privateMetadata: HOSTILE })],
+  ['searchModal(error)', searchModal({ region: HOSTILE, role: 'admin', error: HOSTILE, privateMetadata: '' })],
+  ['createAgentModal', createAgentModal({ agentName: HOSTILE, language: HOSTILE, privateMetadata: HOSTILE })],
+  ['mapModal', mapModal({ numbers, agents, initialNumber: HOSTILE, privateMetadata: HOSTILE })],
+  ['confirmationMessage(buy)', confirmationMessage(prompt({ kind: 'number.buy', number: HOSTILE }), now)],
+  [
+    'confirmationMessage(release)',
+    confirmationMessage(
+      prompt({
+        kind: 'number.release',
+        number: HOSTILE,
+        numberId: HOSTILE,
+        routedAgent: { id: HOSTILE, name: HOSTILE },
+      }),
+      now,
+    ),
+  ],
+  [
+    'confirmationModal(delete)',
+    confirmationModal(
+      prompt({ kind: 'agent.delete', agentId: HOSTILE, agentName: HOSTILE, routedNumbers: [HOSTILE] }),
+      now,
+    ),
+  ],
+  [
+    'confirmationModal(map)',
+    confirmationModal(
+      prompt({
+        kind: 'routing.map',
+        phoneNumber: HOSTILE,
+        agentId: HOSTILE,
+        agentName: HOSTILE,
+        previousAgent: { id: HOSTILE, name: HOSTILE },
+      }),
+      now,
+    ),
+  ],
+  ['doneMessage(map)', doneMessage(mapDone)],
+  ['doneModal(map)', doneModal(mapDone)],
+  ['failureMessage', failureMessage(failure)],
+  ['failureModal', failureModal(HOSTILE, failure)],
+  [
+    'cancelledMessage',
+    cancelledMessage({ kind: 'routing.map', phoneNumber: HOSTILE, agentId: HOSTILE, agentName: HOSTILE }),
+  ],
+  ['workingMessage', workingMessage(HOSTILE)],
+  ['unchangedMapMessage', unchangedMapMessage(HOSTILE, HOSTILE)],
+  [
+    'announcementMessage',
+    announcementMessage({ actor: { userId: ACTOR, source: 'modal' }, change: createdDone.change }),
+  ],
+  [
+    'auditMessage',
+    auditMessage([
+      {
+        id: 1,
+        at: HOSTILE,
+        actorId: HOSTILE,
+        actorName: HOSTILE,
+        source: 'command',
+        action: 'agent.create',
+        target: HOSTILE,
+        params: { [HOSTILE]: HOSTILE },
+        outcome: 'failed',
+        errorCode: HOSTILE,
+        errorMessage: HOSTILE,
+        correlationId: HOSTILE,
+      },
+    ]),
+  ],
+  ['homeView', homeView({ agents, numbers, role: 'admin', sandbox: true, error: HOSTILE })],
+];
+
+describe.each([...SHOW_TOKEN, ...OTHERS])('%s', (_name, output) => {
+  it('lets no mention, broadcast or link through in any mrkdwn text', () => {
+    expect(unescapedMarkup(output, [`<@${ACTOR}>`])).toEqual([]);
+  });
+
+  it('keeps raw user text only where Slack never parses it', () => {
+    expect(rawHostileKeys(output)).toEqual([]);
+  });
+
+  it("keeps within Slack's limits", () => {
+    expect(limitViolations(output)).toEqual([]);
+  });
+});
+
+describe('the agent token', () => {
+  it.each(SHOW_TOKEN)('is shown by %s', (_name, output) => {
+    expect(JSON.stringify(output)).toContain(TOKEN);
+  });
+
+  it.each(OTHERS)('is never in %s', (_name, output) => {
+    expect(JSON.stringify(output)).not.toContain(TOKEN);
+  });
+
+  it('is not in the notification text even of the view that shows it', () => {
+    expect(agentCreatedMessage(created).text).not.toContain(TOKEN);
+    expect(doneMessage(createdDone).text).not.toContain(TOKEN);
+  });
+});
