@@ -5,7 +5,10 @@ import { z } from 'zod';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const TIMEOUT_ERROR = 'must be a whole number of milliseconds from 100 to 120000';
+const PORT_ERROR = 'must be a port number from 0 to 65535';
+const port = (fallback: number) =>
+  z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR).default(fallback);
 const databasePath = z.string().min(1).default('data/voice-ops.db');
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 
@@ -39,7 +42,12 @@ const environment = z
     PORT: port(3000),
     VOICE_API_BASE_URL: url,
     VOICE_API_KEY: optionalText,
-    VOICE_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    VOICE_API_TIMEOUT_MS: z.coerce
+      .number({ error: TIMEOUT_ERROR })
+      .int(TIMEOUT_ERROR)
+      .min(100, TIMEOUT_ERROR)
+      .max(120_000, TIMEOUT_ERROR)
+      .default(10_000),
     VOICE_API_CURSOR_PARAM: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
@@ -55,18 +63,26 @@ const environment = z
     VOICE_OPERATORS: idList('user or user-group id'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
-      });
-    }
-    if (env.VOICE_API_BASE_URL && !env.VOICE_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['VOICE_API_KEY'], message: 'is required when VOICE_API_BASE_URL is set' });
-    }
-  });
+  .superRefine(
+    (env, ctx) => {
+      if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SLACK_SIGNING_SECRET'],
+          message: 'is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+        });
+      }
+      if (env.VOICE_API_BASE_URL && !env.VOICE_API_KEY) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['VOICE_API_KEY'],
+          message: 'is required when VOICE_API_BASE_URL is set',
+        });
+      }
+      // Checked even when other variables are wrong, so that one start reports every problem.
+    },
+    { when: () => true },
+  );
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

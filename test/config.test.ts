@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, parseSandboxConfig } from '../src/config.js';
+
+const minimal = { SLACK_BOT_TOKEN: 'xoxb-1-2', SLACK_SIGNING_SECRET: 'secret' };
+
+function problems(env: Record<string, string>): string {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+describe('configuration', () => {
+  it('needs only the Slack credentials, and defaults the rest', () => {
+    const config = parseConfig(minimal);
+    expect(config.slack.port).toBe(3000);
+    expect(config.provider).toBeUndefined();
+    expect(config.databasePath).toBe('data/voice-ops.db');
+    expect(config.providerOptions).toEqual({ timeoutMs: 10_000, cursorParam: 'cursor' });
+    expect(config.access).toEqual({ admins: [], operators: [] });
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('names every missing or malformed variable in one message', () => {
+    const message = problems({
+      PORT: 'eighty',
+      VOICE_API_BASE_URL: 'ftp://provider.example/v1',
+      VOICE_ADMINS: 'U123,alice',
+      NOTIFY_CHANNEL_ID: '#ops',
+      LOG_LEVEL: 'loud',
+      VOICE_API_TIMEOUT_MS: '5',
+    });
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'PORT',
+      'VOICE_API_BASE_URL',
+      'VOICE_ADMINS',
+      'NOTIFY_CHANNEL_ID',
+      'LOG_LEVEL',
+      'VOICE_API_TIMEOUT_MS',
+    ]) {
+      expect(message).toContain(name);
+    }
+    expect(message).toContain('"alice" is not a Slack user or user-group id');
+  });
+
+  it('asks for the API key with a provider URL, and takes the pair as the real provider', () => {
+    expect(problems({ ...minimal, VOICE_API_BASE_URL: 'https://api.example.com/v1' })).toContain(
+      'VOICE_API_KEY is required when VOICE_API_BASE_URL is set',
+    );
+    const config = parseConfig({ ...minimal, VOICE_API_BASE_URL: 'https://api.example.com/v1', VOICE_API_KEY: 'k' });
+    expect(config.provider).toEqual({ baseUrl: 'https://api.example.com/v1', apiKey: 'k' });
+  });
+
+  it('accepts Socket Mode without a signing secret, and reads role lists', () => {
+    const config = parseConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_APP_TOKEN: 'xapp-1',
+      VOICE_ADMINS: ' U1A, S2B ',
+      VOICE_OPERATORS: 'W3C',
+    });
+    expect(config.slack.appToken).toBe('xapp-1');
+    expect(config.access).toEqual({ admins: ['U1A', 'S2B'], operators: ['W3C'] });
+  });
+
+  it('never repeats a secret value in its message', () => {
+    const message = problems({ SLACK_BOT_TOKEN: 'not-a-bot-token-s3cr3t', SLACK_APP_TOKEN: 'also-s3cr3t' });
+    expect(message).toContain('SLACK_BOT_TOKEN must start with xoxb-');
+    expect(message).not.toContain('s3cr3t');
+  });
+
+  it('reads the sandbox settings without any Slack credentials', () => {
+    expect(parseSandboxConfig({})).toEqual({ port: 4010, apiKey: 'sandbox-key', databasePath: undefined });
+    expect(() => parseSandboxConfig({ SANDBOX_PORT: '99999' })).toThrow(/SANDBOX_PORT must be a port number/);
+  });
+});

@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/log.js';
+import { boltLogger } from '../src/slack/bolt-logger.js';
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => lines.join('') };
+}
+
+describe('log redaction', () => {
+  it('censors secrets by key, at the top level and nested', () => {
+    const out = capture();
+    const logger = createLogger('debug', out.stream);
+    logger.info({ agent_token: 'atk_top', apiKey: 'key_top' }, 'top');
+    logger.info({ agent: { agent_token: 'atk_nested' }, headers: { authorization: 'Bearer key_nested' } }, 'nested');
+    logger.info({ slack: { botToken: 'xoxb-1', appToken: 'xapp-1', signingSecret: 'sig' } }, 'slack');
+    for (const secret of ['atk_top', 'key_top', 'atk_nested', 'key_nested', 'xoxb-1', 'xapp-1', 'sig"']) {
+      expect(out.text()).not.toContain(secret);
+    }
+    expect(out.text().match(/\[redacted\]/g)?.length).toBe(7);
+  });
+
+  it("scrubs Slack tokens from Bolt's free text and drops its body dumps", () => {
+    const out = capture();
+    const bolt = boltLogger(createLogger('debug', out.stream));
+    bolt.warn('token xoxb-123-456-abc was rejected');
+    bolt.debug('http request body: {"view":{"blocks":"atk_secret"}}');
+    bolt.debug('http request result: {"view":"atk_secret"}');
+    bolt.debug('apiCall start');
+    expect(out.text()).toContain('token [redacted] was rejected');
+    expect(out.text()).toContain('apiCall start');
+    expect(out.text()).not.toContain('xoxb-123');
+    expect(out.text()).not.toContain('atk_secret');
+  });
+});
