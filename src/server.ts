@@ -14,6 +14,7 @@ import { createBoltApp, registerListeners } from './slack/app.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
 import { openDatabase } from './store/db.js';
+import { DeliveryKeys } from './store/dedupe.js';
 import { RoutingRecords } from './store/routes.js';
 
 export interface RunningVoiceOps {
@@ -44,6 +45,7 @@ export async function startVoiceOps(
   const access = new AccessControl({
     ...config.access,
     groupMembers: async (usergroup) => (await app.client.usergroups.users.list({ usergroup })).users ?? [],
+    now: () => now().getTime(),
     logger,
   });
   const ops = createOps({
@@ -57,7 +59,8 @@ export async function startVoiceOps(
     inFlight: new InFlight(),
     logger,
   });
-  registerListeners(app, { ops, client: app.client, sandbox: Boolean(sandbox), now, logger });
+  const deliveries = new DeliveryKeys(db, { now });
+  registerListeners(app, { ops, client: app.client, sandbox: Boolean(sandbox), now, logger }, deliveries);
 
   const started = (await app.start(config.slack.port)) as Server | undefined;
   const address = config.slack.appToken ? undefined : started?.address();

@@ -1,8 +1,12 @@
 // The harness checked against Slack's own libraries: Bolt must accept what we sign and send, and @slack/web-api
 // must get from the fake the answers it expects. End-to-end tests rely on both.
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, type BlockAction, LogLevel, verifySlackRequest, webApi } from '@slack/bolt';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from './harness/fake-slack.js';
@@ -16,6 +20,7 @@ import {
   viewClosed,
   viewSubmission,
 } from './harness/payloads.js';
+import { sweepForSecrets } from './harness/secrets.js';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, postToSlackApp, signSlackRequest } from './harness/signing.js';
 
 const SECRET = 'harness-signing-secret';
@@ -475,5 +480,63 @@ describe('captureLogs', () => {
     expect(logs.text()).not.toContain('sk-secret');
     logs.clear();
     expect(logs.lines()).toEqual([]);
+  });
+});
+
+describe('the secrets sweep run when each end-to-end app closes', () => {
+  const token = `atk_${'ab12'.repeat(8)}`;
+  let dir: string;
+  let dbPath: string;
+  let client: InstanceType<typeof webApi.WebClient>;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sweep-'));
+    dbPath = join(dir, 'app.db');
+    new Database(dbPath).exec('CREATE TABLE notes (text TEXT)').close();
+    client = new webApi.WebClient(TOKEN, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+  });
+
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  beforeEach(() => fake.clear());
+
+  const sweep =
+    (logText = '') =>
+    () =>
+      sweepForSecrets({ slack: fake, logText, dbPath, credentials: [SECRET] });
+
+  it('accepts a token shown only to its creator', async () => {
+    await client.views.open({
+      trigger_id: 't',
+      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+    });
+    expect(sweep()).not.toThrow();
+  });
+
+  it('finds a token shown to the creator and then posted to a channel, logged or stored', async () => {
+    await client.views.open({
+      trigger_id: 't',
+      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+    });
+    await client.chat.postMessage({ channel: 'C1', text: `leak ${token}` });
+    expect(sweep()).toThrow(/atk_ab12.* in a chat\.postMessage call/);
+    fake.clear();
+    await client.views.open({
+      trigger_id: 't',
+      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+    });
+    expect(sweep(`{"msg":"${token}"}`)).toThrow(/in the logs/);
+    const db = new Database(dbPath);
+    db.prepare('INSERT INTO notes VALUES (?)').run(token);
+    db.close();
+    expect(sweep()).toThrow(/in the database/);
+  });
+
+  it('finds a credential anywhere, even in the requester’s own messages', async () => {
+    await client.views.open({
+      trigger_id: 't',
+      view: { type: 'modal', title: { type: 'plain_text', text: SECRET }, blocks: [] },
+    });
+    expect(sweep()).toThrow(/shown to a user/);
   });
 });

@@ -1,3 +1,4 @@
+import type { BoughtNumber } from '../provider/client.js';
 import {
   type AvailableNumberPage,
   EXPECTED_STATUS,
@@ -67,7 +68,21 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
     target: change.number,
     lockKeys: [`number:${change.number}`],
     run: async () => {
-      const bought = await deps.provider.buyNumber(change.number);
+      let bought: BoughtNumber;
+      try {
+        bought = await deps.provider.buyNumber(change.number);
+      } catch (error) {
+        const failure = providerFailure(error);
+        if (failure.reason !== 'conflict') return failure;
+        // Typically a second confirmation of the same Buy: the number was bought in the meantime.
+        return fail(
+          'conflict',
+          `${change.number} can no longer be bought: it was bought in the meantime. (${failure.message})`,
+          {
+            providerKind: failure.providerKind,
+          },
+        );
+      }
       if (bought.status !== EXPECTED_STATUS.numberBought) {
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
       }

@@ -1,7 +1,9 @@
 import { App } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import type { DeliveryKeys } from '../store/dedupe.js';
 import { boltLogger } from './bolt-logger.js';
+import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './flows.js';
 import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
@@ -40,7 +42,8 @@ export function createBoltApp(slack: Config['slack'], logger: Logger): App {
   return app;
 }
 
-export function registerListeners(app: App, deps: SlackDeps): void {
+export function registerListeners(app: App, deps: SlackDeps, deliveries: DeliveryKeys): void {
+  app.use(dropRepeatedDeliveries(deliveries, deps.logger));
   registerCommands(app, deps);
   registerActions(app, deps);
   registerViews(app, deps);

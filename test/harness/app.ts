@@ -24,6 +24,7 @@ import {
   viewClosed,
   viewSubmission,
 } from './payloads.js';
+import { sweepForSecrets } from './secrets.js';
 import { type AppResponse, JSON_CONTENT_TYPE, type PostOptions, postToSlackApp } from './signing.js';
 
 export { ADMIN, OPERATOR, OPS_CHANNEL, VIEWER } from './payloads.js';
@@ -136,8 +137,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const dir = await mkdtemp(join(tmpdir(), 'voice-ops-test-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const dbPath = join(dir, 'voice-ops.db');
-
     const logs = captureLogs();
+    // Runs after the app has stopped (cleanups run in reverse) and before its files are removed.
+    cleanups.push(async () =>
+      sweepForSecrets({
+        slack,
+        logText: logs.text(),
+        dbPath,
+        credentials: [BOT_TOKEN, SIGNING_SECRET, sandbox.apiKey],
+      }),
+    );
+
     const notifyChannel = options.notifyChannel === undefined ? NOTIFY_CHANNEL : options.notifyChannel;
     const config = parseConfig({
       SLACK_BOT_TOKEN: BOT_TOKEN,

@@ -1,0 +1,53 @@
+// The secrets sweep every end-to-end test file runs when it closes its app: no agent token, provider key or
+// Slack credential may appear in a log line, a database row, or anything posted where others can see it.
+import Database from 'better-sqlite3';
+import type { FakeSlack } from './fake-slack.js';
+
+/** Tokens the sandbox issues; collected from wherever the app showed them to their creator. */
+const AGENT_TOKEN = /atk_[0-9a-f]{32}/g;
+
+/** Where a token may appear: the creator's ephemeral reply and the creator's own modal. */
+const PRIVATE_TO_REQUESTER = new Set(['response_url', 'views.open', 'views.update', 'views.push']);
+
+export interface SweepInput {
+  slack: FakeSlack;
+  logText: string;
+  dbPath: string;
+  credentials: string[];
+}
+
+function databaseText(path: string): string {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((row) => row.name);
+    return tables.map((table) => JSON.stringify(db.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+/** Throws, naming the place, when any secret turns up where it must not be. */
+export function sweepForSecrets(input: SweepInput): void {
+  const calls = input.slack.calls();
+  const agentTokens = new Set(calls.flatMap((call) => JSON.stringify(call.body).match(AGENT_TOKEN) ?? []));
+  const everySecret = [...input.credentials, ...agentTokens];
+  const places: [string, string][] = [
+    ['the logs', input.logText],
+    ['the database', databaseText(input.dbPath)],
+    ...calls
+      .filter((call) => !PRIVATE_TO_REQUESTER.has(call.method))
+      .map((call): [string, string] => [`a ${call.method} call`, JSON.stringify(call.body)]),
+  ];
+  const leaks = places.flatMap(([place, text]) =>
+    everySecret.filter((secret) => text.includes(secret)).map((secret) => `${secret.slice(0, 8)}… in ${place}`),
+  );
+  // Credentials may not reach even the requester's messages.
+  const shown = calls
+    .filter((call) => PRIVATE_TO_REQUESTER.has(call.method))
+    .flatMap((call) => input.credentials.filter((secret) => JSON.stringify(call.body).includes(secret)));
+  leaks.push(...shown.map((secret) => `${secret.slice(0, 8)}… shown to a user`));
+  if (leaks.length > 0) throw new Error(`secrets leaked: ${leaks.join('; ')}`);
+}
