@@ -4,13 +4,13 @@ import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
-import { InFlight } from './ops/in-flight.js';
 import { createOps } from './ops/index.js';
 import { ResourceLocks } from './ops/locks.js';
 import { ProviderClient } from './provider/client.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
+import { InFlight } from './slack/in-flight.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
 import { openDatabase } from './store/db.js';
@@ -48,6 +48,7 @@ export async function startVoiceOps(
     now: () => now().getTime(),
     logger,
   });
+  const inFlight = new InFlight();
   const ops = createOps({
     provider,
     audit: new AuditLog(db, { now }),
@@ -56,10 +57,12 @@ export async function startVoiceOps(
     access,
     announcer: slackAnnouncer(app.client, config.notifyChannelId),
     locks: new ResourceLocks(),
-    inFlight: new InFlight(),
     logger,
   });
   const deliveries = new DeliveryKeys(db, { now });
+  // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
+  // be reported to its requester, and nothing touches the database after it closes.
+  app.use(({ next }) => inFlight.run(next));
   registerListeners(app, { ops, client: app.client, sandbox: Boolean(sandbox), now, logger }, deliveries);
 
   const started = (await app.start(config.slack.port)) as Server | undefined;
@@ -72,7 +75,7 @@ export async function startVoiceOps(
     sandbox,
     stop: async () => {
       await app.stop();
-      await ops.drain();
+      await inFlight.drain();
       await provider.close();
       db.close();
       await sandbox?.close();

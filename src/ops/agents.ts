@@ -1,4 +1,6 @@
-import { createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { mayHaveTakenEffect } from '../provider/client.js';
+import { ProviderError } from '../provider/errors.js';
+import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
@@ -45,7 +47,21 @@ export async function createAgent(
     params,
     lockKeys: [],
     run: async () => {
-      const agent = await deps.provider.createAgent(params);
+      let agent: CreatedAgent;
+      try {
+        agent = await deps.provider.createAgent(params);
+      } catch (error) {
+        if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
+        // Unlike a buy, a creation cannot be verified (names are not unique), and trying again blindly makes two.
+        const what = error.status === undefined ? error.kind : `${error.kind}, HTTP ${error.status}`;
+        return fail(
+          'provider',
+          `The provider's answer to creating agent "${params.name}" was lost (${what}): it may have been created ` +
+            'all the same. Check `/voice agents` before trying again; if it is listed, its token was lost with the ' +
+            'answer, so delete it and create it again.',
+          { providerKind: error.kind },
+        );
+      }
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }

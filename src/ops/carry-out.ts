@@ -24,23 +24,21 @@ export interface Work {
 }
 
 /**
- * The one path by which a change reaches the provider: under its resource locks, tracked for graceful
- * stop, with its outcome audited and, on success, announced.
+ * The one path by which a change reaches the provider: under its resource locks, with its outcome audited
+ * and, on success, announced.
  */
 export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
-  const locked = await deps.locks.tryWith(work.lockKeys, () =>
-    deps.inFlight.run(async () => {
-      const result = await work.run().catch(providerFailure);
-      if (!result.ok) {
-        record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
-        return result;
-      }
-      record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-      await announceSafely(deps.announcer, { actor, change: result.change }, deps.logger);
+  const locked = await deps.locks.tryWith(work.lockKeys, async () => {
+    const result = await work.run().catch(providerFailure);
+    if (!result.ok) {
+      record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
       return result;
-    }),
-  );
+    }
+    record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
+    await announceSafely(deps.announcer, { actor, change: result.change }, deps.logger);
+    return result;
+  });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
   record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });

@@ -89,12 +89,17 @@ function refusal(deps: OpsDeps, actor: Actor, claim: Claim) {
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
     case 'expired': {
-      const { kind } = pendingChange.parse(claim.confirmation.action.params);
+      const change = pendingChange.parse(claim.confirmation.action.params);
       const failure = fail(
         'expired',
         'That confirmation expired (they last 10 minutes). Nothing was changed: start again.',
       );
-      record(deps, actor, claim.confirmation.correlationId, { action: kind, outcome: 'expired', error: failure });
+      record(deps, actor, claim.confirmation.correlationId, {
+        action: change.kind,
+        outcome: 'expired',
+        target: targetOf(change),
+        error: failure,
+      });
       return failure;
     }
     case 'wrong_user': {
@@ -102,6 +107,7 @@ function refusal(deps: OpsDeps, actor: Actor, claim: Claim) {
       record(deps, actor, claim.confirmation.correlationId, {
         action: 'access.denied',
         outcome: 'denied',
+        target: targetOf(pendingChange.parse(claim.confirmation.action.params)),
         params: { attempted: claim.confirmation.action.kind, reason: 'not the requester' },
         error: failure,
       });

@@ -6,7 +6,6 @@ import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { Confirmations } from '../store/confirmations.js';
 import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
-import type { InFlight } from './in-flight.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
@@ -19,7 +18,6 @@ export interface OpsDeps {
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;
-  inFlight: InFlight;
   logger: Logger;
 }
 

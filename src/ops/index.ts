@@ -44,8 +44,6 @@ export function createOps(deps: OpsDeps) {
       return { ok: true, agents: agents.agents, numbers: numbers.numbers };
     },
     recentAudit: (limit = AUDIT_DEFAULT) => deps.audit.recent(Math.min(Math.max(1, limit), AUDIT_MAX)),
-    /** Lets changes under way finish (and be audited) before the database closes. */
-    drain: () => deps.inFlight.drain(),
   };
 }
 

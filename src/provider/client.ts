@@ -139,15 +139,15 @@ export class ProviderClient {
   }
 
   /**
-   * Buys a number. A buy is never sent twice: when its answer is lost (timeout, broken connection, 5xx),
-   * the purchased list decides whether it happened.
+   * Buys a number. A buy is never sent twice: when its answer is lost (timeout, broken connection, 5xx, or a
+   * success whose body cannot be read), the purchased list decides whether it happened.
    */
   async buyNumber(number: string): Promise<BoughtNumber> {
     const body = checkInput(buyNumberRequest, { number });
     try {
       return { ...(await this.call('POST', '/buy-phone-number', purchasedNumber, body)), reconciled: false };
     } catch (error) {
-      if (!(error instanceof ProviderError) || !LOST_ANSWER_KINDS.has(error.kind) || neverSent(error)) throw error;
+      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
       return this.reconcilePurchase(body.number, error);
     }
   }
@@ -166,7 +166,7 @@ export class ProviderClient {
   }
 
   private async reconcilePurchase(number: string, lost: ProviderError): Promise<BoughtNumber> {
-    const why = `the answer to the purchase was lost (${outline(lost)})`;
+    const why = `the answer to the purchase was ${lost.kind === 'bad_response' ? 'unreadable' : 'lost'} (${outline(lost)})`;
     let purchased: PurchasedNumber[];
     try {
       purchased = await this.listPurchasedNumbers();
@@ -227,7 +227,7 @@ export class ProviderClient {
       if (status < 200 || status > 299) {
         throw errorFromResponse(status, text, parseRetryAfter(response.headers['retry-after']));
       }
-      return checkResponse(schema, text, `${context}, HTTP ${status}`);
+      return checkResponse(schema, text, `${context}, HTTP ${status}`, status);
     } catch (error) {
       failure = error instanceof ProviderError ? error : this.transportError(error, signal, context);
       throw failure;
@@ -256,6 +256,15 @@ function pathSegment(name: string, id: string): string {
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/**
+ * Whether a change that failed this way may have been made all the same: its answer was lost, or came back with a
+ * success status but a body we could not read.
+ */
+export function mayHaveTakenEffect(error: ProviderError): boolean {
+  if (error.kind === 'bad_response') return error.status !== undefined && error.status >= 200 && error.status <= 299;
+  return LOST_ANSWER_KINDS.has(error.kind) && !neverSent(error);
 }
 
 function neverSent(error: ProviderError): boolean {

@@ -22,13 +22,14 @@ export function checkInput<T>(schema: z.ZodType<T>, input: unknown, name = 'inpu
 }
 
 /** Parses a 2xx body and checks it against the response schema; extra fields are tolerated. */
-export function checkResponse<T>(schema: z.ZodType<T>, text: string, context: string): T {
+export function checkResponse<T>(schema: z.ZodType<T>, text: string, context: string, status?: number): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (cause) {
     const body = text.trim() ? `"${excerpt(text)}"` : 'empty';
     throw new ProviderError('bad_response', `${adviceFor('bad_response')} The body is not JSON: ${body} (${context})`, {
+      status,
       cause,
     });
   }
@@ -37,9 +38,17 @@ export function checkResponse<T>(schema: z.ZodType<T>, text: string, context: st
   const issue = firstIssue(parsed.error);
   const field = issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
   const where = field ? `Field ${field}` : 'The body';
-  throw new ProviderError('bad_response', `${adviceFor('bad_response')} ${where}: ${issue.message} (${context})`, {
+  const problem = problemWith(issue, valueAt(json, issue.path));
+  throw new ProviderError('bad_response', `${adviceFor('bad_response')} ${where}: ${problem} (${context})`, {
+    status,
     field,
   });
+}
+
+/** What is wrong with a value of an answer, in words: zod's own would show users "received undefined". */
+function problemWith(issue: z.ZodError['issues'][number], value: unknown): string {
+  if (issue.code !== 'invalid_type') return issue.message;
+  return value === undefined ? 'missing' : `should be a ${issue.expected}, not ${show(value)}`;
 }
 
 function firstIssue(error: z.ZodError): z.ZodError['issues'][number] {

@@ -69,6 +69,9 @@ describe('a purchase that did not happen is reported as NOT completed and safe t
     ['a dropped connection', 'network', { type: 'drop_connection' }],
     ['a 503', 'unavailable', { type: 'status', status: 503 }],
     ['a 500', 'unavailable', { type: 'status', status: 500 }],
+    // A success whose body cannot be read is as good as lost: it may well have bought the number.
+    ['a 200 that is not JSON', 'bad_response', { type: 'malformed_json' }],
+    ['a 200 that breaks the contract', 'bad_response', { type: 'contract_violation' }],
   ] as const)('after %s', async (_what, kind, fault) => {
     const number = await availableNumber();
     const buys = counter(sandbox, 'buyNumber');

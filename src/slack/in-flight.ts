@@ -1,4 +1,4 @@
-/** Tracks running changes so that a graceful stop can let them finish and audit their outcome. */
+/** Tracks the deliveries being handled, so that a graceful stop can let them finish. */
 export class InFlight {
   readonly #running = new Set<Promise<unknown>>();
 

@@ -1,0 +1,197 @@
+// Roles: everyone may look; VOICE_OPERATORS may buy, create and map; only VOICE_ADMINS may release and delete.
+// A denial names the variable an admin must set, is audited, and nothing reaches the provider.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, type SentRequest, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import {
+  auditRows,
+  blocksOf,
+  buyThroughApp,
+  createAgentThroughApp,
+  EPHEMERAL,
+  hasElement,
+  homeRefreshesDone,
+  mapThroughApp,
+  providerRequests,
+  type SandboxAgent,
+  sandboxNumbers,
+  shownText,
+  voiceNumber,
+} from './support.js';
+
+interface Attempt {
+  what: string;
+  /** The audited action the user attempted. */
+  attempted: string;
+  /** The variable the denial must name. */
+  variable: 'VOICE_OPERATORS' | 'VOICE_ADMINS';
+  send: (t: TestApp, user: string) => Promise<SentRequest>;
+}
+
+/** What the scene holds: an agent, a number routed to it, and a number still for sale. */
+interface Scene {
+  agent: SandboxAgent;
+  owned: string;
+  forSale: string;
+}
+
+const OPERATORS = 'VOICE_OPERATORS';
+const ADMINS = 'VOICE_ADMINS';
+
+const command = (text: string) => (t: TestApp, user: string) => t.command(text, user);
+const button = (actionId: string, value: string) => (t: TestApp, user: string) =>
+  t.action({ userId: user, actionId, value, container: EPHEMERAL });
+
+/** Every way to ask for a change: each command (with and without its arguments) and each button. */
+function attempts({ agent, owned, forSale }: Scene): Attempt[] {
+  const rows: [what: string, attempted: string, variable: Attempt['variable'], send: Attempt['send']][] = [
+    ['buy', 'number.buy', OPERATORS, command(`numbers buy ${forSale}`)],
+    ['map', 'routing.map', OPERATORS, command(`map ${owned} ${agent.id}`)],
+    ['map (form)', 'routing.map', OPERATORS, command('map')],
+    ['create', 'agent.create', OPERATORS, command('agents create "Night shift" en-US')],
+    ['create (form)', 'agent.create', OPERATORS, command('agents create')],
+    ['release', 'number.release', ADMINS, command(`numbers release ${owned}`)],
+    ['delete', 'agent.delete', ADMINS, command(`agents delete ${agent.id}`)],
+    ['Buy button', 'number.buy', OPERATORS, button(ACTION.buyNumber, forSale)],
+    ['Map button', 'routing.map', OPERATORS, button(ACTION.mapNumber, owned)],
+    ['Create agent button', 'agent.create', OPERATORS, button(ACTION.createAgent, '')],
+    ['Release button', 'number.release', ADMINS, button(ACTION.releaseNumber, owned)],
+    ['Delete button', 'agent.delete', ADMINS, button(ACTION.deleteAgent, agent.id)],
+  ];
+  return rows.map(([what, attempted, variable, send]) => ({ what, attempted, variable, send }));
+}
+
+/** An agent and a routed number, set up by the admin through the app. */
+async function setScene(t: TestApp): Promise<Scene> {
+  const { agent } = await createAgentThroughApp(t, ADMIN, 'Front desk');
+  const owned = await voiceNumber(t);
+  await buyThroughApp(t, ADMIN, owned);
+  await mapThroughApp(t, ADMIN, owned, agent.id);
+  return { agent, owned, forSale: await voiceNumber(t) };
+}
+
+/** Makes the attempt and proves it was refused: the message, one audited denial, no provider call, no form. */
+async function expectDenied(t: TestApp, user: string, attempt: Attempt): Promise<void> {
+  await homeRefreshesDone(t);
+  const provider = providerRequests(t);
+  const rowsBefore = auditRows(t).length;
+  const formsBefore = t.slack.calls('views.open').length;
+
+  const sent = await attempt.send(t, user);
+  const what = `${user}: ${attempt.what}`;
+  expect(sent.status, what).toBe(200);
+  const answer = shownText(await t.respondedTo(sent.responseUrlId));
+  expect(answer, what).toContain(attempt.variable);
+  expect(answer, what).toContain(`your user id (${user})`);
+
+  const rows = auditRows(t).slice(rowsBefore);
+  expect(rows, what).toHaveLength(1);
+  expect(rows[0], what).toMatchObject({
+    actor_id: user,
+    action: 'access.denied',
+    outcome: 'denied',
+    error_code: 'denied',
+  });
+  expect(JSON.parse(rows[0]?.params ?? '{}'), what).toMatchObject({ attempted: attempt.attempted });
+  expect(providerRequests(t), `${what}: nothing reaches the provider`).toEqual(provider);
+  expect(t.slack.calls('views.open'), `${what}: no form opens`).toHaveLength(formsBefore);
+}
+
+describe('a viewer (in neither list)', () => {
+  let t: TestApp;
+  let scene: Scene;
+  beforeAll(async () => {
+    t = await startTestApp();
+    scene = await setScene(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('is denied every change, by command and by button', async () => {
+    for (const attempt of attempts(scene)) await expectDenied(t, VIEWER, attempt);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).toEqual([scene.owned]);
+  });
+
+  it('can still read help, agents, numbers, search results and the audit log', async () => {
+    const read = async (text: string) => {
+      const sent = await t.command(text, VIEWER);
+      return t.respondedTo(sent.responseUrlId);
+    };
+    const help = shownText(await read('help'));
+    expect(help).toContain('/voice numbers search');
+    expect(help).toContain('/voice audit');
+    expect(help).not.toContain('/voice numbers buy');
+    expect(help).not.toContain('/voice agents delete');
+    expect(help).toContain('VOICE_OPERATORS');
+
+    const agents = await read('agents');
+    expect(shownText(agents)).toContain('Front desk');
+    expect(shownText(agents)).toContain(scene.owned);
+    expect(hasElement(blocksOf(agents), ACTION.deleteAgent)).toBe(false);
+
+    const numbers = await read('numbers');
+    expect(shownText(numbers)).toContain(scene.owned);
+    expect(hasElement(blocksOf(numbers), ACTION.releaseNumber)).toBe(false);
+
+    const search = await read('numbers search US');
+    expect(shownText(search)).toContain(scene.forSale);
+    expect(hasElement(blocksOf(search), ACTION.buyNumber)).toBe(false);
+
+    const audit = await read('audit 5');
+    expect(shownText(audit)).toContain('access.denied');
+    // Reading changes nothing: the viewer's only audit rows are the denials.
+    expect(auditRows(t).filter((row) => row.actor_id === VIEWER && row.outcome !== 'denied')).toEqual([]);
+  });
+});
+
+describe('an operator', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('may buy, create agents and map, but not release or delete (those need VOICE_ADMINS)', async () => {
+    const { agent } = await createAgentThroughApp(t, OPERATOR, 'Front desk');
+    const owned = await voiceNumber(t);
+    await buyThroughApp(t, OPERATOR, owned);
+    await mapThroughApp(t, OPERATOR, owned, agent.id);
+    expect(t.sandbox.requestCount('createAgent')).toBe(1);
+    expect(t.sandbox.requestCount('buyNumber')).toBe(1);
+    expect(t.sandbox.requestCount('mapNumber')).toBe(1);
+    const succeeded = auditRows(t).filter((row) => row.actor_id === OPERATOR && row.outcome === 'succeeded');
+    expect(succeeded.map((row) => row.action)).toEqual(['agent.create', 'number.buy', 'routing.map']);
+
+    const scene = { agent, owned, forSale: await voiceNumber(t) };
+    for (const attempt of attempts(scene).filter((candidate) => candidate.variable === ADMINS)) {
+      await expectDenied(t, OPERATOR, attempt);
+    }
+    expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
+  });
+});
+
+describe('an operator through a user group', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ operators: ['SOPS'], groups: { SOPS: ['UGROUPIE'] } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('may buy, while someone outside the group may not', async () => {
+    const number = await voiceNumber(t);
+    await buyThroughApp(t, 'UGROUPIE', number);
+    expect(t.sandbox.requestCount('buyNumber')).toBe(1);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).toEqual([number]);
+    const asked = t.slack.calls('usergroups.users.list').map((call) => call.body.usergroup);
+    expect(asked).toContain('SOPS');
+
+    const forSale = await voiceNumber(t);
+    const buy = command(`numbers buy ${forSale}`);
+    await expectDenied(t, VIEWER, { what: 'buy', attempted: 'number.buy', variable: OPERATORS, send: buy });
+  });
+});

@@ -1,0 +1,258 @@
+// The `/voice` command surface: help by role, listings, the audit log, the health check, and the Home tab as the
+// team's dashboard whose buttons lead into the same flows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import {
+  auditRows,
+  type Block,
+  blocksOf,
+  buttonValues,
+  buyThroughApp,
+  createAgentThroughApp,
+  readable,
+  type SandboxAgent,
+  type SandboxNumber,
+  sandboxAvailable,
+  sandboxNumbers,
+  shownText,
+  viewOf,
+} from './support.js';
+
+let t: TestApp;
+let number: SandboxNumber;
+let agent: SandboxAgent;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const [available] = (await sandboxAvailable(t, 'US')).filter((entry) => entry.capabilities.includes('voice'));
+  await buyThroughApp(t, OPERATOR, available?.number ?? '');
+  [number] = (await sandboxNumbers(t)) as [SandboxNumber];
+  agent = (await createAgentThroughApp(t, OPERATOR, 'Reception')).agent;
+  // A denied attempt, so that the audit log holds more than one kind of outcome.
+  await t.respondedTo((await t.command(`numbers release ${number.number}`, VIEWER)).responseUrlId);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** The usages the help lists, e.g. `/voice numbers search [REGION]`. */
+function helpUsages(blocks: Block[]): string[] {
+  return [...readable(blocks).matchAll(/`(\/voice[^`]*)`/g)].map((match) => match[1] ?? '');
+}
+
+async function reply(text: string, user = ADMIN) {
+  const sent = await t.command(text, user);
+  expect(sent.status).toBe(200);
+  return t.respondedTo(sent.responseUrlId);
+}
+
+const VIEWER_USAGES = [
+  '/voice help',
+  '/voice agents',
+  '/voice numbers',
+  '/voice numbers search [REGION]',
+  '/voice audit [N]',
+];
+const OPERATOR_USAGES = [
+  ...VIEWER_USAGES,
+  '/voice agents create [NAME LANGUAGE]',
+  '/voice numbers buy NUMBER',
+  '/voice map [NUMBER AGENT_ID]',
+];
+const ADMIN_USAGES = [...OPERATOR_USAGES, '/voice agents delete AGENT_ID', '/voice numbers release NUMBER_OR_ID'];
+
+describe('help', () => {
+  it.each(['', 'help', '  HELP  '])('answers `/voice %s` with the help, ephemerally', async (text) => {
+    const answer = await reply(text);
+    expect(answer.body.response_type).toBe('ephemeral');
+    expect(shownText(answer)).toContain('Voice Ops commands');
+    expect(helpUsages(blocksOf(answer)).sort()).toEqual([...ADMIN_USAGES].sort());
+  });
+
+  it('answers junk with the reason first, then the help', async () => {
+    const answer = await reply('frobnicate the numbers');
+    const [firstBlock] = blocksOf(answer);
+    expect(firstBlock?.text?.text).toContain("I don't know `frobnicate`");
+    expect(String(answer.body.text)).toContain('frobnicate');
+    expect(shownText(answer)).toContain('Voice Ops commands');
+    expect(helpUsages(blocksOf(answer)).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    { role: 'viewer', user: VIEWER, usages: VIEWER_USAGES, note: 'VOICE_OPERATORS' },
+    { role: 'operator', user: OPERATOR, usages: OPERATOR_USAGES, note: 'Your role: *operator*' },
+    { role: 'admin', user: ADMIN, usages: ADMIN_USAGES, note: 'Your role: *admin*' },
+  ])('lists only what a $role may run', async ({ user, usages, note }) => {
+    const answer = await reply('help', user);
+    expect(helpUsages(blocksOf(answer)).sort()).toEqual([...usages].sort());
+    expect(shownText(answer)).toContain(note);
+  });
+});
+
+describe('listings', () => {
+  it('lists the agents with id, name, status and routed numbers', async () => {
+    const answer = await reply('agents', VIEWER);
+    expect(answer.body.response_type).toBe('ephemeral');
+    const row = readable(blocksOf(answer))
+      .split('\n*')
+      .find((text) => text.includes('Reception'));
+    expect(row).toContain(agent.id);
+    expect(row).toContain('Status: active');
+    expect(row).toContain('no numbers routed');
+    // A viewer is shown no buttons that lead to changes.
+    expect(buttonValues(blocksOf(answer), ACTION.deleteAgent)).toEqual([]);
+    expect(buttonValues(blocksOf(answer), ACTION.createAgent)).toEqual([]);
+  });
+
+  it('lists the purchased numbers with id, number, status and route, with the buttons the role allows', async () => {
+    const answer = await reply('numbers', ADMIN);
+    const shown = shownText(answer);
+    expect(shown).toContain(`*${number.number}*`);
+    expect(shown).toContain(number.id);
+    expect(shown).toContain('active');
+    expect(shown).toContain('Not routed');
+    expect(buttonValues(blocksOf(answer), ACTION.releaseNumber)).toEqual([number.id]);
+    expect(buttonValues(blocksOf(answer), ACTION.mapNumber)).toEqual([number.number]);
+
+    const viewed = await reply('numbers', VIEWER);
+    expect(shownText(viewed)).toContain(number.number);
+    expect(buttonValues(blocksOf(viewed), ACTION.releaseNumber)).toEqual([]);
+    expect(buttonValues(blocksOf(viewed), ACTION.mapNumber)).toEqual([]);
+    expect(buttonValues(blocksOf(viewed), ACTION.searchNumbers)).toEqual([]);
+  });
+
+  it('shows the last N audit events, newest first, as the audit table holds them', async () => {
+    const rows = auditRows(t);
+    expect(rows.length).toBeGreaterThan(5);
+    const answer = await reply('audit 5', VIEWER);
+    expect(answer.body.response_type).toBe('ephemeral');
+    expect(shownText(answer)).toContain('the last 5 events');
+
+    const lines = readable(blocksOf(answer))
+      .split('\n')
+      .filter((line) => line.startsWith('`20'));
+    const newest = rows.slice(-5).reverse();
+    expect(lines).toHaveLength(5);
+    lines.forEach((line, index) => {
+      const row = newest[index];
+      expect(line).toContain(`\`${row?.action}\``);
+      expect(line).toContain(` ${row?.outcome}`);
+      expect(line).toContain(`<@${row?.actor_id}>`);
+    });
+    expect(lines.some((line) => line.includes('`access.denied`') && line.includes('denied'))).toBe(true);
+  });
+
+  it('answers a bad audit count with how to ask', async () => {
+    expect(shownText(await reply('audit lots'))).toContain('/voice audit 50');
+  });
+});
+
+describe('health check', () => {
+  it('answers GET /healthz with 200', async () => {
+    const response = await fetch(`${t.app.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+});
+
+describe('the Home tab', () => {
+  const home = (viewId = 'VHOMEADMIN') => ({ type: 'view', viewId, viewType: 'home' }) as const;
+
+  it('publishes a dashboard with a Voice AI section and a Numbers section when opened', async () => {
+    const mark = t.slack.mark();
+    const opened = await t.homeOpened(ADMIN);
+    expect(opened.status).toBe(200);
+    const published = await t.slack.waitFor('views.publish', (call) => call.body.user_id === ADMIN, { since: mark });
+    const view = viewOf(published);
+    expect(view.type).toBe('home');
+    const headers = view.blocks.filter((block) => block.type === 'header').map((block) => block.text?.text);
+    expect(headers).toEqual(['Voice AI', 'Numbers']);
+    const shown = readable(view.blocks);
+    expect(shown.indexOf('Reception')).toBeGreaterThan(shown.indexOf('Voice AI'));
+    expect(shown.indexOf(number.number)).toBeGreaterThan(shown.indexOf('Numbers'));
+    expect(buttonValues(view.blocks, ACTION.searchNumbers)).toHaveLength(1);
+    expect(buttonValues(view.blocks, ACTION.createAgent)).toHaveLength(1);
+    expect(buttonValues(view.blocks, ACTION.releaseNumber)).toEqual([number.id]);
+  });
+
+  it('shows a viewer the dashboard without buttons that change anything', async () => {
+    const mark = t.slack.mark();
+    await t.homeOpened(VIEWER);
+    const published = await t.slack.waitFor('views.publish', (call) => call.body.user_id === VIEWER, { since: mark });
+    const view = viewOf(published);
+    expect(readable(view.blocks)).toContain('Reception');
+    for (const actionId of [ACTION.searchNumbers, ACTION.createAgent, ACTION.releaseNumber, ACTION.mapNumber]) {
+      expect(buttonValues(view.blocks, actionId), actionId).toEqual([]);
+    }
+  });
+
+  it('opens the search modal from "Buy a number"', async () => {
+    const mark = t.slack.mark();
+    const pressed = await t.action({ userId: ADMIN, actionId: ACTION.searchNumbers, container: home() });
+    expect(pressed.status).toBe(200);
+    const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId, {
+      since: mark,
+    });
+    expect(viewOf(opened).callback_id).toBe(CALLBACK.searchNumbers);
+  });
+
+  it('turns Release into a confirmation modal, releases on submit, and republishes the actor’s Home', async () => {
+    const released = t.sandbox.requestCount('releaseNumber');
+    const mark = t.slack.mark();
+    const pressed = await t.action({
+      userId: ADMIN,
+      actionId: ACTION.releaseNumber,
+      value: number.id,
+      container: home(),
+    });
+    const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId, {
+      since: mark,
+    });
+    expect(readable(viewOf(opened).blocks)).toContain('Loading');
+    const confirmation = await t.slack.waitFor(
+      'views.update',
+      (call) => viewOf(call).callback_id === CALLBACK.confirmChange,
+      { since: mark },
+    );
+    const view = viewOf(confirmation);
+    expect(readable(view.blocks)).toContain(`Release *${number.number}*`);
+    expect(readable(view.blocks)).toContain(number.id);
+    expect(view.submit?.text).toBe('Release');
+    expect(view.notify_on_close).toBe(true);
+    expect(t.sandbox.requestCount('releaseNumber'), 'nothing released before the confirmation').toBe(released);
+
+    const viewId = String(confirmation.body.view_id);
+    const submitMark = t.slack.mark();
+    const answer = await t.submit({
+      userId: ADMIN,
+      viewId,
+      callbackId: CALLBACK.confirmChange,
+      privateMetadata: view.private_metadata,
+      stateValues: {},
+    });
+    expect(answer.json).toMatchObject({ response_action: 'update' });
+    const done = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && shownText(call).includes('Released'),
+      { since: submitMark },
+    );
+    expect(shownText(done)).toContain(number.number);
+    expect(t.sandbox.requestCount('releaseNumber')).toBe(released + 1);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number.number);
+
+    const republished = await t.slack.waitFor('views.publish', (call) => call.body.user_id === ADMIN, {
+      since: submitMark,
+    });
+    expect(readable(viewOf(republished).blocks)).not.toContain(number.number);
+    expect(readable(viewOf(republished).blocks)).toContain('No numbers yet');
+
+    const rows = auditRows(t).filter((row) => row.action === 'number.release' && row.actor_id === ADMIN);
+    expect(rows.map((row) => [row.outcome, row.source])).toEqual([
+      ['requested', 'home'],
+      ['confirmed', 'modal'],
+      ['succeeded', 'modal'],
+    ]);
+    expect(new Set(rows.map((row) => row.correlation_id)).size).toBe(1);
+  });
+});

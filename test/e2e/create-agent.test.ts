@@ -1,0 +1,234 @@
+// Creating an AI agent: by modal and by command, with inline form errors, and the agent token shown once, to its
+// creator only: never logged, stored, posted or published.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
+import {
+  auditRows,
+  blocksOf,
+  createAgentThroughApp,
+  everyRowAsJson,
+  readable,
+  sandboxAgents,
+  shownText,
+  viewOf,
+} from './support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** The create form as submitted: name, picked language, typed "other" locale (null when left empty). */
+function createForm(name: string | null, picked: string | null, other: string | null = null): StateValues {
+  return {
+    [INPUT.agentName.block]: { [INPUT.agentName.action]: textInput(name) },
+    [INPUT.agentLanguage.block]: { [INPUT.agentLanguage.action]: selectInput(picked) },
+    [INPUT.agentLanguageOther.block]: { [INPUT.agentLanguageOther.action]: textInput(other) },
+  };
+}
+
+/** Opens the create modal with `/voice agents create` and returns what a submission must carry back. */
+async function openCreateModal(user = OPERATOR) {
+  const sent = await t.command('agents create', user);
+  const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === sent.triggerId);
+  return { sent, view: viewOf(opened) };
+}
+
+/** Every place a secret must never reach: the log, the database file, the channel, the Home tab. */
+function expectNowhereButWhereShown(token: string, shownIn: SlackCall) {
+  expect(token.length).toBeGreaterThan(8);
+  expect(t.logs.lines().length, 'the app logged something to search').toBeGreaterThan(0);
+  expect(t.logs.text()).not.toContain(token);
+  expect(everyRowAsJson(t)).not.toContain(token);
+  const leaks = t.slack.calls().filter((call) => call !== shownIn && JSON.stringify(call.body).includes(token));
+  expect(leaks.map((call) => call.method)).toEqual([]);
+  for (const method of ['chat.postMessage', 'views.publish']) {
+    for (const call of t.slack.calls(method)) expect(JSON.stringify(call.body)).not.toContain(token);
+  }
+}
+
+describe('the create-agent modal', () => {
+  it('opens on `/voice agents create` with name and language inputs, creating nothing yet', async () => {
+    const created = t.sandbox.requestCount('createAgent');
+    const { view } = await openCreateModal();
+    expect(view.callback_id).toBe(CALLBACK.createAgent);
+    const blockIds = view.blocks.map((block) => block.block_id);
+    expect(blockIds).toEqual(
+      expect.arrayContaining([INPUT.agentName.block, INPUT.agentLanguage.block, INPUT.agentLanguageOther.block]),
+    );
+    expect(readable(view.blocks)).toContain('shown once');
+    expect(t.sandbox.requestCount('createAgent')).toBe(created);
+  });
+
+  it('tells a viewer which variable grants the operator role, instead of opening the modal', async () => {
+    const sent = await t.command('agents create', VIEWER);
+    const reply = await t.respondedTo(sent.responseUrlId);
+    expect(shownText(reply)).toContain('VOICE_OPERATORS');
+    expect(t.slack.calls('views.open').filter((call) => call.body.trigger_id === sent.triggerId)).toHaveLength(0);
+    const denied = auditRows(t).filter((row) => row.actor_id === VIEWER && row.action === 'access.denied');
+    expect(denied.map((row) => [row.outcome, JSON.parse(row.params ?? '{}').attempted])).toEqual([
+      ['denied', 'agent.create'],
+    ]);
+  });
+
+  it.each([
+    { why: 'an empty name', form: createForm('', 'en-US'), block: INPUT.agentName.block, says: 'Name' },
+    { why: 'a blank name', form: createForm('   ', 'en-US'), block: INPUT.agentName.block, says: 'Name' },
+    {
+      why: 'a malformed locale',
+      form: createForm('Support', null, 'english'),
+      block: INPUT.agentLanguageOther.block,
+      says: 'english',
+    },
+    {
+      why: 'no language at all',
+      form: createForm('Support', null, null),
+      block: INPUT.agentLanguage.block,
+      says: 'language',
+    },
+  ])('answers $why with an inline error on that input, and creates nothing', async ({ form, block, says }) => {
+    const { view } = await openCreateModal();
+    const created = t.sandbox.requestCount('createAgent');
+    const agentsBefore = await sandboxAgents(t);
+    const auditBefore = auditRows(t).length;
+    const mark = t.slack.mark();
+
+    const answer = await t.submit({
+      userId: OPERATOR,
+      callbackId: CALLBACK.createAgent,
+      privateMetadata: view.private_metadata,
+      stateValues: form,
+    });
+
+    expect(answer.status).toBe(200);
+    const json = answer.json as { response_action?: string; errors?: Record<string, string> };
+    expect(json.response_action).toBe('errors');
+    expect(Object.keys(json.errors ?? {})).toEqual([block]);
+    expect(json.errors?.[block]).toContain(says);
+    expect(t.sandbox.requestCount('createAgent')).toBe(created);
+    expect(await sandboxAgents(t)).toEqual(agentsBefore);
+    expect(
+      auditRows(t)
+        .slice(auditBefore)
+        .filter((row) => row.action === 'agent.create'),
+    ).toEqual([]);
+    // The form stays as it was: no update, no announcement.
+    const after = t.slack.calls().slice(mark);
+    expect(after.filter((call) => call.method === 'views.update' || call.method === 'chat.postMessage')).toEqual([]);
+  });
+
+  it('creates the agent from a valid submission and shows its token in the modal itself', async () => {
+    const { view } = await openCreateModal();
+    const viewId = 'VCREATEMODAL';
+    const mark = t.slack.mark();
+
+    const answer = await t.submit({
+      userId: OPERATOR,
+      viewId,
+      callbackId: CALLBACK.createAgent,
+      privateMetadata: view.private_metadata,
+      // The typed locale wins over the picked one, and is normalised.
+      stateValues: createForm('  Night shift  ', 'en-US', 'sv_se'),
+    });
+
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ response_action: 'update' });
+    const shown = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && readable(blocksOf(call)).includes('Agent token'),
+      { since: mark },
+    );
+    const token = /```([^`]+)```/.exec(readable(blocksOf(shown)))?.[1] ?? '';
+    expect(readable(blocksOf(shown))).toContain('Night shift');
+    expect(readable(blocksOf(shown))).toContain('Store this token now');
+
+    const agent = (await sandboxAgents(t)).find((candidate) => candidate.name === 'Night shift');
+    expect(agent).toMatchObject({ status: 'active' });
+    const rows = auditRows(t).filter((row) => row.action === 'agent.create' && row.actor_id === OPERATOR);
+    expect(rows.map((row) => [row.outcome, row.source])).toEqual(
+      expect.arrayContaining([
+        ['requested', 'modal'],
+        ['succeeded', 'modal'],
+      ]),
+    );
+    expect(rows.find((row) => row.outcome === 'succeeded')?.target).toBe(agent?.id);
+    expect(JSON.parse(rows.find((row) => row.outcome === 'requested')?.params ?? '{}')).toMatchObject({
+      name: 'Night shift',
+      language: 'sv-SE',
+    });
+
+    const announced = await t.slack.waitFor(
+      'chat.postMessage',
+      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Night shift'),
+      { since: mark },
+    );
+    expect(shownText(announced)).toContain(`<@${OPERATOR}>`);
+    expect(shownText(announced)).toContain(agent?.id ?? 'the agent id');
+    // The last thing the change does is to republish the creator's Home tab.
+    await t.slack.waitFor(
+      'views.publish',
+      (call) => call.body.user_id === OPERATOR && readable(blocksOf(call)).includes('Night shift'),
+      { since: mark },
+    );
+    expectNowhereButWhereShown(token, shown);
+  });
+});
+
+describe('/voice agents create NAME LANGUAGE', () => {
+  it('creates the agent at once and shows the token only in the requester’s ephemeral reply', async () => {
+    const mark = t.slack.mark();
+    const { agent, token, reply } = await createAgentThroughApp(t, OPERATOR, 'Front desk', 'en-US');
+
+    expect(agent.status).toBe('active');
+    expect(reply.method).toBe(RESPONSE_URL);
+    expect(reply.body.response_type).toBe('ephemeral');
+    expect(readable(blocksOf(reply))).toContain('Front desk');
+    expect(readable(blocksOf(reply))).toContain(agent.id);
+    expect(readable(blocksOf(reply))).toContain('Store this token now');
+    expect(t.sandbox.requestCount('createAgent')).toBeGreaterThan(0);
+
+    const announced = await t.slack.waitFor(
+      'chat.postMessage',
+      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Front desk'),
+      { since: mark },
+    );
+    expect(shownText(announced)).toContain(agent.id);
+    // The creator's Home tab follows the change.
+    await t.slack.waitFor(
+      'views.publish',
+      (call) => call.body.user_id === OPERATOR && readable(blocksOf(call)).includes('Front desk'),
+      { since: mark },
+    );
+
+    expectNowhereButWhereShown(token, reply);
+    const rows = auditRows(t).filter((row) => row.target === agent.id);
+    expect(rows.map((row) => [row.action, row.outcome, row.source])).toEqual([
+      ['agent.create', 'succeeded', 'command'],
+    ]);
+  });
+
+  it('escapes the agent name in the announcement, so that it can never ping the channel', async () => {
+    const mark = t.slack.mark();
+    const { agent, token, reply } = await createAgentThroughApp(t, OPERATOR, '<!channel> Bot', 'en-GB');
+    expect(JSON.stringify(reply.body)).toContain('&lt;!channel&gt; Bot');
+    expect(JSON.stringify(reply.body)).not.toContain('<!channel>');
+    // The provider keeps the name as typed; only Slack's rendering is escaped.
+    expect(agent.name).toBe('<!channel> Bot');
+
+    const announced = await t.slack.waitFor(
+      'chat.postMessage',
+      (call) => call.body.channel === NOTIFY_CHANNEL && JSON.stringify(call.body).includes(agent.id),
+      { since: mark },
+    );
+    const posted = JSON.stringify(announced.body);
+    expect(posted).toContain('&lt;!channel&gt; Bot');
+    expect(posted).not.toContain('<!channel>');
+    expect(posted).not.toContain(token);
+  });
+});

@@ -1,0 +1,193 @@
+// Releasing numbers and deleting agents: the confirmation states the exact effect and warns from the app's own
+// routing records; the provider's refusal to delete a routed agent reaches the user as an explanation.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { ADMIN, NOTIFY_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import {
+  askForConfirmation,
+  auditRows,
+  auditTrail,
+  blocksOf,
+  buyThroughApp,
+  confirmAs,
+  createAgentThroughApp,
+  hasElement,
+  lastAuditRow,
+  mapThroughApp,
+  onlyButton,
+  press,
+  respondedWith,
+  type SandboxAgent,
+  sandboxAgents,
+  sandboxNumbers,
+  shownText,
+  voiceNumber,
+  withDatabase,
+} from './support.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** An agent, a number bought for it and the route between them, all through the app. */
+async function routedNumber(): Promise<{ agent: SandboxAgent; number: string; numberId: string }> {
+  const { agent } = await createAgentThroughApp(t, ADMIN, 'Front desk');
+  const number = await voiceNumber(t);
+  await buyThroughApp(t, ADMIN, number);
+  await mapThroughApp(t, ADMIN, number, agent.id);
+  const numberId = (await sandboxNumbers(t)).find((entry) => entry.number === number)?.id ?? '';
+  expect(numberId).toMatch(/^pn_/);
+  return { agent, number, numberId };
+}
+
+function routeRecord(number: string): { agent_id: string } | undefined {
+  return withDatabase(t, (db) => db.prepare('SELECT agent_id FROM routes WHERE phone_number = ?').get(number)) as
+    | { agent_id: string }
+    | undefined;
+}
+
+function confirmationCount(): number {
+  return withDatabase(t, (db) => (db.prepare('SELECT count(*) AS n FROM confirmations').get() as { n: number }).n);
+}
+
+/** Messages posted to the notify channel so far: announcements of changes. */
+function announcements() {
+  return t.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+}
+
+/** The outcomes of the request whose `requested` row is the newest of `action`, in order. */
+function outcomesOfLatest(action: string): string[] {
+  const requested = lastAuditRow(t, { action, outcome: 'requested' });
+  expect(requested, `a requested ${action} row`).toBeDefined();
+  return auditTrail(t, requested?.correlation_id ?? '').map((row) => row.outcome);
+}
+
+describe('/voice numbers release', () => {
+  it('warns that a routed number routes to its agent, then releases it, removes the route, audits and announces', async () => {
+    const { agent, number, numberId } = await routedNumber();
+    expect(routeRecord(number)?.agent_id).toBe(agent.id);
+
+    const { prompt, confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
+    const asked = shownText(prompt);
+    expect(asked).toContain(number);
+    expect(asked).toContain(numberId);
+    expect(asked).toContain(':warning:');
+    expect(asked).toContain('Front desk');
+    expect(asked).toContain(agent.id);
+    expect(asked).toContain('callers will reach no agent');
+    expect(t.sandbox.requestCount('releaseNumber')).toBe(0);
+
+    const announced = announcements().length;
+    const outcome = await confirmAs(t, ADMIN, confirmationId);
+    expect(shownText(outcome)).toContain('Released');
+    expect(shownText(outcome)).toContain(number);
+
+    expect(t.sandbox.requestCount('releaseNumber')).toBe(1);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number);
+    expect(routeRecord(number)).toBeUndefined();
+
+    expect(outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
+    const succeeded = lastAuditRow(t, { action: 'number.release', outcome: 'succeeded' });
+    expect(succeeded).toMatchObject({ actor_id: ADMIN, target: number });
+
+    const posted = announcements().slice(announced);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.body.text).toContain(`<@${ADMIN}> released *${number}*`);
+  });
+
+  it('releases a number named by its provider id (pn_…)', async () => {
+    const number = await voiceNumber(t);
+    await buyThroughApp(t, ADMIN, number);
+    const numberId = (await sandboxNumbers(t)).find((entry) => entry.number === number)?.id ?? '';
+    expect(numberId).toMatch(/^pn_/);
+
+    const { prompt, confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${numberId}`);
+    expect(shownText(prompt)).toContain(number);
+    expect(shownText(prompt)).toContain(numberId);
+    expect(shownText(prompt)).not.toContain(':warning:');
+
+    const outcome = await confirmAs(t, ADMIN, confirmationId);
+    expect(shownText(outcome)).toContain('Released');
+    expect(await sandboxNumbers(t)).toEqual([]);
+    expect(outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
+  });
+  it('the Release button of `/voice numbers` leads to the same confirmation', async () => {
+    const { agent, number, numberId } = await routedNumber();
+    const listed = await t.command('numbers', ADMIN);
+    const release = onlyButton(blocksOf(await t.respondedTo(listed.responseUrlId)), ACTION.releaseNumber);
+
+    const pressed = await press(t, ADMIN, ACTION.releaseNumber, release);
+    const prompt = await t.respondedTo(pressed.responseUrlId);
+    expect(shownText(prompt)).toContain(numberId);
+    expect(shownText(prompt)).toContain(`:warning: It routes to *Front desk* (\`${agent.id}\`)`);
+
+    const outcome = await confirmAs(t, ADMIN, onlyButton(blocksOf(prompt), ACTION.confirmChange));
+    expect(shownText(outcome)).toContain(`Released *${number}*`);
+    expect(await sandboxNumbers(t)).toEqual([]);
+    expect(outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
+    expect(lastAuditRow(t, { action: 'number.release', outcome: 'requested' })?.source).toBe('button');
+  });
+});
+
+describe('/voice agents delete', () => {
+  it('warns about routed numbers; the provider refuses while one routes to it; after the release it deletes', async () => {
+    const { agent, number } = await routedNumber();
+
+    const first = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
+    const warning = shownText(first.prompt);
+    expect(warning).toContain('Front desk');
+    expect(warning).toContain(agent.id);
+    expect(warning).toContain(':warning:');
+    expect(warning).toContain(`${number} still route to it`);
+
+    const quiet = announcements().length;
+    const refused = await confirmAs(t, ADMIN, first.confirmationId);
+    // The app's explanation, then the provider's own words (its 409 body names the routed number).
+    expect(shownText(refused)).toContain('a number still routes to it');
+    expect(shownText(refused)).toContain(`still routed from ${number}`);
+    expect(t.sandbox.requestCount('deleteAgent')).toBe(1);
+    expect((await sandboxAgents(t)).map((entry) => entry.id)).toContain(agent.id);
+    expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'failed']);
+    expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'failed' })).toMatchObject({
+      target: agent.id,
+      error_code: 'conflict',
+    });
+    // Announcements are posted before the requester hears back, so none can still be on its way.
+    expect(announcements().slice(quiet)).toEqual([]);
+
+    const release = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
+    await confirmAs(t, ADMIN, release.confirmationId);
+
+    const second = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
+    expect(shownText(second.prompt)).not.toContain(':warning:');
+    const beforeDelete = announcements().length;
+    const deleted = await confirmAs(t, ADMIN, second.confirmationId);
+    expect(shownText(deleted)).toContain('Deleted agent');
+    expect(t.sandbox.requestCount('deleteAgent')).toBe(2);
+    expect((await sandboxAgents(t)).map((entry) => entry.id)).not.toContain(agent.id);
+    expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'succeeded']);
+    const posted = announcements().slice(beforeDelete);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.body.text).toContain(`<@${ADMIN}> deleted agent *Front desk*`);
+  });
+});
+
+describe('unknown numbers and agents', () => {
+  it.each([
+    ['numbers release +12125550100', '+12125550100 is not one of your numbers'],
+    ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers'],
+    ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist'],
+  ])('`/voice %s` says what was not found and stores nothing', async (text, message) => {
+    const rowsBefore = auditRows(t).length;
+    const sent = await t.command(text, ADMIN);
+    const answer = await respondedWith(t, sent.responseUrlId, message);
+    expect(hasElement(blocksOf(answer), ACTION.confirmChange)).toBe(false);
+    expect(confirmationCount()).toBe(0);
+    expect(auditRows(t).slice(rowsBefore)).toEqual([]);
+    expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
+  });
+});

@@ -1,0 +1,226 @@
+// Searching available numbers: by command, page by page, and in the search modal; Buy only where it can work.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import { OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import {
+  type Block,
+  blocksOf,
+  buttonValues,
+  EPHEMERAL,
+  hasElement,
+  onlyButton,
+  type SandboxAvailable,
+  sandboxAvailable,
+  shownText,
+  viewOf,
+} from './support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface ResultRow {
+  number: string;
+  text: string;
+  buy?: string;
+}
+
+/** The result rows of a search answer: one section per number, `*+1…*` first, with its Buy button if any. */
+function resultRows(blocks: Block[]): ResultRow[] {
+  return blocks.flatMap((block) => {
+    const text = block.type === 'section' ? (block.text?.text ?? '') : '';
+    const number = /^\*(\+\d+)\*/.exec(text)?.[1];
+    if (!number) return [];
+    const buy = block.accessory?.action_id === ACTION.buyNumber ? block.accessory.value : undefined;
+    return [{ number, text, buy }];
+  });
+}
+
+/** Every row offers Buy exactly when the sandbox says the number can take voice calls; the others say why not. */
+function expectBuyOnlyOnVoice(rows: ResultRow[], inventory: SandboxAvailable[]) {
+  for (const row of rows) {
+    const available = inventory.find((entry) => entry.number === row.number);
+    expect(available, `${row.number} is for sale at the sandbox`).toBeDefined();
+    if (available?.capabilities.includes('voice')) {
+      expect(row.buy, `Buy on ${row.number}`).toBe(row.number);
+      expect(row.text).not.toContain('no voice');
+    } else {
+      expect(row.buy, `no Buy on SMS-only ${row.number}`).toBeUndefined();
+      expect(row.text).toContain('no voice');
+    }
+  }
+}
+
+/** The More button's value, or undefined when the answer has none. */
+function moreValue(blocks: Block[]): string | undefined {
+  const [value, ...others] = buttonValues(blocks, ACTION.moreNumbers);
+  expect(others).toHaveLength(0);
+  return value;
+}
+
+describe('/voice numbers search REGION', () => {
+  it('lists numbers with Buy on voice-capable ones only, marks the others, and offers More', async () => {
+    const searchesBefore = t.sandbox.requestCount('searchNumbers');
+    const sent = await t.command('numbers search US', OPERATOR);
+    expect(sent.status).toBe(200);
+    const reply = await t.respondedTo(sent.responseUrlId);
+
+    expect(reply.body.response_type).toBe('ephemeral');
+    expect(shownText(reply)).toContain('Available numbers in United States (US)');
+    const rows = resultRows(blocksOf(reply));
+    expect(rows.length).toBeGreaterThan(1);
+    // The sandbox offers every 7th number without voice: the first page holds some of each.
+    expect(rows.some((row) => row.buy === undefined)).toBe(true);
+    expect(rows.some((row) => row.buy !== undefined)).toBe(true);
+    expect(t.sandbox.requestCount('searchNumbers')).toBe(searchesBefore + 1);
+    expectBuyOnlyOnVoice(rows, await sandboxAvailable(t, 'US'));
+    for (const row of rows) expect(row.text).toContain('US');
+
+    const more = moreValue(blocksOf(reply));
+    expect(more, 'a More button while next_cursor is set').toBeDefined();
+    expect(JSON.parse(more ?? '{}')).toMatchObject({ region: 'US', cursor: expect.any(String) });
+  });
+
+  it('shows the next page, different numbers, when More is pressed, until there is no further page', async () => {
+    const first = await t.respondedTo((await t.command('numbers search US', OPERATOR)).responseUrlId);
+    const seen = new Set(resultRows(blocksOf(first)).map((row) => row.number));
+    let more = moreValue(blocksOf(first));
+    let pages = 1;
+
+    while (more !== undefined) {
+      const pressed = await t.action({
+        userId: OPERATOR,
+        actionId: ACTION.moreNumbers,
+        value: more,
+        container: EPHEMERAL,
+      });
+      const page = await t.respondedTo(pressed.responseUrlId);
+      pages += 1;
+      expect(page.body.replace_original, 'the next page replaces the previous one').toBe(true);
+      const rows = resultRows(blocksOf(page));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(seen.has(row.number), `${row.number} was not on an earlier page`).toBe(false);
+        expect(row.text).toContain('US');
+        seen.add(row.number);
+      }
+      more = moreValue(blocksOf(page));
+      expect(pages, 'the pages come to an end').toBeLessThan(10);
+    }
+
+    // The sandbox's US inventory spans several pages, and the last one has no More.
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.size).toBeGreaterThan(20);
+  });
+
+  it('answers a malformed region with a clear message, without asking the provider', async () => {
+    const searchesBefore = t.sandbox.requestCount('searchNumbers');
+    const reply = await t.respondedTo((await t.command('numbers search USA', OPERATOR)).responseUrlId);
+    const shown = shownText(reply);
+    expect(shown).toContain('Region must be a two-letter region code');
+    expect(shown).not.toContain('Input');
+    expect(shown).toContain('US');
+    expect(resultRows(blocksOf(reply))).toHaveLength(0);
+    expect(t.sandbox.requestCount('searchNumbers')).toBe(searchesBefore);
+  });
+
+  it('shows a viewer the numbers without any Buy button, and says which role buying needs', async () => {
+    const reply = await t.respondedTo((await t.command('numbers search US', VIEWER)).responseUrlId);
+    expect(resultRows(blocksOf(reply)).length).toBeGreaterThan(0);
+    expect(hasElement(blocksOf(reply), ACTION.buyNumber)).toBe(false);
+    expect(shownText(reply)).toContain('VOICE_OPERATORS');
+    // Looking further is still allowed.
+    expect(moreValue(blocksOf(reply))).toBeDefined();
+  });
+});
+
+describe('/voice numbers search without a region', () => {
+  it('opens the search modal at once, with the trigger_id, before any provider call', async () => {
+    const searchesBefore = t.sandbox.requestCount('searchNumbers');
+    const mark = t.slack.mark();
+    const sent = await t.command('numbers search', OPERATOR);
+    const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === sent.triggerId, {
+      since: mark,
+    });
+    const view = viewOf(opened);
+    expect(view.callback_id).toBe(CALLBACK.searchNumbers);
+    const regions = view.blocks
+      .flatMap((block) => block.elements ?? [])
+      .find((e) => e.action_id === ACTION.searchRegion);
+    expect(regions?.options?.map((entry) => entry.value)).toEqual(expect.arrayContaining(['US', 'GB', 'DE']));
+    expect(resultRows(view.blocks)).toHaveLength(0);
+    expect(t.sandbox.requestCount('searchNumbers')).toBe(searchesBefore);
+    // Nothing went to the channel or the response_url instead.
+    expect(t.slack.calls('response_url').filter((call) => call.responseUrlId === sent.responseUrlId)).toHaveLength(0);
+  });
+
+  it('fills the modal with the chosen region’s numbers, and its More button pages within the modal', async () => {
+    const sent = await t.command('numbers search', OPERATOR);
+    const open = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === sent.triggerId);
+    const privateMetadata = viewOf(open).private_metadata ?? '';
+    const viewId = 'VSEARCHGB';
+
+    const mark = t.slack.mark();
+    const picked = await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.searchRegion,
+      selectedOption: { text: 'United Kingdom (GB)', value: 'GB' },
+      container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.searchNumbers, privateMetadata },
+    });
+    expect(picked.status).toBe(200);
+    const filled = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && resultRows(blocksOf(call)).length > 0,
+      { since: mark },
+    );
+    const view = viewOf(filled);
+    expect(view.callback_id).toBe(CALLBACK.searchNumbers);
+    expect(view.private_metadata).toBe(privateMetadata);
+    expect(shownText(filled)).toContain('United Kingdom (GB)');
+    const rows = resultRows(view.blocks);
+    for (const row of rows) expect(row.number.startsWith('+44')).toBe(true);
+    expectBuyOnlyOnVoice(rows, await sandboxAvailable(t, 'GB'));
+
+    const more = onlyButton(view.blocks, ACTION.moreNumbers);
+    const moreMark = t.slack.mark();
+    await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.moreNumbers,
+      value: more,
+      container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.searchNumbers, privateMetadata },
+    });
+    const next = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && resultRows(blocksOf(call)).length > 0,
+      { since: moreMark },
+    );
+    const nextRows = resultRows(blocksOf(next));
+    const firstNumbers = new Set(rows.map((row) => row.number));
+    for (const row of nextRows) {
+      expect(row.number.startsWith('+44')).toBe(true);
+      expect(firstNumbers.has(row.number)).toBe(false);
+    }
+  });
+
+  it('shows a viewer who picks a region the numbers without Buy buttons', async () => {
+    const viewId = 'VSEARCHVIEWER';
+    const mark = t.slack.mark();
+    await t.action({
+      userId: VIEWER,
+      actionId: ACTION.searchRegion,
+      selectedOption: 'DE',
+      container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.searchNumbers },
+    });
+    const filled = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && resultRows(blocksOf(call)).length > 0,
+      { since: mark },
+    );
+    expect(hasElement(blocksOf(filled), ACTION.buyNumber)).toBe(false);
+    expect(shownText(filled)).toContain('VOICE_OPERATORS');
+  });
+});

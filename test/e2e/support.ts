@@ -1,0 +1,355 @@
+// Helpers shared by the end-to-end tests: reading what Slack was sent (blocks, views), reading the sandbox through
+// its own HTTP API, reading the app's SQLite file read-only, and driving the app's own flows to set a scene.
+// Append new helpers at the end: several test files (and authors) share this module.
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
+import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Block Kit as Slack received it
+
+export interface BlockElement {
+  type?: string;
+  action_id?: string;
+  value?: string;
+  text?: { type?: string; text?: string };
+  options?: { text: { text: string }; value: string }[];
+  initial_option?: { value: string };
+}
+
+export interface Block {
+  type: string;
+  block_id?: string;
+  text?: { type?: string; text?: string };
+  elements?: (BlockElement & { text?: unknown })[];
+  accessory?: BlockElement;
+  element?: BlockElement;
+}
+
+export interface SentView {
+  type?: string;
+  callback_id?: string;
+  private_metadata?: string;
+  title?: { text?: string };
+  submit?: { text?: string };
+  notify_on_close?: boolean;
+  blocks: Block[];
+}
+
+/** The view a views.open / views.update / views.push / views.publish call carried. */
+export function viewOf(call: SlackCall): SentView {
+  const view = call.body.view as Partial<SentView> | undefined;
+  if (!view || typeof view !== 'object') throw new Error(`${call.method} carried no view`);
+  return { ...view, blocks: view.blocks ?? [] };
+}
+
+/** The blocks of a message (response_url, chat.postMessage) or of the view a views.* call carried. */
+export function blocksOf(call: SlackCall): Block[] {
+  if (call.body.view !== undefined) return viewOf(call).blocks;
+  return (call.body.blocks as Block[] | undefined) ?? [];
+}
+
+/** Every interactive element: section accessories, actions elements, input elements. */
+export function elementsOf(blocks: Block[]): BlockElement[] {
+  return blocks.flatMap((block) => [
+    ...(block.type === 'actions' ? (block.elements ?? []) : []),
+    ...(block.accessory ? [block.accessory] : []),
+    ...(block.element ? [block.element] : []),
+  ]);
+}
+
+/** The values of the buttons (or selects) with this action_id, in order. */
+export function buttonValues(blocks: Block[], actionId: string): string[] {
+  return elementsOf(blocks)
+    .filter((element) => element.action_id === actionId)
+    .map((element) => element.value ?? '');
+}
+
+export function hasElement(blocks: Block[], actionId: string): boolean {
+  return elementsOf(blocks).some((element) => element.action_id === actionId);
+}
+
+/** The only button with this action_id; fails the test when there is none or more than one. */
+export function onlyButton(blocks: Block[], actionId: string): string {
+  const values = buttonValues(blocks, actionId);
+  expect(values, `exactly one ${actionId} button`).toHaveLength(1);
+  return values[0] ?? '';
+}
+
+/** The text of sections, headers and context elements, one block a line: what a person reads. */
+export function readable(blocks: Block[]): string {
+  return blocks
+    .flatMap((block) => {
+      if (block.type === 'section' || block.type === 'header') return [block.text?.text ?? ''];
+      if (block.type === 'context') {
+        return (block.elements ?? []).map((element) =>
+          typeof element.text === 'string' ? element.text : (element.text?.text ?? ''),
+        );
+      }
+      return [];
+    })
+    .join('\n');
+}
+
+/** What a call shows to a person: the fallback text (messages) and the readable blocks. */
+export function shownText(call: SlackCall): string {
+  const text = typeof call.body.text === 'string' ? call.body.text : '';
+  return `${text}\n${readable(blocksOf(call))}`;
+}
+
+/** The options of the static select with this action_id (e.g. an input's `value`). */
+export function selectOptions(blocks: Block[], blockId: string): { text: string; value: string }[] {
+  const block = blocks.find((candidate) => candidate.block_id === blockId);
+  return (block?.element?.options ?? []).map((entry) => ({ text: entry.text.text, value: entry.value }));
+}
+
+/** A message container for buttons pressed in the app's ephemeral replies. */
+export const EPHEMERAL = { type: 'message', channelId: OPS_CHANNEL, isEphemeral: true } as const;
+
+/** Waits for a post to this response_url whose shown text matches. */
+export function respondedWith(t: TestApp, responseUrlId: string | undefined, match: string | RegExp) {
+  return t.slack.waitFor(
+    RESPONSE_URL,
+    (call) =>
+      call.responseUrlId === responseUrlId &&
+      (typeof match === 'string' ? shownText(call).includes(match) : match.test(shownText(call))),
+    { description: `to response_url ${responseUrlId} showing ${String(match)}` },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The sandbox, through its HTTP API (these calls count in `t.sandbox.requestCount`)
+
+export interface SandboxAgent {
+  id: string;
+  name: string;
+  status: string;
+}
+
+export interface SandboxNumber {
+  id: string;
+  number: string;
+  status: string;
+}
+
+export interface SandboxAvailable {
+  id: string;
+  number: string;
+  region: string;
+  capabilities: string[];
+}
+
+export async function sandboxRequest(
+  t: TestApp,
+  method: string,
+  path: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${t.sandbox.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${t.sandbox.apiKey}` },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function sandboxList<T>(t: TestApp, path: string): Promise<T[]> {
+  const { status, body } = await sandboxRequest(t, 'GET', path);
+  expect(status, `GET ${path}`).toBe(200);
+  return body.data as T[];
+}
+
+export const sandboxAgents = (t: TestApp) => sandboxList<SandboxAgent>(t, '/ai-agents');
+export const sandboxNumbers = (t: TestApp) => sandboxList<SandboxNumber>(t, '/purchased-phone-numbers');
+export const sandboxAvailable = (t: TestApp, region: string) =>
+  sandboxList<SandboxAvailable>(t, `/list-available-numbers?region=${region}`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The app's SQLite file, opened read-only beside the running app
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  actor_id: string;
+  actor_name: string | null;
+  team_id: string | null;
+  channel_id: string | null;
+  source: string;
+  action: string;
+  target: string | null;
+  params: string | null;
+  outcome: string;
+  error_code: string | null;
+  error_message: string | null;
+  correlation_id: string;
+}
+
+export function withDatabase<T>(t: TestApp, read: (db: Database.Database) => T): T {
+  const db = new Database(t.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Every audit row, oldest first. */
+export function auditRows(t: TestApp): AuditRow[] {
+  return withDatabase(t, (db) => db.prepare('SELECT * FROM audit_events ORDER BY id').all() as AuditRow[]);
+}
+
+/** Every row of every table, as JSON: for proving that something (a secret) was never stored. */
+export function everyRowAsJson(t: TestApp): string {
+  return withDatabase(t, (db) => {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((row) => (row as { name: string }).name);
+    expect(tables).toContain('audit_events');
+    const dump = Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]));
+    return JSON.stringify(dump);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Setting a scene through the app's own flows
+
+/** `/voice numbers buy NUMBER`, then Confirm; resolves once the requester is told it was bought. */
+export async function buyThroughApp(t: TestApp, user: string, number: string): Promise<void> {
+  const asked = await t.command(`numbers buy ${number}`, user);
+  const prompt = await t.respondedTo(asked.responseUrlId);
+  const confirmationId = onlyButton(blocksOf(prompt), ACTION.confirmChange);
+  const confirmed = await t.action({
+    userId: user,
+    actionId: ACTION.confirmChange,
+    value: confirmationId,
+    container: EPHEMERAL,
+  });
+  await respondedWith(t, confirmed.responseUrlId, 'Bought');
+}
+
+/** `/voice agents create "NAME" LANGUAGE`; resolves with the agent as the sandbox lists it, and the shown token. */
+export async function createAgentThroughApp(
+  t: TestApp,
+  user: string,
+  name: string,
+  language = 'en-US',
+): Promise<{ agent: SandboxAgent; token: string; reply: SlackCall }> {
+  const sent = await t.command(`agents create "${name}" ${language}`, user);
+  const reply = await t.respondedTo(sent.responseUrlId);
+  // The token is shown in a code block, the one code block of the reply.
+  const token = /```([^`]+)```/.exec(readable(blocksOf(reply)))?.[1];
+  expect(token, `an agent token in ${JSON.stringify(reply.body)}`).toBeDefined();
+  const agent = (await sandboxAgents(t)).find((candidate) => candidate.name === name);
+  expect(agent, `agent ${name} at the sandbox`).toBeDefined();
+  return { agent: agent as SandboxAgent, token: token ?? '', reply };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Confirmations, the audit trail of one request, and what reached the provider
+
+/** Presses a button in one of the app's ephemeral replies (Confirm, Cancel, Buy…). */
+export function press(t: TestApp, user: string, actionId: string, value: string): Promise<SentRequest> {
+  return t.action({ userId: user, actionId, value, container: EPHEMERAL });
+}
+
+/** Sends `/voice TEXT` and waits for the confirmation it answers with; fails the test when there is none. */
+export async function askForConfirmation(
+  t: TestApp,
+  user: string,
+  text: string,
+): Promise<{ prompt: SlackCall; confirmationId: string }> {
+  const asked = await t.command(text, user);
+  const prompt = await t.respondedTo(asked.responseUrlId);
+  return { prompt, confirmationId: onlyButton(blocksOf(prompt), ACTION.confirmChange) };
+}
+
+/** The placeholder a Confirm click shows while the change runs. */
+export const WORKING = 'Working on it';
+
+/** What a click finally answered on its response_url: the first post after any "Working on it…" placeholder. */
+export function outcomeOf(t: TestApp, responseUrlId: string | undefined): Promise<SlackCall> {
+  return t.slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === responseUrlId && !shownText(call).includes(WORKING),
+    { description: `to response_url ${responseUrlId} other than "${WORKING}…"` },
+  );
+}
+
+/** Presses Confirm as `user` and waits for the outcome shown to them. */
+export async function confirmAs(t: TestApp, user: string, confirmationId: string): Promise<SlackCall> {
+  const pressed = await press(t, user, ACTION.confirmChange, confirmationId);
+  return outcomeOf(t, pressed.responseUrlId);
+}
+
+/** The audit rows of one request (request, confirmation, outcome), oldest first. */
+export function auditTrail(t: TestApp, correlationId: string): AuditRow[] {
+  return auditRows(t).filter((row) => row.correlation_id === correlationId);
+}
+
+/** The newest audit row with these column values, or undefined. */
+export function lastAuditRow(t: TestApp, match: Partial<AuditRow>): AuditRow | undefined {
+  return auditRows(t)
+    .reverse()
+    .find((row) => Object.entries(match).every(([column, value]) => row[column as keyof AuditRow] === value));
+}
+
+/**
+ * Waits until an audit row with these column values exists: for steps that no Slack call follows (closing a
+ * modal), where there is nothing else to wait for.
+ */
+export async function waitForAuditRow(t: TestApp, match: Partial<AuditRow>, timeoutMs = 5000): Promise<AuditRow> {
+  await waitUntil(
+    () => lastAuditRow(t, match) !== undefined,
+    `an audit row matching ${JSON.stringify(match)}`,
+    timeoutMs,
+  );
+  return lastAuditRow(t, match) as AuditRow;
+}
+
+/** Polls `condition` until it holds; fails after the timeout, naming what it waited for. */
+export async function waitUntil(condition: () => boolean, description: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Waits until every successful change has refreshed its actor's Home tab (views.publish, after the answer), so that
+ * no provider read of such a refresh is still under way: then request counts stand still.
+ */
+export function homeRefreshesDone(t: TestApp): Promise<void> {
+  const changes = auditRows(t).filter((row) => row.outcome === 'succeeded').length;
+  return waitUntil(
+    () => t.slack.calls('views.publish').length >= changes,
+    `${changes} Home tab refreshes, one per successful change`,
+  );
+}
+
+/** Requests the sandbox received so far, per route: compare two of these to prove nothing reached the provider. */
+export function providerRequests(t: TestApp): Record<RouteName, number> {
+  return Object.fromEntries(ROUTE_NAMES.map((route) => [route, t.sandbox.requestCount(route)])) as Record<
+    RouteName,
+    number
+  >;
+}
+
+/** `/voice map NUMBER AGENT_ID` for a number that routes nowhere yet; resolves once the requester is told. */
+export async function mapThroughApp(t: TestApp, user: string, number: string, agentId: string): Promise<void> {
+  const sent = await t.command(`map ${number} ${agentId}`, user);
+  await respondedWith(t, sent.responseUrlId, 'Routed');
+}
+
+/** The first number for sale in `region` that takes voice calls (after `skip` others), from the whole region. */
+export async function voiceNumber(t: TestApp, region = 'US', skip = 0): Promise<string> {
+  const { status, body } = await sandboxRequest(t, 'GET', `/list-available-numbers?region=${region}&limit=100`);
+  expect(status, `GET /list-available-numbers?region=${region}`).toBe(200);
+  const available = body.data as SandboxAvailable[];
+  const voice = available.filter((entry) => entry.capabilities.includes('voice'));
+  const chosen = voice[skip]?.number;
+  if (!chosen) throw new Error(`the sandbox offers no voice number ${skip} in ${region}`);
+  return chosen;
+}

@@ -1,0 +1,342 @@
+// A provider on a bad day, through the whole app: every change that meets a slow, failing, rate-limiting, garbled,
+// contract-breaking or vanishing provider ends in a message the user can act on, an audit row with the outcome and
+// the error code, and no half-done state (no routing record without a route, no announcement of a failure).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Fault } from '../../src/sandbox/faults.js';
+import { ACTION } from '../../src/slack/ids.js';
+import {
+  askForConfirmation,
+  auditRows,
+  auditTrail,
+  buyThroughApp,
+  confirmAs,
+  createAgentThroughApp,
+  mapThroughApp,
+  outcomeOf,
+  press,
+  sandboxAgents,
+  sandboxNumbers,
+  shownText,
+  voiceNumber,
+  WORKING,
+} from '../e2e/support.js';
+import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
+import { callsSince, correlationOf, expectActionable, routeRecords, until } from './support.js';
+
+/** The app gives up on the provider after this long (VOICE_API_TIMEOUT_MS). */
+const TIMEOUT_MS = 300;
+/** A slow provider: it finishes the request well after the app gave up and checked what happened. */
+const SLOW_MS = TIMEOUT_MS + 900;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: String(TIMEOUT_MS) } });
+});
+afterEach(() => t.sandbox.faults.clear());
+afterAll(async () => {
+  await t?.close();
+});
+
+interface FaultCase {
+  name: string;
+  fault: Fault;
+  /** The audit row's error_code. */
+  code: string;
+  /** What the user is told about a map or a release, in part. */
+  says: RegExp;
+  /** The provider may have made the change although the app could not read that it did. */
+  uncertain: boolean;
+}
+
+const FAULTS: FaultCase[] = [
+  {
+    name: 'slower than the timeout',
+    fault: { type: 'delay', ms: SLOW_MS },
+    code: 'timeout',
+    says: /did not answer in time/,
+    uncertain: true,
+  },
+  { name: 'a 503', fault: { type: 'status', status: 503 }, code: 'unavailable', says: /unavailable/, uncertain: true },
+  {
+    name: 'a 429 with Retry-After, every time',
+    fault: { type: 'rate_limit', retryAfterSeconds: 0 },
+    code: 'rate_limited',
+    says: /limiting requests: try again shortly/,
+    uncertain: false,
+  },
+  {
+    name: 'malformed JSON',
+    fault: { type: 'malformed_json' },
+    code: 'bad_response',
+    says: /outside its contract. The body is not JSON/,
+    uncertain: true,
+  },
+  {
+    name: 'a body that breaks the contract',
+    fault: { type: 'contract_violation' },
+    code: 'bad_response',
+    says: /outside its contract. Field \w+: (missing|should be a \w+, not)/,
+    uncertain: true,
+  },
+  {
+    name: 'a dropped connection',
+    fault: { type: 'drop_connection' },
+    code: 'network',
+    says: /could not be reached/,
+    uncertain: true,
+  },
+];
+
+let agents = 0;
+const agentName = (what: string) => `${what} ${++agents}`;
+let usNumbers = 0;
+
+const escaped = (number: string) => new RegExp(number.replace('+', '\\+'));
+
+/** Every check a failed change must pass: the message, the audit row, and no announcement. */
+function expectCleanFailure(shown: SlackCall, says: RegExp, code: string, correlationId: string, since: number): void {
+  const text = shownText(shown);
+  expect(text).toMatch(/^:warning: /);
+  expect(text).toMatch(says);
+  expectActionable(text);
+  const outcome = auditTrail(t, correlationId).at(-1);
+  expect(outcome, 'the last audit row of the request').toMatchObject({ outcome: 'failed', error_code: code });
+  expect(outcome?.error_message ?? '').not.toBe('');
+  expect(callsSince(t, 'chat.postMessage', since), 'no announcement of a failure').toEqual([]);
+}
+
+/** The audit row that opened the newest request for this action and target (or whose params mention it). */
+function requestRow(action: string, mention: string) {
+  const row = auditRows(t).findLast(
+    (candidate) =>
+      candidate.action === action &&
+      candidate.outcome === 'requested' &&
+      (candidate.target === mention || (candidate.params ?? '').includes(mention)),
+  );
+  if (!row) throw new Error(`no ${action} request for ${mention} in the audit log`);
+  return row;
+}
+
+/** A number bought, an agent created, and the number routed to it, all through the app. */
+async function routedNumber(region: string) {
+  const number = await voiceNumber(t, region, 0);
+  await buyThroughApp(t, OPERATOR, number);
+  const { agent } = await createAgentThroughApp(t, OPERATOR, agentName('Routed desk'));
+  await mapThroughApp(t, OPERATOR, number, agent.id);
+  return { number, agent };
+}
+
+describe.each(FAULTS)('with the provider answering $name', (failure) => {
+  it('a confirmed buy fails cleanly, says whether it happened, and buys nothing', async () => {
+    const number = await voiceNumber(t, 'US', usNumbers++);
+    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const since = t.slack.mark();
+    const buys = t.sandbox.requestCount('buyNumber');
+    t.sandbox.faults.inject('buyNumber', failure.fault);
+
+    const shown = await confirmAs(t, OPERATOR, confirmationId);
+
+    // When the provider may have bought it, the purchased list was read to tell the user which it is.
+    const says = failure.uncertain ? /The purchase of .+ was NOT completed.+safe to try again/ : failure.says;
+    expectCleanFailure(shown, says, failure.code, correlationOf(t, confirmationId), since);
+    if (failure.uncertain) expect(shownText(shown)).toMatch(escaped(number));
+    // A buy is never sent twice; only a 429, which the provider did not process, is repeated.
+    expect(t.sandbox.requestCount('buyNumber') - buys).toBe(failure.code === 'rate_limited' ? 3 : 1);
+    if (failure.fault.type !== 'delay') {
+      expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number);
+    }
+  });
+
+  it('creating an agent fails cleanly, says what to check before trying again, and announces nothing', async () => {
+    const name = agentName(`Faulty ${failure.code}`);
+    const since = t.slack.mark();
+    t.sandbox.faults.inject('createAgent', failure.fault);
+
+    const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
+    const shown = await t.respondedTo(sent.responseUrlId);
+
+    // A creation cannot be verified like a buy, so the user is told it may exist and where to look.
+    const says = failure.uncertain ? /may have been created.+Check `\/voice agents` before trying again/ : failure.says;
+    expectCleanFailure(shown, says, failure.code, requestRow('agent.create', name).correlation_id, since);
+    if (failure.fault.type !== 'delay') {
+      expect((await sandboxAgents(t)).map((agent) => agent.name)).not.toContain(name);
+    }
+  });
+
+  it('a map fails cleanly and leaves no routing record', async () => {
+    const number = await voiceNumber(t, 'GB', 0);
+    await buyThroughApp(t, OPERATOR, number);
+    const { agent } = await createAgentThroughApp(t, OPERATOR, agentName('Map target'));
+    const since = t.slack.mark();
+    t.sandbox.faults.inject('mapNumber', failure.fault);
+
+    const sent = await t.command(`map ${number} ${agent.id}`, OPERATOR);
+    const shown = await t.respondedTo(sent.responseUrlId);
+
+    expectCleanFailure(shown, failure.says, failure.code, requestRow('routing.map', number).correlation_id, since);
+    expect(routeRecords(t)[number], 'no routing record without a route').toBeUndefined();
+  });
+
+  it('a confirmed release fails cleanly and keeps the number and its routing record', async () => {
+    const { number, agent } = await routedNumber('DE');
+    const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
+    const since = t.slack.mark();
+    t.sandbox.faults.inject('releaseNumber', failure.fault);
+
+    const shown = await confirmAs(t, ADMIN, confirmationId);
+
+    expectCleanFailure(shown, failure.says, failure.code, correlationOf(t, confirmationId), since);
+    if (failure.fault.type !== 'delay') {
+      expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
+      expect(routeRecords(t)[number], 'the route still stands, and so does its record').toBe(agent.id);
+    }
+  });
+});
+
+describe('answers that arrive late or not at all', () => {
+  const slow: Fault = { type: 'delay', ms: SLOW_MS };
+
+  it('a buy the provider finishes after the timeout is never bought twice: a retry is refused as already yours', async () => {
+    const number = await voiceNumber(t, 'FR', 0);
+    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const buys = t.sandbox.requestCount('buyNumber');
+    t.sandbox.faults.inject('buyNumber', slow, { times: 1 });
+    const shown = await confirmAs(t, OPERATOR, confirmationId);
+    expect(shownText(shown)).toContain('safe to try again');
+
+    await until(sandboxNumbers.bind(null, t), (list) => list.some((entry) => entry.number === number), 'the late buy');
+    const retried = await t.command(`numbers buy ${number}`, OPERATOR);
+    const answer = shownText(await t.respondedTo(retried.responseUrlId));
+    expect(answer).toMatch(/is already one of your numbers: nothing to buy/);
+    // Refused before any confirmation: the one buy sent was the late one.
+    expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
+    expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
+  });
+
+  it('an agent the provider creates after the timeout is where the failure message says to look', async () => {
+    const name = agentName('Late desk');
+    t.sandbox.faults.inject('createAgent', slow, { times: 1 });
+    const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
+    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check `/voice agents`');
+
+    await until(sandboxAgents.bind(null, t), (list) => list.some((agent) => agent.name === name), 'the late agent');
+    const listed = await t.command('agents', OPERATOR);
+    expect(shownText(await t.respondedTo(listed.responseUrlId))).toContain(name);
+  });
+
+  it('a map that timed out can be retried safely, and then routes once with its record', async () => {
+    const number = await voiceNumber(t, 'ES', 0);
+    await buyThroughApp(t, OPERATOR, number);
+    const { agent } = await createAgentThroughApp(t, OPERATOR, agentName('Retry target'));
+    t.sandbox.faults.inject('mapNumber', slow, { times: 1 });
+    const first = await t.command(`map ${number} ${agent.id}`, OPERATOR);
+    expect(shownText(await t.respondedTo(first.responseUrlId))).toContain('did not answer in time');
+    expect(routeRecords(t)[number]).toBeUndefined();
+
+    await mapThroughApp(t, OPERATOR, number, agent.id);
+    expect(routeRecords(t)[number]).toBe(agent.id);
+  });
+
+  it('a release the provider finishes after the timeout leaves no stale routing record once numbers are listed', async () => {
+    const { number, agent } = await routedNumber('IT');
+    const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
+    t.sandbox.faults.inject('releaseNumber', slow, { times: 1 });
+    expect(shownText(await confirmAs(t, ADMIN, confirmationId))).toContain('did not answer in time');
+    expect(routeRecords(t)[number], 'not known to be released yet').toBe(agent.id);
+
+    await until(sandboxNumbers.bind(null, t), (list) => !list.some((entry) => entry.number === number), 'the release');
+    const numbers = await t.command('numbers', ADMIN);
+    expect(shownText(await t.respondedTo(numbers.responseUrlId))).not.toContain(number);
+    expect(routeRecords(t)[number], 'no routing record without a route').toBeUndefined();
+    const agentsListed = await t.command('agents', ADMIN);
+    const row = shownText(await t.respondedTo(agentsListed.responseUrlId));
+    expect(row).toContain(agent.id);
+    expect(row).not.toContain(number);
+  });
+
+  it('a buy whose answer is lost is reported bought, verified, audited as succeeded and announced once', async () => {
+    const number = await voiceNumber(t, 'NL', 0);
+    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const since = t.slack.mark();
+    const buys = t.sandbox.requestCount('buyNumber');
+    t.sandbox.faults.inject('buyNumber', { type: 'lose_answer' }, { times: 1 });
+
+    const shown = shownText(await confirmAs(t, OPERATOR, confirmationId));
+
+    expect(shown).toMatch(/Bought/);
+    expect(shown).toMatch(escaped(number));
+    expect(shown).toContain("The provider's answer was lost; the purchase was verified in the purchased list.");
+    expectActionable(shown);
+    expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
+    expect(auditTrail(t, correlationOf(t, confirmationId)).map((row) => row.outcome)).toEqual([
+      'requested',
+      'confirmed',
+      'succeeded',
+    ]);
+    const announced = await t.slack.waitFor('chat.postMessage', (call) => shownText(call).includes(number), { since });
+    expect(callsSince(t, 'chat.postMessage', since)).toEqual([announced]);
+  });
+
+  it('a buy whose connection drops is reported not bought and safe to retry; the retry buys it once', async () => {
+    const number = await voiceNumber(t, 'AU', 0);
+    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    t.sandbox.faults.inject('buyNumber', { type: 'drop_connection' }, { times: 1 });
+    const shown = shownText(await confirmAs(t, OPERATOR, confirmationId));
+    expect(shown).toMatch(/NOT completed.+not in the purchased list, so it is safe to try again/);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number);
+
+    await buyThroughApp(t, OPERATOR, number);
+    expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
+  });
+
+  it('a 429 is retried after its Retry-After, and the buy then happens once', async () => {
+    const number = await voiceNumber(t, 'CA', 0);
+    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const buys = t.sandbox.requestCount('buyNumber');
+    t.sandbox.faults.inject('buyNumber', { type: 'rate_limit', retryAfterSeconds: 1 }, { times: 1 });
+
+    const started = performance.now();
+    const shown = shownText(await confirmAs(t, OPERATOR, confirmationId));
+
+    expect(shown).toMatch(/Bought/);
+    expect(performance.now() - started, 'waited as the provider asked').toBeGreaterThanOrEqual(1000);
+    expect(t.sandbox.requestCount('buyNumber') - buys).toBe(2);
+    expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
+    expect(auditTrail(t, correlationOf(t, confirmationId)).at(-1)?.outcome).toBe('succeeded');
+  });
+});
+
+describe('one user stuck on a slow provider', () => {
+  it("does not hold up another user's command: it is acknowledged at once and answered first", async () => {
+    // Its own app, with a timeout long enough for the stuck call to go through in the end.
+    const patient = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: '3000' } });
+    try {
+      const number = await voiceNumber(patient, 'JP', 0);
+      const { confirmationId } = await askForConfirmation(patient, OPERATOR, `numbers buy ${number}`);
+      patient.sandbox.faults.inject('buyNumber', { type: 'delay', ms: 1500 }, { times: 1 });
+      const confirmed = await press(patient, OPERATOR, ACTION.confirmChange, confirmationId);
+      expect(confirmed.status).toBe(200);
+      await until(
+        () => patient.sandbox.requestCount('buyNumber'),
+        (count) => count > 0,
+        'the buy to reach the provider',
+      );
+
+      const other = await patient.command('numbers search GB', VIEWER);
+      expect(other.status).toBe(200);
+      expect(other.ms, 'HTTP answer time of the second command').toBeLessThan(1000);
+      expect(shownText(await patient.respondedTo(other.responseUrlId))).toContain('GB');
+      const firstSoFar = patient.slack
+        .calls('response_url')
+        .filter((call) => call.responseUrlId === confirmed.responseUrlId)
+        .map(shownText);
+      expect(firstSoFar, 'the first user is still waiting').toEqual([expect.stringContaining(WORKING)]);
+
+      const outcome = await outcomeOf(patient, confirmed.responseUrlId);
+      expect(shownText(outcome)).toMatch(/Bought/);
+    } finally {
+      await patient.close();
+    }
+  });
+});

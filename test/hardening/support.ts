@@ -1,0 +1,59 @@
+// Helpers shared by the hardening tests: waiting for a state (not for time), reading what the app posted, and the
+// checks every failure shown to a user must pass.
+import { expect } from 'vitest';
+import { withDatabase } from '../e2e/support.js';
+import type { TestApp } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
+
+/**
+ * Polls `probe` until `done` holds for its value, for states that no Slack call announces (the sandbox finishing a
+ * delayed request). Fails with `description` after `timeoutMs`.
+ */
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  description: string,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** What a user reads in a failure: a sentence with no stack trace, no "undefined", no "[object …]". */
+export function expectActionable(text: string): void {
+  expect(text.trim().length, 'a non-empty message').toBeGreaterThan(10);
+  expect(text).not.toMatch(/undefined|\[object |NaN/);
+  expect(text, 'no stack trace').not.toMatch(/\n\s+at |at .+\(.+:\d+:\d+\)|\.ts:\d+/);
+  expect(text, 'no error class names').not.toMatch(/\b(Type|Reference|Syntax|Range|Zod)Error\b|ProviderError/);
+}
+
+/** Calls of `method` recorded since `mark` (a `slack.mark()`; the tests never clear the fake's log). */
+export function callsSince(t: TestApp, method: string, mark: number): SlackCall[] {
+  return t.slack
+    .calls()
+    .slice(mark)
+    .filter((call) => call.method === method);
+}
+
+/** The app's routing records, number → agent id. */
+export function routeRecords(t: TestApp): Record<string, string> {
+  const rows = withDatabase(t, (db) => db.prepare('SELECT phone_number, agent_id FROM routes').all()) as {
+    phone_number: string;
+    agent_id: string;
+  }[];
+  return Object.fromEntries(rows.map((row) => [row.phone_number, row.agent_id]));
+}
+
+/** The correlation id of a stored confirmation. */
+export function correlationOf(t: TestApp, confirmationId: string): string {
+  const row = withDatabase(t, (db) =>
+    db.prepare('SELECT correlation_id FROM confirmations WHERE id = ?').get(confirmationId),
+  ) as { correlation_id: string } | undefined;
+  if (!row) throw new Error(`no stored confirmation ${confirmationId}`);
+  return row.correlation_id;
+}
