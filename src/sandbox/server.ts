@@ -1,6 +1,7 @@
 // A local, faithful provider: the v1 API of provider-api.md on loopback, backed by SQLite, with switches for
 // latency and faults. Order per request: count, latency, auth, routing, body, fault, then the operation.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -110,6 +111,8 @@ class SandboxHandler {
   ) {
     this.faults = new FaultSwitchboard(options.latencyMs);
     this.store = new SandboxStore(options.databasePath);
+    // Every delayed answer listens for shutdown; under latency there are many at once, by design.
+    setMaxListeners(0, this.shutdown.signal);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -21,6 +21,8 @@ export function createBoltApp(slack: Config['slack'], logger: Logger): App {
     signingSecret: slack.signingSecret,
     appToken: slack.appToken,
     socketMode,
+    // The app keeps no conversation state; Bolt's default store costs work on every request before the ack.
+    convoStore: false,
     logger: boltLogger(logger),
     clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
     customRoutes: socketMode

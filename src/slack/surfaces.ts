@@ -1,10 +1,11 @@
 // Where an interaction's answer goes: an ephemeral message through response_url, or a modal. The flows
 // produce an Answer; a surface renders it in its own Block Kit form.
-import type { App, RespondFn } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Done } from '../ops/carry-out.js';
 import type { ConfirmationPrompt } from '../ops/changes.js';
 import type { Failure } from '../ops/types.js';
+import type { Respond } from './respond.js';
 import type { SlackMessage } from './views/blocks.js';
 import { confirmationMessage, confirmationModal } from './views/confirmation.js';
 import { infoModal, loadingModal } from './views/modals.js';
@@ -24,7 +25,7 @@ export interface Surface {
 type Client = App['client'];
 
 /** Ephemeral messages to the user, through the interaction's response_url. */
-export function messageSurface(respond: RespondFn, now: () => Date, options: { replace?: boolean } = {}): Surface {
+export function messageSurface(respond: Respond, now: () => Date, options: { replace?: boolean } = {}): Surface {
   return {
     show: async (answer) => {
       const message = asMessage(answer, now);

@@ -1,4 +1,4 @@
-import type { App, BlockAction, BlockElementAction, RespondFn } from '@slack/bolt';
+import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../flows.js';
 import { ACTION } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
+import { responder } from '../respond.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { workingMessage } from '../views/results.js';
@@ -41,8 +42,8 @@ function chosenValue(body: Body): string {
 }
 
 /** A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal. */
-function surfaceFor(deps: SlackDeps, body: Body, respond: RespondFn, title: string): Promise<Surface> {
-  if (!body.view) return Promise.resolve(messageSurface(respond, deps.now));
+function surfaceFor(deps: SlackDeps, body: Body, title: string): Promise<Surface> {
+  if (!body.view) return Promise.resolve(messageSurface(responder(body.response_url), deps.now));
   return modalSurface(deps.client, {
     triggerId: body.trigger_id,
     title,
@@ -64,34 +65,35 @@ const moreValue = z.object({ region: z.string().optional(), cursor: z.string() }
 
 export function registerActions(app: App, deps: SlackDeps): void {
   for (const [actionId, title, flow] of CONFIRMED_FLOWS) {
-    app.action<Body>(actionId, async ({ ack, body, respond }) => {
+    app.action<Body>(actionId, async ({ ack, body }) => {
       await ack();
       const actor = actorOf(body);
-      const surface = await surfaceFor(deps, body, respond, title);
+      const surface = await surfaceFor(deps, body, title);
       await deliver(deps, surface, actor, await flow(deps, actor, chosenValue(body)));
     });
   }
 
-  app.action<Body>(ACTION.confirmChange, async ({ ack, body, respond }) => {
+  app.action<Body>(ACTION.confirmChange, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
-    const surface = messageSurface(respond, deps.now, { replace: true });
+    const surface = messageSurface(responder(body.response_url), deps.now, { replace: true });
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
   });
 
-  app.action<Body>(ACTION.cancelChange, async ({ ack, body, respond }) => {
+  app.action<Body>(ACTION.cancelChange, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
-    await messageSurface(respond, deps.now, { replace: true }).show(cancelAnswer(deps, actor, chosenValue(body)));
+    await messageSurface(responder(body.response_url), deps.now, { replace: true }).show(
+      cancelAnswer(deps, actor, chosenValue(body)),
+    );
   });
 
-  app.action<Body>(ACTION.mapNumber, async ({ ack, body, respond }) => {
+  app.action<Body>(ACTION.mapNumber, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
     const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
-    if (denied)
-      return (await surfaceFor(deps, body, respond, 'Map a number')).show({ kind: 'failure', failure: denied });
+    if (denied) return (await surfaceFor(deps, body, 'Map a number')).show({ kind: 'failure', failure: denied });
     await openMapModal(deps, {
       triggerId: body.trigger_id,
       initialNumber: chosenValue(body) || undefined,
@@ -100,12 +102,11 @@ export function registerActions(app: App, deps: SlackDeps): void {
     });
   });
 
-  app.action<Body>(ACTION.createAgent, async ({ ack, body, respond }) => {
+  app.action<Body>(ACTION.createAgent, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
     const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
-    if (denied)
-      return (await surfaceFor(deps, body, respond, 'Create an agent')).show({ kind: 'failure', failure: denied });
+    if (denied) return (await surfaceFor(deps, body, 'Create an agent')).show({ kind: 'failure', failure: denied });
     const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
     await (body.view?.type === 'modal'
       ? deps.client.views.push({ trigger_id: body.trigger_id, view })
@@ -127,13 +128,13 @@ export function registerActions(app: App, deps: SlackDeps): void {
     await showSearchPage(deps, body, { region: chosenValue(body) });
   });
 
-  app.action<Body>(ACTION.moreNumbers, async ({ ack, body, respond }) => {
+  app.action<Body>(ACTION.moreNumbers, async ({ ack, body }) => {
     await ack();
     const more = moreValue.safeParse(parseJson(chosenValue(body)));
     if (!more.success) return;
     if (body.view) return showSearchPage(deps, body, more.data);
     const answer = await searchAnswer(deps, actorOf(body), more.data);
-    await messageSurface(respond, deps.now, { replace: true }).show(answer);
+    await messageSurface(responder(body.response_url), deps.now, { replace: true }).show(answer);
   });
 }
 

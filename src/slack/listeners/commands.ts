@@ -1,4 +1,4 @@
-import type { App, RespondFn, SlashCommand } from '@slack/bolt';
+import type { App, SlashCommand } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { roleIncludes } from '../../ops/types.js';
 import { COMMANDS, type Command, parseCommand } from '../command.js';
@@ -16,6 +16,7 @@ import {
   searchAnswer,
 } from '../flows.js';
 import { encodeMetadata } from '../metadata.js';
+import { type Respond, responder } from '../respond.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -25,14 +26,19 @@ interface Invocation {
   deps: SlackDeps;
   actor: Actor;
   triggerId: string;
-  respond: RespondFn;
+  respond: Respond;
 }
 
 export function registerCommands(app: App, deps: SlackDeps): void {
-  app.command('/voice', async ({ command, ack, respond }) => {
+  app.command('/voice', async ({ command, ack }) => {
     // Acknowledge first: Slack gives three seconds, and provider calls may take longer.
     await ack();
-    const invocation = { deps, actor: actorOf(command), triggerId: command.trigger_id, respond };
+    const invocation = {
+      deps,
+      actor: actorOf(command),
+      triggerId: command.trigger_id,
+      respond: responder(command.response_url),
+    };
     const parsed = parseCommand(command.text);
     if (!parsed.ok) return showHelp(invocation, parsed.error);
     await run(invocation, parsed.command);
