@@ -1,0 +1,151 @@
+// An app under test, alone in its process so that its memory and CPU are its own: `voice` is Voice Ops as
+// `startVoiceOps` builds it (HTTP mode, fresh temporary SQLite file, LOG_LEVEL from the environment), `bare` is a
+// Bolt app of the same Bolt whose `/voice` listener only acknowledges: the floor. `bare-respond` acknowledges and
+// then posts a one-line reply through Bolt's respond(): the floor of any app that answers every command.
+//
+// Environment: BENCH_SLACK_API_URL, BENCH_SIGNING_SECRET, BENCH_SANDBOX_URL and BENCH_SANDBOX_KEY (voice),
+// BENCH_LOG_LEVEL. Requests: `memory` (after a GC when run with --expose-gc), `cpu`, `loopDelay`, `stop`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { App, LogLevel } from '@slack/bolt';
+import { parseConfig } from '../src/config.js';
+import { createLogger } from '../src/log.js';
+import { startVoiceOps } from '../src/server.js';
+import { ADMIN, BOT_TOKEN, OPERATOR } from './constants.js';
+import { cpuMs, serveParent } from './ipc.js';
+
+export type AppKind = 'voice' | 'bare' | 'bare-respond';
+
+export interface AppReady {
+  kind: AppKind;
+  /** `${url}/slack/events` is the request URL. */
+  url: string;
+  /** Time for startVoiceOps (or the bare app's start) to resolve, ms. */
+  startMs: number;
+  /** Time from this process's start to ready, as the process sees it (module loading included), ms. */
+  sinceProcessStartMs: number;
+}
+
+export interface MemorySample {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  gc: boolean;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const MEMORY_SETTLE_MS = 1000;
+
+/**
+ * rss after a full GC and a pause: V8 and the allocator hand freed pages back to the system a little after a
+ * collection, and a sample taken at once swings by ±30 MB from one run to the next (the heap does not).
+ */
+async function memory(): Promise<MemorySample> {
+  if (gc) {
+    // Twice: the first pass may only promote what the second frees.
+    gc();
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, MEMORY_SETTLE_MS));
+    gc();
+  }
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, gc: Boolean(gc) };
+}
+
+async function startVoice(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'voice-ops-bench-'));
+  const config = parseConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: required('BENCH_SIGNING_SECRET'),
+    SLACK_API_URL: required('BENCH_SLACK_API_URL'),
+    PORT: '0',
+    VOICE_API_BASE_URL: required('BENCH_SANDBOX_URL'),
+    VOICE_API_KEY: required('BENCH_SANDBOX_KEY'),
+    DATABASE_PATH: join(dir, 'voice-ops.db'),
+    VOICE_ADMINS: ADMIN,
+    VOICE_OPERATORS: OPERATOR,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  });
+  const running = await startVoiceOps(config, { logger: createLogger(config.logLevel) });
+  if (!running.url) throw new Error('startVoiceOps gave no URL: not in HTTP mode');
+  return {
+    url: running.url,
+    stop: async () => {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startBare(reply: boolean): Promise<{ url: string; stop(): Promise<void> }> {
+  const app = new App({
+    token: BOT_TOKEN,
+    signingSecret: required('BENCH_SIGNING_SECRET'),
+    logLevel: LogLevel.WARN,
+    clientOptions: { slackApiUrl: required('BENCH_SLACK_API_URL') },
+  });
+  app.command('/voice', async ({ ack, respond }) => {
+    await ack();
+    if (reply) await respond({ response_type: 'ephemeral', text: 'ok' });
+  });
+  const server = (await app.start(0)) as Server;
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('the bare app has no port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    stop: async () => {
+      await app.stop();
+    },
+  };
+}
+
+const kind = process.argv[2] as AppKind;
+if (kind !== 'voice' && kind !== 'bare' && kind !== 'bare-respond') {
+  throw new Error(`usage: app-process.ts voice|bare|bare-respond (not ${kind})`);
+}
+
+// How late the event loop runs timers: a stall of the loop delays every ack behind it.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Event-loop delay since the last call, ms. */
+function takeLoopDelay(): LoopDelay {
+  const result = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
+  loopDelay.reset();
+  return result;
+}
+
+const startedAt = performance.now();
+const app = kind === 'voice' ? await startVoice() : await startBare(kind === 'bare-respond');
+const startMs = performance.now() - startedAt;
+
+serveParent({ kind, url: app.url, startMs, sinceProcessStartMs: performance.now() } satisfies AppReady, (request) => {
+  switch (request.op) {
+    case 'memory':
+      return memory();
+    case 'cpu':
+      return cpuMs();
+    case 'loopDelay':
+      return takeLoopDelay();
+    case 'stop':
+      return app.stop();
+    default:
+      throw new Error(`unknown request ${request.op}`);
+  }
+});

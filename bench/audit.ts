@@ -1,0 +1,113 @@
+// The audit log at scale, in this process (nothing else runs meanwhile), on temporary files opened as the app
+// opens its database (WAL, synchronous NORMAL): AuditLog.append one row at a time as the app does, then the
+// `/voice audit` query (AuditLog.recent) over 1,000,000 rows filled with one recursive-CTE INSERT.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { auditMessage } from '../src/slack/views/audit.js';
+import { type AuditEntry, AuditLog } from '../src/store/audit.js';
+import { openDatabase } from '../src/store/db.js';
+import { type Distribution, distribution } from './stats.js';
+
+export interface AuditResult {
+  insert: { rows: number; seconds: number; rowsPerSecond: number };
+  rows: number;
+  fillSeconds: number;
+  /** AuditLog.recent(n), warm, ms. */
+  recent20: Distribution;
+  recent200: Distribution;
+  /** recent(200) plus the Block Kit message `/voice audit` posts, warm, ms. */
+  recent200WithView: Distribution;
+  /** The first recent(200) after the database was closed and opened again, ms. */
+  firstAfterReopen200: number;
+  fileBytes: number;
+}
+
+const entry = (i: number): AuditEntry => ({
+  actorId: 'UADMIN',
+  actorName: 'uadmin',
+  teamId: 'T1',
+  channelId: 'COPS',
+  source: 'command',
+  action: 'number.buy',
+  target: '+14155550123',
+  params: { phoneNumber: '+14155550123', region: 'US', agentId: `agent-${i % 100}` },
+  outcome: 'requested',
+  correlationId: `bench-${i}`,
+});
+
+function time(runs: number, work: () => unknown): Distribution {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    work();
+    times.push(performance.now() - started);
+  }
+  return distribution(times);
+}
+
+export function measureAudit(options: { rows: number; insertSeconds: number; queryRuns: number }): AuditResult {
+  const dir = mkdtempSync(join(tmpdir(), 'voice-ops-bench-audit-'));
+  try {
+    // Insert rate: one autocommit INSERT … RETURNING per row, parameters redacted and JSON-encoded, as in the app.
+    const insertDb = openDatabase(join(dir, 'insert.db'));
+    const insertLog = new AuditLog(insertDb);
+    let inserted = 0;
+    const insertStarted = performance.now();
+    const deadline = insertStarted + options.insertSeconds * 1000;
+    while (performance.now() < deadline) {
+      for (let i = 0; i < 100; i++) insertLog.append(entry(inserted++));
+    }
+    const insertSeconds = (performance.now() - insertStarted) / 1000;
+    insertDb.close();
+
+    // A table of `rows` rows, the last few written through AuditLog as the app would.
+    const path = join(dir, 'audit.db');
+    let db = openDatabase(path);
+    const fillStarted = performance.now();
+    db.exec(`
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${options.rows - 100})
+      INSERT INTO audit_events (at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
+        outcome, correlation_id)
+      SELECT strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds'), 'UADMIN', 'uadmin', 'T1', 'COPS',
+        'command', 'number.buy', '+14155550123',
+        '{"phoneNumber":"+14155550123","region":"US","agentId":"agent-' || (i % 100) || '"}',
+        'requested', 'fill-' || i
+      FROM n`);
+    let log = new AuditLog(db);
+    for (let i = 0; i < 100; i++) log.append(entry(i));
+    const fillSeconds = (performance.now() - fillStarted) / 1000;
+    const rows = (db.prepare('SELECT count(*) AS n FROM audit_events').get() as { n: number }).n;
+    db.pragma('wal_checkpoint(TRUNCATE)');
+
+    // Cold: a fresh connection (the operating system's cache is warm; SQLite's own is empty).
+    db.close();
+    db = openDatabase(path);
+    log = new AuditLog(db);
+    const coldStarted = performance.now();
+    log.recent(200);
+    const firstAfterReopen200 = performance.now() - coldStarted;
+
+    time(5, () => log.recent(200));
+    const recent20 = time(options.queryRuns, () => log.recent(20));
+    const recent200 = time(options.queryRuns, () => log.recent(200));
+    const recent200WithView = time(options.queryRuns, () => auditMessage(log.recent(200)));
+    const fileBytes =
+      (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    db.close();
+
+    return {
+      insert: { rows: inserted, seconds: insertSeconds, rowsPerSecond: inserted / insertSeconds },
+      rows,
+      fillSeconds,
+      recent20,
+      recent200,
+      recent200WithView,
+      firstAfterReopen200,
+      fileBytes,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,237 @@
+// The printed tables and the PASS/MISS targets, from the measurements' results.
+import type { AckRow } from './ack.js';
+import type { AuditResult } from './audit.js';
+import type { MemoryResult } from './memory.js';
+import type { ModalRow } from './modal.js';
+import type { StartupResult } from './startup.js';
+import { type Distribution, MB } from './stats.js';
+
+export interface Target {
+  name: string;
+  limit: string;
+  measured: string;
+  pass: boolean;
+}
+
+export interface Results {
+  ack: AckRow[];
+  memory: MemoryResult[];
+  modals: ModalRow[];
+  audit: AuditResult;
+  startup: StartupResult;
+}
+
+export const LIMITS = {
+  ackP99Ratio: 1.5,
+  viewsOpenMs: 300,
+  memoryGrowthBytes: 20 * MB,
+  auditQueryMs: 20,
+  readyMs: 1000,
+} as const;
+
+const ms = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+const spread = (d: Distribution, digits = 1) => `${ms(d.p50, digits)} / ${ms(d.max, digits)}`;
+
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function targets(results: Results): Target[] {
+  const list: Target[] = [];
+  for (const row of results.ack.filter((candidate) => candidate.target)) {
+    const bareP99 = row.latency.p99 / row.p99Ratio;
+    list.push({
+      name: `ack p99, ${row.text}, c=${row.connections}`,
+      limit: `≤ ${LIMITS.ackP99Ratio}× bare`,
+      measured: `${times(row.p99Ratio)} (${ms(row.latency.p99)} vs ${ms(bareP99)} ms)`,
+      pass: row.p99Ratio <= LIMITS.ackP99Ratio,
+    });
+  }
+  const worstOpen = Math.max(...results.modals.map((row) => row.open.max));
+  list.push({
+    name: 'views.open after the command (any provider latency)',
+    limit: `≤ ${LIMITS.viewsOpenMs} ms`,
+    measured: `max ${ms(worstOpen, 1)} ms`,
+    pass: worstOpen <= LIMITS.viewsOpenMs,
+  });
+  for (const memory of results.memory.filter((candidate) => candidate.kind === 'voice')) {
+    list.push({
+      name: `rss growth over ${memory.commands} commands`,
+      limit: `< ${mb(LIMITS.memoryGrowthBytes)}`,
+      measured: mb(memory.rssGrowth),
+      pass: memory.rssGrowth < LIMITS.memoryGrowthBytes,
+    });
+  }
+  const audit = results.audit;
+  const worstQuery = Math.max(audit.recent200.p95, audit.recent20.p95, audit.firstAfterReopen200);
+  list.push({
+    name: `audit query at ${audit.rows.toLocaleString('en-US')} rows`,
+    limit: `< ${LIMITS.auditQueryMs} ms`,
+    measured: `${ms(worstQuery)} ms (worst of recent(20/200) p95, first after reopen)`,
+    pass: worstQuery < LIMITS.auditQueryMs,
+  });
+  const startup = results.startup;
+  list.push({
+    name: 'ready: startVoiceOps resolves',
+    limit: `≤ ${LIMITS.readyMs} ms`,
+    measured: `${ms(startup.startVoiceOps.max, 0)} ms (max)`,
+    pass: startup.startVoiceOps.max <= LIMITS.readyMs,
+  });
+  list.push({
+    name: 'ready: new process, warm tsx cache',
+    limit: `≤ ${LIMITS.readyMs} ms`,
+    measured: `${ms(startup.processWarm.p50, 0)} ms (median)`,
+    pass: startup.processWarm.p50 <= LIMITS.readyMs,
+  });
+  list.push({
+    name: 'ready: new process, cold (tsx compiles every file)',
+    limit: `≤ ${LIMITS.readyMs} ms`,
+    measured: `${ms(startup.processCold.p50, 0)} ms (median)`,
+    pass: startup.processCold.p50 <= LIMITS.readyMs,
+  });
+  return list;
+}
+
+export function render(results: Results, list: Target[]): string {
+  const out: string[] = [];
+  out.push(
+    'Acknowledgement latency over loopback (ms; × = app / bare Bolt in the same load, × +respond = app / bare Bolt + ' +
+      'respond(); c = closed-loop concurrency)',
+  );
+  out.push(
+    table(
+      [
+        'load',
+        'app',
+        'p50',
+        'p95',
+        'p99',
+        'req/s',
+        'p50 ×',
+        'p99 ×',
+        'req/s ×',
+        'p99 × +respond',
+        'app CPU ms/cmd',
+        'loop delay p99',
+        'new-conn max',
+        'failed',
+      ],
+      results.ack.map((row) => [
+        row.loop === 'open' ? `${row.rate}/s, ${row.connections} conns` : `c=${row.connections}`,
+        row.label,
+        ms(row.latency.p50),
+        ms(row.latency.p95),
+        ms(row.latency.p99),
+        String(Math.round(row.rps)),
+        times(row.p50Ratio),
+        times(row.p99Ratio),
+        times(row.rpsRatio),
+        row.p99RatioToRespondFloor === undefined ? '—' : times(row.p99RatioToRespondFloor),
+        ms(row.appCpuMsPerCommand, 3),
+        ms(row.appLoopDelay.p99, 1),
+        ms(row.warmupMax, 0),
+        String(row.non2xx + row.errors + row.timeouts),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push('Resident memory of the app process (after a full GC and 1 s; growth = after − after warm-up)');
+  out.push(
+    table(
+      [
+        'app',
+        'commands',
+        'rss at start',
+        'after warm-up',
+        'halfway',
+        'after',
+        'rss growth',
+        'heap used after',
+        'heap growth',
+        'posts landed',
+      ],
+      results.memory.map((row) => [
+        `${row.kind} (${row.text})`,
+        `${row.warmupCommands} + ${row.commands}`,
+        mb(row.atStart.rss),
+        mb(row.afterWarmup.rss),
+        mb(row.halfway.rss),
+        mb(row.after.rss),
+        mb(row.rssGrowth),
+        mb(row.after.heapUsed),
+        mb(row.heapGrowth),
+        row.kind === 'bare' ? '—' : String(row.delivered),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push('Command → views.open at the fake Slack (ms, median / max)');
+  out.push(
+    table(
+      ['command', 'provider latency', 'samples', 'ack', 'views.open', 'modal filled'],
+      results.modals.map((row) => [
+        row.command,
+        `${row.providerLatencyMs} ms`,
+        String(row.samples),
+        spread(row.ack),
+        spread(row.open),
+        row.filled ? `${spread(row.filled, 0)}${row.unfilled ? ` (${row.unfilled} not)` : ''}` : '—',
+      ]),
+    ),
+  );
+  out.push('');
+  const audit = results.audit;
+  out.push(`Audit log (temporary file, WAL; ${audit.rows.toLocaleString('en-US')} rows = ${mb(audit.fileBytes)})`);
+  out.push(
+    table(
+      ['measure', 'value'],
+      [
+        ['AuditLog.append, one autocommit row each', `${Math.round(audit.insert.rowsPerSecond)} rows/s`],
+        ['fill by recursive CTE', `${audit.fillSeconds.toFixed(1)} s`],
+        [
+          'recent(20) p50 / p95 / max',
+          `${ms(audit.recent20.p50, 3)} / ${ms(audit.recent20.p95, 3)} / ${ms(audit.recent20.max, 3)} ms`,
+        ],
+        [
+          'recent(200) p50 / p95 / max',
+          `${ms(audit.recent200.p50, 3)} / ${ms(audit.recent200.p95, 3)} / ${ms(audit.recent200.max, 3)} ms`,
+        ],
+        [
+          'recent(200) + message view p50 / p95',
+          `${ms(audit.recent200WithView.p50, 3)} / ${ms(audit.recent200WithView.p95, 3)} ms`,
+        ],
+        ['recent(200), first after reopen', `${ms(audit.firstAfterReopen200, 3)} ms`],
+      ],
+    ),
+  );
+  out.push('');
+  const startup = results.startup;
+  out.push('Start-up to ready (ms, median / max)');
+  out.push(
+    table(
+      ['what', 'time'],
+      [
+        ['startVoiceOps resolves (in-process, fresh temp DB)', spread(startup.startVoiceOps, 0)],
+        ['  the same, first call in the app-under-test process', ms(startup.startVoiceOpsInFreshProcess, 0)],
+        ['  that process: start → ready (module loading included)', ms(startup.appProcessToReady, 0)],
+        ['node --import tsx src/main.ts → "ready" line, warm tsx cache', spread(startup.processWarm, 0)],
+        ['node --import tsx src/main.ts → "ready" line, cold (no tsx cache)', spread(startup.processCold, 0)],
+        ['node -e 0 (floor of any new process)', spread(startup.nodeFloor, 0)],
+      ],
+    ),
+  );
+  out.push('');
+  out.push('Targets');
+  out.push(
+    table(
+      ['target', 'limit', 'measured', ''],
+      list.map((target) => [target.name, target.limit, target.measured, target.pass ? 'PASS' : 'MISS']),
+    ),
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,160 @@
+// `npm run bench`: Voice Ops against the bare Bolt floor, plus memory, modal, audit and start-up figures.
+// Prints the tables and the targets (PASS/MISS) and writes the same figures to bench/results.json. See
+// bench/README.md for what is measured how, and the knobs (BENCH_SECONDS, BENCH_CPU_PROF, …).
+import { writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { measureAcks } from './ack.js';
+import type { AppKind, AppReady } from './app-process.js';
+import type { AuditResult } from './audit.js';
+import { SIGNING_SECRET } from './constants.js';
+import { type Child, REPO_ROOT, spawnChild } from './ipc.js';
+import { measureMemory } from './memory.js';
+import { measureModals } from './modal.js';
+import { type Results, render, targets } from './report.js';
+import type { Session } from './session.js';
+import { measureStartup } from './startup.js';
+import { round } from './stats.js';
+import type { StubsReady } from './stubs-process.js';
+
+const numberSetting = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0`);
+  return value;
+};
+
+const settings = {
+  seconds: numberSetting('BENCH_SECONDS', 3),
+  warmupSeconds: numberSetting('BENCH_WARMUP_SECONDS', 0.75),
+  memoryCommands: numberSetting('BENCH_MEMORY_COMMANDS', 20_000),
+  memoryWarmupCommands: numberSetting('BENCH_MEMORY_WARMUP', 1_000),
+  memoryConnections: 16,
+  auditRows: numberSetting('BENCH_AUDIT_ROWS', 1_000_000),
+  startupRuns: numberSetting('BENCH_STARTUP_RUNS', 3),
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  /** A directory: the Voice Ops process writes a V8 CPU profile there on exit. */
+  cpuProfileDir:
+    process.env.BENCH_CPU_PROF === '1' ? join(tmpdir(), 'voice-ops-bench-prof') : process.env.BENCH_CPU_PROF,
+};
+
+const began = performance.now();
+const log = (line: string) => {
+  process.stderr.write(`[${((performance.now() - began) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
+};
+
+const machine = {
+  nproc: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  memoryGiB: round(totalmem() / 1024 ** 3, 1),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+};
+
+async function startApp(kind: AppKind, stubs: StubsReady): Promise<Child<AppReady>> {
+  const profiling = kind === 'voice' && settings.cpuProfileDir;
+  return spawnChild<AppReady>('bench/app-process.ts', [kind], {
+    nodeFlags: ['--expose-gc', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [])],
+    env: {
+      BENCH_SLACK_API_URL: stubs.slackApiUrl,
+      BENCH_SIGNING_SECRET: SIGNING_SECRET,
+      BENCH_SANDBOX_URL: stubs.sandboxUrl,
+      BENCH_SANDBOX_KEY: stubs.sandboxKey,
+      BENCH_LOG_LEVEL: settings.logLevel,
+    },
+  });
+}
+
+async function main(): Promise<void> {
+  log(`machine: ${machine.nproc} × ${machine.cpu}, node ${machine.node}`);
+  const stubs = await spawnChild<StubsReady>('bench/stubs-process.ts', []);
+  const children: Child<unknown>[] = [stubs];
+  try {
+    const voice = await startApp('voice', stubs.ready);
+    children.push(voice);
+    const bare = await startApp('bare', stubs.ready);
+    children.push(bare);
+    const bareRespond = await startApp('bare-respond', stubs.ready);
+    children.push(bareRespond);
+    const session: Session = { stubs, apps: { voice, bare, 'bare-respond': bareRespond } };
+    log(
+      `apps ready: voice ${voice.ready.url} (startVoiceOps ${voice.ready.startMs.toFixed(0)} ms), bare ${bare.ready.url}`,
+    );
+
+    // Memory first, on fresh processes, before the latency runs add their own history.
+    const memory = [];
+    for (const kind of ['voice', 'bare'] as const) {
+      log(`memory: ${kind}, ${settings.memoryWarmupCommands} + ${settings.memoryCommands} × /voice help`);
+      memory.push(
+        await measureMemory(session, kind, {
+          commands: settings.memoryCommands,
+          warmupCommands: settings.memoryWarmupCommands,
+          connections: settings.memoryConnections,
+          text: 'help',
+        }),
+      );
+    }
+
+    log(`ack latency: ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up`);
+    const ack = await measureAcks(session, { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, log });
+
+    log('views.open timing, provider latency 0 and 2000 ms');
+    const modals = await measureModals(session, { gapMs: 150 });
+
+    const output = { voice: voice.output(), bare: bare.output(), bareRespond: bareRespond.output() };
+    for (const app of [voice, bare, bareRespond]) await app.stop();
+
+    log('start-up times');
+    const startup = await measureStartup({
+      slackApiUrl: stubs.ready.slackApiUrl,
+      sandboxUrl: stubs.ready.sandboxUrl,
+      sandboxKey: stubs.ready.sandboxKey,
+      appReady: voice.ready,
+      runs: settings.startupRuns,
+    });
+
+    log(`audit log: inserts, then ${settings.auditRows} rows`);
+    const auditChild = await spawnChild<{ result: AuditResult }>(
+      'bench/audit-process.ts',
+      [String(settings.auditRows), '1.5', '50'],
+      { readyTimeoutMs: 120_000 },
+    );
+    const audit = auditChild.ready.result;
+    await auditChild.stop();
+
+    const results: Results = { ack, memory, modals, audit, startup };
+    const list = targets(results);
+    process.stdout.write(`\n${render(results, list)}\n\n`);
+    for (const [name, out] of Object.entries({ ...output, stubs: stubs.output() })) {
+      if (out.count === 0) continue;
+      process.stdout.write(`${name} process wrote ${out.count} log lines; the first:\n  ${out.lines.join('\n  ')}\n`);
+    }
+    const elapsedSeconds = (performance.now() - began) / 1000;
+    process.stdout.write(
+      `machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; ` +
+        `bench took ${elapsedSeconds.toFixed(0)} s\n`,
+    );
+    if (settings.cpuProfileDir)
+      process.stdout.write(`CPU profile of the Voice Ops process: ${settings.cpuProfileDir}\n`);
+
+    const json = {
+      at: new Date().toISOString(),
+      machine,
+      settings,
+      ...results,
+      targets: list,
+      childOutput: { ...output, stubs: stubs.output() },
+      elapsedSeconds,
+    };
+    const file = join(REPO_ROOT, 'bench', 'results.json');
+    writeFileSync(
+      file,
+      `${JSON.stringify(json, (_key, value) => (typeof value === 'number' ? round(value) : value), 2)}\n`,
+    );
+    process.stdout.write(`written: ${file}\n`);
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+  }
+}
+
+await main();
