@@ -144,7 +144,6 @@ export class AuditLog {
   readonly #now: () => Date;
   readonly #insert;
   readonly #recent;
-  readonly #byCorrelation;
   readonly #since;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
@@ -157,7 +156,6 @@ export class AuditLog {
       RETURNING *`);
     // Newest first by rowid: a walk back from the end of the table, however large it is.
     this.#recent = db.prepare<[number]>('SELECT * FROM audit_events ORDER BY id DESC LIMIT ?');
-    this.#byCorrelation = db.prepare<[string]>('SELECT * FROM audit_events WHERE correlation_id = ? ORDER BY id');
     // `at, id` is the order of the index on `at` (which ends in the rowid), so rows stream without a sort.
     this.#since = db.prepare<[{ from: string; until: string | null }]>(
       'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
@@ -189,11 +187,6 @@ export class AuditLog {
   recent(limit: number): AuditEvent[] {
     const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
     return this.#recent.all(clamped).map(toEvent);
-  }
-
-  /** Request, confirmation and result of one attempt, oldest first. */
-  byCorrelation(correlationId: string): AuditEvent[] {
-    return this.#byCorrelation.all(correlationId).map(toEvent);
   }
 
   /** Events at or after `from` and, when given, before `until`, oldest first, streamed row by row for exports. */
