@@ -187,14 +187,17 @@ describe('the Home tab', () => {
     }
   });
 
-  it('opens the search modal from "Buy a number"', async () => {
+  it.each([
+    ['Buy a number', ACTION.searchNumbers, CALLBACK.searchNumbers],
+    ['Create agent', ACTION.createAgent, CALLBACK.createAgent],
+  ])('opens its form from "%s"', async (_label, actionId, callbackId) => {
     const mark = t.slack.mark();
-    const pressed = await t.action({ userId: ADMIN, actionId: ACTION.searchNumbers, container: home() });
+    const pressed = await t.action({ userId: ADMIN, actionId, container: home() });
     expect(pressed.status).toBe(200);
     const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId, {
       since: mark,
     });
-    expect(viewOf(opened).callback_id).toBe(CALLBACK.searchNumbers);
+    expect(viewOf(opened).callback_id).toBe(callbackId);
   });
 
   it('turns Release into a confirmation modal, releases on submit, and republishes the actor’s Home', async () => {

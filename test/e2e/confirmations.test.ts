@@ -56,14 +56,20 @@ async function askToBuy(app: TestApp, user = OPERATOR) {
 }
 
 /** Buy pressed on the Home tab: the confirmation opens as a modal. */
-async function openConfirmationModal(app: TestApp, user: string, number: string) {
+/** Presses Buy on the Home tab (a modal opens) or in the search modal (one is pushed on top of it). */
+async function openConfirmationModal(app: TestApp, user: string, number: string, from: 'home' | 'modal' = 'home') {
   const since = app.slack.mark();
-  await app.action({
+  const pressed = await app.action({
     userId: user,
     actionId: ACTION.buyNumber,
     value: number,
-    container: { type: 'view', viewId: 'VHOMETAB', viewType: 'home' },
+    container:
+      from === 'home'
+        ? { type: 'view', viewId: 'VHOMETAB', viewType: 'home' }
+        : { type: 'view', viewId: 'VSEARCH', viewType: 'modal', callbackId: CALLBACK.searchNumbers },
   });
+  const opener = from === 'home' ? 'views.open' : 'views.push';
+  await app.slack.waitFor(opener, (call) => call.body.trigger_id === pressed.triggerId, { since });
   const shown = await app.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.confirmChange, {
     since,
     description: 'showing the confirmation modal',
@@ -198,34 +204,40 @@ it("another user cannot confirm or cancel someone else's change; the requester s
   ]);
 });
 
-it('submitting a confirmation modal makes the change and shows the result in the modal', async () => {
-  const app = await start();
-  const number = await voiceNumber(app);
-  const { viewId, confirmationId } = await openConfirmationModal(app, OPERATOR, number);
+it.each([
+  ['home', 'home'],
+  ['modal', 'button'],
+] as const)(
+  'submitting a confirmation modal opened from the %s makes the change and shows the result',
+  async (from, source) => {
+    const app = await start();
+    const number = await voiceNumber(app);
+    const { viewId, confirmationId } = await openConfirmationModal(app, OPERATOR, number, from);
 
-  const since = app.slack.mark();
-  const submitted = await app.submit({
-    userId: OPERATOR,
-    callbackId: CALLBACK.confirmChange,
-    privateMetadata: confirmationId,
-    viewId,
-    stateValues: {},
-  });
-  expect(submitted.status).toBe(200);
-  expect(submitted.json).toMatchObject({ response_action: 'update' });
+    const since = app.slack.mark();
+    const submitted = await app.submit({
+      userId: OPERATOR,
+      callbackId: CALLBACK.confirmChange,
+      privateMetadata: confirmationId,
+      viewId,
+      stateValues: {},
+    });
+    expect(submitted.status).toBe(200);
+    expect(submitted.json).toMatchObject({ response_action: 'update' });
 
-  const result = await app.slack.waitFor(
-    'views.update',
-    (call) => call.body.view_id === viewId && shownText(call).includes('Bought'),
-    { since, description: 'with the purchase in the modal' },
-  );
-  expect(shownText(result)).toContain(`Bought *${number}*`);
-  expect(app.sandbox.requestCount('buyNumber')).toBe(1);
-  expect((await sandboxNumbers(app)).map((entry) => entry.number)).toEqual([number]);
-  const trail = auditTrail(app, storedConfirmation(app, confirmationId).correlation_id);
-  expect(trail.map((row) => `${row.outcome} ${row.source}`)).toEqual([
-    'requested home',
-    'confirmed modal',
-    'succeeded modal',
-  ]);
-});
+    const result = await app.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && shownText(call).includes('Bought'),
+      { since, description: 'with the purchase in the modal' },
+    );
+    expect(shownText(result)).toContain(`Bought *${number}*`);
+    expect(app.sandbox.requestCount('buyNumber')).toBe(1);
+    expect((await sandboxNumbers(app)).map((entry) => entry.number)).toEqual([number]);
+    const trail = auditTrail(app, storedConfirmation(app, confirmationId).correlation_id);
+    expect(trail.map((row) => `${row.outcome} ${row.source}`)).toEqual([
+      `requested ${source}`,
+      'confirmed modal',
+      'succeeded modal',
+    ]);
+  },
+);
