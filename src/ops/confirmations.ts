@@ -48,17 +48,23 @@ export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: strin
   if (refused) return refused;
   if (claim.status !== 'claimed') throw new Error(`unexpected claim status ${claim.status}`);
   const { confirmation } = claim;
+  // A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together.
+  const requestChannel = confirmation.context.channelId;
+  const confirmer = {
+    ...actor,
+    channelId: actor.channelId ?? (typeof requestChannel === 'string' ? requestChannel : undefined),
+  };
   const change = pendingChange.parse(confirmation.action.params);
   const target = targetOf(change);
   // The role is checked again: it may have been taken away since the request.
-  const denied = await authorize(deps, actor, NEEDED_ROLE[change.kind], {
+  const denied = await authorize(deps, confirmer, NEEDED_ROLE[change.kind], {
     action: change.kind,
     target,
     correlationId: confirmation.correlationId,
   });
   if (denied) return denied;
-  record(deps, actor, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
-  return carryOut(deps, actor, confirmation.correlationId, workFor(deps, change, actor.userId));
+  record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
+  return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
 }
 
 export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {

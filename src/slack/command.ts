@@ -13,7 +13,6 @@ export type Command =
   | { name: 'map'; number?: string; agentId?: string }
   | { name: 'audit'; limit: number };
 
-
 export type Parsed = { ok: true; command: Command } | { ok: false; error: string };
 
 export interface CommandSpec {

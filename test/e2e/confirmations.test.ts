@@ -2,7 +2,7 @@
 // expired, cancelled or used confirmation changes nothing and says so; double and concurrent clicks buy once.
 import { afterEach, expect, it } from 'vitest';
 import { ACTION, CALLBACK } from '../../src/slack/ids.js';
-import { ADMIN, OPERATOR, startTestApp, type TestApp, type TestAppOptions } from '../harness/app.js';
+import { ADMIN, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, type TestAppOptions } from '../harness/app.js';
 import {
   askForConfirmation,
   auditTrail,
@@ -66,7 +66,13 @@ async function openConfirmationModal(app: TestApp, user: string, number: string,
     container:
       from === 'home'
         ? { type: 'view', viewId: 'VHOMETAB', viewType: 'home' }
-        : { type: 'view', viewId: 'VSEARCH', viewType: 'modal', callbackId: CALLBACK.searchNumbers },
+        : {
+            type: 'view',
+            viewId: 'VSEARCH',
+            viewType: 'modal',
+            callbackId: CALLBACK.searchNumbers,
+            privateMetadata: JSON.stringify({ channelId: OPS_CHANNEL }),
+          },
   });
   const opener = from === 'home' ? 'views.open' : 'views.push';
   await app.slack.waitFor(opener, (call) => call.body.trigger_id === pressed.triggerId, { since });
@@ -239,5 +245,8 @@ it.each([
       'confirmed modal',
       'succeeded modal',
     ]);
+    // A search modal opened from a channel names it in every row of the request, the modal's rows too.
+    const channel = from === 'modal' ? OPS_CHANNEL : null;
+    expect(trail.map((row) => row.channel_id)).toEqual([channel, channel, channel]);
   },
 );

@@ -5,6 +5,7 @@ import { normalizeLocale } from '../command.js';
 import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, type SlackDeps } from '../flows.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
+import { truncate } from '../mrkdwn.js';
 import { updatingSurface } from '../surfaces.js';
 import { loadingModal } from '../views/modals.js';
 
@@ -31,7 +32,8 @@ function createAgentErrors(name: string, locale: string): Record<string, string>
   if (!locale) {
     errors[INPUT.agentLanguage.block] = 'Pick a language, or type another locale below.';
   } else if (!language.safeParse(locale).success) {
-    errors[INPUT.agentLanguageOther.block] = `"${locale}" is not a locale tag: use language-REGION, e.g. sv-SE.`;
+    errors[INPUT.agentLanguageOther.block] =
+      `"${truncate(locale, 20)}" is not a locale tag: use language-REGION, e.g. sv-SE.`;
   }
   return errors;
 }
