@@ -13,7 +13,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  const running = await startVoiceOps(config, { logger });
+  let running: Awaited<ReturnType<typeof startVoiceOps>>;
+  try {
+    running = await startVoiceOps(config, { logger });
+  } catch (error) {
+    logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, config.slack.port)}`);
+    process.exit(1);
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -25,6 +31,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** What to do about the usual start-up failures, in a sentence. */
+function startFailure(error: unknown, port: number): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT.`;
+  if (code === 'EACCES') return `port ${port} needs privileges: set PORT to 1024 or above.`;
+  if (code === 'SQLITE_CANTOPEN') return 'the database file cannot be opened: check DATABASE_PATH.';
+  return error instanceof Error ? error.message : String(error);
 }
 
 await main();
