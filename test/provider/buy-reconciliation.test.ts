@@ -1,23 +1,15 @@
 // A buy whose answer is lost is never sent again: the purchased list decides what happened, and the
 // caller is told plainly which of three outcomes it is.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderClient } from '../../src/provider/index.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { clientFor, closedPortUrl, counter, rejection } from './helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { clientFor, closedPortUrl, counter, rejection, useSandboxAndClient } from './helpers.js';
 
 let sandbox: Sandbox;
 let client: ProviderClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  client = clientFor(sandbox);
-});
-
-afterEach(() => sandbox.faults.clear());
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+useSandboxAndClient((started) => {
+  ({ sandbox, client } = started);
 });
 
 /** A number still for sale; each call gives another, since bought ones leave the inventory. */

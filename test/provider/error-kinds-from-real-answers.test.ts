@@ -1,23 +1,15 @@
 // Each ProviderError kind, produced by a real HTTP exchange with the sandbox (or a refused connection), and
 // each error-body shape the client understands.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderClient } from '../../src/provider/index.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { clientFor, closedPortUrl, counter, rejection } from './helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { clientFor, closedPortUrl, counter, rejection, useSandboxAndClient } from './helpers.js';
 
 let sandbox: Sandbox;
 let client: ProviderClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  client = clientFor(sandbox);
-});
-
-afterEach(() => sandbox.faults.clear());
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+useSandboxAndClient((started) => {
+  ({ sandbox, client } = started);
 });
 
 describe('answers from the provider', () => {

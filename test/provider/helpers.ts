@@ -4,8 +4,27 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ProviderClient, type ProviderClientOptions, ProviderError } from '../../src/provider/index.js';
-import type { RouteName, Sandbox } from '../../src/sandbox/server.js';
+import { type RouteName, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+
+/**
+ * A test file's sandbox and fast-retrying client: started before its tests, faults cleared after each test,
+ * closed at the end. `use` receives them once they are running.
+ */
+export function useSandboxAndClient(use: (started: { sandbox: Sandbox; client: ProviderClient }) => void): void {
+  let started: { sandbox: Sandbox; client: ProviderClient } | undefined;
+  beforeAll(async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    started = { sandbox, client: clientFor(sandbox) };
+    use(started);
+  });
+  afterEach(() => started?.sandbox.faults.clear());
+  afterAll(async () => {
+    await started?.client.close();
+    await started?.sandbox.close();
+  });
+}
 
 /** Backoff short enough that retry tests stay fast; Retry-After still sets its own waits. */
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 } as const;

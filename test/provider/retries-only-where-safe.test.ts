@@ -1,23 +1,15 @@
 // Retries happen only where nothing can happen twice: reads, and 429s, which were not processed. Counted at
 // the sandbox, so "not retried" means the provider saw exactly one request.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderClient } from '../../src/provider/index.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { clientFor, counter, rejection } from './helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { clientFor, counter, rejection, useSandboxAndClient } from './helpers.js';
 
 let sandbox: Sandbox;
 let client: ProviderClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  client = clientFor(sandbox);
-});
-
-afterEach(() => sandbox.faults.clear());
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+useSandboxAndClient((started) => {
+  ({ sandbox, client } = started);
 });
 
 async function agentNames(): Promise<string[]> {
