@@ -1,4 +1,5 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
 import {
@@ -107,20 +108,14 @@ export function registerActions(app: App, deps: SlackDeps): void {
     const actor = actorOf(body);
     const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
     if (denied) return (await surfaceFor(deps, body, 'Create an agent')).show({ kind: 'failure', failure: denied });
-    const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
-    await (body.view?.type === 'modal'
-      ? deps.client.views.push({ trigger_id: body.trigger_id, view })
-      : deps.client.views.open({ trigger_id: body.trigger_id, view }));
+    await openForm(deps, body, createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) }));
   });
 
   app.action<Body>(ACTION.searchNumbers, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
     const role = await deps.ops.roleOf(actor.userId);
-    const view = searchModal({ role, privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
-    await (body.view?.type === 'modal'
-      ? deps.client.views.push({ trigger_id: body.trigger_id, view })
-      : deps.client.views.open({ trigger_id: body.trigger_id, view }));
+    await openForm(deps, body, searchModal({ role, privateMetadata: encodeMetadata({ channelId: actor.channelId }) }));
   });
 
   app.action<Body>(ACTION.searchRegion, async ({ ack, body }) => {
@@ -136,6 +131,12 @@ export function registerActions(app: App, deps: SlackDeps): void {
     const answer = await searchAnswer(deps, actorOf(body), more.data);
     await messageSurface(responder(body.response_url), deps.now, { replace: true }).show(answer);
   });
+}
+
+/** Opens a form over whatever held the button: pushed onto a modal, else opened from a message or the Home tab. */
+async function openForm(deps: SlackDeps, body: Body, view: ModalView): Promise<void> {
+  const opening = { trigger_id: body.trigger_id, view };
+  await (body.view?.type === 'modal' ? deps.client.views.push(opening) : deps.client.views.open(opening));
 }
 
 /** Fills the search modal in place: loading first, then the page or what went wrong. */
