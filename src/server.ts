@@ -6,7 +6,7 @@ import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { ResourceLocks } from './ops/locks.js';
-import { ProviderClient } from './provider/client.js';
+import { ProviderClient } from './provider/index.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';

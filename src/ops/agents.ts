@@ -1,5 +1,5 @@
-import { mayHaveTakenEffect } from '../provider/client.js';
 import { ProviderError } from '../provider/errors.js';
+import { mayHaveTakenEffect } from '../provider/index.js';
 import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';

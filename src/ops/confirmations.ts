@@ -1,3 +1,4 @@
+import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import { deleteAgentWork } from './agents.js';
 import { carryOut, type Done } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
@@ -43,18 +44,15 @@ export function requestConfirmation(
  * delivery or a second user can never make the change happen twice.
  */
 export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: string): Promise<Result<Done>> {
-  const claim = deps.confirmations.claim(confirmationId, actor.userId);
-  const refused = refusal(deps, actor, claim);
-  if (refused) return refused;
-  if (claim.status !== 'claimed') throw new Error(`unexpected claim status ${claim.status}`);
-  const { confirmation } = claim;
+  const settled = settle(deps, actor, deps.confirmations.claim(confirmationId, actor.userId));
+  if (!settled.ok) return settled;
+  const { confirmation, change } = settled;
   // A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together.
   const requestChannel = confirmation.context.channelId;
   const confirmer = {
     ...actor,
     channelId: actor.channelId ?? (typeof requestChannel === 'string' ? requestChannel : undefined),
   };
-  const change = pendingChange.parse(confirmation.action.params);
   const target = targetOf(change);
   // The role is checked again: it may have been taken away since the request.
   const denied = await authorize(deps, confirmer, NEEDED_ROLE[change.kind], {
@@ -68,12 +66,10 @@ export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: strin
 }
 
 export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {
-  const claim = deps.confirmations.cancel(confirmationId, actor.userId);
-  const refused = refusal(deps, actor, claim);
-  if (refused) return refused;
-  if (claim.status !== 'claimed') throw new Error(`unexpected cancel status ${claim.status}`);
-  const change = pendingChange.parse(claim.confirmation.action.params);
-  record(deps, actor, claim.confirmation.correlationId, {
+  const settled = settle(deps, actor, deps.confirmations.cancel(confirmationId, actor.userId));
+  if (!settled.ok) return settled;
+  const { confirmation, change } = settled;
+  record(deps, actor, confirmation.correlationId, {
     action: change.kind,
     outcome: 'cancelled',
     target: targetOf(change),
@@ -81,40 +77,48 @@ export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Res
   return { ok: true, change };
 }
 
-type Claim = ReturnType<OpsDeps['confirmations']['claim']>;
-
-/** Why a confirmation cannot be used, audited where it matters (expiry, another user's click). */
-function refusal(deps: OpsDeps, actor: Actor, claim: Claim) {
+/**
+ * The confirmation and its change when this call won the claim; otherwise why not, audited where it matters
+ * (an expiry, another user's click).
+ */
+function settle(
+  deps: OpsDeps,
+  actor: Actor,
+  claim: ClaimResult,
+): Result<{ confirmation: Confirmation; change: PendingChange }> {
+  if (claim.status === 'not_found') {
+    return fail('not_found', 'That confirmation does not exist. Start again from the command.');
+  }
+  const { confirmation } = claim;
+  const change = pendingChange.parse(confirmation.action.params);
+  const target = targetOf(change);
   switch (claim.status) {
     case 'claimed':
-      return undefined;
-    case 'not_found':
-      return fail('not_found', 'That confirmation does not exist. Start again from the command.');
+      return { ok: true, confirmation, change };
     case 'already_used':
       return fail('already_used', 'That confirmation was already used: the change was made once, and only once.');
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
     case 'expired': {
-      const change = pendingChange.parse(claim.confirmation.action.params);
       const failure = fail(
         'expired',
         'That confirmation expired (they last 10 minutes). Nothing was changed: start again.',
       );
-      record(deps, actor, claim.confirmation.correlationId, {
+      record(deps, actor, confirmation.correlationId, {
         action: change.kind,
         outcome: 'expired',
-        target: targetOf(change),
+        target,
         error: failure,
       });
       return failure;
     }
     case 'wrong_user': {
       const failure = fail('wrong_user', 'Only the person who asked for this change can confirm or cancel it.');
-      record(deps, actor, claim.confirmation.correlationId, {
+      record(deps, actor, confirmation.correlationId, {
         action: 'access.denied',
         outcome: 'denied',
-        target: targetOf(pendingChange.parse(claim.confirmation.action.params)),
-        params: { attempted: claim.confirmation.action.kind, reason: 'not the requester' },
+        target,
+        params: { attempted: change.kind, reason: 'not the requester' },
         error: failure,
       });
       return failure;

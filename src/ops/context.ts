@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
-import type { ProviderClient } from '../provider/client.js';
 import { ProviderError } from '../provider/errors.js';
+import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { Confirmations } from '../store/confirmations.js';
 import type { RoutingRecords } from '../store/routes.js';

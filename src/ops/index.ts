@@ -17,9 +17,6 @@ export type { NumberSummary } from './numbers.js';
 export type { MapResult } from './routing.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
-const AUDIT_DEFAULT = 20;
-const AUDIT_MAX = 200;
-
 export function createOps(deps: OpsDeps) {
   return {
     roleOf: (userId: string) => deps.access.roleOf(userId),
@@ -43,7 +40,8 @@ export function createOps(deps: OpsDeps) {
       if (!numbers.ok) return numbers;
       return { ok: true, agents: agents.agents, numbers: numbers.numbers };
     },
-    recentAudit: (limit = AUDIT_DEFAULT) => deps.audit.recent(Math.min(Math.max(1, limit), AUDIT_MAX)),
+    /** The newest audit events; the store clamps the count to what it serves. */
+    recentAudit: (limit: number) => deps.audit.recent(limit),
   };
 }
 

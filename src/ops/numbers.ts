@@ -1,4 +1,4 @@
-import type { BoughtNumber } from '../provider/client.js';
+import type { BoughtNumber } from '../provider/index.js';
 import {
   type AvailableNumberPage,
   EXPECTED_STATUS,

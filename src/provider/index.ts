@@ -1,5 +1,5 @@
 // The provider's public surface: the client, its errors and the wire types.
-export { type BoughtNumber, ProviderClient, type ProviderClientOptions } from './client.js';
+export { type BoughtNumber, mayHaveTakenEffect, ProviderClient, type ProviderClientOptions } from './client.js';
 export { adviceFor, ProviderError, type ProviderErrorKind } from './errors.js';
 export type { RetryPolicy } from './retry.js';
 export {

@@ -1,5 +1,6 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
 import type { Role } from '../ops/types.js';
+import { MAX_RECENT as AUDIT_MAX } from '../store/audit.js';
 
 export type Command =
   | { name: 'help' }
@@ -24,7 +25,6 @@ export interface CommandSpec {
 }
 
 const AUDIT_DEFAULT = 20;
-const AUDIT_MAX = 200;
 
 const ok = (command: Command): Parsed => ({ ok: true, command });
 const error = (message: string): Parsed => ({ ok: false, error: message });
