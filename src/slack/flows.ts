@@ -2,7 +2,7 @@
 // a command and the button that leads to the same flow answer alike.
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
-import type { Actor, ConfirmationPrompt, Result, VoiceOps } from '../ops/index.js';
+import type { Actor, ConfirmationPrompt, Done, Result, VoiceOps } from '../ops/index.js';
 import type { Answer, Surface } from './surfaces.js';
 import { agentsMessage } from './views/agents.js';
 import { auditMessage } from './views/audit.js';
@@ -17,6 +17,10 @@ export interface SlackDeps {
   sandbox: boolean;
   now: () => Date;
   logger: Logger;
+}
+
+function doneOrFailure(result: Result<Done>): Answer {
+  return result.ok ? { kind: 'done', done: result } : { kind: 'failure', failure: result };
 }
 
 function promptOrFailure(result: Result<{ prompt: ConfirmationPrompt }>): Answer {
@@ -72,11 +76,8 @@ export async function mapAnswer(
   }
 }
 
-export async function confirmAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Promise<Answer> {
-  const confirmed = await deps.ops.confirm(actor, confirmationId);
-  if (!confirmed.ok) return { kind: 'failure', failure: confirmed };
-  return { kind: 'done', done: confirmed };
-}
+export const confirmAnswer = async (deps: SlackDeps, actor: Actor, confirmationId: string) =>
+  doneOrFailure(await deps.ops.confirm(actor, confirmationId));
 
 export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Answer {
   const cancelled = deps.ops.cancel(actor, confirmationId);
@@ -85,15 +86,8 @@ export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: stri
     : { kind: 'failure', failure: cancelled };
 }
 
-export async function createAgentAnswer(
-  deps: SlackDeps,
-  actor: Actor,
-  input: { name: string; language: string },
-): Promise<Answer> {
-  const created = await deps.ops.createAgent(actor, input);
-  if (!created.ok) return { kind: 'failure', failure: created };
-  return { kind: 'done', done: created };
-}
+export const createAgentAnswer = async (deps: SlackDeps, actor: Actor, input: { name: string; language: string }) =>
+  doneOrFailure(await deps.ops.createAgent(actor, input));
 
 export function auditAnswer(deps: SlackDeps, limit: number): Answer {
   return { kind: 'message', message: auditMessage(deps.ops.recentAudit(limit)) };
