@@ -40,7 +40,10 @@ const environment = z
     SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
     SLACK_API_URL: url,
     PORT: port(3000),
-    VOICE_API_BASE_URL: url,
+    // The API is versioned in its path; a base without /v1 would send every call to the wrong place.
+    VOICE_API_BASE_URL: url.refine((value) => value === undefined || /\/v1\/?$/.test(value), {
+      error: 'must end in /v1, e.g. https://api.example.com/v1',
+    }),
     VOICE_API_KEY: optionalText,
     VOICE_API_TIMEOUT_MS: z.coerce
       .number({ error: TIMEOUT_ERROR })

@@ -48,6 +48,15 @@ describe('configuration', () => {
     expect(message).toContain('"alice" is not a Slack user or user-group id');
   });
 
+  it('wants the provider URL to end in its version segment', () => {
+    expect(problems({ ...minimal, VOICE_API_BASE_URL: 'https://api.example.com', VOICE_API_KEY: 'k' })).toContain(
+      'VOICE_API_BASE_URL must end in /v1',
+    );
+    expect(
+      parseConfig({ ...minimal, VOICE_API_BASE_URL: 'https://api.example.com/v1/', VOICE_API_KEY: 'k' }).provider,
+    ).toBeDefined();
+  });
+
   it('asks for the API key with a provider URL, and takes the pair as the real provider', () => {
     expect(problems({ ...minimal, VOICE_API_BASE_URL: 'https://api.example.com/v1' })).toContain(
       'VOICE_API_KEY is required when VOICE_API_BASE_URL is set',
