@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
+import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.js';
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
@@ -10,28 +11,47 @@ import { ProviderClient } from './provider/index.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
+import { boltLogger } from './slack/bolt-logger.js';
+import { createSlackClients, type SlackBudgets } from './slack/clients.js';
+import { SlackIdentity } from './slack/identity.js';
 import { InFlight } from './slack/in-flight.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
-import { openDatabase } from './store/db.js';
+import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
 import { RoutingRecords } from './store/routes.js';
 
 export interface RunningVoiceOps {
-  /** Base URL of the HTTP receiver; undefined in Socket Mode. */
-  url?: string;
+  /**
+   * Base URL of what listens on PORT: the HTTP receiver (`/slack/events`, `/healthz`, `/readyz`), or in Socket Mode
+   * the health server alone.
+   */
+  url: string;
   /** The embedded sandbox, when no real provider is configured. */
   sandbox?: Sandbox;
+  /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
+  idle(): Promise<void>;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
 }
 
 export async function startVoiceOps(
   config: Config,
-  options: { logger: Logger; now?: () => Date },
+  options: {
+    logger: Logger;
+    now?: () => Date;
+    /** Slack timeouts and retries by use; tests shorten them so that a hang costs milliseconds. */
+    slackBudgets?: SlackBudgets;
+    /** How often an unreachable Slack is tried again. */
+    slackRetryMs?: number;
+  },
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
+  const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets);
+  // First, so that a wrong token stops the start with a plain sentence before anything else is opened.
+  const identity = new SlackIdentity(slack.identity, logger, { retryMs: options.slackRetryMs });
+  await identity.connect();
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
   const provider = new ProviderClient({
     baseUrl: config.provider?.baseUrl ?? sandbox?.url ?? '',
@@ -41,10 +61,19 @@ export async function startVoiceOps(
     logger,
   });
   const db = openDatabase(config.databasePath);
-  const app = createBoltApp(config.slack, logger);
+  const routes = healthRoutes({
+    database: async () => checkWritable(db),
+    slack: async () => {
+      const status = await identity.check();
+      if (status.ok) return status;
+      return { ok: false, reason: `${status.refused ? 'token refused' : 'unreachable'} (${status.reason})` };
+    },
+    provider: providerCheck(provider),
+  });
+  const app = createBoltApp(config.slack, { logger, identity, healthRoutes: routes });
   const access = new AccessControl({
     ...config.access,
-    groupMembers: async (usergroup) => (await app.client.usergroups.users.list({ usergroup })).users ?? [],
+    groupMembers: async (usergroup) => (await slack.groups.usergroups.users.list({ usergroup })).users ?? [],
     now: () => now().getTime(),
     logger,
   });
@@ -55,7 +84,7 @@ export async function startVoiceOps(
     confirmations: new Confirmations(db, { now }),
     routes: new RoutingRecords(db, { now }),
     access,
-    announcer: slackAnnouncer(app.client, config.notifyChannelId),
+    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
     logger,
   });
@@ -63,17 +92,23 @@ export async function startVoiceOps(
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ next }) => inFlight.run(next));
-  registerListeners(app, { ops, client: app.client, sandbox: Boolean(sandbox), now, logger }, deliveries);
+  registerListeners(app, { ops, slack, sandbox: Boolean(sandbox), now, logger }, { deliveries, identity });
 
+  const socketMode = Boolean(config.slack.appToken);
   const started = (await app.start(config.slack.port)) as Server | undefined;
-  const address = config.slack.appToken ? undefined : started?.address();
-  const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : undefined;
-  logger.info({ url, mode: config.slack.appToken ? 'socket' : 'http' }, 'Voice Ops is ready');
+  // In Socket Mode nothing else listens on PORT, so the health routes get a server of their own there.
+  const listening = socketMode ? await startHealthServer(routes, config.slack.port) : started;
+  const address = listening?.address();
+  const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : '';
+  logger.info({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
 
   return {
     url,
     sandbox,
+    idle: () => inFlight.drain(),
     stop: async () => {
+      identity.stop();
+      if (socketMode) listening?.close();
       await app.stop();
       await inFlight.drain();
       await provider.close();
@@ -94,4 +129,16 @@ async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<San
     'No VOICE_API_BASE_URL is set: using the embedded sandbox provider. Nothing real is bought or routed.',
   );
   return sandbox;
+}
+
+/** The provider is ready when it answers a read with the app's key. */
+function providerCheck(provider: ProviderClient): ReadinessCheck {
+  return async () => {
+    try {
+      await provider.listAgents();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  };
 }

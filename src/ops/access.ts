@@ -13,11 +13,14 @@ export interface AccessOptions {
 }
 
 const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
+// While a group cannot be read, it grants nothing for this long before it is tried again: during an outage of
+// Slack's group reads, users are answered at once instead of each waiting out the read's timeout.
+const UNREADABLE_TTL_MS = 30_000;
 
 /** Roles from VOICE_ADMINS and VOICE_OPERATORS: user ids match directly, user groups through their members. */
 export class AccessControl {
   readonly #options: AccessOptions;
-  readonly #groups = new Map<string, { members: Set<string>; readAt: number }>();
+  readonly #groups = new Map<string, { members: Set<string>; readAt: number; unreadable?: boolean }>();
 
   constructor(options: AccessOptions) {
     this.#options = options;
@@ -44,15 +47,24 @@ export class AccessControl {
   async #members(groupId: string): Promise<Set<string>> {
     const now = (this.#options.now ?? Date.now)();
     const cached = this.#groups.get(groupId);
-    if (cached && now - cached.readAt < (this.#options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS)) return cached.members;
+    const ttl = cached?.unreadable ? UNREADABLE_TTL_MS : (this.#options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
+    if (cached && now - cached.readAt < ttl) return cached.members;
     try {
       const members = new Set(await this.#options.groupMembers(groupId));
+      if (cached?.unreadable) this.#options.logger?.info({ groupId }, 'user group members can be read again');
       this.#groups.set(groupId, { members, readAt: now });
       return members;
     } catch (error) {
-      // Failing closed: an unreadable group grants nothing, and is read again on the next check.
-      this.#options.logger?.warn({ err: error, groupId }, 'could not read user group members');
-      return new Set();
+      // Failing closed: an unreadable group grants nothing. Logged once per outage, not once per request.
+      if (!cached?.unreadable) {
+        this.#options.logger?.warn(
+          { err: error, groupId },
+          'could not read user group members: the group grants no role until it can be read again',
+        );
+      }
+      const members = new Set<string>();
+      this.#groups.set(groupId, { members, readAt: now, unreadable: true });
+      return members;
     }
   }
 }

@@ -1,16 +1,22 @@
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import { busy, type OpsDeps, providerFailure, record } from './context.js';
-import { announceSafely, type Change, subjectOf } from './notify.js';
+import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
 
-/** What a finished change reports: the announcement, and what only the requester may see. */
-export interface Done {
+/** What a change's work reports: the announcement, and what only the requester may see. */
+export interface Finished {
   change: Change;
   /** Something the requester should know, e.g. that a lost answer was verified. */
   note?: string;
   /** Only for agent creation: carries the agent token, shown once to the requester. */
   createdAgent?: CreatedAgent;
+}
+
+/** A finished change as carried out: its report, and the correlation id of its audit trail. */
+export interface Done extends Finished {
+  /** Ties the change's announcement (and any failure of it) to the rest of its audit trail. */
+  correlationId: string;
 }
 
 export interface Work {
@@ -20,12 +26,13 @@ export interface Work {
   /** Resources that no other change may touch meanwhile. */
   lockKeys: string[];
   /** Calls the provider; a ProviderError thrown here becomes a failure. */
-  run: () => Promise<Result<Done>>;
+  run: () => Promise<Result<Finished>>;
 }
 
 /**
- * The one path by which a change reaches the provider: under its resource locks, with its outcome audited
- * and, on success, announced.
+ * The one path by which a change reaches the provider: under its resource locks, with its outcome audited. The
+ * locks are released as soon as the outcome is known; announcing it is the caller's next step (see `announce`),
+ * so that neither the requester's answer nor anyone else's change waits on the announcement channel.
  */
 export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
@@ -36,8 +43,7 @@ export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: strin
       return result;
     }
     record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-    await announceSafely(deps.announcer, { actor, change: result.change }, deps.logger);
-    return result;
+    return { ...result, correlationId };
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');

@@ -5,7 +5,7 @@ import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } 
 import { authorize, type OpsDeps, record } from './context.js';
 import { buyWork, releaseWork } from './numbers.js';
 import { mapWork } from './routing.js';
-import { type Actor, fail, type Result, type Role } from './types.js';
+import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
   'number.buy': 'operator',
@@ -41,28 +41,55 @@ export function requestConfirmation(
 
 /**
  * Confirms a pending change. The claim in SQLite is atomic and single-use, so a double click, a retried
- * delivery or a second user can never make the change happen twice.
+ * delivery or a second user can never make the change happen twice. The workspace and the role are checked
+ * before the claim, so that a refusal (or a group that cannot be read just then) leaves the confirmation usable.
  */
 export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: string): Promise<Result<Done>> {
+  const pending = deps.confirmations.get(confirmationId);
+  if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
+    const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
+    if (refused) return refused;
+  }
   const settled = settle(deps, actor, deps.confirmations.claim(confirmationId, actor.userId));
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
-  // A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together.
+  const confirmer = asConfirmer(actor, confirmation);
+  const target = targetOf(change);
+  record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
+  return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
+}
+
+/** A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together. */
+function asConfirmer(actor: Actor, confirmation: Confirmation): Actor {
   const requestChannel = confirmation.context.channelId;
-  const confirmer = {
+  return {
     ...actor,
     channelId: actor.channelId ?? (typeof requestChannel === 'string' ? requestChannel : undefined),
   };
-  const target = targetOf(change);
+}
+
+/** A confirmation is honoured only from the workspace that asked, and only while the role still holds. */
+async function refuseBeforeClaim(
+  deps: OpsDeps,
+  confirmer: Actor,
+  confirmation: Confirmation,
+): Promise<Failure | undefined> {
+  const change = pendingChange.parse(confirmation.action.params);
+  const attempt = { action: change.kind, target: targetOf(change), correlationId: confirmation.correlationId };
+  const askedFrom = confirmation.context.teamId;
+  if (typeof askedFrom === 'string' && askedFrom !== confirmer.teamId) {
+    const failure = fail('wrong_team', 'This change was asked for in another workspace: confirm it there.');
+    record(deps, confirmer, confirmation.correlationId, {
+      action: 'access.denied',
+      outcome: 'denied',
+      target: attempt.target,
+      params: { attempted: change.kind, reason: 'other workspace', askedFrom },
+      error: failure,
+    });
+    return failure;
+  }
   // The role is checked again: it may have been taken away since the request.
-  const denied = await authorize(deps, confirmer, NEEDED_ROLE[change.kind], {
-    action: change.kind,
-    target,
-    correlationId: confirmation.correlationId,
-  });
-  if (denied) return denied;
-  record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
-  return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
+  return authorize(deps, confirmer, NEEDED_ROLE[change.kind], attempt);
 }
 
 export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {

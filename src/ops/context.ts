@@ -43,7 +43,7 @@ export function record(deps: OpsDeps, actor: Actor, correlationId: string, step:
     target: step.target,
     params: step.params,
     outcome: step.outcome,
-    errorCode: step.error ? (step.error.providerKind ?? step.error.reason) : undefined,
+    errorCode: step.error ? (step.error.code ?? step.error.providerKind ?? step.error.reason) : undefined,
     errorMessage: step.error?.message,
     correlationId,
   });

@@ -2,17 +2,19 @@
 
 import type { AuditAction } from '../store/audit.js';
 import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import type { Done } from './carry-out.js';
 import { cancel, confirm } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps } from './context.js';
+import { authorize, newCorrelationId, type OpsDeps, record } from './context.js';
+import { announce } from './notify.js';
 import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
 import { mapNumber } from './routing.js';
-import type { Actor, Result, Role } from './types.js';
+import { type Actor, fail, type Result, type Role } from './types.js';
 
 export type { AgentSummary } from './agents.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
 export type { OpsDeps } from './context.js';
-export type { Announcement, Announcer, Change } from './notify.js';
+export { type Announcement, AnnouncementFailed, type Announcer, type Change } from './notify.js';
 export type { NumberSummary } from './numbers.js';
 export type { MapResult } from './routing.js';
 export type { Actor, Failure, Result, Role } from './types.js';
@@ -23,6 +25,14 @@ export function createOps(deps: OpsDeps) {
     /** Checks a role before a form opens, so nobody fills one in only to be refused; denials are audited. */
     authorize: (actor: Actor, needed: Role, action: AuditAction) =>
       authorize(deps, actor, needed, { action, correlationId: newCorrelationId() }),
+    /** Audits a delivery from a workspace other than the app's, which is refused before any listener sees it. */
+    refuseOtherWorkspace: (actor: Actor, appTeamId: string) =>
+      record(deps, actor, newCorrelationId(), {
+        action: 'access.denied',
+        outcome: 'denied',
+        params: { reason: 'other workspace', appTeamId },
+        error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appTeamId}.`),
+      }),
     listAgents: () => listAgents(deps),
     createAgent: (actor: Actor, input: { name: string; language: string }) => createAgent(deps, actor, input),
     requestDeleteAgent: (actor: Actor, agentId: string) => requestDeleteAgent(deps, actor, agentId),
@@ -32,6 +42,16 @@ export function createOps(deps: OpsDeps) {
     requestRelease: (actor: Actor, numberOrId: string) => requestRelease(deps, actor, numberOrId),
     mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) => mapNumber(deps, actor, input),
     confirm: (actor: Actor, confirmationId: string) => confirm(deps, actor, confirmationId),
+    /** Posts a finished change to the team's channel, after its requester has the answer. */
+    announce: (actor: Actor, done: Done) => announce(deps, actor, done),
+    /** Audits an agent token that no private route could show its creator: nobody has it now. */
+    recordUndeliveredToken: (actor: Actor, done: Done, why: string) =>
+      record(deps, actor, done.correlationId, {
+        action: 'agent.token',
+        outcome: 'failed',
+        target: done.change.action === 'agent.create' ? done.change.agent.id : undefined,
+        error: fail('undelivered', `The agent token reached no one: ${why}`),
+      }),
     cancel: (actor: Actor, confirmationId: string) => cancel(deps, actor, confirmationId),
     /** The team's dashboard: agents and numbers, read at once. */
     dashboard: async (): Promise<Result<{ agents: AgentSummary[]; numbers: NumberSummary[] }>> => {

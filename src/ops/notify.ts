@@ -1,5 +1,6 @@
-import type { Logger } from '../log.js';
-import type { Actor } from './types.js';
+import type { Done } from './carry-out.js';
+import { type OpsDeps, record } from './context.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
 
 /** A successful change, as announced in the team's channel. Never carries a secret. */
 export type Change =
@@ -38,11 +39,37 @@ export interface Announcer {
   announce(announcement: Announcement): Promise<void>;
 }
 
-/** Announces without ever failing the change it reports: a lost announcement is logged, not raised. */
-export async function announceSafely(announcer: Announcer, announcement: Announcement, logger: Logger): Promise<void> {
+/** Thrown by an Announcer when the channel did not get the post; the message says why and what to do. */
+export class AnnouncementFailed extends Error {
+  override readonly name = 'AnnouncementFailed';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Announces a change once its requester has the answer. A lost announcement never undoes or hides the change:
+ * it is audited under the change's correlation id, and the failure is returned so the requester can be told.
+ */
+export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
-    await announcer.announce(announcement);
+    await deps.announcer.announce({ actor, change: done.change });
+    return { ok: true };
   } catch (error) {
-    logger.warn({ err: error, action: announcement.change.action }, 'could not announce a change');
+    const failure: Failure =
+      error instanceof AnnouncementFailed
+        ? fail('undelivered', error.message, { code: error.code })
+        : fail('undelivered', 'The announcement could not be posted.', { code: 'unknown' });
+    deps.logger.warn({ err: error, action: done.change.action }, 'could not announce a change');
+    record(deps, actor, done.correlationId, {
+      action: 'change.announce',
+      outcome: 'failed',
+      target: subjectOf(done.change),
+      error: failure,
+    });
+    return failure;
   }
 }

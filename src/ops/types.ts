@@ -28,7 +28,9 @@ export type FailureReason =
   | 'expired'
   | 'already_used'
   | 'cancelled'
-  | 'wrong_user';
+  | 'wrong_user'
+  | 'wrong_team'
+  | 'undelivered';
 
 export interface Failure {
   ok: false;
@@ -38,6 +40,8 @@ export interface Failure {
   /** The form field at fault, for inline modal errors. */
   field?: string;
   providerKind?: ProviderErrorKind;
+  /** A dependency's own error code (Slack's `not_in_channel`, say), for the audit. */
+  code?: string;
 }
 
 export type Result<T> = ({ ok: true } & T) | Failure;

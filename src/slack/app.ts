@@ -1,23 +1,35 @@
 import { App } from '@slack/bolt';
 import type { Config } from '../config.js';
+import type { HealthRoute } from '../health.js';
 import type { Logger } from '../log.js';
 import type { DeliveryKeys } from '../store/dedupe.js';
 import { boltLogger } from './bolt-logger.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './flows.js';
+import type { SlackIdentity } from './identity.js';
 import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerViews } from './listeners/views.js';
+import { oneWorkspace } from './one-workspace.js';
 
 /**
- * The Bolt app: Socket Mode when an app token is configured, HTTP otherwise (`POST /slack/events`,
- * plus `GET /healthz` for load balancers and orchestrators).
+ * The Bolt app: Socket Mode when an app token is configured, HTTP otherwise (`POST /slack/events`, plus the
+ * health routes). The bot's identity comes from our own auth.test (see SlackIdentity), never from a call Bolt
+ * makes on the first request, so that an unreachable Slack is reported at start rather than as timeouts later.
  */
-export function createBoltApp(slack: Config['slack'], logger: Logger): App {
+export function createBoltApp(
+  slack: Config['slack'],
+  input: { logger: Logger; identity: SlackIdentity; healthRoutes: HealthRoute[] },
+): App {
+  const { logger, identity } = input;
   const socketMode = Boolean(slack.appToken);
   const app = new App({
-    token: slack.botToken,
+    authorize: async () => ({
+      botToken: slack.botToken,
+      botUserId: identity.current?.botUserId,
+      botId: identity.current?.botId,
+    }),
     signingSecret: slack.signingSecret,
     appToken: slack.appToken,
     socketMode,
@@ -25,18 +37,7 @@ export function createBoltApp(slack: Config['slack'], logger: Logger): App {
     convoStore: false,
     logger: boltLogger(logger),
     clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
-    customRoutes: socketMode
-      ? undefined
-      : [
-          {
-            path: '/healthz',
-            method: ['GET'],
-            handler: (_request, response) => {
-              response.writeHead(200, { 'content-type': 'application/json' });
-              response.end('{"ok":true}');
-            },
-          },
-        ],
+    customRoutes: socketMode ? undefined : input.healthRoutes,
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
@@ -44,8 +45,13 @@ export function createBoltApp(slack: Config['slack'], logger: Logger): App {
   return app;
 }
 
-export function registerListeners(app: App, deps: SlackDeps, deliveries: DeliveryKeys): void {
-  app.use(dropRepeatedDeliveries(deliveries, deps.logger));
+export function registerListeners(
+  app: App,
+  deps: SlackDeps,
+  stores: { deliveries: DeliveryKeys; identity: SlackIdentity },
+): void {
+  app.use(oneWorkspace(stores.identity, deps.ops));
+  app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   registerCommands(app, deps);
   registerActions(app, deps);
   registerViews(app, deps);

@@ -1,18 +1,26 @@
 // The flows behind commands, buttons and modals. Each turns one operation's result into an Answer, so
 // a command and the button that leads to the same flow answer alike.
-import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { Logger } from '../log.js';
 import type { Actor, ConfirmationPrompt, Done, Result, VoiceOps } from '../ops/index.js';
-import type { Answer, Surface } from './surfaces.js';
+import { type SlackClients, slackErrorCode } from './clients.js';
+import { privateReply, type Recipient, type Respond } from './respond.js';
+import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { agentsMessage } from './views/agents.js';
 import { auditMessage } from './views/audit.js';
 import { homeView } from './views/home.js';
 import { numbersMessage, searchResultsMessage } from './views/numbers.js';
-import { cancelledMessage, unchangedMapMessage } from './views/results.js';
+import {
+  announcementFailedMessage,
+  cancelledMessage,
+  formFailedMessage,
+  tokenUndeliveredMessage,
+  unchangedMapMessage,
+} from './views/results.js';
 
 export interface SlackDeps {
   ops: VoiceOps;
-  client: App['client'];
+  slack: SlackClients;
   /** True when the embedded sandbox stands in for the provider: nothing real is bought. */
   sandbox: boolean;
   now: () => Date;
@@ -93,10 +101,70 @@ export function auditAnswer(deps: SlackDeps, limit: number): Answer {
   return { kind: 'message', message: auditMessage(deps.ops.recentAudit(limit)) };
 }
 
-/** Shows the answer; after a change, the actor's Home tab is refreshed to match. */
+/** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
+export function replyTo(deps: SlackDeps, to: Recipient): Respond {
+  return privateReply(deps.slack, to, deps.logger);
+}
+
+/** What a modal surface needs, with a private route to the user for when the modal cannot show the answer. */
+export function modalContext(deps: SlackDeps, actor: Actor): ModalContext {
+  return {
+    client: deps.slack.ui,
+    now: deps.now,
+    fallback: replyTo(deps, { userId: actor.userId, channelId: actor.channelId }),
+  };
+}
+
+/**
+ * Opens a form; when Slack does not open it (an expired trigger, no answer in time), the user is told so and
+ * given the command that does the same without a form.
+ */
+export async function openForm(
+  deps: SlackDeps,
+  input: { triggerId: string; view: ModalView; push?: boolean; instead: string; reply: Respond },
+): Promise<void> {
+  const opening = { trigger_id: input.triggerId, view: input.view };
+  try {
+    await (input.push ? deps.slack.ui.views.push(opening) : deps.slack.ui.views.open(opening));
+  } catch (error) {
+    await tellFormFailed(deps, input.reply, slackErrorCode(error), input.instead);
+  }
+}
+
+/** Says that a form did not open, and what to type instead; a failure here is only logged. */
+export async function tellFormFailed(deps: SlackDeps, reply: Respond, code: string, instead: string): Promise<void> {
+  deps.logger.warn({ code }, 'Slack did not open a form');
+  await reply(formFailedMessage(code, instead)).catch((error: unknown) => {
+    deps.logger.warn({ err: error }, 'could not say that a form did not open');
+  });
+}
+
+/**
+ * Shows the answer; after a change, announces it (only now, so that the answer never waits on the channel), tells
+ * the requester if the channel did not get it, and refreshes the actor's Home tab to match.
+ */
 export async function deliver(deps: SlackDeps, surface: Surface, actor: Actor, answer: Answer): Promise<void> {
-  await surface.show(answer);
-  if (answer.kind === 'done') await refreshHome(deps, actor.userId);
+  await show(deps, surface, actor, answer);
+  if (answer.kind !== 'done') return;
+  const announced = await deps.ops.announce(actor, answer.done);
+  if (!announced.ok) {
+    await surface.note(announcementFailedMessage(announced)).catch((error: unknown) => {
+      deps.logger.warn({ err: error, userId: actor.userId }, 'could not say that the announcement failed');
+    });
+  }
+  await refreshHome(deps, actor.userId);
+}
+
+/** Shows an answer through whatever route reaches the user; an agent token that reaches no one is audited. */
+async function show(deps: SlackDeps, surface: Surface, actor: Actor, answer: Answer): Promise<void> {
+  try {
+    await surface.show(answer);
+  } catch (error) {
+    deps.logger.warn({ err: error, userId: actor.userId, answer: answer.kind }, 'could not deliver a reply');
+    if (answer.kind !== 'done' || !answer.done.createdAgent) return;
+    deps.ops.recordUndeliveredToken(actor, answer.done, error instanceof Error ? error.message : String(error));
+    await surface.note(tokenUndeliveredMessage(answer.done.createdAgent)).catch(() => undefined);
+  }
 }
 
 /** Publishes the user's Home tab; a failure here never spoils the change that triggered it. */
@@ -106,7 +174,7 @@ export async function refreshHome(deps: SlackDeps, userId: string): Promise<void
     const view = dashboard.ok
       ? homeView({ agents: dashboard.agents, numbers: dashboard.numbers, role, sandbox: deps.sandbox })
       : homeView({ agents: [], numbers: [], role, sandbox: deps.sandbox, error: dashboard.message });
-    await deps.client.views.publish({ user_id: userId, view });
+    await deps.slack.ui.views.publish({ user_id: userId, view });
   } catch (error) {
     deps.logger.warn({ err: error, userId }, 'could not publish the Home tab');
   }

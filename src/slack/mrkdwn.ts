@@ -31,3 +31,10 @@ const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
 export function mentionUser(userId: string): string {
   return SLACK_USER_ID.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
 }
+
+const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]+$/;
+
+/** A channel link from an id in our own configuration; anything else is shown as escaped text. */
+export function mentionChannel(channelId: string): string {
+  return SLACK_CHANNEL_ID.test(channelId) ? `<#${channelId}>` : escapeMrkdwn(channelId);
+}

@@ -1,23 +1,77 @@
-import type { RespondArguments } from '@slack/bolt';
+// Private replies to one user. The interaction's response_url comes first; when it fails (expired, 404, no
+// answer), an ephemeral message in the channel, then a direct message from the app. Each route is seen by that
+// user alone, so even an agent token may take any of them.
 import { request } from 'undici';
+import type { Logger } from '../log.js';
+import { SLACK_BUDGETS, type SlackClients, slackErrorCode } from './clients.js';
+import type { SlackMessage } from './views/blocks.js';
 
-export type Respond = (message: RespondArguments) => Promise<void>;
+/** A private reply; `replace` takes the place of the message that held the button, where the route allows. */
+export type Respond = (message: SlackMessage, options?: { replace?: boolean }) => Promise<void>;
+
+/** Where a user can be reached privately: what the interaction carried. */
+export interface Recipient {
+  userId: string;
+  channelId?: string;
+  responseUrl?: string;
+}
+
+/** No route reached the user; `routes` says what each one answered. */
+export class Undelivered extends Error {
+  override readonly name = 'Undelivered';
+  constructor(readonly routes: string[]) {
+    super(`the reply reached no one (${routes.join('; ')})`);
+  }
+}
+
+export function privateReply(clients: SlackClients, to: Recipient, logger: Logger): Respond {
+  return async (message, options = {}) => {
+    const routes: [name: string, send: () => Promise<unknown>][] = [];
+    const { responseUrl, channelId } = to;
+    if (responseUrl) {
+      const reply = { response_type: 'ephemeral', replace_original: options.replace ?? false, ...message };
+      routes.push(['response_url', () => postToResponseUrl(responseUrl, reply)]);
+    }
+    // Ephemeral messages need the app in the channel, and a DM channel is not the app's: the app's own DM follows.
+    if (channelId && !channelId.startsWith('D')) {
+      routes.push([
+        'ephemeral',
+        () => clients.ui.chat.postEphemeral({ ...message, channel: channelId, user: to.userId }),
+      ]);
+    }
+    routes.push(['direct message', () => clients.ui.chat.postMessage({ ...message, channel: to.userId })]);
+
+    const failures: string[] = [];
+    for (const [name, send] of routes) {
+      try {
+        await send();
+        if (failures.length > 0)
+          logger.info({ userId: to.userId, route: name, failures }, 'reply delivered by a fallback');
+        return;
+      } catch (error) {
+        failures.push(`${name}: ${slackErrorCode(error) === 'unknown' ? errorText(error) : slackErrorCode(error)}`);
+      }
+    }
+    throw new Undelivered(failures);
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message.slice(0, 120) : String(error);
+}
 
 /**
- * Posts to an interaction's response_url. Bolt's own respond() goes through fetch, which costs about
- * twice the CPU per reply of undici's request; on the shared event loop that shows in every user's
- * acknowledgement time under load.
+ * Posts to a response_url with undici: Bolt's own respond() goes through fetch, which costs about twice the CPU
+ * per reply, and on the shared event loop that shows in every user's acknowledgement time under load.
  */
-export function responder(responseUrl: string | undefined): Respond {
-  return async (message) => {
-    if (!responseUrl) throw new Error('this interaction carries no response_url');
-    const { statusCode, body } = await request(responseUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(message),
-    });
-    const text = await body.text();
-    if (statusCode < 200 || statusCode > 299)
-      throw new Error(`response_url answered ${statusCode}: ${text.slice(0, 200)}`);
-  };
+async function postToResponseUrl(url: string, message: object): Promise<void> {
+  const { statusCode, body } = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(message),
+    signal: AbortSignal.timeout(SLACK_BUDGETS.ui.timeoutMs),
+  });
+  const text = await body.text();
+  if (statusCode < 200 || statusCode > 299)
+    throw new Error(`response_url answered ${statusCode}: ${text.slice(0, 200)}`);
 }

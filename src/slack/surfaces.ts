@@ -1,14 +1,15 @@
 // Where an interaction's answer goes: an ephemeral message through response_url, or a modal. The flows
-// produce an Answer; a surface renders it in its own Block Kit form.
-import type { App } from '@slack/bolt';
+// produce an Answer; a surface renders it in its own Block Kit form. When a modal can no longer be updated (the
+// user closed it, Slack did not answer), the answer goes to the user privately instead.
 import type { ModalView } from '@slack/types';
 import type { Done } from '../ops/carry-out.js';
 import type { ConfirmationPrompt } from '../ops/changes.js';
 import type { Failure } from '../ops/types.js';
+import type { WebClient } from './clients.js';
 import type { Respond } from './respond.js';
 import type { SlackMessage } from './views/blocks.js';
 import { confirmationMessage, confirmationModal } from './views/confirmation.js';
-import { infoModal, loadingModal } from './views/modals.js';
+import { infoModal, loadingModal, withNote } from './views/modals.js';
 import { doneMessage, doneModal, failureMessage, failureModal } from './views/results.js';
 
 export type Answer =
@@ -20,18 +21,26 @@ export type Answer =
 
 export interface Surface {
   show(answer: Answer): Promise<void>;
+  /** Adds a message after the answer, leaving what the user already sees in place. */
+  note(message: SlackMessage): Promise<void>;
 }
 
-type Client = App['client'];
+/** What modal surfaces need: the client for views, the clock, and a private route for when a view cannot show. */
+export interface ModalContext {
+  client: WebClient;
+  now: () => Date;
+  fallback: Respond;
+}
 
-/** Ephemeral messages to the user, through the interaction's response_url. */
+/** Ephemeral messages to the user, through the interaction's response_url (or its fallbacks). */
 export function messageSurface(respond: Respond, now: () => Date, options: { replace?: boolean } = {}): Surface {
   return {
     show: async (answer) => {
       const message = asMessage(answer, now);
       if (!message) throw new Error(`a message surface cannot show a ${answer.kind}`);
-      await respond({ response_type: 'ephemeral', replace_original: options.replace ?? false, ...message });
+      await respond(message, options);
     },
+    note: (message) => respond(message),
   };
 }
 
@@ -55,23 +64,43 @@ function asMessage(answer: Answer, now: () => Date): SlackMessage | undefined {
  * three seconds and provider calls may take longer; the answer then replaces the loading view.
  */
 export async function modalSurface(
-  client: Client,
-  input: { triggerId: string; title: string; push?: boolean; now: () => Date },
+  context: ModalContext,
+  input: { triggerId: string; title: string; push?: boolean },
 ): Promise<Surface> {
   const view = loadingModal(input.title);
-  const opened = input.push
-    ? await client.views.push({ trigger_id: input.triggerId, view })
-    : await client.views.open({ trigger_id: input.triggerId, view });
+  const opening = { trigger_id: input.triggerId, view };
+  const opened = await (input.push ? context.client.views.push(opening) : context.client.views.open(opening));
   const viewId = opened.view?.id;
   if (!viewId) throw new Error('Slack opened a view without an id');
-  return updatingSurface(client, viewId, input.title, input.now);
+  return updatingSurface(context, viewId, input.title);
 }
 
 /** An already open modal, replaced by each answer. */
-export function updatingSurface(client: Client, viewId: string, title: string, now: () => Date): Surface {
+export function updatingSurface(context: ModalContext, viewId: string, title: string): Surface {
+  let shown: ModalView | undefined;
+  const privately = (message: SlackMessage) => context.fallback(message);
   return {
     show: async (answer) => {
-      await client.views.update({ view_id: viewId, view: asModal(answer, title, now) });
+      const view = asModal(answer, title, context.now);
+      try {
+        await context.client.views.update({ view_id: viewId, view });
+        shown = view;
+      } catch (error) {
+        const message = asMessage(answer, context.now);
+        if (!message) throw error;
+        shown = undefined;
+        await privately(message);
+      }
+    },
+    note: async (message) => {
+      if (!shown) return privately(message);
+      const view = withNote(shown, message);
+      await context.client.views.update({ view_id: viewId, view }).then(
+        () => {
+          shown = view;
+        },
+        () => privately(message),
+      );
     },
   };
 }

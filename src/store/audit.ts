@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   'routing.map',
   'access.denied',
   'audit.read',
+  'change.announce',
+  'agent.token',
 ] as const;
 export const AUDIT_OUTCOMES = [
   'requested',

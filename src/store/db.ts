@@ -38,3 +38,19 @@ export function openDatabaseReadOnly(path: string): Database {
     throw error;
   }
 }
+
+/** Whether the database takes writes now: a write that is rolled back (a read-only file or disk refuses it). */
+export function checkWritable(db: Database): { ok: true } | { ok: false; reason: string } {
+  try {
+    db.transaction(() => {
+      db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
+      throw new RolledBack();
+    })();
+  } catch (error) {
+    if (!(error instanceof RolledBack))
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  return { ok: true };
+}
+
+class RolledBack extends Error {}

@@ -156,7 +156,7 @@ describe('/voice agents delete', () => {
       target: agent.id,
       error_code: 'conflict',
     });
-    // Announcements are posted before the requester hears back, so none can still be on its way.
+    // confirmAs waits until the app is done with the click, so no announcement can still be on its way.
     expect(announcements().slice(quiet)).toEqual([]);
 
     const release = await askForConfirmation(t, ADMIN, `numbers release ${number}`);

@@ -215,7 +215,7 @@ export function everyRowAsJson(t: TestApp): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Setting a scene through the app's own flows
 
-/** `/voice numbers buy NUMBER`, then Confirm; resolves once the requester is told it was bought. */
+/** `/voice numbers buy NUMBER`, then Confirm; resolves once the requester is told and the app is done with it. */
 export async function buyThroughApp(t: TestApp, user: string, number: string): Promise<void> {
   const asked = await t.command(`numbers buy ${number}`, user);
   const prompt = await t.respondedTo(asked.responseUrlId);
@@ -227,6 +227,7 @@ export async function buyThroughApp(t: TestApp, user: string, number: string): P
     container: EPHEMERAL,
   });
   await respondedWith(t, confirmed.responseUrlId, 'Bought');
+  await t.settled();
 }
 
 /** `/voice agents create "NAME" LANGUAGE`; resolves with the agent as the sandbox lists it, and the shown token. */
@@ -243,6 +244,7 @@ export async function createAgentThroughApp(
   expect(token, `an agent token in ${JSON.stringify(reply.body)}`).toBeDefined();
   const agent = (await sandboxAgents(t)).find((candidate) => candidate.name === name);
   expect(agent, `agent ${name} at the sandbox`).toBeDefined();
+  await t.settled();
   return { agent: agent as SandboxAgent, token: token ?? '', reply };
 }
 
@@ -277,10 +279,15 @@ export function outcomeOf(t: TestApp, responseUrlId: string | undefined): Promis
   );
 }
 
-/** Presses Confirm as `user` and waits for the outcome shown to them. */
+/**
+ * Presses Confirm as `user` and waits for the outcome shown to them and for the app to finish with it (the
+ * announcement follows the answer): then whatever was not posted never will be.
+ */
 export async function confirmAs(t: TestApp, user: string, confirmationId: string): Promise<SlackCall> {
   const pressed = await press(t, user, ACTION.confirmChange, confirmationId);
-  return outcomeOf(t, pressed.responseUrlId);
+  const outcome = await outcomeOf(t, pressed.responseUrlId);
+  await t.settled();
+  return outcome;
 }
 
 /** The audit rows of one request (request, confirmation, outcome), oldest first. */
@@ -337,10 +344,11 @@ export function providerRequests(t: TestApp): Record<RouteName, number> {
   >;
 }
 
-/** `/voice map NUMBER AGENT_ID` for a number that routes nowhere yet; resolves once the requester is told. */
+/** `/voice map NUMBER AGENT_ID` for a number that routes nowhere yet; resolves once the app is done with it. */
 export async function mapThroughApp(t: TestApp, user: string, number: string, agentId: string): Promise<void> {
   const sent = await t.command(`map ${number} ${agentId}`, user);
   await respondedWith(t, sent.responseUrlId, 'Routed');
+  await t.settled();
 }
 
 /** The first number for sale in `region` that takes voice calls (after `skip` others), from the whole region. */

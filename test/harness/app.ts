@@ -7,6 +7,7 @@ import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
+import type { SlackBudgets } from '../../src/slack/clients.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from './fake-slack.js';
 import { type CapturedLogs, captureLogs } from './logs.js';
 import {
@@ -48,6 +49,10 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Latency added to every sandbox answer. */
   sandboxLatencyMs?: number;
+  /** Slack timeouts and retries by use, shorter than the app's so that a hang costs milliseconds. */
+  slackBudgets?: SlackBudgets;
+  /** How often an unreachable Slack is tried again. */
+  slackRetryMs?: number;
 }
 
 /** What the app answered, plus what the request carried that a test may need later. */
@@ -86,6 +91,8 @@ export interface TestApp {
   homeOpened(user?: string, extra?: Omit<AppHomeOpenedOptions, 'userId'> & PostOptions): Promise<AppResponse>;
   /** Any body, signed, to the app's request URL. */
   post(body: string, options?: PostOptions): Promise<AppResponse>;
+  /** Waits until the app handles no delivery: every answer, announcement and Home refresh done. */
+  settled(): Promise<void>;
   /** Waits for the app's post to the response_url with this id. */
   respondedTo(responseUrlId: string | undefined, timeoutMs?: number): Promise<SlackCall>;
   /** Stops the app, the sandbox and the fake Slack, and removes the temporary directory. Safe to call twice. */
@@ -165,9 +172,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...options.env,
     });
     const logger = createLogger(config.logLevel, logs.stream);
-    const app = await startVoiceOps(config, { logger, ...(options.now ? { now: options.now } : {}) });
+    const app = await startVoiceOps(config, {
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+      slackBudgets: options.slackBudgets,
+      slackRetryMs: options.slackRetryMs,
+    });
     cleanups.push(() => app.stop());
-    if (app.url === undefined) throw new Error('startVoiceOps gave no URL: the test app must run in HTTP mode');
     const eventsUrl = `${app.url}/slack/events`;
 
     const post = (body: string, postOptions: PostOptions = {}) =>
@@ -226,6 +237,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         return post(appHomeOpened({ ...fields, userId: user }), { contentType: JSON_CONTENT_TYPE, ...postOptions });
       },
       respondedTo: (responseUrlId, timeoutMs) => respondedTo(slack, responseUrlId, timeoutMs),
+      settled: () => app.idle(),
       close() {
         closing ??= cleanUp();
         return closing;

@@ -55,14 +55,23 @@ export interface FakeSlack {
     predicate?: (call: SlackCall) => boolean,
     timeoutOrOptions?: number | WaitOptions,
   ): Promise<SlackCall>;
-  /** The next call of `method` answers `{ ok: false, error }` (a response_url answers 404 with that body). Queues. */
-  failNext(method: string, error: string): void;
+  /**
+   * The next call of `method` answers `{ ok: false, error }` (a response_url answers 404 with that body), or, given
+   * an HTTP failure, that status (`retryAfter` adds a Retry-After header, as Slack's 429 does). Queues.
+   */
+  failNext(method: string, error: string | HttpFailure): void;
   /** Answers of `method` wait `ms` first; 0 removes the delay. */
   setLatency(method: string, ms: number): void;
   /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
   setGroupMembers(groupId: string, userIds: string[]): void;
   /** Closes the server and every open socket. */
   close(): Promise<void>;
+}
+
+/** A failure at the HTTP level: a 429 with Retry-After, a 5xx. */
+export interface HttpFailure {
+  status: number;
+  retryAfter?: number;
 }
 
 export const BOT_USER_ID = 'UBOT';
@@ -134,7 +143,7 @@ async function readText(req: IncomingMessage): Promise<string> {
 export async function startFakeSlack(): Promise<FakeSlack> {
   const recorded: Recorded[] = [];
   const waiters = new Set<Waiter>();
-  const failures = new Map<string, string[]>();
+  const failures = new Map<string, (string | HttpFailure)[]>();
   const latencies = new Map<string, number>();
   const groups = new Map<string, string[]>();
   const homeViews = new Map<string, string>();
@@ -158,7 +167,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     }
   }
 
-  function takeFailure(method: string): string | undefined {
+  function takeFailure(method: string): string | HttpFailure | undefined {
     const queue = failures.get(method);
     const error = queue?.shift();
     if (queue?.length === 0) failures.delete(method);
@@ -274,13 +283,26 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     }
   }
 
-  function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = JSON.stringify(body);
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
+      ...headers,
     });
     res.end(text);
+  }
+
+  /** An injected failure, as Slack sends it: an HTTP status, or `ok: false` (a response_url's is a 404). */
+  function sendFailure(res: ServerResponse, failure: string | HttpFailure, platformStatus: number): void {
+    if (typeof failure === 'string') {
+      sendJson(res, platformStatus, { ok: false, error: failure });
+      return;
+    }
+    const headers: Record<string, string> =
+      failure.retryAfter === undefined ? {} : { 'retry-after': String(failure.retryAfter) };
+    const error = failure.status === 429 ? 'ratelimited' : 'http_error';
+    sendJson(res, failure.status, { ok: false, error }, headers);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -309,7 +331,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       record({ method: RESPONSE_URL, body, responseUrlId: id, at: Date.now() });
       await delay(RESPONSE_URL);
       const error = takeFailure(RESPONSE_URL);
-      if (error !== undefined) sendJson(res, 404, { ok: false, error });
+      if (error !== undefined) sendFailure(res, error, 404);
       else sendJson(res, 200, { ok: true });
       return;
     }
@@ -321,7 +343,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     record({ method, body: args, ...(token === undefined ? {} : { token }), at: Date.now() });
     await delay(method);
     const error = takeFailure(method);
-    if (error !== undefined) sendJson(res, 200, { ok: false, error });
+    if (error !== undefined) sendFailure(res, error, 200);
     else sendJson(res, 200, answer(method, args, req.headers.host ?? 'fake-slack'));
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Done } from '../../src/ops/carry-out.js';
+import type { Finished } from '../../src/ops/carry-out.js';
 import { fail } from '../../src/ops/types.js';
 import { CALLBACK } from '../../src/slack/ids.js';
 import {
@@ -15,7 +15,7 @@ import { createdAgent, HOSTILE, HOSTILE_ESCAPED, rendered, unescapedMarkup } fro
 
 describe('doneMessage', () => {
   it('says what each change did', () => {
-    const said = (change: Done['change']) => doneMessage({ change }).text;
+    const said = (change: Finished['change']) => doneMessage({ change }).text;
     expect(said({ action: 'number.buy', number: { id: 'pn_1', number: '+14155550100' } })).toBe(
       ':white_check_mark: Bought *+14155550100* (id `pn_1`).',
     );
@@ -41,7 +41,7 @@ describe('doneMessage', () => {
 
   it('shows the token to the creator of an agent', () => {
     const agent = createdAgent();
-    const done: Done = {
+    const done: Finished = {
       change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: 'en-US' } },
       createdAgent: agent,
     };
@@ -52,7 +52,7 @@ describe('doneMessage', () => {
 
 describe('doneModal', () => {
   it('is a read-only info modal with the same words', () => {
-    const done: Done = { change: { action: 'number.buy', number: { id: 'pn_1', number: '+14155550100' } } };
+    const done: Finished = { change: { action: 'number.buy', number: { id: 'pn_1', number: '+14155550100' } } };
     const view = doneModal(done);
     expect(view.callback_id).toBe(CALLBACK.info);
     expect(view.submit).toBeUndefined();

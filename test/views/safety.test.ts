@@ -1,7 +1,7 @@
 // Every view at once, fed hostile text: nothing Slack parses may ping, mention or link, and the agent token
 // appears only in the views made to show it.
 import { describe, expect, it } from 'vitest';
-import type { Done } from '../../src/ops/carry-out.js';
+import type { Finished } from '../../src/ops/carry-out.js';
 import type { ConfirmationPrompt } from '../../src/ops/changes.js';
 import { fail } from '../../src/ops/types.js';
 import { COMMANDS } from '../../src/slack/command.js';
@@ -40,12 +40,12 @@ const now = new Date('2025-03-01T12:00:00Z');
 const agents = [agent({ id: HOSTILE, name: HOSTILE, status: HOSTILE, numbers: [HOSTILE] })];
 const numbers = [purchased({ id: HOSTILE, number: HOSTILE, status: HOSTILE, agentId: HOSTILE })];
 const created = createdAgent({ id: HOSTILE, name: HOSTILE, agent_token: TOKEN });
-const createdDone: Done = {
+const createdDone: Finished = {
   change: { action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } },
   createdAgent: created,
   note: HOSTILE,
 };
-const mapDone: Done = {
+const mapDone: Finished = {
   change: {
     action: 'routing.map',
     number: HOSTILE,

@@ -8,13 +8,16 @@ import {
   confirmAnswer,
   deleteAgentAnswer,
   deliver,
+  modalContext,
+  openForm,
   releaseAnswer,
+  replyTo,
   type SlackDeps,
   searchAnswer,
 } from '../flows.js';
 import { ACTION } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
-import { responder } from '../respond.js';
+import type { Respond } from '../respond.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { workingMessage } from '../views/results.js';
@@ -42,15 +45,28 @@ function chosenValue(body: Body): string {
   return '';
 }
 
-/** A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal. */
-function surfaceFor(deps: SlackDeps, body: Body, title: string): Promise<Surface> {
-  if (!body.view) return Promise.resolve(messageSurface(responder(body.response_url), deps.now));
-  return modalSurface(deps.client, {
-    triggerId: body.trigger_id,
-    title,
-    push: body.view.type === 'modal',
-    now: deps.now,
-  });
+/** Private replies to whoever pressed the button: its response_url (buttons in messages carry one), or fallbacks. */
+function replyFor(deps: SlackDeps, body: Body): Respond {
+  const actor = actorOf(body);
+  return replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: body.response_url });
+}
+
+/**
+ * A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal, or, when
+ * Slack does not open it, privately in a message.
+ */
+async function surfaceFor(deps: SlackDeps, body: Body, title: string): Promise<Surface> {
+  if (!body.view) return messageSurface(replyFor(deps, body), deps.now);
+  try {
+    return await modalSurface(modalContext(deps, actorOf(body)), {
+      triggerId: body.trigger_id,
+      title,
+      push: body.view.type === 'modal',
+    });
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'Slack did not open a modal: answering in a message instead');
+    return messageSurface(replyFor(deps, body), deps.now);
+  }
 }
 
 type Flow = (deps: SlackDeps, actor: Actor, value: string) => Promise<Answer>;
@@ -77,7 +93,7 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action<Body>(ACTION.confirmChange, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
-    const surface = messageSurface(responder(body.response_url), deps.now, { replace: true });
+    const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
   });
@@ -85,7 +101,7 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action<Body>(ACTION.cancelChange, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
-    await messageSurface(responder(body.response_url), deps.now, { replace: true }).show(
+    await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(
       cancelAnswer(deps, actor, chosenValue(body)),
     );
   });
@@ -95,11 +111,12 @@ export function registerActions(app: App, deps: SlackDeps): void {
     const actor = actorOf(body);
     const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
     if (denied) return (await surfaceFor(deps, body, 'Map a number')).show({ kind: 'failure', failure: denied });
-    await openMapModal(deps, {
+    await openMapModal(deps, actor, {
       triggerId: body.trigger_id,
       initialNumber: chosenValue(body) || undefined,
       metadata: encodeMetadata({ channelId: actor.channelId }),
       push: body.view?.type === 'modal',
+      reply: replyFor(deps, body),
     });
   });
 
@@ -108,14 +125,16 @@ export function registerActions(app: App, deps: SlackDeps): void {
     const actor = actorOf(body);
     const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
     if (denied) return (await surfaceFor(deps, body, 'Create an agent')).show({ kind: 'failure', failure: denied });
-    await openForm(deps, body, createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) }));
+    const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
+    await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
   });
 
   app.action<Body>(ACTION.searchNumbers, async ({ ack, body }) => {
     await ack();
     const actor = actorOf(body);
     const role = await deps.ops.roleOf(actor.userId);
-    await openForm(deps, body, searchModal({ role, privateMetadata: encodeMetadata({ channelId: actor.channelId }) }));
+    const view = searchModal({ role, privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
+    await openFormOver(deps, body, view, '/voice numbers search REGION');
   });
 
   app.action<Body>(ACTION.searchRegion, async ({ ack, body }) => {
@@ -129,14 +148,14 @@ export function registerActions(app: App, deps: SlackDeps): void {
     if (!more.success) return;
     if (body.view) return showSearchPage(deps, body, more.data);
     const answer = await searchAnswer(deps, actorOf(body), more.data);
-    await messageSurface(responder(body.response_url), deps.now, { replace: true }).show(answer);
+    await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(answer);
   });
 }
 
 /** Opens a form over whatever held the button: pushed onto a modal, else opened from a message or the Home tab. */
-async function openForm(deps: SlackDeps, body: Body, view: ModalView): Promise<void> {
-  const opening = { trigger_id: body.trigger_id, view };
-  await (body.view?.type === 'modal' ? deps.client.views.push(opening) : deps.client.views.open(opening));
+function openFormOver(deps: SlackDeps, body: Body, view: ModalView, instead: string): Promise<void> {
+  const push = body.view?.type === 'modal';
+  return openForm(deps, { triggerId: body.trigger_id, view, push, instead, reply: replyFor(deps, body) });
 }
 
 /** Fills the search modal in place: loading first, then the page or what went wrong. */
@@ -144,7 +163,7 @@ async function showSearchPage(deps: SlackDeps, body: Body, query: { region?: str
   const view = body.view;
   if (!view) return;
   const actor = actorOf(body);
-  const surface = updatingSurface(deps.client, view.id, 'Search numbers', deps.now);
+  const surface = updatingSurface(modalContext(deps, actor), view.id, 'Search numbers');
   const role = await deps.ops.roleOf(actor.userId);
   const base = { role, region: query.region, privateMetadata: view.private_metadata };
   await surface.show({ kind: 'modal', view: searchModal({ ...base, loading: true }) });

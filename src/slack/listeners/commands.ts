@@ -11,12 +11,14 @@ import {
   deliver,
   mapAnswer,
   numbersAnswer,
+  openForm,
   releaseAnswer,
+  replyTo,
   type SlackDeps,
   searchAnswer,
 } from '../flows.js';
 import { encodeMetadata } from '../metadata.js';
-import { type Respond, responder } from '../respond.js';
+import type { Respond } from '../respond.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -33,11 +35,12 @@ export function registerCommands(app: App, deps: SlackDeps): void {
   app.command('/voice', async ({ command, ack }) => {
     // Acknowledge first: Slack gives three seconds, and provider calls may take longer.
     await ack();
+    const actor = actorOf(command);
     const invocation = {
       deps,
-      actor: actorOf(command),
+      actor,
       triggerId: command.trigger_id,
-      respond: responder(command.response_url),
+      respond: replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: command.response_url }),
     };
     const parsed = parseCommand(command.text);
     if (!parsed.ok) return showHelp(invocation, parsed.error);
@@ -78,8 +81,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
       if (denied) return reply({ kind: 'failure', failure: denied });
       const view = createAgentModal({ agentName: command.agentName, privateMetadata: metadata });
-      await deps.client.views.open({ trigger_id: triggerId, view });
-      return;
+      return openForm(deps, { triggerId, view, instead: '/voice agents create NAME LANGUAGE', reply: respond });
     }
     case 'agents.delete':
       return reply(await deleteAgentAnswer(deps, actor, command.agentId));
@@ -87,9 +89,8 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await numbersAnswer(deps, actor));
     case 'numbers.search': {
       if (command.region) return reply(await searchAnswer(deps, actor, { region: command.region }));
-      const role = await deps.ops.roleOf(actor.userId);
-      await deps.client.views.open({ trigger_id: triggerId, view: searchModal({ role, privateMetadata: metadata }) });
-      return;
+      const view = searchModal({ role: await deps.ops.roleOf(actor.userId), privateMetadata: metadata });
+      return openForm(deps, { triggerId, view, instead: '/voice numbers search REGION', reply: respond });
     }
     case 'numbers.buy':
       return reply(await buyAnswer(deps, actor, command.number));
@@ -101,7 +102,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       }
       const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
       if (denied) return reply({ kind: 'failure', failure: denied });
-      return openMapModal(deps, { triggerId, initialNumber: command.number, metadata });
+      return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
     case 'audit':
       return reply(auditAnswer(deps, command.limit));

@@ -2,7 +2,15 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { agentName, language } from '../../provider/schemas.js';
 import { normalizeLocale } from '../command.js';
-import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, type SlackDeps } from '../flows.js';
+import {
+  cancelAnswer,
+  confirmAnswer,
+  createAgentAnswer,
+  deliver,
+  mapAnswer,
+  modalContext,
+  type SlackDeps,
+} from '../flows.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
@@ -46,7 +54,7 @@ export function registerViews(app: App, deps: SlackDeps): void {
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
     await ack({ response_action: 'update', view: loadingModal('Create an agent') });
     const actor = actorOf(body.user, body.team?.id, view);
-    const surface = updatingSurface(deps.client, view.id, 'Create an agent', deps.now);
+    const surface = updatingSurface(modalContext(deps, actor), view.id, 'Create an agent');
     await deliver(deps, surface, actor, await createAgentAnswer(deps, actor, { name, language: locale }));
   });
 
@@ -59,14 +67,14 @@ export function registerViews(app: App, deps: SlackDeps): void {
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
     await ack({ response_action: 'update', view: loadingModal('Map a number') });
     const actor = actorOf(body.user, body.team?.id, view);
-    const surface = updatingSurface(deps.client, view.id, 'Map a number', deps.now);
+    const surface = updatingSurface(modalContext(deps, actor), view.id, 'Map a number');
     await deliver(deps, surface, actor, await mapAnswer(deps, actor, { phoneNumber, agentId }));
   });
 
   app.view(CALLBACK.confirmChange, async ({ ack, body, view }) => {
     await ack({ response_action: 'update', view: loadingModal('Working…') });
     const actor = actorOf(body.user, body.team?.id, view);
-    const surface = updatingSurface(deps.client, view.id, 'Confirm', deps.now);
+    const surface = updatingSurface(modalContext(deps, actor), view.id, 'Confirm');
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, view.private_metadata));
   });
 

@@ -186,3 +186,8 @@ export function mapModal(input: {
     ],
   });
 }
+
+/** A modal already shown, with a message added at its end (e.g. that the announcement did not go out). */
+export function withNote(view: ModalView, note: SlackMessage): ModalView {
+  return { ...view, blocks: [...view.blocks, ...note.blocks].slice(0, LIMITS.viewBlocks) };
+}

@@ -1,23 +1,24 @@
 // What the requester sees after a change: done, failed, cancelled, under way, or nothing to do.
 import type { ModalView } from '@slack/types';
-import type { Done } from '../../ops/carry-out.js';
+import type { Finished } from '../../ops/carry-out.js';
 import type { PendingChange } from '../../ops/changes.js';
 import type { Failure } from '../../ops/types.js';
+import type { CreatedAgent } from '../../provider/schemas.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import { agentCreatedMessage } from './agents.js';
 import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
-import { agentLabel, bold } from './text.js';
+import { agentLabel, bold, code } from './text.js';
 
-export function doneMessage(done: Done): SlackMessage {
+export function doneMessage(done: Finished): SlackMessage {
   if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
   const predicate = describeChange(done.change);
   const text = `:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}.`;
   return message(text, [section(text), ...(done.note ? [context(escapeMrkdwn(done.note))] : [])]);
 }
 
-export function doneModal(done: Done): ModalView {
+export function doneModal(done: Finished): ModalView {
   if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedModal(done.createdAgent);
   return infoModal('Done', doneMessage(done));
 }
@@ -56,4 +57,25 @@ export function workingMessage(what: string): SlackMessage {
 
 export function unchangedMapMessage(number: string, agentName: string): SlackMessage {
   return textMessage(`:information_source: ${bold(number)} already routes to ${bold(agentName)}: nothing to change.`);
+}
+
+/** After a change was made and answered: the announcement channel did not get it, and why. */
+export function announcementFailedMessage(failure: Failure): SlackMessage {
+  // The message names a channel link and a command, both ours: it is mrkdwn already.
+  return textMessage(`:loudspeaker: The change was made, but ${failure.message}`);
+}
+
+/** Slack did not open a form: what happened, and the command that does the same without one. */
+export function formFailedMessage(slackCode: string, instead: string): SlackMessage {
+  return textMessage(
+    `:warning: Slack did not open the form (${code(slackCode)}). Try again, or type ${code(instead)} instead.`,
+  );
+}
+
+/** The agent was created, but its token could not be shown: the only remedy is a new agent. */
+export function tokenUndeliveredMessage(agent: CreatedAgent): SlackMessage {
+  return textMessage(
+    `:warning: Agent ${agentLabel({ id: agent.id, name: agent.name })} was created, but its token could not be ` +
+      'shown to you, and it is not kept anywhere. Delete the agent and create it again to get a new token.',
+  );
 }

@@ -1,0 +1,77 @@
+// The Web API clients, one per use. Each @slack/web-api client has its own request queue, which a 429 pauses and a
+// hung call holds: giving announcements, group reads and what a user waits for clients of their own keeps a slow or
+// rate-limited channel post from ever delaying someone else's modal or reply.
+import { type Logger as BoltLogger, webApi } from '@slack/bolt';
+import type { Config } from '../config.js';
+
+export type WebClient = webApi.WebClient;
+
+export interface SlackClients {
+  /** What a user is waiting for: views.open/push/update/publish, ephemeral and direct replies. */
+  ui: WebClient;
+  /** Posts to NOTIFY_CHANNEL_ID: nobody waits on them, so they may retry a little. */
+  announcements: WebClient;
+  /** usergroups.users.list, read while a user waits for an answer. */
+  groups: WebClient;
+  /** auth.test, at start and for readiness. */
+  identity: WebClient;
+}
+
+export interface Budget {
+  timeoutMs: number;
+  retries: number;
+}
+
+export type SlackBudgets = Record<keyof SlackClients, Budget>;
+
+/** Timeouts and retry budgets by use. A trigger_id lasts 3 s, so a views.open retried later is useless. */
+export const SLACK_BUDGETS: SlackBudgets = {
+  ui: { timeoutMs: 3_000, retries: 0 },
+  announcements: { timeoutMs: 5_000, retries: 2 },
+  groups: { timeoutMs: 2_500, retries: 0 },
+  identity: { timeoutMs: 5_000, retries: 0 },
+};
+
+export function createSlackClients(
+  slack: Config['slack'],
+  logger: BoltLogger,
+  budgets: SlackBudgets = SLACK_BUDGETS,
+): SlackClients {
+  const client = ({ timeoutMs, retries }: Budget) =>
+    new webApi.WebClient(slack.botToken, {
+      slackApiUrl: slack.apiUrl,
+      logger,
+      timeout: timeoutMs,
+      // A 429 is answered by the caller (announcements wait out a short Retry-After once); the client never
+      // pauses its queue for whatever time Slack names.
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries, minTimeout: 500, maxTimeout: 2_000, randomize: true },
+    });
+  return {
+    ui: client(budgets.ui),
+    announcements: client(budgets.announcements),
+    groups: client(budgets.groups),
+    identity: client(budgets.identity),
+  };
+}
+
+/** Slack's error code for a failed call (`not_in_channel`, `ratelimited`, `timeout`…), for messages and the audit. */
+export function slackErrorCode(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return 'unknown';
+  const { code, data, original } = error as { code?: unknown; data?: { error?: unknown }; original?: unknown };
+  if (typeof data?.error === 'string') return data.error;
+  if (code === webApi.ErrorCode.RateLimitedError) return 'ratelimited';
+  if (code === webApi.ErrorCode.HTTPError) return 'http_error';
+  if (code === webApi.ErrorCode.RequestError) {
+    const name = original instanceof Error ? original.name : '';
+    return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'unreachable';
+  }
+  return error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'unknown';
+}
+
+/** Seconds Slack asked to wait, when the error is a 429. */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, retryAfter } = error as { code?: unknown; retryAfter?: unknown };
+  return code === webApi.ErrorCode.RateLimitedError && typeof retryAfter === 'number' ? retryAfter : undefined;
+}
