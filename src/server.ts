@@ -13,7 +13,7 @@ import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
 import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
-import { SlackIdentity } from './slack/identity.js';
+import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { InFlight } from './slack/in-flight.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
@@ -42,15 +42,15 @@ export async function startVoiceOps(
     now?: () => Date;
     /** Slack timeouts and retries by use; tests shorten them so that a hang costs milliseconds. */
     slackBudgets?: SlackBudgets;
-    /** How often an unreachable Slack is tried again. */
-    slackRetryMs?: number;
+    /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
+    slackRecheck?: Recheck;
   },
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets);
   // First, so that a wrong token stops the start with a plain sentence before anything else is opened.
-  const identity = new SlackIdentity(slack.identity, logger, { retryMs: options.slackRetryMs });
+  const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);
   await identity.connect();
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
   const provider = new ProviderClient({

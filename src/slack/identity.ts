@@ -39,23 +39,28 @@ const TRANSIENT = new Set([
   'request_timeout',
 ]);
 
-// How long an answer of auth.test is trusted (a failure only briefly), and how often an unreachable Slack is tried.
-const RECHECK_MS = { retry: 5_000, ok: 10_000, failed: 1_000 } as const;
+// How often an unreachable Slack is tried, and how long an answer of auth.test is trusted (a failure only briefly).
+export interface Recheck {
+  retry: number;
+  ok: number;
+  failed: number;
+}
+const RECHECK_MS: Recheck = { retry: 5_000, ok: 10_000, failed: 1_000 };
 
 export class SlackIdentity {
   readonly #client: WebClient;
   readonly #logger: Logger;
-  readonly #retryMs: number;
+  readonly #recheck: Recheck;
   #identity?: Identity;
   #last?: { status: SlackStatus; at: number };
   #checking?: Promise<SlackStatus>;
   #retry?: NodeJS.Timeout;
   #outage = false;
 
-  constructor(client: WebClient, logger: Logger, options: { retryMs?: number } = {}) {
+  constructor(client: WebClient, logger: Logger, recheck: Recheck = RECHECK_MS) {
     this.#client = client;
     this.#logger = logger;
-    this.#retryMs = options.retryMs ?? RECHECK_MS.retry;
+    this.#recheck = recheck;
   }
 
   /** The identity once auth.test has answered; undefined while Slack has never been reached. */
@@ -77,7 +82,7 @@ export class SlackIdentity {
   /** auth.test, at most once every few seconds and once at a time: readiness probes may come often. */
   check(): Promise<SlackStatus> {
     const last = this.#last;
-    if (last && Date.now() - last.at < (last.status.ok ? RECHECK_MS.ok : RECHECK_MS.failed)) {
+    if (last && Date.now() - last.at < (last.status.ok ? this.#recheck.ok : this.#recheck.failed)) {
       return Promise.resolve(last.status);
     }
     this.#checking ??= this.#authTest().then((status) => {
@@ -134,7 +139,7 @@ export class SlackIdentity {
       void this.check().then((status) => {
         if (!status.ok) this.#scheduleRetry();
       });
-    }, this.#retryMs);
+    }, this.#recheck.retry);
     this.#retry.unref();
   }
 }

@@ -39,18 +39,15 @@ export function openDatabaseReadOnly(path: string): Database {
   }
 }
 
-/** Whether the database takes writes now: a write that is rolled back (a read-only file or disk refuses it). */
+/**
+ * Whether the database takes writes now. A write rolled back proves nothing (SQLite writes at commit), so this
+ * commits one that changes nothing: the schema version, set to itself.
+ */
 export function checkWritable(db: Database): { ok: true } | { ok: false; reason: string } {
   try {
-    db.transaction(() => {
-      db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
-      throw new RolledBack();
-    })();
+    db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
+    return { ok: true };
   } catch (error) {
-    if (!(error instanceof RolledBack))
-      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
-  return { ok: true };
 }
-
-class RolledBack extends Error {}

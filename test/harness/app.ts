@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
 import type { SlackBudgets } from '../../src/slack/clients.js';
+import type { Recheck } from '../../src/slack/identity.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from './fake-slack.js';
 import { type CapturedLogs, captureLogs } from './logs.js';
 import {
@@ -51,8 +52,10 @@ export interface TestAppOptions {
   sandboxLatencyMs?: number;
   /** Slack timeouts and retries by use, shorter than the app's so that a hang costs milliseconds. */
   slackBudgets?: SlackBudgets;
-  /** How often an unreachable Slack is tried again. */
-  slackRetryMs?: number;
+  /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
+  slackRecheck?: Recheck;
+  /** Prepares the fake Slack before the app starts (e.g. makes auth.test fail). */
+  beforeStart?: (slack: FakeSlack) => void;
 }
 
 /** What the app answered, plus what the request carried that a test may need later. */
@@ -137,6 +140,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const slack = await startFakeSlack();
     cleanups.push(() => slack.close());
     for (const [group, members] of Object.entries(options.groups ?? {})) slack.setGroupMembers(group, members);
+    options.beforeStart?.(slack);
 
     const sandbox = await startSandbox({ port: 0, latencyMs: options.sandboxLatencyMs });
     cleanups.push(() => sandbox.close());
@@ -176,7 +180,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       logger,
       ...(options.now ? { now: options.now } : {}),
       slackBudgets: options.slackBudgets,
-      slackRetryMs: options.slackRetryMs,
+      slackRecheck: options.slackRecheck,
     });
     cleanups.push(() => app.stop());
     const eventsUrl = `${app.url}/slack/events`;

@@ -1,13 +1,19 @@
 // The secrets sweep every end-to-end test file runs when it closes its app: no agent token, provider key or
 // Slack credential may appear in a log line, a database row, or anything posted where others can see it.
 import Database from 'better-sqlite3';
-import type { FakeSlack } from './fake-slack.js';
+import type { FakeSlack, SlackCall } from './fake-slack.js';
 
 /** Tokens the sandbox issues; collected from wherever the app showed them to their creator. */
 const AGENT_TOKEN = /atk_[0-9a-f]{32}/g;
 
-/** Where a token may appear: the creator's ephemeral reply and the creator's own modal. */
-const PRIVATE_TO_REQUESTER = new Set(['response_url', 'views.open', 'views.update', 'views.push']);
+/**
+ * Where a token may appear: seen by one user alone. The creator's ephemeral reply (through the response_url or
+ * chat.postEphemeral), the creator's own modal, or the app's direct message with a user (a post to a user id).
+ */
+const PRIVATE_METHODS = new Set(['response_url', 'views.open', 'views.update', 'views.push', 'chat.postEphemeral']);
+const isPrivate = (call: SlackCall) =>
+  PRIVATE_METHODS.has(call.method) ||
+  (call.method === 'chat.postMessage' && /^[UW][A-Z0-9]+$/.test(String(call.body.channel)));
 
 export interface SweepInput {
   slack: FakeSlack;
@@ -38,7 +44,7 @@ export function sweepForSecrets(input: SweepInput): void {
     ['the logs', input.logText],
     ['the database', databaseText(input.dbPath)],
     ...calls
-      .filter((call) => !PRIVATE_TO_REQUESTER.has(call.method))
+      .filter((call) => !isPrivate(call))
       .map((call): [string, string] => [`a ${call.method} call`, JSON.stringify(call.body)]),
   ];
   const leaks = places.flatMap(([place, text]) =>
@@ -46,7 +52,7 @@ export function sweepForSecrets(input: SweepInput): void {
   );
   // Credentials may not reach even the requester's messages.
   const shown = calls
-    .filter((call) => PRIVATE_TO_REQUESTER.has(call.method))
+    .filter(isPrivate)
     .flatMap((call) => input.credentials.filter((secret) => JSON.stringify(call.body).includes(secret)));
   leaks.push(...shown.map((secret) => `${secret.slice(0, 8)}… shown to a user`));
   if (leaks.length > 0) throw new Error(`secrets leaked: ${leaks.join('; ')}`);

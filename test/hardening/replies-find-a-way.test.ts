@@ -1,0 +1,108 @@
+// A reply that the response_url cannot carry takes another private route: an ephemeral message in the channel,
+// then a direct message from the app. An agent token reaches its creator alone, or the audit says it reached no
+// one. A form Slack does not open is answered with what to type instead.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { auditRows, shownText } from '../e2e/support.js';
+import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { callsSince } from './support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+let agents = 0;
+
+/** `/voice agents create` with the response_url failing; resolves once the app is done with the request. */
+async function createAgentWithoutResponseUrl(): Promise<{ name: string; since: number }> {
+  const name = `Fallback desk ${++agents}`;
+  const since = t.slack.mark();
+  t.slack.failNext(RESPONSE_URL, 'expired_url');
+  await t.command(`agents create "${name}" en-US`, OPERATOR);
+  await t.slack.waitFor(
+    'chat.postMessage',
+    (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes(name),
+  );
+  await t.settled();
+  return { name, since };
+}
+
+const tokenIn = (call: SlackCall) => /```([^`]+)```/.exec(shownText(call))?.[1];
+
+/** Every Slack call since `since` that carries a code block: where a token could have gone. */
+const tokenCarriers = (since: number) =>
+  t.slack
+    .calls()
+    .slice(since)
+    .filter((call) => tokenIn(call) !== undefined);
+
+describe('an agent token whose response_url fails', () => {
+  it('reaches its creator in an ephemeral message in the channel, and nowhere else', async () => {
+    const { since } = await createAgentWithoutResponseUrl();
+    const carriers = tokenCarriers(since);
+    expect(carriers.map((call) => call.method)).toEqual([RESPONSE_URL, 'chat.postEphemeral']);
+    const [, ephemeral] = carriers;
+    expect(ephemeral?.body).toMatchObject({ channel: OPS_CHANNEL, user: OPERATOR });
+  });
+
+  it('reaches its creator by direct message when the channel refuses ephemerals too', async () => {
+    t.slack.failNext('chat.postEphemeral', 'not_in_channel');
+    const { since } = await createAgentWithoutResponseUrl();
+    const carriers = tokenCarriers(since);
+    expect(carriers.map((call) => call.method)).toEqual([RESPONSE_URL, 'chat.postEphemeral', 'chat.postMessage']);
+    expect(carriers.at(-1)?.body.channel, "the app's direct message with its creator").toBe(OPERATOR);
+  });
+
+  it('reaching no one is audited, and the token is kept nowhere', async () => {
+    t.slack.failNext('chat.postEphemeral', 'not_in_channel');
+    t.slack.failNext('chat.postMessage', 'cannot_dm_bot');
+    t.slack.failNext(RESPONSE_URL, 'expired_url');
+    t.slack.failNext('chat.postEphemeral', 'not_in_channel');
+    t.slack.failNext('chat.postMessage', 'cannot_dm_bot');
+    const { name } = await createAgentWithoutResponseUrl();
+    const created = auditRows(t).findLast((row) => row.action === 'agent.create' && row.outcome === 'succeeded');
+    const undelivered = auditRows(t).findLast((row) => row.action === 'agent.token');
+    expect(undelivered).toMatchObject({
+      outcome: 'failed',
+      target: created?.target,
+      correlation_id: created?.correlation_id,
+      error_code: 'undelivered',
+    });
+    expect(undelivered?.error_message).toContain('reached no one');
+    // The announcement still went out: the agent exists, whoever could see its token.
+    expect(
+      shownText(
+        t.slack.calls('chat.postMessage').findLast((call) => call.body.channel === NOTIFY_CHANNEL) as SlackCall,
+      ),
+    ).toContain(name);
+  });
+});
+
+describe('a form Slack does not open', () => {
+  it('is answered with what happened and the command that does the same', async () => {
+    t.slack.failNext('views.open', 'expired_trigger_id');
+    const sent = await t.command('agents create', OPERATOR);
+    const reply = await t.respondedTo(sent.responseUrlId);
+    expect(shownText(reply)).toContain('Slack did not open the form (`expired_trigger_id`)');
+    expect(shownText(reply)).toContain('/voice agents create NAME LANGUAGE');
+  });
+
+  it('from the Home tab, shows the confirmation in a direct message instead', async () => {
+    const since = t.slack.mark();
+    t.slack.failNext('views.open', 'expired_trigger_id');
+    await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.buyNumber,
+      value: '+14155550100',
+      container: { type: 'view', viewId: 'VHOME', viewType: 'home' },
+    });
+    const direct = await t.slack.waitFor('chat.postMessage', (call) => call.body.channel === OPERATOR, { since });
+    expect(shownText(direct)).toContain('+14155550100');
+    expect(callsSince(t, 'chat.postMessage', since).filter((call) => call.body.channel === NOTIFY_CHANNEL)).toEqual([]);
+  });
+});
