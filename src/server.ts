@@ -28,7 +28,7 @@ export interface RunningVoiceOps {
 
 export async function startVoiceOps(
   config: Config,
-  options: { logger: Logger; now?: () => Date },
+  options: { logger: Logger; now?: () => Date; onFatal?: (reason: string, error?: unknown) => void },
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
@@ -41,7 +41,8 @@ export async function startVoiceOps(
     logger,
   });
   const db = openDatabase(config.databasePath);
-  const app = createBoltApp(config.slack, logger);
+  // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
+  const app = createBoltApp(config.slack, logger, options.onFatal ?? ((reason) => logger.fatal(reason)));
   const access = new AccessControl({
     ...config.access,
     groupMembers: async (usergroup) => (await app.client.usergroups.users.list({ usergroup })).users ?? [],

@@ -9,23 +9,26 @@ import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerViews } from './listeners/views.js';
+import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 
 /**
- * The Bolt app: Socket Mode when an app token is configured, HTTP otherwise (`POST /slack/events`,
- * plus `GET /healthz` for load balancers and orchestrators).
+ * The Bolt app: Socket Mode when an app token is configured (kept connected by socket-mode.ts; `onFatal` when
+ * Slack refuses the token), HTTP otherwise (`POST /slack/events`, plus `GET /healthz` for load balancers).
  */
-export function createBoltApp(slack: Config['slack'], logger: Logger): App {
-  const socketMode = Boolean(slack.appToken);
+export function createBoltApp(slack: Config['slack'], logger: Logger, onFatal: OnFatal): App {
+  const bolt = boltLogger(logger);
+  const receiver = slack.appToken
+    ? socketModeReceiver({ appToken: slack.appToken, apiUrl: slack.apiUrl, logger: bolt })
+    : undefined;
   const app = new App({
     token: slack.botToken,
     signingSecret: slack.signingSecret,
-    appToken: slack.appToken,
-    socketMode,
+    receiver,
     // The app keeps no conversation state; Bolt's default store costs work on every request before the ack.
     convoStore: false,
-    logger: boltLogger(logger),
+    logger: bolt,
     clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
-    customRoutes: socketMode
+    customRoutes: receiver
       ? undefined
       : [
           {
@@ -38,6 +41,7 @@ export function createBoltApp(slack: Config['slack'], logger: Logger): App {
           },
         ],
   });
+  if (receiver) keepConnected(receiver.client, logger, onFatal);
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
