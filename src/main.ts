@@ -1,7 +1,8 @@
 // Starts Voice Ops for real: configuration from the environment (and .env), stop on SIGINT/SIGTERM.
 import { ConfigError, parseConfig, readEnvironment } from './config.js';
 import { createLogger } from './log.js';
-import { startVoiceOps } from './server.js';
+import { type RunningVoiceOps, startVoiceOps } from './server.js';
+import { appTokenRefusal } from './slack/socket-mode.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseConfig>;
@@ -13,24 +14,38 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  let running: Awaited<ReturnType<typeof startVoiceOps>>;
-  try {
-    running = await startVoiceOps(config, { logger });
-  } catch (error) {
-    logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, config.slack.port)}`);
-    process.exit(1);
-  }
+  let running: RunningVoiceOps | undefined;
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'stopping: finishing changes under way');
-    await running.stop();
+    await running?.stop();
     logger.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // What the app cannot recover from while running (Slack refusing the app token): one fatal line, then the same
+  // graceful stop as on a signal, and a non-zero exit for whatever supervises the process.
+  const onFatal = (reason: string) => {
+    if (stopping) return;
+    logger.fatal(reason);
+    void stop(1);
+  };
+  try {
+    running = await startVoiceOps(config, { logger, onFatal });
+  } catch (error) {
+    // A refused token is said in full by its sentence; a stack trace would only bury it.
+    const refusal = appTokenRefusal(error);
+    if (refusal) logger.fatal(`Voice Ops could not start: ${refusal}`);
+    else logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, config.slack.port)}`);
+    process.exit(1);
+  }
+  const onSignal = (signal: string) => {
+    if (stopping) return;
+    logger.info({ signal }, 'stopping: finishing changes under way');
+    void stop(0);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 }
 
 /** What to do about the usual start-up failures, in a sentence. */

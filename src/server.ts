@@ -40,6 +40,8 @@ export async function startVoiceOps(
   options: {
     logger: Logger;
     now?: () => Date;
+    /** Called when the running app cannot go on (Slack refused the app token); main.ts stops the process. */
+    onFatal?: (reason: string, error?: unknown) => void;
     /** Slack timeouts and retries by use; tests shorten them so that a hang costs milliseconds. */
     slackBudgets?: SlackBudgets;
     /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
@@ -70,7 +72,9 @@ export async function startVoiceOps(
     },
     provider: providerCheck(provider),
   });
-  const app = createBoltApp(config.slack, { logger, identity, healthRoutes: routes });
+  // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
+  const onFatal = options.onFatal ?? ((reason: string) => logger.fatal(reason));
+  const app = createBoltApp(config.slack, { logger, identity, healthRoutes: routes, onFatal });
   const access = new AccessControl({
     ...config.access,
     groupMembers: async (usergroup) => (await slack.groups.usergroups.users.list({ usergroup })).users ?? [],
@@ -108,7 +112,7 @@ export async function startVoiceOps(
     idle: () => inFlight.drain(),
     stop: async () => {
       identity.stop();
-      if (socketMode) listening?.close();
+      if (socketMode) await new Promise((resolve) => listening?.close(resolve));
       await app.stop();
       await inFlight.drain();
       await provider.close();

@@ -27,12 +27,15 @@ describe('log redaction', () => {
     expect(out.text().match(/\[redacted\]/g)?.length).toBe(7);
   });
 
-  it("scrubs Slack tokens from Bolt's free text and drops its body dumps", () => {
+  it("scrubs Slack tokens from Bolt's free text and drops its body and Socket Mode message dumps", () => {
     const out = capture();
     const bolt = boltLogger(createLogger('debug', out.stream));
     bolt.warn('token xoxb-123-456-abc was rejected');
     bolt.debug('http request body: {"view":{"blocks":"atk_secret"}}');
     bolt.debug('http request result: {"view":"atk_secret"}');
+    bolt.debug('Received a message on the WebSocket: {"payload":{"text":"atk_secret"}}');
+    bolt.debug('Calling ack() - type: interactive, envelope_id: 1, data: {"view":"atk_secret"}');
+    bolt.debug('Sending a WebSocket message: {"envelope_id":"1","payload":{"view":"atk_secret"}}');
     bolt.debug('apiCall start');
     expect(out.text()).toContain('token [redacted] was rejected');
     expect(out.text()).toContain('apiCall start');

@@ -31,7 +31,11 @@ const realEnvironment: RetryEnvironment = {
 };
 
 /** Full jitter: anywhere between 0 and the capped exponential step, so clients that failed together spread out. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.floor(random() * ceiling);
 }

@@ -12,18 +12,23 @@ import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
+import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 
 /**
- * The Bolt app: Socket Mode when an app token is configured, HTTP otherwise (`POST /slack/events`, plus the
- * health routes). The bot's identity comes from our own auth.test (see SlackIdentity), never from a call Bolt
- * makes on the first request, so that an unreachable Slack is reported at start rather than as timeouts later.
+ * The Bolt app: Socket Mode when an app token is configured (kept connected by socket-mode.ts; `onFatal` when
+ * Slack refuses the token), HTTP otherwise (`POST /slack/events`, plus the health routes). The bot's identity
+ * comes from our own auth.test (see SlackIdentity), never from a call Bolt makes on the first request, so that an
+ * unreachable Slack is reported at start rather than as timeouts later.
  */
 export function createBoltApp(
   slack: Config['slack'],
-  input: { logger: Logger; identity: SlackIdentity; healthRoutes: HealthRoute[] },
+  input: { logger: Logger; identity: SlackIdentity; healthRoutes: HealthRoute[]; onFatal: OnFatal },
 ): App {
   const { logger, identity } = input;
-  const socketMode = Boolean(slack.appToken);
+  const bolt = boltLogger(logger);
+  const receiver = slack.appToken
+    ? socketModeReceiver({ appToken: slack.appToken, apiUrl: slack.apiUrl, logger: bolt })
+    : undefined;
   const app = new App({
     authorize: async () => ({
       botToken: slack.botToken,
@@ -31,14 +36,15 @@ export function createBoltApp(
       botId: identity.current?.botId,
     }),
     signingSecret: slack.signingSecret,
-    appToken: slack.appToken,
-    socketMode,
+    receiver,
     // The app keeps no conversation state; Bolt's default store costs work on every request before the ack.
     convoStore: false,
-    logger: boltLogger(logger),
+    logger: bolt,
     clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
-    customRoutes: socketMode ? undefined : input.healthRoutes,
+    // In Socket Mode the health routes have a server of their own (see server.ts).
+    customRoutes: receiver ? undefined : input.healthRoutes,
   });
+  if (receiver) keepConnected(receiver.client, logger, input.onFatal);
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });

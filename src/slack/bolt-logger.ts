@@ -24,9 +24,11 @@ function safeJson(value: unknown): string {
   }
 }
 
-// At debug level the Web API client dumps whole request bodies and results, which carry what the app
-// shows users (an agent token in its one-time message, for instance): those dumps are never logged.
-const BODY_DUMP = /\b(body|result|storedResponse)\b/i;
+// At debug level the Web API client dumps whole request bodies and results, and the Socket Mode client every
+// message and ack, which carry what users typed and what the app shows them (an agent token in its one-time
+// message, for instance): those dumps are never logged.
+const BODY_DUMP =
+  /\b(body|result|storedResponse)\b|^(Received a message on the WebSocket|Sending a WebSocket message|Calling ack\(\))/i;
 
 /** Bolt's Logger interface on top of our pino logger, so that every line is JSON and redacted. */
 export function boltLogger(logger: Logger): BoltLogger {

@@ -70,6 +70,24 @@ describe('a running app', () => {
   });
 });
 
+describe('an app in Socket Mode', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ socketMode: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers the health routes on PORT too', async () => {
+    expect(await get(t, '/healthz')).toEqual({ status: 200, body: { ok: true } });
+    expect(await get(t, '/readyz')).toEqual({
+      status: 200,
+      body: { ok: true, checks: { database: 'ok', slack: 'ok', provider: 'ok' } },
+    });
+  });
+});
+
 describe('Slack unreachable at start', () => {
   let t: TestApp;
   beforeAll(async () => {

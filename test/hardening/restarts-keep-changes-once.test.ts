@@ -1,41 +1,40 @@
 // The app process itself (`node --import tsx src/main.ts`), killed and restarted: a confirmation survives a SIGKILL
 // between request and Confirm and then changes things once; the database stays whole; and a SIGTERM during a provider
-// call lets the call finish, be audited and be reported before the process exits 0. Its logs are swept for secrets.
+// call lets the call finish, be audited and be reported before the process exits 0, over HTTP and in Socket Mode.
+// Its logs are swept for secrets.
 // (That a confirmation expires after 10 minutes, however long the app was down, is computed from its stored
 // expires_at: proven in-process with the app's clock in test/e2e/confirmations.test.ts.)
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
-import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { APP_TOKEN, BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type AppProcess, type Exit, parseJsonLine, spawnApp } from '../harness/app-process.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { sweepForSecrets } from '../harness/secrets.js';
-import { postToSlackApp } from '../harness/signing.js';
+import { type AppResponse, postToSlackApp } from '../harness/signing.js';
 import { until } from './support.js';
-
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Running {
   child: ChildProcess;
-  eventsUrl: string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends a request body as Slack would: signed to the app's URL, or as an envelope over its Socket Mode link. */
+  post(body: string): Promise<AppResponse>;
+  exited: Promise<Exit>;
 }
 
 let slack: FakeSlack;
 let sandbox: Sandbox;
 let dir: string;
 let dbPath: string;
-/** Everything every child wrote, stdout and stderr, for the secrets sweep. */
-let output: string[];
-const children = new Set<ChildProcess>();
+/** Every child started by the current test, for the secrets sweep over everything they wrote. */
+const children = new Set<AppProcess>();
 
 beforeAll(async () => {
   slack = await startFakeSlack();
@@ -44,17 +43,16 @@ beforeAll(async () => {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'voice-ops-restart-'));
   dbPath = join(dir, 'voice-ops.db');
-  output = [];
 });
 afterEach(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const logText = [...children].map((app) => app.stdout() + app.stderr()).join('');
+  for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   children.clear();
   sandbox.faults.clear();
   try {
     // Every line the processes logged, the database they left and what they posted: no secret anywhere.
-    const logText = output.join('');
-    sweepForSecrets({ slack, logText, dbPath, credentials: [BOT_TOKEN, SIGNING_SECRET, sandbox.apiKey] });
-    const errors = logText.split('\n').filter((line) => Number(parseJson(line)?.level) >= 50);
+    sweepForSecrets({ slack, logText, dbPath, credentials: [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey] });
+    const errors = logText.split('\n').filter((line) => Number(parseJsonLine(line)?.level) >= 50);
     expect(errors, 'error lines in the logs').toEqual([]);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -65,57 +63,31 @@ afterAll(async () => {
   await slack?.close();
 });
 
-/** Starts the app as `npm start` would, and resolves once it logs that it is ready, with the URL it logged. */
-async function startApp(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      VOICE_API_BASE_URL: sandbox.url,
-      VOICE_API_KEY: sandbox.apiKey,
-      VOICE_API_TIMEOUT_MS: '5000',
-      DATABASE_PATH: dbPath,
-      NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
-      VOICE_OPERATORS: OPERATOR,
-      LOG_LEVEL: 'debug',
-    },
-  });
-  children.add(child);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let pending = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const entry = parseJson(line);
-        if (entry?.msg === 'Voice Ops is ready' && typeof entry.url === 'string') resolve(entry.url);
-      }
-    });
-    void exited.then(({ code, signal }) =>
-      reject(new Error(`the app exited (${code ?? signal}) before it was ready:\n${output.join('')}`)),
-    );
-  });
-  return { child, eventsUrl: `${url}/slack/events`, exited };
-}
+type Mode = 'HTTP' | 'Socket Mode';
 
-function parseJson(line: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+/** Starts the app as `npm start` would, and resolves once it logs that it is ready (in Socket Mode: connected). */
+async function startApp(mode: Mode = 'HTTP'): Promise<Running> {
+  const app = spawnApp({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    VOICE_API_BASE_URL: sandbox.url,
+    VOICE_API_KEY: sandbox.apiKey,
+    VOICE_API_TIMEOUT_MS: '5000',
+    DATABASE_PATH: dbPath,
+    NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
+    VOICE_OPERATORS: OPERATOR,
+    LOG_LEVEL: 'debug',
+    ...(mode === 'Socket Mode' ? { SLACK_APP_TOKEN: APP_TOKEN } : {}),
+  });
+  children.add(app);
+  const { url } = await app.ready;
+  const post =
+    mode === 'Socket Mode'
+      ? (body: string) => slack.socketMode.deliver(body)
+      : (body: string) => postToSlackApp(`${String(url)}/slack/events`, SIGNING_SECRET, body);
+  return { child: app.child, post, exited: app.exited };
 }
 
 let replies = 0;
@@ -124,7 +96,7 @@ let replies = 0;
 async function askToBuy(app: Running, number: string): Promise<string> {
   const id = `restart-ask-${++replies}`;
   const body = slashCommand({ text: `numbers buy ${number}`, userId: OPERATOR, responseUrl: slack.respondUrl(id) });
-  expect((await postToSlackApp(app.eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
+  expect((await app.post(body)).status).toBe(200);
   const prompt = await slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === id);
   return onlyButton((prompt.body.blocks ?? []) as Block[], ACTION.confirmChange);
 }
@@ -139,7 +111,7 @@ async function pressConfirm(app: Running, confirmationId: string): Promise<strin
     container: EPHEMERAL,
     responseUrl: slack.respondUrl(id),
   });
-  expect((await postToSlackApp(app.eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
+  expect((await app.post(body)).status).toBe(200);
   return id;
 }
 
@@ -216,36 +188,39 @@ it('a confirmation survives a SIGKILL between request and Confirm, then buys onc
   ]);
 });
 
-it('SIGTERM during a provider call lets the buy finish, be audited and reported, then exits 0', async () => {
-  const number = await availableNumber();
-  const app = await startApp();
-  const confirmationId = await askToBuy(app, number);
-  const buys = sandbox.requestCount('buyNumber');
-  sandbox.faults.inject('buyNumber', { type: 'delay', ms: 1500 }, { times: 1 });
+it.each<Mode>(['HTTP', 'Socket Mode'])(
+  'SIGTERM during a provider call (%s) lets the buy finish, be audited and reported, then exits 0',
+  async (mode) => {
+    const number = await availableNumber();
+    const app = await startApp(mode);
+    const confirmationId = await askToBuy(app, number);
+    const buys = sandbox.requestCount('buyNumber');
+    sandbox.faults.inject('buyNumber', { type: 'delay', ms: 1500 }, { times: 1 });
 
-  const confirmed = await pressConfirm(app, confirmationId);
-  await until(
-    () => sandbox.requestCount('buyNumber'),
-    (count) => count > buys,
-    'the buy to reach the provider',
-  );
-  app.child.kill('SIGTERM');
+    const confirmed = await pressConfirm(app, confirmationId);
+    await until(
+      () => sandbox.requestCount('buyNumber'),
+      (count) => count > buys,
+      'the buy to reach the provider',
+    );
+    app.child.kill('SIGTERM');
 
-  expect(await app.exited).toEqual({ code: 0, signal: null });
-  expect(await purchased()).toContain(number);
-  const { integrity, events } = inspectDatabase();
-  expect(integrity).toBe('ok');
-  expect(events.map((event) => `${event.action} ${event.outcome}`)).toEqual([
-    'number.buy requested',
-    'number.buy confirmed',
-    'number.buy succeeded',
-  ]);
-  // The requester and the channel heard about it before the process went.
-  expect(
-    slack
-      .calls(RESPONSE_URL)
-      .filter((call) => call.responseUrlId === confirmed)
-      .map(shownText),
-  ).toEqual([expect.stringContaining(WORKING), expect.stringContaining(`Bought *${number}*`)]);
-  expect(slack.calls('chat.postMessage').some((call) => shownText(call).includes(number))).toBe(true);
-});
+    expect(await app.exited).toEqual({ code: 0, signal: null });
+    expect(await purchased()).toContain(number);
+    const { integrity, events } = inspectDatabase();
+    expect(integrity).toBe('ok');
+    expect(events.map((event) => `${event.action} ${event.outcome}`)).toEqual([
+      'number.buy requested',
+      'number.buy confirmed',
+      'number.buy succeeded',
+    ]);
+    // The requester and the channel heard about it before the process went.
+    expect(
+      slack
+        .calls(RESPONSE_URL)
+        .filter((call) => call.responseUrlId === confirmed)
+        .map(shownText),
+    ).toEqual([expect.stringContaining(WORKING), expect.stringContaining(`Bought *${number}*`)]);
+    expect(slack.calls('chat.postMessage').some((call) => shownText(call).includes(number))).toBe(true);
+  },
+);

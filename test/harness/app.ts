@@ -1,5 +1,6 @@
-// Everything one end-to-end test file needs: the real app (Bolt over HTTP) talking to a fake Slack Web API and
-// to the sandbox provider, with a temporary database and a captured log. Requests are sent as Slack sends them.
+// Everything one end-to-end test file needs: the real app (Bolt over HTTP, or in Socket Mode) talking to a fake Slack
+// Web API and to the sandbox provider, with a temporary database and a captured log. Requests are sent as Slack
+// sends them: signed HTTP posts, or envelopes over the fake Slack's Socket Mode connection.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ export { ADMIN, OPERATOR, OPS_CHANNEL, VIEWER } from './payloads.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-test-bot-token-1234567890';
+export const APP_TOKEN = 'xapp-1-AVOICE-1234567890-test-app-token';
 export const NOTIFY_CHANNEL = 'CNOTIFY';
 
 export interface TestAppOptions {
@@ -56,6 +58,11 @@ export interface TestAppOptions {
   slackRecheck?: Recheck;
   /** Prepares the fake Slack before the app starts (e.g. makes auth.test fail). */
   beforeStart?: (slack: FakeSlack) => void;
+  /**
+   * Socket Mode (SLACK_APP_TOKEN set): the app connects to the fake Slack's Socket Mode stand-in, and every request
+   * below travels as an envelope whose ack stands in for the HTTP answer. Default: HTTP mode.
+   */
+  socketMode?: boolean;
 }
 
 /** What the app answered, plus what the request carried that a test may need later. */
@@ -80,8 +87,8 @@ export interface TestApp {
   dbPath: string;
   logs: CapturedLogs;
   signingSecret: string;
-  /** The app's request URL, `${app.url}/slack/events`. */
-  eventsUrl: string;
+  /** The app's request URL, `${app.url}/slack/events`; HTTP mode only (Socket Mode has none: reading it throws). */
+  readonly eventsUrl: string;
   /** `/voice <text>` from `user`, with a fresh fake response_url. */
   command(text: string, user?: string, extra?: CommandExtra): Promise<SentRequest>;
   /** A block action; from a message it carries a fresh fake response_url (views carry none, as in Slack). */
@@ -92,7 +99,7 @@ export interface TestApp {
   closeView(options: Omit<ViewClosedOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /** The app_home_opened event for `user` (a JSON body). */
   homeOpened(user?: string, extra?: Omit<AppHomeOpenedOptions, 'userId'> & PostOptions): Promise<AppResponse>;
-  /** Any body, signed, to the app's request URL. */
+  /** Any body, signed, to the app's request URL; in Socket Mode, as the envelope Slack would send it in. */
   post(body: string, options?: PostOptions): Promise<AppResponse>;
   /** Waits until the app handles no delivery: every answer, announcement and Home refresh done. */
   settled(): Promise<void>;
@@ -155,7 +162,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         slack,
         logText: logs.text(),
         dbPath,
-        credentials: [BOT_TOKEN, SIGNING_SECRET, sandbox.apiKey],
+        credentials: [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey],
       }),
     );
 
@@ -173,6 +180,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       VOICE_ADMINS: (options.admins ?? [ADMIN]).join(','),
       VOICE_OPERATORS: (options.operators ?? [OPERATOR]).join(','),
       LOG_LEVEL: 'debug',
+      ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : {}),
       ...options.env,
     });
     const logger = createLogger(config.logLevel, logs.stream);
@@ -183,10 +191,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       slackRecheck: options.slackRecheck,
     });
     cleanups.push(() => app.stop());
-    const eventsUrl = `${app.url}/slack/events`;
+    // In Socket Mode, app.url serves only the health routes: requests travel over the socket.
+    const eventsUrl = options.socketMode ? undefined : `${app.url}/slack/events`;
 
     const post = (body: string, postOptions: PostOptions = {}) =>
-      postToSlackApp(eventsUrl, SIGNING_SECRET, body, postOptions);
+      eventsUrl === undefined
+        ? slack.socketMode.deliver(body, postOptions)
+        : postToSlackApp(eventsUrl, SIGNING_SECRET, body, postOptions);
 
     let closing: Promise<void> | undefined;
     return {
@@ -198,7 +209,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       dbPath,
       logs,
       signingSecret: SIGNING_SECRET,
-      eventsUrl,
+      get eventsUrl() {
+        if (eventsUrl === undefined) throw new Error('in Socket Mode the app has no request URL');
+        return eventsUrl;
+      },
       post,
       async command(text, user = ADMIN, extra = {}) {
         const [fields, postOptions] = splitPostOptions(extra);

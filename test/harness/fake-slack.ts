@@ -1,9 +1,11 @@
 // A fake Slack Web API on loopback. Point Bolt at it with `clientOptions.slackApiUrl = fake.apiUrl` (and
 // `retryConfig: { retries: 0 }`): every Web API call and every response_url post is recorded, answered
-// plausibly, and can be awaited, failed or slowed down by a test.
+// plausibly, and can be awaited, failed or slowed down by a test. The same server speaks Socket Mode: see
+// `socketMode` (test/harness/socket-mode.ts), whose URLs `apps.connections.open` hands out.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { attachSocketMode, type SocketModeStandIn } from './socket-mode.js';
 
 /** The pseudo-method under which posts to a `respondUrl()` are recorded. */
 export const RESPONSE_URL = 'response_url';
@@ -64,6 +66,8 @@ export interface FakeSlack {
   setLatency(method: string, ms: number): void;
   /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
   setGroupMembers(groupId: string, userIds: string[]): void;
+  /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
+  socketMode: SocketModeStandIn;
   /** Closes the server and every open socket. */
   close(): Promise<void>;
 }
@@ -276,6 +280,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           },
         };
       }
+      case 'apps.connections.open':
+        return socketMode.open();
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(body.users ?? 'X').replace(/[^A-Z0-9]/g, '')}` } };
       default:
@@ -365,6 +371,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     });
   });
   const { port } = server.address() as AddressInfo;
+  const socketMode = attachSocketMode(server, { appId: APP_ID });
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const calls = (method?: string) =>
@@ -420,9 +427,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     setGroupMembers(groupId, userIds) {
       groups.set(groupId, [...userIds]);
     },
+    socketMode,
     close() {
       closed = true;
       for (const release of pending) release();
+      socketMode.close();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         for (const socket of sockets) socket.destroy();
