@@ -1,5 +1,6 @@
 // The app in Socket Mode (SLACK_APP_TOKEN set, as manifest.yml sets it up): it opens its connection with the app
 // token, and the commands, buttons, forms and Home tab work over envelopes and acks as they do over HTTP.
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { ADMIN, APP_TOKEN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
@@ -27,12 +28,15 @@ afterAll(async () => {
 });
 
 describe('connecting', () => {
-  it('opens its connection with the app token and is ready once Slack has said hello', () => {
+  it('opens its connection with the app token and is ready once Slack has said hello', async () => {
     const opens = t.slack.calls('apps.connections.open');
     expect(opens.map((call) => call.token)).toEqual([APP_TOKEN]);
     expect(t.slack.socketMode.connections()).toBe(1);
     expect(t.slack.socketMode.connected()).toBe(true);
-    expect(t.app.url, 'no HTTP listener in Socket Mode').toBeUndefined();
+    // PORT serves the health routes only: requests come over the socket, never to an HTTP receiver.
+    const events = await request(`${t.app.url}/slack/events`, { method: 'POST', body: 'command=%2Fvoice' });
+    await events.body.dump();
+    expect(events.statusCode).toBe(404);
     const messages = t.logs.entries().map((entry) => entry.msg);
     expect(messages.indexOf('Socket Mode: connected to Slack')).toBeGreaterThanOrEqual(0);
     expect(messages.indexOf('Voice Ops is ready')).toBeGreaterThan(messages.indexOf('Socket Mode: connected to Slack'));
