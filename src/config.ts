@@ -7,6 +7,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
 const TIMEOUT_ERROR = 'must be a whole number of milliseconds from 100 to 120000';
 const PORT_ERROR = 'must be a port number from 0 to 65535';
+const RECONCILE_ERROR = 'must be a whole number of seconds from 0 (off) to 86400';
 const port = (fallback: number) =>
   z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR).default(fallback);
 const databasePath = z.string().min(1).default('data/voice-ops.db');
@@ -65,6 +66,12 @@ const environment = z
     VOICE_ADMINS: idList('user or user-group id'),
     VOICE_OPERATORS: idList('user or user-group id'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    RECONCILE_INTERVAL_S: z.coerce
+      .number({ error: RECONCILE_ERROR })
+      .int(RECONCILE_ERROR)
+      .min(0, RECONCILE_ERROR)
+      .max(86_400, RECONCILE_ERROR)
+      .default(300),
   })
   .superRefine(
     (env, ctx) => {
@@ -99,6 +106,8 @@ export interface Config {
   notifyChannelId?: string;
   access: { admins: string[]; operators: string[] };
   logLevel: LogLevel;
+  /** Seconds between reconciliation passes; 0 turns them off. */
+  reconcileIntervalS: number;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +141,7 @@ export function parseConfig(env: Environment): Config {
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
     logLevel: e.LOG_LEVEL,
+    reconcileIntervalS: e.RECONCILE_INTERVAL_S,
   };
 }
 

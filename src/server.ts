@@ -8,6 +8,7 @@ import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { ResourceLocks } from './ops/locks.js';
 import { ProviderClient } from './provider/index.js';
+import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
@@ -15,10 +16,13 @@ import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { InFlight } from './slack/in-flight.js';
+import { tellRequester } from './slack/requester.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
+import { Intents } from './store/intents.js';
+import { ProviderSnapshot } from './store/provider-snapshot.js';
 import { RoutingRecords } from './store/routes.js';
 
 export interface RunningVoiceOps {
@@ -31,6 +35,8 @@ export interface RunningVoiceOps {
   sandbox?: Sandbox;
   /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
   idle(): Promise<void>;
+  /** Runs a reconciliation pass now (or waits for the one under way). */
+  reconcile(): Promise<void>;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
 }
@@ -82,16 +88,29 @@ export async function startVoiceOps(
     logger,
   });
   const inFlight = new InFlight();
-  const ops = createOps({
+  const opsDeps = {
     provider,
     audit: new AuditLog(db, { now }),
     confirmations: new Confirmations(db, { now }),
+    intents: new Intents(db, { now }),
+    atomically: <T>(work: () => T): T => db.transaction(work)(),
     routes: new RoutingRecords(db, { now }),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
     logger,
-  });
+  };
+  const ops = createOps(opsDeps);
+  const reconciler = new Reconciler(
+    { ...opsDeps, snapshot: new ProviderSnapshot(db) },
+    tellRequester(slack, logger, now),
+    {
+      intervalS: config.reconcileIntervalS,
+      // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
+      settleMs: 2 * config.providerOptions.timeoutMs,
+      now,
+    },
+  );
   const deliveries = new DeliveryKeys(db, { now });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
@@ -105,13 +124,16 @@ export async function startVoiceOps(
   const address = listening?.address();
   const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : '';
   logger.info({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
+  reconciler.start();
 
   return {
     url,
     sandbox,
     idle: () => inFlight.drain(),
+    reconcile: () => reconciler.pass(),
     stop: async () => {
       identity.stop();
+      await reconciler.stop();
       if (socketMode) await new Promise((resolve) => listening?.close(resolve));
       await app.stop();
       await inFlight.drain();

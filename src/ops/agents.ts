@@ -45,6 +45,7 @@ export async function createAgent(
   return carryOut(deps, actor, correlationId, {
     action: 'agent.create',
     params,
+    intent: { kind: 'agent.create', name: params.name, language: params.language },
     lockKeys: [],
     run: async () => {
       let agent: CreatedAgent;
@@ -101,6 +102,7 @@ export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { 
     action: 'agent.delete',
     target: change.agentId,
     params: { name: change.agentName },
+    intent: change,
     lockKeys: [`agent:${change.agentId}`],
     run: async () => {
       try {

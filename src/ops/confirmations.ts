@@ -1,6 +1,7 @@
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
+import type { Intent } from '../store/intents.js';
 import { deleteAgentWork } from './agents.js';
-import { carryOut, type Done } from './carry-out.js';
+import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { authorize, type OpsDeps, record } from './context.js';
 import { buyWork, releaseWork } from './numbers.js';
@@ -50,7 +51,16 @@ export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: strin
     const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
     if (refused) return refused;
   }
-  const settled = settle(deps, actor, deps.confirmations.claim(confirmationId, actor.userId));
+  // The claim and the change's intent are one transaction: a crash right after the claim still leaves a trace.
+  const claim = deps.atomically(() => {
+    const claimed = deps.confirmations.claim(confirmationId, actor.userId);
+    if (claimed.status === 'claimed') {
+      const { correlationId, action } = claimed.confirmation;
+      openIntent(deps, asConfirmer(actor, claimed.confirmation), correlationId, pendingChange.parse(action.params));
+    }
+    return claimed;
+  });
+  const settled = settle(deps, actor, claim);
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
   const confirmer = asConfirmer(actor, confirmation);
@@ -123,7 +133,7 @@ function settle(
     case 'claimed':
       return { ok: true, confirmation, change };
     case 'already_used':
-      return fail('already_used', 'That confirmation was already used: the change was made once, and only once.');
+      return fail('already_used', alreadyUsed(deps.intents.get(confirmation.correlationId)));
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
     case 'expired': {
@@ -151,6 +161,17 @@ function settle(
       return failure;
     }
   }
+}
+
+/** What became of a confirmation used before, from its change's intent: never a claim the change happened if not. */
+function alreadyUsed(intent: Intent | undefined): string {
+  if (intent?.outcome === 'succeeded')
+    return 'That confirmation was already used: the change was made once, and only once.';
+  if (intent?.outcome === 'failed') {
+    return 'That confirmation was already used, and the change did not go through. Start again from the command.';
+  }
+  if (intent) return 'That change is under way. You will be told how it ended once the provider has answered.';
+  return 'That confirmation was already used. `/voice audit` shows what became of it.';
 }
 
 function workFor(deps: OpsDeps, change: PendingChange, by: string) {

@@ -4,6 +4,7 @@ import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { Confirmations } from '../store/confirmations.js';
+import type { Intents } from '../store/intents.js';
 import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { ResourceLocks } from './locks.js';
@@ -14,6 +15,9 @@ export interface OpsDeps {
   provider: ProviderClient;
   audit: AuditLog;
   confirmations: Confirmations;
+  intents: Intents;
+  /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
+  atomically: <T>(work: () => T) => T;
   routes: RoutingRecords;
   access: AccessControl;
   announcer: Announcer;

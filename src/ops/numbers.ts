@@ -79,6 +79,7 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
   return {
     action: 'number.buy',
     target: change.number,
+    intent: change,
     lockKeys: [`number:${change.number}`],
     run: async () => {
       let bought: BoughtNumber;
@@ -145,6 +146,7 @@ export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind
     action: 'number.release',
     target: change.number,
     params: { numberId: change.numberId },
+    intent: change,
     lockKeys: [`number:${change.number}`],
     run: async () => {
       const released = await deps.provider.releaseNumber(change.numberId);

@@ -77,6 +77,7 @@ export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'r
     action: 'routing.map',
     target: change.phoneNumber,
     params: { agentId: change.agentId, previousAgentId: change.previousAgent?.id },
+    intent: change,
     lockKeys: [`number:${change.phoneNumber}`, `agent:${change.agentId}`],
     run: async () => {
       const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });

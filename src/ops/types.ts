@@ -16,6 +16,11 @@ export interface Actor {
   teamId?: string;
   channelId?: string;
   source: AuditSource;
+  /**
+   * Where the requester can be told later how a change ended, if the answer cannot come at once (the
+   * interaction's response_url); opaque to the operations, kept only while the change is under way.
+   */
+  replyAddress?: string;
 }
 
 export type FailureReason =

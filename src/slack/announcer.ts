@@ -1,7 +1,8 @@
-import { type Announcement, AnnouncementFailed, type Announcer } from '../ops/index.js';
+import { type Announcement, AnnouncementFailed, type Announcer, type Change } from '../ops/index.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';
-import { announcementMessage } from './views/announcement.js';
+import { announcementMessage, outsideChangesMessage } from './views/announcement.js';
+import type { SlackMessage } from './views/blocks.js';
 
 // A short Retry-After is waited out once; a longer one would hold the graceful stop for a post nobody waits on.
 const MAX_RETRY_AFTER_S = 10;
@@ -11,28 +12,25 @@ const MAX_RETRY_AFTER_S = 10;
  * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A failure says why, in words for the requester.
  */
 export function slackAnnouncer(client: WebClient, channelId: string | undefined): Announcer {
+  const post = async (message: SlackMessage) => {
+    if (!channelId) return;
+    const send = () =>
+      client.chat.postMessage({ channel: channelId, ...message, unfurl_links: false, unfurl_media: false });
+    try {
+      await send().catch(async (error: unknown) => {
+        const wait = retryAfterSeconds(error);
+        if (wait === undefined || wait > MAX_RETRY_AFTER_S) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        return send();
+      });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      throw new AnnouncementFailed(code, `${mentionChannel(channelId)} did not get the announcement: ${why(code)}`);
+    }
+  };
   return {
-    announce: async (announcement: Announcement) => {
-      if (!channelId) return;
-      const post = () =>
-        client.chat.postMessage({
-          channel: channelId,
-          ...announcementMessage(announcement),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-      try {
-        await post().catch(async (error: unknown) => {
-          const wait = retryAfterSeconds(error);
-          if (wait === undefined || wait > MAX_RETRY_AFTER_S) throw error;
-          await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-          return post();
-        });
-      } catch (error) {
-        const code = slackErrorCode(error);
-        throw new AnnouncementFailed(code, `${mentionChannel(channelId)} did not get the announcement: ${why(code)}`);
-      }
-    },
+    announce: (announcement: Announcement) => post(announcementMessage(announcement)),
+    announceOutside: (changes: Change[]) => post(outsideChangesMessage(changes)),
   };
 }
 

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'audit.read',
   'change.announce',
   'agent.token',
+  'routing.drop',
 ] as const;
 export const AUDIT_OUTCOMES = [
   'requested',
@@ -27,7 +28,7 @@ export const AUDIT_OUTCOMES = [
   'cancelled',
   'expired',
 ] as const;
-export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system'] as const;
+export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider'] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -147,6 +148,7 @@ export class AuditLog {
   readonly #insert;
   readonly #recent;
   readonly #since;
+  readonly #succeeded;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -162,6 +164,10 @@ export class AuditLog {
     this.#since = db.prepare<[{ from: string; until: string | null }]>(
       'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
     );
+    this.#succeeded = db.prepare<[{ action: string; target: string; since: string }]>(`
+      SELECT 1 FROM audit_events
+      WHERE at >= @since AND action = @action AND target = @target AND outcome = 'succeeded' AND source != 'provider'
+      LIMIT 1`);
   }
 
   /** Stores the entry, its parameters redacted, and returns the stored row. */
@@ -189,6 +195,11 @@ export class AuditLog {
   recent(limit: number): AuditEvent[] {
     const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
     return this.#recent.all(clamped).map(toEvent);
+  }
+
+  /** Whether `action` on `target` succeeded at or after `since` (a change Voice Ops itself made, or reconciled). */
+  succeededSince(action: AuditAction, target: string, since: string): boolean {
+    return this.#succeeded.get({ action, target, since }) !== undefined;
   }
 
   /** Events at or after `from` and, when given, before `until`, oldest first, streamed row by row for exports. */

@@ -67,6 +67,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX delivery_keys_by_time ON delivery_keys (seen_at);
     `,
   },
+  {
+    version: 2,
+    name: 'intents of changes under way, and the provider state last seen',
+    sql: `
+      CREATE TABLE intents (
+        correlation_id TEXT PRIMARY KEY,
+        action TEXT NOT NULL,
+        change TEXT NOT NULL CHECK (json_valid(change)),
+        actor TEXT NOT NULL CHECK (json_valid(actor)),
+        reply_address TEXT,
+        opened_at TEXT NOT NULL,
+        closed_at TEXT,
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN ('succeeded', 'failed'))
+      );
+      CREATE INDEX intents_open ON intents (opened_at) WHERE closed_at IS NULL;
+
+      CREATE TABLE provider_snapshot (
+        kind TEXT NOT NULL CHECK (kind IN ('number', 'agent')),
+        key TEXT NOT NULL,
+        detail TEXT NOT NULL CHECK (json_valid(detail)),
+        PRIMARY KEY (kind, key)
+      );
+      CREATE TABLE provider_snapshot_taken (
+        at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export class SchemaVersionError extends Error {

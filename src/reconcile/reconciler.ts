@@ -1,0 +1,81 @@
+// Keeps the app's view of the provider true: at start and then every RECONCILE_INTERVAL_S, changes left open by a
+// stop mid-call are resolved, and changes made outside Voice Ops are noticed. One pass at a time; a provider that
+// does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
+// interval at 0: that is the app's own bookkeeping, not watching.
+import type { Logger } from '../log.js';
+import { type DriftDeps, detectDrift } from './drift.js';
+import { resolveIntents, type TellRequester } from './intents.js';
+
+export interface ReconcilerOptions {
+  /** Seconds between passes; 0 turns the periodic passes and the noticing of outside changes off. */
+  intervalS: number;
+  /**
+   * An intent younger than this may still be answered by the provider (the provider call's timeout, plus a margin):
+   * only older ones are resolved.
+   */
+  settleMs: number;
+  now: () => Date;
+}
+
+export class Reconciler {
+  readonly #deps: DriftDeps;
+  readonly #tell: TellRequester;
+  readonly #options: ReconcilerOptions;
+  readonly #logger: Logger;
+  #timer?: NodeJS.Timeout;
+  #running?: Promise<void>;
+  #outage = false;
+  #stopped = false;
+
+  constructor(deps: DriftDeps, tell: TellRequester, options: ReconcilerOptions) {
+    this.#deps = deps;
+    this.#tell = tell;
+    this.#options = options;
+    this.#logger = deps.logger.child({ component: 'reconciler' });
+  }
+
+  /** Runs the start-up pass in the background and schedules the next ones. */
+  start(): void {
+    void this.pass();
+    if (this.#options.intervalS > 0) {
+      this.#timer = setInterval(() => void this.pass(), this.#options.intervalS * 1000);
+      this.#timer.unref();
+    }
+  }
+
+  /** One pass, or the one already under way. */
+  pass(): Promise<void> {
+    this.#running ??= this.#pass().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  async #pass(): Promise<void> {
+    const now = this.#options.now();
+    try {
+      await resolveIntents(this.#deps, this.#tell, new Date(now.getTime() - this.#options.settleMs));
+      if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
+      this.#scheduleSettled(now);
+      if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
+      this.#outage = false;
+    } catch (error) {
+      if (!this.#outage) {
+        this.#logger.warn({ err: error }, 'the provider did not answer the reconciliation pass: nothing was changed');
+      }
+      this.#outage = true;
+    }
+  }
+
+  /** Intents too young to resolve now get a pass of their own once they are old enough, not one interval later. */
+  #scheduleSettled(now: Date): void {
+    if (this.#stopped || this.#deps.intents.openedBefore(now).length === 0) return;
+    setTimeout(() => void this.pass(), this.#options.settleMs).unref();
+  }
+}
