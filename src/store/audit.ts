@@ -1,6 +1,9 @@
 // The audit log: one row per attempt and per outcome, tied together by a correlation id. The schema's triggers
-// refuse UPDATE and DELETE, so not even a bug or a hand-typed statement can rewrite history.
+// refuse every statement but an append (UPDATE, DELETE, REPLACE, an insert at a used or past id), so not even a bug
+// or a hand-typed statement can rewrite history; each row's hash chains it to the one before (audit-chain.ts), so
+// an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
+import { type ChainedRow, chainHash, GENESIS_HASH, wellFormed } from './audit-chain.js';
 import { jsonObject, optionalText } from './columns.js';
 import type { Database } from './db.js';
 
@@ -27,6 +30,7 @@ export const AUDIT_OUTCOMES = [
   'denied',
   'cancelled',
   'expired',
+  'rejected',
 ] as const;
 export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider'] as const;
 
@@ -54,6 +58,8 @@ export interface AuditEvent extends AuditEntry {
   id: number;
   /** ISO-8601, UTC. */
   at: string;
+  /** SHA-256 chaining the row to the one before it (audit-chain.ts). */
+  hash: string;
 }
 
 /** The most `recent` returns: enough for a Slack message, small enough to stay one. */
@@ -121,6 +127,7 @@ const auditRow = z
     error_code: optionalText,
     error_message: optionalText,
     correlation_id: z.string(),
+    hash: z.string(),
   })
   .transform(
     (row): AuditEvent => ({
@@ -138,26 +145,41 @@ const auditRow = z
       errorCode: row.error_code,
       errorMessage: row.error_message,
       correlationId: row.correlation_id,
+      hash: row.hash,
     }),
   );
 
 const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
 
+const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).optional();
+
+type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
+
 export class AuditLog {
   readonly #now: () => Date;
-  readonly #insert;
+  readonly #append;
   readonly #recent;
   readonly #since;
   readonly #succeeded;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
-    this.#insert = db.prepare<[Record<string, string | null>]>(`
-      INSERT INTO audit_events (at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
-        outcome, error_code, error_message, correlation_id)
-      VALUES (@at, @actorId, @actorName, @teamId, @channelId, @source, @action, @target, @params,
-        @outcome, @errorCode, @errorMessage, @correlationId)
-      RETURNING *`);
+    const last = db.prepare('SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1');
+    const insert = db.prepare<[ChainedRow & { hash: string }]>(`
+      INSERT INTO audit_events (id, at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
+        outcome, error_code, error_message, correlation_id, hash)
+      VALUES (@id, @at, @actor_id, @actor_name, @team_id, @channel_id, @source, @action, @target, @params,
+        @outcome, @error_code, @error_message, @correlation_id, @hash)`);
+    // The previous hash is read under the write lock (BEGIN IMMEDIATE), so that two processes appending to one
+    // file take turns and cannot both chain to the same row. The row returned is the one built here: after an
+    // INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
+    this.#append = db.transaction((columns: Columns) => {
+      const previous = lastRow.parse(last.get());
+      const row = { ...columns, id: (previous?.id ?? 0) + 1 };
+      const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
+      insert.run(stored);
+      return stored;
+    });
     // Newest first by rowid: a walk back from the end of the table, however large it is.
     this.#recent = db.prepare<[number]>('SELECT * FROM audit_events ORDER BY id DESC LIMIT ?');
     // `at, id` is the order of the index on `at` (which ends in the rowid), so rows stream without a sort.
@@ -170,23 +192,26 @@ export class AuditLog {
       LIMIT 1`);
   }
 
-  /** Stores the entry, its parameters redacted, and returns the stored row. */
+  /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
   append(entry: AuditEntry): AuditEvent {
+    const text = (value: string | undefined): string | null => (value === undefined ? null : wellFormed(value));
+    const capped = (value: string | undefined): string | null =>
+      text(value === undefined ? undefined : truncate(value));
     return toEvent(
-      this.#insert.get({
+      this.#append.immediate({
         at: this.#now().toISOString(),
-        actorId: entry.actorId,
-        actorName: entry.actorName ?? null,
-        teamId: entry.teamId ?? null,
-        channelId: entry.channelId ?? null,
+        actor_id: wellFormed(entry.actorId),
+        actor_name: text(entry.actorName),
+        team_id: text(entry.teamId),
+        channel_id: text(entry.channelId),
         source: entry.source,
         action: entry.action,
-        target: entry.target === undefined ? null : truncate(entry.target),
+        target: capped(entry.target),
         params: entry.params === undefined ? null : JSON.stringify(redactParams(entry.params)),
         outcome: entry.outcome,
-        errorCode: entry.errorCode ?? null,
-        errorMessage: entry.errorMessage === undefined ? null : truncate(entry.errorMessage),
-        correlationId: entry.correlationId,
+        error_code: text(entry.errorCode),
+        error_message: capped(entry.errorMessage),
+        correlation_id: wellFormed(entry.correlationId),
       }),
     );
   }

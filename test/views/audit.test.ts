@@ -21,6 +21,7 @@ function event(overrides: Partial<AuditEvent> = {}): AuditEvent {
     target: '+14155550100',
     outcome: 'succeeded',
     correlationId: 'c_1',
+    hash: '0'.repeat(64),
     ...overrides,
   };
 }

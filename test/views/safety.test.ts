@@ -142,6 +142,7 @@ const OTHERS: [string, unknown][] = [
         errorCode: HOSTILE,
         errorMessage: HOSTILE,
         correlationId: HOSTILE,
+        hash: HOSTILE,
       },
     ]),
   ],
