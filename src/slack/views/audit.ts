@@ -10,6 +10,7 @@ const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
   denied: ':no_entry:',
   cancelled: ':heavy_multiplication_x:',
   expired: ':hourglass:',
+  rejected: ':no_entry_sign:',
 };
 
 // Caps on each piece of a line, counted after escaping, so that a line stays under 500 characters and 200
