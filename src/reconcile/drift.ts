@@ -7,7 +7,6 @@ import type { Change } from '../ops/notify.js';
 import type { Actor } from '../ops/types.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ProviderSnapshot, ProviderState } from '../store/provider-snapshot.js';
-import type { RouteRecord } from '../store/routes.js';
 
 const OUTSIDE: Actor = { userId: 'provider', userName: 'outside Voice Ops', source: 'provider' };
 
@@ -28,15 +27,15 @@ export async function detectDrift(deps: DriftDeps, now: () => Date): Promise<Cha
     deps.snapshot.replace(current, readAt);
     return [];
   }
-  const before = deps.snapshot.read();
-  // A target whose change is under way is the intent's business: it is compared again on the next pass.
-  const inFlight = new Set(deps.intents.openedBefore(readAt).flatMap((intent) => targetsOf(intent.change)));
-  const outside = differences(before, current).filter(
-    ({ action, target }) => !inFlight.has(target) && !deps.audit.succeededSince(action, target, since),
-  );
+  // What the provider should hold: the last read, with the changes the app made since then. A target a change was
+  // under way on around the read is left to that change: compared again on the next pass.
+  const expected = withChangesMade(deps.snapshot.read(), deps.audit.changesMade(since, readAt.toISOString()));
+  const underWay = new Set(deps.intents.touchedSince(readAt).flatMap((intent) => targetsOf(intent.change)));
+  const outside = differences(expected, current).filter(({ target }) => !underWay.has(target));
   deps.atomically(() => {
     for (const found of outside) recordOutside(deps, found);
-    deps.snapshot.replace(keepInFlight(current, before, inFlight), readAt);
+    dropRoutesToNothing(deps, current, underWay);
+    deps.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
   });
   const changes = outside.map((found) => found.change);
   if (changes.length > 0) {
@@ -46,6 +45,18 @@ export async function detectDrift(deps: DriftDeps, now: () => Date): Promise<Cha
     });
   }
   return changes;
+}
+
+/** The last read, moved forward by the app's own changes (ids and names are not needed to compare: keys are). */
+function withChangesMade(state: ProviderState, made: { action: AuditAction; target: string }[]): ProviderState {
+  const next: ProviderState = { numbers: new Map(state.numbers), agents: new Map(state.agents) };
+  for (const { action, target } of made) {
+    if (action === 'number.buy') next.numbers.set(target, next.numbers.get(target) ?? '');
+    if (action === 'number.release') next.numbers.delete(target);
+    if (action === 'agent.create') next.agents.set(target, next.agents.get(target) ?? '');
+    if (action === 'agent.delete') next.agents.delete(target);
+  }
+  return next;
 }
 
 interface Difference {
@@ -82,34 +93,33 @@ function differences(before: ProviderState, after: ProviderState): Difference[] 
   return found;
 }
 
-/** One audit row per outside change, and the routing records it leaves pointing nowhere dropped, each audited. */
+/** One audit row per outside change. */
 function recordOutside(deps: DriftDeps, found: Difference): void {
-  const correlationId = newCorrelationId();
-  record(deps, OUTSIDE, correlationId, { action: found.action, outcome: 'succeeded', target: found.target });
-  for (const route of routesEndedBy(deps, found)) {
+  record(deps, OUTSIDE, newCorrelationId(), { action: found.action, outcome: 'succeeded', target: found.target });
+}
+
+/** Routing records whose number or agent the provider no longer has point nowhere: each is dropped and audited. */
+function dropRoutesToNothing(deps: DriftDeps, current: ProviderState, underWay: Set<string>): void {
+  for (const route of deps.routes.all()) {
+    const numberGone = !current.numbers.has(route.phoneNumber);
+    const agentGone = !current.agents.has(route.agentId);
+    if ((!numberGone && !agentGone) || underWay.has(route.phoneNumber) || underWay.has(route.agentId)) continue;
     deps.routes.removeNumber(route.phoneNumber);
-    record(deps, OUTSIDE, correlationId, {
+    record(deps, OUTSIDE, newCorrelationId(), {
       action: 'routing.drop',
       outcome: 'succeeded',
       target: route.phoneNumber,
-      params: { agentId: route.agentId, because: found.action },
+      params: { agentId: route.agentId, because: numberGone ? 'the number is no longer yours' : 'the agent is gone' },
     });
   }
-}
-
-/** A released number's route, or every route to a deleted agent: the provider no longer has them. */
-function routesEndedBy(deps: DriftDeps, found: Difference): RouteRecord[] {
-  if (found.action === 'agent.delete') return deps.routes.forAgent(found.target);
-  const route = found.action === 'number.release' ? deps.routes.forNumber(found.target) : undefined;
-  return route ? [route] : [];
 }
 
 function targetsOf(change: Record<string, unknown>): string[] {
   return ['number', 'phoneNumber', 'agentId'].flatMap((key) => (typeof change[key] === 'string' ? [change[key]] : []));
 }
 
-/** The state to remember: what was read, except targets under way, which keep their previous state. */
-function keepInFlight(current: ProviderState, before: ProviderState, inFlight: Set<string>): ProviderState {
+/** The state to remember: what was read, except targets under way, which keep what was expected of them. */
+function keepUnderWay(current: ProviderState, before: ProviderState, inFlight: Set<string>): ProviderState {
   const kept: ProviderState = { numbers: new Map(current.numbers), agents: new Map(current.agents) };
   for (const target of inFlight) {
     for (const [mine, theirs] of [

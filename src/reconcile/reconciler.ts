@@ -3,6 +3,7 @@
 // does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
 // interval at 0: that is the app's own bookkeeping, not watching.
 import type { Logger } from '../log.js';
+import { ProviderError } from '../provider/errors.js';
 import { type DriftDeps, detectDrift } from './drift.js';
 import { resolveIntents, type TellRequester } from './intents.js';
 
@@ -66,6 +67,10 @@ export class Reconciler {
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;
     } catch (error) {
+      if (!(error instanceof ProviderError)) {
+        this.#logger.error({ err: error }, 'a reconciliation pass failed');
+        return;
+      }
       if (!this.#outage) {
         this.#logger.warn({ err: error }, 'the provider did not answer the reconciliation pass: nothing was changed');
       }

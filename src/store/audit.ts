@@ -151,6 +151,8 @@ const auditRow = z
 
 const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
 
+const changeRow = z.object({ action: z.enum(AUDIT_ACTIONS), target: z.string() });
+
 const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).optional();
 
 type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
@@ -160,7 +162,7 @@ export class AuditLog {
   readonly #append;
   readonly #recent;
   readonly #since;
-  readonly #succeeded;
+  readonly #changesMade;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -186,10 +188,10 @@ export class AuditLog {
     this.#since = db.prepare<[{ from: string; until: string | null }]>(
       'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
     );
-    this.#succeeded = db.prepare<[{ action: string; target: string; since: string }]>(`
-      SELECT 1 FROM audit_events
-      WHERE at >= @since AND action = @action AND target = @target AND outcome = 'succeeded' AND source != 'provider'
-      LIMIT 1`);
+    this.#changesMade = db.prepare<[{ from: string; until: string }]>(`
+      SELECT action, target FROM audit_events
+      WHERE at >= @from AND at < @until AND outcome = 'succeeded' AND source != 'provider' AND target IS NOT NULL
+      ORDER BY at, id`);
   }
 
   /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
@@ -222,9 +224,9 @@ export class AuditLog {
     return this.#recent.all(clamped).map(toEvent);
   }
 
-  /** Whether `action` on `target` succeeded at or after `since` (a change Voice Ops itself made, or reconciled). */
-  succeededSince(action: AuditAction, target: string, since: string): boolean {
-    return this.#succeeded.get({ action, target, since }) !== undefined;
+  /** The changes Voice Ops itself made (or reconciled) from `from` until before `until`, oldest first. */
+  changesMade(from: string, until: string): { action: AuditAction; target: string }[] {
+    return this.#changesMade.all({ from, until }).map((row) => changeRow.parse(row));
   }
 
   /** Events at or after `from` and, when given, before `until`, oldest first, streamed row by row for exports. */

@@ -54,6 +54,7 @@ export class Intents {
   readonly #close;
   readonly #get;
   readonly #openBefore;
+  readonly #touchedSince;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -67,6 +68,9 @@ export class Intents {
       WHERE correlation_id = @correlationId AND closed_at IS NULL
       RETURNING *`);
     this.#get = db.prepare<[string]>('SELECT * FROM intents WHERE correlation_id = ?');
+    this.#touchedSince = db.prepare<[{ time: string }]>(
+      'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time',
+    );
     this.#openBefore = db.prepare<[string]>(
       'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at',
     );
@@ -92,6 +96,11 @@ export class Intents {
   get(correlationId: string): Intent | undefined {
     const row = this.#get.get(correlationId);
     return row === undefined ? undefined : toIntent(row);
+  }
+
+  /** Intents still open, or opened or closed at or after `time`: changes that may be under way around `time`. */
+  touchedSince(time: Date): Intent[] {
+    return this.#touchedSince.all({ time: time.toISOString() }).map(toIntent);
   }
 
   /** Intents still open that were opened at or before `time`, oldest first. */

@@ -120,12 +120,13 @@ export const MIGRATIONS: readonly Migration[] = [
         closed_at TEXT,
         outcome TEXT CHECK (outcome IS NULL OR outcome IN ('succeeded', 'failed'))
       );
-      CREATE INDEX intents_open ON intents (opened_at) WHERE closed_at IS NULL;
+      CREATE INDEX intents_by_opening ON intents (opened_at);
+      CREATE INDEX intents_by_closing ON intents (closed_at);
 
       CREATE TABLE provider_snapshot (
         kind TEXT NOT NULL CHECK (kind IN ('number', 'agent')),
         key TEXT NOT NULL,
-        detail TEXT NOT NULL CHECK (json_valid(detail)),
+        detail TEXT NOT NULL,
         PRIMARY KEY (kind, key)
       );
       CREATE TABLE provider_snapshot_taken (

@@ -10,6 +10,7 @@ export interface ProviderState {
   agents: Map<string, string>;
 }
 
+// `detail` is a number's provider id, or an agent's name.
 const row = z.object({ kind: z.enum(['number', 'agent']), key: z.string(), detail: z.string() });
 
 export class ProviderSnapshot {
