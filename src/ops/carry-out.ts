@@ -52,18 +52,16 @@ export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: strin
   openIntent(deps, actor, correlationId, work.intent);
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
     const result = await work.run().catch(providerFailure);
-    if (!result.ok) {
-      deps.atomically(() => {
+    deps.atomically(() => {
+      if (result.ok) {
+        record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
+        deps.intents.close(correlationId, 'succeeded');
+      } else {
         record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
         deps.intents.close(correlationId, 'failed');
-      });
-      return result;
-    }
-    deps.atomically(() => {
-      record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-      deps.intents.close(correlationId, 'succeeded');
+      }
     });
-    return { ...result, correlationId };
+    return result.ok ? { ...result, correlationId } : result;
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');

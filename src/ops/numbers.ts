@@ -7,7 +7,6 @@ import {
   region,
   resourceId,
 } from '../provider/schemas.js';
-import type { RouteRecord } from '../store/routes.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
@@ -22,24 +21,12 @@ export interface NumberSummary extends PurchasedNumber {
 
 export async function listNumbers(deps: OpsDeps): Promise<Result<{ numbers: NumberSummary[] }>> {
   try {
-    const recorded = deps.routes.all();
     const purchased = await deps.provider.listPurchasedNumbers();
-    forgetUnlisted(deps, recorded, purchased);
     const numbers = purchased.map((entry) => ({ ...entry, agentId: deps.routes.forNumber(entry.number)?.agentId }));
     return { ok: true, numbers };
   } catch (error) {
     return providerFailure(error);
   }
-}
-
-/**
- * A routing record whose number the provider no longer lists is stale: the number was released, e.g. by a release
- * the provider finished after the app stopped waiting for its answer. Only records read before the list was asked
- * for are dropped, so that a map made meanwhile is kept.
- */
-function forgetUnlisted(deps: OpsDeps, recorded: RouteRecord[], purchased: PurchasedNumber[]): void {
-  const listed = new Set(purchased.map((entry) => entry.number));
-  for (const route of recorded) if (!listed.has(route.phoneNumber)) deps.routes.removeNumber(route.phoneNumber);
 }
 
 export async function searchNumbers(

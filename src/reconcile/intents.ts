@@ -61,6 +61,12 @@ export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedB
 async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderReads, intent: Intent): Promise<void> {
   const change = changeIntent.parse(intent.change);
   const requester = storedActor.parse(intent.actor);
+  // The requester made the same change again since, and it went through: that one was answered and announced.
+  const target = targetOf(change);
+  const redone = deps.audit
+    .changesMade(intent.openedAt, new Date().toISOString())
+    .some((made) => made.action === change.kind && made.target === target);
+  if (redone) return closeQuietly(deps, requester, intent, change);
   const outcome = await outcomeOf(deps, reads, change, requester.userId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
   const actor: Actor = { ...requester, source: 'system' };
@@ -89,6 +95,18 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
     (error: unknown) =>
       deps.logger.warn({ err: error, correlationId: intent.correlationId }, 'could not tell the requester'),
   );
+}
+
+function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): void {
+  deps.atomically(() => {
+    if (!deps.intents.close(intent.correlationId, 'succeeded')) return;
+    record(deps, { ...requester, source: 'system' }, intent.correlationId, {
+      action: change.kind,
+      outcome: 'succeeded',
+      target: targetOf(change),
+      params: { reconciled: true, madeAgainBy: 'a later request' },
+    });
+  });
 }
 
 /** What the provider says became of the change. */

@@ -23,10 +23,9 @@ export class Reconciler {
   readonly #tell: TellRequester;
   readonly #options: ReconcilerOptions;
   readonly #logger: Logger;
-  #timer?: NodeJS.Timeout;
+  readonly #timers: NodeJS.Timeout[] = [];
   #running?: Promise<void>;
   #outage = false;
-  #stopped = false;
 
   constructor(deps: DriftDeps, tell: TellRequester, options: ReconcilerOptions) {
     this.#deps = deps;
@@ -35,13 +34,25 @@ export class Reconciler {
     this.#logger = deps.logger.child({ component: 'reconciler' });
   }
 
-  /** Runs the start-up pass in the background and schedules the next ones. */
+  /**
+   * Runs the start-up pass in the background and schedules the next ones; in between, a change left unsettled (its
+   * answer lost) is resolved as soon as the provider cannot still be working on it.
+   */
   start(): void {
     void this.pass();
-    if (this.#options.intervalS > 0) {
-      this.#timer = setInterval(() => void this.pass(), this.#options.intervalS * 1000);
-      this.#timer.unref();
-    }
+    const every = (ms: number, work: () => void) => {
+      const timer = setInterval(work, ms);
+      timer.unref();
+      this.#timers.push(timer);
+    };
+    if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
+    every(this.#options.settleMs, () => {
+      if (this.#deps.intents.openedBefore(this.#settledBefore()).length > 0) void this.pass();
+    });
+  }
+
+  #settledBefore(): Date {
+    return new Date(this.#options.now().getTime() - this.#options.settleMs);
   }
 
   /** One pass, or the one already under way. */
@@ -53,17 +64,14 @@ export class Reconciler {
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearInterval(this.#timer);
+    for (const timer of this.#timers) clearInterval(timer);
     await this.#running;
   }
 
   async #pass(): Promise<void> {
-    const now = this.#options.now();
     try {
-      await resolveIntents(this.#deps, this.#tell, new Date(now.getTime() - this.#options.settleMs));
+      await resolveIntents(this.#deps, this.#tell, this.#settledBefore());
       if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
-      this.#scheduleSettled(now);
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;
     } catch (error) {
@@ -76,11 +84,5 @@ export class Reconciler {
       }
       this.#outage = true;
     }
-  }
-
-  /** Intents too young to resolve now get a pass of their own once they are old enough, not one interval later. */
-  #scheduleSettled(now: Date): void {
-    if (this.#stopped || this.#deps.intents.openedBefore(now).length === 0) return;
-    setTimeout(() => void this.pass(), this.#options.settleMs).unref();
   }
 }

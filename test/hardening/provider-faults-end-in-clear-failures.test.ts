@@ -11,6 +11,7 @@ import {
   buyThroughApp,
   confirmAs,
   createAgentThroughApp,
+  lastAuditRow,
   mapThroughApp,
   outcomeOf,
   press,
@@ -238,7 +239,7 @@ describe('answers that arrive late or not at all', () => {
     expect(routeRecords(t)[number]).toBe(agent.id);
   });
 
-  it('a release the provider finishes after the timeout leaves no stale routing record once numbers are listed', async () => {
+  it('a release the provider finishes after the timeout leaves no stale routing record once the reconciler looks', async () => {
     const { number, agent } = await routedNumber('IT');
     const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
     t.sandbox.faults.inject('releaseNumber', slow, { times: 1 });
@@ -246,9 +247,9 @@ describe('answers that arrive late or not at all', () => {
     expect(routeRecords(t)[number], 'not known to be released yet').toBe(agent.id);
 
     await until(sandboxNumbers.bind(null, t), (list) => !list.some((entry) => entry.number === number), 'the release');
-    const numbers = await t.command('numbers', ADMIN);
-    expect(shownText(await t.respondedTo(numbers.responseUrlId))).not.toContain(number);
+    await t.app.reconcile();
     expect(routeRecords(t)[number], 'no routing record without a route').toBeUndefined();
+    expect(lastAuditRow(t, { action: 'routing.drop', target: number })).toMatchObject({ source: 'provider' });
     const agentsListed = await t.command('agents', ADMIN);
     const row = shownText(await t.respondedTo(agentsListed.responseUrlId));
     expect(row).toContain(agent.id);

@@ -33,6 +33,7 @@ function actorOf(body: Body): Actor {
     teamId: body.team?.id ?? body.user.team_id,
     channelId: body.channel?.id ?? metadata.channelId,
     source: body.view?.type === 'home' ? 'home' : 'button',
+    replyAddress: body.response_url,
   };
 }
 

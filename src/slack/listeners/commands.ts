@@ -55,6 +55,7 @@ function actorOf(command: SlashCommand): Actor {
     teamId: command.team_id,
     channelId: command.channel_id,
     source: 'command',
+    replyAddress: command.response_url,
   };
 }
 

@@ -83,7 +83,7 @@ export function tokenUndeliveredMessage(agent: CreatedAgent): SlackMessage {
 
 /** How a change ended that the app stopped in the middle of, once the provider was asked. */
 export function reconciledMessage(outcome: Reconciled): SlackMessage {
-  const why = 'Voice Ops stopped while making this change, and checked with the provider afterwards.';
+  const why = 'Voice Ops did not see this change to its end, and checked with the provider afterwards.';
   if (!outcome.ok) return textMessage(`:warning: ${escapeMrkdwn(outcome.message)} ${why}`);
   const predicate = describeChange(outcome.change);
   return textMessage(`:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}. ${why}`);
