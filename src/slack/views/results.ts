@@ -3,12 +3,12 @@ import type { ModalView } from '@slack/types';
 import type { Done } from '../../ops/carry-out.js';
 import type { PendingChange } from '../../ops/changes.js';
 import type { Failure } from '../../ops/types.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, escapeMrkdwn } from '../mrkdwn.js';
 import { agentCreatedMessage } from './agents.js';
 import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
-import { agentLabel, bold } from './text.js';
+import { agentLabel } from './text.js';
 
 export function doneMessage(done: Done): SlackMessage {
   if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
