@@ -93,6 +93,7 @@ export async function startVoiceOps(
     audit: new AuditLog(db, { now }),
     confirmations: new Confirmations(db, { now }),
     intents: new Intents(db, { now }),
+    underWay: new Set<string>(),
     atomically: <T>(work: () => T): T => db.transaction(work)(),
     routes: new RoutingRecords(db, { now }),
     access,

@@ -58,7 +58,7 @@ export async function createAgent(
         return fail(
           'provider',
           `The provider's answer to creating agent "${params.name}" was lost (${what}): it may have been created ` +
-            'all the same. Check `/voice agents` before trying again; if it is listed, its token was lost with the ' +
+            'all the same. Check /voice agents before trying again; if it is listed, its token was lost with the ' +
             'answer, so delete it and create it again.',
           { providerKind: error.kind },
         );
@@ -88,7 +88,7 @@ export async function requestDeleteAgent(
   const listed = await listAgents(deps);
   if (!listed.ok) return listed;
   const agent = listed.agents.find((candidate) => candidate.id === checked.value);
-  if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
+  if (!agent) return fail('not_found', `No agent has the id ${checked.value}: /voice agents lists them.`);
   return requestConfirmation(deps, actor, correlationId, {
     kind: 'agent.delete',
     agentId: agent.id,

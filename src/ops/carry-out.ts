@@ -50,6 +50,21 @@ export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, i
 export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
   openIntent(deps, actor, correlationId, work.intent);
+  deps.underWay.add(correlationId);
+  try {
+    return await carryOutLocked(deps, actor, correlationId, work, step);
+  } finally {
+    deps.underWay.delete(correlationId);
+  }
+}
+
+async function carryOutLocked(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  work: Work,
+  step: Pick<Work, 'action' | 'target' | 'params'>,
+): Promise<Result<Done>> {
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
     const result = await work.run().catch(providerFailure);
     deps.atomically(() => {

@@ -16,6 +16,11 @@ export interface OpsDeps {
   audit: AuditLog;
   confirmations: Confirmations;
   intents: Intents;
+  /**
+   * Correlation ids of the changes this process is carrying out now: their intents are open because they are under
+   * way, not because a process died, so the reconciler leaves them alone however long the provider takes.
+   */
+  underWay: Set<string>;
   /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
   atomically: <T>(work: () => T) => T;
   routes: RoutingRecords;

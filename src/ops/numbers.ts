@@ -117,7 +117,7 @@ export async function requestRelease(
   if (!listed.ok) return listed;
   const found = listed.numbers.find((entry) => entry.number === checked.value || entry.id === checked.value);
   if (!found) {
-    return fail('not_found', `${checked.value} is not one of your numbers. \`/voice numbers\` lists them.`);
+    return fail('not_found', `${checked.value} is not one of your numbers: /voice numbers lists them.`);
   }
   const routedAgent = found.agentId ? { id: found.agentId, name: await agentName(deps, found.agentId) } : undefined;
   return requestConfirmation(deps, actor, correlationId, {

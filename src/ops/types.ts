@@ -40,7 +40,7 @@ export type FailureReason =
 export interface Failure {
   ok: false;
   reason: FailureReason;
-  /** A sentence the user can act on. */
+  /** A sentence the user can act on, in plain text: it may quote user or provider text, so views show it escaped. */
   message: string;
   /** The form field at fault, for inline modal errors. */
   field?: string;

@@ -47,7 +47,8 @@ export class Reconciler {
     };
     if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
     every(this.#options.settleMs, () => {
-      if (this.#deps.intents.openedBefore(this.#settledBefore()).length > 0) void this.pass();
+      const open = this.#deps.intents.openedBefore(this.#settledBefore());
+      if (open.some((intent) => !this.#deps.underWay.has(intent.correlationId))) void this.pass();
     });
   }
 

@@ -5,6 +5,7 @@ import { CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
+import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
 import {
   auditRows,
   blocksOf,
@@ -80,6 +81,18 @@ describe('the create-agent modal', () => {
   it.each([
     { why: 'an empty name', form: createForm('', 'en-US'), block: INPUT.agentName.block, says: 'Name' },
     { why: 'a blank name', form: createForm('   ', 'en-US'), block: INPUT.agentName.block, says: 'Name' },
+    {
+      why: 'a name with a line break',
+      form: createForm('Desk\n:white_check_mark: Released *+14155550100*', 'en-US'),
+      block: INPUT.agentName.block,
+      says: 'Name must be one line of plain text, without line breaks, tabs or other control characters (found a line break',
+    },
+    {
+      why: 'a name with a right-to-left override',
+      form: createForm('Desk \u202eSU-ne', 'en-US'),
+      block: INPUT.agentName.block,
+      says: 'U+202E',
+    },
     {
       why: 'a malformed locale',
       form: createForm('Support', null, 'english'),
@@ -211,6 +224,46 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(rows.map((row) => [row.action, row.outcome, row.source])).toEqual([
       ['agent.create', 'succeeded', 'command'],
     ]);
+  });
+
+  it('refuses a name with a line break, naming it, before anything reaches the provider or the channel', async () => {
+    const created = t.sandbox.requestCount('createAgent');
+    const mark = t.slack.mark();
+    const sent = await t.command('agents create "Desk\n:white_check_mark: Released *+14155550100*" en-US', OPERATOR);
+    const reply = await t.respondedTo(sent.responseUrlId);
+
+    expect(shownText(reply)).toContain(
+      'The agent name must be one line of plain text, without line breaks, tabs or other control characters ' +
+        '(found a line break, U+000A).',
+    );
+    expect(t.sandbox.requestCount('createAgent')).toBe(created);
+    expect(
+      t.slack
+        .calls()
+        .slice(mark)
+        .filter((call) => call.method === 'chat.postMessage'),
+    ).toEqual([]);
+  });
+
+  it('shows formatting characters in a name as typed, formatting nothing in the reply or the announcement', async () => {
+    const announcementOf = (agentId: string, since: number) =>
+      t.slack.waitFor(
+        'chat.postMessage',
+        (call) => call.body.channel === NOTIFY_CHANNEL && JSON.stringify(call.body).includes(agentId),
+        { since },
+      );
+    let mark = t.slack.mark();
+    const plain = await createAgentThroughApp(t, OPERATOR, 'Plain desk', 'en-US');
+    const plainAnnouncement = await announcementOf(plain.agent.id, mark);
+    mark = t.slack.mark();
+    const styled = await createAgentThroughApp(t, OPERATOR, '*Desk* _night_ ~old~ `v2` > on', 'en-US');
+    const styledAnnouncement = await announcementOf(styled.agent.id, mark);
+
+    expect(mrkdwnMarks(styled.reply.body)).toEqual(mrkdwnMarks(plain.reply.body));
+    expect(mrkdwnMarks(styledAnnouncement.body)).toEqual(mrkdwnMarks(plainAnnouncement.body));
+    expect(shownText(styledAnnouncement)).toContain(
+      '\u2217Desk\u2217 \u02CDnight\u02CD \u223Cold\u223C \u02CBv2\u02CB &gt; on',
+    );
   });
 
   it('escapes the agent name in the announcement, so that it can never ping the channel', async () => {

@@ -158,7 +158,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     const shown = await t.respondedTo(sent.responseUrlId);
 
     // A creation cannot be verified like a buy, so the user is told it may exist and where to look.
-    const says = failure.uncertain ? /may have been created.+Check `\/voice agents` before trying again/ : failure.says;
+    const says = failure.uncertain ? /may have been created.+Check \/voice agents before trying again/ : failure.says;
     expectCleanFailure(shown, says, failure.code, requestRow('agent.create', name).correlation_id, since);
     if (failure.fault.type !== 'delay') {
       expect((await sandboxAgents(t)).map((agent) => agent.name)).not.toContain(name);
@@ -219,7 +219,7 @@ describe('answers that arrive late or not at all', () => {
     const name = agentName('Late desk');
     t.sandbox.faults.inject('createAgent', slow, { times: 1 });
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
-    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check `/voice agents`');
+    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check /voice agents');
 
     await until(sandboxAgents.bind(null, t), (list) => list.some((agent) => agent.name === name), 'the late agent');
     const listed = await t.command('agents', OPERATOR);

@@ -3,10 +3,10 @@ import type { AgentSummary } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION } from '../ids.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
 import { button, capped, context, message, moreLine, type SlackMessage, section } from './blocks.js';
 import { can } from './roles.js';
-import { bold, code, listOf } from './text.js';
+import { listOf } from './text.js';
 
 /** Rows in the agents message: with the intro, the more line and room to spare, under Slack's 50 blocks. */
 const MESSAGE_ROWS = 40;
@@ -50,7 +50,7 @@ export function agentCreatedMessage(agent: CreatedAgent): SlackMessage {
   const created = `:white_check_mark: Created agent ${bold(agent.name)} (${code(agent.id)}), status ${status}.`;
   return message(created, [
     section(created),
-    section(`*Agent token*\n\`\`\`${escapeMrkdwn(agent.agent_token)}\`\`\``),
+    section(`*Agent token*\n${codeBlock(agent.agent_token)}`),
     context(
       ':lock: Store this token now, in your secrets manager: it is shown only this once and will not be shown again. ' +
         'It is not logged, stored or posted anywhere.',

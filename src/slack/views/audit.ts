@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditOutcome } from '../../store/audit.js';
-import { escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
+import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
 import { capped, context, LIMITS, message, type SlackMessage, section, textMessage } from './blocks.js';
 
 const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
@@ -22,7 +22,7 @@ const MAX_SECTIONS = 47;
 /** `2024-05-01T12:34Z`: UTC to the minute, enough to tell events apart at a glance. */
 function minute(at: string): string {
   const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? escapeAndTruncate(at, 30) : `${time.toISOString().slice(0, 16)}Z`;
+  return code(Number.isNaN(time.getTime()) ? at : `${time.toISOString().slice(0, 16)}Z`, 30);
 }
 
 function paramsText(params: Record<string, unknown>): string {
@@ -34,13 +34,13 @@ function paramsText(params: Record<string, unknown>): string {
 
 function eventLine(event: AuditEvent): string {
   const parts = [
-    `\`${minute(event.at)}\``,
+    minute(event.at),
     truncate(mentionUser(event.actorId), MAX.actor),
-    `\`${event.action}\``,
-    ...(event.target ? [`*${escapeAndTruncate(event.target, MAX.target)}*`] : []),
+    code(event.action),
+    ...(event.target ? [bold(event.target, MAX.target)] : []),
     `${OUTCOME_EMOJI[event.outcome]} ${event.outcome}`,
     ...(event.params && Object.keys(event.params).length ? [paramsText(event.params)] : []),
-    ...(event.errorCode ? [`\`${escapeAndTruncate(event.errorCode, MAX.errorCode)}\``] : []),
+    ...(event.errorCode ? [code(event.errorCode, MAX.errorCode)] : []),
     ...(event.errorMessage ? [escapeAndTruncate(event.errorMessage, MAX.errorMessage)] : []),
   ];
   return parts.join(' ');

@@ -1,6 +1,6 @@
 import type { Change } from '../../ops/notify.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
-import { agentLabel, agentNameOrId, bold, code } from './text.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
+import { agentLabel, agentNameOrId } from './text.js';
 
 /**
  * What a finished change did, as a predicate in escaped mrkdwn: "bought *+1…* (id `pn_1`)". The announcement puts

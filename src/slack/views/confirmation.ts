@@ -1,8 +1,9 @@
 import type { ModalView } from '@slack/types';
 import type { ConfirmationPrompt, PendingChange } from '../../ops/changes.js';
 import { ACTION, CALLBACK } from '../ids.js';
+import { bold, code } from '../mrkdwn.js';
 import { actions, button, context, message, modal, type SlackMessage, section } from './blocks.js';
-import { agentLabel, agentNameOrId, bold, code, listOf } from './text.js';
+import { agentLabel, agentNameOrId, listOf } from './text.js';
 
 /** Routed numbers named in a deletion warning before "and N more". */
 const WARNED_NUMBERS = 10;

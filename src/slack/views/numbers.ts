@@ -3,11 +3,11 @@ import type { NumberSummary } from '../../ops/numbers.js';
 import type { Role } from '../../ops/types.js';
 import type { AvailableNumber, AvailableNumberPage } from '../../provider/schemas.js';
 import { ACTION } from '../ids.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { actions, button, capped, context, message, moreLine, type SlackMessage, section } from './blocks.js';
 import { regionName } from './regions.js';
 import { can } from './roles.js';
-import { agentLabel, bold, code } from './text.js';
+import { agentLabel } from './text.js';
 
 /** Two blocks a number (row and buttons): 20 rows stay under Slack's 50 blocks. */
 const MESSAGE_ROWS = 20;
@@ -67,7 +67,7 @@ export function numbersMessage(input: {
 function searchTitle(region: string | undefined): string {
   if (region === undefined) return '*Available numbers*';
   const name = regionName(region);
-  return `*Available numbers in ${name ? `${name} (${escapeMrkdwn(region)})` : escapeMrkdwn(region)}*`;
+  return bold(`Available numbers in ${name ? `${name} (${region})` : region}`);
 }
 
 function resultRow(available: AvailableNumber, role: Role): KnownBlock {

@@ -5,12 +5,12 @@ import type { PendingChange } from '../../ops/changes.js';
 import type { Failure } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import type { Reconciled } from '../../reconcile/intents.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { agentCreatedMessage } from './agents.js';
 import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
-import { agentLabel, bold, code } from './text.js';
+import { agentLabel } from './text.js';
 
 export function doneMessage(done: Finished): SlackMessage {
   if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
