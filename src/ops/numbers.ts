@@ -87,6 +87,8 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
       if (bought.status !== EXPECTED_STATUS.numberBought) {
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
       }
+      // A number just bought routes nowhere: a record left from when the account last owned it is stale.
+      deps.routes.removeNumber(bought.number);
       return {
         ok: true,
         change: { action: 'number.buy', number: { id: bought.id, number: bought.number } },
