@@ -4,7 +4,7 @@ import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } fr
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -34,8 +34,8 @@ export async function createAgent(
   deps: OpsDeps,
   actor: Actor,
   input: { name: string; language: string },
+  correlationId: string,
 ): Promise<Result<Done>> {
-  const correlationId = newCorrelationId();
   const denied = await authorize(deps, actor, 'operator', { action: 'agent.create', correlationId });
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
@@ -79,8 +79,8 @@ export async function requestDeleteAgent(
   deps: OpsDeps,
   actor: Actor,
   agentId: string,
+  correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const correlationId = newCorrelationId();
   const denied = await authorize(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);

@@ -9,7 +9,7 @@ import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
-import { type Actor, type Failure, fail, type Role } from './types.js';
+import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
   provider: ProviderClient;
@@ -87,6 +87,28 @@ export async function authorize(
     error: failure,
   });
   return failure;
+}
+
+/**
+ * Runs one request under a new correlation id, so that every attempt leaves a row: a failure the request did not
+ * audit itself (bad input, an unknown id, a number already owned, a provider that failed while looking things up)
+ * is recorded as `rejected`, or `failed` when the provider is at fault.
+ */
+export async function attempt<T extends object>(
+  deps: OpsDeps,
+  actor: Actor,
+  what: { action: AuditAction; target?: string },
+  request: (correlationId: string) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const correlationId = newCorrelationId();
+  const result = await request(correlationId);
+  if (result.ok) return result;
+  const last = deps.audit.lastOutcome(correlationId);
+  if (last === undefined || last === 'requested') {
+    const outcome = result.providerKind ? 'failed' : 'rejected';
+    record(deps, actor, correlationId, { ...what, outcome, error: result });
+  }
+  return result;
 }
 
 /** Turns a provider error into a failure a user can act on; anything else is a bug and is rethrown. */

@@ -4,7 +4,7 @@ import type { AuditAction } from '../store/audit.js';
 import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { Done } from './carry-out.js';
 import { cancel, confirm } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, record } from './context.js';
+import { attempt, authorize, newCorrelationId, type OpsDeps, record } from './context.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
 import { mapNumber } from './routing.js';
@@ -34,13 +34,24 @@ export function createOps(deps: OpsDeps) {
         error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appTeamId}.`),
       }),
     listAgents: () => listAgents(deps),
-    createAgent: (actor: Actor, input: { name: string; language: string }) => createAgent(deps, actor, input),
-    requestDeleteAgent: (actor: Actor, agentId: string) => requestDeleteAgent(deps, actor, agentId),
+    createAgent: (actor: Actor, input: { name: string; language: string }) =>
+      attempt(deps, actor, { action: 'agent.create' }, (id) => createAgent(deps, actor, input, id)),
+    requestDeleteAgent: (actor: Actor, agentId: string) =>
+      attempt(deps, actor, { action: 'agent.delete', target: agentId }, (id) =>
+        requestDeleteAgent(deps, actor, agentId, id),
+      ),
     listNumbers: () => listNumbers(deps),
     searchNumbers: (query: { region?: string; cursor?: string }) => searchNumbers(deps, query),
-    requestBuy: (actor: Actor, number: string) => requestBuy(deps, actor, number),
-    requestRelease: (actor: Actor, numberOrId: string) => requestRelease(deps, actor, numberOrId),
-    mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) => mapNumber(deps, actor, input),
+    requestBuy: (actor: Actor, number: string) =>
+      attempt(deps, actor, { action: 'number.buy', target: number }, (id) => requestBuy(deps, actor, number, id)),
+    requestRelease: (actor: Actor, numberOrId: string) =>
+      attempt(deps, actor, { action: 'number.release', target: numberOrId }, (id) =>
+        requestRelease(deps, actor, numberOrId, id),
+      ),
+    mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) =>
+      attempt(deps, actor, { action: 'routing.map', target: input.phoneNumber }, (id) =>
+        mapNumber(deps, actor, input, id),
+      ),
     confirm: (actor: Actor, confirmationId: string) => confirm(deps, actor, confirmationId),
     /** Posts a finished change to the team's channel, after its requester has the answer. */
     announce: (actor: Actor, done: Done) => announce(deps, actor, done),

@@ -10,7 +10,7 @@ import {
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
+import { authorize, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -48,8 +48,8 @@ export async function requestBuy(
   deps: OpsDeps,
   actor: Actor,
   number: string,
+  correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const correlationId = newCorrelationId();
   const denied = await authorize(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
@@ -105,8 +105,8 @@ export async function requestRelease(
   deps: OpsDeps,
   actor: Actor,
   numberOrId: string,
+  correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const correlationId = newCorrelationId();
   const denied = await authorize(deps, actor, 'admin', {
     action: 'number.release',
     target: numberOrId,

@@ -2,7 +2,7 @@ import { EXPECTED_STATUS, phoneNumber, resourceId } from '../provider/schemas.js
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -20,8 +20,8 @@ export async function mapNumber(
   deps: OpsDeps,
   actor: Actor,
   input: { phoneNumber: string; agentId: string },
+  correlationId: string,
 ): Promise<MapResult> {
-  const correlationId = newCorrelationId();
   const denied = await authorize(deps, actor, 'operator', {
     action: 'routing.map',
     target: input.phoneNumber,
@@ -50,7 +50,19 @@ export async function mapNumber(
   if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
 
   const current = deps.routes.forNumber(number.value);
-  if (current?.agentId === agent.id) return { ok: true, status: 'unchanged', agentName: agent.name };
+  if (current?.agentId === agent.id) {
+    // Nothing to do, and an attempt all the same: audited as rejected, so that /voice audit shows it was asked.
+    record(deps, actor, correlationId, {
+      action: 'routing.map',
+      outcome: 'rejected',
+      target: number.value,
+      params: { agentId: agent.id },
+      error: fail('conflict', `${number.value} already routes to ${agent.name}: nothing to change.`, {
+        code: 'unchanged',
+      }),
+    });
+    return { ok: true, status: 'unchanged', agentName: agent.name };
+  }
   const change: Extract<PendingChange, { kind: 'routing.map' }> = {
     kind: 'routing.map',
     phoneNumber: number.value,

@@ -163,6 +163,7 @@ export class AuditLog {
   readonly #recent;
   readonly #since;
   readonly #changesMade;
+  readonly #lastOutcome;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -187,6 +188,9 @@ export class AuditLog {
     // `at, id` is the order of the index on `at` (which ends in the rowid), so rows stream without a sort.
     this.#since = db.prepare<[{ from: string; until: string | null }]>(
       'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
+    );
+    this.#lastOutcome = db.prepare<[string], { outcome: AuditOutcome }>(
+      'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1',
     );
     this.#changesMade = db.prepare<[{ from: string; until: string }]>(`
       SELECT action, target FROM audit_events
@@ -222,6 +226,11 @@ export class AuditLog {
   recent(limit: number): AuditEvent[] {
     const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
     return this.#recent.all(clamped).map(toEvent);
+  }
+
+  /** The outcome of the newest row of a request, if it has any. */
+  lastOutcome(correlationId: string): AuditOutcome | undefined {
+    return this.#lastOutcome.get(correlationId)?.outcome;
   }
 
   /** The changes Voice Ops itself made (or reconciled) from `from` until before `until`, oldest first. */

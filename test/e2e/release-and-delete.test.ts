@@ -181,13 +181,19 @@ describe('unknown numbers and agents', () => {
     ['numbers release +12125550100', '+12125550100 is not one of your numbers'],
     ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers'],
     ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist'],
-  ])('`/voice %s` says what was not found and stores nothing', async (text, message) => {
-    const rowsBefore = auditRows(t).length;
-    const sent = await t.command(text, ADMIN);
-    const answer = await respondedWith(t, sent.responseUrlId, message);
-    expect(hasElement(blocksOf(answer), ACTION.confirmChange)).toBe(false);
-    expect(confirmationCount()).toBe(0);
-    expect(auditRows(t).slice(rowsBefore)).toEqual([]);
-    expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
-  });
+  ])(
+    '`/voice %s` says what was not found, asks for no confirmation, and audits the attempt as rejected',
+    async (text, message) => {
+      const rowsBefore = auditRows(t).length;
+      const sent = await t.command(text, ADMIN);
+      const answer = await respondedWith(t, sent.responseUrlId, message);
+      expect(hasElement(blocksOf(answer), ACTION.confirmChange)).toBe(false);
+      expect(confirmationCount()).toBe(0);
+      const [row, ...more] = auditRows(t).slice(rowsBefore);
+      expect(more).toEqual([]);
+      expect(row).toMatchObject({ actor_id: ADMIN, outcome: 'rejected', error_code: 'not_found' });
+      expect(row?.error_message).toContain(message);
+      expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
+    },
+  );
 });
