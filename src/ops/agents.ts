@@ -1,9 +1,9 @@
 import { ProviderError } from '../provider/errors.js';
 import { mayHaveTakenEffect } from '../provider/index.js';
 import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { requestConfirmation } from './confirmations.js';
 import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';

@@ -2,7 +2,7 @@ import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
 import { deleteAgentWork } from './agents.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { type PendingChange, pendingChange, targetOf } from './changes.js';
 import { authorize, type OpsDeps, record } from './context.js';
 import { buyWork, releaseWork } from './numbers.js';
 import { mapWork } from './routing.js';
@@ -14,31 +14,6 @@ const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
   'agent.delete': 'admin',
   'routing.map': 'operator',
 };
-
-/** Stores a change that waits for the requester's Confirm, and audits the request. */
-export function requestConfirmation(
-  deps: OpsDeps,
-  actor: Actor,
-  correlationId: string,
-  change: PendingChange,
-): Result<{ prompt: ConfirmationPrompt }> {
-  const confirmation = deps.confirmations.create({
-    action: { kind: change.kind, params: change },
-    requestedBy: actor.userId,
-    correlationId,
-    context: { channelId: actor.channelId, teamId: actor.teamId },
-  });
-  record(deps, actor, correlationId, {
-    action: change.kind,
-    outcome: 'requested',
-    target: targetOf(change),
-    params: change,
-  });
-  return {
-    ok: true,
-    prompt: { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change },
-  };
-}
 
 /**
  * Confirms a pending change. The claim in SQLite is atomic and single-use, so a double click, a retried

@@ -7,9 +7,9 @@ import {
   region,
   resourceId,
 } from '../provider/schemas.js';
+import { requestConfirmation } from './ask-confirmation.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { requestConfirmation } from './confirmations.js';
 import { authorize, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
