@@ -31,7 +31,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   return pino(
     {
       level,
-      base: { app: 'voice-ops' },
+      // The pid tells a supervisor's collected lines apart, and names the process to signal.
+      base: { app: 'voice-ops', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
