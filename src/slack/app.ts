@@ -9,6 +9,7 @@ import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerViews } from './listeners/views.js';
+import { slackHttpReceiver } from './receiver.js';
 
 /**
  * The Bolt app: Socket Mode when an app token is configured, HTTP otherwise (`POST /slack/events`,
@@ -16,27 +17,34 @@ import { registerViews } from './listeners/views.js';
  */
 export function createBoltApp(slack: Config['slack'], logger: Logger): App {
   const socketMode = Boolean(slack.appToken);
+  const bolt = boltLogger(logger);
   const app = new App({
     token: slack.botToken,
-    signingSecret: slack.signingSecret,
     appToken: slack.appToken,
     socketMode,
     // The app keeps no conversation state; Bolt's default store costs work on every request before the ack.
     convoStore: false,
-    logger: boltLogger(logger),
+    logger: bolt,
     clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
-    customRoutes: socketMode
+    receiver: socketMode
       ? undefined
-      : [
+      : slackHttpReceiver(
           {
-            path: '/healthz',
-            method: ['GET'],
-            handler: (_request, response) => {
-              response.writeHead(200, { 'content-type': 'application/json' });
-              response.end('{"ok":true}');
-            },
+            signingSecret: slack.signingSecret ?? '',
+            logger: bolt,
+            customRoutes: [
+              {
+                path: '/healthz',
+                method: ['GET'],
+                handler: (_request, response) => {
+                  response.writeHead(200, { 'content-type': 'application/json' });
+                  response.end('{"ok":true}');
+                },
+              },
+            ],
           },
-        ],
+          logger,
+        ),
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
