@@ -1,5 +1,7 @@
-// Starts Voice Ops for real: configuration from the environment (and .env), stop on SIGINT/SIGTERM.
-import { ConfigError, parseConfig, readEnvironment } from './config.js';
+// Starts Voice Ops for real: configuration from the environment (and .env), and the process's way out (src/lifecycle.ts)
+// for signals, for anything the app cannot go on after, and for start-up failures.
+import { ConfigError, parseConfig, readEnvironment, secretValues } from './config.js';
+import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './log.js';
 import { startVoiceOps } from './server.js';
 
@@ -13,24 +15,22 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  let running: Awaited<ReturnType<typeof startVoiceOps>>;
+  const lifecycle = new Lifecycle({
+    logger,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    secrets: secretValues(config),
+  });
+  process.on('unhandledRejection', (reason) => lifecycle.fatal('unhandled promise rejection', reason));
+  process.on('uncaughtException', (error) => lifecycle.fatal('uncaught exception', error));
+  process.on('SIGINT', () => lifecycle.signal('SIGINT'));
+  process.on('SIGTERM', () => lifecycle.signal('SIGTERM'));
   try {
-    running = await startVoiceOps(config, { logger });
+    lifecycle.started(
+      await startVoiceOps(config, { logger, onFatal: (reason, error) => lifecycle.fatal(reason, error) }),
+    );
   } catch (error) {
-    logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, config.slack.port)}`);
-    process.exit(1);
+    lifecycle.startFailed(startFailure(error, config.slack.port), error);
   }
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping: finishing changes under way');
-    await running.stop();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 /** What to do about the usual start-up failures, in a sentence. */

@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
+import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
@@ -10,7 +11,7 @@ import { ProviderClient } from './provider/index.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
-import { InFlight } from './slack/in-flight.js';
+import { describeDelivery } from './slack/deliveries.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
 import { openDatabase } from './store/db.js';
@@ -24,11 +25,18 @@ export interface RunningVoiceOps {
   sandbox?: Sandbox;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
+  /** What is still running, for a stop that cannot wait any longer: Slack deliveries, and changes to the provider. */
+  underWay(): { deliveries: string[]; changes: string[] };
 }
 
 export async function startVoiceOps(
   config: Config,
-  options: { logger: Logger; now?: () => Date },
+  options: {
+    logger: Logger;
+    now?: () => Date;
+    /** Called by code in the running app when it cannot go on: the process stops gracefully and exits non-zero. */
+    onFatal?: (reason: string, error?: unknown) => void;
+  },
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
@@ -49,6 +57,7 @@ export async function startVoiceOps(
     logger,
   });
   const inFlight = new InFlight();
+  const changes = new InFlight();
   const ops = createOps({
     provider,
     audit: new AuditLog(db, { now }),
@@ -57,12 +66,13 @@ export async function startVoiceOps(
     access,
     announcer: slackAnnouncer(app.client, config.notifyChannelId),
     locks: new ResourceLocks(),
+    changes,
     logger,
   });
   const deliveries = new DeliveryKeys(db, { now });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
-  app.use(({ next }) => inFlight.run(next));
+  app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   registerListeners(app, { ops, client: app.client, sandbox: Boolean(sandbox), now, logger }, deliveries);
 
   const started = (await app.start(config.slack.port)) as Server | undefined;
@@ -80,6 +90,7 @@ export async function startVoiceOps(
       db.close();
       await sandbox?.close();
     },
+    underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),
   };
 }
 

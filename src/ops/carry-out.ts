@@ -27,7 +27,13 @@ export interface Work {
  * The one path by which a change reaches the provider: under its resource locks, with its outcome audited
  * and, on success, announced.
  */
-export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+export function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+  const describe = () =>
+    [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
+  return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work));
+}
+
+async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
     const result = await work.run().catch(providerFailure);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
@@ -18,6 +19,8 @@ export interface OpsDeps {
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;
+  /** The changes on their way to the provider, named for a stop that cannot wait for them. */
+  changes: InFlight;
   logger: Logger;
 }
 
