@@ -4,6 +4,7 @@ import { ConfigError, parseConfig, readEnvironment, secretValues } from './confi
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './log.js';
 import { startVoiceOps } from './server.js';
+import { DatabaseUnusable } from './store/db.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseConfig>;
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
 
 /** What to do about the usual start-up failures, in a sentence. */
 function startFailure(error: unknown, port: number): string {
+  if (error instanceof DatabaseUnusable) return error.message;
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT.`;
   if (code === 'EACCES') return `port ${port} needs privileges: set PORT to 1024 or above.`;

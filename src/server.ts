@@ -40,6 +40,8 @@ export async function startVoiceOps(
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
+  // First, so that a database the app cannot write stops it before anything else starts.
+  const db = openDatabase(config.databasePath);
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
   const provider = new ProviderClient({
     baseUrl: config.provider?.baseUrl ?? sandbox?.url ?? '',
@@ -48,7 +50,6 @@ export async function startVoiceOps(
     cursorParam: config.providerOptions.cursorParam,
     logger,
   });
-  const db = openDatabase(config.databasePath);
   const app = createBoltApp(config.slack, logger);
   const access = new AccessControl({
     ...config.access,
