@@ -116,7 +116,7 @@ describe('an error nothing handled', () => {
     expect(fatal).toEqual([
       expect.objectContaining({
         msg: 'Voice Ops cannot go on (unhandled promise rejection): stopping',
-        err: expect.objectContaining({ message: 'lost while holding [redacted]' }),
+        err: expect.objectContaining({ message: 'lost while holding [redacted] and [redacted]' }),
       }),
     ]);
     // The graceful stop: the buy was finished, audited and reported before the process went.
@@ -144,7 +144,7 @@ describe('an error nothing handled', () => {
     expect(atLeast(app.entries(), FATAL)).toEqual([
       expect.objectContaining({
         msg: 'Voice Ops cannot go on (uncaught exception): stopping',
-        err: expect.objectContaining({ message: 'lost while holding [redacted]' }),
+        err: expect.objectContaining({ message: 'lost while holding [redacted] and [redacted]' }),
       }),
     ]);
     expect(messages(app)).toContain('stopped');
