@@ -5,7 +5,10 @@ import { z } from 'zod';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
-const TIMEOUT_ERROR = 'must be a whole number of milliseconds from 100 to 120000';
+const milliseconds = (min: number, max: number, fallback: number) => {
+  const error = `must be a whole number of milliseconds from ${min} to ${max}`;
+  return z.coerce.number({ error }).int(error).min(min, error).max(max, error).default(fallback);
+};
 const PORT_ERROR = 'must be a port number from 0 to 65535';
 const RECONCILE_ERROR = 'must be a whole number of seconds from 0 (off) to 86400';
 const port = (fallback: number) =>
@@ -46,17 +49,13 @@ const environment = z
       error: 'must end in /v1, e.g. https://api.example.com/v1',
     }),
     VOICE_API_KEY: optionalText,
-    VOICE_API_TIMEOUT_MS: z.coerce
-      .number({ error: TIMEOUT_ERROR })
-      .int(TIMEOUT_ERROR)
-      .min(100, TIMEOUT_ERROR)
-      .max(120_000, TIMEOUT_ERROR)
-      .default(10_000),
+    VOICE_API_TIMEOUT_MS: milliseconds(100, 120_000, 10_000),
     VOICE_API_CURSOR_PARAM: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
       .default('cursor'),
     DATABASE_PATH: databasePath,
+    SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
     NOTIFY_CHANNEL_ID: optionalText.pipe(
       z
         .string()
@@ -103,11 +102,21 @@ export interface Config {
   providerOptions: { timeoutMs: number; cursorParam: string };
   sandbox: { port: number; apiKey: string; databasePath?: string };
   databasePath: string;
+  /** How long a graceful stop may wait for the work under way before the process gives up on it. */
+  shutdownTimeoutMs: number;
   notifyChannelId?: string;
   access: { admins: string[]; operators: string[] };
   logLevel: LogLevel;
   /** Seconds between reconciliation passes; 0 turns them off. */
   reconcileIntervalS: number;
+}
+
+/** The configured secret values, so that free text (an error's message) can be scrubbed of them before it is logged. */
+export function secretValues(config: Config): string[] {
+  const { slack, provider, sandbox } = config;
+  return [slack.botToken, slack.signingSecret, slack.appToken, provider?.apiKey, sandbox.apiKey].filter(
+    (value): value is string => Boolean(value),
+  );
 }
 
 export class ConfigError extends Error {
@@ -138,6 +147,7 @@ export function parseConfig(env: Environment): Config {
     providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },
     sandbox: { port: e.SANDBOX_PORT, apiKey: e.SANDBOX_API_KEY, databasePath: e.SANDBOX_DATABASE_PATH },
     databasePath: e.DATABASE_PATH,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
     logLevel: e.LOG_LEVEL,

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
 import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.js';
+import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
@@ -14,8 +15,8 @@ import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
 import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
+import { describeDelivery } from './slack/deliveries.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
-import { InFlight } from './slack/in-flight.js';
 import { tellRequester } from './slack/requester.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
@@ -39,6 +40,8 @@ export interface RunningVoiceOps {
   reconcile(): Promise<void>;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
+  /** What is still running, for a stop that cannot wait any longer: Slack deliveries, and changes to the provider. */
+  underWay(): { deliveries: string[]; changes: string[] };
 }
 
 export async function startVoiceOps(
@@ -57,9 +60,13 @@ export async function startVoiceOps(
   const { logger } = options;
   const now = options.now ?? (() => new Date());
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets);
-  // First, so that a wrong token stops the start with a plain sentence before anything else is opened.
+  // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
+  const db = openDatabase(config.databasePath);
   const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);
-  await identity.connect();
+  await identity.connect().catch((error: unknown) => {
+    db.close();
+    throw error;
+  });
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
   const provider = new ProviderClient({
     baseUrl: config.provider?.baseUrl ?? sandbox?.url ?? '',
@@ -68,7 +75,6 @@ export async function startVoiceOps(
     cursorParam: config.providerOptions.cursorParam,
     logger,
   });
-  const db = openDatabase(config.databasePath);
   const routes = healthRoutes({
     database: async () => checkWritable(db),
     slack: async () => {
@@ -88,17 +94,18 @@ export async function startVoiceOps(
     logger,
   });
   const inFlight = new InFlight();
+  const changes = new InFlight();
   const opsDeps = {
     provider,
     audit: new AuditLog(db, { now }),
     confirmations: new Confirmations(db, { now }),
     intents: new Intents(db, { now }),
-    underWay: new Set<string>(),
     atomically: <T>(work: () => T): T => db.transaction(work)(),
     routes: new RoutingRecords(db, { now }),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
+    changes,
     logger,
   };
   const ops = createOps(opsDeps);
@@ -115,7 +122,7 @@ export async function startVoiceOps(
   const deliveries = new DeliveryKeys(db, { now });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
-  app.use(({ next }) => inFlight.run(next));
+  app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   registerListeners(app, { ops, slack, sandbox: Boolean(sandbox), now, logger }, { deliveries, identity });
 
   const socketMode = Boolean(config.slack.appToken);
@@ -142,6 +149,7 @@ export async function startVoiceOps(
       db.close();
       await sandbox?.close();
     },
+    underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),
   };
 }
 

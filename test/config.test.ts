@@ -22,6 +22,7 @@ describe('configuration', () => {
     expect(config.providerOptions).toEqual({ timeoutMs: 10_000, cursorParam: 'cursor' });
     expect(config.access).toEqual({ admins: [], operators: [] });
     expect(config.logLevel).toBe('info');
+    expect(config.shutdownTimeoutMs).toBe(10_000);
   });
 
   it('names every missing or malformed variable in one message', () => {
@@ -32,6 +33,7 @@ describe('configuration', () => {
       NOTIFY_CHANNEL_ID: '#ops',
       LOG_LEVEL: 'loud',
       VOICE_API_TIMEOUT_MS: '5',
+      SHUTDOWN_TIMEOUT_MS: 'soon',
     });
     for (const name of [
       'SLACK_BOT_TOKEN',
@@ -42,10 +44,20 @@ describe('configuration', () => {
       'NOTIFY_CHANNEL_ID',
       'LOG_LEVEL',
       'VOICE_API_TIMEOUT_MS',
+      'SHUTDOWN_TIMEOUT_MS',
     ]) {
       expect(message).toContain(name);
     }
     expect(message).toContain('"alice" is not a Slack user or user-group id');
+  });
+
+  it('bounds SHUTDOWN_TIMEOUT_MS', () => {
+    expect(parseConfig({ ...minimal, SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs).toBe(2500);
+    for (const value of ['50', '600001', '1.5']) {
+      expect(problems({ ...minimal, SHUTDOWN_TIMEOUT_MS: value })).toContain(
+        'SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000',
+      );
+    }
   });
 
   it('wants the provider URL to end in its version segment', () => {

@@ -47,24 +47,15 @@ export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, i
  * announcing it is the caller's next step (see `announce`), so that neither the requester's answer nor anyone
  * else's change waits on the announcement channel.
  */
-export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
-  const step = { action: work.action, target: work.target, params: work.params };
+export function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+  const describe = () =>
+    [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
   openIntent(deps, actor, correlationId, work.intent);
-  deps.underWay.add(correlationId);
-  try {
-    return await carryOutLocked(deps, actor, correlationId, work, step);
-  } finally {
-    deps.underWay.delete(correlationId);
-  }
+  return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
 }
 
-async function carryOutLocked(
-  deps: OpsDeps,
-  actor: Actor,
-  correlationId: string,
-  work: Work,
-  step: Pick<Work, 'action' | 'target' | 'params'>,
-): Promise<Result<Done>> {
+async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+  const step = { action: work.action, target: work.target, params: work.params };
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
     const result = await work.run().catch(providerFailure);
     deps.atomically(() => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
@@ -16,17 +17,17 @@ export interface OpsDeps {
   audit: AuditLog;
   confirmations: Confirmations;
   intents: Intents;
-  /**
-   * Correlation ids of the changes this process is carrying out now: their intents are open because they are under
-   * way, not because a process died, so the reconciler leaves them alone however long the provider takes.
-   */
-  underWay: Set<string>;
   /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
   atomically: <T>(work: () => T) => T;
   routes: RoutingRecords;
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;
+  /**
+   * The changes on their way to the provider, named for a stop that cannot wait for them. Their intents are open
+   * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
+   */
+  changes: InFlight;
   logger: Logger;
 }
 

@@ -52,7 +52,9 @@ class ProviderReads {
  * the rest open for the next pass (the error is thrown to the caller).
  */
 export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedBefore: Date): Promise<number> {
-  const open = deps.intents.openedBefore(openedBefore).filter((intent) => !deps.underWay.has(intent.correlationId));
+  const open = deps.intents
+    .openedBefore(openedBefore)
+    .filter((intent) => !deps.changes.isRunning(intent.correlationId));
   const reads = new ProviderReads(deps);
   for (const intent of open) await resolveOne(deps, tell, reads, intent);
   return open.length;

@@ -48,7 +48,7 @@ export class Reconciler {
     if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
     every(this.#options.settleMs, () => {
       const open = this.#deps.intents.openedBefore(this.#settledBefore());
-      if (open.some((intent) => !this.#deps.underWay.has(intent.correlationId))) void this.pass();
+      if (open.some((intent) => !this.#deps.changes.isRunning(intent.correlationId))) void this.pass();
     });
   }
 

@@ -60,35 +60,38 @@ type Kind = 'buy' | 'release' | 'map' | 'delete';
 
 interface Running {
   process: AppProcess;
-  url: string;
+  eventsUrl: string;
   /** The provider's base URL (…/v1) as this app uses it. */
   providerUrl: string;
 }
 
 async function startApp(provider: Provider, home: string): Promise<Running> {
   const process = spawnApp({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
-    VOICE_API_TIMEOUT_MS: String(TIMEOUT_MS),
-    DATABASE_PATH: join(home, 'voice-ops.db'),
-    NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
-    VOICE_OPERATORS: OPERATOR,
-    VOICE_ADMINS: ADMIN,
-    RECONCILE_INTERVAL_S: '0',
-    LOG_LEVEL: 'info',
+    via: 'node',
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
+      VOICE_API_TIMEOUT_MS: String(TIMEOUT_MS),
+      DATABASE_PATH: join(home, 'voice-ops.db'),
+      NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
+      VOICE_OPERATORS: OPERATOR,
+      VOICE_ADMINS: ADMIN,
+      RECONCILE_INTERVAL_S: '0',
+      LOG_LEVEL: 'info',
+    },
   });
-  const ready = await process.ready;
+  const { eventsUrl } = await process.ready;
   const embedded = process.entries().find((entry) => typeof entry.sandbox === 'string')?.sandbox;
-  return { process, url: String(ready.url), providerUrl: provider === 'external' ? external.url : String(embedded) };
+  return { process, eventsUrl, providerUrl: provider === 'external' ? external.url : String(embedded) };
 }
 
 async function stop(app: Running): Promise<void> {
   app.process.child.kill('SIGTERM');
   expect(await app.process.exited).toEqual({ code: 0, signal: null });
-  logs.push(app.process.stdout(), app.process.stderr());
+  logs.push(app.process.output());
 }
 
 async function call(app: Running, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -115,7 +118,7 @@ async function slowDown(app: Running, route: string): Promise<void> {
 }
 
 let counter = 0;
-const post = (app: Running, body: string) => postToSlackApp(`${app.url}/slack/events`, SIGNING_SECRET, body);
+const post = (app: Running, body: string) => postToSlackApp(app.eventsUrl, SIGNING_SECRET, body);
 
 /** `/voice TEXT`; resolves with the response_url id its answers go to. */
 async function command(app: Running, user: string, text: string): Promise<string> {
@@ -265,7 +268,7 @@ describe.each<Provider>(['external', 'embedded'])('SIGKILL mid-change, provider 
       await new Promise((resolve) => setTimeout(resolve, 200));
       first.process.child.kill('SIGKILL');
       await first.process.exited;
-      logs.push(first.process.stdout(), first.process.stderr());
+      logs.push(first.process.output());
 
       const providerMade = provider === 'external';
       if (providerMade) {
