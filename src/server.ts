@@ -127,7 +127,8 @@ async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<San
   const databasePath =
     config.sandbox.databasePath ??
     (config.databasePath === ':memory:' ? ':memory:' : join(dirname(config.databasePath), 'sandbox.db'));
-  const sandbox = await startSandbox({ port: 0, apiKey: config.sandbox.apiKey, databasePath, logger });
+  const { apiKey, numbersPerRegion, seed } = config.sandbox;
+  const sandbox = await startSandbox({ port: 0, apiKey, databasePath, numbersPerRegion, seed, logger });
   logger.warn(
     { sandbox: sandbox.url },
     'No VOICE_API_BASE_URL is set: using the embedded sandbox provider. Nothing real is bought or routed.',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
 import type { SlackBudgets } from '../../src/slack/clients.js';
 import type { Recheck } from '../../src/slack/identity.js';
@@ -52,6 +52,10 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Latency added to every sandbox answer. */
   sandboxLatencyMs?: number;
+  /** The sandbox's numbers for sale in each region (default 55). */
+  sandboxNumbersPerRegion?: number;
+  /** Agents, purchased numbers and routes written into the sandbox before the app starts. */
+  sandboxSeed?: SandboxSeed;
   /** Slack timeouts and retries by use, shorter than the app's so that a hang costs milliseconds. */
   slackBudgets?: SlackBudgets;
   /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
@@ -149,7 +153,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     for (const [group, members] of Object.entries(options.groups ?? {})) slack.setGroupMembers(group, members);
     options.beforeStart?.(slack);
 
-    const sandbox = await startSandbox({ port: 0, latencyMs: options.sandboxLatencyMs });
+    const sandbox = await startSandbox({
+      port: 0,
+      latencyMs: options.sandboxLatencyMs,
+      numbersPerRegion: options.sandboxNumbersPerRegion,
+      seed: options.sandboxSeed,
+    });
     cleanups.push(() => sandbox.close());
 
     const dir = await mkdtemp(join(tmpdir(), 'voice-ops-test-'));
