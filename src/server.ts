@@ -6,6 +6,7 @@ import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.j
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
+import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
 import { ProviderClient } from './provider/index.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
@@ -16,6 +17,7 @@ import { createSlackClients, type SlackBudgets } from './slack/clients.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { InFlight } from './slack/in-flight.js';
 import { AuditLog } from './store/audit.js';
+import { AuditChanges } from './store/audit-changes.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
@@ -82,11 +84,14 @@ export async function startVoiceOps(
     logger,
   });
   const inFlight = new InFlight();
+  const routing = new RoutingRecords(db, { now });
   const ops = createOps({
     provider,
+    lists: accountLists(provider, routing),
     audit: new AuditLog(db, { now }),
+    auditChanges: new AuditChanges(db),
     confirmations: new Confirmations(db, { now }),
-    routes: new RoutingRecords(db, { now }),
+    routes: routing,
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
@@ -96,7 +101,8 @@ export async function startVoiceOps(
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ next }) => inFlight.run(next));
-  registerListeners(app, { ops, slack, sandbox: Boolean(sandbox), now, logger }, { deliveries, identity });
+  const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
+  registerListeners(app, slackDeps, { deliveries, identity });
 
   const socketMode = Boolean(config.slack.appToken);
   const started = (await app.start(config.slack.port)) as Server | undefined;

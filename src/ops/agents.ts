@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import { ProviderError } from '../provider/errors.js';
 import { mayHaveTakenEffect } from '../provider/index.js';
-import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { type Agent, type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
 import { authorize, newCorrelationId, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import type { ReadOptions } from './lists.js';
+import { type Page, type PageRequest, pageOf } from './pages.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -16,17 +19,38 @@ export interface AgentSummary {
   numbers: string[];
 }
 
-export async function listAgents(deps: OpsDeps): Promise<Result<{ agents: AgentSummary[] }>> {
+/** Which agents a listing shows. It travels in buttons, hence a schema. */
+export const agentFilter = z.object({
+  /** Found anywhere in the name, whatever its case. */
+  text: z.string().optional(),
+});
+export type AgentFilter = z.infer<typeof agentFilter>;
+
+export type AgentsPage = Page<AgentSummary, AgentFilter>;
+
+/** A page of agents, in the provider's order, each with the numbers that route to it. */
+export async function listAgents(
+  deps: OpsDeps,
+  request: PageRequest & ReadOptions & { filter?: AgentFilter },
+): Promise<Result<{ page: AgentsPage }>> {
+  const filter = request.filter ?? {};
+  let agents: Agent[];
   try {
-    const agents = await deps.provider.listAgents();
-    const agentsWithNumbers = agents.map((agent) => ({
-      ...agent,
-      numbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
-    }));
-    return { ok: true, agents: agentsWithNumbers };
+    agents = await deps.lists.agents.get(request);
   } catch (error) {
     return providerFailure(error);
   }
+  const text = filter.text?.toLowerCase();
+  const page = pageOf(
+    text ? agents.filter((agent) => agent.name.toLowerCase().includes(text)) : agents,
+    request,
+    filter,
+  );
+  const items = page.items.map((agent) => ({
+    ...agent,
+    numbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
+  }));
+  return { ok: true, page: { ...page, items } };
 }
 
 /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
@@ -84,15 +108,18 @@ export async function requestDeleteAgent(
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
-  const listed = await listAgents(deps);
-  if (!listed.ok) return listed;
-  const agent = listed.agents.find((candidate) => candidate.id === checked.value);
+  let agent: Agent | undefined;
+  try {
+    agent = (await deps.lists.agents.get({ fresh: true })).find((candidate) => candidate.id === checked.value);
+  } catch (error) {
+    return providerFailure(error);
+  }
   if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
   return requestConfirmation(deps, actor, correlationId, {
     kind: 'agent.delete',
     agentId: agent.id,
     agentName: agent.name,
-    routedNumbers: agent.numbers,
+    routedNumbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
   });
 }
 

@@ -1,6 +1,5 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
 import type { Role } from '../ops/types.js';
-import { MAX_RECENT as AUDIT_MAX } from '../store/audit.js';
 
 export type Command =
   | { name: 'help' }
@@ -12,7 +11,7 @@ export type Command =
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
   | { name: 'map'; number?: string; agentId?: string }
-  | { name: 'audit'; limit: number };
+  | { name: 'audit' };
 
 export type Parsed = { ok: true; command: Command } | { ok: false; error: string };
 
@@ -23,8 +22,6 @@ export interface CommandSpec {
   role: Role;
   parse: (args: string[]) => Parsed;
 }
-
-const AUDIT_DEFAULT = 20;
 
 const ok = (command: Command): Parsed => ({ ok: true, command });
 const error = (message: string): Parsed => ({ ok: false, error: message });
@@ -131,17 +128,10 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['audit'],
-    args: '[N]',
-    summary: `Show the last N audit events (default ${AUDIT_DEFAULT}, at most ${AUDIT_MAX})`,
+    args: '',
+    summary: 'Show the audit log, one line per change, newest first, a page at a time',
     role: 'viewer',
-    parse: (args) => {
-      if (args.length === 0) return ok({ name: 'audit', limit: AUDIT_DEFAULT });
-      const limit = Number(args[0]);
-      if (args.length > 1 || !Number.isInteger(limit) || limit < 1 || limit > AUDIT_MAX) {
-        return error(`Give a whole number from 1 to ${AUDIT_MAX}: \`/voice audit 50\`.`);
-      }
-      return ok({ name: 'audit', limit });
-    },
+    parse: (args) => (args.length ? error('`audit` takes no arguments: it pages by itself.') : ok({ name: 'audit' })),
   },
 ];
 

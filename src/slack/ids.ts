@@ -7,10 +7,22 @@ export const ACTION = {
   mapNumber: 'map_number',
   createAgent: 'create_agent',
   searchNumbers: 'search_numbers',
-  moreNumbers: 'more_numbers',
   searchRegion: 'search_region',
   confirmChange: 'confirm_change',
   cancelChange: 'cancel_change',
+} as const;
+
+/** Previous and Next of each paged list: two action ids, since Slack wants them unique within their block. */
+const pageActions = <T extends string>(list: T) =>
+  ({ previous: `${list}_page_previous`, next: `${list}_page_next` }) as const;
+
+export const PAGE = {
+  numbers: pageActions('numbers'),
+  agents: pageActions('agents'),
+  audit: pageActions('audit'),
+  search: pageActions('search'),
+  homeAgents: pageActions('home_agents'),
+  homeNumbers: pageActions('home_numbers'),
 } as const;
 
 export const CALLBACK = {

@@ -140,7 +140,8 @@ const auditRow = z
     }),
   );
 
-const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
+/** A row of `audit_events` as read back, checked against the schema. */
+export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
 
 export class AuditLog {
   readonly #now: () => Date;

@@ -52,7 +52,7 @@ const VIEWER_USAGES = [
   '/voice agents',
   '/voice numbers',
   '/voice numbers search [REGION]',
-  '/voice audit [N]',
+  '/voice audit',
 ];
 const OPERATOR_USAGES = [
   ...VIEWER_USAGES,
@@ -122,29 +122,34 @@ describe('listings', () => {
     expect(buttonValues(blocksOf(viewed), ACTION.searchNumbers)).toEqual([]);
   });
 
-  it('shows the last N audit events, newest first, as the audit table holds them', async () => {
+  it('shows the audit log one line per change, newest first, each with its latest outcome', async () => {
     const rows = auditRows(t);
-    expect(rows.length).toBeGreaterThan(5);
-    const answer = await reply('audit 5', VIEWER);
+    const changes = [...new Set(rows.map((row) => row.correlation_id))];
+    expect(changes.length).toBeGreaterThanOrEqual(3);
+    const answer = await reply('audit', VIEWER);
     expect(answer.body.response_type).toBe('ephemeral');
-    expect(shownText(answer)).toContain('the last 5 events');
+    expect(shownText(answer)).toContain('one line per change, newest first');
+    expect(shownText(answer)).toContain(`Page 1 of 1 · ${changes.length} changes`);
 
     const lines = readable(blocksOf(answer))
       .split('\n')
       .filter((line) => line.startsWith('`20'));
-    const newest = rows.slice(-5).reverse();
-    expect(lines).toHaveLength(5);
+    // Newest first: ordered by each change's latest row.
+    const latest = changes
+      .map((id) => rows.filter((row) => row.correlation_id === id).at(-1))
+      .sort((a, b) => (b?.id ?? 0) - (a?.id ?? 0));
+    expect(lines).toHaveLength(changes.length);
     lines.forEach((line, index) => {
-      const row = newest[index];
-      expect(line).toContain(`\`${row?.action}\``);
-      expect(line).toContain(` ${row?.outcome}`);
+      const row = latest[index];
       expect(line).toContain(`<@${row?.actor_id}>`);
+      expect(line).toContain(` ${row?.outcome}`);
     });
     expect(lines.some((line) => line.includes('`access.denied`') && line.includes('denied'))).toBe(true);
+    expect(lines.some((line) => line.includes('`number.buy`') && line.includes('succeeded'))).toBe(true);
   });
 
-  it('answers a bad audit count with how to ask', async () => {
-    expect(shownText(await reply('audit lots'))).toContain('/voice audit 50');
+  it('answers an audit count, which it no longer takes, with how it pages', async () => {
+    expect(shownText(await reply('audit 50'))).toContain('pages by itself');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { InputBlock, StaticSelect } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { REGIONS } from '../../src/ops/regions.js';
+import { ACTION, CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
 import { COMMON_LOCALES } from '../../src/slack/views/locales.js';
 import {
   agentCreatedModal,
@@ -10,7 +11,6 @@ import {
   mapModal,
   searchModal,
 } from '../../src/slack/views/modals.js';
-import { REGIONS } from '../../src/slack/views/regions.js';
 import {
   agent,
   available,
@@ -81,8 +81,10 @@ describe('createAgentModal', () => {
 });
 
 describe('searchModal', () => {
+  const at = (region: string) => ({ region, cursors: [], skipped: 0 });
+
   it('offers a region picker set to the region searched', () => {
-    const view = searchModal({ region: 'GB', role: 'viewer', privateMetadata: '' });
+    const view = searchModal({ position: at('GB'), role: 'viewer', privateMetadata: '' });
     const [picker] = elements(view, ACTION.searchRegion) as unknown as StaticSelect[];
     expect(picker?.options?.map((choice) => choice.value)).toEqual(REGIONS.map((region) => region.code));
     expect(picker?.initial_option?.value).toBe('GB');
@@ -93,17 +95,17 @@ describe('searchModal', () => {
 
   it('shows loading, then the error or the results', () => {
     expect(rendered(searchModal({ role: 'viewer', loading: true, privateMetadata: '' }))).toContain('Searching…');
-    const failed = searchModal({ region: 'US', role: 'viewer', error: HOSTILE, privateMetadata: '' });
+    const failed = searchModal({ position: at('US'), role: 'viewer', error: HOSTILE, privateMetadata: '' });
     expect(rendered(failed)).toContain(`:warning: ${HOSTILE_ESCAPED}`);
     expect(unescapedMarkup(failed)).toEqual([]);
     const found = searchModal({
-      region: 'US',
+      position: at('US'),
       page: page([available()], 'c_2'),
       role: 'operator',
       privateMetadata: '',
     });
     expect(elements(found, ACTION.buyNumber)).toHaveLength(1);
-    expect(elements(found, ACTION.moreNumbers)).toHaveLength(1);
+    expect(elements(found, PAGE.search.next)).toHaveLength(1);
   });
 
   it('asks for a region before any search', () => {
@@ -115,7 +117,7 @@ describe('searchModal', () => {
       many(100, (i) => available({ number: `+1415555${String(i).padStart(4, '0')}` })),
       'c',
     );
-    const view = searchModal({ region: 'US', page: results, role: 'admin', privateMetadata: '' });
+    const view = searchModal({ position: at('US'), page: results, role: 'admin', privateMetadata: '' });
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     expect(limitViolations(view)).toEqual([]);
   });

@@ -24,10 +24,14 @@ import {
 } from '../../src/slack/views/results.js';
 import {
   agent,
+  agentsPage,
+  auditChange,
+  auditPageOf,
   available,
   createdAgent,
   HOSTILE,
   limitViolations,
+  numbersPage,
   page,
   purchased,
   rawHostileKeys,
@@ -38,7 +42,9 @@ const ACTOR = 'U0ALICE';
 const TOKEN = 'tok_SECRET_only_once';
 const now = new Date('2025-03-01T12:00:00Z');
 const agents = [agent({ id: HOSTILE, name: HOSTILE, status: HOSTILE, numbers: [HOSTILE] })];
-const numbers = [purchased({ id: HOSTILE, number: HOSTILE, status: HOSTILE, agentId: HOSTILE })];
+const numbers = [
+  purchased({ id: HOSTILE, number: HOSTILE, status: HOSTILE, region: HOSTILE, agentId: HOSTILE, agentName: HOSTILE }),
+];
 const created = createdAgent({ id: HOSTILE, name: HOSTILE, agent_token: TOKEN });
 const createdDone: Finished = {
   change: { action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } },
@@ -60,6 +66,8 @@ const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
   change,
 });
 const failure = fail('provider', HOSTILE);
+const hostileFilter = { region: HOSTILE, agentId: HOSTILE, digits: HOSTILE };
+const searchedIn = { region: HOSTILE, cursors: [HOSTILE], skipped: 0 };
 const results = page([available({ number: HOSTILE, region: HOSTILE, capabilities: [HOSTILE, 'voice'] })], HOSTILE);
 
 /** Views that show the agent token, by design. */
@@ -72,11 +80,11 @@ const SHOW_TOKEN: [string, unknown][] = [
 
 const OTHERS: [string, unknown][] = [
   ['helpMessage', helpMessage({ commands: COMMANDS, role: 'viewer', sandbox: true, error: HOSTILE })],
-  ['agentsMessage', agentsMessage({ agents, role: 'admin' })],
-  ['numbersMessage', numbersMessage({ numbers, agentNames: { [HOSTILE]: HOSTILE }, role: 'admin' })],
-  ['searchResultsMessage', searchResultsMessage({ page: results, region: HOSTILE, role: 'admin' })],
-  ['searchModal', searchModal({ region: HOSTILE, page: results, role: 'admin', privateMetadata: HOSTILE })],
-  ['searchModal(error)', searchModal({ region: HOSTILE, role: 'admin', error: HOSTILE, privateMetadata: '' })],
+  ['agentsMessage', agentsMessage({ page: agentsPage(agents, 1, 25, { text: HOSTILE }), role: 'admin' })],
+  ['numbersMessage', numbersMessage({ page: numbersPage(numbers, 1, 20, hostileFilter), role: 'admin' })],
+  ['searchResultsMessage', searchResultsMessage({ page: results, position: searchedIn, role: 'admin' })],
+  ['searchModal', searchModal({ position: searchedIn, page: results, role: 'admin', privateMetadata: HOSTILE })],
+  ['searchModal(error)', searchModal({ position: searchedIn, role: 'admin', error: HOSTILE, privateMetadata: '' })],
   ['createAgentModal', createAgentModal({ agentName: HOSTILE, language: HOSTILE, privateMetadata: HOSTILE })],
   ['mapModal', mapModal({ numbers, agents, initialNumber: HOSTILE, privateMetadata: HOSTILE })],
   ['confirmationMessage(buy)', confirmationMessage(prompt({ kind: 'number.buy', number: HOSTILE }), now)],
@@ -128,24 +136,39 @@ const OTHERS: [string, unknown][] = [
   ],
   [
     'auditMessage',
-    auditMessage([
-      {
-        id: 1,
-        at: HOSTILE,
-        actorId: HOSTILE,
-        actorName: HOSTILE,
-        source: 'command',
-        action: 'agent.create',
-        target: HOSTILE,
-        params: { [HOSTILE]: HOSTILE },
-        outcome: 'failed',
-        errorCode: HOSTILE,
-        errorMessage: HOSTILE,
-        correlationId: HOSTILE,
-      },
-    ]),
+    auditMessage(
+      auditPageOf(
+        [
+          auditChange({
+            at: HOSTILE,
+            actorId: HOSTILE,
+            actorName: HOSTILE,
+            action: 'routing.map',
+            target: HOSTILE,
+            outcome: 'failed',
+            errorCode: HOSTILE,
+            errorMessage: HOSTILE,
+            agent: { id: HOSTILE, name: HOSTILE },
+            previousAgent: { id: HOSTILE, name: HOSTILE },
+            attempted: HOSTILE,
+            notes: [{ action: 'access.denied', outcome: 'denied', actorId: HOSTILE, errorCode: HOSTILE }],
+          }),
+        ],
+        { filter: { actorId: HOSTILE, actorName: HOSTILE, target: HOSTILE, agentId: HOSTILE } },
+      ),
+    ),
   ],
-  ['homeView', homeView({ agents, numbers, role: 'admin', sandbox: true, error: HOSTILE })],
+  [
+    'homeView',
+    homeView({
+      agents: agentsPage(agents),
+      numbers: numbersPage(numbers, 1, 20, hostileFilter),
+      role: 'admin',
+      sandbox: true,
+      error: HOSTILE,
+      position: { agentsPage: 1, numbersPage: 1, numbersFilter: hostileFilter },
+    }),
+  ],
 ];
 
 describe.each([...SHOW_TOKEN, ...OTHERS])('%s', (_name, output) => {

@@ -73,7 +73,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'help':
       return showHelp(invocation);
     case 'agents.list':
-      return reply(await agentsAnswer(deps, actor));
+      return reply(await agentsAnswer(deps, actor, { page: 1, filter: {} }, { fresh: true }));
     case 'agents.create': {
       if (command.agentName && command.language) {
         return reply(await createAgentAnswer(deps, actor, { name: command.agentName, language: command.language }));
@@ -86,9 +86,11 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'agents.delete':
       return reply(await deleteAgentAnswer(deps, actor, command.agentId));
     case 'numbers.list':
-      return reply(await numbersAnswer(deps, actor));
+      return reply(await numbersAnswer(deps, actor, { page: 1, filter: {} }, { fresh: true }));
     case 'numbers.search': {
-      if (command.region) return reply(await searchAnswer(deps, actor, { region: command.region }));
+      if (command.region) {
+        return reply(await searchAnswer(deps, actor, { region: command.region, cursors: [], skipped: 0 }));
+      }
       const view = searchModal({ role: await deps.ops.roleOf(actor.userId), privateMetadata: metadata });
       return openForm(deps, { triggerId, view, instead: '/voice numbers search REGION', reply: respond });
     }
@@ -105,6 +107,6 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
     case 'audit':
-      return reply(auditAnswer(deps, command.limit));
+      return reply(await auditAnswer(deps, { page: 1, filter: {} }));
   }
 }

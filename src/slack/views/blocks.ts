@@ -134,8 +134,3 @@ export function modal(input: {
 export function capped<T>(items: T[], max: number): { shown: T[]; hidden: number } {
   return { shown: items.slice(0, max), hidden: Math.max(0, items.length - max) };
 }
-
-/** "and 12 more: `/voice agents`" under a capped list. `where` is our own mrkdwn. */
-export function moreLine(hidden: number, where?: string): ContextBlock {
-  return context(`…and ${hidden} more${where ? `: ${where}` : ''}.`);
-}

@@ -1,10 +1,12 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { AgentSummary } from '../../ops/agents.js';
 import type { NumberSummary } from '../../ops/numbers.js';
+import { REGIONS } from '../../ops/regions.js';
 import type { Role } from '../../ops/types.js';
 import type { AvailableNumberPage, CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { escapeMrkdwn, truncate } from '../mrkdwn.js';
+import type { SearchPosition } from '../paging.js';
 import { agentCreatedMessage } from './agents.js';
 import {
   actions,
@@ -21,7 +23,6 @@ import {
 } from './blocks.js';
 import { COMMON_LOCALES } from './locales.js';
 import { searchResultsBlocks } from './numbers.js';
-import { REGIONS } from './regions.js';
 
 /** The longest agent name the provider accepts (see the `agentName` schema). */
 const AGENT_NAME_MAX = 100;
@@ -94,7 +95,8 @@ export function createAgentModal(input: { agentName?: string; language?: string;
 }
 
 export function searchModal(input: {
-  region?: string;
+  /** Where the search stands; none before a region is picked. */
+  position?: SearchPosition;
   page?: AvailableNumberPage;
   role: Role;
   error?: string;
@@ -105,12 +107,13 @@ export function searchModal(input: {
     actionId: ACTION.searchRegion,
     placeholder: 'Pick a region',
     options: REGIONS.map((region) => option(`${region.name} (${region.code})`, region.code)),
-    initialValue: input.region,
+    initialValue: input.position?.region,
   });
+  const { page, position } = input;
   const results = (): KnownBlock[] => {
     if (input.loading) return [section(':hourglass_flowing_sand: Searching…')];
     if (input.error !== undefined) return [section(`:warning: ${escapeMrkdwn(input.error)}`)];
-    if (input.page) return searchResultsBlocks({ page: input.page, region: input.region, role: input.role });
+    if (page && position) return searchResultsBlocks({ page, position, role: input.role });
     return [section('Pick a region to see the numbers you can buy there.')];
   };
   return modal({
