@@ -10,6 +10,7 @@ import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberFilter, requestBuy, requestRelease, searchNumbers } from './numbers.js';
 import type { PageRequest } from './pages.js';
+import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { mapNumber } from './routing.js';
 import { type Actor, fail, type Role } from './types.js';
 
@@ -21,6 +22,7 @@ export type { OpsDeps } from './context.js';
 export { type Announcement, AnnouncementFailed, type Announcer, type Change } from './notify.js';
 export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
+export type { AgentChoices, NumberChoices } from './pickers.js';
 export type { MapResult } from './routing.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
@@ -58,6 +60,10 @@ export function createOps(deps: OpsDeps) {
         error: fail('undelivered', `The agent token reached no one: ${why}`),
       }),
     cancel: (actor: Actor, confirmationId: string) => cancel(deps, actor, confirmationId),
+    /** The map form's type-ahead pickers, and what the form needs before it opens. */
+    numberChoices: (typed: string) => numberChoices(deps, typed),
+    agentChoices: (typed: string) => agentChoices(deps, typed),
+    mapFormData: (initialNumber?: string) => mapFormData(deps, initialNumber),
     /** One page of changes from the audit log, one line per change, newest first. */
     auditPage: (request: AuditRequest) => auditPage(deps, request),
   };

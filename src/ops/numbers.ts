@@ -67,7 +67,11 @@ function matches(filter: NumberFilter, entry: PurchasedNumber, agentId: string |
   return filter.digits === undefined || entry.number.includes(filter.digits);
 }
 
-function summarize(entry: PurchasedNumber, routed: Map<string, string>, names: Map<string, string>): NumberSummary {
+export function summarize(
+  entry: PurchasedNumber,
+  routed: Map<string, string>,
+  names: Map<string, string>,
+): NumberSummary {
   const agentId = routed.get(entry.number);
   return {
     ...entry,

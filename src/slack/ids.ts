@@ -39,6 +39,7 @@ export const INPUT = {
   agentName: { block: 'agent_name', action: 'value' },
   agentLanguage: { block: 'agent_language', action: 'value' },
   agentLanguageOther: { block: 'agent_language_other', action: 'value' },
-  mapNumber: { block: 'map_number', action: 'value' },
-  mapAgent: { block: 'map_agent', action: 'value' },
+  // Type-ahead pickers: their action ids are what the options listener answers, so each is its own.
+  mapNumber: { block: 'map_number', action: 'map_number_pick' },
+  mapAgent: { block: 'map_agent', action: 'map_agent_pick' },
 } as const;

@@ -181,6 +181,9 @@ describe('unknown numbers and agents', () => {
     ['numbers release +12125550100', '+12125550100 is not one of your numbers'],
     ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers'],
     ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist'],
+    // Longer than a Slack button or option can carry.
+    [`agents delete ${'a'.repeat(151)}`, 'Agent id must be at most 150 characters'],
+    [`numbers release ${'p'.repeat(151)}`, 'Number or id must be at most 150 characters'],
   ])('`/voice %s` says what was not found and stores nothing', async (text, message) => {
     const rowsBefore = auditRows(t).length;
     const sent = await t.command(text, ADMIN);

@@ -3,10 +3,12 @@
 // page of every list is reachable, each item found exactly once, and nothing the app sends breaks Slack's limits.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE } from '../../src/slack/ids.js';
+import { CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
-import { ADMIN, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { selectInput } from '../harness/payloads.js';
+import { limitViolations } from '../views/support.js';
 import {
   type Block,
   blockKitProblems,
@@ -23,6 +25,7 @@ import {
   seededRoutes,
   seedRoutes,
   shownText,
+  suggested,
   viewOf,
 } from './support.js';
 
@@ -136,6 +139,75 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     expect(seen).toEqual(agents.map((agent) => agent.id));
   });
 
+  it('maps an unrouted number past the 100th through the type-ahead pickers, unrouted numbers offered first', async () => {
+    const mark = t.slack.mark();
+    const sent = await t.command('map', OPERATOR);
+    const form = await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.mapNumber, {
+      since: mark,
+    });
+    expect(shownText(form)).not.toContain('Loading');
+
+    // Nothing typed yet: the first 100 numbers that route nowhere, saying how many more there are.
+    const opened = await suggested(t, INPUT.mapNumber, '');
+    expect(opened.groups).toEqual([
+      `Not routed: the first 100 of ${(NUMBERS - ROUTED).toLocaleString('en-US')}: type digits to narrow`,
+    ]);
+    expect(opened.options).toHaveLength(100);
+    expect(limitViolations(opened.answer)).toEqual([]);
+
+    const target = numbers[5000]?.number ?? '';
+    const typed = await suggested(t, INPUT.mapNumber, target.slice(-7));
+    expect(typed.options.map((option) => option.value)).toContain(target);
+    const agent = agents[776];
+    const agentTyped = await suggested(t, INPUT.mapAgent, agent?.name ?? '');
+    expect(agentTyped.options).toEqual([{ text: `${agent?.name} (${agent?.id})`, value: agent?.id }]);
+    expect(limitViolations(agentTyped.answer)).toEqual([]);
+
+    const mapped = t.sandbox.requestCount('mapNumber');
+    const submitted = t.slack.mark();
+    await t.submit({
+      userId: OPERATOR,
+      viewId: String(form.body.view_id),
+      callbackId: CALLBACK.mapNumber,
+      privateMetadata: viewOf(form).private_metadata,
+      stateValues: {
+        [INPUT.mapNumber.block]: { [INPUT.mapNumber.action]: selectInput(target) },
+        [INPUT.mapAgent.block]: { [INPUT.mapAgent.action]: selectInput(agent?.id ?? '') },
+      },
+    });
+    const done = await t.slack.waitFor('views.update', (call) => shownText(call).includes('Routed'), {
+      since: submitted,
+    });
+    expect(shownText(done)).toContain(target);
+    expect(shownText(done)).toContain(agent?.name);
+    expect(t.sandbox.requestCount('mapNumber')).toBe(mapped + 1);
+    await t.settled();
+    expect(sent.status).toBe(200);
+
+    // Mapped now: the picker offers it among the routed numbers, with its agent.
+    const after = await suggested(t, INPUT.mapNumber, target.slice(-7));
+    expect(after.options.find((option) => option.value === target)?.text).toContain(`→ ${agent?.name}`);
+  });
+
+  it('opens `/voice map +NUMBER` with that number picked, wherever it stands, and says when it is not ours', async () => {
+    const far = numbers[9000]?.number ?? '';
+    const mark = t.slack.mark();
+    await t.command(`map ${far}`, OPERATOR);
+    const form = await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.mapNumber, {
+      since: mark,
+    });
+    const picker = viewOf(form).blocks.find((block) => block.block_id === INPUT.mapNumber.block)?.element;
+    expect(picker?.initial_option?.value).toBe(far);
+
+    const stranger = '+15550000000';
+    const strangerMark = t.slack.mark();
+    await t.command(`map ${stranger}`, OPERATOR);
+    const explained = await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.mapNumber, {
+      since: strangerMark,
+    });
+    expect(shownText(explained)).toContain(`*${stranger}* is not one of your numbers`);
+  });
+
   it('walks every page of `/voice audit`, one line per change, each change exactly once while new ones arrive', async () => {
     const changes = 1000;
     const target = (i: number) => `+1555000${String(i).padStart(4, '0')}`;
@@ -144,7 +216,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     expect(shownText(first)).toMatch(/Page 1 of 5\d · 1,0\d\d changes/);
 
     const lines = (blocks: Block[]) =>
-      [...readable(blocks).matchAll(/`routing\.map` \*(\+\d+)\*/g)].map((match) => match[1] ?? '');
+      [...readable(blocks).matchAll(/`routing\.map` \*(\+1555000\d{4})\*/g)].map((match) => match[1] ?? '');
     const pages = [lines(blocksOf(first))];
     let page = first;
     for (let next = only(blocksOf(page), PAGE.audit.next); next !== undefined; ) {

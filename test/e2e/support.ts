@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { RoutingRecords } from '../../src/store/routes.js';
-import { OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
+import { OPERATOR, OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { limitViolations } from '../views/support.js';
 
@@ -414,4 +414,23 @@ export function listedAgents(blocks: Block[]): string[] {
     const id = /^\*[^\n]*\* {2}`([^`]+)`\nStatus: /.exec(text)?.[1];
     return id ? [id] : [];
   });
+}
+
+/** What a type-ahead picker offers for `typed`: the options the app acknowledged, groups flattened, in order. */
+export async function suggested(
+  t: TestApp,
+  input: { block: string; action: string },
+  typed: string,
+  user = OPERATOR,
+): Promise<{ options: { text: string; value: string }[]; groups: string[]; answer: unknown }> {
+  const answer = await t.suggest({ userId: user, actionId: input.action, blockId: input.block, value: typed });
+  expect(answer.status).toBe(200);
+  type Option = { text: { text: string }; value: string };
+  const json = answer.json as { options?: Option[]; option_groups?: { label: { text: string }; options: Option[] }[] };
+  const options = [...(json.options ?? []), ...(json.option_groups ?? []).flatMap((group) => group.options)];
+  return {
+    options: options.map((option) => ({ text: option.text.text, value: option.value })),
+    groups: (json.option_groups ?? []).map((group) => group.label.text),
+    answer: json,
+  };
 }

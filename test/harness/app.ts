@@ -17,7 +17,9 @@ import {
   type AppHomeOpenedOptions,
   appHomeOpened,
   type BlockActionOptions,
+  type BlockSuggestionOptions,
   blockAction,
+  blockSuggestion,
   newTriggerId,
   OPERATOR,
   type SlashCommandOptions,
@@ -99,6 +101,8 @@ export interface TestApp {
   action(options: ActionOptions): Promise<SentRequest>;
   /** A modal's view_submission. */
   submit(options: SubmitOptions): Promise<SentRequest>;
+  /** A type-ahead select's block_suggestion; the options come back in the acknowledgement (`json`). */
+  suggest(options: Omit<BlockSuggestionOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /** A modal's view_closed. */
   closeView(options: Omit<ViewClosedOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /** The app_home_opened event for `user` (a JSON body). */
@@ -254,6 +258,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const triggerId = fields.triggerId ?? newTriggerId();
         const body = viewSubmission({ ...fields, userId: fields.userId ?? ADMIN, triggerId });
         return { ...(await post(body, postOptions)), triggerId };
+      },
+      suggest(suggestOptions) {
+        const [fields, postOptions] = splitPostOptions(suggestOptions);
+        return post(blockSuggestion({ ...fields, userId: fields.userId ?? ADMIN }), postOptions);
       },
       closeView(closeOptions) {
         const [fields, postOptions] = splitPostOptions(closeOptions);

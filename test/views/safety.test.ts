@@ -11,7 +11,14 @@ import { auditMessage } from '../../src/slack/views/audit.js';
 import { confirmationMessage, confirmationModal } from '../../src/slack/views/confirmation.js';
 import { helpMessage } from '../../src/slack/views/help.js';
 import { homeView } from '../../src/slack/views/home.js';
-import { agentCreatedModal, createAgentModal, mapModal, searchModal } from '../../src/slack/views/modals.js';
+import {
+  agentCreatedModal,
+  agentOptions,
+  createAgentModal,
+  mapModal,
+  numberOptions,
+  searchModal,
+} from '../../src/slack/views/modals.js';
 import { numbersMessage, searchResultsMessage } from '../../src/slack/views/numbers.js';
 import {
   cancelledMessage,
@@ -86,7 +93,9 @@ const OTHERS: [string, unknown][] = [
   ['searchModal', searchModal({ position: searchedIn, page: results, role: 'admin', privateMetadata: HOSTILE })],
   ['searchModal(error)', searchModal({ position: searchedIn, role: 'admin', error: HOSTILE, privateMetadata: '' })],
   ['createAgentModal', createAgentModal({ agentName: HOSTILE, language: HOSTILE, privateMetadata: HOSTILE })],
-  ['mapModal', mapModal({ numbers, agents, initialNumber: HOSTILE, privateMetadata: HOSTILE })],
+  ['mapModal', mapModal({ numbers: 1, agents: 1, initial: numbers[0], notOurs: HOSTILE, privateMetadata: HOSTILE })],
+  ['numberOptions', numberOptions({ unrouted: numbers, routed: numbers, matching: { unrouted: 1, routed: 1 } })],
+  ['agentOptions', agentOptions({ agents: [{ id: HOSTILE, name: HOSTILE, status: HOSTILE }], matching: 1 })],
   ['confirmationMessage(buy)', confirmationMessage(prompt({ kind: 'number.buy', number: HOSTILE }), now)],
   [
     'confirmationMessage(release)',

@@ -8,6 +8,7 @@ import type {
   ColorScheme,
   ContextBlock,
   DividerBlock,
+  ExternalSelect,
   HeaderBlock,
   KnownBlock,
   ModalView,
@@ -76,6 +77,21 @@ export function button(input: { text: string; actionId: string; value?: string; 
 
 export function option(text: string, value: string): PlainTextOption {
   return { text: plainText(text, LIMITS.optionText), value };
+}
+
+/** A type-ahead select whose options the app's options listener answers; it lists some before anything is typed. */
+export function externalSelect(input: {
+  actionId: string;
+  placeholder: string;
+  initialOption?: PlainTextOption;
+}): ExternalSelect {
+  return {
+    type: 'external_select',
+    action_id: input.actionId,
+    placeholder: plainText(input.placeholder, LIMITS.optionText),
+    min_query_length: 0,
+    ...(input.initialOption ? { initial_option: input.initialOption } : {}),
+  };
 }
 
 /** A static select whose initial option, when given, is one of its own options (Slack rejects any other). */
