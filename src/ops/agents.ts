@@ -98,11 +98,26 @@ export async function createAgent(
   });
 }
 
-export async function requestDeleteAgent(
-  deps: OpsDeps,
-  actor: Actor,
-  agentId: string,
-): Promise<Result<{ prompt: ConfirmationPrompt }>> {
+/** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
+export interface AgentInUse {
+  agent: { id: string; name: string };
+  /** The first of its numbers, for a Map button each. */
+  numbers: string[];
+  total: number;
+}
+
+/** Numbers named, each with its Map button, when a deletion is refused. */
+export const IN_USE_SHOWN = 10;
+
+export type DeleteRequest = Result<
+  { status: 'needs_confirmation'; prompt: ConfirmationPrompt } | { status: 'in_use'; inUse: AgentInUse }
+>;
+
+/**
+ * Asks to delete an agent. One that numbers still route to (by the app's routing records) is refused at once, and
+ * audited: the provider would refuse it after the confirmation, and the API has no way to unroute a number.
+ */
+export async function requestDeleteAgent(deps: OpsDeps, actor: Actor, agentId: string): Promise<DeleteRequest> {
   const correlationId = newCorrelationId();
   const denied = await authorize(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
@@ -115,12 +130,34 @@ export async function requestDeleteAgent(
     return providerFailure(error);
   }
   if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
-  return requestConfirmation(deps, actor, correlationId, {
+  const routed = deps.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+  if (routed.length) {
+    const inUse = {
+      agent: { id: agent.id, name: agent.name },
+      numbers: routed.slice(0, IN_USE_SHOWN),
+      total: routed.length,
+    };
+    record(deps, actor, correlationId, {
+      action: 'agent.delete',
+      outcome: 'failed',
+      target: agent.id,
+      params: { name: agent.name, routedNumbers: routed.length },
+      error: fail('conflict', inUseSentence(inUse), { code: 'agent_in_use' }),
+    });
+    return { ok: true, status: 'in_use', inUse };
+  }
+  const asked = requestConfirmation(deps, actor, correlationId, {
     kind: 'agent.delete',
     agentId: agent.id,
     agentName: agent.name,
-    routedNumbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
   });
+  return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
+}
+
+/** "Support bot (agt_1) cannot be deleted: 3 numbers still route to it." */
+function inUseSentence(inUse: AgentInUse): string {
+  const numbers = inUse.total === 1 ? '1 number still routes' : `${inUse.total} numbers still route`;
+  return `${inUse.agent.name} (${inUse.agent.id}) cannot be deleted: ${numbers} to it.`;
 }
 
 export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'agent.delete' }>): Work {

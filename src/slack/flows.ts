@@ -15,7 +15,7 @@ import {
 } from './paging.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
-import { AGENTS_PAGE_SIZE, agentsMessage } from './views/agents.js';
+import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
 import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
 import { NUMBERS_PAGE_SIZE, numbersMessage, searchResultsMessage } from './views/numbers.js';
@@ -83,8 +83,13 @@ export const buyAnswer = async (deps: SlackDeps, actor: Actor, number: string) =
 export const releaseAnswer = async (deps: SlackDeps, actor: Actor, numberOrId: string) =>
   promptOrFailure(await deps.ops.requestRelease(actor, numberOrId));
 
-export const deleteAgentAnswer = async (deps: SlackDeps, actor: Actor, agentId: string) =>
-  promptOrFailure(await deps.ops.requestDeleteAgent(actor, agentId));
+/** A confirmation, or, when numbers still route to the agent, the refusal with a Map button for each. */
+export async function deleteAgentAnswer(deps: SlackDeps, actor: Actor, agentId: string): Promise<Answer> {
+  const asked = await deps.ops.requestDeleteAgent(actor, agentId);
+  if (!asked.ok) return { kind: 'failure', failure: asked };
+  if (asked.status === 'needs_confirmation') return { kind: 'prompt', prompt: asked.prompt };
+  return { kind: 'message', message: agentInUseMessage(asked.inUse) };
+}
 
 export async function mapAnswer(
   deps: SlackDeps,

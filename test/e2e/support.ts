@@ -144,14 +144,20 @@ export interface SandboxAvailable {
   capabilities: string[];
 }
 
+/** One request to the sandbox's API; `body` is sent as JSON. */
 export async function sandboxRequest(
   t: TestApp,
   method: string,
   path: string,
+  body?: object,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${t.sandbox.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${t.sandbox.apiKey}` },
+    headers: {
+      authorization: `Bearer ${t.sandbox.apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

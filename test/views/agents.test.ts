@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION, PAGE } from '../../src/slack/ids.js';
-import { agentCreatedMessage, agentsMessage } from '../../src/slack/views/agents.js';
+import { agentCreatedMessage, agentInUseMessage, agentsMessage } from '../../src/slack/views/agents.js';
 import {
   agent,
   agentsPage,
@@ -102,6 +102,38 @@ describe('agentsMessage', () => {
     expect(unescapedMarkup(shown)).toEqual([]);
     expect(rawHostileKeys(shown)).toEqual([]);
     expect(elements(shown, ACTION.deleteAgent)[0]?.value).toBe(HOSTILE);
+  });
+});
+
+describe('agentInUseMessage', () => {
+  const inUse = (total: number, shown = Math.min(total, 10)) => ({
+    agent: { id: 'ag_1', name: 'Support bot' },
+    numbers: many(shown, (i) => `+1415555${String(i).padStart(4, '0')}`),
+    total,
+  });
+
+  it('says why the agent cannot be deleted, in good grammar for one number and for several', () => {
+    expect(rendered(agentInUseMessage(inUse(1)))).toContain(
+      ':no_entry: Agent *Support bot* (`ag_1`) cannot be deleted: 1 number still routes to it',
+    );
+    expect(rendered(agentInUseMessage(inUse(3)))).toContain('cannot be deleted: 3 numbers still route to it');
+  });
+
+  it('offers Map on each number it names, and says where the rest are', () => {
+    const shown = agentInUseMessage(inUse(5000));
+    expect(elements(shown, ACTION.mapNumber).map((button) => button.value)).toEqual(
+      many(10, (i) => `+1415555${String(i).padStart(4, '0')}`),
+    );
+    expect(rendered(shown)).toContain('…and 4,990 more: `/voice numbers agent ag_1` lists them all, each with Map.');
+    expect(shown.blocks.length).toBeLessThanOrEqual(50);
+    expect(limitViolations(shown)).toEqual([]);
+    expect(elements(shown, ACTION.confirmChange)).toEqual([]);
+  });
+
+  it('escapes the name and the id', () => {
+    const shown = agentInUseMessage({ agent: { id: HOSTILE, name: HOSTILE }, numbers: ['+14155550100'], total: 2 });
+    expect(unescapedMarkup(shown)).toEqual([]);
+    expect(rawHostileKeys(shown)).toEqual([]);
   });
 });
 

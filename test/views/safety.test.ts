@@ -111,10 +111,7 @@ const OTHERS: [string, unknown][] = [
   ],
   [
     'confirmationModal(delete)',
-    confirmationModal(
-      prompt({ kind: 'agent.delete', agentId: HOSTILE, agentName: HOSTILE, routedNumbers: [HOSTILE] }),
-      now,
-    ),
+    confirmationModal(prompt({ kind: 'agent.delete', agentId: HOSTILE, agentName: HOSTILE }), now),
   ],
   [
     'confirmationModal(map)',

@@ -1,13 +1,13 @@
 import type { Button, KnownBlock, SectionBlock } from '@slack/types';
-import type { AgentSummary, AgentsPage } from '../../ops/agents.js';
+import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import { button, context, message, type SlackMessage, section } from './blocks.js';
-import { counted, listPager } from './pager.js';
+import { count, counted, listPager } from './pager.js';
 import { can } from './roles.js';
-import { bold, code, listOf } from './text.js';
+import { agentLabel, bold, code, listOf } from './text.js';
 
 /** One block an agent: 25 rows, the intro and the pager are well under Slack's 50 blocks. */
 export const AGENTS_PAGE_SIZE = 25;
@@ -44,6 +44,33 @@ export function agentsMessage(input: { page: AgentsPage; role: Role }): SlackMes
     agentsIntro(page, role),
     ...agentRows(page.items, role),
     ...listPager(page, 'agent', PAGE.agents),
+  ]);
+}
+
+/**
+ * A deletion refused because numbers still route to the agent: which ones, each with Map (the API has no way to
+ * unroute a number, so each must route to another agent, or be released), and where to find the rest.
+ */
+export function agentInUseMessage(inUse: AgentInUse): SlackMessage {
+  const agent = agentLabel(inUse.agent);
+  const still = inUse.total === 1 ? '1 number still routes' : `${count(inUse.total)} numbers still route`;
+  const text =
+    `:no_entry: Agent ${agent} cannot be deleted: ${still} to it, and the provider refuses to delete an agent in ` +
+    'use. Map each number to another agent (a number cannot be left routing nowhere), or release it; then delete.';
+  const rows = inUse.numbers.map((number) =>
+    section(bold(number), button({ text: 'Map', actionId: ACTION.mapNumber, value: number })),
+  );
+  const more = inUse.total - inUse.numbers.length;
+  return message(`Agent ${agent} cannot be deleted: ${still} to it.`, [
+    section(text),
+    ...rows,
+    ...(more > 0
+      ? [
+          context(
+            `…and ${count(more)} more: \`/voice numbers agent ${escapeMrkdwn(inUse.agent.id)}\` lists them all, each with Map.`,
+          ),
+        ]
+      : []),
   ]);
 }
 
