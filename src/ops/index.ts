@@ -3,6 +3,7 @@
 import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import { type AuditRequest, auditPage } from './audit.js';
+import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
 import { cancel, confirm } from './confirmations.js';
 import { authorize, newCorrelationId, type OpsDeps, record } from './context.js';
@@ -16,6 +17,7 @@ import { type Actor, fail, type Role } from './types.js';
 
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
+export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
 export type { OpsDeps } from './context.js';
@@ -44,6 +46,10 @@ export function createOps(deps: OpsDeps) {
     createAgent: (actor: Actor, input: { name: string; language: string }) => createAgent(deps, actor, input),
     requestDeleteAgent: (actor: Actor, agentId: string) => requestDeleteAgent(deps, actor, agentId),
     listNumbers: (request: PageRequest & ReadOptions & { filter?: NumberFilter }) => listNumbers(deps, request),
+    /** One number: its route and its latest changes. */
+    showNumber: (number: string) => showNumber(deps, number),
+    /** The agent with this id as a card, else the agents whose name contains the text. */
+    findAgents: (request: PageRequest & ReadOptions & { filter: AgentFilter }) => findAgents(deps, request),
     searchNumbers: (query: { region?: string; cursor?: string }) => searchNumbers(deps, query),
     requestBuy: (actor: Actor, number: string) => requestBuy(deps, actor, number),
     requestRelease: (actor: Actor, numberOrId: string) => requestRelease(deps, actor, numberOrId),

@@ -14,8 +14,8 @@ import { requestConfirmation } from './confirmations.js';
 import { authorize, newCorrelationId, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
-import { regionOf } from './regions.js';
-import { type Actor, fail, type Result } from './types.js';
+import { regionOf, unknownRegion } from './regions.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
 /** Which purchased numbers a listing shows; every field given must hold. It travels in buttons, hence a schema. */
@@ -48,6 +48,8 @@ export async function listNumbers(
   request: PageRequest & ReadOptions & { filter?: NumberFilter },
 ): Promise<Result<{ page: NumbersPage }>> {
   const filter = request.filter ?? {};
+  const refused = refuseFilter(filter);
+  if (refused) return refused;
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(request), deps.lists.agents.get(request)]);
     const routed = deps.routes.agentByNumber();
@@ -58,6 +60,19 @@ export async function listNumbers(
   } catch (error) {
     return providerFailure(error);
   }
+}
+
+/** A filter that cannot match anything is explained rather than answered with an empty list. */
+function refuseFilter(filter: NumberFilter): Failure | undefined {
+  if (filter.region !== undefined) {
+    const unknown = unknownRegion(filter.region);
+    if (unknown) return unknown;
+  }
+  if (filter.agentId !== undefined) {
+    const checked = validate(resourceId, filter.agentId);
+    if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
+  }
+  return undefined;
 }
 
 function matches(filter: NumberFilter, entry: PurchasedNumber, agentId: string | undefined): boolean {

@@ -1,5 +1,6 @@
 // The regions the app knows: offered by the search picker, accepted as filters, and told from a number's country
 // calling code, because the provider's purchased list says nothing of a number's region.
+import { type Failure, fail } from './types.js';
 
 export interface Region {
   code: string;
@@ -51,6 +52,13 @@ const BY_CALLING_CODE = [...REGIONS]
 
 export function isKnownRegion(code: string): boolean {
   return REGIONS.some((region) => region.code === code);
+}
+
+/** A region code the table does not know, answered with the ones it does. */
+export function unknownRegion(code: string): Failure | undefined {
+  if (isKnownRegion(code)) return undefined;
+  const known = REGIONS.map((region) => `${region.code} (${region.name})`).join(', ');
+  return fail('invalid', `${code} is not a region Voice Ops knows. Known regions: ${known}.`, { field: 'region' });
 }
 
 export function regionName(code: string): string | undefined {

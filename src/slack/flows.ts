@@ -17,6 +17,7 @@ import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
 import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
+import { agentCardMessage, numberCardMessage } from './views/cards.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
 import { NUMBERS_PAGE_SIZE, numbersMessage, searchResultsMessage } from './views/numbers.js';
 import {
@@ -53,9 +54,17 @@ export async function agentsAnswer(
   options: ReadOptions = {},
 ): Promise<Answer> {
   const request = { ...position, size: AGENTS_PAGE_SIZE, ...options };
-  const [listed, role] = await Promise.all([deps.ops.listAgents(request), deps.ops.roleOf(actor.userId)]);
-  if (!listed.ok) return { kind: 'failure', failure: listed };
-  return { kind: 'message', message: agentsMessage({ page: listed.page, role }) };
+  const [found, role] = await Promise.all([deps.ops.findAgents(request), deps.ops.roleOf(actor.userId)]);
+  if (!found.ok) return { kind: 'failure', failure: found };
+  const message =
+    found.kind === 'card' ? agentCardMessage(found.card, role) : agentsMessage({ page: found.page, role });
+  return { kind: 'message', message };
+}
+
+export async function numberCardAnswer(deps: SlackDeps, actor: Actor, number: string): Promise<Answer> {
+  const [card, role] = await Promise.all([deps.ops.showNumber(number), deps.ops.roleOf(actor.userId)]);
+  if (!card.ok) return { kind: 'failure', failure: card };
+  return { kind: 'message', message: numberCardMessage(card, role) };
 }
 
 export async function numbersAnswer(

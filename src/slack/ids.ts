@@ -8,6 +8,7 @@ export const ACTION = {
   createAgent: 'create_agent',
   searchNumbers: 'search_numbers',
   searchRegion: 'search_region',
+  homeNumbersFilter: 'home_numbers_filter',
   confirmChange: 'confirm_change',
   cancelChange: 'cancel_change',
 } as const;

@@ -3,7 +3,7 @@
 // page of every list is reachable, each item found exactly once, and nothing the app sends breaks Slack's limits.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
@@ -27,6 +27,7 @@ import {
   shownText,
   suggested,
   viewOf,
+  withDatabase,
 } from './support.js';
 
 const NUMBERS = 10_000;
@@ -139,6 +140,60 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     expect(seen).toEqual(agents.map((agent) => agent.id));
   });
 
+  it('filters by route, region, agent and digits, each filtered list walked to its end, each number once', async () => {
+    const routed = new Set(routeRecords(t).keys());
+    const cases: [text: string, expected: string[]][] = [
+      ['numbers routed', numbers.map((entry) => entry.number).filter((number) => routed.has(number))],
+      ['numbers DE', numbers.map((entry) => entry.number).filter((number) => number.startsWith('+49'))],
+      ['numbers 415', numbers.map((entry) => entry.number).filter((number) => number.includes('415'))],
+      [
+        `numbers agent ${agents[3]?.id}`,
+        [...routeRecords(t)].filter(([, agentId]) => agentId === agents[3]?.id).map(([number]) => number),
+      ],
+    ];
+    for (const [text, expected] of cases) {
+      expect(expected.length, text).toBeGreaterThan(0);
+      const first = await t.respondedTo((await t.command(text, VIEWER)).responseUrlId);
+      expect(shownText(first), text).toContain(`· ${expected.length.toLocaleString('en-US')} number`);
+      const { pages } = await walk(first, PAGE.numbers, listedNumbers);
+      expect(pages.flat().sort(), text).toEqual([...expected].sort());
+    }
+  });
+
+  it('looks up one number past the 100th as a card, and one agent with its numbers', async () => {
+    const far = numbers[9999];
+    const card = await t.respondedTo((await t.command(`numbers ${far?.number}`, ADMIN)).responseUrlId);
+    expect(shownText(card)).toContain(`*${far?.number}*  \`${far?.id}\`\nStatus: active · Region:`);
+    expect(shownText(card)).toContain('_Not routed_');
+    expect(buttonValues(blocksOf(card), ACTION.releaseNumber)).toEqual([far?.id]);
+
+    const agent = agents[7];
+    const own = [...routeRecords(t)].filter(([, agentId]) => agentId === agent?.id).map(([number]) => number);
+    const agentCard = await t.respondedTo((await t.command(`agents ${agent?.id}`, VIEWER)).responseUrlId);
+    expect(shownText(agentCard)).toContain(`*${agent?.name}*  \`${agent?.id}\``);
+    expect(shownText(agentCard)).toContain(`Numbers: ${own.length} routed: ${own.sort().join(', ')}`);
+  });
+
+  it('filters the Home tab’s numbers with its filter, back on page 1 of the numbers that route nowhere', async () => {
+    const mark = t.slack.mark();
+    await t.homeOpened(OPERATOR);
+    const home = await t.slack.waitFor('views.publish', (call) => call.body.user_id === OPERATOR, { since: mark });
+    const unrouted = NUMBERS - routeRecords(t).size;
+    const at = t.slack.mark();
+    await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.homeNumbersFilter,
+      selectedOption: { text: 'Not routed', value: JSON.stringify({ routed: false }) },
+      container: { type: 'view', viewId: 'VHOMEOP', viewType: 'home', privateMetadata: viewOf(home).private_metadata },
+    });
+    const filtered = await t.slack.waitFor('views.publish', (call) => call.body.user_id === OPERATOR, { since: at });
+    expect(shownText(filtered)).toContain('*Phone numbers* · not routed');
+    expect(shownText(filtered)).toContain(
+      `Page 1 of ${Math.ceil(unrouted / 25).toLocaleString('en-US')} · ${unrouted.toLocaleString('en-US')} numbers`,
+    );
+    expect(listedNumbers(viewOf(filtered).blocks).every((number) => !routeRecords(t).has(number))).toBe(true);
+  });
+
   it('maps an unrouted number past the 100th through the type-ahead pickers, unrouted numbers offered first', async () => {
     const mark = t.slack.mark();
     const sent = await t.command('map', OPERATOR);
@@ -237,6 +292,15 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     }
   });
 });
+
+/** The app's own routing records: number → agent. */
+function routeRecords(t: TestApp): Map<string, string> {
+  const rows = withDatabase(t, (db) => db.prepare('SELECT phone_number, agent_id FROM routes').all()) as {
+    phone_number: string;
+    agent_id: string;
+  }[];
+  return new Map(rows.map((row) => [row.phone_number, row.agent_id]));
+}
 
 /**
  * Writes `count` finished maps into the app's audit log as the app does (request, confirmation, success), two changes

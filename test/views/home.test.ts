@@ -1,3 +1,4 @@
+import type { StaticSelect } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { ACTION, PAGE } from '../../src/slack/ids.js';
 import { FIRST_HOME_POSITION } from '../../src/slack/paging.js';
@@ -35,10 +36,27 @@ describe('homeView', () => {
     expect(text.indexOf('Support bot*  `ag_1`')).toBeLessThan(text.indexOf('Routes to'));
   });
 
-  it('gives a viewer no change buttons', () => {
+  it('gives a viewer no change buttons, only the filter', () => {
     const view = home({ role: 'viewer' });
-    for (const action of Object.values(ACTION)) expect(elements(view, action)).toEqual([]);
+    for (const action of Object.values(ACTION)) {
+      if (action !== ACTION.homeNumbersFilter) expect(elements(view, action)).toEqual([]);
+    }
+    expect(elements(view, ACTION.homeNumbersFilter)).toHaveLength(1);
     expect(rendered(view)).toContain('VOICE_OPERATORS');
+  });
+
+  it('offers a filter of the numbers, set to the one in force, each option valued with its filter', () => {
+    const position = { ...FIRST_HOME_POSITION, numbersFilter: { routed: false } };
+    const [select] = elements(home({ position }), ACTION.homeNumbersFilter) as unknown as StaticSelect[];
+    const options = select?.options ?? [];
+    expect(options.slice(0, 4).map((choice) => [choice.text.text, JSON.parse(choice.value ?? '')])).toEqual([
+      ['All numbers', {}],
+      ['Not routed', { routed: false }],
+      ['Routed', { routed: true }],
+      ['In United States (US)', { region: 'US' }],
+    ]);
+    expect(select?.initial_option?.text.text).toBe('Not routed');
+    expect(limitViolations(home({ position }))).toEqual([]);
   });
 
   it('gives an operator Create agent, Buy a number and Map, but no Release or Delete', () => {

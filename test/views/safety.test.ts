@@ -5,9 +5,10 @@ import type { Finished } from '../../src/ops/carry-out.js';
 import type { ConfirmationPrompt } from '../../src/ops/changes.js';
 import { fail } from '../../src/ops/types.js';
 import { COMMANDS } from '../../src/slack/command.js';
-import { agentCreatedMessage, agentsMessage } from '../../src/slack/views/agents.js';
+import { agentCreatedMessage, agentInUseMessage, agentsMessage } from '../../src/slack/views/agents.js';
 import { announcementMessage } from '../../src/slack/views/announcement.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
+import { agentCardMessage, numberCardMessage } from '../../src/slack/views/cards.js';
 import { confirmationMessage, confirmationModal } from '../../src/slack/views/confirmation.js';
 import { helpMessage } from '../../src/slack/views/help.js';
 import { homeView } from '../../src/slack/views/home.js';
@@ -73,6 +74,7 @@ const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
   change,
 });
 const failure = fail('provider', HOSTILE);
+const hostileChange = auditChange({ actorId: HOSTILE, target: HOSTILE, errorMessage: HOSTILE, agent: { id: HOSTILE } });
 const hostileFilter = { region: HOSTILE, agentId: HOSTILE, digits: HOSTILE };
 const searchedIn = { region: HOSTILE, cursors: [HOSTILE], skipped: 0 };
 const results = page([available({ number: HOSTILE, region: HOSTILE, capabilities: [HOSTILE, 'voice'] })], HOSTILE);
@@ -94,6 +96,9 @@ const OTHERS: [string, unknown][] = [
   ['searchModal(error)', searchModal({ position: searchedIn, role: 'admin', error: HOSTILE, privateMetadata: '' })],
   ['createAgentModal', createAgentModal({ agentName: HOSTILE, language: HOSTILE, privateMetadata: HOSTILE })],
   ['mapModal', mapModal({ numbers: 1, agents: 1, initial: numbers[0], notOurs: HOSTILE, privateMetadata: HOSTILE })],
+  ['numberCardMessage', numberCardMessage({ number: numbers[0] ?? purchased(), history: [hostileChange] }, 'admin')],
+  ['agentCardMessage', agentCardMessage({ agent: agents[0] ?? agent(), history: [hostileChange] }, 'admin')],
+  ['agentInUseMessage', agentInUseMessage({ agent: { id: HOSTILE, name: HOSTILE }, numbers: [HOSTILE], total: 20 })],
   ['numberOptions', numberOptions({ unrouted: numbers, routed: numbers, matching: { unrouted: 1, routed: 1 } })],
   ['agentOptions', agentOptions({ agents: [{ id: HOSTILE, name: HOSTILE, status: HOSTILE }], matching: 1 })],
   ['confirmationMessage(buy)', confirmationMessage(prompt({ kind: 'number.buy', number: HOSTILE }), now)],

@@ -2,6 +2,7 @@ import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
+import { numberFilter } from '../../ops/numbers.js';
 import {
   agentsAnswer,
   auditAnswer,
@@ -162,6 +163,15 @@ export function registerActions(app: App, deps: SlackDeps): void {
   );
   registerHomePaging(app, deps, PAGE.homeAgents, 'agentsPage');
   registerHomePaging(app, deps, PAGE.homeNumbers, 'numbersPage');
+
+  // The Home tab's filter: its Numbers section starts again at page 1 with the numbers it picks.
+  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body }) => {
+    await ack();
+    const filter = decodeValue(numberFilter, chosenValue(body));
+    if (filter === undefined) return;
+    const current = decodeValue(homePosition, body.view?.private_metadata) ?? FIRST_HOME_POSITION;
+    await refreshHome(deps, body.user.id, { ...current, numbersPage: 1, numbersFilter: filter });
+  });
 }
 
 /**

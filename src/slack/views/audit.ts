@@ -5,7 +5,7 @@ import type { AuditFilter } from '../../store/audit-changes.js';
 import { PAGE } from '../ids.js';
 import { escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
-import { LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
 import { count, counted, pager } from './pager.js';
 import { code } from './text.js';
 
@@ -60,7 +60,8 @@ function noteText(note: AuditChange['notes'][number]): string {
   return `${what} ${note.outcome}${error}`;
 }
 
-function changeLine(change: AuditChange): string {
+/** One change in one line, in escaped mrkdwn: also the history on a number's or an agent's card. */
+export function changeLine(change: AuditChange): string {
   const parts = [
     `\`${minute(change.at)}\``,
     truncate(mentionUser(change.actorId), MAX.actor),
@@ -127,5 +128,6 @@ export function auditMessage(page: AuditPage): SlackMessage {
     section(title),
     ...sections.map((text) => section(text)),
     ...auditPager(page),
+    ...(filter ? [] : [context('Filter by who or what: `/voice audit @user`, a number, an agent id, or `failed`.')]),
   ]);
 }

@@ -1,12 +1,13 @@
-import type { HomeView, KnownBlock } from '@slack/types';
+import type { HomeView, KnownBlock, StaticSelect } from '@slack/types';
 import type { AgentsPage } from '../../ops/agents.js';
-import type { NumbersPage } from '../../ops/numbers.js';
+import type { NumberFilter, NumbersPage } from '../../ops/numbers.js';
+import { REGIONS } from '../../ops/regions.js';
 import type { Role } from '../../ops/types.js';
 import { ACTION, PAGE } from '../ids.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import type { HomePosition } from '../paging.js';
 import { agentRows, agentsIntro } from './agents.js';
-import { actions, button, context, divider, header, LIMITS, section } from './blocks.js';
+import { actions, button, context, divider, header, LIMITS, option, section, staticSelect } from './blocks.js';
 import { buyNumberButton, numberRows, numbersIntro } from './numbers.js';
 import { listPager } from './pager.js';
 import { can, roleLine, SANDBOX_WARNING } from './roles.js';
@@ -15,6 +16,25 @@ import { can, roleLine, SANDBOX_WARNING } from './roles.js';
 // the tools and the two pagers.
 export const HOME_AGENTS_PAGE_SIZE = 15;
 export const HOME_NUMBERS_PAGE_SIZE = 25;
+
+/** The filters the Home tab offers, each valued with the filter itself. */
+const HOME_FILTERS: { label: string; filter: NumberFilter }[] = [
+  { label: 'All numbers', filter: {} },
+  { label: 'Not routed', filter: { routed: false } },
+  { label: 'Routed', filter: { routed: true } },
+  ...REGIONS.map((region) => ({ label: `In ${region.name} (${region.code})`, filter: { region: region.code } })),
+];
+
+/** Which numbers the Numbers section shows; a filter set by other means (digits, an agent) shows none picked. */
+function numbersFilterSelect(current: NumberFilter): StaticSelect {
+  const options = HOME_FILTERS.map((entry) => option(entry.label, JSON.stringify(entry.filter)));
+  return staticSelect({
+    actionId: ACTION.homeNumbersFilter,
+    placeholder: 'Filter numbers',
+    options,
+    initialValue: JSON.stringify(current),
+  });
+}
 
 /** The team's dashboard, laid out like the provider's: Voice AI (agents), then Numbers, each a page at a time. */
 export function homeView(input: {
@@ -26,7 +46,12 @@ export function homeView(input: {
   error?: string;
 }): HomeView {
   const { agents, numbers, role } = input;
-  const numberTools = [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber, value: '' })];
+  const numberTools = [
+    numbersFilterSelect(input.position.numbersFilter),
+    ...(can(role, 'operator')
+      ? [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber, value: '' })]
+      : []),
+  ];
   const blocks: KnownBlock[] = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
     ...(input.error === undefined
@@ -39,7 +64,7 @@ export function homeView(input: {
     divider(),
     header('Numbers'),
     ...(numbers ? [numbersIntro(numbers)] : []),
-    ...(can(role, 'operator') ? [actions(numberTools)] : []),
+    actions(numberTools),
     ...(numbers ? [...numberRows(numbers.items, role), ...listPager(numbers, 'number', PAGE.homeNumbers)] : []),
     divider(),
     context(roleLine(role)),
