@@ -4,7 +4,11 @@ import { measureAudit } from './audit.js';
 import { serveParent } from './ipc.js';
 
 const [rows = '1000000', insertSeconds = '2', queryRuns = '50'] = process.argv.slice(2);
-const result = measureAudit({ rows: Number(rows), insertSeconds: Number(insertSeconds), queryRuns: Number(queryRuns) });
+const result = await measureAudit({
+  rows: Number(rows),
+  insertSeconds: Number(insertSeconds),
+  queryRuns: Number(queryRuns),
+});
 serveParent({ result }, (request) => {
   if (request.op === 'stop') return null;
   throw new Error(`unknown request ${request.op}`);

@@ -1,12 +1,16 @@
 // The audit log at scale, in this process (nothing else runs meanwhile), on temporary files opened as the app
 // opens its database (WAL, synchronous NORMAL): AuditLog.append one row at a time as the app does, then the
-// `/voice audit` query (AuditLog.recent) over 1,000,000 rows filled with one recursive-CTE INSERT.
+// `/voice audit` queries (AuditLog.recent, and a page of changes with its total) over 1,000,000 rows filled with one
+// recursive-CTE INSERT.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { auditMessage } from '../src/slack/views/audit.js';
+import { auditPage } from '../src/ops/audit.js';
+import { KeptList } from '../src/ops/lists.js';
+import { AUDIT_PAGE_SIZE, auditMessage } from '../src/slack/views/audit.js';
 import { type AuditEntry, AuditLog } from '../src/store/audit.js';
+import { AuditChanges } from '../src/store/audit-changes.js';
 import { openDatabase } from '../src/store/db.js';
 import { type Distribution, distribution } from './stats.js';
 
@@ -17,8 +21,8 @@ export interface AuditResult {
   /** AuditLog.recent(n), warm, ms. */
   recent20: Distribution;
   recent200: Distribution;
-  /** recent(200) plus the Block Kit message `/voice audit` posts, warm, ms. */
-  recent200WithView: Distribution;
+  /** The newest page of `/voice audit` (20 changes and the total count) with its Block Kit message, warm, ms. */
+  auditPageWithView: Distribution;
   /** The first recent(200) after the database was closed and opened again, ms. */
   firstAfterReopen200: number;
   fileBytes: number;
@@ -47,7 +51,21 @@ function time(runs: number, work: () => unknown): Distribution {
   return distribution(times);
 }
 
-export function measureAudit(options: { rows: number; insertSeconds: number; queryRuns: number }): AuditResult {
+async function timeAsync(runs: number, work: () => Promise<unknown>): Promise<Distribution> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  return distribution(times);
+}
+
+export async function measureAudit(options: {
+  rows: number;
+  insertSeconds: number;
+  queryRuns: number;
+}): Promise<AuditResult> {
   const dir = mkdtempSync(join(tmpdir(), 'voice-ops-bench-audit-'));
   try {
     // Insert rate: one IMMEDIATE transaction per row (read the last hash, hash, INSERT … RETURNING), parameters
@@ -95,7 +113,10 @@ export function measureAudit(options: { rows: number; insertSeconds: number; que
     time(5, () => log.recent(200));
     const recent20 = time(options.queryRuns, () => log.recent(20));
     const recent200 = time(options.queryRuns, () => log.recent(200));
-    const recent200WithView = time(options.queryRuns, () => auditMessage(log.recent(200)));
+    const pageDeps = { auditChanges: new AuditChanges(db), lists: { agents: new KeptList(async () => []) } };
+    const auditPageWithView = await timeAsync(options.queryRuns, async () =>
+      auditMessage(await auditPage(pageDeps, { page: 1, size: AUDIT_PAGE_SIZE })),
+    );
     const fileBytes =
       (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
     db.close();
@@ -106,7 +127,7 @@ export function measureAudit(options: { rows: number; insertSeconds: number; que
       fillSeconds,
       recent20,
       recent200,
-      recent200WithView,
+      auditPageWithView,
       firstAfterReopen200,
       fileBytes,
     };

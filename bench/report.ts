@@ -202,8 +202,8 @@ export function render(results: Results, list: Target[]): string {
           `${ms(audit.recent200.p50, 3)} / ${ms(audit.recent200.p95, 3)} / ${ms(audit.recent200.max, 3)} ms`,
         ],
         [
-          'recent(200) + message view p50 / p95',
-          `${ms(audit.recent200WithView.p50, 3)} / ${ms(audit.recent200WithView.p95, 3)} ms`,
+          '`/voice audit` page (20 changes, total) + view p50 / p95',
+          `${ms(audit.auditPageWithView.p50, 3)} / ${ms(audit.auditPageWithView.p95, 3)} ms`,
         ],
         ['recent(200), first after reopen', `${ms(audit.firstAfterReopen200, 3)} ms`],
       ],

@@ -30,10 +30,22 @@ const idList = (what: string) =>
     return ids;
   });
 
+const COUNT_ERROR = 'must be a whole number, 0 or more';
+const count = (fallback: number, max: number) =>
+  z.coerce
+    .number({ error: COUNT_ERROR })
+    .int(COUNT_ERROR)
+    .min(0, COUNT_ERROR)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
   SANDBOX_API_KEY: z.string().min(1).default('sandbox-key'),
   SANDBOX_DATABASE_PATH: optionalText,
+  SANDBOX_NUMBERS_PER_REGION: count(55, 2000).refine((value) => value > 0, 'must be at least 1'),
+  SANDBOX_SEED_AGENTS: count(0, 100_000),
+  SANDBOX_SEED_NUMBERS: count(0, 24_000),
 };
 
 const environment = z
@@ -100,7 +112,14 @@ export interface Config {
   /** The real provider; absent means the embedded sandbox. */
   provider?: { baseUrl: string; apiKey: string };
   providerOptions: { timeoutMs: number; cursorParam: string };
-  sandbox: { port: number; apiKey: string; databasePath?: string };
+  sandbox: {
+    port: number;
+    apiKey: string;
+    databasePath?: string;
+    numbersPerRegion: number;
+    /** Written into an empty sandbox at start, for trying the app at scale. */
+    seed: { agents: number; numbers: number };
+  };
   databasePath: string;
   /** How long a graceful stop may wait for the work under way before the process gives up on it. */
   shutdownTimeoutMs: number;
@@ -145,7 +164,7 @@ export function parseConfig(env: Environment): Config {
     provider:
       e.VOICE_API_BASE_URL && e.VOICE_API_KEY ? { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } : undefined,
     providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },
-    sandbox: { port: e.SANDBOX_PORT, apiKey: e.SANDBOX_API_KEY, databasePath: e.SANDBOX_DATABASE_PATH },
+    sandbox: sandboxSettings(e),
     databasePath: e.DATABASE_PATH,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
@@ -163,8 +182,17 @@ export function readEnvironment(envFile = '.env'): Environment {
 
 /** Sandbox-only settings, for `npm run sandbox`, which needs no Slack credentials. */
 export function parseSandboxConfig(env: Environment): Config['sandbox'] {
-  const e = validate(z.object(sandboxFields), env);
-  return { port: e.SANDBOX_PORT, apiKey: e.SANDBOX_API_KEY, databasePath: e.SANDBOX_DATABASE_PATH };
+  return sandboxSettings(validate(z.object(sandboxFields), env));
+}
+
+function sandboxSettings(e: z.infer<z.ZodObject<typeof sandboxFields>>): Config['sandbox'] {
+  return {
+    port: e.SANDBOX_PORT,
+    apiKey: e.SANDBOX_API_KEY,
+    databasePath: e.SANDBOX_DATABASE_PATH,
+    numbersPerRegion: e.SANDBOX_NUMBERS_PER_REGION,
+    seed: { agents: e.SANDBOX_SEED_AGENTS, numbers: e.SANDBOX_SEED_NUMBERS },
+  };
 }
 
 /** The database path alone, for tools such as `npm run audit`, which need no Slack credentials. */

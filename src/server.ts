@@ -7,6 +7,7 @@ import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
+import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
 import { ProviderClient } from './provider/index.js';
 import { Reconciler } from './reconcile/reconciler.js';
@@ -19,6 +20,7 @@ import { describeDelivery } from './slack/deliveries.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { tellRequester } from './slack/requester.js';
 import { AuditLog } from './store/audit.js';
+import { AuditChanges } from './store/audit-changes.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
@@ -95,13 +97,16 @@ export async function startVoiceOps(
   });
   const inFlight = new InFlight();
   const changes = new InFlight();
+  const routing = new RoutingRecords(db, { now });
   const opsDeps = {
     provider,
+    lists: accountLists(provider, routing),
     audit: new AuditLog(db, { now }),
+    auditChanges: new AuditChanges(db),
     confirmations: new Confirmations(db, { now }),
     intents: new Intents(db, { now }),
     atomically: <T>(work: () => T): T => db.transaction(work)(),
-    routes: new RoutingRecords(db, { now }),
+    routes: routing,
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
@@ -123,7 +128,8 @@ export async function startVoiceOps(
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
-  registerListeners(app, { ops, slack, sandbox: Boolean(sandbox), now, logger }, { deliveries, identity });
+  const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
+  registerListeners(app, slackDeps, { deliveries, identity });
 
   const socketMode = Boolean(config.slack.appToken);
   const started = (await app.start(config.slack.port)) as Server | undefined;
@@ -158,7 +164,8 @@ async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<San
   const databasePath =
     config.sandbox.databasePath ??
     (config.databasePath === ':memory:' ? ':memory:' : join(dirname(config.databasePath), 'sandbox.db'));
-  const sandbox = await startSandbox({ port: 0, apiKey: config.sandbox.apiKey, databasePath, logger });
+  const { apiKey, numbersPerRegion, seed } = config.sandbox;
+  const sandbox = await startSandbox({ port: 0, apiKey, databasePath, numbersPerRegion, seed, logger });
   logger.warn(
     { sandbox: sandbox.url },
     'No VOICE_API_BASE_URL is set: using the embedded sandbox provider. Nothing real is bought or routed.',

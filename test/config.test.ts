@@ -95,7 +95,27 @@ describe('configuration', () => {
   });
 
   it('reads the sandbox settings without any Slack credentials', () => {
-    expect(parseSandboxConfig({})).toEqual({ port: 4010, apiKey: 'sandbox-key', databasePath: undefined });
+    expect(parseSandboxConfig({})).toEqual({
+      port: 4010,
+      apiKey: 'sandbox-key',
+      databasePath: undefined,
+      numbersPerRegion: 55,
+      seed: { agents: 0, numbers: 0 },
+    });
     expect(() => parseSandboxConfig({ SANDBOX_PORT: '99999' })).toThrow(/SANDBOX_PORT must be a port number/);
+  });
+
+  it('sizes and seeds the sandbox from the environment, within what its inventory can hold', () => {
+    const sized = parseSandboxConfig({
+      SANDBOX_NUMBERS_PER_REGION: '1000',
+      SANDBOX_SEED_AGENTS: '1000',
+      SANDBOX_SEED_NUMBERS: '10000',
+    });
+    expect(sized).toMatchObject({ numbersPerRegion: 1000, seed: { agents: 1000, numbers: 10_000 } });
+    expect(() => parseSandboxConfig({ SANDBOX_NUMBERS_PER_REGION: '2001' })).toThrow(
+      /SANDBOX_NUMBERS_PER_REGION must be at most 2000/,
+    );
+    expect(() => parseSandboxConfig({ SANDBOX_NUMBERS_PER_REGION: '0' })).toThrow(/at least 1/);
+    expect(() => parseSandboxConfig({ SANDBOX_SEED_NUMBERS: 'lots' })).toThrow(/SANDBOX_SEED_NUMBERS must be a whole/);
   });
 });

@@ -14,6 +14,7 @@ import { captureLogs } from './harness/logs.js';
 import {
   appHomeOpened,
   blockAction,
+  blockSuggestion,
   selectInput,
   slashCommand,
   textInput,
@@ -248,12 +249,13 @@ describe('a real Bolt app driven through the harness', () => {
   let app: App;
   let eventsUrl: string;
   let startupAuthTest: SlackCall;
-  const seen: { actions: BlockAction[]; submissions: unknown[]; closed: unknown[]; homes: string[] } = {
-    actions: [],
-    submissions: [],
-    closed: [],
-    homes: [],
-  };
+  const seen: {
+    actions: BlockAction[];
+    submissions: unknown[];
+    closed: unknown[];
+    homes: string[];
+    suggestions: { typed: string; blockId: string; viewId?: string; user: string }[];
+  } = { actions: [], submissions: [], closed: [], homes: [], suggestions: [] };
 
   beforeAll(async () => {
     const mark = fake.mark();
@@ -285,6 +287,11 @@ describe('a real Bolt app driven through the harness', () => {
     app.view({ callback_id: 'agent_create', type: 'view_closed' }, async ({ ack, view }) => {
       seen.closed.push(view);
       await ack();
+    });
+    app.options('pick_agent', async ({ ack, body }) => {
+      const typed = body.value;
+      seen.suggestions.push({ typed, blockId: body.block_id, viewId: body.view?.id, user: body.user.id });
+      await ack({ options: [{ text: { type: 'plain_text', text: `Agent ${typed}` }, value: `agt_${typed}` }] });
     });
     app.event('app_home_opened', async ({ event, client }) => {
       seen.homes.push(event.user);
@@ -443,6 +450,19 @@ describe('a real Bolt app driven through the harness', () => {
     );
     expect(invalid.status).toBe(200);
     expect(invalid.json).toEqual({ response_action: 'errors', errors: { name: 'Give the agent a name' } });
+  });
+
+  it('delivers a block_suggestion to the options listener, and returns its options in the acknowledgement', async () => {
+    const response = await postToSlackApp(
+      eventsUrl,
+      SECRET,
+      blockSuggestion({ userId: 'UOPERATOR', actionId: 'pick_agent', blockId: 'agent', value: 'desk', viewId: 'VMAP' }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({
+      options: [{ text: { type: 'plain_text', text: 'Agent desk' }, value: 'agt_desk' }],
+    });
+    expect(seen.suggestions.at(-1)).toEqual({ typed: 'desk', blockId: 'agent', viewId: 'VMAP', user: 'UOPERATOR' });
   });
 
   it('delivers a view_closed', async () => {

@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import { ProviderError } from '../provider/errors.js';
 import { mayHaveTakenEffect } from '../provider/index.js';
-import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { type Agent, type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import type { ReadOptions } from './lists.js';
+import { type Page, type PageRequest, pageOf } from './pages.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -16,17 +19,38 @@ export interface AgentSummary {
   numbers: string[];
 }
 
-export async function listAgents(deps: OpsDeps): Promise<Result<{ agents: AgentSummary[] }>> {
+/** Which agents a listing shows. It travels in buttons, hence a schema. */
+export const agentFilter = z.object({
+  /** Found anywhere in the name, whatever its case. */
+  text: z.string().optional(),
+});
+export type AgentFilter = z.infer<typeof agentFilter>;
+
+export type AgentsPage = Page<AgentSummary, AgentFilter>;
+
+/** A page of agents, in the provider's order, each with the numbers that route to it. */
+export async function listAgents(
+  deps: OpsDeps,
+  request: PageRequest & ReadOptions & { filter?: AgentFilter },
+): Promise<Result<{ page: AgentsPage }>> {
+  const filter = request.filter ?? {};
+  let agents: Agent[];
   try {
-    const agents = await deps.provider.listAgents();
-    const agentsWithNumbers = agents.map((agent) => ({
-      ...agent,
-      numbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
-    }));
-    return { ok: true, agents: agentsWithNumbers };
+    agents = await deps.lists.agents.get(request);
   } catch (error) {
     return providerFailure(error);
   }
+  const text = filter.text?.toLowerCase();
+  const page = pageOf(
+    text ? agents.filter((agent) => agent.name.toLowerCase().includes(text)) : agents,
+    request,
+    filter,
+  );
+  const items = page.items.map((agent) => ({
+    ...agent,
+    numbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
+  }));
+  return { ok: true, page: { ...page, items } };
 }
 
 /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
@@ -75,26 +99,70 @@ export async function createAgent(
   });
 }
 
+/** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
+export interface AgentInUse {
+  agent: { id: string; name: string };
+  /** The first of its numbers, for a Map button each. */
+  numbers: string[];
+  total: number;
+}
+
+/** Numbers named, each with its Map button, when a deletion is refused. */
+export const IN_USE_SHOWN = 10;
+
+export type DeleteRequest = Result<
+  { status: 'needs_confirmation'; prompt: ConfirmationPrompt } | { status: 'in_use'; inUse: AgentInUse }
+>;
+
+/**
+ * Asks to delete an agent. One that numbers still route to (by the app's routing records) is refused at once, and
+ * audited: the provider would refuse it after the confirmation, and the API has no way to unroute a number.
+ */
 export async function requestDeleteAgent(
   deps: OpsDeps,
   actor: Actor,
   agentId: string,
   correlationId: string,
-): Promise<Result<{ prompt: ConfirmationPrompt }>> {
+): Promise<DeleteRequest> {
   const denied = await authorize(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
-  const listed = await listAgents(deps);
-  if (!listed.ok) return listed;
-  const agent = listed.agents.find((candidate) => candidate.id === checked.value);
-  if (!agent) return fail('not_found', `No agent has the id ${checked.value}: /voice agents lists them.`);
-  return requestConfirmation(deps, actor, correlationId, {
+  let agent: Agent | undefined;
+  try {
+    agent = (await deps.lists.agents.get({ fresh: true })).find((candidate) => candidate.id === checked.value);
+  } catch (error) {
+    return providerFailure(error);
+  }
+  if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
+  const routed = deps.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+  if (routed.length) {
+    const inUse = {
+      agent: { id: agent.id, name: agent.name },
+      numbers: routed.slice(0, IN_USE_SHOWN),
+      total: routed.length,
+    };
+    record(deps, actor, correlationId, {
+      action: 'agent.delete',
+      outcome: 'rejected',
+      target: agent.id,
+      params: { name: agent.name, routedNumbers: routed.length },
+      error: fail('conflict', inUseSentence(inUse), { code: 'agent_in_use' }),
+    });
+    return { ok: true, status: 'in_use', inUse };
+  }
+  const asked = requestConfirmation(deps, actor, correlationId, {
     kind: 'agent.delete',
     agentId: agent.id,
     agentName: agent.name,
-    routedNumbers: agent.numbers,
   });
+  return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
+}
+
+/** "Support bot (agt_1) cannot be deleted: 3 numbers still route to it." */
+function inUseSentence(inUse: AgentInUse): string {
+  const numbers = inUse.total === 1 ? '1 number still routes' : `${inUse.total} numbers still route`;
+  return `${inUse.agent.name} (${inUse.agent.id}) cannot be deleted: ${numbers} to it.`;
 }
 
 export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'agent.delete' }>): Work {

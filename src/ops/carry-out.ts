@@ -57,7 +57,8 @@ export function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, wor
 async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
-    const result = await work.run().catch(providerFailure);
+    // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
+    const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
     deps.atomically(() => {
       if (result.ok) {
         record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });

@@ -12,12 +12,8 @@ export const pendingChange = z.discriminatedUnion('kind', [
     number: z.string(),
     routedAgent: agentRef.optional(),
   }),
-  z.object({
-    kind: z.literal('agent.delete'),
-    agentId: z.string(),
-    agentName: z.string(),
-    routedNumbers: z.array(z.string()),
-  }),
+  // An agent that numbers still route to is refused before any confirmation (see requestDeleteAgent).
+  z.object({ kind: z.literal('agent.delete'), agentId: z.string(), agentName: z.string() }),
   z.object({
     kind: z.literal('routing.map'),
     phoneNumber: z.string(),

@@ -4,17 +4,23 @@ import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
+import type { AuditChanges } from '../store/audit-changes.js';
 import type { Confirmations } from '../store/confirmations.js';
 import type { Intents } from '../store/intents.js';
 import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
+import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
 import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
   provider: ProviderClient;
+  /** The provider's account lists, kept briefly for listings and pickers; every change drops them. */
+  lists: AccountLists;
   audit: AuditLog;
+  /** The audit log read a change at a time, for `/voice audit`. */
+  auditChanges: AuditChanges;
   confirmations: Confirmations;
   intents: Intents;
   /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */

@@ -1,21 +1,30 @@
 // The operations the Slack layer may call: the only code that changes provider state.
 
 import type { AuditAction } from '../store/audit.js';
-import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import { type AuditRequest, auditPage } from './audit.js';
+import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
 import { cancel, confirm } from './confirmations.js';
 import { attempt, authorize, newCorrelationId, type OpsDeps, record } from './context.js';
+import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
-import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
+import { listNumbers, type NumberFilter, requestBuy, requestRelease, searchNumbers } from './numbers.js';
+import type { PageRequest } from './pages.js';
+import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { mapNumber } from './routing.js';
-import { type Actor, fail, type Result, type Role } from './types.js';
+import { type Actor, fail, type Role } from './types.js';
 
-export type { AgentSummary } from './agents.js';
+export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
+export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
+export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
 export type { OpsDeps } from './context.js';
 export { type Announcement, AnnouncementFailed, type Announcer, type Change } from './notify.js';
-export type { NumberSummary } from './numbers.js';
+export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
+export type { Page, PageRequest } from './pages.js';
+export type { AgentChoices, NumberChoices } from './pickers.js';
 export type { MapResult } from './routing.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
@@ -33,14 +42,18 @@ export function createOps(deps: OpsDeps) {
         params: { reason: 'other workspace', appTeamId },
         error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appTeamId}.`),
       }),
-    listAgents: () => listAgents(deps),
+    listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
     createAgent: (actor: Actor, input: { name: string; language: string }) =>
       attempt(deps, actor, { action: 'agent.create' }, (id) => createAgent(deps, actor, input, id)),
     requestDeleteAgent: (actor: Actor, agentId: string) =>
       attempt(deps, actor, { action: 'agent.delete', target: agentId }, (id) =>
         requestDeleteAgent(deps, actor, agentId, id),
       ),
-    listNumbers: () => listNumbers(deps),
+    listNumbers: (request: PageRequest & ReadOptions & { filter?: NumberFilter }) => listNumbers(deps, request),
+    /** One number: its route and its latest changes. */
+    showNumber: (number: string) => showNumber(deps, number),
+    /** The agent with this id as a card, else the agents whose name contains the text. */
+    findAgents: (request: PageRequest & ReadOptions & { filter: AgentFilter }) => findAgents(deps, request),
     searchNumbers: (query: { region?: string; cursor?: string }) => searchNumbers(deps, query),
     requestBuy: (actor: Actor, number: string) =>
       attempt(deps, actor, { action: 'number.buy', target: number }, (id) => requestBuy(deps, actor, number, id)),
@@ -64,15 +77,12 @@ export function createOps(deps: OpsDeps) {
         error: fail('undelivered', `The agent token reached no one: ${why}`),
       }),
     cancel: (actor: Actor, confirmationId: string) => cancel(deps, actor, confirmationId),
-    /** The team's dashboard: agents and numbers, read at once. */
-    dashboard: async (): Promise<Result<{ agents: AgentSummary[]; numbers: NumberSummary[] }>> => {
-      const [agents, numbers] = await Promise.all([listAgents(deps), listNumbers(deps)]);
-      if (!agents.ok) return agents;
-      if (!numbers.ok) return numbers;
-      return { ok: true, agents: agents.agents, numbers: numbers.numbers };
-    },
-    /** The newest audit events; the store clamps the count to what it serves. */
-    recentAudit: (limit: number) => deps.audit.recent(limit),
+    /** The map form's type-ahead pickers, and what the form needs before it opens. */
+    numberChoices: (typed: string) => numberChoices(deps, typed),
+    agentChoices: (typed: string) => agentChoices(deps, typed),
+    mapFormData: (initialNumber?: string) => mapFormData(deps, initialNumber),
+    /** One page of changes from the audit log, one line per change, newest first. */
+    auditPage: (request: AuditRequest) => auditPage(deps, request),
   };
 }
 

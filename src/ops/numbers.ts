@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { BoughtNumber } from '../provider/index.js';
 import {
   type AvailableNumberPage,
@@ -11,22 +12,88 @@ import { requestConfirmation } from './ask-confirmation.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { authorize, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
-import { type Actor, fail, type Result } from './types.js';
+import type { ReadOptions } from './lists.js';
+import { type Page, type PageRequest, pageOf } from './pages.js';
+import { regionOf, unknownRegion } from './regions.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
+/** Which purchased numbers a listing shows; every field given must hold. It travels in buttons, hence a schema. */
+export const numberFilter = z.object({
+  /** true: only numbers that route to an agent; false: only those that route nowhere. */
+  routed: z.boolean().optional(),
+  /** A region code, told from the number's country calling code. */
+  region: z.string().optional(),
+  /** Only numbers that route to this agent. */
+  agentId: z.string().optional(),
+  /** Digits found anywhere in the number, e.g. an area code. */
+  digits: z.string().optional(),
+});
+export type NumberFilter = z.infer<typeof numberFilter>;
+
 export interface NumberSummary extends PurchasedNumber {
+  /** Told from the number's country calling code; undefined when the region table does not know it. */
+  region?: string;
   /** The agent the number routes to, from the app's own routing records. */
   agentId?: string;
+  /** That agent's name, when the provider still lists it. */
+  agentName?: string;
 }
 
-export async function listNumbers(deps: OpsDeps): Promise<Result<{ numbers: NumberSummary[] }>> {
+export type NumbersPage = Page<NumberSummary, NumberFilter>;
+
+/** A page of purchased numbers, in the provider's (purchase) order, with each number's route. */
+export async function listNumbers(
+  deps: OpsDeps,
+  request: PageRequest & ReadOptions & { filter?: NumberFilter },
+): Promise<Result<{ page: NumbersPage }>> {
+  const filter = request.filter ?? {};
+  const refused = refuseFilter(filter);
+  if (refused) return refused;
   try {
-    const purchased = await deps.provider.listPurchasedNumbers();
-    const numbers = purchased.map((entry) => ({ ...entry, agentId: deps.routes.forNumber(entry.number)?.agentId }));
-    return { ok: true, numbers };
+    const [purchased, agents] = await Promise.all([deps.lists.numbers.get(request), deps.lists.agents.get(request)]);
+    const routed = deps.routes.agentByNumber();
+    const matching = purchased.filter((entry) => matches(filter, entry, routed.get(entry.number)));
+    const page = pageOf(matching, request, filter);
+    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+    return { ok: true, page: { ...page, items: page.items.map((entry) => summarize(entry, routed, names)) } };
   } catch (error) {
     return providerFailure(error);
   }
+}
+
+/** A filter that cannot match anything is explained rather than answered with an empty list. */
+function refuseFilter(filter: NumberFilter): Failure | undefined {
+  if (filter.region !== undefined) {
+    const unknown = unknownRegion(filter.region);
+    if (unknown) return unknown;
+  }
+  if (filter.agentId !== undefined) {
+    const checked = validate(resourceId, filter.agentId);
+    if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
+  }
+  return undefined;
+}
+
+function matches(filter: NumberFilter, entry: PurchasedNumber, agentId: string | undefined): boolean {
+  if (filter.routed !== undefined && filter.routed !== (agentId !== undefined)) return false;
+  if (filter.agentId !== undefined && agentId !== filter.agentId) return false;
+  if (filter.region !== undefined && regionOf(entry.number) !== filter.region) return false;
+  return filter.digits === undefined || entry.number.includes(filter.digits);
+}
+
+export function summarize(
+  entry: PurchasedNumber,
+  routed: Map<string, string>,
+  names: Map<string, string>,
+): NumberSummary {
+  const agentId = routed.get(entry.number);
+  return {
+    ...entry,
+    region: regionOf(entry.number),
+    agentId,
+    agentName: agentId === undefined ? undefined : names.get(agentId),
+  };
 }
 
 export async function searchNumbers(
@@ -54,9 +121,13 @@ export async function requestBuy(
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
-  const listed = await listNumbers(deps);
-  if (!listed.ok) return listed;
-  if (listed.numbers.some((entry) => entry.number === checked.value)) {
+  let purchased: PurchasedNumber[];
+  try {
+    purchased = await deps.lists.numbers.get({ fresh: true });
+  } catch (error) {
+    return providerFailure(error);
+  }
+  if (purchased.some((entry) => entry.number === checked.value)) {
     return fail('conflict', `${checked.value} is already one of your numbers: nothing to buy.`);
   }
   return requestConfirmation(deps, actor, correlationId, { kind: 'number.buy', number: checked.value });
@@ -115,13 +186,18 @@ export async function requestRelease(
   if (denied) return denied;
   const checked = validate(resourceId, numberOrId);
   if (!checked.ok) return { ...checked, field: 'number', message: `Number or id ${checked.message}` };
-  const listed = await listNumbers(deps);
-  if (!listed.ok) return listed;
-  const found = listed.numbers.find((entry) => entry.number === checked.value || entry.id === checked.value);
+  let found: PurchasedNumber | undefined;
+  try {
+    const purchased = await deps.lists.numbers.get({ fresh: true });
+    found = purchased.find((entry) => entry.number === checked.value || entry.id === checked.value);
+  } catch (error) {
+    return providerFailure(error);
+  }
   if (!found) {
     return fail('not_found', `${checked.value} is not one of your numbers: /voice numbers lists them.`);
   }
-  const routedAgent = found.agentId ? { id: found.agentId, name: await agentName(deps, found.agentId) } : undefined;
+  const agentId = deps.routes.forNumber(found.number)?.agentId;
+  const routedAgent = agentId ? { id: agentId, name: await agentName(deps, agentId) } : undefined;
   return requestConfirmation(deps, actor, correlationId, {
     kind: 'number.release',
     numberId: found.id,
@@ -158,7 +234,7 @@ export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind
 /** An agent's name for a warning, when the provider can tell it; the warning stands without it. */
 export async function agentName(deps: OpsDeps, agentId: string): Promise<string | undefined> {
   try {
-    return (await deps.provider.listAgents()).find((agent) => agent.id === agentId)?.name;
+    return (await deps.lists.agents.get()).find((agent) => agent.id === agentId)?.name;
   } catch {
     return undefined;
   }

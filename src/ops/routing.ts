@@ -37,8 +37,8 @@ export async function mapNumber(
   let agents: { id: string; name: string }[];
   try {
     [purchased, agents] = await Promise.all([
-      deps.provider.listPurchasedNumbers().then((list) => list.map((entry) => entry.number)),
-      deps.provider.listAgents(),
+      deps.lists.numbers.get({ fresh: true }).then((list) => list.map((entry) => entry.number)),
+      deps.lists.agents.get({ fresh: true }),
     ]);
   } catch (error) {
     return providerFailure(error);

@@ -11,7 +11,12 @@ export const language = z
   .string()
   .regex(/^[a-z]{2,3}-[A-Z]{2}$/, 'must be a locale tag: language and region joined by a hyphen, e.g. en-US');
 export const region = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter region code, e.g. US');
-export const resourceId = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+// Ids travel in Slack buttons and select options, whose values Slack caps at 150 characters: a longer id could not
+// be offered in a picker, so it is refused where it enters, in a command and in the provider's answers.
+export const ID_MAX = 150;
+const idTooLong = `must be at most ${ID_MAX} characters`;
+export const resourceId = z.string().trim().min(1, 'must not be empty').max(ID_MAX, idTooLong);
+const providerId = z.string().max(ID_MAX, idTooLong);
 
 /**
  * Characters that would let text break a line or reorder itself wherever it is shown: C0 and C1 controls (line feed,
@@ -64,7 +69,7 @@ export type SearchNumbersQuery = z.infer<typeof searchNumbersQuery>;
 // Responses. Unknown fields are tolerated (stripped); statuses stay open strings because the spec
 // leaves states beyond the documented ones unstated.
 
-export const agent = z.object({ id: z.string(), name: z.string(), status: z.string() });
+export const agent = z.object({ id: providerId, name: z.string(), status: z.string() });
 export type Agent = z.infer<typeof agent>;
 
 export const createdAgent = agent.extend({ agent_token: z.string() });
@@ -73,7 +78,7 @@ export type CreatedAgent = z.infer<typeof createdAgent>;
 export const agentList = z.object({ data: z.array(agent) });
 export type AgentList = z.infer<typeof agentList>;
 
-export const deletedAgent = z.object({ id: z.string(), status: z.string() });
+export const deletedAgent = z.object({ id: providerId, status: z.string() });
 export type DeletedAgent = z.infer<typeof deletedAgent>;
 
 export const routing = z.object({
@@ -85,7 +90,7 @@ export const routing = z.object({
 export type Routing = z.infer<typeof routing>;
 
 export const availableNumber = z.object({
-  id: z.string(),
+  id: providerId,
   number: z.string(),
   region: z.string(),
   capabilities: z.array(z.string()),
@@ -95,13 +100,13 @@ export type AvailableNumber = z.infer<typeof availableNumber>;
 export const availableNumberPage = z.object({ data: z.array(availableNumber), next_cursor: z.string().nullable() });
 export type AvailableNumberPage = z.infer<typeof availableNumberPage>;
 
-export const purchasedNumber = z.object({ id: z.string(), number: z.string(), status: z.string() });
+export const purchasedNumber = z.object({ id: providerId, number: z.string(), status: z.string() });
 export type PurchasedNumber = z.infer<typeof purchasedNumber>;
 
 export const purchasedNumberList = z.object({ data: z.array(purchasedNumber) });
 export type PurchasedNumberList = z.infer<typeof purchasedNumberList>;
 
-export const releasedNumber = z.object({ id: z.string(), status: z.string() });
+export const releasedNumber = z.object({ id: providerId, status: z.string() });
 export type ReleasedNumber = z.infer<typeof releasedNumber>;
 
 /** The success statuses the spec names; a response with another status did not do what was asked. */

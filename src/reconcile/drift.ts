@@ -39,6 +39,7 @@ export async function detectDrift(deps: DriftDeps, now: () => Date): Promise<Cha
   });
   const changes = outside.map((found) => found.change);
   if (changes.length > 0) {
+    deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
     await deps.announcer.announceOutside(changes).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');

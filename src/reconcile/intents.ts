@@ -85,6 +85,7 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
     return true;
   });
   if (!closed) return;
+  deps.lists.invalidate();
   deps.logger.info(
     { correlationId: intent.correlationId, action: change.kind, outcome: outcome.ok ? 'succeeded' : 'failed' },
     'reconciled a change the app did not see to its end',

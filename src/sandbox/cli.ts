@@ -19,6 +19,8 @@ const sandbox = await startSandbox({
   port: settings.port,
   apiKey: settings.apiKey,
   databasePath: settings.databasePath,
+  numbersPerRegion: settings.numbersPerRegion,
+  seed: settings.seed,
   logger,
 });
 

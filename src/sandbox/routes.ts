@@ -10,7 +10,6 @@ import {
 } from '../provider/schemas.js';
 import type { RouteName } from './faults.js';
 import { ApiError, validate } from './http.js';
-import { searchAvailable } from './inventory.js';
 import type { SandboxStore } from './store.js';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -88,7 +87,7 @@ export const ROUTES: readonly Route[] = [
         limit: query.get('limit') ?? undefined,
       });
       const taken = store.purchasedNumberSet();
-      const page = searchAvailable({ region, cursor, limit: limit ?? DEFAULT_PAGE_SIZE }, (number) =>
+      const page = store.inventory.search({ region, cursor, limit: limit ?? DEFAULT_PAGE_SIZE }, (number) =>
         taken.has(number),
       );
       if (page === 'bad_cursor') throw new ApiError(400, 'invalid_cursor', 'cursor: not a next_cursor this API issued');

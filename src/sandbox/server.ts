@@ -17,10 +17,12 @@ import {
   type SandboxFaults,
 } from './faults.js';
 import { ApiError, readJsonBody, send, sendError, sendJson, validate } from './http.js';
+import { Inventory } from './inventory.js';
 import { type Reply, ROUTES, type Route } from './routes.js';
-import { SandboxStore } from './store.js';
+import { type SandboxSeed, SandboxStore } from './store.js';
 
 export type { Fault, RouteName, SandboxFaults } from './faults.js';
+export type { SandboxSeed } from './store.js';
 
 export interface SandboxOptions {
   /** Default 0 (random); the host is always 127.0.0.1. */
@@ -31,6 +33,10 @@ export interface SandboxOptions {
   databasePath?: string;
   /** Added to every /v1 answer, default 0. */
   latencyMs?: number;
+  /** Numbers for sale in each region; default 55. */
+  numbersPerRegion?: number;
+  /** Agents, purchases and routes written straight into an empty store at start. */
+  seed?: SandboxSeed;
   logger?: Logger;
 }
 
@@ -110,7 +116,7 @@ class SandboxHandler {
     options: SandboxOptions,
   ) {
     this.faults = new FaultSwitchboard(options.latencyMs);
-    this.store = new SandboxStore(options.databasePath);
+    this.store = new SandboxStore(options.databasePath, new Inventory(options.numbersPerRegion));
     // Every delayed answer listens for shutdown; under latency there are many at once, by design.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -203,6 +209,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const apiKey = options.apiKey ?? 'sandbox-key';
   const handler = new SandboxHandler(apiKey, options);
   const { logger } = options;
+  try {
+    if (options.seed) handler.store.seed(options.seed);
+  } catch (error) {
+    handler.store.close();
+    throw error;
+  }
 
   const server = createServer((req, res) => {
     const started = performance.now();

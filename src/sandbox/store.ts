@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Agent, DeletedAgent, PurchasedNumber, ReleasedNumber, Routing } from '../provider/schemas.js';
 import { ApiError } from './http.js';
-import { findInInventory } from './inventory.js';
+import { Inventory } from './inventory.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS agents (
@@ -32,10 +32,23 @@ function newId(prefix: string): string {
   return `${prefix}${randomBytes(8).toString('hex')}`;
 }
 
+/** An account filled in at once, straight into SQLite, for tests and the benchmark at scale. */
+export interface SandboxSeed {
+  agents?: number;
+  /** Purchased numbers, taken from the inventory a region at a time in turn (US, CA, GB, … then US again). */
+  numbers?: number;
+  /** The first this many seeded numbers route to the seeded agents in turn. */
+  routed?: number;
+}
+
+const SEED_LANGUAGES = ['en-US', 'en-GB', 'fr-FR', 'de-DE', 'es-ES', 'ja-JP'];
+
 export class SandboxStore {
   private readonly db: Database.Database;
+  readonly inventory: Inventory;
 
-  constructor(path = ':memory:') {
+  constructor(path = ':memory:', inventory = new Inventory()) {
+    this.inventory = inventory;
     const inFile = path !== ':memory:';
     // A fresh checkout has no data/ directory yet.
     if (inFile) mkdirSync(dirname(path), { recursive: true });
@@ -95,7 +108,7 @@ export class SandboxStore {
   }
 
   buyNumber(number: string): PurchasedNumber {
-    if (!findInInventory(number)) {
+    if (!this.inventory.find(number)) {
       throw new ApiError(
         404,
         'number_not_found',
@@ -159,6 +172,45 @@ export class SandboxStore {
       .immediate();
   }
 
+  /**
+   * Fills an account that has never had an agent or a number: a store reopened on its file is left as it is. Ids are
+   * deterministic (`agt_s0001`, `pn_s00001`), so tests and the benchmark can name what they find.
+   */
+  seed(seed: SandboxSeed): void {
+    const { agents = 0, numbers = 0, routed = 0 } = seed;
+    if (numbers > this.inventory.entries.length) {
+      throw new RangeError(`cannot seed ${numbers} numbers from an inventory of ${this.inventory.entries.length}`);
+    }
+    if (routed > numbers || (routed > 0 && agents === 0)) {
+      throw new RangeError('routed numbers need as many seeded numbers and at least one seeded agent');
+    }
+    this.db
+      .transaction(() => {
+        const used = this.db.prepare(
+          'SELECT (SELECT count(*) FROM agents) + (SELECT count(*) FROM purchased_numbers) AS n',
+        );
+        if ((used.get() as { n: number }).n > 0) return;
+        const addAgent = this.db.prepare("INSERT INTO agents (id, name, language, status) VALUES (?, ?, ?, 'active')");
+        const agentIds = Array.from({ length: agents }, (_, index) => {
+          const id = `agt_s${String(index + 1).padStart(4, '0')}`;
+          addAgent.run(
+            id,
+            `Agent ${String(index + 1).padStart(4, '0')}`,
+            SEED_LANGUAGES[index % SEED_LANGUAGES.length],
+          );
+          return id;
+        });
+        const buy = this.db.prepare("INSERT INTO purchased_numbers (id, number, status) VALUES (?, ?, 'active')");
+        const route = this.db.prepare('INSERT INTO routes (number_id, agent_id) VALUES (?, ?)');
+        seedOrder(this.inventory, numbers).forEach((number, index) => {
+          const id = `pn_s${String(index + 1).padStart(5, '0')}`;
+          buy.run(id, number);
+          if (index < routed) route.run(id, agentIds[index % agentIds.length]);
+        });
+      })
+      .immediate();
+  }
+
   private findActiveNumber(number: string): { id: string } | undefined {
     return this.db
       .prepare<[string], { id: string }>("SELECT id FROM purchased_numbers WHERE number = ? AND status = 'active'")
@@ -169,4 +221,17 @@ export class SandboxStore {
     const found = this.db.prepare("SELECT 1 FROM agents WHERE id = ? AND status = 'active'").get(id);
     if (!found) throw new ApiError(404, 'agent_not_found', `no active agent has the id ${id}`);
   }
+}
+
+/** The first `count` inventory numbers, one region at a time in turn, so that a seeded account spans every region. */
+function seedOrder(inventory: Inventory, count: number): string[] {
+  const byRegion = inventory.regions.map((region) => inventory.entries.filter((entry) => entry.region === region));
+  const order: string[] = [];
+  for (let index = 0; order.length < count; index++) {
+    for (const numbers of byRegion) {
+      const entry = numbers[index];
+      if (entry && order.length < count) order.push(entry.number);
+    }
+  }
+  return order;
 }

@@ -10,6 +10,7 @@ import type { SlackIdentity } from './identity.js';
 import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
+import { registerOptions } from './listeners/options.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import { slackHttpReceiver } from './receiver.js';
@@ -66,5 +67,6 @@ export function registerListeners(
   registerCommands(app, deps);
   registerActions(app, deps);
   registerViews(app, deps);
+  registerOptions(app, deps);
   registerHome(app, deps);
 }

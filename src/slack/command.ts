@@ -1,20 +1,22 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
+import type { NumberFilter } from '../ops/numbers.js';
 import type { Role } from '../ops/types.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
-import { MAX_RECENT as AUDIT_MAX } from '../store/audit.js';
+import type { AuditFilter } from '../store/audit-changes.js';
 import { code } from './mrkdwn.js';
 
 export type Command =
   | { name: 'help' }
-  | { name: 'agents.list' }
+  | { name: 'agents.list'; text?: string }
   | { name: 'agents.create'; agentName?: string; language?: string }
   | { name: 'agents.delete'; agentId: string }
-  | { name: 'numbers.list' }
+  | { name: 'numbers.list'; filter: NumberFilter }
+  | { name: 'numbers.show'; number: string }
   | { name: 'numbers.search'; region?: string }
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
   | { name: 'map'; number?: string; agentId?: string }
-  | { name: 'audit'; limit: number };
+  | { name: 'audit'; filter: AuditFilter };
 
 /** `error` is mrkdwn, any echo of the input in it escaped. */
 export type Parsed = { ok: true; command: Command } | { ok: false; error: string };
@@ -28,7 +30,6 @@ export interface CommandSpec {
   parse: (args: string[], rest: string) => Parsed;
 }
 
-const AUDIT_DEFAULT = 20;
 /** Characters of an unknown command word echoed back. */
 const ECHO_MAX = 60;
 
@@ -47,6 +48,57 @@ export function normalizeLocale(value: string): string {
 }
 
 const LOCALE_SHAPE = /^[A-Za-z]{2,3}[-_][A-Za-z]{2}$/;
+/** Agent names are at most 100 characters, so a longer search cannot match. */
+const AGENT_TEXT_MAX = 100;
+/** Ids travel in Slack buttons, whose values Slack caps; the provider schemas refuse longer ones too. */
+const ID_MAX = 150;
+const DIGITS_MAX = 15;
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+
+const NUMBERS_FORMS =
+  '`unrouted`, `routed`, a region such as `US`, `agent AGENT_ID`, digits such as `415`, or `+NUMBER`';
+
+/** `/voice numbers` and its filters, which combine (`/voice numbers unrouted US 415`), or one number. */
+function parseNumbers(args: string[]): Parsed {
+  if (args[0]?.startsWith('+')) return ok({ name: 'numbers.show', number: compactNumber(args) });
+  const filter: NumberFilter = {};
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index] ?? '';
+    const lowered = word.toLowerCase();
+    if (lowered === 'routed' || lowered === 'unrouted') filter.routed = lowered === 'routed';
+    else if (lowered === 'agent') {
+      const agentId = args[++index];
+      if (!agentId) return error('Give the agent id after `agent`: `/voice numbers agent AGENT_ID`.');
+      if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
+      filter.agentId = agentId;
+    } else if (/^[A-Za-z]{2}$/.test(word)) filter.region = word.toUpperCase();
+    else if (/^[\d().-]+$/.test(word) && /\d/.test(word))
+      filter.digits = `${filter.digits ?? ''}${compactNumber([word])}`;
+    else return error(`I don't understand \`${word}\` after \`numbers\`: give ${NUMBERS_FORMS}.`);
+  }
+  if (filter.digits && filter.digits.length > DIGITS_MAX) {
+    return error(`A number has at most ${DIGITS_MAX} digits: give fewer, such as an area code.`);
+  }
+  return ok({ name: 'numbers.list', filter });
+}
+
+/** `/voice audit` and its one filter: a user, a number, an agent id, or `failed`. */
+function parseAudit(args: string[]): Parsed {
+  if (args.length === 0) return ok({ name: 'audit', filter: {} });
+  const [word = ''] = args;
+  if (args.length > 1 && !word.startsWith('+')) {
+    return error('Give one filter: `@user`, a user id, a number, an agent id or `failed`.');
+  }
+  if (word.toLowerCase() === 'failed') return ok({ name: 'audit', filter: { failed: true } });
+  const mention = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(word);
+  if (mention?.[1]) return ok({ name: 'audit', filter: { actorId: mention[1] } });
+  if (USER_ID.test(word)) return ok({ name: 'audit', filter: { actorId: word } });
+  if (word.startsWith('@') && word.length > 1) return ok({ name: 'audit', filter: { actorName: word.slice(1) } });
+  if (word.startsWith('+')) return ok({ name: 'audit', filter: { target: compactNumber(args) } });
+  if (/^\d+$/.test(word)) return error('`audit` takes no count: it pages by itself (Next, Previous).');
+  if (word.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
+  return ok({ name: 'audit', filter: { agentId: word } });
+}
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -58,10 +110,14 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['agents'],
-    args: '',
-    summary: 'List AI agents with their status and routed numbers',
+    args: '[TEXT|AGENT_ID]',
+    summary: 'List AI agents with their status and routed numbers (names containing TEXT), or show one agent',
     role: 'viewer',
-    parse: (args) => (args.length ? error('`agents` takes no arguments.') : ok({ name: 'agents.list' })),
+    parse: (args) => {
+      const text = args.join(' ');
+      if (text.length > AGENT_TEXT_MAX) return error(`Agent names are at most ${AGENT_TEXT_MAX} characters.`);
+      return ok(text ? { name: 'agents.list', text } : { name: 'agents.list' });
+    },
   },
   {
     words: ['agents', 'create'],
@@ -91,10 +147,10 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['numbers'],
-    args: '',
-    summary: 'List purchased numbers with their status and routed agent',
+    args: '[unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
+    summary: 'List purchased numbers with their route, filtered (filters combine), or show one number',
     role: 'viewer',
-    parse: (args) => (args.length ? error('`numbers` takes no arguments.') : ok({ name: 'numbers.list' })),
+    parse: parseNumbers,
   },
   {
     words: ['numbers', 'search'],
@@ -140,17 +196,10 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['audit'],
-    args: '[N]',
-    summary: `Show the last N audit events (default ${AUDIT_DEFAULT}, at most ${AUDIT_MAX})`,
+    args: '[@user|USER_ID|NUMBER|AGENT_ID|failed]',
+    summary: 'Show the audit log, one line per change, newest first, a page at a time; filter by who or what',
     role: 'viewer',
-    parse: (args) => {
-      if (args.length === 0) return ok({ name: 'audit', limit: AUDIT_DEFAULT });
-      const limit = Number(args[0]);
-      if (args.length > 1 || !Number.isInteger(limit) || limit < 1 || limit > AUDIT_MAX) {
-        return error(`Give a whole number from 1 to ${AUDIT_MAX}: \`/voice audit 50\`.`);
-      }
-      return ok({ name: 'audit', limit });
-    },
+    parse: parseAudit,
   },
 ];
 

@@ -3,13 +3,23 @@
 import type { ModalView } from '@slack/types';
 import type { Logger } from '../log.js';
 import type { Actor, ConfirmationPrompt, Done, Result, VoiceOps } from '../ops/index.js';
+import type { ReadOptions } from '../ops/lists.js';
 import { type SlackClients, slackErrorCode } from './clients.js';
+import {
+  type AgentsPosition,
+  type AuditPosition,
+  FIRST_HOME_POSITION,
+  type HomePosition,
+  type NumbersPosition,
+  type SearchPosition,
+} from './paging.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
-import { agentsMessage } from './views/agents.js';
-import { auditMessage } from './views/audit.js';
-import { homeView } from './views/home.js';
-import { numbersMessage, searchResultsMessage } from './views/numbers.js';
+import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
+import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
+import { agentCardMessage, numberCardMessage } from './views/cards.js';
+import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
+import { NUMBERS_PAGE_SIZE, numbersMessage, searchResultsMessage } from './views/numbers.js';
 import {
   announcementFailedMessage,
   cancelledMessage,
@@ -21,6 +31,8 @@ import {
 export interface SlackDeps {
   ops: VoiceOps;
   slack: SlackClients;
+  /** Where each user last left their Home tab (its pages and filter), so that a refresh keeps them. */
+  homePositions: Map<string, HomePosition>;
   /** True when the embedded sandbox stands in for the provider: nothing real is bought. */
   sandbox: boolean;
   now: () => Date;
@@ -35,27 +47,43 @@ function promptOrFailure(result: Result<{ prompt: ConfirmationPrompt }>): Answer
   return result.ok ? { kind: 'prompt', prompt: result.prompt } : { kind: 'failure', failure: result };
 }
 
-export async function agentsAnswer(deps: SlackDeps, actor: Actor): Promise<Answer> {
-  const [listed, role] = await Promise.all([deps.ops.listAgents(), deps.ops.roleOf(actor.userId)]);
-  if (!listed.ok) return { kind: 'failure', failure: listed };
-  return { kind: 'message', message: agentsMessage({ agents: listed.agents, role }) };
-}
-
-export async function numbersAnswer(deps: SlackDeps, actor: Actor): Promise<Answer> {
-  const [dashboard, role] = await Promise.all([deps.ops.dashboard(), deps.ops.roleOf(actor.userId)]);
-  if (!dashboard.ok) return { kind: 'failure', failure: dashboard };
-  const agentNames = Object.fromEntries(dashboard.agents.map((agent) => [agent.id, agent.name]));
-  return { kind: 'message', message: numbersMessage({ numbers: dashboard.numbers, agentNames, role }) };
-}
-
-export async function searchAnswer(
+export async function agentsAnswer(
   deps: SlackDeps,
   actor: Actor,
-  query: { region?: string; cursor?: string },
+  position: AgentsPosition,
+  options: ReadOptions = {},
 ): Promise<Answer> {
+  const request = { ...position, size: AGENTS_PAGE_SIZE, ...options };
+  const [found, role] = await Promise.all([deps.ops.findAgents(request), deps.ops.roleOf(actor.userId)]);
+  if (!found.ok) return { kind: 'failure', failure: found };
+  const message =
+    found.kind === 'card' ? agentCardMessage(found.card, role) : agentsMessage({ page: found.page, role });
+  return { kind: 'message', message };
+}
+
+export async function numberCardAnswer(deps: SlackDeps, actor: Actor, number: string): Promise<Answer> {
+  const [card, role] = await Promise.all([deps.ops.showNumber(number), deps.ops.roleOf(actor.userId)]);
+  if (!card.ok) return { kind: 'failure', failure: card };
+  return { kind: 'message', message: numberCardMessage(card, role) };
+}
+
+export async function numbersAnswer(
+  deps: SlackDeps,
+  actor: Actor,
+  position: NumbersPosition,
+  options: ReadOptions = {},
+): Promise<Answer> {
+  const request = { ...position, size: NUMBERS_PAGE_SIZE, ...options };
+  const [listed, role] = await Promise.all([deps.ops.listNumbers(request), deps.ops.roleOf(actor.userId)]);
+  if (!listed.ok) return { kind: 'failure', failure: listed };
+  return { kind: 'message', message: numbersMessage({ page: listed.page, role }) };
+}
+
+export async function searchAnswer(deps: SlackDeps, actor: Actor, position: SearchPosition): Promise<Answer> {
+  const query = { region: position.region, cursor: position.cursors.at(-1) };
   const [searched, role] = await Promise.all([deps.ops.searchNumbers(query), deps.ops.roleOf(actor.userId)]);
   if (!searched.ok) return { kind: 'failure', failure: searched };
-  return { kind: 'message', message: searchResultsMessage({ page: searched.page, region: query.region, role }) };
+  return { kind: 'message', message: searchResultsMessage({ page: searched.page, position, role }) };
 }
 
 export const buyAnswer = async (deps: SlackDeps, actor: Actor, number: string) =>
@@ -64,8 +92,13 @@ export const buyAnswer = async (deps: SlackDeps, actor: Actor, number: string) =
 export const releaseAnswer = async (deps: SlackDeps, actor: Actor, numberOrId: string) =>
   promptOrFailure(await deps.ops.requestRelease(actor, numberOrId));
 
-export const deleteAgentAnswer = async (deps: SlackDeps, actor: Actor, agentId: string) =>
-  promptOrFailure(await deps.ops.requestDeleteAgent(actor, agentId));
+/** A confirmation, or, when numbers still route to the agent, the refusal with a Map button for each. */
+export async function deleteAgentAnswer(deps: SlackDeps, actor: Actor, agentId: string): Promise<Answer> {
+  const asked = await deps.ops.requestDeleteAgent(actor, agentId);
+  if (!asked.ok) return { kind: 'failure', failure: asked };
+  if (asked.status === 'needs_confirmation') return { kind: 'prompt', prompt: asked.prompt };
+  return { kind: 'message', message: agentInUseMessage(asked.inUse) };
+}
 
 export async function mapAnswer(
   deps: SlackDeps,
@@ -97,8 +130,9 @@ export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: stri
 export const createAgentAnswer = async (deps: SlackDeps, actor: Actor, input: { name: string; language: string }) =>
   doneOrFailure(await deps.ops.createAgent(actor, input));
 
-export function auditAnswer(deps: SlackDeps, limit: number): Answer {
-  return { kind: 'message', message: auditMessage(deps.ops.recentAudit(limit)) };
+export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Promise<Answer> {
+  const page = await deps.ops.auditPage({ ...position, size: AUDIT_PAGE_SIZE });
+  return { kind: 'message', message: auditMessage(page) };
 }
 
 /** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
@@ -167,13 +201,44 @@ async function show(deps: SlackDeps, surface: Surface, actor: Actor, answer: Ans
   }
 }
 
-/** Publishes the user's Home tab; a failure here never spoils the change that triggered it. */
-export async function refreshHome(deps: SlackDeps, userId: string): Promise<void> {
+/**
+ * Publishes the user's Home tab at `position`, by default where the user last left it, so that a change made from
+ * page 37 leaves the tab on page 37. A failure here never spoils the change that triggered it.
+ */
+export async function refreshHome(
+  deps: SlackDeps,
+  userId: string,
+  position?: HomePosition,
+  options: ReadOptions = {},
+): Promise<void> {
   try {
-    const [dashboard, role] = await Promise.all([deps.ops.dashboard(), deps.ops.roleOf(userId)]);
-    const view = dashboard.ok
-      ? homeView({ agents: dashboard.agents, numbers: dashboard.numbers, role, sandbox: deps.sandbox })
-      : homeView({ agents: [], numbers: [], role, sandbox: deps.sandbox, error: dashboard.message });
+    const at = position ?? deps.homePositions.get(userId) ?? FIRST_HOME_POSITION;
+    const [agents, numbers, role] = await Promise.all([
+      deps.ops.listAgents({ page: at.agentsPage, size: HOME_AGENTS_PAGE_SIZE, ...options }),
+      deps.ops.listNumbers({
+        page: at.numbersPage,
+        filter: at.numbersFilter,
+        size: HOME_NUMBERS_PAGE_SIZE,
+        ...options,
+      }),
+      deps.ops.roleOf(userId),
+    ]);
+    // A list that shrank meanwhile shows its last page: that is where the user now is.
+    const shown: HomePosition = {
+      agentsPage: agents.ok ? agents.page.page : at.agentsPage,
+      numbersPage: numbers.ok ? numbers.page.page : at.numbersPage,
+      numbersFilter: at.numbersFilter,
+    };
+    const failed = [agents, numbers].find((listed) => !listed.ok);
+    const view = homeView({
+      agents: agents.ok ? agents.page : undefined,
+      numbers: numbers.ok ? numbers.page : undefined,
+      role,
+      sandbox: deps.sandbox,
+      position: shown,
+      error: failed && !failed.ok ? failed.message : undefined,
+    });
+    deps.homePositions.set(userId, shown);
     await deps.slack.ui.views.publish({ user_id: userId, view });
   } catch (error) {
     deps.logger.warn({ err: error, userId }, 'could not publish the Home tab');

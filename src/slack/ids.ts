@@ -7,10 +7,23 @@ export const ACTION = {
   mapNumber: 'map_number',
   createAgent: 'create_agent',
   searchNumbers: 'search_numbers',
-  moreNumbers: 'more_numbers',
   searchRegion: 'search_region',
+  homeNumbersFilter: 'home_numbers_filter',
   confirmChange: 'confirm_change',
   cancelChange: 'cancel_change',
+} as const;
+
+/** Previous and Next of each paged list: two action ids, since Slack wants them unique within their block. */
+const pageActions = <T extends string>(list: T) =>
+  ({ previous: `${list}_page_previous`, next: `${list}_page_next` }) as const;
+
+export const PAGE = {
+  numbers: pageActions('numbers'),
+  agents: pageActions('agents'),
+  audit: pageActions('audit'),
+  search: pageActions('search'),
+  homeAgents: pageActions('home_agents'),
+  homeNumbers: pageActions('home_numbers'),
 } as const;
 
 export const CALLBACK = {
@@ -27,6 +40,7 @@ export const INPUT = {
   agentName: { block: 'agent_name', action: 'value' },
   agentLanguage: { block: 'agent_language', action: 'value' },
   agentLanguageOther: { block: 'agent_language_other', action: 'value' },
-  mapNumber: { block: 'map_number', action: 'value' },
-  mapAgent: { block: 'map_agent', action: 'value' },
+  // Type-ahead pickers: their action ids are what the options listener answers, so each is its own.
+  mapNumber: { block: 'map_number', action: 'map_number_pick' },
+  mapAgent: { block: 'map_agent', action: 'map_agent_pick' },
 } as const;

@@ -149,7 +149,8 @@ const auditRow = z
     }),
   );
 
-const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
+/** A row of `audit_events` as read back, checked against the schema. */
+export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
 
 const changeRow = z.object({ action: z.enum(AUDIT_ACTIONS), target: z.string() });
 

@@ -49,10 +49,10 @@ async function reply(text: string, user = ADMIN) {
 
 const VIEWER_USAGES = [
   '/voice help',
-  '/voice agents',
-  '/voice numbers',
+  '/voice agents [TEXT|AGENT_ID]',
+  '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
   '/voice numbers search [REGION]',
-  '/voice audit [N]',
+  '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
 ];
 const OPERATOR_USAGES = [
   ...VIEWER_USAGES,
@@ -122,29 +122,106 @@ describe('listings', () => {
     expect(buttonValues(blocksOf(viewed), ACTION.searchNumbers)).toEqual([]);
   });
 
-  it('shows the last N audit events, newest first, as the audit table holds them', async () => {
+  it('shows the audit log one line per change, newest first, each with its latest outcome', async () => {
     const rows = auditRows(t);
-    expect(rows.length).toBeGreaterThan(5);
-    const answer = await reply('audit 5', VIEWER);
+    const changes = [...new Set(rows.map((row) => row.correlation_id))];
+    expect(changes.length).toBeGreaterThanOrEqual(3);
+    const answer = await reply('audit', VIEWER);
     expect(answer.body.response_type).toBe('ephemeral');
-    expect(shownText(answer)).toContain('the last 5 events');
+    expect(shownText(answer)).toContain('one line per change, newest first');
+    expect(shownText(answer)).toContain(`Page 1 of 1 · ${changes.length} changes`);
 
     const lines = readable(blocksOf(answer))
       .split('\n')
       .filter((line) => line.startsWith('`20'));
-    const newest = rows.slice(-5).reverse();
-    expect(lines).toHaveLength(5);
+    // Newest first: ordered by each change's latest row.
+    const latest = changes
+      .map((id) => rows.filter((row) => row.correlation_id === id).at(-1))
+      .sort((a, b) => (b?.id ?? 0) - (a?.id ?? 0));
+    expect(lines).toHaveLength(changes.length);
     lines.forEach((line, index) => {
-      const row = newest[index];
-      expect(line).toContain(`\`${row?.action}\``);
-      expect(line).toContain(` ${row?.outcome}`);
+      const row = latest[index];
       expect(line).toContain(`<@${row?.actor_id}>`);
+      expect(line).toContain(` ${row?.outcome}`);
     });
     expect(lines.some((line) => line.includes('`access.denied`') && line.includes('denied'))).toBe(true);
+    expect(lines.some((line) => line.includes('`number.buy`') && line.includes('succeeded'))).toBe(true);
   });
 
-  it('answers a bad audit count with how to ask', async () => {
-    expect(shownText(await reply('audit lots'))).toContain('/voice audit 50');
+  it('answers an audit count, which it no longer takes, with how it pages', async () => {
+    expect(shownText(await reply('audit 50'))).toContain('pages by itself');
+  });
+});
+
+describe('filters and look-ups', () => {
+  it('shows one number as a card: status, region, route, its latest changes and its buttons', async () => {
+    const card = await reply(`numbers ${number.number}`, ADMIN);
+    const shown = shownText(card);
+    expect(shown).toContain(`*${number.number}*  \`${number.id}\`\nStatus: active · Region: United States (US)`);
+    expect(shown).toContain('_Not routed_');
+    expect(shown).toContain('*Latest changes*\n');
+    expect(shown).toMatch(/`number\.buy` \*\+1\d+\* :white_check_mark: succeeded/);
+    expect(buttonValues(blocksOf(card), ACTION.mapNumber)).toEqual([number.number]);
+    expect(buttonValues(blocksOf(card), ACTION.releaseNumber)).toEqual([number.id]);
+    expect(buttonValues(blocksOf(await reply(`numbers ${number.number}`, VIEWER)), ACTION.releaseNumber)).toEqual([]);
+  });
+
+  it('says a number is not one of the account’s, and how to find numbers by their digits', async () => {
+    expect(shownText(await reply('numbers +19995550100'))).toContain(
+      '+19995550100 is not one of your numbers. /voice numbers 19995550100 finds numbers containing those digits.',
+    );
+  });
+
+  it('filters the numbers by route, region and digits, and says which filter is in force', async () => {
+    const digits = number.number.slice(2, 5);
+    for (const [text, shown] of [
+      ['numbers unrouted', '· not routed'],
+      [`numbers US ${digits}`, `· in United States (US), containing \`${digits}\``],
+    ] as const) {
+      const answer = await reply(text, VIEWER);
+      expect(shownText(answer)).toContain(`*Phone numbers* ${shown}`);
+      expect(shownText(answer)).toContain('Page 1 of 1 · 1 number');
+      expect(shownText(answer)).toContain(number.number);
+    }
+    for (const text of ['numbers routed', 'numbers GB', 'numbers 99999', `numbers agent ${agent.id}`]) {
+      expect(shownText(await reply(text, VIEWER)), text).toContain('No numbers match.');
+    }
+  });
+
+  it('answers an unknown region as unknown, listing the known ones', async () => {
+    const answer = shownText(await reply('numbers ZZ', VIEWER));
+    expect(answer).toContain('ZZ is not a region Voice Ops knows. Known regions: US (United States), CA (Canada),');
+    expect(answer).not.toContain('No numbers');
+  });
+
+  it('finds agents by name, and shows one agent by its id as a card', async () => {
+    const found = await reply('agents recep', VIEWER);
+    expect(shownText(found)).toContain('*AI agents* · name contains `recep`');
+    expect(shownText(found)).toContain(agent.id);
+    expect(shownText(await reply('agents nobody-by-that-name', VIEWER))).toContain('No agents match.');
+
+    const card = shownText(await reply(`agents ${agent.id}`, VIEWER));
+    expect(card).toContain(`*Reception*  \`${agent.id}\`\nStatus: active\nNumbers: _No numbers route to it._`);
+    expect(card).toMatch(/`agent\.create` \*Reception\*/);
+  });
+
+  it('filters the audit log by user, number, agent and failure, one line per change', async () => {
+    const lines = async (text: string) =>
+      readable(blocksOf(await reply(text, VIEWER)))
+        .split('\n')
+        .filter((line) => line.startsWith('`20'));
+    const byViewer = await lines(`audit ${VIEWER}`);
+    expect(byViewer).toHaveLength(1);
+    expect(byViewer[0]).toContain('`access.denied` (number.release)');
+    expect(await lines(`audit <@${VIEWER}|${VIEWER.toLowerCase()}>`)).toEqual(byViewer);
+    expect(await lines(`audit @${VIEWER.toLowerCase()}`)).toEqual(byViewer);
+
+    const aboutNumber = await lines(`audit ${number.number}`);
+    expect(aboutNumber.map((line) => /`([a-z.]+)`/.exec(line)?.[1])).toEqual(['access.denied', 'number.buy']);
+    const aboutAgent = await lines(`audit ${agent.id}`);
+    expect(aboutAgent).toHaveLength(1);
+    expect(aboutAgent[0]).toContain(`\`agent.create\` *Reception* (\`${agent.id}\`) :white_check_mark: succeeded`);
+    expect(shownText(await reply('audit failed', VIEWER))).toContain('No changes match.');
   });
 });
 

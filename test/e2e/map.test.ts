@@ -19,8 +19,8 @@ import {
   sandboxAvailable,
   sandboxNumbers,
   sandboxRequest,
-  selectOptions,
   shownText,
+  suggested,
   viewOf,
 } from './support.js';
 
@@ -77,17 +77,25 @@ async function openMapModal() {
 }
 
 describe('the map modal', () => {
-  it('opens loading at once, then becomes a form with the purchased numbers and the agents', async () => {
+  it('opens loading at once, then becomes a form whose type-ahead pickers offer the numbers and the agents', async () => {
     const { opened, filled, viewId } = await openMapModal();
     expect(readable(opened.blocks)).toContain('Loading');
     expect(viewId).toMatch(/^V/);
     expect(filled.submit?.text).toBe('Map');
+    const pickers = filled.blocks.filter((block) => block.element?.type === 'external_select');
+    expect(pickers.map((block) => block.element?.action_id)).toEqual([INPUT.mapNumber.action, INPUT.mapAgent.action]);
 
-    const numbers = selectOptions(filled.blocks, INPUT.mapNumber.block).map((entry) => entry.value);
-    expect(numbers.sort()).toEqual([first, second].sort());
-    const agents = selectOptions(filled.blocks, INPUT.mapAgent.block);
-    expect(agents.map((entry) => entry.value).sort()).toEqual([alpha.id, beta.id].sort());
-    expect(agents.find((entry) => entry.value === alpha.id)?.text).toContain('Alpha desk');
+    const numbers = await suggested(t, INPUT.mapNumber, '');
+    expect(numbers.options.map((entry) => entry.value).sort()).toEqual([first, second].sort());
+    expect(numbers.options[0]?.text).toMatch(/ · GB \(not routed\)$/);
+    const agents = await suggested(t, INPUT.mapAgent, '');
+    expect(agents.options.map((entry) => entry.value).sort()).toEqual([alpha.id, beta.id].sort());
+    expect(agents.options.find((entry) => entry.value === alpha.id)?.text).toBe(`Alpha desk (${alpha.id})`);
+    // What is typed narrows them: digits anywhere in the number, part of the agent's name.
+    expect((await suggested(t, INPUT.mapNumber, second.slice(3, 7))).options.map((entry) => entry.value)).toEqual([
+      second,
+    ]);
+    expect((await suggested(t, INPUT.mapAgent, 'beta')).options.map((entry) => entry.value)).toEqual([beta.id]);
   });
 
   it('answers a submission with nothing picked with inline errors, and routes nothing', async () => {

@@ -1,7 +1,7 @@
 // Releasing numbers and deleting agents: the confirmation states the exact effect and warns from the app's own
 // routing records; the provider's refusal to delete a routed agent reaches the user as an explanation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { ADMIN, NOTIFY_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
 import {
   askForConfirmation,
@@ -20,7 +20,9 @@ import {
   type SandboxAgent,
   sandboxAgents,
   sandboxNumbers,
+  sandboxRequest,
   shownText,
+  viewOf,
   voiceNumber,
   withDatabase,
 } from './support.js';
@@ -57,6 +59,12 @@ function confirmationCount(): number {
 /** Messages posted to the notify channel so far: announcements of changes. */
 function announcements() {
   return t.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+}
+
+/** The outcomes of the newest request of `action`, in order, whatever its first row. */
+function outcomesOfLatestOf(action: string): string[] {
+  const newest = auditRows(t).findLast((row) => row.action === action);
+  return auditTrail(t, newest?.correlation_id ?? '').map((row) => row.outcome);
 }
 
 /** The outcomes of the request whose `requested` row is the newest of `action`, in order. */
@@ -134,56 +142,93 @@ describe('/voice numbers release', () => {
 });
 
 describe('/voice agents delete', () => {
-  it('warns about routed numbers; the provider refuses while one routes to it; after the release it deletes', async () => {
+  it('refuses an agent that numbers route to before any confirmation, audited, offering Map on each number', async () => {
     const { agent, number } = await routedNumber();
-
-    const first = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
-    const warning = shownText(first.prompt);
-    expect(warning).toContain('Front desk');
-    expect(warning).toContain(agent.id);
-    expect(warning).toContain(':warning:');
-    expect(warning).toContain(`${number} still route to it`);
-
     const quiet = announcements().length;
-    const refused = await confirmAs(t, ADMIN, first.confirmationId);
+    const confirmations = confirmationCount();
+
+    const sent = await t.command(`agents delete ${agent.id}`, ADMIN);
+    const refused = await t.respondedTo(sent.responseUrlId);
+    const said = shownText(refused);
+    expect(said).toContain(`Agent *Front desk* (\`${agent.id}\`) cannot be deleted: 1 number still routes to it`);
+    expect(hasElement(blocksOf(refused), ACTION.confirmChange), 'no confirmation is offered').toBe(false);
+    expect(onlyButton(blocksOf(refused), ACTION.mapNumber)).toBe(number);
+    expect(confirmationCount()).toBe(confirmations);
+    expect(t.sandbox.requestCount('deleteAgent')).toBe(0);
+    expect(outcomesOfLatestOf('agent.delete')).toEqual(['rejected']);
+    expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'rejected' })).toMatchObject({
+      actor_id: ADMIN,
+      target: agent.id,
+      error_code: 'agent_in_use',
+    });
+
+    // Map opens the map form with that number picked; routed elsewhere, the agent can go.
+    const mark = t.slack.mark();
+    const pressed = await press(t, ADMIN, ACTION.mapNumber, number);
+    const form = await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.mapNumber, {
+      since: mark,
+    });
+    expect(pressed.status).toBe(200);
+    const picker = viewOf(form).blocks.find((block) => block.block_id === INPUT.mapNumber.block)?.element;
+    expect(picker?.initial_option?.value).toBe(number);
+    const { agent: other } = await createAgentThroughApp(t, ADMIN, 'Back desk');
+    const reroute = await askForConfirmation(t, ADMIN, `map ${number} ${other.id}`);
+    await confirmAs(t, ADMIN, reroute.confirmationId);
+
+    const second = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
+    expect(shownText(second.prompt)).toContain('Delete agent *Front desk*');
+    const deleted = await confirmAs(t, ADMIN, second.confirmationId);
+    expect(shownText(deleted)).toContain('Deleted agent');
+    expect(t.sandbox.requestCount('deleteAgent')).toBe(1);
+    expect((await sandboxAgents(t)).map((entry) => entry.id)).not.toContain(agent.id);
+    expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'succeeded']);
+    expect(
+      announcements()
+        .slice(quiet)
+        .map((call) => String(call.body.text))
+        .join('\n'),
+    ).toContain(`deleted agent *Front desk*`);
+  });
+
+  it('explains the provider’s refusal after the confirmation when a number routes there without the app knowing', async () => {
+    const { agent } = await createAgentThroughApp(t, ADMIN, 'Side desk');
+    const number = await voiceNumber(t);
+    await buyThroughApp(t, ADMIN, number);
+    // Routed at the provider directly: the app's own records do not know of it.
+    const routed = await sandboxRequest(t, 'POST', '/phone-number-routing', {
+      phone_number: number,
+      route_type: 'ai_agent',
+      agent_id: agent.id,
+    });
+    expect(routed.status).toBe(200);
+
+    const asked = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
+    const quiet = announcements().length;
+    const refused = await confirmAs(t, ADMIN, asked.confirmationId);
     // The app's explanation, then the provider's own words (its 409 body names the routed number).
     expect(shownText(refused)).toContain('a number still routes to it');
     expect(shownText(refused)).toContain(`still routed from ${number}`);
     expect(t.sandbox.requestCount('deleteAgent')).toBe(1);
-    expect((await sandboxAgents(t)).map((entry) => entry.id)).toContain(agent.id);
     expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'failed']);
     expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'failed' })).toMatchObject({
       target: agent.id,
       error_code: 'conflict',
     });
-    // confirmAs waits until the app is done with the click, so no announcement can still be on its way.
     expect(announcements().slice(quiet)).toEqual([]);
-
-    const release = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
-    await confirmAs(t, ADMIN, release.confirmationId);
-
-    const second = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
-    expect(shownText(second.prompt)).not.toContain(':warning:');
-    const beforeDelete = announcements().length;
-    const deleted = await confirmAs(t, ADMIN, second.confirmationId);
-    expect(shownText(deleted)).toContain('Deleted agent');
-    expect(t.sandbox.requestCount('deleteAgent')).toBe(2);
-    expect((await sandboxAgents(t)).map((entry) => entry.id)).not.toContain(agent.id);
-    expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'succeeded']);
-    const posted = announcements().slice(beforeDelete);
-    expect(posted).toHaveLength(1);
-    expect(posted[0]?.body.text).toContain(`<@${ADMIN}> deleted agent *Front desk*`);
   });
 });
 
 describe('unknown numbers and agents', () => {
   it.each([
-    ['numbers release +12125550100', '+12125550100 is not one of your numbers'],
-    ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers'],
-    ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist'],
+    ['numbers release +12125550100', '+12125550100 is not one of your numbers', 'not_found'],
+    ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers', 'not_found'],
+    ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist', 'not_found'],
+    // Longer than a Slack button or option can carry.
+    [`agents delete ${'a'.repeat(151)}`, 'Agent id must be at most 150 characters', 'invalid'],
+    [`numbers release ${'p'.repeat(151)}`, 'Number or id must be at most 150 characters', 'invalid'],
   ])(
-    '`/voice %s` says what was not found, asks for no confirmation, and audits the attempt as rejected',
-    async (text, message) => {
+    '`/voice %s` is refused with the reason, asks for no confirmation, and audits the attempt as rejected',
+    async (text, message, code) => {
       const rowsBefore = auditRows(t).length;
       const sent = await t.command(text, ADMIN);
       const answer = await respondedWith(t, sent.responseUrlId, message);
@@ -191,7 +236,7 @@ describe('unknown numbers and agents', () => {
       expect(confirmationCount()).toBe(0);
       const [row, ...more] = auditRows(t).slice(rowsBefore);
       expect(more).toEqual([]);
-      expect(row).toMatchObject({ actor_id: ADMIN, outcome: 'rejected', error_code: 'not_found' });
+      expect(row).toMatchObject({ actor_id: ADMIN, outcome: 'rejected', error_code: code });
       expect(row?.error_message).toContain(message);
       expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
     },

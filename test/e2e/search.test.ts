@@ -1,6 +1,6 @@
 // Searching available numbers: by command, page by page, and in the search modal; Buy only where it can work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, PAGE } from '../../src/slack/ids.js';
 import { OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import {
   type Block,
@@ -55,15 +55,15 @@ function expectBuyOnlyOnVoice(rows: ResultRow[], inventory: SandboxAvailable[]) 
   }
 }
 
-/** The More button's value, or undefined when the answer has none. */
-function moreValue(blocks: Block[]): string | undefined {
-  const [value, ...others] = buttonValues(blocks, ACTION.moreNumbers);
+/** The value of the Next (or Previous) button, or undefined when the answer has none. */
+function moreValue(blocks: Block[], actionId: string = PAGE.search.next): string | undefined {
+  const [value, ...others] = buttonValues(blocks, actionId);
   expect(others).toHaveLength(0);
   return value;
 }
 
 describe('/voice numbers search REGION', () => {
-  it('lists numbers with Buy on voice-capable ones only, marks the others, and offers More', async () => {
+  it('lists numbers with Buy on voice-capable ones only, marks the others, and offers Next', async () => {
     const searchesBefore = t.sandbox.requestCount('searchNumbers');
     const sent = await t.command('numbers search US', OPERATOR);
     expect(sent.status).toBe(200);
@@ -81,26 +81,27 @@ describe('/voice numbers search REGION', () => {
     for (const row of rows) expect(row.text).toContain('US');
 
     const more = moreValue(blocksOf(reply));
-    expect(more, 'a More button while next_cursor is set').toBeDefined();
-    expect(JSON.parse(more ?? '{}')).toMatchObject({ region: 'US', cursor: expect.any(String) });
+    expect(more, 'a Next button while next_cursor is set').toBeDefined();
+    expect(JSON.parse(more ?? '{}')).toMatchObject({ region: 'US', cursors: [expect.any(String)] });
+    expect(moreValue(blocksOf(reply), PAGE.search.previous), 'no way back from the first page').toBeUndefined();
+    expect(shownText(reply)).toContain('Page 1 · more on the next pages');
   });
 
-  it('shows the next page, different numbers, when More is pressed, until there is no further page', async () => {
+  it('pages with Next, in place and numbered, to the last page, and back with Previous to the same pages', async () => {
     const first = await t.respondedTo((await t.command('numbers search US', OPERATOR)).responseUrlId);
-    const seen = new Set(resultRows(blocksOf(first)).map((row) => row.number));
+    const pagesSeen = [resultRows(blocksOf(first)).map((row) => row.number)];
+    const seen = new Set(pagesSeen[0]);
     let more = moreValue(blocksOf(first));
-    let pages = 1;
+    let last = first;
 
-    while (more !== undefined) {
-      const pressed = await t.action({
-        userId: OPERATOR,
-        actionId: ACTION.moreNumbers,
-        value: more,
-        container: EPHEMERAL,
-      });
+    const press = async (actionId: string, value: string) => {
+      const pressed = await t.action({ userId: OPERATOR, actionId, value, container: EPHEMERAL });
       const page = await t.respondedTo(pressed.responseUrlId);
-      pages += 1;
-      expect(page.body.replace_original, 'the next page replaces the previous one').toBe(true);
+      expect(page.body.replace_original, 'each page replaces the one before').toBe(true);
+      return page;
+    };
+    while (more !== undefined) {
+      const page = await press(PAGE.search.next, more);
       const rows = resultRows(blocksOf(page));
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {
@@ -108,13 +109,26 @@ describe('/voice numbers search REGION', () => {
         expect(row.text).toContain('US');
         seen.add(row.number);
       }
+      pagesSeen.push(rows.map((row) => row.number));
+      expect(shownText(page)).toContain(`Page ${pagesSeen.length} ·`);
       more = moreValue(blocksOf(page));
-      expect(pages, 'the pages come to an end').toBeLessThan(10);
+      last = page;
+      expect(pagesSeen.length, 'the pages come to an end').toBeLessThan(10);
     }
 
-    // The sandbox's US inventory spans several pages, and the last one has no More.
-    expect(pages).toBeGreaterThan(1);
+    // The sandbox's US inventory spans several pages, and the last one has no Next.
+    expect(pagesSeen.length).toBeGreaterThan(1);
     expect(seen.size).toBeGreaterThan(20);
+    expect(shownText(last)).toContain('the last page');
+
+    for (let back = pagesSeen.length - 1; back >= 1; back--) {
+      const previous = moreValue(blocksOf(last), PAGE.search.previous);
+      expect(previous, `Previous on page ${back + 1}`).toBeDefined();
+      last = await press(PAGE.search.previous, previous ?? '');
+      expect(resultRows(blocksOf(last)).map((row) => row.number)).toEqual(pagesSeen[back - 1]);
+      expect(shownText(last)).toContain(`Page ${back} ·`);
+    }
+    expect(moreValue(blocksOf(last), PAGE.search.previous)).toBeUndefined();
   });
 
   it('answers a malformed region with a clear message, without asking the provider', async () => {
@@ -158,7 +172,7 @@ describe('/voice numbers search without a region', () => {
     expect(t.slack.calls('response_url').filter((call) => call.responseUrlId === sent.responseUrlId)).toHaveLength(0);
   });
 
-  it('fills the modal with the chosen region’s numbers, and its More button pages within the modal', async () => {
+  it('fills the modal with the chosen region’s numbers, and its Next button pages within the modal', async () => {
     const sent = await t.command('numbers search', OPERATOR);
     const open = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === sent.triggerId);
     const privateMetadata = viewOf(open).private_metadata ?? '';
@@ -185,11 +199,11 @@ describe('/voice numbers search without a region', () => {
     for (const row of rows) expect(row.number.startsWith('+44')).toBe(true);
     expectBuyOnlyOnVoice(rows, await sandboxAvailable(t, 'GB'));
 
-    const more = onlyButton(view.blocks, ACTION.moreNumbers);
+    const more = onlyButton(view.blocks, PAGE.search.next);
     const moreMark = t.slack.mark();
     await t.action({
       userId: OPERATOR,
-      actionId: ACTION.moreNumbers,
+      actionId: PAGE.search.next,
       value: more,
       container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.searchNumbers, privateMetadata },
     });

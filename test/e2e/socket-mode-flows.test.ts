@@ -15,6 +15,7 @@ import {
   sandboxAgents,
   sandboxNumbers,
   shownText,
+  suggested,
   viewOf,
   voiceNumber,
 } from './support.js';
@@ -79,6 +80,15 @@ describe('commands and buttons over envelopes', () => {
       'number.buy confirmed',
       'number.buy succeeded',
     ]);
+  });
+});
+
+describe('the type-ahead pickers over an interactive envelope', () => {
+  it('answers a block_suggestion with the options in its ack', async () => {
+    const bought = await sandboxNumbers(t);
+    expect(bought.length).toBeGreaterThan(0);
+    const offered = await suggested(t, INPUT.mapNumber, bought[0]?.number.slice(-4) ?? '');
+    expect(offered.options.map((option) => option.value)).toContain(bought[0]?.number);
   });
 });
 

@@ -5,8 +5,10 @@ import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
-import { OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
+import { RoutingRecords } from '../../src/store/routes.js';
+import { OPERATOR, OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { limitViolations } from '../views/support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Block Kit as Slack received it
@@ -142,14 +144,20 @@ export interface SandboxAvailable {
   capabilities: string[];
 }
 
+/** One request to the sandbox's API; `body` is sent as JSON. */
 export async function sandboxRequest(
   t: TestApp,
   method: string,
   path: string,
+  body?: object,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${t.sandbox.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${t.sandbox.apiKey}` },
+    headers: {
+      authorization: `Bearer ${t.sandbox.apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -361,4 +369,75 @@ export async function voiceNumber(t: TestApp, region = 'US', skip = 0): Promise<
   const chosen = voice[skip]?.number;
   if (!chosen) throw new Error(`the sandbox offers no voice number ${skip} in ${region}`);
   return chosen;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts at scale, and Slack's Block Kit limits on everything the app sent
+
+/** Routing records written into the app's own store, as the app would after these maps (seeded sandbox routes). */
+export function seedRoutes(t: TestApp, routes: { phoneNumber: string; agentId: string }[]): void {
+  const db = new Database(t.dbPath, { fileMustExist: true });
+  try {
+    const records = new RoutingRecords(db);
+    db.transaction(() => {
+      for (const route of routes) records.set({ ...route, updatedBy: 'USEED' });
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** The routes a sandbox seed of `routed` numbers made: the first numbers, to the agents in turn. */
+export function seededRoutes(numbers: SandboxNumber[], agents: SandboxAgent[], routed: number) {
+  return numbers.slice(0, routed).map((entry, index) => ({
+    phoneNumber: entry.number,
+    agentId: agents[index % agents.length]?.id ?? '',
+  }));
+}
+
+/** Where a call breaks Slack's limits: 50 blocks in a message, 100 in a view, and every text, option and value. */
+export function blockKitProblems(call: SlackCall): string[] {
+  const isView = call.body.view !== undefined;
+  const blocks = blocksOf(call);
+  const max = isView ? 100 : 50;
+  return [
+    ...(blocks.length > max ? [`${call.method}: ${blocks.length} blocks`] : []),
+    ...limitViolations(isView ? call.body.view : call.body).map((problem) => `${call.method}: ${problem}`),
+  ];
+}
+
+/** The purchased numbers a listing shows, one per row (`*+1…*` first), in order. */
+export function listedNumbers(blocks: Block[]): string[] {
+  return blocks.flatMap((block) => {
+    const number = block.type === 'section' ? /^\*(\+\d+)\*/.exec(block.text?.text ?? '')?.[1] : undefined;
+    return number ? [number] : [];
+  });
+}
+
+/** The agent ids a listing shows, one per row (`*Name*  `id`` then its status), in order. */
+export function listedAgents(blocks: Block[]): string[] {
+  return blocks.flatMap((block) => {
+    const text = block.type === 'section' ? (block.text?.text ?? '') : '';
+    const id = /^\*[^\n]*\* {2}`([^`]+)`\nStatus: /.exec(text)?.[1];
+    return id ? [id] : [];
+  });
+}
+
+/** What a type-ahead picker offers for `typed`: the options the app acknowledged, groups flattened, in order. */
+export async function suggested(
+  t: TestApp,
+  input: { block: string; action: string },
+  typed: string,
+  user = OPERATOR,
+): Promise<{ options: { text: string; value: string }[]; groups: string[]; answer: unknown }> {
+  const answer = await t.suggest({ userId: user, actionId: input.action, blockId: input.block, value: typed });
+  expect(answer.status).toBe(200);
+  type Option = { text: { text: string }; value: string };
+  const json = answer.json as { options?: Option[]; option_groups?: { label: { text: string }; options: Option[] }[] };
+  const options = [...(json.options ?? []), ...(json.option_groups ?? []).flatMap((group) => group.options)];
+  return {
+    options: options.map((option) => ({ text: option.text.text, value: option.value })),
+    groups: (json.option_groups ?? []).map((group) => group.label.text),
+    answer: json,
+  };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
 import type { SlackBudgets } from '../../src/slack/clients.js';
 import type { Recheck } from '../../src/slack/identity.js';
@@ -17,7 +17,9 @@ import {
   type AppHomeOpenedOptions,
   appHomeOpened,
   type BlockActionOptions,
+  type BlockSuggestionOptions,
   blockAction,
+  blockSuggestion,
   newTriggerId,
   OPERATOR,
   type SlashCommandOptions,
@@ -52,6 +54,10 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Latency added to every sandbox answer. */
   sandboxLatencyMs?: number;
+  /** The sandbox's numbers for sale in each region (default 55). */
+  sandboxNumbersPerRegion?: number;
+  /** Agents, purchased numbers and routes written into the sandbox before the app starts. */
+  sandboxSeed?: SandboxSeed;
   /** Slack timeouts and retries by use, shorter than the app's so that a hang costs milliseconds. */
   slackBudgets?: SlackBudgets;
   /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
@@ -95,6 +101,8 @@ export interface TestApp {
   action(options: ActionOptions): Promise<SentRequest>;
   /** A modal's view_submission. */
   submit(options: SubmitOptions): Promise<SentRequest>;
+  /** A type-ahead select's block_suggestion; the options come back in the acknowledgement (`json`). */
+  suggest(options: Omit<BlockSuggestionOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /** A modal's view_closed. */
   closeView(options: Omit<ViewClosedOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /** The app_home_opened event for `user` (a JSON body). */
@@ -149,7 +157,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     for (const [group, members] of Object.entries(options.groups ?? {})) slack.setGroupMembers(group, members);
     options.beforeStart?.(slack);
 
-    const sandbox = await startSandbox({ port: 0, latencyMs: options.sandboxLatencyMs });
+    const sandbox = await startSandbox({
+      port: 0,
+      latencyMs: options.sandboxLatencyMs,
+      numbersPerRegion: options.sandboxNumbersPerRegion,
+      seed: options.sandboxSeed,
+    });
     cleanups.push(() => sandbox.close());
 
     const dir = await mkdtemp(join(tmpdir(), 'voice-ops-test-'));
@@ -245,6 +258,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const triggerId = fields.triggerId ?? newTriggerId();
         const body = viewSubmission({ ...fields, userId: fields.userId ?? ADMIN, triggerId });
         return { ...(await post(body, postOptions)), triggerId };
+      },
+      suggest(suggestOptions) {
+        const [fields, postOptions] = splitPostOptions(suggestOptions);
+        return post(blockSuggestion({ ...fields, userId: fields.userId ?? ADMIN }), postOptions);
       },
       closeView(closeOptions) {
         const [fields, postOptions] = splitPostOptions(closeOptions);

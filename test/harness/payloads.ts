@@ -270,6 +270,50 @@ export function blockAction(options: BlockActionOptions): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Options for type-ahead selects (external_select): what was typed, answered in the acknowledgement
+
+export interface BlockSuggestionOptions {
+  userId: string;
+  userName?: string;
+  /** The select's action_id and its input's block_id. */
+  actionId: string;
+  blockId: string;
+  /** What the user has typed so far ('' when the menu was opened without typing). */
+  value: string;
+  /** The modal the select sits in. */
+  viewId?: string;
+  callbackId?: string;
+  privateMetadata?: string;
+  teamId?: string;
+}
+
+/** A `block_suggestion`: Slack asks the app for the options of an external_select in a modal. */
+export function blockSuggestion(options: BlockSuggestionOptions): string {
+  const teamId = options.teamId ?? TEAM_ID;
+  const view = viewOutput({
+    viewId: options.viewId,
+    viewType: 'modal',
+    callbackId: options.callbackId,
+    privateMetadata: options.privateMetadata,
+    teamId,
+  });
+  return payload({
+    type: 'block_suggestion',
+    user: user(options.userId, teamId, options.userName),
+    container: { type: 'view', view_id: view.id },
+    api_app_id: API_APP_ID,
+    token: VERIFICATION_TOKEN,
+    action_id: options.actionId,
+    block_id: options.blockId,
+    value: options.value,
+    team: team(teamId),
+    enterprise: null,
+    is_enterprise_install: false,
+    view,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Modals
 
 export interface ViewSubmissionOptions {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { INVENTORY, NUMBERS_PER_REGION } from '../../src/sandbox/inventory.js';
+import { Inventory, DEFAULT_NUMBERS_PER_REGION as NUMBERS_PER_REGION } from '../../src/sandbox/inventory.js';
 import { expectError, type Provider, useSandbox } from './helpers.js';
 
 const api = useSandbox();
+const INVENTORY = new Inventory().entries;
 
 /** Follows next_cursor until it is null and returns every number seen, in order. */
 async function walk(provider: Provider, query: Record<string, string>): Promise<string[]> {

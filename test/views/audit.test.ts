@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { PAGE } from '../../src/slack/ids.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
-import type { AuditEvent } from '../../src/store/audit.js';
 import {
+  auditChange,
+  auditPageOf,
+  elements,
   HOSTILE,
   HOSTILE_ESCAPED,
   limitViolations,
@@ -11,76 +14,139 @@ import {
   unescapedMarkup,
 } from './support.js';
 
-function event(overrides: Partial<AuditEvent> = {}): AuditEvent {
-  return {
-    id: 1,
-    at: '2025-03-01T12:34:56.789Z',
-    actorId: 'U0ALICE',
-    source: 'command',
-    action: 'number.buy',
-    target: '+14155550100',
-    outcome: 'succeeded',
-    correlationId: 'c_1',
-    hash: '0'.repeat(64),
-    ...overrides,
-  };
-}
-
 describe('auditMessage', () => {
-  it('shows time to the minute in UTC, actor, action, target and outcome', () => {
-    expect(rendered(auditMessage([event()]))).toContain(
+  it('shows one line per change: time to the minute in UTC, actor, action, target and latest outcome', () => {
+    expect(rendered(auditMessage(auditPageOf([auditChange()])))).toContain(
       '`2025-03-01T12:34Z` <@U0ALICE> `number.buy` *+14155550100* :white_check_mark: succeeded',
     );
   });
 
   it('shows the error code and message of a failure', () => {
-    const text = rendered(auditMessage([event({ outcome: 'failed', errorCode: 'conflict', errorMessage: 'Taken.' })]));
-    expect(text).toContain(':x: failed `conflict` Taken.');
+    const page = auditPageOf([auditChange({ outcome: 'failed', errorCode: 'conflict', errorMessage: 'Taken.' })]);
+    expect(rendered(auditMessage(page))).toContain(':x: failed `conflict` Taken.');
+  });
+
+  it('names the agents of a re-route, from and to, and of an agent change', () => {
+    const text = rendered(
+      auditMessage(
+        auditPageOf([
+          auditChange({
+            action: 'routing.map',
+            agent: { id: 'agt_2', name: 'Night desk' },
+            previousAgent: { id: 'agt_1', name: 'Day desk' },
+          }),
+          auditChange({ action: 'agent.delete', target: 'agt_9', agent: { id: 'agt_9' } }),
+        ]),
+      ),
+    );
+    expect(text).toContain(
+      '`routing.map` *+14155550100* from *Day desk* (`agt_1`) → *Night desk* (`agt_2`) :white_check_mark: succeeded',
+    );
+    expect(text).toContain('`agent.delete` `agt_9` :white_check_mark: succeeded');
+  });
+
+  it('adds the side steps that went wrong: a lost announcement, someone else refused', () => {
+    const text = rendered(
+      auditMessage(
+        auditPageOf([
+          auditChange({
+            notes: [
+              { action: 'change.announce', outcome: 'failed', actorId: 'U0ALICE', errorCode: 'not_in_channel' },
+              { action: 'access.denied', outcome: 'denied', actorId: 'U0BOB' },
+            ],
+          }),
+        ]),
+      ),
+    );
+    expect(text).toContain('· announcement failed `not_in_channel`, attempt by <@U0BOB> denied');
   });
 
   it('keeps the order it is given: newest first', () => {
-    const text = rendered(auditMessage([event({ target: '+1999' }), event({ target: '+1888' })]));
+    const text = rendered(
+      auditMessage(auditPageOf([auditChange({ target: '+1999' }), auditChange({ target: '+1888' })])),
+    );
     expect(text.indexOf('+1999')).toBeLessThan(text.indexOf('+1888'));
   });
 
   it('marks each outcome with its own emoji', () => {
     const outcomes = ['requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired'] as const;
-    const text = rendered(auditMessage(outcomes.map((outcome) => event({ outcome }))));
+    const text = rendered(auditMessage(auditPageOf(outcomes.map((outcome) => auditChange({ outcome })))));
     const emoji = outcomes.map((outcome) => new RegExp(`(:[a-z_]+:) ${outcome}`).exec(text)?.[1]);
     expect(new Set(emoji).size).toBe(outcomes.length);
   });
 
-  it('shows parameters, so that a request without a target still says what it was', () => {
-    const text = rendered(
-      auditMessage([event({ action: 'agent.create', target: undefined, params: { name: 'Bot', language: 'en-US' } })]),
-    );
-    expect(text).toContain('`agent.create` :white_check_mark: succeeded name=Bot language=en-US');
+  it('says what a denied request attempted', () => {
+    const change = auditChange({ action: 'access.denied', attempted: 'number.release', outcome: 'denied' });
+    expect(rendered(auditMessage(auditPageOf([change])))).toContain('`access.denied` (number.release)');
   });
 
-  it('escapes targets, parameters and errors, and mentions only the actor', () => {
-    const shown = auditMessage([
-      event({ target: HOSTILE, params: { name: HOSTILE }, errorCode: HOSTILE, errorMessage: HOSTILE }),
-      event({ actorId: '<!channel>' }),
-    ]);
+  it('shows where the page stands, with Previous and Next carrying the page, the filter and the cursor', () => {
+    const page = auditPageOf([auditChange()], {
+      page: 3,
+      pages: 9,
+      total: 170,
+      filter: { failed: true },
+      newer: { after: 400 },
+      older: { before: 380 },
+    });
+    const shown = auditMessage(page);
+    expect(rendered(shown)).toContain('Page 3 of 9 · 170 changes');
+    expect(rendered(shown)).toContain('*Audit log* · with a failed step');
+    const value = (id: string) => JSON.parse(String(elements(shown, id)[0]?.value));
+    expect(value(PAGE.audit.previous)).toEqual({ page: 2, filter: { failed: true }, cursor: { after: 400 } });
+    expect(value(PAGE.audit.next)).toEqual({ page: 4, filter: { failed: true }, cursor: { before: 380 } });
+  });
+
+  it('sends Previous from page 2 back to the newest page, and marks a count that is a lower bound', () => {
+    const shown = auditMessage(
+      auditPageOf([auditChange()], { page: 2, pages: 5000, total: 100_000, atLeast: true, newer: { after: 9 } }),
+    );
+    expect(JSON.parse(String(elements(shown, PAGE.audit.previous)[0]?.value))).toEqual({ page: 1, filter: {} });
+    expect(elements(shown, PAGE.audit.next)).toEqual([]);
+    expect(rendered(shown)).toContain('Page 2 of 5,000+ · 100,000+ changes');
+  });
+
+  it('escapes targets, agent names and errors, and mentions only the actors', () => {
+    const shown = auditMessage(
+      auditPageOf([
+        auditChange({
+          target: HOSTILE,
+          errorCode: HOSTILE,
+          errorMessage: HOSTILE,
+          action: 'routing.map',
+          agent: { id: HOSTILE, name: HOSTILE },
+        }),
+        auditChange({ actorId: '<!channel>' }),
+      ]),
+    );
     expect(rendered(shown)).toContain(`*${HOSTILE_ESCAPED}*`);
     expect(rendered(shown)).toContain('&lt;!channel&gt; `number.buy`');
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);
     expect(rawHostileKeys(shown)).toEqual([]);
   });
 
-  it('fits 200 events with long fields in under 50 blocks of at most 3000 characters', () => {
+  it('fits a page of changes with long fields in under 50 blocks of at most 3000 characters', () => {
     const long = `${'<&>'.repeat(200)} ${HOSTILE}`;
-    const events = many(200, (i) =>
-      event({ id: i, target: long, params: { name: long }, errorCode: long, errorMessage: long, outcome: 'failed' }),
+    const changes = many(20, () =>
+      auditChange({
+        target: long,
+        errorCode: long,
+        errorMessage: long,
+        outcome: 'failed',
+        agent: { id: long, name: long },
+      }),
     );
-    const shown = auditMessage(events);
+    const shown = auditMessage(auditPageOf(changes));
     expect(shown.blocks.length).toBeLessThan(50);
     expect(limitViolations(shown)).toEqual([]);
-    expect(rendered(shown).match(/<@U0ALICE>/g)).toHaveLength(200);
+    expect(rendered(shown).match(/<@U0ALICE>/g)).toHaveLength(20);
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);
   });
 
-  it('says when there are no events', () => {
-    expect(auditMessage([]).text).toBe('No audit events yet.');
+  it('says when there are no changes, or none that match', () => {
+    expect(rendered(auditMessage(auditPageOf([])))).toContain('No changes yet.');
+    expect(rendered(auditMessage(auditPageOf([], { filter: { actorId: 'U0BOB' } })))).toContain(
+      '· by <@U0BOB>: one line per change, newest first. Times are UTC.\nNo changes match.',
+    );
   });
 });

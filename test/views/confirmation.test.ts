@@ -39,19 +39,9 @@ describe('confirmationSummary', () => {
     expect(routed).toContain(':warning: It routes to `ag_1`: callers will reach no agent.');
   });
 
-  it('says that deleting stops the token, and names the numbers still routed', () => {
-    const change: Of<'agent.delete'> = {
-      kind: 'agent.delete',
-      agentId: 'ag_1',
-      agentName: 'Support bot',
-      routedNumbers: [],
-    };
+  it('says that deleting stops the token', () => {
+    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
     expect(confirmationSummary(change)).toBe('Delete agent *Support bot* (`ag_1`). Its agent token stops working.');
-    const routed = confirmationSummary({ ...change, routedNumbers: ['+14155550100', '+14155550101'] });
-    expect(routed).toContain(
-      ':warning: +14155550100, +14155550101 still route to it: the provider refuses to delete a routed agent, ' +
-        'so map or release them first.',
-    );
   });
 
   it('says where a re-routed number went before', () => {
@@ -95,8 +85,20 @@ describe('confirmationMessage', () => {
     const label = (change: PendingChange) =>
       elements(confirmationMessage(prompt(change), NOW), ACTION.confirmChange).map(buttonLabel);
     expect(label({ kind: 'number.release', numberId: 'pn_1', number: '+1415' })).toEqual(['Release']);
-    expect(label({ kind: 'agent.delete', agentId: 'ag_1', agentName: 'A', routedNumbers: [] })).toEqual(['Delete']);
+    expect(label({ kind: 'agent.delete', agentId: 'ag_1', agentName: 'A' })).toEqual(['Delete']);
     expect(label({ kind: 'routing.map', phoneNumber: '+1415', agentId: 'ag_1', agentName: 'A' })).toEqual(['Re-route']);
+  });
+
+  it('colours Confirm danger where it takes something away: a release, a deletion, a re-route from an agent', () => {
+    const style = (change: PendingChange) =>
+      elements(confirmationMessage(prompt(change), NOW), ACTION.confirmChange).map((button) => button.style);
+    const from = { id: 'ag_1', name: 'Day desk' };
+    expect(style({ kind: 'number.release', numberId: 'pn_1', number: '+1415' })).toEqual(['danger']);
+    expect(style({ kind: 'agent.delete', agentId: 'ag_1', agentName: 'A' })).toEqual(['danger']);
+    expect(
+      style({ kind: 'routing.map', phoneNumber: '+1415', agentId: 'ag_2', agentName: 'B', previousAgent: from }),
+    ).toEqual(['danger']);
+    expect(style({ kind: 'number.buy', number: '+1415' })).toEqual(['primary']);
   });
 
   it('says when it expires, in minutes and as a Slack date', () => {
@@ -122,24 +124,14 @@ describe('confirmationMessage', () => {
   });
 
   it('lets no name through unescaped, allowing only its own date token', () => {
-    const change: Of<'agent.delete'> = {
-      kind: 'agent.delete',
-      agentId: HOSTILE,
-      agentName: HOSTILE,
-      routedNumbers: [HOSTILE],
-    };
+    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: HOSTILE, agentName: HOSTILE };
     expect(unescapedMarkup(confirmationMessage(prompt(change), NOW))).toEqual([]);
   });
 });
 
 describe('confirmationModal', () => {
   it('confirms on submit and cancels on close, with the id in private_metadata', () => {
-    const change: Of<'agent.delete'> = {
-      kind: 'agent.delete',
-      agentId: 'ag_1',
-      agentName: 'Support bot',
-      routedNumbers: [],
-    };
+    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
     const view = confirmationModal(prompt(change), NOW);
     expect(view.callback_id).toBe(CALLBACK.confirmChange);
     expect(view.private_metadata).toBe('cf_42');

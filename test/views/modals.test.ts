@@ -1,18 +1,19 @@
-import type { InputBlock, StaticSelect } from '@slack/types';
+import type { ExternalSelect, InputBlock, StaticSelect } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { REGIONS } from '../../src/ops/regions.js';
+import { ACTION, CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
 import { COMMON_LOCALES } from '../../src/slack/views/locales.js';
 import {
   agentCreatedModal,
+  agentOptions,
   createAgentModal,
   infoModal,
   loadingModal,
   mapModal,
+  numberOptions,
   searchModal,
 } from '../../src/slack/views/modals.js';
-import { REGIONS } from '../../src/slack/views/regions.js';
 import {
-  agent,
   available,
   createdAgent,
   elements,
@@ -35,6 +36,10 @@ function input(view: { blocks: unknown[] }, blockId: string): InputBlock {
 
 function select(view: { blocks: unknown[] }, blockId: string): StaticSelect {
   return input(view, blockId).element as StaticSelect;
+}
+
+function typeAhead(view: { blocks: unknown[] }, blockId: string): ExternalSelect {
+  return input(view, blockId).element as ExternalSelect;
 }
 
 describe('createAgentModal', () => {
@@ -81,8 +86,10 @@ describe('createAgentModal', () => {
 });
 
 describe('searchModal', () => {
+  const at = (region: string) => ({ region, cursors: [], skipped: 0 });
+
   it('offers a region picker set to the region searched', () => {
-    const view = searchModal({ region: 'GB', role: 'viewer', privateMetadata: '' });
+    const view = searchModal({ position: at('GB'), role: 'viewer', privateMetadata: '' });
     const [picker] = elements(view, ACTION.searchRegion) as unknown as StaticSelect[];
     expect(picker?.options?.map((choice) => choice.value)).toEqual(REGIONS.map((region) => region.code));
     expect(picker?.initial_option?.value).toBe('GB');
@@ -93,17 +100,17 @@ describe('searchModal', () => {
 
   it('shows loading, then the error or the results', () => {
     expect(rendered(searchModal({ role: 'viewer', loading: true, privateMetadata: '' }))).toContain('Searching…');
-    const failed = searchModal({ region: 'US', role: 'viewer', error: HOSTILE, privateMetadata: '' });
+    const failed = searchModal({ position: at('US'), role: 'viewer', error: HOSTILE, privateMetadata: '' });
     expect(rendered(failed)).toContain(`:warning: ${HOSTILE_ESCAPED}`);
     expect(unescapedMarkup(failed)).toEqual([]);
     const found = searchModal({
-      region: 'US',
+      position: at('US'),
       page: page([available()], 'c_2'),
       role: 'operator',
       privateMetadata: '',
     });
     expect(elements(found, ACTION.buyNumber)).toHaveLength(1);
-    expect(elements(found, ACTION.moreNumbers)).toHaveLength(1);
+    expect(elements(found, PAGE.search.next)).toHaveLength(1);
   });
 
   it('asks for a region before any search', () => {
@@ -115,70 +122,105 @@ describe('searchModal', () => {
       many(100, (i) => available({ number: `+1415555${String(i).padStart(4, '0')}` })),
       'c',
     );
-    const view = searchModal({ region: 'US', page: results, role: 'admin', privateMetadata: '' });
+    const view = searchModal({ position: at('US'), page: results, role: 'admin', privateMetadata: '' });
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     expect(limitViolations(view)).toEqual([]);
   });
 });
 
 describe('mapModal', () => {
-  const numbers = [
-    purchased({ number: '+14155550100', agentId: 'ag_1' }),
-    purchased({ id: 'pn_2', number: '+14155550101' }),
-  ];
-  const agents = [agent({ id: 'ag_1', name: 'Support bot' }), agent({ id: 'ag_2', name: 'Sales bot' })];
+  const routed = purchased({ number: '+14155550100', region: 'US', agentId: 'ag_1', agentName: 'Support bot' });
 
-  it('offers purchased numbers with their current route, and agents by name and id', () => {
-    const view = mapModal({ numbers, agents, privateMetadata: 'm' });
+  it('offers type-ahead pickers for the number and the agent, saying how many there are', () => {
+    const view = mapModal({ numbers: 10_000, agents: 1000, privateMetadata: 'm' });
     expect(view.callback_id).toBe(CALLBACK.mapNumber);
     expect(view.submit?.text).toBe('Map');
-    const numberChoices = select(view, INPUT.mapNumber.block).options ?? [];
-    expect(numberChoices.map((choice) => [choice.text.text, choice.value])).toEqual([
-      ['+14155550100 → Support bot', '+14155550100'],
-      ['+14155550101 (not routed)', '+14155550101'],
-    ]);
-    const agentChoices = select(view, INPUT.mapAgent.block).options ?? [];
-    expect(agentChoices.map((choice) => [choice.text.text, choice.value])).toEqual([
-      ['Support bot (ag_1)', 'ag_1'],
-      ['Sales bot (ag_2)', 'ag_2'],
-    ]);
-    expect(select(view, INPUT.mapNumber.block).action_id).toBe(INPUT.mapNumber.action);
-    expect(select(view, INPUT.mapAgent.block).action_id).toBe(INPUT.mapAgent.action);
+    for (const input of [INPUT.mapNumber, INPUT.mapAgent]) {
+      expect(typeAhead(view, input.block)).toMatchObject({
+        type: 'external_select',
+        action_id: input.action,
+        min_query_length: 0,
+      });
+      expect(typeAhead(view, input.block).initial_option).toBeUndefined();
+    }
+    expect(JSON.stringify(view)).toContain('10,000 numbers; those that route nowhere come first.');
+    expect(JSON.stringify(view)).toContain('1,000 agents.');
   });
 
-  it('preselects the number it was opened for', () => {
-    const view = mapModal({ numbers, agents, initialNumber: '+14155550101', privateMetadata: '' });
-    expect(select(view, INPUT.mapNumber.block).initial_option?.value).toBe('+14155550101');
+  it('preselects the number it was opened for, wherever it stands, with its route', () => {
+    const view = mapModal({ numbers: 2, agents: 2, initial: routed, privateMetadata: '' });
+    expect(typeAhead(view, INPUT.mapNumber.block).initial_option).toEqual({
+      text: { type: 'plain_text', text: '+14155550100 · US → Support bot', emoji: true },
+      value: '+14155550100',
+    });
+  });
+
+  it('says when the number it was opened for is not one of the account’s', () => {
+    const view = mapModal({ numbers: 2, agents: 2, notOurs: '+14155550199', privateMetadata: '' });
+    expect(rendered(view)).toContain('*+14155550199* is not one of your numbers');
+    expect(typeAhead(view, INPUT.mapNumber.block).initial_option).toBeUndefined();
   });
 
   it('explains what is missing instead of a form that cannot be submitted', () => {
-    const noNumbers = mapModal({ numbers: [], agents, privateMetadata: '' });
+    const noNumbers = mapModal({ numbers: 0, agents: 2, privateMetadata: '' });
     expect(noNumbers.callback_id).toBe(CALLBACK.info);
     expect(noNumbers.submit).toBeUndefined();
     expect(rendered(noNumbers)).toContain('Buy a number first');
-    const noAgents = mapModal({ numbers, agents: [], privateMetadata: '' });
+    const noAgents = mapModal({ numbers: 2, agents: 0, privateMetadata: '' });
     expect(rendered(noAgents)).toContain('Create an agent first');
   });
+});
 
-  it('keeps to 100 options of 75 characters, keeping the agent id visible', () => {
-    const lots = many(150, (i) => purchased({ id: `pn_${i}`, number: `+1415555${String(i).padStart(4, '0')}` }));
-    const longNamed = many(150, (i) => agent({ id: `ag_${i}`, name: `${'Very long agent name '.repeat(5)}${i}` }));
-    const view = mapModal({ numbers: lots, agents: longNamed, privateMetadata: '' });
-    expect(limitViolations(view)).toEqual([]);
-    expect(select(view, INPUT.mapNumber.block).options).toHaveLength(100);
-    expect(select(view, INPUT.mapAgent.block).options?.[7]?.text.text).toMatch(/… \(ag_7\)$/);
-    expect(rendered(view)).toContain('/voice map NUMBER AGENT_ID');
+describe('numberOptions and agentOptions, the options listener’s answers', () => {
+  const numberSummaries = (count: number, routedTo?: string) =>
+    many(count, (i) =>
+      purchased({ id: `pn_${i}`, number: `+1415555${String(i).padStart(4, '0')}`, region: 'US', agentId: routedTo }),
+    );
+
+  it('lists numbers that route nowhere first, each group saying when it is cut short', () => {
+    const answer = numberOptions({
+      unrouted: numberSummaries(60),
+      routed: numberSummaries(40, 'ag_1').map((entry) => ({ ...entry, agentName: 'Support bot' })),
+      matching: { unrouted: 9850, routed: 150 },
+    });
+    expect('option_groups' in answer && answer.option_groups.map((group) => group.label.text)).toEqual([
+      'Not routed: the first 60 of 9,850: type digits to narrow',
+      'Routed: the first 40 of 150: type digits to narrow',
+    ]);
+    expect(limitViolations(answer)).toEqual([]);
+    const options = 'option_groups' in answer ? answer.option_groups.flatMap((group) => group.options) : [];
+    expect(options).toHaveLength(100);
+    expect(options[0]).toEqual({
+      text: { type: 'plain_text', text: '+14155550000 · US (not routed)', emoji: true },
+      value: '+14155550000',
+    });
+    expect(options[60]?.text.text).toBe('+14155550000 · US → Support bot');
+  });
+
+  it('answers no options when nothing matches', () => {
+    expect(numberOptions({ unrouted: [], routed: [], matching: { unrouted: 0, routed: 0 } })).toEqual({ options: [] });
+    expect(agentOptions({ agents: [], matching: 0 })).toEqual({ options: [] });
+  });
+
+  it('names agents by name and id within 75 characters, shortening the name rather than the id', () => {
+    const longNamed = many(100, (i) => ({
+      id: `ag_${i}`,
+      name: `${'Very long agent name '.repeat(5)}${i}`,
+      status: 'active',
+    }));
+    const answer = agentOptions({ agents: longNamed, matching: 1000 });
+    expect(limitViolations(answer)).toEqual([]);
+    const [group] = 'option_groups' in answer ? answer.option_groups : [];
+    expect(group?.label.text).toBe('Agents: the first 100 of 1,000: type to narrow');
+    expect(group?.options[7]?.text.text).toMatch(/… \(ag_7\)$/);
+    expect(group?.options[7]?.value).toBe('ag_7');
   });
 
   it('shows hostile names only as plain text, which Slack never parses', () => {
-    const view = mapModal({ numbers, agents: [agent({ id: 'ag_1', name: HOSTILE })], privateMetadata: '' });
-    expect(select(view, INPUT.mapAgent.block).options?.[0]?.text).toEqual({
-      type: 'plain_text',
-      text: `${HOSTILE} (ag_1)`,
-      emoji: true,
-    });
-    expect(rawHostileKeys(view)).toEqual([]);
-    expect(unescapedMarkup(view)).toEqual([]);
+    const answer = agentOptions({ agents: [{ id: 'ag_1', name: HOSTILE, status: 'active' }], matching: 1 });
+    expect(JSON.stringify(answer)).toContain(JSON.stringify(`${HOSTILE} (ag_1)`));
+    expect(rawHostileKeys(answer)).toEqual([]);
+    expect(unescapedMarkup(answer)).toEqual([]);
   });
 });
 

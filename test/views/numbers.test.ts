@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, PAGE } from '../../src/slack/ids.js';
 import { numbersMessage, searchResultsBlocks, searchResultsMessage } from '../../src/slack/views/numbers.js';
 import {
   available,
@@ -9,6 +9,7 @@ import {
   HOSTILE_ESCAPED,
   limitViolations,
   many,
+  numbersPage,
   page,
   purchased,
   rawHostileKeys,
@@ -16,40 +17,41 @@ import {
   unescapedMarkup,
 } from './support.js';
 
-const numbers = [
-  purchased({ id: 'pn_1', number: '+14155550100', agentId: 'ag_1' }),
-  purchased({ id: 'pn_2', number: '+14155550101' }),
-];
-const agentNames = { ag_1: 'Support bot' };
+const numbers = numbersPage([
+  purchased({ id: 'pn_1', number: '+14155550100', region: 'US', agentId: 'ag_1', agentName: 'Support bot' }),
+  purchased({ id: 'pn_2', number: '+14155550101', region: 'US' }),
+]);
+/** Where a search stands: its region and the cursors back. */
+const at = (region?: string, cursors: string[] = [], skipped = 0) => ({ region, cursors, skipped });
 
 describe('numbersMessage', () => {
   it('shows each number with id, status and its route', () => {
-    const text = rendered(numbersMessage({ numbers, agentNames, role: 'viewer' }));
-    expect(text).toContain('*+14155550100*  `pn_1` · active\nRoutes to *Support bot* (`ag_1`)');
-    expect(text).toContain('*+14155550101*  `pn_2` · active\n_Not routed_');
+    const text = rendered(numbersMessage({ page: numbers, role: 'viewer' }));
+    expect(text).toContain('*+14155550100*  `pn_1` · active · US\nRoutes to *Support bot* (`ag_1`)');
+    expect(text).toContain('*+14155550101*  `pn_2` · active · US\n_Not routed_');
   });
 
   it('names an agent it has no name for by its id', () => {
-    const text = rendered(numbersMessage({ numbers: [purchased({ agentId: 'ag_gone' })], agentNames, role: 'viewer' }));
+    const text = rendered(numbersMessage({ page: numbersPage([purchased({ agentId: 'ag_gone' })]), role: 'viewer' }));
     expect(text).toContain('Routes to `ag_gone`');
   });
 
   it('gives a viewer no change buttons', () => {
-    const shown = numbersMessage({ numbers, agentNames, role: 'viewer' });
+    const shown = numbersMessage({ page: numbers, role: 'viewer' });
     for (const action of [ACTION.mapNumber, ACTION.releaseNumber, ACTION.searchNumbers]) {
       expect(elements(shown, action)).toEqual([]);
     }
   });
 
   it('gives an operator Map per number and Buy a number, but no Release', () => {
-    const shown = numbersMessage({ numbers, agentNames, role: 'operator' });
+    const shown = numbersMessage({ page: numbers, role: 'operator' });
     expect(elements(shown, ACTION.mapNumber).map((button) => button.value)).toEqual(['+14155550100', '+14155550101']);
     expect(elements(shown, ACTION.searchNumbers).map(buttonLabel)).toEqual(['Buy a number']);
     expect(elements(shown, ACTION.releaseNumber)).toEqual([]);
   });
 
   it('gives an admin a danger Release per number, valued with the number id', () => {
-    const releases = elements(numbersMessage({ numbers, agentNames, role: 'admin' }), ACTION.releaseNumber);
+    const releases = elements(numbersMessage({ page: numbers, role: 'admin' }), ACTION.releaseNumber);
     expect(releases.map((button) => [button.value, button.style])).toEqual([
       ['pn_1', 'danger'],
       ['pn_2', 'danger'],
@@ -57,21 +59,43 @@ describe('numbersMessage', () => {
   });
 
   it('says when there are no numbers', () => {
-    expect(rendered(numbersMessage({ numbers: [], agentNames, role: 'admin' }))).toContain('No numbers yet.');
+    expect(rendered(numbersMessage({ page: numbersPage([]), role: 'admin' }))).toContain('No numbers yet.');
   });
 
-  it('stays within 50 blocks for 300 numbers and says how many are left out', () => {
-    const lots = many(300, (i) => purchased({ id: `pn_${i}`, number: `+1415555${String(i).padStart(4, '0')}` }));
-    const shown = numbersMessage({ numbers: lots, agentNames, role: 'admin' });
+  it('shows a page of 10,000 numbers within 50 blocks, where it stands, and Previous and Next with the filter', () => {
+    const lots = many(10_000, (i) => purchased({ id: `pn_${i}`, number: `+1415555${String(i).padStart(4, '0')}` }));
+    const shown = numbersMessage({ page: numbersPage(lots, 250, 20, { routed: false }), role: 'admin' });
     expect(shown.blocks.length).toBeLessThanOrEqual(50);
-    expect(elements(shown, ACTION.releaseNumber)).toHaveLength(20);
-    expect(rendered(shown)).toContain('and 280 more');
+    expect(limitViolations(shown)).toEqual([]);
+    expect(elements(shown, ACTION.releaseNumber).map((button) => button.value)).toEqual(
+      many(20, (i) => `pn_${4980 + i}`),
+    );
+    expect(rendered(shown)).toContain('*Phone numbers* · not routed');
+    expect(rendered(shown)).toContain('Page 250 of 500 · 10,000 numbers');
+    const value = (id: string) => JSON.parse(String(elements(shown, id)[0]?.value));
+    expect(value(PAGE.numbers.previous)).toEqual({ page: 249, filter: { routed: false } });
+    expect(value(PAGE.numbers.next)).toEqual({ page: 251, filter: { routed: false } });
+  });
+
+  it('says when no number matches a filter', () => {
+    const shown = numbersMessage({ page: numbersPage([], 1, 20, { region: 'DE', digits: '30' }), role: 'viewer' });
+    expect(rendered(shown)).toContain('*Phone numbers* · in Germany (DE), containing `30`\nNo numbers match.');
+    expect(rendered(shown)).toContain('Page 1 of 1 · 0 numbers');
+    expect(elements(shown, PAGE.numbers.next)).toEqual([]);
   });
 
   it('escapes agent names and provider values', () => {
     const shown = numbersMessage({
-      numbers: [purchased({ id: HOSTILE, number: HOSTILE, status: HOSTILE, agentId: 'ag_1' })],
-      agentNames: { ag_1: HOSTILE },
+      page: numbersPage([
+        purchased({
+          id: HOSTILE,
+          number: HOSTILE,
+          status: HOSTILE,
+          region: HOSTILE,
+          agentId: 'ag_1',
+          agentName: HOSTILE,
+        }),
+      ]),
       role: 'admin',
     });
     expect(rendered(shown)).toContain(`Routes to *${HOSTILE_ESCAPED}*`);
@@ -82,7 +106,7 @@ describe('numbersMessage', () => {
 
 describe('searchResultsBlocks', () => {
   it('shows each number with its region and capabilities', () => {
-    const text = rendered(searchResultsBlocks({ page: page([available()]), region: 'US', role: 'viewer' }));
+    const text = rendered(searchResultsBlocks({ page: page([available()]), position: at('US'), role: 'viewer' }));
     expect(text).toContain('*Available numbers in United States (US)*');
     expect(text).toContain('*+14155550123*  US · voice, sms');
   });
@@ -93,7 +117,7 @@ describe('searchResultsBlocks', () => {
       available({ number: '+14155550124', capabilities: ['sms'] }),
       available({ number: '+14155550125', capabilities: [] }),
     ]);
-    const blocks = searchResultsBlocks({ page: results, region: 'US', role: 'operator' });
+    const blocks = searchResultsBlocks({ page: results, position: at('US'), role: 'operator' });
     expect(elements(blocks, ACTION.buyNumber).map((button) => [button.value, buttonLabel(button)])).toEqual([
       ['+14155550123', 'Buy'],
     ]);
@@ -104,31 +128,59 @@ describe('searchResultsBlocks', () => {
   });
 
   it('gives a viewer no Buy button and says what buying needs', () => {
-    const blocks = searchResultsBlocks({ page: page([available()]), region: 'US', role: 'viewer' });
+    const blocks = searchResultsBlocks({ page: page([available()]), position: at('US'), role: 'viewer' });
     expect(elements(blocks, ACTION.buyNumber)).toEqual([]);
     expect(rendered(blocks)).toContain('VOICE_OPERATORS');
   });
 
-  it('offers More, carrying region and cursor, exactly while next_cursor is not null', () => {
-    const withMore = searchResultsBlocks({ page: page([available()], 'c_2'), region: 'GB', role: 'viewer' });
-    const more = elements(withMore, ACTION.moreNumbers);
-    expect(more).toHaveLength(1);
-    expect(JSON.parse(String(more[0]?.value))).toEqual({ region: 'GB', cursor: 'c_2' });
-    const last = searchResultsBlocks({ page: page([available()], null), region: 'GB', role: 'viewer' });
-    expect(elements(last, ACTION.moreNumbers)).toEqual([]);
+  it('offers Next, carrying the region and the cursors so far, exactly while next_cursor is not null', () => {
+    const withMore = searchResultsBlocks({ page: page([available()], 'c_2'), position: at('GB'), role: 'viewer' });
+    const next = elements(withMore, PAGE.search.next);
+    expect(next).toHaveLength(1);
+    expect(JSON.parse(String(next[0]?.value))).toEqual({ region: 'GB', cursors: ['c_2'], skipped: 0 });
+    expect(elements(withMore, PAGE.search.previous)).toEqual([]);
+    expect(rendered(withMore)).toContain('Page 1 · more on the next pages');
+    const last = searchResultsBlocks({ page: page([available()], null), position: at('GB'), role: 'viewer' });
+    expect(elements(last, PAGE.search.next)).toEqual([]);
   });
 
-  it('leaves the region out of More when the search had none', () => {
-    const more = elements(
-      searchResultsBlocks({ page: page([available()], 'c_2'), role: 'viewer' }),
-      ACTION.moreNumbers,
-    );
-    expect(JSON.parse(String(more[0]?.value))).toEqual({ cursor: 'c_2' });
+  it('offers Previous back along the kept cursors, with the page number', () => {
+    const third = searchResultsBlocks({
+      page: page([available()], null),
+      position: at('US', ['c2', 'c3']),
+      role: 'viewer',
+    });
+    expect(rendered(third)).toContain('Page 3 · the last page');
+    expect(JSON.parse(String(elements(third, PAGE.search.previous)[0]?.value))).toEqual({
+      region: 'US',
+      cursors: ['c2'],
+      skipped: 0,
+    });
+  });
+
+  it('keeps a long way back within a button, and says when Previous goes back to the first page', () => {
+    let position = at('US');
+    for (let i = 0; i < 200; i++) {
+      const [next] = elements(
+        searchResultsBlocks({ page: page([available()], `cursor-${i}-${'x'.repeat(30)}`), position, role: 'viewer' }),
+        PAGE.search.next,
+      );
+      expect(String(next?.value).length).toBeLessThanOrEqual(2000);
+      position = JSON.parse(String(next?.value));
+    }
+    const deep = searchResultsBlocks({ page: page([available()], 'more'), position, role: 'viewer' });
+    expect(rendered(deep)).toContain('Page 201 ·');
+    expect(position.skipped).toBeGreaterThan(0);
+    const oldest = { ...position, cursors: position.cursors.slice(-1) };
+    const back = searchResultsBlocks({ page: page([available()], 'more'), position: oldest, role: 'viewer' });
+    const [previous] = elements(back, PAGE.search.previous);
+    expect(buttonLabel(previous ?? {})).toBe('◀ First page');
+    expect(JSON.parse(String(previous?.value))).toEqual({ region: 'US', cursors: [], skipped: 0 });
   });
 
   it('says when no numbers are available in the region', () => {
-    const blocks = searchResultsBlocks({ page: page([]), region: 'JP', role: 'operator' });
-    expect(rendered(blocks)).toBe('No numbers available in JP.');
+    const blocks = searchResultsBlocks({ page: page([]), position: at('JP'), role: 'operator' });
+    expect(rendered(blocks)).toBe('No numbers available in Japan (JP).');
   });
 
   it('keeps a 100-number page within 50 blocks and says that some are not shown', () => {
@@ -136,16 +188,16 @@ describe('searchResultsBlocks', () => {
       many(100, (i) => available({ number: `+1415555${String(i).padStart(4, '0')}` })),
       'c_2',
     );
-    const shown = searchResultsMessage({ page: results, region: 'US', role: 'viewer' });
+    const shown = searchResultsMessage({ page: results, position: at('US'), role: 'viewer' });
     expect(shown.blocks.length).toBeLessThanOrEqual(50);
     expect(rendered(shown)).toContain('Showing 40 of the 100 numbers on this page.');
-    expect(elements(shown, ACTION.moreNumbers)).toHaveLength(1);
+    expect(elements(shown, PAGE.search.next)).toHaveLength(1);
     expect(limitViolations(shown)).toEqual([]);
   });
 
   it('escapes the region, numbers and capabilities the provider sends', () => {
     const results = page([available({ number: HOSTILE, region: HOSTILE, capabilities: ['voice', HOSTILE] })]);
-    const shown = searchResultsMessage({ page: results, region: HOSTILE, role: 'operator' });
+    const shown = searchResultsMessage({ page: results, position: at(HOSTILE), role: 'operator' });
     expect(rendered(shown)).toContain(`Available numbers in ${HOSTILE_ESCAPED}`);
     expect(unescapedMarkup(shown)).toEqual([]);
     expect(rawHostileKeys(shown)).toEqual([]);

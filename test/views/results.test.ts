@@ -77,7 +77,7 @@ describe('cancelledMessage', () => {
     expect(cancelledMessage({ kind: 'number.buy', number: '+14155550100' }).text).toContain(
       'Cancelled: nothing changed. *+14155550100* was not bought.',
     );
-    const kept = cancelledMessage({ kind: 'agent.delete', agentId: 'ag_1', agentName: HOSTILE, routedNumbers: [] });
+    const kept = cancelledMessage({ kind: 'agent.delete', agentId: 'ag_1', agentName: HOSTILE });
     expect(kept.text).toContain(`Agent *${HOSTILE_ESCAPED}* (\`ag_1\`) was not deleted.`);
     expect(unescapedMarkup(kept)).toEqual([]);
   });

@@ -8,17 +8,20 @@ import type { Finished } from '../../src/ops/carry-out.js';
 import type { ConfirmationPrompt } from '../../src/ops/changes.js';
 import { fail } from '../../src/ops/types.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
-import { agentCreatedMessage, agentsMessage } from '../../src/slack/views/agents.js';
-import { announcementMessage } from '../../src/slack/views/announcement.js';
+import { agentCreatedMessage, agentInUseMessage, agentsMessage } from '../../src/slack/views/agents.js';
+import { announcementMessage, outsideChangesMessage } from '../../src/slack/views/announcement.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
+import { agentCardMessage, numberCardMessage } from '../../src/slack/views/cards.js';
 import { confirmationMessage, confirmationModal } from '../../src/slack/views/confirmation.js';
 import { helpMessage } from '../../src/slack/views/help.js';
 import { homeView } from '../../src/slack/views/home.js';
 import {
   agentCreatedModal,
+  agentOptions,
   createAgentModal,
   loadingModal,
   mapModal,
+  numberOptions,
   searchModal,
 } from '../../src/slack/views/modals.js';
 import { numbersMessage, searchResultsMessage } from '../../src/slack/views/numbers.js';
@@ -28,16 +31,23 @@ import {
   doneModal,
   failureMessage,
   failureModal,
+  formFailedMessage,
+  reconciledMessage,
+  tokenUndeliveredMessage,
   unchangedMapMessage,
   workingMessage,
 } from '../../src/slack/views/results.js';
 import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
 import {
   agent,
+  agentsPage,
+  auditChange,
+  auditPageOf,
   available,
   createdAgent,
   HOSTILE,
   limitViolations,
+  numbersPage,
   page,
   purchased,
   rawHostileKeys,
@@ -68,7 +78,10 @@ function helpEcho(text: string) {
 /** Every view, with `text` in every place a person or the provider fills. Split by whether it shows the token. */
 function views(text: string): { showToken: [string, unknown][]; others: [string, unknown][] } {
   const agents = [agent({ id: text, name: text, status: text, numbers: [text] })];
-  const numbers = [purchased({ id: text, number: text, status: text, agentId: text })];
+  const numbers = [purchased({ id: text, number: text, status: text, region: text, agentId: text, agentName: text })];
+  const filter = { region: text, agentId: text, digits: text };
+  const position = { region: text, cursors: [text], skipped: 0 };
+  const change = auditChange({ actorId: text, target: text, errorMessage: text, agent: { id: text } });
   const created = createdAgent({ id: text, name: text, status: text, agent_token: TOKEN });
   const createdDone: Finished = {
     change: { action: 'agent.create', agent: { id: text, name: text, language: text } },
@@ -96,13 +109,18 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
     ],
     others: [
       ['helpMessage, echoing the command word', helpEcho(text)],
-      ['agentsMessage', agentsMessage({ agents, role: 'admin' })],
-      ['numbersMessage', numbersMessage({ numbers, agentNames: { [text]: text }, role: 'admin' })],
-      ['searchResultsMessage', searchResultsMessage({ page: results, region: text, role: 'admin' })],
-      ['searchModal', searchModal({ region: text, page: results, role: 'admin', privateMetadata: text })],
-      ['searchModal(error)', searchModal({ region: text, role: 'admin', error: text, privateMetadata: '' })],
+      ['agentsMessage', agentsMessage({ page: agentsPage(agents, 1, 25, { text }), role: 'admin' })],
+      ['numbersMessage', numbersMessage({ page: numbersPage(numbers, 1, 20, filter), role: 'admin' })],
+      ['searchResultsMessage', searchResultsMessage({ page: results, position, role: 'admin' })],
+      ['searchModal', searchModal({ position, page: results, role: 'admin', privateMetadata: text })],
+      ['searchModal(error)', searchModal({ position, role: 'admin', error: text, privateMetadata: '' })],
       ['createAgentModal', createAgentModal({ agentName: text, language: text, privateMetadata: text })],
-      ['mapModal', mapModal({ numbers, agents, initialNumber: text, privateMetadata: text })],
+      ['mapModal', mapModal({ numbers: 1, agents: 1, initial: numbers[0], notOurs: text, privateMetadata: text })],
+      ['numberCardMessage', numberCardMessage({ number: numbers[0] ?? purchased(), history: [change] }, 'admin')],
+      ['agentCardMessage', agentCardMessage({ agent: agents[0] ?? agent(), history: [change] }, 'admin')],
+      ['agentInUseMessage', agentInUseMessage({ agent: { id: text, name: text }, numbers: [text], total: 20 })],
+      ['numberOptions', numberOptions({ unrouted: numbers, routed: numbers, matching: { unrouted: 1, routed: 1 } })],
+      ['agentOptions', agentOptions({ agents: [{ id: text, name: text, status: text }], matching: 1 })],
       ['loadingModal', loadingModal(text)],
       ['confirmationMessage(buy)', confirmationMessage(prompt({ kind: 'number.buy', number: text }), now)],
       [
@@ -114,10 +132,7 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ],
       [
         'confirmationModal(delete)',
-        confirmationModal(
-          prompt({ kind: 'agent.delete', agentId: text, agentName: text, routedNumbers: [text, text] }),
-          now,
-        ),
+        confirmationModal(prompt({ kind: 'agent.delete', agentId: text, agentName: text }), now),
       ],
       [
         'confirmationModal(map)',
@@ -151,25 +166,44 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ]),
       [
         'auditMessage',
-        auditMessage([
-          {
-            id: 1,
-            at: text,
-            actorId: text,
-            actorName: text,
-            source: 'command',
-            action: 'agent.create',
-            target: text,
-            params: { [text]: text },
-            outcome: 'failed',
-            errorCode: text,
-            errorMessage: text,
-            correlationId: text,
-            hash: text,
-          },
-        ]),
+        auditMessage(
+          auditPageOf(
+            [
+              auditChange({
+                at: text,
+                actorId: text,
+                actorName: text,
+                action: 'routing.map',
+                target: text,
+                outcome: 'failed',
+                errorCode: text,
+                errorMessage: text,
+                agent: { id: text, name: text },
+                previousAgent: { id: text, name: text },
+                attempted: text,
+                notes: [{ action: 'access.denied', outcome: 'denied', actorId: text, errorCode: text }],
+              }),
+            ],
+            { filter: { actorId: text, actorName: text, target: text, agentId: text } },
+          ),
+        ),
       ],
-      ['homeView', homeView({ agents, numbers, role: 'admin', sandbox: true, error: text })],
+      [
+        'homeView',
+        homeView({
+          agents: agentsPage(agents),
+          numbers: numbersPage(numbers, 1, 20, filter),
+          role: 'admin',
+          sandbox: true,
+          error: text,
+          position: { agentsPage: 1, numbersPage: 1, numbersFilter: filter },
+        }),
+      ],
+      ['outsideChangesMessage', outsideChangesMessage([createdDone.change, mapDone.change, releaseDone.change])],
+      ['formFailedMessage', formFailedMessage(text, text)],
+      ['tokenUndeliveredMessage', tokenUndeliveredMessage(created)],
+      ['reconciledMessage(done)', reconciledMessage({ ok: true, change: mapDone.change })],
+      ['reconciledMessage(failed)', reconciledMessage(failure)],
     ],
   };
 }

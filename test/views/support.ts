@@ -1,6 +1,8 @@
 // Fixtures and JSON walkers for the view tests: they look at what Slack would receive, not at how it was built.
-import type { AgentSummary } from '../../src/ops/agents.js';
-import type { NumberSummary } from '../../src/ops/numbers.js';
+import type { AgentFilter, AgentSummary, AgentsPage } from '../../src/ops/agents.js';
+import type { AuditChange, AuditPage } from '../../src/ops/audit.js';
+import type { NumberFilter, NumberSummary, NumbersPage } from '../../src/ops/numbers.js';
+import { pageOf } from '../../src/ops/pages.js';
 import type { AvailableNumber, AvailableNumberPage, CreatedAgent } from '../../src/provider/schemas.js';
 
 /** Text that would ping the channel, mention a user and forge a link if a view let it through unescaped. */
@@ -25,6 +27,34 @@ export function page(data: AvailableNumber[], next_cursor: string | null = null)
 
 export function createdAgent(overrides: Partial<CreatedAgent> = {}): CreatedAgent {
   return { id: 'ag_9', name: 'Sales bot', status: 'active', agent_token: 'tok_SECRET_only_once', ...overrides };
+}
+
+/** Page `at` (of pages of `size`) of these agents, as listAgents makes it. */
+export function agentsPage(all: AgentSummary[], at = 1, size = 25, filter: AgentFilter = {}): AgentsPage {
+  return pageOf(all, { page: at, size }, filter);
+}
+
+/** Page `at` (of pages of `size`) of these numbers, as listNumbers makes it. */
+export function numbersPage(all: NumberSummary[], at = 1, size = 20, filter: NumberFilter = {}): NumbersPage {
+  return pageOf(all, { page: at, size }, filter);
+}
+
+export function auditChange(overrides: Partial<AuditChange> = {}): AuditChange {
+  return {
+    correlationId: 'c_1',
+    at: '2025-03-01T12:34:56.789Z',
+    actorId: 'U0ALICE',
+    action: 'number.buy',
+    target: '+14155550100',
+    outcome: 'succeeded',
+    notes: [],
+    ...overrides,
+  };
+}
+
+/** The first page of these changes, with nothing older. */
+export function auditPageOf(items: AuditChange[], overrides: Partial<AuditPage> = {}): AuditPage {
+  return { items, page: 1, pages: 1, total: items.length, atLeast: false, filter: {}, ...overrides };
 }
 
 export function many<T>(count: number, make: (index: number) => T): T[] {
@@ -102,22 +132,35 @@ export function rawHostileKeys(value: Json): string[] {
   return found;
 }
 
-/** Slack's size limits that the views must keep, checked on the whole output. */
+/** An option as Slack takes it: plain text of at most 75 characters, a value of at most 150. */
+function asOption(object: Record<string, unknown>): { text: string; value: string } | undefined {
+  const text = object.text as { type?: string; text?: unknown } | undefined;
+  const isOption = typeof object.value === 'string' && text?.type === 'plain_text' && object.type === undefined;
+  return isOption ? { text: String(text?.text), value: String(object.value) } : undefined;
+}
+
+/**
+ * Slack's size limits that the views must keep, checked on the whole output: texts, options (wherever they are: a
+ * select's options, option groups, an initial option, an options listener's answer), button values, metadata.
+ */
 export function limitViolations(value: Json): string[] {
   const problems: string[] = [];
   for (const object of objects(value)) {
     const text = (object.text as { text?: string } | undefined)?.text;
     if (object.type === 'button' && text && text.length > 75) problems.push(`button text ${text.length}`);
+    if (object.type === 'button' && typeof object.value === 'string' && object.value.length > 2000) {
+      problems.push(`button value ${object.value.length}`);
+    }
     if (object.type === 'header' && text && text.length > 150) problems.push(`header text ${text.length}`);
     if (object.type === 'section' && text && text.length > 3000) problems.push(`section text ${text.length}`);
     if (object.type === 'section' && text !== undefined && text.length === 0) problems.push('empty section');
-    if (object.type === 'static_select') {
-      const options = object.options as { text: { text: string }; value: string }[];
-      if (options.length > 100) problems.push(`${options.length} options`);
-      for (const choice of options) if (choice.text.text.length > 75) problems.push(`option ${choice.text.text}`);
-    }
-    if (object.type === 'modal') {
-      const title = (object.title as { text: string }).text;
+    if (object.type === 'context' && (object.elements as unknown[]).length > 10) problems.push('context elements');
+    if (Array.isArray(object.options) && object.options.length > 100) problems.push(`${object.options.length} options`);
+    const option = asOption(object);
+    if (option && option.text.length > 75) problems.push(`option text ${option.text.length}`);
+    if (option && option.value.length > 150) problems.push(`option value ${option.value.length}`);
+    if (object.type === 'modal' || object.type === 'home') {
+      const title = (object.title as { text: string } | undefined)?.text ?? '';
       if (title.length > 24) problems.push(`modal title ${title}`);
       const metadata = object.private_metadata;
       if (typeof metadata === 'string' && metadata.length > 3000) problems.push('private_metadata');

@@ -2,21 +2,36 @@ import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
+import { numberFilter } from '../../ops/numbers.js';
 import {
+  agentsAnswer,
+  auditAnswer,
   buyAnswer,
   cancelAnswer,
   confirmAnswer,
   deleteAgentAnswer,
   deliver,
   modalContext,
+  numbersAnswer,
   openForm,
+  refreshHome,
   releaseAnswer,
   replyTo,
   type SlackDeps,
   searchAnswer,
 } from '../flows.js';
-import { ACTION } from '../ids.js';
+import { ACTION, PAGE } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
+import {
+  agentsPosition,
+  auditPosition,
+  decodeValue,
+  FIRST_HOME_POSITION,
+  homePosition,
+  numbersPosition,
+  type SearchPosition,
+  searchPosition,
+} from '../paging.js';
 import type { Respond } from '../respond.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -79,8 +94,6 @@ const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow][] = [
   [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer],
 ];
 
-const moreValue = z.object({ region: z.string().optional(), cursor: z.string() });
-
 export function registerActions(app: App, deps: SlackDeps): void {
   for (const [actionId, title, flow] of CONFIRMED_FLOWS) {
     app.action<Body>(actionId, async ({ ack, body }) => {
@@ -140,17 +153,69 @@ export function registerActions(app: App, deps: SlackDeps): void {
 
   app.action<Body>(ACTION.searchRegion, async ({ ack, body }) => {
     await ack();
-    await showSearchPage(deps, body, { region: chosenValue(body) });
+    await showSearchPage(deps, body, { region: chosenValue(body), cursors: [], skipped: 0 });
   });
 
-  app.action<Body>(ACTION.moreNumbers, async ({ ack, body }) => {
+  registerPaging(app, deps, PAGE.numbers, numbersPosition, numbersAnswer);
+  registerPaging(app, deps, PAGE.agents, agentsPosition, agentsAnswer);
+  registerPaging(app, deps, PAGE.audit, auditPosition, (_deps, _actor, position) => auditAnswer(deps, position));
+  registerPaging(app, deps, PAGE.search, searchPosition, searchAnswer, (body, position) =>
+    showSearchPage(deps, body, position),
+  );
+  registerHomePaging(app, deps, PAGE.homeAgents, 'agentsPage');
+  registerHomePaging(app, deps, PAGE.homeNumbers, 'numbersPage');
+
+  // The Home tab's filter: its Numbers section starts again at page 1 with the numbers it picks.
+  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body }) => {
     await ack();
-    const more = moreValue.safeParse(parseJson(chosenValue(body)));
-    if (!more.success) return;
-    if (body.view) return showSearchPage(deps, body, more.data);
-    const answer = await searchAnswer(deps, actorOf(body), more.data);
-    await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(answer);
+    const filter = decodeValue(numberFilter, chosenValue(body));
+    if (filter === undefined) return;
+    const current = decodeValue(homePosition, body.view?.private_metadata) ?? FIRST_HOME_POSITION;
+    await refreshHome(deps, body.user.id, { ...current, numbersPage: 1, numbersFilter: filter });
   });
+}
+
+/**
+ * Previous and Next under a listing: the page the button names replaces the message in place (its response_url,
+ * replace_original), or the search modal that holds it. Pages reuse the lists read for the first one.
+ */
+function registerPaging<T>(
+  app: App,
+  deps: SlackDeps,
+  actionIds: { previous: string; next: string },
+  schema: z.ZodType<T>,
+  answer: (deps: SlackDeps, actor: Actor, position: T) => Promise<Answer>,
+  /** How a modal holding the list (the search form) shows the page instead. */
+  inModal?: (body: Body, position: T) => Promise<void>,
+): void {
+  for (const actionId of [actionIds.previous, actionIds.next]) {
+    app.action<Body>(actionId, async ({ ack, body }) => {
+      await ack();
+      const position = decodeValue(schema, chosenValue(body));
+      if (position === undefined) return;
+      if (inModal && body.view?.type === 'modal') return inModal(body, position);
+      const shown = await answer(deps, actorOf(body), position);
+      await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(shown);
+    });
+  }
+}
+
+/** Previous and Next of a Home tab section: the tab is published again at that page, the other section as it was. */
+function registerHomePaging(
+  app: App,
+  deps: SlackDeps,
+  actionIds: { previous: string; next: string },
+  section: 'agentsPage' | 'numbersPage',
+): void {
+  for (const actionId of [actionIds.previous, actionIds.next]) {
+    app.action<Body>(actionId, async ({ ack, body }) => {
+      await ack();
+      const target = decodeValue(z.object({ page: z.number().int().min(1) }), chosenValue(body));
+      if (target === undefined) return;
+      const current = decodeValue(homePosition, body.view?.private_metadata) ?? FIRST_HOME_POSITION;
+      await refreshHome(deps, body.user.id, { ...current, [section]: target.page });
+    });
+  }
 }
 
 /** Opens a form over whatever held the button: pushed onto a modal, else opened from a message or the Home tab. */
@@ -160,23 +225,15 @@ function openFormOver(deps: SlackDeps, body: Body, view: ModalView, instead: str
 }
 
 /** Fills the search modal in place: loading first, then the page or what went wrong. */
-async function showSearchPage(deps: SlackDeps, body: Body, query: { region?: string; cursor?: string }) {
+async function showSearchPage(deps: SlackDeps, body: Body, position: SearchPosition) {
   const view = body.view;
   if (!view) return;
   const actor = actorOf(body);
   const surface = updatingSurface(modalContext(deps, actor), view.id, 'Search numbers');
   const role = await deps.ops.roleOf(actor.userId);
-  const base = { role, region: query.region, privateMetadata: view.private_metadata };
+  const base = { role, position, privateMetadata: view.private_metadata };
   await surface.show({ kind: 'modal', view: searchModal({ ...base, loading: true }) });
-  const searched = await deps.ops.searchNumbers(query);
+  const searched = await deps.ops.searchNumbers({ region: position.region, cursor: position.cursors.at(-1) });
   const result = searched.ok ? { page: searched.page } : { error: searched.message };
   await surface.show({ kind: 'modal', view: searchModal({ ...base, ...result }) });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -10,6 +10,7 @@ import {
   deleteAgentAnswer,
   deliver,
   mapAnswer,
+  numberCardAnswer,
   numbersAnswer,
   openForm,
   releaseAnswer,
@@ -73,8 +74,10 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
   switch (command.name) {
     case 'help':
       return showHelp(invocation);
-    case 'agents.list':
-      return reply(await agentsAnswer(deps, actor));
+    case 'agents.list': {
+      const filter = command.text === undefined ? {} : { text: command.text };
+      return reply(await agentsAnswer(deps, actor, { page: 1, filter }, { fresh: true }));
+    }
     case 'agents.create': {
       if (command.agentName && command.language) {
         return reply(await createAgentAnswer(deps, actor, { name: command.agentName, language: command.language }));
@@ -87,9 +90,13 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'agents.delete':
       return reply(await deleteAgentAnswer(deps, actor, command.agentId));
     case 'numbers.list':
-      return reply(await numbersAnswer(deps, actor));
+      return reply(await numbersAnswer(deps, actor, { page: 1, filter: command.filter }, { fresh: true }));
+    case 'numbers.show':
+      return reply(await numberCardAnswer(deps, actor, command.number));
     case 'numbers.search': {
-      if (command.region) return reply(await searchAnswer(deps, actor, { region: command.region }));
+      if (command.region) {
+        return reply(await searchAnswer(deps, actor, { region: command.region, cursors: [], skipped: 0 }));
+      }
       const view = searchModal({ role: await deps.ops.roleOf(actor.userId), privateMetadata: metadata });
       return openForm(deps, { triggerId, view, instead: '/voice numbers search REGION', reply: respond });
     }
@@ -106,6 +113,6 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
     case 'audit':
-      return reply(auditAnswer(deps, command.limit));
+      return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
   }
 }

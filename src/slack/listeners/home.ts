@@ -3,6 +3,7 @@ import { refreshHome, type SlackDeps } from '../flows.js';
 
 export function registerHome(app: App, deps: SlackDeps): void {
   app.event('app_home_opened', async ({ event }) => {
-    if (event.tab === 'home') await refreshHome(deps, event.user);
+    // Opening the tab reads the provider afresh; paging within it then reuses those lists.
+    if (event.tab === 'home') await refreshHome(deps, event.user, undefined, { fresh: true });
   });
 }

@@ -5,7 +5,10 @@ import type { Respond } from '../respond.js';
 import { modalSurface, type Surface } from '../surfaces.js';
 import { mapModal } from '../views/modals.js';
 
-/** The map form needs the purchased numbers and the agents: it opens loading and fills in when they arrive. */
+/**
+ * The map form opens loading and fills in once the provider's lists say there is something to map (and where the
+ * number asked for stands); its pickers are type-ahead, answered by the options listener.
+ */
 export async function openMapModal(
   deps: SlackDeps,
   actor: Actor,
@@ -21,12 +24,13 @@ export async function openMapModal(
   } catch (error) {
     return tellFormFailed(deps, input.reply, slackErrorCode(error), '/voice map NUMBER AGENT_ID');
   }
-  const dashboard = await deps.ops.dashboard();
-  if (!dashboard.ok) return surface.show({ kind: 'failure', failure: dashboard });
+  const form = await deps.ops.mapFormData(input.initialNumber);
+  if (!form.ok) return surface.show({ kind: 'failure', failure: form });
   const view = mapModal({
-    numbers: dashboard.numbers,
-    agents: dashboard.agents,
-    initialNumber: input.initialNumber,
+    numbers: form.numbers,
+    agents: form.agents,
+    initial: form.initial,
+    notOurs: input.initialNumber !== undefined && !form.initial ? input.initialNumber : undefined,
     privateMetadata: input.metadata,
   });
   await surface.show({ kind: 'modal', view });

@@ -1,15 +1,16 @@
 import type { Button, KnownBlock, SectionBlock } from '@slack/types';
-import type { AgentSummary } from '../../ops/agents.js';
+import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
-import { ACTION } from '../ids.js';
+import { ACTION, PAGE } from '../ids.js';
 import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
-import { button, capped, context, message, moreLine, type SlackMessage, section } from './blocks.js';
+import { button, context, message, type SlackMessage, section } from './blocks.js';
+import { count, counted, listPager } from './pager.js';
 import { can } from './roles.js';
-import { listOf } from './text.js';
+import { agentLabel, listOf } from './text.js';
 
-/** Rows in the agents message: with the intro, the more line and room to spare, under Slack's 50 blocks. */
-const MESSAGE_ROWS = 40;
+/** One block an agent: 25 rows, the intro and the pager are well under Slack's 50 blocks. */
+export const AGENTS_PAGE_SIZE = 25;
 /** Routed numbers listed on one agent's row before "and N more". */
 const NUMBERS_PER_ROW = 20;
 
@@ -17,9 +18,11 @@ function createAgentButton(): Button {
   return button({ text: 'Create agent', actionId: ACTION.createAgent });
 }
 
-/** "*AI agents* (3)", with Create agent beside it for those who may create one. */
-export function agentsIntro(count: number, role: Role): SectionBlock {
-  const text = count ? `*AI agents* (${count})` : '*AI agents*\nNo agents yet.';
+/** "*AI agents* · name contains …", with Create agent beside it for those who may create one. */
+export function agentsIntro(page: AgentsPage, role: Role): SectionBlock {
+  const filter = page.filter.text === undefined ? '' : ` · name contains ${code(page.filter.text)}`;
+  const empty = filter ? '\nNo agents match.' : '\nNo agents yet.';
+  const text = `*AI agents*${filter}${page.total > 0 ? '' : empty}`;
   return section(text, can(role, 'operator') ? createAgentButton() : undefined);
 }
 
@@ -30,17 +33,44 @@ function agentRow(agent: AgentSummary, role: Role): SectionBlock {
   return section(text, can(role, 'admin') ? remove : undefined);
 }
 
-/** One row per agent up to `max`, then where to see the rest. */
-export function agentRows(agents: AgentSummary[], role: Role, max: number, where?: string): KnownBlock[] {
-  const { shown, hidden } = capped(agents, max);
-  return [...shown.map((agent) => agentRow(agent, role)), ...(hidden ? [moreLine(hidden, where)] : [])];
+/** One row per agent of the page. */
+export function agentRows(agents: AgentSummary[], role: Role): KnownBlock[] {
+  return agents.map((agent) => agentRow(agent, role));
 }
 
-export function agentsMessage(input: { agents: AgentSummary[]; role: Role }): SlackMessage {
-  const { agents, role } = input;
-  return message(`${agents.length} AI agents`, [
-    agentsIntro(agents.length, role),
-    ...agentRows(agents, role, MESSAGE_ROWS),
+export function agentsMessage(input: { page: AgentsPage; role: Role }): SlackMessage {
+  const { page, role } = input;
+  return message(`AI agents: page ${page.page} of ${page.pages}, ${counted(page.total, 'agent')}`, [
+    agentsIntro(page, role),
+    ...agentRows(page.items, role),
+    ...listPager(page, 'agent', PAGE.agents),
+  ]);
+}
+
+/**
+ * A deletion refused because numbers still route to the agent: which ones, each with Map (the API has no way to
+ * unroute a number, so each must route to another agent, or be released), and where to find the rest.
+ */
+export function agentInUseMessage(inUse: AgentInUse): SlackMessage {
+  const agent = agentLabel(inUse.agent);
+  const still = inUse.total === 1 ? '1 number still routes' : `${count(inUse.total)} numbers still route`;
+  const text =
+    `:no_entry: Agent ${agent} cannot be deleted: ${still} to it, and the provider refuses to delete an agent in ` +
+    'use. Map each number to another agent (a number cannot be left routing nowhere), or release it; then delete.';
+  const rows = inUse.numbers.map((number) =>
+    section(bold(number), button({ text: 'Map', actionId: ACTION.mapNumber, value: number })),
+  );
+  const more = inUse.total - inUse.numbers.length;
+  return message(`Agent ${agent} cannot be deleted: ${still} to it.`, [
+    section(text),
+    ...rows,
+    ...(more > 0
+      ? [
+          context(
+            `…and ${count(more)} more: \`/voice numbers agent ${escapeMrkdwn(inUse.agent.id)}\` lists them all, each with Map.`,
+          ),
+        ]
+      : []),
   ]);
 }
 

@@ -1,6 +1,15 @@
-import type { AuditEvent, AuditOutcome } from '../../store/audit.js';
+import type { KnownBlock } from '@slack/types';
+import type { AuditChange, AuditPage } from '../../ops/audit.js';
+import type { AuditOutcome } from '../../store/audit.js';
+import type { AuditFilter } from '../../store/audit-changes.js';
+import { PAGE } from '../ids.js';
 import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
-import { capped, context, LIMITS, message, type SlackMessage, section, textMessage } from './blocks.js';
+import { encodeValue } from '../paging.js';
+import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { count, counted, pager } from './pager.js';
+
+/** Changes on one page of `/voice audit`. */
+export const AUDIT_PAGE_SIZE = 20;
 
 const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
   requested: ':memo:',
@@ -13,11 +22,8 @@ const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
   rejected: ':no_entry_sign:',
 };
 
-// Caps on each piece of a line, counted after escaping, so that a line stays under 500 characters and 200
-// events pack into well under Slack's 50 blocks.
-const MAX = { actor: 60, target: 80, params: 80, errorCode: 40, errorMessage: 120 } as const;
-/** Sections of lines, leaving room for the title and the "more" line. */
-const MAX_SECTIONS = 47;
+// Caps on each piece of a line, counted after escaping, so that a line stays under 500 characters.
+const MAX = { actor: 60, target: 80, agent: 70, errorCode: 40, errorMessage: 120 } as const;
 
 /** `2024-05-01T12:34Z`: UTC to the minute, enough to tell events apart at a glance. */
 function minute(at: string): string {
@@ -25,23 +31,47 @@ function minute(at: string): string {
   return code(Number.isNaN(time.getTime()) ? at : `${time.toISOString().slice(0, 16)}Z`, 30);
 }
 
-function paramsText(params: Record<string, unknown>): string {
-  const pairs = Object.entries(params).map(
-    ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
-  );
-  return escapeAndTruncate(pairs.join(' '), MAX.params);
+function agentText(agent: { id: string; name?: string }): string {
+  const id = code(agent.id, MAX.agent);
+  return agent.name ? `${bold(agent.name, MAX.agent)} (${id})` : id;
 }
 
-function eventLine(event: AuditEvent): string {
+/** What the change was about: its target, and the agents a map moved the number between. */
+function subject(change: AuditChange): string[] {
+  const target = change.target ? [bold(change.target, MAX.target)] : [];
+  if (change.action === 'routing.map' && change.agent) {
+    const from = change.previousAgent ? ` from ${agentText(change.previousAgent)}` : '';
+    return [...target, `${from} → ${agentText(change.agent)}`.trim()];
+  }
+  if (change.action.startsWith('agent.') && change.agent) return [agentText(change.agent)];
+  return target;
+}
+
+function noteText(note: AuditChange['notes'][number]): string {
+  const what =
+    note.action === 'change.announce'
+      ? 'announcement'
+      : note.action === 'agent.token'
+        ? 'agent token'
+        : note.action === 'access.denied'
+          ? `attempt by ${truncate(mentionUser(note.actorId), MAX.actor)}`
+          : `\`${note.action}\``;
+  const error = note.errorCode ? ` \`${escapeAndTruncate(note.errorCode, MAX.errorCode)}\`` : '';
+  return `${what} ${note.outcome}${error}`;
+}
+
+/** One change in one line, in escaped mrkdwn: also the history on a number's or an agent's card. */
+export function changeLine(change: AuditChange): string {
   const parts = [
-    minute(event.at),
-    truncate(mentionUser(event.actorId), MAX.actor),
-    code(event.action),
-    ...(event.target ? [bold(event.target, MAX.target)] : []),
-    `${OUTCOME_EMOJI[event.outcome]} ${event.outcome}`,
-    ...(event.params && Object.keys(event.params).length ? [paramsText(event.params)] : []),
-    ...(event.errorCode ? [code(event.errorCode, MAX.errorCode)] : []),
-    ...(event.errorMessage ? [escapeAndTruncate(event.errorMessage, MAX.errorMessage)] : []),
+    minute(change.at),
+    truncate(mentionUser(change.actorId), MAX.actor),
+    code(change.action),
+    ...(change.attempted ? [`(${escapeAndTruncate(change.attempted, MAX.target)})`] : []),
+    ...subject(change),
+    `${OUTCOME_EMOJI[change.outcome]} ${change.outcome}`,
+    ...(change.errorCode ? [code(change.errorCode, MAX.errorCode)] : []),
+    ...(change.errorMessage ? [escapeAndTruncate(change.errorMessage, MAX.errorMessage)] : []),
+    ...(change.notes.length ? [`· ${change.notes.map(noteText).join(', ')}`] : []),
   ];
   return parts.join(' ');
 }
@@ -57,16 +87,47 @@ function packLines(lines: string[], max: number): string[] {
   return packed;
 }
 
-/** Newest first, as given: one line per event. */
-export function auditMessage(events: AuditEvent[]): SlackMessage {
-  if (!events.length) return textMessage('No audit events yet.');
-  const title = `*Audit log*: the last ${events.length} events, newest first. Times are UTC.`;
-  const { shown, hidden } = capped(packLines(events.map(eventLine), LIMITS.sectionText), MAX_SECTIONS);
-  return message(`Audit log: ${events.length} events`, [
+/** "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. */
+export function describeAuditFilter(filter: AuditFilter): string {
+  return [
+    ...(filter.actorId === undefined ? [] : [`by ${mentionUser(filter.actorId)}`]),
+    ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
+    ...(filter.target === undefined ? [] : [`about ${code(filter.target)}`]),
+    ...(filter.agentId === undefined ? [] : [`about agent ${code(filter.agentId)}`]),
+    ...(filter.failed ? ['with a failed step'] : []),
+  ].join(', ');
+}
+
+/** "170 changes", or "100,000+ changes" when the count stopped there. */
+function changesCounted(page: AuditPage): string {
+  return page.atLeast ? `${count(page.total)}+ changes` : counted(page.total, 'change');
+}
+
+function auditPager(page: AuditPage): KnownBlock[] {
+  const at = (target: number, cursor: AuditPage['newer']) => encodeValue({ page: target, filter: page.filter, cursor });
+  return pager({
+    page: page.page,
+    pages: page.pages,
+    pagesSuffix: page.atLeast ? '+' : '',
+    summary: changesCounted(page),
+    actionIds: PAGE.audit,
+    previous: page.newer ? at(page.page - 1, page.page - 1 > 1 ? page.newer : undefined) : undefined,
+    next: page.older ? at(page.page + 1, page.older) : undefined,
+  });
+}
+
+/** One line per change, newest first, with the way to older (and back to newer) pages. */
+export function auditMessage(page: AuditPage): SlackMessage {
+  const filter = describeAuditFilter(page.filter);
+  const title = `*Audit log*${filter ? ` · ${filter}` : ''}: one line per change, newest first. Times are UTC.`;
+  if (!page.items.length) {
+    return message('Audit log: no changes', [section(`${title}\n${filter ? 'No changes match.' : 'No changes yet.'}`)]);
+  }
+  const sections = packLines(page.items.map(changeLine), LIMITS.sectionText);
+  return message(`Audit log: page ${page.page}, ${changesCounted(page)}`, [
     section(title),
-    ...shown.map((text) => section(text)),
-    ...(hidden
-      ? [context(`${hidden} more sections of older events not shown: ask for fewer with \`/voice audit N\`.`)]
-      : []),
+    ...sections.map((text) => section(text)),
+    ...auditPager(page),
+    ...(filter ? [] : [context('Filter by who or what: `/voice audit @user`, a number, an agent id, or `failed`.')]),
   ]);
 }

@@ -9,6 +9,7 @@ import type {
   ColorScheme,
   ContextBlock,
   DividerBlock,
+  ExternalSelect,
   HeaderBlock,
   KnownBlock,
   ModalView,
@@ -84,6 +85,21 @@ export function option(text: string, value: string): PlainTextOption {
   return { text: plainText(text, LIMITS.optionText), value };
 }
 
+/** A type-ahead select whose options the app's options listener answers; it lists some before anything is typed. */
+export function externalSelect(input: {
+  actionId: string;
+  placeholder: string;
+  initialOption?: PlainTextOption;
+}): ExternalSelect {
+  return {
+    type: 'external_select',
+    action_id: input.actionId,
+    placeholder: plainText(input.placeholder, LIMITS.optionText),
+    min_query_length: 0,
+    ...(input.initialOption ? { initial_option: input.initialOption } : {}),
+  };
+}
+
 /** A static select whose initial option, when given, is one of its own options (Slack rejects any other). */
 export function staticSelect(input: {
   actionId: string;
@@ -139,9 +155,4 @@ export function modal(input: {
 /** The first `max` items, and how many were left out: lists are capped to stay within Slack's block limits. */
 export function capped<T>(items: T[], max: number): { shown: T[]; hidden: number } {
   return { shown: items.slice(0, max), hidden: Math.max(0, items.length - max) };
-}
-
-/** "and 12 more: `/voice agents`" under a capped list. `where` is our own mrkdwn. */
-export function moreLine(hidden: number, where?: string): ContextBlock {
-  return context(`…and ${hidden} more${where ? `: ${where}` : ''}.`);
 }

@@ -3,10 +3,7 @@ import type { ConfirmationPrompt, PendingChange } from '../../ops/changes.js';
 import { ACTION, CALLBACK } from '../ids.js';
 import { bold, code } from '../mrkdwn.js';
 import { actions, button, context, message, modal, type SlackMessage, section } from './blocks.js';
-import { agentLabel, agentNameOrId, listOf } from './text.js';
-
-/** Routed numbers named in a deletion warning before "and N more". */
-const WARNED_NUMBERS = 10;
+import { agentLabel, agentNameOrId } from './text.js';
 
 const LABELS: Record<PendingChange['kind'], { verb: string; title: string }> = {
   'number.buy': { verb: 'Buy', title: 'Confirm purchase' },
@@ -14,6 +11,11 @@ const LABELS: Record<PendingChange['kind'], { verb: string; title: string }> = {
   'agent.delete': { verb: 'Delete', title: 'Confirm deletion' },
   'routing.map': { verb: 'Re-route', title: 'Confirm re-route' },
 };
+
+/** Whether confirming takes something away: a number, an agent, or a number's calls from the agent they reach now. */
+export function destroys(change: PendingChange): boolean {
+  return change.kind !== 'number.buy' && !(change.kind === 'routing.map' && !change.previousAgent);
+}
 
 /** The exact effect of the change, and what stops working, in escaped mrkdwn. */
 export function confirmationSummary(change: PendingChange): string {
@@ -27,15 +29,8 @@ export function confirmationSummary(change: PendingChange): string {
       if (!change.routedAgent) return effect;
       return `${effect}\n:warning: It routes to ${agentLabel(change.routedAgent)}: callers will reach no agent.`;
     }
-    case 'agent.delete': {
-      const agent = agentLabel({ id: change.agentId, name: change.agentName });
-      const effect = `Delete agent ${agent}. Its agent token stops working.`;
-      if (!change.routedNumbers.length) return effect;
-      return (
-        `${effect}\n:warning: ${listOf(change.routedNumbers, WARNED_NUMBERS)} still route to it: ` +
-        'the provider refuses to delete a routed agent, so map or release them first.'
-      );
-    }
+    case 'agent.delete':
+      return `Delete agent ${agentLabel({ id: change.agentId, name: change.agentName })}. Its agent token stops working.`;
     case 'routing.map': {
       const agent = agentLabel({ id: change.agentId, name: change.agentName });
       const effect = `Route ${bold(change.phoneNumber)} to ${agent}.`;
@@ -64,7 +59,12 @@ export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): Slac
     section(summary),
     context(expiryLine(prompt.expiresAt, now)),
     actions([
-      button({ text: LABELS[prompt.change.kind].verb, actionId: ACTION.confirmChange, value: id, style: 'primary' }),
+      button({
+        text: LABELS[prompt.change.kind].verb,
+        actionId: ACTION.confirmChange,
+        value: id,
+        style: destroys(prompt.change) ? 'danger' : 'primary',
+      }),
       button({ text: 'Cancel', actionId: ACTION.cancelChange, value: id }),
     ]),
   ]);

@@ -1,44 +1,75 @@
-import type { HomeView, KnownBlock } from '@slack/types';
-import type { AgentSummary } from '../../ops/agents.js';
-import type { NumberSummary } from '../../ops/numbers.js';
+import type { HomeView, KnownBlock, StaticSelect } from '@slack/types';
+import type { AgentsPage } from '../../ops/agents.js';
+import type { NumberFilter, NumbersPage } from '../../ops/numbers.js';
+import { REGIONS } from '../../ops/regions.js';
 import type { Role } from '../../ops/types.js';
-import { ACTION } from '../ids.js';
+import { ACTION, PAGE } from '../ids.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
+import type { HomePosition } from '../paging.js';
 import { agentRows, agentsIntro } from './agents.js';
-import { actions, button, context, divider, header, section } from './blocks.js';
+import { actions, button, context, divider, header, LIMITS, option, section, staticSelect } from './blocks.js';
 import { buyNumberButton, numberRows, numbersIntro } from './numbers.js';
+import { listPager } from './pager.js';
 import { can, roleLine, SANDBOX_WARNING } from './roles.js';
 
-// A Home tab holds 100 blocks: 13 for headers, notes and buttons, one per agent, two per number.
-const HOME_AGENTS = 25;
-const HOME_NUMBERS = 30;
+// A Home tab holds 100 blocks: 15 agents (one block each) and 25 numbers (two each) leave 20 for headers, notes,
+// the tools and the two pagers.
+export const HOME_AGENTS_PAGE_SIZE = 15;
+export const HOME_NUMBERS_PAGE_SIZE = 25;
 
-/** The team's dashboard, laid out like the provider's: Voice AI (agents), then Numbers. */
+/** The filters the Home tab offers, each valued with the filter itself. */
+const HOME_FILTERS: { label: string; filter: NumberFilter }[] = [
+  { label: 'All numbers', filter: {} },
+  { label: 'Not routed', filter: { routed: false } },
+  { label: 'Routed', filter: { routed: true } },
+  ...REGIONS.map((region) => ({ label: `In ${region.name} (${region.code})`, filter: { region: region.code } })),
+];
+
+/** Which numbers the Numbers section shows; a filter set by other means (digits, an agent) shows none picked. */
+function numbersFilterSelect(current: NumberFilter): StaticSelect {
+  const options = HOME_FILTERS.map((entry) => option(entry.label, JSON.stringify(entry.filter)));
+  return staticSelect({
+    actionId: ACTION.homeNumbersFilter,
+    placeholder: 'Filter numbers',
+    options,
+    initialValue: JSON.stringify(current),
+  });
+}
+
+/** The team's dashboard, laid out like the provider's: Voice AI (agents), then Numbers, each a page at a time. */
 export function homeView(input: {
-  agents: AgentSummary[];
-  numbers: NumberSummary[];
+  agents?: AgentsPage;
+  numbers?: NumbersPage;
   role: Role;
   sandbox: boolean;
+  position: HomePosition;
   error?: string;
 }): HomeView {
   const { agents, numbers, role } = input;
-  const agentNames = Object.fromEntries(agents.map((agent) => [agent.id, agent.name]));
-  const numberTools = [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber, value: '' })];
+  const numberTools = [
+    numbersFilterSelect(input.position.numbersFilter),
+    ...(can(role, 'operator')
+      ? [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber, value: '' })]
+      : []),
+  ];
   const blocks: KnownBlock[] = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
     ...(input.error === undefined
       ? []
       : [section(`:warning: Could not read the provider: ${escapeMrkdwn(input.error)}`)]),
     header('Voice AI'),
-    agentsIntro(agents.length, role),
-    ...agentRows(agents, role, HOME_AGENTS, '`/voice agents`'),
+    ...(agents
+      ? [agentsIntro(agents, role), ...agentRows(agents.items, role), ...listPager(agents, 'agent', PAGE.homeAgents)]
+      : []),
     divider(),
     header('Numbers'),
-    numbersIntro(numbers.length),
-    ...(can(role, 'operator') ? [actions(numberTools)] : []),
-    ...numberRows(numbers, agentNames, role, HOME_NUMBERS, '`/voice numbers`'),
+    ...(numbers ? [numbersIntro(numbers)] : []),
+    actions(numberTools),
+    ...(numbers ? [...numberRows(numbers.items, role), ...listPager(numbers, 'number', PAGE.homeNumbers)] : []),
     divider(),
     context(roleLine(role)),
   ];
-  return { type: 'home', blocks };
+  const metadata = JSON.stringify(input.position);
+  if (metadata.length > LIMITS.privateMetadata) throw new RangeError(`Home private_metadata of ${metadata.length}`);
+  return { type: 'home', private_metadata: metadata, blocks };
 }

@@ -1,15 +1,17 @@
-import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import type { AgentSummary } from '../../ops/agents.js';
+import type { KnownBlock, ModalView, OptionGroup, PlainTextOption } from '@slack/types';
 import type { NumberSummary } from '../../ops/numbers.js';
+import type { AgentChoices, NumberChoices } from '../../ops/pickers.js';
+import { REGIONS } from '../../ops/regions.js';
 import type { Role } from '../../ops/types.js';
 import type { AvailableNumberPage, CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
-import { escapeMrkdwn, truncate } from '../mrkdwn.js';
+import { bold, escapeMrkdwn, truncate } from '../mrkdwn.js';
+import type { SearchPosition } from '../paging.js';
 import { agentCreatedMessage } from './agents.js';
 import {
   actions,
-  capped,
   context,
+  externalSelect,
   LIMITS,
   modal,
   option,
@@ -21,7 +23,7 @@ import {
 } from './blocks.js';
 import { COMMON_LOCALES } from './locales.js';
 import { searchResultsBlocks } from './numbers.js';
-import { REGIONS } from './regions.js';
+import { count } from './pager.js';
 
 /** The longest agent name the provider accepts (see the `agentName` schema). */
 const AGENT_NAME_MAX = 100;
@@ -94,7 +96,8 @@ export function createAgentModal(input: { agentName?: string; language?: string;
 }
 
 export function searchModal(input: {
-  region?: string;
+  /** Where the search stands; none before a region is picked. */
+  position?: SearchPosition;
   page?: AvailableNumberPage;
   role: Role;
   error?: string;
@@ -105,12 +108,13 @@ export function searchModal(input: {
     actionId: ACTION.searchRegion,
     placeholder: 'Pick a region',
     options: REGIONS.map((region) => option(`${region.name} (${region.code})`, region.code)),
-    initialValue: input.region,
+    initialValue: input.position?.region,
   });
+  const { page, position } = input;
   const results = (): KnownBlock[] => {
     if (input.loading) return [section(':hourglass_flowing_sand: Searching…')];
     if (input.error !== undefined) return [section(`:warning: ${escapeMrkdwn(input.error)}`)];
-    if (input.page) return searchResultsBlocks({ page: input.page, region: input.region, role: input.role });
+    if (page && position) return searchResultsBlocks({ page, position, role: input.role });
     return [section('Pick a region to see the numbers you can buy there.')];
   };
   return modal({
@@ -122,35 +126,66 @@ export function searchModal(input: {
   });
 }
 
-/** "+14155550123 → Support bot": the number and where its calls go now. */
-function numberOption(number: NumberSummary, agents: AgentSummary[]): PlainTextOption {
-  const agent = agents.find((candidate) => candidate.id === number.agentId);
-  const route = number.agentId ? `→ ${agent?.name ?? number.agentId}` : '(not routed)';
-  return option(`${number.number} ${route}`, number.number);
+/** "+14155550123 · US → Support bot": the number, its region and where its calls go now. */
+function numberOption(number: NumberSummary): PlainTextOption {
+  const route = number.agentId ? `→ ${number.agentName ?? number.agentId}` : '(not routed)';
+  return option(`${number.number}${number.region ? ` · ${number.region}` : ''} ${route}`, number.number);
 }
 
 /** "Support bot (ag_1)": the name is shortened rather than the id, so that similar names stay apart. */
-function agentOption(agent: AgentSummary): PlainTextOption {
+function agentOption(agent: { id: string; name: string }): PlainTextOption {
   const id = ` (${agent.id})`;
   return option(`${truncate(agent.name, Math.max(1, LIMITS.optionText - id.length))}${id}`, agent.id);
 }
 
+/** "Not routed: the first 60 of 9,850: type digits to narrow": a group's label says when it is cut short. */
+function groupLabel(name: string, shown: number, matching: number, narrow: string): string {
+  return shown < matching
+    ? `${name}: the first ${shown} of ${count(matching)}: ${narrow}`
+    : `${name} (${count(matching)})`;
+}
+
+/** The options listener's answer for the number picker: numbers that route nowhere first. */
+export function numberOptions(choices: NumberChoices): { option_groups: OptionGroup[] } | { options: [] } {
+  const narrow = 'type digits to narrow';
+  const groups = [
+    { name: 'Not routed', shown: choices.unrouted, matching: choices.matching.unrouted },
+    { name: 'Routed', shown: choices.routed, matching: choices.matching.routed },
+  ].filter((group) => group.shown.length > 0);
+  if (!groups.length) return { options: [] };
+  return {
+    option_groups: groups.map((group) => ({
+      label: plainText(groupLabel(group.name, group.shown.length, group.matching, narrow), LIMITS.optionText),
+      options: group.shown.map(numberOption),
+    })),
+  };
+}
+
+/** The options listener's answer for the agent picker. */
+export function agentOptions(choices: AgentChoices): { option_groups: OptionGroup[] } | { options: [] } {
+  if (!choices.agents.length) return { options: [] };
+  const label = groupLabel('Agents', choices.agents.length, choices.matching, 'type to narrow');
+  return {
+    option_groups: [{ label: plainText(label, LIMITS.optionText), options: choices.agents.map(agentOption) }],
+  };
+}
+
 export function mapModal(input: {
-  numbers: NumberSummary[];
-  agents: AgentSummary[];
-  initialNumber?: string;
+  /** How many numbers and agents the account has: a form with nothing to pick from explains instead. */
+  numbers: number;
+  agents: number;
+  /** The number the form was opened for, picked already. */
+  initial?: NumberSummary;
+  /** A number the form was opened for that is not one of the account's. */
+  notOurs?: string;
   privateMetadata: string;
 }): ModalView {
-  const { numbers, agents } = input;
-  if (!numbers.length || !agents.length) {
-    const missing = !numbers.length
+  if (!input.numbers || !input.agents) {
+    const missing = !input.numbers
       ? 'Buy a number first: `/voice numbers search` finds one.'
       : 'Create an agent first: `/voice agents create`.';
     return infoModal('Map a number', textMessage(`:information_source: ${missing}`));
   }
-  const numberChoice = capped(numbers, LIMITS.selectOptions);
-  const agentChoice = capped(agents, LIMITS.selectOptions);
-  const hidden = numberChoice.hidden + agentChoice.hidden;
   return modal({
     title: 'Map a number',
     callbackId: CALLBACK.mapNumber,
@@ -158,30 +193,27 @@ export function mapModal(input: {
     close: 'Cancel',
     privateMetadata: input.privateMetadata,
     blocks: [
+      ...(input.notOurs === undefined
+        ? []
+        : [section(`:warning: ${bold(input.notOurs)} is not one of your numbers: pick another, or buy it first.`)]),
       {
         type: 'input',
         block_id: INPUT.mapNumber.block,
         label: plainText('Number'),
-        element: staticSelect({
+        element: externalSelect({
           actionId: INPUT.mapNumber.action,
-          placeholder: 'Pick one of your numbers',
-          options: numberChoice.shown.map((number) => numberOption(number, agents)),
-          initialValue: input.initialNumber,
+          placeholder: 'Type digits of one of your numbers',
+          initialOption: input.initial && numberOption(input.initial),
         }),
+        hint: plainText(`${count(input.numbers)} numbers; those that route nowhere come first.`),
       },
       {
         type: 'input',
         block_id: INPUT.mapAgent.block,
         label: plainText('Agent'),
-        element: staticSelect({
-          actionId: INPUT.mapAgent.action,
-          placeholder: 'Pick the agent to answer its calls',
-          options: agentChoice.shown.map(agentOption),
-        }),
+        element: externalSelect({ actionId: INPUT.mapAgent.action, placeholder: 'Type part of the agent’s name' }),
+        hint: plainText(`${count(input.agents)} agents.`),
       },
-      ...(hidden
-        ? [context(`Lists show the first ${LIMITS.selectOptions}; for others use \`/voice map NUMBER AGENT_ID\`.`)]
-        : []),
       context('A number that already routes to another agent asks you to confirm the re-route first.'),
     ],
   });

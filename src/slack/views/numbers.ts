@@ -1,32 +1,56 @@
 import type { Button, KnownBlock } from '@slack/types';
-import type { NumberSummary } from '../../ops/numbers.js';
+import type { NumberFilter, NumberSummary, NumbersPage } from '../../ops/numbers.js';
+import { regionName } from '../../ops/regions.js';
 import type { Role } from '../../ops/types.js';
 import type { AvailableNumber, AvailableNumberPage } from '../../provider/schemas.js';
-import { ACTION } from '../ids.js';
+import { ACTION, PAGE } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
-import { actions, button, capped, context, message, moreLine, type SlackMessage, section } from './blocks.js';
-import { regionName } from './regions.js';
+import { encodeValue, nextSearchPosition, previousSearchPosition, type SearchPosition, searchPage } from '../paging.js';
+import { actions, button, capped, context, message, type SlackMessage, section } from './blocks.js';
+import { counted, listPager, pager } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel } from './text.js';
 
-/** Two blocks a number (row and buttons): 20 rows stay under Slack's 50 blocks. */
-const MESSAGE_ROWS = 20;
-/** One block a result, plus title, notes and More: under 50 blocks in a message. */
+/** Two blocks a number (row and buttons): 20 rows, the intro, the pager and Buy stay under Slack's 50 blocks. */
+export const NUMBERS_PAGE_SIZE = 20;
+/** One block a result, plus title, notes and the pager: under 50 blocks in a message. */
 const SEARCH_ROWS = 40;
 
 export function buyNumberButton(): Button {
   return button({ text: 'Buy a number', actionId: ACTION.searchNumbers });
 }
 
-export function numbersIntro(count: number): KnownBlock {
-  return section(count ? `*Phone numbers* (${count})` : '*Phone numbers*\nNo numbers yet.');
+/** "not routed", "in Germany (DE)", "containing 415": what a filter keeps, in escaped mrkdwn. */
+export function describeNumberFilter(filter: NumberFilter): string {
+  const parts = [
+    ...(filter.routed === true ? ['routed'] : filter.routed === false ? ['not routed'] : []),
+    ...(filter.region === undefined ? [] : [`in ${escapeMrkdwn(regionLabel(filter.region))}`]),
+    ...(filter.agentId === undefined ? [] : [`routed to ${code(filter.agentId)}`]),
+    ...(filter.digits === undefined ? [] : [`containing ${code(filter.digits)}`]),
+  ];
+  return parts.join(', ');
 }
 
-function numberRow(number: NumberSummary, agentNames: Record<string, string>, role: Role): KnownBlock[] {
+/** "United States (US)", raw: the caller escapes it, as bold() or escapeMrkdwn() does. */
+function regionLabel(region: string): string {
+  const name = regionName(region);
+  return name ? `${name} (${region})` : region;
+}
+
+/** "*Phone numbers* · not routed", or the empty state. */
+export function numbersIntro(page: NumbersPage): KnownBlock {
+  const filter = describeNumberFilter(page.filter);
+  const title = `*Phone numbers*${filter ? ` · ${filter}` : ''}`;
+  if (page.total > 0) return section(title);
+  return section(filter ? `${title}\nNo numbers match.` : `${title}\nNo numbers yet.`);
+}
+
+function numberRow(number: NumberSummary, role: Role): KnownBlock[] {
   const route = number.agentId
-    ? `Routes to ${agentLabel({ id: number.agentId, name: agentNames[number.agentId] })}`
+    ? `Routes to ${agentLabel({ id: number.agentId, name: number.agentName })}`
     : '_Not routed_';
-  const row = section(`${bold(number.number)}  ${code(number.id)} · ${escapeMrkdwn(number.status)}\n${route}`);
+  const region = number.region ? ` · ${escapeMrkdwn(number.region)}` : '';
+  const row = section(`${bold(number.number)}  ${code(number.id)} · ${escapeMrkdwn(number.status)}${region}\n${route}`);
   const buttons = [
     ...(can(role, 'operator') ? [button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number })] : []),
     ...(can(role, 'admin')
@@ -36,38 +60,23 @@ function numberRow(number: NumberSummary, agentNames: Record<string, string>, ro
   return buttons.length ? [row, actions(buttons)] : [row];
 }
 
-/** A row (and its buttons) per number up to `max`, then where to see the rest. */
-export function numberRows(
-  numbers: NumberSummary[],
-  agentNames: Record<string, string>,
-  role: Role,
-  max: number,
-  where?: string,
-): KnownBlock[] {
-  const { shown, hidden } = capped(numbers, max);
-  return [
-    ...shown.flatMap((number) => numberRow(number, agentNames, role)),
-    ...(hidden ? [moreLine(hidden, where)] : []),
-  ];
+/** A row (and its buttons) per number of the page. */
+export function numberRows(numbers: NumberSummary[], role: Role): KnownBlock[] {
+  return numbers.flatMap((number) => numberRow(number, role));
 }
 
-export function numbersMessage(input: {
-  numbers: NumberSummary[];
-  agentNames: Record<string, string>;
-  role: Role;
-}): SlackMessage {
-  const { numbers, agentNames, role } = input;
-  return message(`${numbers.length} phone numbers`, [
-    numbersIntro(numbers.length),
-    ...numberRows(numbers, agentNames, role, MESSAGE_ROWS),
+export function numbersMessage(input: { page: NumbersPage; role: Role }): SlackMessage {
+  const { page, role } = input;
+  return message(`Phone numbers: page ${page.page} of ${page.pages}, ${counted(page.total, 'number')}`, [
+    numbersIntro(page),
+    ...numberRows(page.items, role),
+    ...listPager(page, 'number', PAGE.numbers),
     ...(can(role, 'operator') ? [actions([buyNumberButton()])] : []),
   ]);
 }
 
 function searchTitle(region: string | undefined): string {
-  if (region === undefined) return '*Available numbers*';
-  const name = regionName(region);
-  return bold(`Available numbers in ${name ? `${name} (${region})` : region}`);
+  return region === undefined ? '*Available numbers*' : bold(`Available numbers in ${regionLabel(region)}`);
 }
 
 function resultRow(available: AvailableNumber, role: Role): KnownBlock {
@@ -80,20 +89,39 @@ function resultRow(available: AvailableNumber, role: Role): KnownBlock {
   return section(text, voice && can(role, 'operator') ? buy : undefined);
 }
 
+/** Previous (back along the kept cursors) and Next (the provider's next_cursor) under a page of search results. */
+function searchPager(page: AvailableNumberPage, position: SearchPosition): KnownBlock[] {
+  const first = position.cursors.length === 0 && position.skipped === 0;
+  const backToFirst = position.skipped > 0 && position.cursors.length === 1;
+  const last = page.next_cursor === null;
+  return pager({
+    page: searchPage(position),
+    summary: last ? 'the last page' : 'more on the next pages',
+    actionIds: PAGE.search,
+    previous: first ? undefined : encodeValue(previousSearchPosition(position)),
+    previousLabel: backToFirst ? '◀ First page' : undefined,
+    next: page.next_cursor ? encodeValue(nextSearchPosition(position, page.next_cursor)) : undefined,
+  });
+}
+
 /** The results of one search page, shared by the search message and the search modal. */
-export function searchResultsBlocks(input: { page: AvailableNumberPage; region?: string; role: Role }): KnownBlock[] {
-  const { page, region, role } = input;
-  if (!page.data.length && page.next_cursor === null) {
+export function searchResultsBlocks(input: {
+  page: AvailableNumberPage;
+  position: SearchPosition;
+  role: Role;
+}): KnownBlock[] {
+  const { page, position, role } = input;
+  const { region } = position;
+  if (!page.data.length && page.next_cursor === null && searchPage(position) === 1) {
     return [
-      section(region === undefined ? 'No numbers available.' : `No numbers available in ${escapeMrkdwn(region)}.`),
+      section(
+        region === undefined
+          ? 'No numbers available.'
+          : `No numbers available in ${escapeMrkdwn(regionLabel(region))}.`,
+      ),
     ];
   }
   const { shown, hidden } = capped(page.data, SEARCH_ROWS);
-  const more = button({
-    text: 'More numbers',
-    actionId: ACTION.moreNumbers,
-    value: JSON.stringify({ region, cursor: page.next_cursor }),
-  });
   return [
     section(searchTitle(region)),
     ...shown.map((available) => resultRow(available, role)),
@@ -101,11 +129,16 @@ export function searchResultsBlocks(input: { page: AvailableNumberPage; region?:
     ...(can(role, 'operator')
       ? []
       : [context('Buying a number needs the operator role: an admin adds you to `VOICE_OPERATORS`.')]),
-    ...(page.next_cursor === null ? [] : [actions([more])]),
+    ...searchPager(page, position),
   ];
 }
 
-export function searchResultsMessage(input: { page: AvailableNumberPage; region?: string; role: Role }): SlackMessage {
-  const title = input.region === undefined ? 'Available numbers' : `Available numbers in ${input.region}`;
+export function searchResultsMessage(input: {
+  page: AvailableNumberPage;
+  position: SearchPosition;
+  role: Role;
+}): SlackMessage {
+  const { region } = input.position;
+  const title = region === undefined ? 'Available numbers' : `Available numbers in ${region}`;
   return message(escapeMrkdwn(title), searchResultsBlocks(input));
 }

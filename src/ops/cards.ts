@@ -1,0 +1,77 @@
+// One number or one agent, looked up by what identifies it: a card with its route(s) and its latest audit changes.
+import { phoneNumber } from '../provider/schemas.js';
+import { type AgentFilter, type AgentSummary, type AgentsPage, listAgents } from './agents.js';
+import { type AuditChange, auditPage } from './audit.js';
+import { type OpsDeps, providerFailure } from './context.js';
+import { type NumberSummary, summarize } from './numbers.js';
+import type { PageRequest } from './pages.js';
+import { fail, type Result } from './types.js';
+import { validate } from './validate.js';
+
+/** Latest changes shown on a card. */
+export const CARD_HISTORY = 5;
+
+export interface NumberCard {
+  number: NumberSummary;
+  history: AuditChange[];
+}
+
+/** `/voice numbers +NUMBER`: the number as the provider lists it now, its route, and what happened to it lately. */
+export async function showNumber(deps: OpsDeps, number: string): Promise<Result<NumberCard>> {
+  const checked = validate(phoneNumber, number);
+  if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
+  try {
+    const [purchased, agents] = await Promise.all([
+      deps.lists.numbers.get({ fresh: true }),
+      deps.lists.agents.get({ fresh: true }),
+    ]);
+    const found = purchased.find((entry) => entry.number === checked.value);
+    if (!found) {
+      const digits = checked.value.slice(1);
+      return fail(
+        'not_found',
+        `${checked.value} is not one of your numbers. /voice numbers ${digits} finds numbers containing those digits.`,
+      );
+    }
+    const route = deps.routes.forNumber(found.number);
+    const routes = new Map(route ? [[found.number, route.agentId]] : []);
+    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+    const history = await auditPage(deps, { filter: { target: found.number }, page: 1, size: CARD_HISTORY });
+    return { ok: true, number: summarize(found, routes, names), history: history.items };
+  } catch (error) {
+    return providerFailure(error);
+  }
+}
+
+export interface AgentCard {
+  agent: AgentSummary;
+  history: AuditChange[];
+}
+
+export type AgentLookup = Result<{ kind: 'card'; card: AgentCard } | { kind: 'page'; page: AgentsPage }>;
+
+/**
+ * `/voice agents TEXT`: the agent whose id it is, as a card with its numbers and latest changes; otherwise a page of
+ * the agents whose name contains it.
+ */
+export async function findAgents(
+  deps: OpsDeps,
+  request: PageRequest & { filter: AgentFilter; fresh?: boolean },
+): Promise<AgentLookup> {
+  const text = request.filter.text;
+  if (text !== undefined) {
+    try {
+      const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
+      if (agent) {
+        const numbers = deps.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+        const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
+        return { ok: true, kind: 'card', card: { agent: { ...agent, numbers }, history: history.items } };
+      }
+    } catch (error) {
+      return providerFailure(error);
+    }
+  }
+  // The list was just read, if a fresh one was asked for.
+  const listed = await listAgents(deps, { ...request, fresh: false });
+  return listed.ok ? { ok: true, kind: 'page', page: listed.page } : listed;
+}

@@ -1,0 +1,93 @@
+// The map form's type-ahead pickers: whatever the account's size, each answer is the first matches of what was typed,
+// numbers that route nowhere first, from the provider lists kept for a minute (a keystroke must not read them again).
+import type { Agent } from '../provider/schemas.js';
+import { type OpsDeps, providerFailure } from './context.js';
+import { type NumberSummary, summarize } from './numbers.js';
+import type { Result } from './types.js';
+
+/** Slack shows at most 100 options. */
+export const PICKER_MAX = 100;
+
+export interface NumberChoices {
+  /** Numbers that route nowhere, then those that do, together at most `limit`. */
+  unrouted: NumberSummary[];
+  routed: NumberSummary[];
+  /** How many of each match in all. */
+  matching: { unrouted: number; routed: number };
+}
+
+/**
+ * Numbers matching what was typed: its digits anywhere in the number (an area code, the last four), and its letters
+ * in the name of the agent the number routes to.
+ */
+export async function numberChoices(deps: OpsDeps, typed: string, limit = PICKER_MAX): Promise<Result<NumberChoices>> {
+  const digits = typed.replace(/\D/g, '');
+  const words = typed.replace(/[\d\s+().-]/g, '').toLowerCase();
+  try {
+    const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
+    const routes = deps.routes.agentByNumber();
+    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+    const unrouted: NumberSummary[] = [];
+    const routed: NumberSummary[] = [];
+    for (const entry of purchased) {
+      if (digits && !entry.number.includes(digits)) continue;
+      const agentId = routes.get(entry.number);
+      if (words && !(agentId && names.get(agentId)?.toLowerCase().includes(words))) continue;
+      (agentId ? routed : unrouted).push(summarize(entry, routes, names));
+    }
+    const shownUnrouted = unrouted.slice(0, limit);
+    return {
+      ok: true,
+      unrouted: shownUnrouted,
+      routed: routed.slice(0, limit - shownUnrouted.length),
+      matching: { unrouted: unrouted.length, routed: routed.length },
+    };
+  } catch (error) {
+    return providerFailure(error);
+  }
+}
+
+export interface AgentChoices {
+  agents: Agent[];
+  matching: number;
+}
+
+/** Agents whose name or id contains what was typed, whatever its case. */
+export async function agentChoices(deps: OpsDeps, typed: string, limit = PICKER_MAX): Promise<Result<AgentChoices>> {
+  const text = typed.trim().toLowerCase();
+  try {
+    const agents = await deps.lists.agents.get();
+    const matching = agents.filter(
+      (agent) => !text || agent.name.toLowerCase().includes(text) || agent.id.toLowerCase().includes(text),
+    );
+    return { ok: true, agents: matching.slice(0, limit), matching: matching.length };
+  } catch (error) {
+    return providerFailure(error);
+  }
+}
+
+export interface MapFormData {
+  numbers: number;
+  agents: number;
+  /** The number the form was opened for, wherever it stands in the list; absent when it is not one of ours. */
+  initial?: NumberSummary;
+}
+
+/** What the map form needs before it opens: whether there is anything to map, and the number asked for. */
+export async function mapFormData(deps: OpsDeps, initialNumber?: string): Promise<Result<MapFormData>> {
+  try {
+    const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
+    const found = initialNumber === undefined ? undefined : purchased.find((entry) => entry.number === initialNumber);
+    const route = found && deps.routes.forNumber(found.number);
+    const routes = new Map(found && route ? [[found.number, route.agentId]] : []);
+    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+    return {
+      ok: true,
+      numbers: purchased.length,
+      agents: agents.length,
+      initial: found && summarize(found, routes, names),
+    };
+  } catch (error) {
+    return providerFailure(error);
+  }
+}

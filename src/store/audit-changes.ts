@@ -1,0 +1,142 @@
+// The audit log read a change at a time: the rows that share a correlation id (request, confirmation, outcome, a
+// failed announcement) belong to one change, and `/voice audit` shows one line per change, newest first, a page at a
+// time. Pages are found by position, never by offset, so that reading an old page of a million rows costs what the
+// first page costs: a change's position is the id of its newest row that the filter matches.
+import type Sqlite from 'better-sqlite3';
+import { z } from 'zod';
+import { type AuditEvent, toEvent } from './audit.js';
+import type { Database } from './db.js';
+
+/** Which changes to show; every field given must match one of the change's rows. It travels in buttons. */
+export const auditFilter = z.object({
+  actorId: z.string().optional(),
+  /** The actor's Slack user name, as the audit recorded it. */
+  actorName: z.string().optional(),
+  /** A number (or any other target) the change was about. */
+  target: z.string().optional(),
+  /** An agent the change was about: its target, or the agent a map routed to. */
+  agentId: z.string().optional(),
+  /** Only changes with a failed step. */
+  failed: z.boolean().optional(),
+});
+export type AuditFilter = z.infer<typeof auditFilter>;
+
+/** Where a page begins: older than a position (Next) or newer than one (Previous). */
+export const auditCursor = z.union([z.object({ before: z.number().int() }), z.object({ after: z.number().int() })]);
+export type AuditCursor = z.infer<typeof auditCursor>;
+
+/** One change: its rows, oldest first, and its position. */
+export interface ChangeTrail {
+  correlationId: string;
+  position: number;
+  events: AuditEvent[];
+}
+
+export interface ChangesPage {
+  /** Newest first. */
+  trails: ChangeTrail[];
+  /** Whether changes newer than the first (older than the last) exist. */
+  newer: boolean;
+  older: boolean;
+}
+
+type Params = Record<string, string | number>;
+
+/** The filter as SQL on the row `alias`, with its parameters. */
+function matching(filter: AuditFilter, alias: string): { sql: string; params: Params } {
+  const parts: string[] = [];
+  const params: Params = {};
+  const add = (sql: string, name: string, value: string | undefined) => {
+    if (value === undefined) return;
+    parts.push(sql);
+    params[name] = value;
+  };
+  add(`${alias}.actor_id = @actorId`, 'actorId', filter.actorId);
+  add(`${alias}.actor_name = @actorName`, 'actorName', filter.actorName);
+  add(`${alias}.target = @target`, 'target', filter.target);
+  add(
+    `(${alias}.target = @agentId OR json_extract(${alias}.params, '$.agentId') = @agentId)`,
+    'agentId',
+    filter.agentId,
+  );
+  if (filter.failed) parts.push(`${alias}.outcome = 'failed'`);
+  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+}
+
+export class AuditChanges {
+  readonly #db: Database;
+  readonly #statements = new Map<string, Sqlite.Statement>();
+  readonly #trails;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#trails = db.prepare<[string]>(
+      'SELECT * FROM audit_events WHERE correlation_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    );
+  }
+
+  /** Up to `size` changes from the cursor on (the newest when there is none), newest first. */
+  page(filter: AuditFilter, cursor: AuditCursor | undefined, size: number): ChangesPage {
+    const backwards = cursor !== undefined && 'after' in cursor;
+    const bound = cursor === undefined ? Number.MAX_SAFE_INTEGER : 'after' in cursor ? cursor.after : cursor.before;
+    const found = this.#positions(filter, backwards ? 'newer' : 'older', bound, size + 1);
+    const more = found.length > size;
+    const shown = found.slice(0, size);
+    if (backwards) shown.reverse();
+    const first = shown[0]?.position;
+    const last = shown.at(-1)?.position;
+    const newer = backwards ? more : first !== undefined && this.#positions(filter, 'newer', first, 1).length > 0;
+    const older = backwards ? last !== undefined && this.#positions(filter, 'older', last, 1).length > 0 : more;
+    return { trails: this.#withEvents(shown), newer, older };
+  }
+
+  /**
+   * How many changes match, counted up to `upTo` (a larger count answers `upTo`): an exact count of a million rows takes
+   * a tenth of a second, and nobody pages that far back from the newest.
+   */
+  count(filter: AuditFilter, upTo: number): number {
+    const match = matching(filter, 'e');
+    const sql = `SELECT COUNT(*) AS n FROM (
+      SELECT DISTINCT e.correlation_id FROM audit_events e WHERE ${match.sql} LIMIT @upTo)`;
+    return (this.#statement(sql).get({ ...match.params, upTo }) as { n: number }).n;
+  }
+
+  /** Changes whose position is beyond `bound` in the given direction, nearest first. */
+  #positions(
+    filter: AuditFilter,
+    direction: 'older' | 'newer',
+    bound: number,
+    limit: number,
+  ): { position: number; correlationId: string }[] {
+    const row = matching(filter, 'e');
+    const later = matching(filter, 'l');
+    // A row stands for its change only when no later row of the same change matches: each change once, at its newest.
+    const sql = `
+      SELECT e.id AS position, e.correlation_id AS correlationId FROM audit_events e
+      WHERE e.id ${direction === 'older' ? '<' : '>'} @bound AND ${row.sql}
+        AND NOT EXISTS (
+          SELECT 1 FROM audit_events l WHERE l.correlation_id = e.correlation_id AND l.id > e.id AND ${later.sql})
+      ORDER BY e.id ${direction === 'older' ? 'DESC' : 'ASC'} LIMIT @limit`;
+    return this.#statement(sql).all({ ...row.params, bound, limit }) as { position: number; correlationId: string }[];
+  }
+
+  #withEvents(found: { position: number; correlationId: string }[]): ChangeTrail[] {
+    if (!found.length) return [];
+    const events = this.#trails.all(JSON.stringify(found.map((entry) => entry.correlationId))).map(toEvent);
+    return found.map(({ position, correlationId }) => ({
+      correlationId,
+      position,
+      events: events.filter((event) => event.correlationId === correlationId),
+    }));
+  }
+
+  /** One prepared statement per shape of filter, made on first use. */
+  #statement(sql: string): Sqlite.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
