@@ -485,6 +485,11 @@ describe('captureLogs', () => {
 
 describe('the secrets sweep run when each end-to-end app closes', () => {
   const token = `atk_${'ab12'.repeat(8)}`;
+  const shownIn = (text: string) => ({
+    type: 'modal' as const,
+    title: { type: 'plain_text' as const, text: 'Agent created' },
+    blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }],
+  });
   let dir: string;
   let dbPath: string;
   let client: InstanceType<typeof webApi.WebClient>;
@@ -508,7 +513,7 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
   it('accepts a token shown only to its creator', async () => {
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+      view: shownIn(token),
     });
     expect(sweep()).not.toThrow();
   });
@@ -516,14 +521,14 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
   it('finds a token shown to the creator and then posted to a channel, logged or stored', async () => {
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+      view: shownIn(token),
     });
     await client.chat.postMessage({ channel: 'C1', text: `leak ${token}` });
     expect(sweep()).toThrow(/atk_ab12.* in a chat\.postMessage call/);
     fake.clear();
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+      view: shownIn(token),
     });
     expect(sweep(`{"msg":"${token}"}`)).toThrow(/in the logs/);
     const db = new Database(dbPath);
@@ -535,7 +540,7 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
   it('finds a credential anywhere, even in the requester’s own messages', async () => {
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: SECRET }, blocks: [] },
+      view: shownIn(SECRET),
     });
     expect(sweep()).toThrow(/shown to a user/);
   });

@@ -1,11 +1,16 @@
-// A fake Slack Web API on loopback. Point Bolt at it with `clientOptions.slackApiUrl = fake.apiUrl` (and
-// `retryConfig: { retries: 0 }`): every Web API call and every response_url post is recorded, answered
-// plausibly, and can be awaited, failed or slowed down by a test. The same server speaks Socket Mode: see
-// `socketMode` (socket-mode.ts), whose URLs `apps.connections.open` hands out.
+// A stand-in for Slack's Web API on loopback, for the tests and the playground alike. Point Bolt at it with
+// `clientOptions.slackApiUrl = fake.apiUrl` (and `retryConfig: { retries: 0 }`): every Web API call and every
+// response_url post is recorded, answered as Slack answers it (the workspace in workspace.ts keeps messages, modals,
+// Home tabs, trigger_ids and response_urls, and refuses what Slack would refuse), and can be awaited, failed or
+// slowed down by a test. The same server speaks Socket Mode: see `socketMode` (socket-mode.ts), whose URLs
+// `apps.connections.open` hands out.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { attachSocketMode, type SocketModeStandIn } from './socket-mode.js';
+import { type Answer, APP_ID, BOT_ID, BOT_USER_ID, type ResponseOrigin, TEAM_ID, Workspace } from './workspace.js';
+
+export { APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './workspace.js';
 
 /** The pseudo-method under which posts to a `respondUrl()` are recorded. */
 export const RESPONSE_URL = 'response_url';
@@ -40,8 +45,15 @@ export interface FakeSlack {
   apiUrl: string;
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   baseUrl: string;
-  /** A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. */
-  respondUrl(id?: string): string;
+  /**
+   * A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. The
+   * origin says whose interaction it came from and which message held the button (what `replace_original` replaces).
+   */
+  respondUrl(id?: string, origin?: ResponseOrigin): string;
+  /** A trigger_id for something `userId` did: `views.open` and `views.push` take it once, within 3 seconds. */
+  issueTriggerId(userId: string): string;
+  /** What Slack keeps and shows: messages, modals, Home tabs, refusals. */
+  workspace: Workspace;
   /** Recorded calls, oldest first, optionally only those of one method. */
   calls(method?: string): SlackCall[];
   /** A position in the call log, for `waitFor(…, { since })`: only calls after it count. */
@@ -78,10 +90,16 @@ export interface HttpFailure {
   retryAfter?: number;
 }
 
-export const BOT_USER_ID = 'UBOT';
-export const BOT_ID = 'BBOT';
-export const TEAM_ID = 'T1';
-export const APP_ID = 'AVOICE';
+export interface FakeSlackOptions {
+  /**
+   * Refuse trigger_ids, view ids, response_urls and channels that Slack never issued or knows. Off by default: tests
+   * build payloads with handles of their own; the playground, whose people act only through this stand-in, turns
+   * it on.
+   */
+  strict?: boolean;
+  /** Slack's clock, for trigger and response_url expiry. */
+  now?: () => number;
+}
 
 // Arguments that @slack/web-api JSON-encodes and Slack decodes. Anything else that looks like JSON (an object or
 // array, other than message text) is decoded too, since web-api encodes every non-primitive value that way.
@@ -144,21 +162,18 @@ async function readText(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakeSlack(): Promise<FakeSlack> {
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const now = options.now ?? Date.now;
+  const workspace = new Workspace({ strict: options.strict ?? false, now });
   const recorded: Recorded[] = [];
   const waiters = new Set<Waiter>();
   const failures = new Map<string, (string | HttpFailure)[]>();
   const latencies = new Map<string, number>();
   const groups = new Map<string, string[]>();
-  const homeViews = new Map<string, string>();
   const sockets = new Set<Socket>();
   const pending = new Set<() => void>();
   let seq = 0;
-  let counter = 0;
   let closed = false;
-
-  const nextId = (prefix: string) => `${prefix}${String(++counter).padStart(6, '0')}${randomBytes(2).toString('hex')}`;
-  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++counter).padStart(6, '0')}`;
 
   function record(call: SlackCall): void {
     const entry = { seq: seq++, call };
@@ -192,34 +207,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     });
   }
 
-  function viewAnswer(view: unknown, id: string, body: Record<string, unknown>): Record<string, unknown> {
-    const given = isRecord(view) ? view : {};
-    return {
-      id,
-      team_id: TEAM_ID,
-      app_id: APP_ID,
-      bot_id: BOT_ID,
-      app_installed_team_id: TEAM_ID,
-      type: 'modal',
-      callback_id: '',
-      private_metadata: '',
-      external_id: '',
-      blocks: [],
-      close: null,
-      submit: null,
-      clear_on_close: false,
-      notify_on_close: false,
-      previous_view_id: null,
-      root_view_id: id,
-      ...given,
-      state: { values: {} },
-      hash: `${Math.floor(Date.now() / 1000)}.${randomBytes(4).toString('hex')}`,
-      ...(typeof body.user_id === 'string' ? { user_id: body.user_id } : {}),
-    };
+  /** The answer to a Web API method, once the call is recorded and no failure was injected. */
+  function answer(method: string, body: Record<string, unknown>, host: string): Answer {
+    const kept = workspace.call(method, body);
+    if (kept) return kept;
+    return { status: 200, body: stateless(method, body, host) };
   }
 
-  /** The answer to a Web API method, once the call is recorded and no failure was injected. */
-  function answer(method: string, body: Record<string, unknown>, host: string): Record<string, unknown> {
+  function stateless(method: string, body: Record<string, unknown>, host: string): Record<string, unknown> {
     switch (method) {
       case 'auth.test':
         return {
@@ -232,42 +227,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           bot_id: BOT_ID,
           is_enterprise_install: false,
         };
-      case 'chat.postMessage': {
-        const ts = nextTs();
-        const { channel, ...message } = body;
-        return {
-          ok: true,
-          channel,
-          ts,
-          message: { type: 'message', user: BOT_USER_ID, bot_id: BOT_ID, app_id: APP_ID, ...message, ts },
-        };
-      }
-      case 'chat.update':
-        return { ok: true, channel: body.channel, ts: body.ts, text: body.text ?? '' };
-      case 'chat.delete':
-        return { ok: true, channel: body.channel, ts: body.ts };
-      case 'chat.postEphemeral':
-        return { ok: true, message_ts: nextTs() };
-      case 'views.open':
-      case 'views.push':
-        return { ok: true, view: viewAnswer(body.view, nextId('V'), body) };
-      case 'views.update': {
-        const id = typeof body.view_id === 'string' && body.view_id !== '' ? body.view_id : nextId('V');
-        return { ok: true, view: viewAnswer(body.view, id, body) };
-      }
-      case 'views.publish': {
-        const user = typeof body.user_id === 'string' ? body.user_id : '';
-        const id = homeViews.get(user) ?? nextId('V');
-        homeViews.set(user, id);
-        return { ok: true, view: viewAnswer({ type: 'home', ...(isRecord(body.view) ? body.view : {}) }, id, body) };
-      }
       case 'usergroups.users.list': {
         const users = groups.get(String(body.usergroup ?? ''));
         return users ? { ok: true, users: [...users] } : { ok: false, error: 'no_such_subteam' };
       }
       case 'users.info': {
         const id = String(body.user ?? '');
-        const name = id.toLowerCase();
+        const name = workspace.people.get(id)?.name ?? id.toLowerCase();
         return {
           ok: true,
           user: {
@@ -335,10 +301,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     if (respondMatch) {
       const id = decodeURIComponent(respondMatch[1] ?? '');
       record({ method: RESPONSE_URL, body, responseUrlId: id, at: Date.now() });
-      await delay(RESPONSE_URL);
       const error = takeFailure(RESPONSE_URL);
-      if (error !== undefined) sendFailure(res, error, 404);
-      else sendJson(res, 200, { ok: true });
+      // Slack acts when a request arrives; an added latency only holds back its answer.
+      const answered = error === undefined ? workspace.respond(id, body) : undefined;
+      await delay(RESPONSE_URL);
+      if (answered) sendJson(res, answered.status, answered.body);
+      else if (error !== undefined) sendFailure(res, error, 404);
       return;
     }
 
@@ -347,10 +315,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     const token = header ?? (typeof body.token === 'string' ? body.token : undefined);
     const { token: _bodyToken, ...args } = body;
     record({ method, body: args, ...(token === undefined ? {} : { token }), at: Date.now() });
-    await delay(method);
     const error = takeFailure(method);
-    if (error !== undefined) sendFailure(res, error, 200);
-    else sendJson(res, 200, answer(method, args, req.headers.host ?? 'fake-slack'));
+    const answered = error === undefined ? answer(method, args, req.headers.host ?? 'fake-slack') : undefined;
+    await delay(method);
+    if (answered) sendJson(res, answered.status, answered.body);
+    else if (error !== undefined) sendFailure(res, error, 200);
   }
 
   const server = createServer((req, res) => {
@@ -380,7 +349,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   return {
     apiUrl: `${baseUrl}/api/`,
     baseUrl,
-    respondUrl: (id = nextId('R')) => `${baseUrl}/respond/${encodeURIComponent(id)}`,
+    respondUrl(id = `R${randomBytes(8).toString('hex')}`, origin) {
+      if (origin) workspace.issueResponseUrl(id, origin);
+      return `${baseUrl}/respond/${encodeURIComponent(id)}`;
+    },
+    issueTriggerId: (userId) => workspace.issueTrigger(userId),
+    workspace,
     calls,
     mark: () => seq,
     clear: () => {

@@ -18,7 +18,6 @@ import {
   appHomeOpened,
   type BlockActionOptions,
   blockAction,
-  newTriggerId,
   OPERATOR,
   type SlashCommandOptions,
   slashCommand,
@@ -109,6 +108,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Slack's answers to blocks or views it cannot accept. */
+const BLOCK_KIT_ERRORS = new Set(['invalid_blocks', 'invalid_arguments', 'no_text']);
+
 let responseUrlCounter = 0;
 const freshResponseUrlId = () => `r${++responseUrlCounter}`;
 
@@ -166,6 +168,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }),
     );
 
+    // A message or view that Slack would refuse for its blocks is a bug in a view, whichever test came across it.
+    cleanups.push(async () => {
+      const refused = slack.workspace.refusals().filter((entry) => BLOCK_KIT_ERRORS.has(entry.error));
+      const lines = refused.map((entry) => `${entry.method}: ${entry.error} ${entry.problems.join('; ')}`);
+      if (lines.length > 0) throw new Error(`Slack would refuse these blocks:\n${lines.join('\n')}`);
+    });
+
     const notifyChannel = options.notifyChannel === undefined ? NOTIFY_CHANNEL : options.notifyChannel;
     const config = parseConfig({
       SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -217,7 +226,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       async command(text, user = ADMIN, extra = {}) {
         const [fields, postOptions] = splitPostOptions(extra);
         const responseUrlId = fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
-        const triggerId = fields.triggerId ?? newTriggerId();
+        const triggerId = fields.triggerId ?? slack.issueTriggerId(user);
         const body = slashCommand({
           ...fields,
           ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
@@ -231,7 +240,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const [fields, postOptions] = splitPostOptions(actionOptions);
         const fromMessage = fields.container.type === 'message';
         const responseUrlId = fromMessage && fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
-        const triggerId = fields.triggerId ?? newTriggerId();
+        const triggerId = fields.triggerId ?? slack.issueTriggerId(fields.userId ?? ADMIN);
         const body = blockAction({
           ...fields,
           userId: fields.userId ?? ADMIN,
@@ -242,7 +251,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       },
       async submit(submitOptions) {
         const [fields, postOptions] = splitPostOptions(submitOptions);
-        const triggerId = fields.triggerId ?? newTriggerId();
+        const triggerId = fields.triggerId ?? slack.issueTriggerId(fields.userId ?? ADMIN);
         const body = viewSubmission({ ...fields, userId: fields.userId ?? ADMIN, triggerId });
         return { ...(await post(body, postOptions)), triggerId };
       },

@@ -23,7 +23,7 @@ export function homeView(input: {
 }): HomeView {
   const { agents, numbers, role } = input;
   const agentNames = Object.fromEntries(agents.map((agent) => [agent.id, agent.name]));
-  const numberTools = [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber, value: '' })];
+  const numberTools = [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber })];
   const blocks: KnownBlock[] = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
     ...(input.error === undefined
