@@ -1,7 +1,7 @@
 // Starts Voice Ops for real: configuration from the environment (and .env), stop on SIGINT/SIGTERM.
 import { ConfigError, parseConfig, readEnvironment } from './config.js';
 import { createLogger } from './log.js';
-import { type RunningVoiceOps, startVoiceOps } from './server.js';
+import { startVoiceOps } from './server.js';
 import { appTokenRefusal } from './slack/socket-mode.js';
 
 async function main(): Promise<void> {
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  let running: RunningVoiceOps | undefined;
+  let running: { stop(): Promise<void> } | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
@@ -31,12 +31,18 @@ async function main(): Promise<void> {
     void stop(1);
   };
   try {
-    running = await startVoiceOps(config, { logger, onFatal });
+    // No Slack credentials: the playground, loaded only then.
+    running = config.playground
+      ? await (await import('./playground/start.js')).startPlayground(config, { logger, onFatal })
+      : await startVoiceOps(config, { logger, onFatal });
   } catch (error) {
     // A refused token is said in full by its sentence; a stack trace would only bury it.
     const refusal = appTokenRefusal(error);
     if (refusal) logger.fatal(`Voice Ops could not start: ${refusal}`);
-    else logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, config.slack.port)}`);
+    else {
+      const port = config.playground?.port ?? config.slack.port;
+      logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, port)}`);
+    }
     process.exit(1);
   }
   const onSignal = (signal: string) => {

@@ -202,6 +202,36 @@ function uniqueIds(blocks: Block[], ctx: z.RefinementCtx, at: (string | number)[
   });
 }
 
+/** An element that can be interacted with: the ones carrying an action_id. */
+export type ActionElement = Exclude<Element, { type: 'image' }>;
+
+/** The interactive elements of a block, with where they sit: an accessory, an actions element, an input's element. */
+export function elementsOf(candidate: Block): ActionElement[] {
+  const found: Element[] = [];
+  if (candidate.type === 'section' && candidate.accessory) found.push(candidate.accessory);
+  if (candidate.type === 'actions') found.push(...candidate.elements);
+  if (candidate.type === 'input') found.push(candidate.element);
+  return found.filter((element): element is ActionElement => element.type !== 'image');
+}
+
+/**
+ * Slack fills in a block_id for each block and an action_id for each element that has none, and sends them back
+ * in interaction payloads; so does the stand-in, with ids of the same short kind.
+ */
+export function withSlackIds(blocks: Block[], newId: () => string): Block[] {
+  return blocks.map((given) => {
+    const filled: Block = given.block_id === undefined ? { ...given, block_id: newId() } : given;
+    const withAction = <T extends { action_id?: string }>(element: T): T =>
+      'action_id' in element && element.action_id !== undefined ? element : { ...element, action_id: newId() };
+    if (filled.type === 'section' && filled.accessory && filled.accessory.type !== 'image') {
+      return { ...filled, accessory: withAction(filled.accessory) };
+    }
+    if (filled.type === 'actions') return { ...filled, elements: filled.elements.map(withAction) };
+    if (filled.type === 'input') return { ...filled, element: withAction(filled.element) };
+    return filled;
+  });
+}
+
 const MESSAGE_BLOCKS = 50;
 const VIEW_BLOCKS = 100;
 

@@ -96,7 +96,13 @@ export interface StaticSelectValue {
   selected_option: SelectedOption | null;
 }
 
-export type StateValue = PlainTextInputValue | StaticSelectValue;
+/** A type-ahead select, whose options come from the app's block_suggestion answers. */
+export interface ExternalSelectValue {
+  type: 'external_select';
+  selected_option: SelectedOption | null;
+}
+
+export type StateValue = PlainTextInputValue | StaticSelectValue | ExternalSelectValue;
 
 /** `view.state.values`: block id → action id → value. */
 export type StateValues = Record<string, Record<string, StateValue>>;
@@ -173,6 +179,8 @@ export type ActionContainer =
       privateMetadata?: string;
       callbackId?: string;
       stateValues?: StateValues;
+      /** The whole view as Slack holds it (from the workspace); the fields above are then ignored. */
+      view?: Record<string, unknown>;
     };
 
 export interface BlockActionOptions {
@@ -181,8 +189,12 @@ export interface BlockActionOptions {
   actionId: string;
   /** A button's value. */
   value?: string;
-  /** Makes the action a static_select with this option chosen. */
+  /** Makes the action a select with this option chosen. */
   selectedOption?: string | { text: string; value: string };
+  /** Which select `selectedOption` was chosen in; default static_select. */
+  selectType?: 'static_select' | 'external_select';
+  /** The values of the message's inputs and selects (message containers). */
+  state?: StateValues;
   /** Default `b_<actionId>`. */
   blockId?: string;
   /** A button's label. */
@@ -209,7 +221,7 @@ export function blockAction(options: BlockActionOptions): string {
   };
   if (options.selectedOption !== undefined) {
     const chosen = options.selectedOption;
-    action.type = 'static_select';
+    action.type = options.selectType ?? 'static_select';
     action.selected_option = typeof chosen === 'string' ? option(chosen) : option(chosen.value, chosen.text);
   } else {
     action.type = 'button';
@@ -251,19 +263,21 @@ export function blockAction(options: BlockActionOptions): string {
         ts: messageTs,
       };
     }
-    body.state = { values: {} };
+    body.state = { values: options.state ?? {} };
     body.response_url =
       options.responseUrl ?? `https://hooks.slack.com/actions/${teamId}/${next()}/${randomBytes(12).toString('hex')}`;
   } else {
     body.container = { type: 'view', view_id: container.viewId };
-    body.view = viewOutput({
-      viewId: container.viewId,
-      viewType: container.viewType,
-      callbackId: container.callbackId,
-      privateMetadata: container.privateMetadata,
-      stateValues: container.stateValues,
-      teamId,
-    });
+    body.view =
+      container.view ??
+      viewOutput({
+        viewId: container.viewId,
+        viewType: container.viewType,
+        callbackId: container.callbackId,
+        privateMetadata: container.privateMetadata,
+        stateValues: container.stateValues,
+        teamId,
+      });
   }
   body.actions = [action];
   return payload(body);
@@ -281,6 +295,8 @@ export interface ViewSubmissionOptions {
   viewId?: string;
   teamId?: string;
   triggerId?: string;
+  /** The whole view as Slack holds it, state included; replaces the one built from the fields above. */
+  view?: Record<string, unknown>;
 }
 
 export function viewSubmission(options: ViewSubmissionOptions): string {
@@ -292,14 +308,16 @@ export function viewSubmission(options: ViewSubmissionOptions): string {
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
-    view: viewOutput({
-      viewId: options.viewId,
-      viewType: 'modal',
-      callbackId: options.callbackId,
-      privateMetadata: options.privateMetadata,
-      stateValues: options.stateValues,
-      teamId,
-    }),
+    view:
+      options.view ??
+      viewOutput({
+        viewId: options.viewId,
+        viewType: 'modal',
+        callbackId: options.callbackId,
+        privateMetadata: options.privateMetadata,
+        stateValues: options.stateValues,
+        teamId,
+      }),
     response_urls: [],
     is_enterprise_install: false,
     enterprise: null,
@@ -313,6 +331,10 @@ export interface ViewClosedOptions {
   privateMetadata?: string;
   viewId?: string;
   teamId?: string;
+  /** The whole view as Slack holds it; replaces the one built from the fields above. */
+  view?: Record<string, unknown>;
+  /** True when the person closed every view of the stack at once. */
+  isCleared?: boolean;
 }
 
 /** Sent only for modals opened with `notify_on_close: true`. */
@@ -324,16 +346,76 @@ export function viewClosed(options: ViewClosedOptions): string {
     user: user(options.userId, teamId, options.userName),
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
-    view: viewOutput({
-      viewId: options.viewId,
-      viewType: 'modal',
-      callbackId: options.callbackId,
-      privateMetadata: options.privateMetadata,
-      teamId,
-    }),
-    is_cleared: false,
+    view:
+      options.view ??
+      viewOutput({
+        viewId: options.viewId,
+        viewType: 'modal',
+        callbackId: options.callbackId,
+        privateMetadata: options.privateMetadata,
+        teamId,
+      }),
+    is_cleared: options.isCleared ?? false,
     is_enterprise_install: false,
     enterprise: null,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Type-ahead
+
+export interface BlockSuggestionOptions {
+  userId: string;
+  userName?: string;
+  actionId: string;
+  blockId: string;
+  /** What the person has typed so far. */
+  value: string;
+  container: ActionContainer;
+  teamId?: string;
+  channelName?: string;
+}
+
+/** Sent as a person types into an external_select: the app answers with the options to show. */
+export function blockSuggestion(options: BlockSuggestionOptions): string {
+  const teamId = options.teamId ?? TEAM_ID;
+  const { container } = options;
+  const where =
+    container.type === 'message'
+      ? {
+          container: {
+            type: 'message',
+            message_ts: container.messageTs ?? newTs(),
+            channel_id: container.channelId,
+            is_ephemeral: container.isEphemeral ?? false,
+          },
+          channel: { id: container.channelId, name: options.channelName ?? 'ops' },
+        }
+      : {
+          container: { type: 'view', view_id: container.viewId },
+          view:
+            container.view ??
+            viewOutput({
+              viewId: container.viewId,
+              viewType: container.viewType,
+              callbackId: container.callbackId,
+              privateMetadata: container.privateMetadata,
+              stateValues: container.stateValues,
+              teamId,
+            }),
+        };
+  return payload({
+    type: 'block_suggestion',
+    user: user(options.userId, teamId, options.userName),
+    api_app_id: API_APP_ID,
+    token: VERIFICATION_TOKEN,
+    action_id: options.actionId,
+    block_id: options.blockId,
+    value: options.value,
+    team: team(teamId),
+    enterprise: null,
+    is_enterprise_install: false,
+    ...where,
   });
 }
 

@@ -42,6 +42,8 @@ export interface PostOptions {
   contentType?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /** Gives up after this many ms, as Slack does after 3000; default: waits for the answer. */
+  timeoutMs?: number;
 }
 
 export interface AppResponse {
@@ -72,7 +74,8 @@ export async function postToSlackApp(
   Object.assign(headers, options.headers);
 
   const started = performance.now();
-  const response = await request(url, { method: 'POST', headers, body });
+  const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  const response = await request(url, { method: 'POST', headers, body, signal });
   const text = await response.body.text();
   const ms = Math.round(performance.now() - started);
   return { status: response.statusCode, body: text, json: parseJson(text), headers: response.headers, ms };

@@ -13,6 +13,7 @@ import {
   refusal,
   type View,
   view as viewSchema,
+  withSlackIds,
 } from './block-kit.js';
 
 export const BOT_USER_ID = 'UBOT';
@@ -53,8 +54,11 @@ export interface Message {
   blocks: Block[];
   /** Bumped each time the message is replaced in place. */
   revision: number;
-  /** `command` for what a person typed (shown only to them), else the call that made it. */
-  via: 'command' | 'chat.postMessage' | 'chat.postEphemeral' | 'response_url' | 'slack';
+  /**
+   * `command` for a slash command a person typed (shown only to them), `message` for what they posted, `slack` for
+   * Slackbot's notices, else the call of the app's that made it.
+   */
+  via: 'command' | 'message' | 'slack' | 'chat.postMessage' | 'chat.postEphemeral' | 'response_url';
 }
 
 export interface OpenView {
@@ -262,7 +266,8 @@ export class Workspace {
     if (!checked.value.text && !checked.value.blocks?.length && !checked.value.attachments?.length) {
       return { ok: false, answer: fail('no_text') };
     }
-    return { ok: true, message: checked.value };
+    const { blocks } = checked.value;
+    return { ok: true, message: blocks ? { ...checked.value, blocks: this.withIds(blocks) } : checked.value };
   }
 
   /** The conversation a Web API channel argument names: a known channel, a DM, or (in tests) any id. */
@@ -411,7 +416,7 @@ export class Workspace {
     userId: string | undefined,
   ): { ok: true; view: View } | { ok: false; answer: Answer } {
     const checked = check(viewSchema, given, '/view');
-    if (checked.ok) return { ok: true, view: checked.value };
+    if (checked.ok) return { ok: true, view: { ...checked.value, blocks: this.withIds(checked.value.blocks) } };
     return {
       ok: false,
       answer: this.refuse(method, { status: 200, body: refusal('invalid_arguments', checked.problems) }, { userId }),
@@ -463,6 +468,11 @@ export class Workspace {
   /** What a person typed, shown to them alone, as their client shows a command it sent. */
   noteCommand(userId: string, channel: string, typed: string): void {
     this.addMessage({ channel, author: userId, visibleTo: userId, message: { text: typed }, via: 'command' });
+  }
+
+  /** An ordinary message a person posts in a channel: everyone sees it, the app is not told. */
+  say(userId: string, channel: string, said: string): void {
+    this.addMessage({ channel, author: userId, message: { text: said }, via: 'message' });
   }
 
   /** Slack's own notice to one person, e.g. that a command failed. */
@@ -537,11 +547,12 @@ export class Workspace {
       const checked = check(viewSchema, answer.view, '/view');
       if (!checked.ok) return this.refuseAnswer(userId, 'invalid_arguments', checked.problems);
       if (checked.value.type !== 'modal') return this.refuseAnswer(userId, 'invalid_arguments', ['must be modal']);
+      const answered = { ...checked.value, blocks: this.withIds(checked.value.blocks) };
       if (action === 'update') {
-        if (open.revision === sentRevision) this.replaceView(open, checked.value);
+        if (open.revision === sentRevision) this.replaceView(open, answered);
         return { ok: true };
       }
-      return this.pushAnswered(userId, checked.value);
+      return this.pushAnswered(userId, answered);
     }
     if (action !== undefined) return this.refuseAnswer(userId, 'invalid_arguments', ['unknown response_action']);
     if (this.topModal(userId)?.id === viewId) this.closeModal(userId, false);
@@ -673,6 +684,10 @@ export class Workspace {
 
   private nextTs(): string {
     return `${Math.floor(this.options.now() / 1000)}.${String(this.next() % 1_000_000).padStart(6, '0')}`;
+  }
+
+  private withIds(blocks: Block[]): Block[] {
+    return withSlackIds(blocks, () => randomBytes(4).toString('base64url').slice(0, 5));
   }
 
   private nextHash(): string {

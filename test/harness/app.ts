@@ -124,8 +124,8 @@ export function respondedTo(fake: FakeSlack, responseUrlId: string | undefined, 
 }
 
 function splitPostOptions<T extends PostOptions>(options: T): [Omit<T, keyof PostOptions>, PostOptions] {
-  const { timestamp, signature, retryNum, contentType, headers, ...rest } = options;
-  const given = Object.entries({ timestamp, signature, retryNum, contentType, headers }).filter(
+  const { timestamp, signature, retryNum, contentType, headers, timeoutMs, ...rest } = options;
+  const given = Object.entries({ timestamp, signature, retryNum, contentType, headers, timeoutMs }).filter(
     ([, v]) => v !== undefined,
   );
   return [rest, Object.fromEntries(given) as PostOptions];
