@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { ConfigError, parseSandboxConfig, readEnvironment } from '../config.js';
 import { createLogger } from '../log.js';
+import { endpointGuide } from './endpoints.js';
 import { startSandbox } from './server.js';
 
 let settings: ReturnType<typeof parseSandboxConfig>;
@@ -25,6 +26,8 @@ const sandbox = await startSandbox({
 console.log(`Provider sandbox listening on ${sandbox.url}`);
 console.log(`API key: ${sandbox.apiKey}`);
 console.log('This is a sandbox: nothing real is bought, no number rings and no agent answers.');
+console.log('');
+for (const line of endpointGuide(sandbox.url, sandbox.apiKey)) console.log(line);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
