@@ -56,7 +56,7 @@ function shellWords(line: string, variables: Record<string, string>): string[] {
       i = end;
     } else if (char === '"') {
       let text = '';
-      for (i += 1; line[i] !== '"'; i++) text += line[i] === '\\' ? line[++i] : line[i];
+      for (i += 1; i < line.length && line[i] !== '"'; i++) text += line[i] === '\\' ? line[++i] : line[i];
       word = (word ?? '') + expand(text);
     } else if (char === '\\') {
       word = (word ?? '') + (line[++i] ?? '');
