@@ -17,8 +17,11 @@ export interface Names {
   channel(id: string): string | undefined;
 }
 
+// Every emoji the app uses, and a few common ones.
 const EMOJI: Record<string, string> = {
   warning: '⚠️',
+  ballot_box_with_check: '☑️',
+  memo: '📝',
   white_check_mark: '✅',
   heavy_check_mark: '✔️',
   x: '❌',
