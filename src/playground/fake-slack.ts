@@ -46,8 +46,9 @@ export interface FakeSlack {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   baseUrl: string;
   /**
-   * A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. The
-   * origin says whose interaction it came from and which message held the button (what `replace_original` replaces).
+   * A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. Given an
+   * origin (whose interaction it came from, and which message held the button: what `replace_original` replaces),
+   * it is one Slack issued, good for 5 posts within 30 minutes; without one, a URL of the caller's making, unlimited.
    */
   respondUrl(id?: string, origin?: ResponseOrigin): string;
   /** A trigger_id for something `userId` did: `views.open` and `views.push` take it once, within 3 seconds. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import type { ResponseOrigin } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
 import type { SlackBudgets } from '../../src/slack/clients.js';
@@ -19,6 +20,7 @@ import {
   type BlockActionOptions,
   blockAction,
   OPERATOR,
+  OPS_CHANNEL,
   type SlashCommandOptions,
   slashCommand,
   type ViewClosedOptions,
@@ -113,6 +115,13 @@ const BLOCK_KIT_ERRORS = new Set(['invalid_blocks', 'invalid_arguments', 'no_tex
 
 let responseUrlCounter = 0;
 const freshResponseUrlId = () => `r${++responseUrlCounter}`;
+
+/** Where a button's response_url leads: its presser, and the message that held it. */
+function origin(fields: ActionOptions): ResponseOrigin {
+  const { container } = fields;
+  if (container.type !== 'message') return { userId: fields.userId ?? ADMIN };
+  return { userId: fields.userId ?? ADMIN, channel: container.channelId, messageTs: container.messageTs };
+}
 
 /** Waits for the post to the fake response_url `responseUrlId`. */
 export function respondedTo(fake: FakeSlack, responseUrlId: string | undefined, timeoutMs = 5000): Promise<SlackCall> {
@@ -229,7 +238,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const triggerId = fields.triggerId ?? slack.issueTriggerId(user);
         const body = slashCommand({
           ...fields,
-          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
+          ...(responseUrlId === undefined
+            ? {}
+            : {
+                responseUrl: slack.respondUrl(responseUrlId, {
+                  userId: user,
+                  channel: fields.channelId ?? OPS_CHANNEL,
+                }),
+              }),
           text,
           userId: user,
           triggerId,
@@ -245,7 +261,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           ...fields,
           userId: fields.userId ?? ADMIN,
           triggerId,
-          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
+          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId, origin(fields)) }),
         });
         return { ...(await post(body, postOptions)), triggerId, responseUrlId };
       },

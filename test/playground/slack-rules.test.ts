@@ -196,11 +196,14 @@ describe('response_urls', () => {
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('take five posts, then answer used_url', async () => {
-    const url = fake.respondUrl('five');
+    const url = fake.respondUrl('five', { userId: 'UANA', channel: 'COPS' });
     for (let i = 1; i <= 5; i++) expect((await post(url, { text: `reply ${i}` })).status).toBe(200);
     const sixth = await post(url, { text: 'reply 6' });
     expect(sixth.status).toBe(404);
     expect(await sixth.json()).toMatchObject({ error: 'used_url' });
+    // One of a test's own making is not Slack's: it takes whatever it is sent.
+    const own = fake.respondUrl('made-up');
+    for (let i = 1; i <= 6; i++) expect((await post(own, { text: `reply ${i}` })).status).toBe(200);
   });
 
   it('expire after 30 minutes', async () => {
