@@ -5,7 +5,7 @@ import { webApi } from '@slack/bolt';
 import type { Dialog, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Browser, findChromium, launchChromium } from '../../src/playground/browser.js';
-import { ANNOUNCEMENTS, OPERATOR, OPS_CHANNEL, VIEWER } from '../../src/playground/people.js';
+import { ADMIN, ANNOUNCEMENTS, OPERATOR, OPS_CHANNEL, VIEWER } from '../../src/playground/people.js';
 import { startTestPlayground, type TestPlayground } from './support.js';
 
 const chromiumPath = findChromium();
@@ -82,6 +82,9 @@ describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
     await help.waitFor();
     expect(await help.innerText()).toContain('Sandbox provider: nothing real is bought or routed.');
     expect(await help.innerText()).toContain('Only visible to you');
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    await composer.press('ArrowUp');
+    expect(await composer.inputValue()).toBe('/voice help');
   });
 
   it('searches US, buys the first number, confirms, shows the bought reply in place and announces it', async () => {
@@ -152,8 +155,10 @@ describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
   });
 
   it('shows the viewer no change buttons: not in search results, not on the Home tab', async () => {
-    await openAs(VIEWER.id);
+    await openAs(OPERATOR.id);
     await page.getByRole('tab', { name: 'Home' }).click();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Buy a number' }).waitFor();
+    await page.getByLabel('User').selectOption(VIEWER.id);
     const home = page.getByRole('tabpanel');
     await eventually(() => home.innerText()).toContain('Your role: viewer');
     expect(await home.getByRole('button').count()).toBe(0);
@@ -164,6 +169,54 @@ describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
     await results.waitFor();
     expect(await results.getByRole('button', { name: 'Buy', exact: true }).count()).toBe(0);
     expect(await results.innerText()).toContain('Buying a number needs the operator role');
+  });
+
+  it('buys from the Home tab through stacked modals: the region picker updates the search, Buy pushes the confirmation', async () => {
+    await openAs(OPERATOR.id);
+    await page.getByRole('tab', { name: 'Home' }).click();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Buy a number' }).click();
+    const search = page.getByRole('dialog', { name: 'Search numbers' });
+    await search.getByRole('combobox', { name: 'Pick a region' }).selectOption('GB');
+    await eventually(() => search.innerText()).toContain('Available numbers in United Kingdom (GB)');
+    await search.getByRole('button', { name: 'Buy', exact: true }).first().click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm purchase' });
+    const number = /Buy (\+44\d+)\./.exec(await confirm.innerText())?.[1] ?? '';
+    expect(number).not.toBe('');
+    await confirm.getByRole('button', { name: 'Buy', exact: true }).click();
+    const done = page.getByRole('dialog', { name: 'Done' });
+    await eventually(() => done.innerText()).toContain(`Bought ${number}`);
+    await done.getByRole('button', { name: 'Close', exact: true }).click();
+    // The confirmation was pushed onto the search: closing it leads back there.
+    await search.waitFor();
+    await search.getByRole('button', { name: 'Done', exact: true }).click();
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    await eventually(() => page.getByRole('tabpanel').innerText()).toContain(number);
+  });
+
+  it('cancels a release by closing its confirmation: the app hears view_closed and audits the cancellation', async () => {
+    await openAs(ADMIN.id);
+    await page.getByRole('tab', { name: 'Home' }).click();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Release' }).first().click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm release' });
+    const number = /Release (\+\d+)/.exec(await confirm.innerText())?.[1] ?? '';
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('tab', { name: `#${OPS_CHANNEL.name}` }).click();
+    await type('/voice audit 1');
+    await eventually(() => message('Audit log').innerText()).toMatch(
+      new RegExp(`number\\.release \\${number}.*cancelled`),
+    );
+  });
+
+  it('shows the app’s direct messages in its Messages tab, which has no composer', async () => {
+    const client = new webApi.WebClient(t.config.slack.botToken, { slackApiUrl: t.playground.slack.apiUrl });
+    await client.chat.postMessage({ channel: VIEWER.id, text: 'A reply that found no other way to you.' });
+    await openAs(VIEWER.id);
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await message('found no other way').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(false);
+    await page.getByLabel('User').selectOption(OPERATOR.id);
+    await eventually(() => page.getByRole('tabpanel').innerText()).not.toContain('found no other way');
   });
 
   it('shows an agent named like markup as text, and no dialog fires', async () => {
