@@ -1,9 +1,10 @@
 // Compiles src/ into dist/ with tsc (type errors stop it). `--if-stale` builds only when dist/ is missing or older than
 // a source file, which costs a few milliseconds when nothing changed, so that `npm start` never runs stale code.
 // The build goes to a fresh directory that replaces dist/ only once tsc has succeeded: a failed build leaves dist/ as
-// it was (and still stale, so the next start tries again rather than run it).
+// it was (and still stale, so the next start tries again rather than run it). Files tsc does not emit that the app reads
+// at run time (the playground's page) are copied beside the compiled code, so that dist/ runs on its own.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +13,8 @@ const DIST = join(ROOT, 'dist');
 /** Written last by a successful build, dated when the build began: sources newer than it are not in dist/. */
 const STAMP = join(DIST, '.built');
 const SOURCES = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+/** Read at run time, relative to the compiled module that serves them; their tsconfig.json only type-checks them. */
+const ASSETS = [{ from: 'src/playground/page', to: 'playground/page', skip: /tsconfig\.json$/ }];
 
 function newestSource() {
   let newest = 0;
@@ -46,6 +49,9 @@ function build() {
     rmSync(out, { recursive: true, force: true });
     process.stderr.write('The build failed: dist/ was left as it was.\n');
     process.exit(1);
+  }
+  for (const { from, to, skip } of ASSETS) {
+    cpSync(join(ROOT, from), join(out, to), { recursive: true, filter: (path) => !skip.test(path) });
   }
   writeFileSync(join(out, '.built'), '');
   utimesSync(join(out, '.built'), began, began);

@@ -1,10 +1,15 @@
 // The one place that reads the environment. Every problem is reported at once, by variable name.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
+// Blank counts as unset: a copied .env.example leaves its variables empty.
+const optionalText = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.string().trim().optional(),
+);
 const milliseconds = (min: number, max: number, fallback: number) => {
   const error = `must be a whole number of milliseconds from ${min} to ${max}`;
   return z.coerce.number({ error }).int(error).min(min, error).max(max, error).default(fallback);
@@ -13,7 +18,9 @@ const PORT_ERROR = 'must be a port number from 0 to 65535';
 const RECONCILE_ERROR = 'must be a whole number of seconds from 0 (off) to 86400';
 const port = (fallback: number) =>
   z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR).default(fallback);
-const databasePath = z.string().min(1).default('data/voice-ops.db');
+const DEFAULT_DATABASE = 'data/voice-ops.db';
+/** The playground's people and changes stay out of the app's own audit log. */
+const PLAYGROUND_DATABASE = 'data/playground/voice-ops.db';
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 
 const idList = (what: string) =>
@@ -51,7 +58,7 @@ const sandboxFields = {
 const environment = z
   .object({
     ...sandboxFields,
-    SLACK_BOT_TOKEN: z.string({ error: 'is required (xoxb-…)' }).startsWith('xoxb-', 'must start with xoxb-'),
+    SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xoxb-', 'must start with xoxb-').optional()),
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
     SLACK_API_URL: url,
@@ -66,7 +73,7 @@ const environment = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
       .default('cursor'),
-    DATABASE_PATH: databasePath,
+    DATABASE_PATH: optionalText,
     SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
     NOTIFY_CHANNEL_ID: optionalText.pipe(
       z
@@ -86,6 +93,21 @@ const environment = z
   })
   .superRefine(
     (env, ctx) => {
+      if (!hasSlackCredentials(env)) {
+        if (env.VOICE_API_BASE_URL) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['VOICE_API_BASE_URL'],
+            message:
+              'must be empty without Slack credentials: the playground runs on the sandbox only, where nothing ' +
+              'real is bought (set SLACK_BOT_TOKEN and the rest to use a real provider)',
+          });
+        }
+        return;
+      }
+      if (!env.SLACK_BOT_TOKEN) {
+        ctx.addIssue({ code: 'custom', path: ['SLACK_BOT_TOKEN'], message: 'is required (xoxb-…)' });
+      }
       if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
         ctx.addIssue({
           code: 'custom',
@@ -105,10 +127,32 @@ const environment = z
     { when: () => true },
   );
 
+/** With none of Slack's credentials (unset, or empty as in a copied .env.example), `npm start` runs the playground. */
+function hasSlackCredentials(env: {
+  SLACK_BOT_TOKEN?: string;
+  SLACK_APP_TOKEN?: string;
+  SLACK_SIGNING_SECRET?: string;
+}) {
+  return Boolean(env.SLACK_BOT_TOKEN || env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET);
+}
+
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
-  slack: { botToken: string; signingSecret?: string; appToken?: string; apiUrl?: string; port: number };
+  slack: {
+    botToken: string;
+    signingSecret?: string;
+    appToken?: string;
+    apiUrl?: string;
+    port: number;
+    /** The HTTP receiver's listen address; default every interface. */
+    host?: string;
+  };
+  /**
+   * Set when no Slack credential is: the playground serves its page on `port`, and `slack` holds a bot token and
+   * signing secret made up at start, known only to this process, for the app behind it (loopback, any free port).
+   */
+  playground?: { port: number };
   /** The real provider; absent means the embedded sandbox. */
   provider?: { baseUrl: string; apiKey: string };
   providerOptions: { timeoutMs: number; cursorParam: string };
@@ -153,19 +197,29 @@ function validate<T>(schema: z.ZodType<T>, env: Environment): T {
 
 export function parseConfig(env: Environment): Config {
   const e = validate(environment, env);
+  const playground = !hasSlackCredentials(e);
   return {
-    slack: {
-      botToken: e.SLACK_BOT_TOKEN,
-      signingSecret: e.SLACK_SIGNING_SECRET,
-      appToken: e.SLACK_APP_TOKEN,
-      apiUrl: e.SLACK_API_URL,
-      port: e.PORT,
-    },
+    slack: playground
+      ? {
+          botToken: `xoxb-playground-${randomBytes(24).toString('hex')}`,
+          signingSecret: randomBytes(32).toString('hex'),
+          port: 0,
+          host: '127.0.0.1',
+        }
+      : {
+          // Present whenever a credential is: the refinement above requires it.
+          botToken: e.SLACK_BOT_TOKEN ?? '',
+          signingSecret: e.SLACK_SIGNING_SECRET,
+          appToken: e.SLACK_APP_TOKEN,
+          apiUrl: e.SLACK_API_URL,
+          port: e.PORT,
+        },
+    ...(playground ? { playground: { port: e.PORT } } : {}),
     provider:
       e.VOICE_API_BASE_URL && e.VOICE_API_KEY ? { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } : undefined,
     providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },
     sandbox: sandboxSettings(e),
-    databasePath: e.DATABASE_PATH,
+    databasePath: e.DATABASE_PATH ?? (playground ? PLAYGROUND_DATABASE : DEFAULT_DATABASE),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
@@ -197,5 +251,5 @@ function sandboxSettings(e: z.infer<z.ZodObject<typeof sandboxFields>>): Config[
 
 /** The database path alone, for tools such as `npm run audit`, which need no Slack credentials. */
 export function parseDatabasePath(env: Environment): string {
-  return validate(z.object({ DATABASE_PATH: databasePath }), env).DATABASE_PATH;
+  return validate(z.object({ DATABASE_PATH: optionalText }), env).DATABASE_PATH ?? DEFAULT_DATABASE;
 }

@@ -27,15 +27,19 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (error) => lifecycle.fatal('uncaught exception', error));
   process.on('SIGINT', () => lifecycle.signal('SIGINT'));
   process.on('SIGTERM', () => lifecycle.signal('SIGTERM'));
+  const options = { logger, onFatal: (reason: string, error?: unknown) => lifecycle.fatal(reason, error) };
   try {
+    // No Slack credentials: the playground, loaded only then.
     lifecycle.started(
-      await startVoiceOps(config, { logger, onFatal: (reason, error) => lifecycle.fatal(reason, error) }),
+      config.playground
+        ? await (await import('./playground/start.js')).startPlayground(config, options)
+        : await startVoiceOps(config, options),
     );
   } catch (error) {
     // A refused token is said in full by its sentence; a stack trace would only bury it.
     const refusal = appTokenRefusal(error) ?? (error instanceof SlackRefusedToken ? error.message : undefined);
     if (refusal) lifecycle.startFailed(refusal);
-    lifecycle.startFailed(startFailure(error, config.slack.port), error);
+    lifecycle.startFailed(startFailure(error, config.playground?.port ?? config.slack.port), error);
   }
 }
 

@@ -132,7 +132,8 @@ export async function startVoiceOps(
   registerListeners(app, slackDeps, { deliveries, identity });
 
   const socketMode = Boolean(config.slack.appToken);
-  const started = (await app.start(config.slack.port)) as Server | undefined;
+  const { port, host } = config.slack;
+  const started = (await app.start(host ? { port, host } : port)) as Server | undefined;
   // In Socket Mode nothing else listens on PORT, so the health routes get a server of their own there.
   const listening = socketMode ? await startHealthServer(routes, config.slack.port) : started;
   const address = listening?.address();

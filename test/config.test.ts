@@ -27,6 +27,7 @@ describe('configuration', () => {
 
   it('names every missing or malformed variable in one message', () => {
     const message = problems({
+      SLACK_APP_TOKEN: 'not-an-app-token',
       PORT: 'eighty',
       VOICE_API_BASE_URL: 'ftp://provider.example/v1',
       VOICE_ADMINS: 'U123,alice',
@@ -37,7 +38,7 @@ describe('configuration', () => {
     });
     for (const name of [
       'SLACK_BOT_TOKEN',
-      'SLACK_SIGNING_SECRET',
+      'SLACK_APP_TOKEN',
       'PORT',
       'VOICE_API_BASE_URL',
       'VOICE_ADMINS',
@@ -92,6 +93,37 @@ describe('configuration', () => {
     const message = problems({ SLACK_BOT_TOKEN: 'not-a-bot-token-s3cr3t', SLACK_APP_TOKEN: 'also-s3cr3t' });
     expect(message).toContain('SLACK_BOT_TOKEN must start with xoxb-');
     expect(message).not.toContain('s3cr3t');
+  });
+
+  it('keeps asking for the rest of a half-filled Slack configuration', () => {
+    expect(problems({ SLACK_SIGNING_SECRET: 'secret' })).toContain('SLACK_BOT_TOKEN is required (xoxb-…)');
+    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: '' })).toContain(
+      'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+    );
+    expect(problems({ SLACK_APP_TOKEN: 'xapp-1' })).toContain('SLACK_BOT_TOKEN is required');
+    expect(parseConfig({ ...minimal }).playground).toBeUndefined();
+  });
+
+  it('runs the playground with no Slack credential, or only empty ones as in a copied .env.example', () => {
+    for (const env of [{}, { SLACK_BOT_TOKEN: '', SLACK_SIGNING_SECRET: '', SLACK_APP_TOKEN: ' ', PORT: '3999' }]) {
+      const config = parseConfig(env);
+      expect(config.playground).toEqual({ port: 'PORT' in env ? 3999 : 3000 });
+      // The app behind the page: HTTP mode on loopback, with credentials made up for this process alone.
+      expect(config.slack).toMatchObject({ port: 0, host: '127.0.0.1' });
+      expect(config.slack.appToken).toBeUndefined();
+      expect(config.slack.botToken).toMatch(/^xoxb-playground-[0-9a-f]{48}$/);
+      expect(config.slack.signingSecret).toMatch(/^[0-9a-f]{64}$/);
+      expect(config.provider).toBeUndefined();
+      expect(config.databasePath).toBe('data/playground/voice-ops.db');
+    }
+    expect(parseConfig({}).slack.botToken).not.toBe(parseConfig({}).slack.botToken);
+    expect(parseConfig({ DATABASE_PATH: '/tmp/x.db' }).databasePath).toBe('/tmp/x.db');
+  });
+
+  it('keeps the playground on the sandbox: a provider URL without Slack credentials is refused', () => {
+    expect(problems({ VOICE_API_BASE_URL: 'https://api.example.com/v1', VOICE_API_KEY: 'k' })).toContain(
+      'VOICE_API_BASE_URL must be empty without Slack credentials: the playground runs on the sandbox only',
+    );
   });
 
   it('reads the sandbox settings without any Slack credentials', () => {

@@ -456,7 +456,13 @@ describe('a real Bolt app driven through the harness', () => {
     const response = await postToSlackApp(
       eventsUrl,
       SECRET,
-      blockSuggestion({ userId: 'UOPERATOR', actionId: 'pick_agent', blockId: 'agent', value: 'desk', viewId: 'VMAP' }),
+      blockSuggestion({
+        userId: 'UOPERATOR',
+        actionId: 'pick_agent',
+        blockId: 'agent',
+        value: 'desk',
+        container: { type: 'view', viewId: 'VMAP', viewType: 'modal' },
+      }),
     );
     expect(response.status).toBe(200);
     expect(response.json).toEqual({
@@ -505,6 +511,11 @@ describe('captureLogs', () => {
 
 describe('the secrets sweep run when each end-to-end app closes', () => {
   const token = `atk_${'ab12'.repeat(8)}`;
+  const shownIn = (text: string) => ({
+    type: 'modal' as const,
+    title: { type: 'plain_text' as const, text: 'Agent created' },
+    blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }],
+  });
   let dir: string;
   let dbPath: string;
   let client: InstanceType<typeof webApi.WebClient>;
@@ -528,7 +539,7 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
   it('accepts a token shown only to its creator', async () => {
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+      view: shownIn(token),
     });
     expect(sweep()).not.toThrow();
   });
@@ -536,14 +547,14 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
   it('finds a token shown to the creator and then posted to a channel, logged or stored', async () => {
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+      view: shownIn(token),
     });
     await client.chat.postMessage({ channel: 'C1', text: `leak ${token}` });
     expect(sweep()).toThrow(/atk_ab12.* in a chat\.postMessage call/);
     fake.clear();
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: token }, blocks: [] },
+      view: shownIn(token),
     });
     expect(sweep(`{"msg":"${token}"}`)).toThrow(/in the logs/);
     const db = new Database(dbPath);
@@ -555,7 +566,7 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
   it('finds a credential anywhere, even in the requester’s own messages', async () => {
     await client.views.open({
       trigger_id: 't',
-      view: { type: 'modal', title: { type: 'plain_text', text: SECRET }, blocks: [] },
+      view: shownIn(SECRET),
     });
     expect(sweep()).toThrow(/shown to a user/);
   });

@@ -249,7 +249,10 @@ describe('hostile text as /voice command text', () => {
     const name = "<!channel> '; DROP TABLE audit_events; -- <http://x|y>";
     const mark = t.slack.mark();
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
-    const calls = await settled(mark, sent);
+    await settled(mark, sent);
+    // The announcement follows the reply: wait until the app has done all it will for this command.
+    await t.settled();
+    const calls = t.slack.calls().slice(mark);
     const announced = calls.filter((call) => call.method === 'chat.postMessage');
     expect(announced).toHaveLength(1);
     expect(shownText(announced[0] as SlackCall)).toContain('&lt;!channel&gt;');

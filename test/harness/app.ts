@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import type { ResponseOrigin } from '../../src/playground/workspace.js';
 import { type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
 import type { SlackBudgets } from '../../src/slack/clients.js';
@@ -20,8 +21,8 @@ import {
   type BlockSuggestionOptions,
   blockAction,
   blockSuggestion,
-  newTriggerId,
   OPERATOR,
+  OPS_CHANNEL,
   type SlashCommandOptions,
   slashCommand,
   type ViewClosedOptions,
@@ -117,8 +118,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Slack's answers to blocks or views it cannot accept. */
+const BLOCK_KIT_ERRORS = new Set(['invalid_blocks', 'invalid_arguments', 'no_text']);
+
 let responseUrlCounter = 0;
 const freshResponseUrlId = () => `r${++responseUrlCounter}`;
+
+/** Where a button's response_url leads: its presser, and the message that held it. */
+function origin(fields: ActionOptions): ResponseOrigin {
+  const { container } = fields;
+  if (container.type !== 'message') return { userId: fields.userId ?? ADMIN };
+  return { userId: fields.userId ?? ADMIN, channel: container.channelId, messageTs: container.messageTs };
+}
 
 /** Waits for the post to the fake response_url `responseUrlId`. */
 export function respondedTo(fake: FakeSlack, responseUrlId: string | undefined, timeoutMs = 5000): Promise<SlackCall> {
@@ -130,8 +141,8 @@ export function respondedTo(fake: FakeSlack, responseUrlId: string | undefined, 
 }
 
 function splitPostOptions<T extends PostOptions>(options: T): [Omit<T, keyof PostOptions>, PostOptions] {
-  const { timestamp, signature, retryNum, contentType, headers, ...rest } = options;
-  const given = Object.entries({ timestamp, signature, retryNum, contentType, headers }).filter(
+  const { timestamp, signature, retryNum, contentType, headers, timeoutMs, ...rest } = options;
+  const given = Object.entries({ timestamp, signature, retryNum, contentType, headers, timeoutMs }).filter(
     ([, v]) => v !== undefined,
   );
   return [rest, Object.fromEntries(given) as PostOptions];
@@ -178,6 +189,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         credentials: [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey],
       }),
     );
+
+    // A message or view that Slack would refuse for its blocks is a bug in a view, whichever test came across it.
+    cleanups.push(async () => {
+      const refused = slack.workspace.refusals().filter((entry) => BLOCK_KIT_ERRORS.has(entry.error));
+      const lines = refused.map((entry) => `${entry.method}: ${entry.error} ${entry.problems.join('; ')}`);
+      if (lines.length > 0) throw new Error(`Slack would refuse these blocks:\n${lines.join('\n')}`);
+    });
 
     const notifyChannel = options.notifyChannel === undefined ? NOTIFY_CHANNEL : options.notifyChannel;
     const config = parseConfig({
@@ -230,10 +248,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       async command(text, user = ADMIN, extra = {}) {
         const [fields, postOptions] = splitPostOptions(extra);
         const responseUrlId = fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
-        const triggerId = fields.triggerId ?? newTriggerId();
+        const triggerId = fields.triggerId ?? slack.issueTriggerId(user);
         const body = slashCommand({
           ...fields,
-          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
+          ...(responseUrlId === undefined
+            ? {}
+            : {
+                responseUrl: slack.respondUrl(responseUrlId, {
+                  userId: user,
+                  channel: fields.channelId ?? OPS_CHANNEL,
+                }),
+              }),
           text,
           userId: user,
           triggerId,
@@ -244,18 +269,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const [fields, postOptions] = splitPostOptions(actionOptions);
         const fromMessage = fields.container.type === 'message';
         const responseUrlId = fromMessage && fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
-        const triggerId = fields.triggerId ?? newTriggerId();
+        const triggerId = fields.triggerId ?? slack.issueTriggerId(fields.userId ?? ADMIN);
         const body = blockAction({
           ...fields,
           userId: fields.userId ?? ADMIN,
           triggerId,
-          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId) }),
+          ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId, origin(fields)) }),
         });
         return { ...(await post(body, postOptions)), triggerId, responseUrlId };
       },
       async submit(submitOptions) {
         const [fields, postOptions] = splitPostOptions(submitOptions);
-        const triggerId = fields.triggerId ?? newTriggerId();
+        const triggerId = fields.triggerId ?? slack.issueTriggerId(fields.userId ?? ADMIN);
         const body = viewSubmission({ ...fields, userId: fields.userId ?? ADMIN, triggerId });
         return { ...(await post(body, postOptions)), triggerId };
       },

@@ -64,7 +64,7 @@ describe('homeView', () => {
     expect(elements(view, ACTION.createAgent).map(buttonLabel)).toEqual(['Create agent']);
     expect(elements(view, ACTION.searchNumbers).map(buttonLabel)).toEqual(['Buy a number']);
     expect(elements(view, ACTION.mapNumber).map((button) => [buttonLabel(button), button.value])).toEqual([
-      ['Map a number', ''],
+      ['Map a number', undefined],
       ['Map', '+14155550100'],
     ]);
     expect(elements(view, ACTION.releaseNumber)).toEqual([]);

@@ -48,9 +48,7 @@ export function homeView(input: {
   const { agents, numbers, role } = input;
   const numberTools = [
     numbersFilterSelect(input.position.numbersFilter),
-    ...(can(role, 'operator')
-      ? [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber, value: '' })]
-      : []),
+    ...(can(role, 'operator') ? [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber })] : []),
   ];
   const blocks: KnownBlock[] = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),

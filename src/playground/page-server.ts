@@ -1,0 +1,217 @@
+// The playground's web page and the small API its script uses, on node:http, on loopback only. The page reads what
+// a person sees (GET /api/state), hears that something changed (GET /api/events, server-sent events), and acts
+// through POSTs that Interactions turns into what Slack would send the app. Requests must name this server as
+// their host (no DNS rebinding) and, for changes, come as JSON from this page's own origin (no cross-site forms).
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import type { Interactions } from './interactions.js';
+import { PEOPLE, type PlaygroundPerson } from './people.js';
+import { pageState, uiOption } from './render.js';
+import type { Workspace } from './workspace.js';
+
+const PAGE_DIR = new URL('./page/', import.meta.url);
+const FILES: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/page/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/page/blocks.js': { file: 'blocks.js', type: 'text/javascript; charset=utf-8' },
+  '/page/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+/** The page runs only its own script and styles, talks only to this server, and is never framed. */
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+const person = z.enum(PEOPLE.map((candidate) => candidate.id) as [string, ...string[]]);
+const option = z.object({ text: z.string().max(3000), value: z.string().max(3000) });
+const selectedOption = z.object({
+  text: z.object({ type: z.literal('plain_text'), text: z.string(), emoji: z.boolean() }),
+  value: z.string(),
+});
+const stateValue = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
+  z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
+  z.object({ type: z.literal('external_select'), selected_option: selectedOption.nullable() }),
+]);
+const state = z.record(z.string(), z.record(z.string(), stateValue)).default({});
+const target = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), channel: z.string(), ts: z.string() }),
+  z.object({ kind: z.literal('view'), viewId: z.string() }),
+]);
+const element = { blockId: z.string(), actionId: z.string() };
+
+const requests = {
+  '/api/type': z.object({ user: person, channel: z.string(), text: z.string().min(1).max(10_000) }),
+  '/api/act': z.object({ user: person, target, ...element, selected: option.optional(), state }),
+  '/api/submit': z.object({ user: person, viewId: z.string(), state }),
+  '/api/close': z.object({ user: person, viewId: z.string(), all: z.boolean().default(false) }),
+  '/api/suggest': z.object({ user: person, target, ...element, value: z.string().max(3000) }),
+  '/api/home': z.object({ user: person }),
+};
+type Requests = { [path in keyof typeof requests]: z.infer<(typeof requests)[path]> };
+
+export interface PageServer {
+  /** `http://127.0.0.1:PORT/`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 256_000) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function startPageServer(input: {
+  port: number;
+  workspace: Workspace;
+  interactions: Interactions;
+  logger: Logger;
+}): Promise<PageServer> {
+  const { workspace, interactions, logger } = input;
+  const files = Object.fromEntries(
+    Object.entries(FILES).map(([path, { file, type }]) => [
+      path,
+      { body: readFileSync(new URL(file, PAGE_DIR)), type },
+    ]),
+  );
+  const streams = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  let origins: Set<string> = new Set();
+
+  // Changes come in bursts (a reply, the Home tab, an announcement): the page hears of them once per burst.
+  let pending: NodeJS.Timeout | undefined;
+  const stopListening = workspace.onChange(() => {
+    pending ??= setTimeout(() => {
+      pending = undefined;
+      for (const stream of streams) stream.write(`event: change\ndata: ${workspace.version}\n\n`);
+    }, 25);
+  });
+  const keepAlive = setInterval(() => {
+    for (const stream of streams) stream.write(': keep-alive\n\n');
+  }, 15_000);
+
+  const me = (id: string): PlaygroundPerson =>
+    PEOPLE.find((candidate) => candidate.id === id) ?? (PEOPLE[0] as PlaygroundPerson);
+
+  const handlers: { [path in keyof Requests]: (body: Requests[path]) => Promise<unknown> } = {
+    '/api/type': (body) => interactions.type(body.user, body.channel, body.text),
+    '/api/act': (body) =>
+      interactions.act(
+        body.user,
+        body.target,
+        { blockId: body.blockId, actionId: body.actionId, ...(body.selected ? { selected: body.selected } : {}) },
+        body.state,
+      ),
+    '/api/submit': (body) => interactions.submit(body.user, body.viewId, body.state),
+    '/api/close': (body) => interactions.close(body.user, body.viewId, body.all),
+    '/api/suggest': async (body) => {
+      const act = { blockId: body.blockId, actionId: body.actionId };
+      const suggested = await interactions.suggest(body.user, body.target, act, body.value);
+      return suggested.ok ? { ok: true, options: suggested.options.map(uiOption) } : suggested;
+    },
+    '/api/home': (body) => interactions.openHome(body.user),
+  };
+
+  async function post(path: keyof Requests, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const origin = req.headers.origin;
+    if (!req.headers['content-type']?.startsWith('application/json') || (origin && !origins.has(origin))) {
+      send(res, 403, { ok: false, reason: 'Only the playground page may act here.' });
+      return;
+    }
+    let parsed: z.ZodSafeParseResult<unknown>;
+    try {
+      parsed = requests[path].safeParse(await readJson(req));
+    } catch {
+      send(res, 400, { ok: false, reason: 'The request was not JSON.' });
+      return;
+    }
+    if (!parsed.success) {
+      send(res, 400, { ok: false, reason: parsed.error.issues.map((issue) => issue.message).join('; ') });
+      return;
+    }
+    const handler = handlers[path] as (body: unknown) => Promise<unknown>;
+    send(res, 200, await handler(parsed.data));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://playground');
+    if (!origins.has(`http://${req.headers.host ?? ''}`)) {
+      send(res, 403, { ok: false, reason: 'Open the playground at the address it printed.' });
+      return;
+    }
+    if (req.method === 'POST' && url.pathname in requests) return post(url.pathname as keyof Requests, req, res);
+    if (req.method !== 'GET') return send(res, 405, { ok: false, reason: 'method not allowed' });
+    const file = files[url.pathname];
+    if (file) {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.type });
+      res.end(file.body);
+      return;
+    }
+    if (url.pathname === '/api/state') {
+      const user = person.safeParse(url.searchParams.get('user'));
+      return send(res, 200, pageState(workspace, me(user.success ? user.data : '')));
+    }
+    if (url.pathname === '/api/events') {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream' });
+      res.write(`event: change\ndata: ${workspace.version}\n\n`);
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+    send(res, 404, { ok: false, reason: 'not found' });
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.error({ err: error }, 'playground: a page request failed');
+      if (!res.headersSent) send(res, 500, { ok: false, reason: 'The playground failed to handle that.' });
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(input.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        stopListening();
+        clearInterval(keepAlive);
+        if (pending) clearTimeout(pending);
+        for (const stream of streams) stream.end();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}

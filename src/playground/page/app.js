@@ -1,0 +1,450 @@
+// @ts-check
+// The playground's client: what one person sees in Slack (channels, the app's Home and Messages tabs, modals) and
+// what they can do there. It reads the state from the playground server when told that something changed
+// (server-sent events), and sends each act as JSON; the server turns it into what Slack would send the app.
+import { el, renderBlocks, renderInline, Values } from './blocks.js';
+
+/**
+ * @typedef {import('../render.js').PageState} PageState
+ * @typedef {import('../render.js').UiMessage} UiMessage
+ * @typedef {import('../render.js').UiView} UiView
+ * @typedef {import('../render.js').UiOption} UiOption
+ * @typedef {import('../render.js').UiConfirm} UiConfirm
+ * @typedef {import('./blocks.js').Surface} Surface
+ * @typedef {{ kind: 'message', channel: string, ts: string } | { kind: 'view', viewId: string }} Target
+ */
+
+const HOME = 'home';
+const MESSAGES = 'messages';
+
+/**
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {new () => T} type
+ * @returns {T}
+ */
+function byId(id, type) {
+  const found = document.getElementById(id);
+  if (!(found instanceof type)) throw new Error(`the page has no ${id}`);
+  return found;
+}
+
+const ui = {
+  user: byId('user', HTMLSelectElement),
+  role: byId('role', HTMLElement),
+  channelTabs: byId('channel-tabs', HTMLElement),
+  appTabs: byId('app-tabs', HTMLElement),
+  panel: byId('panel', HTMLElement),
+  panelTitle: byId('panel-title', HTMLElement),
+  panelNote: byId('panel-note', HTMLElement),
+  messages: byId('messages', HTMLOListElement),
+  home: byId('home', HTMLElement),
+  composer: byId('composer', HTMLFormElement),
+  message: byId('message', HTMLInputElement),
+  refusals: byId('refusals', HTMLElement),
+  refusalList: byId('refusal-list', HTMLOListElement),
+  connection: byId('connection', HTMLElement),
+  modal: byId('modal', HTMLDialogElement),
+  confirm: byId('confirm', HTMLDialogElement),
+};
+
+const page = {
+  /** @type {string} */
+  user: new URLSearchParams(location.search).get('user') ?? '',
+  /** A channel id, HOME or MESSAGES. */
+  tab: '',
+  /** @type {PageState | undefined} */
+  state: undefined,
+  /** What was typed, newest last, for ↑ and ↓. */
+  /** @type {string[]} */
+  history: [],
+  historyAt: 0,
+  /** Values of inputs and selects by surface (view id or message key), kept across redraws. */
+  /** @type {Map<string, Values>} */
+  values: new Map(),
+  /** @type {Map<number, { revision: number, item: HTMLLIElement }>} */
+  drawn: new Map(),
+  /** What the modal and Home tab show now: a view id and revision. */
+  modalShown: '',
+  homeShown: '',
+};
+
+/**
+ * @param {string} path
+ * @param {Record<string, unknown>} body
+ * @returns {Promise<{ ok: boolean, reason?: string, options?: UiOption[] }>}
+ */
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: page.user, ...body }),
+  });
+  const answer = await response.json();
+  if (!answer.ok && answer.reason) ui.connection.textContent = answer.reason;
+  return answer;
+}
+
+/**
+ * @param {string} key
+ * @returns {Values}
+ */
+function valuesOf(key) {
+  const found = page.values.get(key);
+  if (found) return found;
+  const created = new Values();
+  page.values.set(key, created);
+  return created;
+}
+
+/**
+ * Asks as Slack's confirm dialog does; resolves true for the confirm button.
+ * @param {UiConfirm} confirm
+ * @returns {Promise<boolean>}
+ */
+function askToConfirm(confirm) {
+  const dialog = ui.confirm;
+  const title = el('h2', 'modal-title', confirm.title);
+  title.id = 'confirm-title';
+  const text = el('div', 'modal-body');
+  text.id = 'confirm-text';
+  text.append(renderInline(confirm.text));
+  const deny = el('button', 'bk-button', confirm.deny);
+  deny.type = 'button';
+  const accept = el('button', `bk-button ${confirm.style === 'danger' ? 'bk-danger' : 'bk-primary'}`, confirm.confirm);
+  accept.type = 'button';
+  const footer = el('div', 'modal-footer');
+  footer.append(deny, accept);
+  dialog.replaceChildren(title, text, footer);
+  dialog.showModal();
+  return new Promise((resolve) => {
+    const done = (/** @type {boolean} */ answer) => {
+      dialog.close();
+      resolve(answer);
+    };
+    deny.addEventListener('click', () => done(false));
+    accept.addEventListener('click', () => done(true));
+    dialog.addEventListener('cancel', () => resolve(false), { once: true });
+  });
+}
+
+/**
+ * The surface a message or view offers its elements.
+ * @param {string} key
+ * @param {Target} target
+ * @returns {Surface}
+ */
+function surfaceOf(key, target) {
+  const values = valuesOf(key);
+  return {
+    values,
+    act: (blockId, actionId, selected) =>
+      void post('/api/act', { target, blockId, actionId, ...(selected ? { selected } : {}), state: values.toState() }),
+    suggest: async (blockId, actionId, typed) => {
+      const answer = await post('/api/suggest', { target, blockId, actionId, value: typed });
+      return answer.options ?? [];
+    },
+    confirm: askToConfirm,
+  };
+}
+
+// --- drawing ------------------------------------------------------------------------------------------------------
+
+/** @param {string} ts */
+function timeOf(ts) {
+  const date = new Date(Number(ts.split('.')[0]) * 1000);
+  return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * @param {UiMessage} message
+ * @param {string} channel
+ * @returns {HTMLLIElement}
+ */
+function drawMessage(message, channel) {
+  const item = el('li', `message${message.ephemeral ? ' ephemeral' : ''} via-${message.via}`);
+  item.dataset.ts = message.ts;
+  const meta = el('p', 'message-meta');
+  meta.append(el('strong', 'message-author', message.author.name));
+  if (message.author.app) meta.append(el('span', 'badge', 'APP'));
+  meta.append(el('time', 'message-time', timeOf(message.ts)));
+  if (message.ephemeral) meta.append(el('span', 'only-you', 'Only visible to you'));
+  item.append(meta);
+  const body = el('div', 'message-body');
+  if (message.blocks.length > 0) {
+    body.append(
+      renderBlocks(message.blocks, surfaceOf(`m${message.key}`, { kind: 'message', channel, ts: message.ts })),
+    );
+  } else {
+    body.append(renderInline(message.text));
+  }
+  item.append(body);
+  return item;
+}
+
+/**
+ * @param {UiMessage[]} messages
+ * @param {string} channel
+ */
+function drawConversation(messages, channel) {
+  const atBottom = ui.panel.scrollHeight - ui.panel.scrollTop - ui.panel.clientHeight < 40;
+  const keep = new Set(messages.map((message) => message.key));
+  for (const [key, { item }] of page.drawn) {
+    if (!keep.has(key)) {
+      item.remove();
+      page.drawn.delete(key);
+    }
+  }
+  let previous = /** @type {Element | null} */ (null);
+  let added = false;
+  for (const message of messages) {
+    let drawn = page.drawn.get(message.key);
+    if (!drawn || drawn.revision !== message.revision) {
+      const item = drawMessage(message, channel);
+      if (drawn) drawn.item.replaceWith(item);
+      drawn = { revision: message.revision, item };
+      page.drawn.set(message.key, drawn);
+      added = true;
+    }
+    const expectedPlace = previous ? previous.nextElementSibling : ui.messages.firstElementChild;
+    if (expectedPlace !== drawn.item) {
+      if (previous) previous.after(drawn.item);
+      else ui.messages.prepend(drawn.item);
+    }
+    previous = drawn.item;
+  }
+  ui.messages.hidden = false;
+  if (messages.length === 0) ui.panelNote.textContent = 'Nothing here yet.';
+  if (added && atBottom) ui.panel.scrollTop = ui.panel.scrollHeight;
+}
+
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {HTMLElement} list
+ */
+function tab(id, name, list) {
+  let button = /** @type {HTMLButtonElement | null} */ (list.querySelector(`[data-tab="${CSS.escape(id)}"]`));
+  if (!button) {
+    button = el('button', 'tab', name);
+    button.type = 'button';
+    button.setAttribute('role', 'tab');
+    button.dataset.tab = id;
+    button.id = `tab-${id}`;
+    button.setAttribute('aria-controls', 'panel');
+    button.addEventListener('click', () => select(id));
+    list.append(button);
+  }
+  const selected = page.tab === id;
+  button.setAttribute('aria-selected', String(selected));
+  button.tabIndex = selected ? 0 : -1;
+  return button;
+}
+
+/** @param {string} id */
+function select(id) {
+  if (page.tab === id) return;
+  page.tab = id;
+  page.drawn.clear();
+  ui.messages.replaceChildren();
+  page.homeShown = '';
+  // Slack tells the app each time a person opens its Home tab.
+  if (id === HOME) void post('/api/home', {});
+  draw();
+  ui.panel.focus();
+}
+
+function draw() {
+  const state = page.state;
+  if (!state) return;
+  if (ui.user.options.length !== state.people.length) {
+    ui.user.replaceChildren(
+      ...state.people.map((person) => {
+        const option = el('option', undefined, `${person.name} (${person.role})`);
+        option.value = person.id;
+        return option;
+      }),
+    );
+  }
+  ui.user.value = state.me.id;
+  ui.role.textContent =
+    state.me.role === 'viewer'
+      ? 'A viewer: looks, changes nothing.'
+      : `In VOICE_${state.me.role === 'admin' ? 'ADMINS' : 'OPERATORS'}: may ${state.me.role === 'admin' ? 'change and remove' : 'buy, create and map'}.`;
+
+  const channels = state.channels;
+  if (!page.tab) page.tab = channels[0]?.id ?? HOME;
+  for (const channel of channels) tab(channel.id, `#${channel.name}`, ui.channelTabs);
+  tab(HOME, 'Home', ui.appTabs);
+  tab(MESSAGES, 'Messages', ui.appTabs);
+  ui.panel.setAttribute('aria-labelledby', `tab-${page.tab}`);
+
+  const channel = channels.find((candidate) => candidate.id === page.tab);
+  ui.panelNote.textContent = '';
+  ui.composer.hidden = !channel;
+  if (channel) {
+    ui.panelTitle.textContent = `#${channel.name}`;
+    if (channel.announcements) ui.panelNote.textContent = `Where ${state.app.name} announces every change.`;
+    ui.home.hidden = true;
+    drawConversation(state.conversations[channel.id] ?? [], channel.id);
+  } else if (page.tab === MESSAGES) {
+    ui.panelTitle.textContent = `${state.app.name}: Messages`;
+    ui.home.hidden = true;
+    drawConversation(state.direct, `D${state.me.id}`);
+    if (state.direct.length === 0)
+      ui.panelNote.textContent = `${state.app.name} writes here when a reply cannot reach you any other way.`;
+  } else {
+    ui.panelTitle.textContent = `${state.app.name}: Home`;
+    ui.messages.hidden = true;
+    ui.home.hidden = false;
+    drawHome(state.home);
+  }
+  drawRefusals(state);
+  drawModal(state.modal);
+}
+
+/** @param {UiView | undefined} home */
+function drawHome(home) {
+  const shown = home ? `${home.id}:${home.revision}` : '';
+  if (shown === page.homeShown && ui.home.childElementCount > 0) return;
+  page.homeShown = shown;
+  if (!home) {
+    ui.home.replaceChildren(el('p', 'panel-note', 'Opening the Home tab…'));
+    return;
+  }
+  ui.home.replaceChildren(renderBlocks(home.blocks, surfaceOf(home.id, { kind: 'view', viewId: home.id })));
+}
+
+/** @param {PageState} state */
+function drawRefusals(state) {
+  ui.refusals.hidden = state.refusals.length === 0;
+  ui.refusalList.replaceChildren(
+    ...state.refusals
+      .slice(-5)
+      .reverse()
+      .map((refusal) => {
+        const item = el('li', 'refusal');
+        item.append(el('strong', undefined, `${refusal.method}: ${refusal.error}`));
+        for (const problem of refusal.problems) item.append(el('span', 'problem', problem));
+        return item;
+      }),
+  );
+}
+
+/** @param {UiView | undefined} view */
+function drawModal(view) {
+  const dialog = ui.modal;
+  if (!view) {
+    page.modalShown = '';
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const shown = `${view.id}:${view.revision}`;
+  if (shown === page.modalShown && dialog.open) return;
+  page.modalShown = shown;
+  const title = el('h2', 'modal-title', view.title);
+  title.id = 'modal-title';
+  const dismiss = el('button', 'modal-dismiss', '×');
+  dismiss.type = 'button';
+  dismiss.setAttribute('aria-label', 'Dismiss');
+  dismiss.addEventListener('click', () => void post('/api/close', { viewId: view.id, all: true }));
+  const header = el('div', 'modal-header');
+  header.append(title, dismiss);
+  const body = el('div', 'modal-body');
+  body.append(renderBlocks(view.blocks, surfaceOf(view.id, { kind: 'view', viewId: view.id })));
+  const footer = el('div', 'modal-footer');
+  const close = el('button', 'bk-button', view.close);
+  close.type = 'button';
+  close.addEventListener('click', () => void post('/api/close', { viewId: view.id, all: false }));
+  footer.append(close);
+  if (view.submit) {
+    const submit = el('button', 'bk-button bk-primary', view.submit);
+    submit.type = 'button';
+    submit.addEventListener('click', async () => {
+      submit.disabled = true;
+      await post('/api/submit', { viewId: view.id, state: valuesOf(view.id).toState() });
+      submit.disabled = false;
+    });
+    footer.append(submit);
+  }
+  dialog.replaceChildren(header, body, footer);
+  if (!dialog.open) dialog.showModal();
+}
+
+// --- reading the state --------------------------------------------------------------------------------------------
+
+let fetching = false;
+let again = false;
+
+async function refresh() {
+  if (fetching) {
+    again = true;
+    return;
+  }
+  fetching = true;
+  try {
+    do {
+      again = false;
+      const response = await fetch(`/api/state?user=${encodeURIComponent(page.user)}`);
+      if (!response.ok) throw new Error(`the playground answered ${response.status}`);
+      page.state = await response.json();
+      if (page.state && page.user !== page.state.me.id) page.user = page.state.me.id;
+      draw();
+    } while (again);
+  } finally {
+    fetching = false;
+  }
+}
+
+function listen() {
+  const events = new EventSource('/api/events');
+  events.addEventListener('change', () => void refresh());
+  events.addEventListener('open', () => {
+    ui.connection.textContent = '';
+  });
+  events.addEventListener('error', () => {
+    ui.connection.textContent = 'The playground is not answering; reconnecting…';
+  });
+}
+
+// --- what a person does -------------------------------------------------------------------------------------------
+
+ui.user.addEventListener('change', () => {
+  page.user = ui.user.value;
+  page.drawn.clear();
+  ui.messages.replaceChildren();
+  page.modalShown = '';
+  page.homeShown = '';
+  history.replaceState(null, '', `?user=${encodeURIComponent(page.user)}`);
+  if (page.tab === HOME) void post('/api/home', {});
+  void refresh();
+});
+
+ui.composer.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const text = ui.message.value.trim();
+  if (!text) return;
+  page.history.push(text);
+  page.historyAt = page.history.length;
+  ui.message.value = '';
+  void post('/api/type', { channel: page.tab, text });
+});
+
+ui.message.addEventListener('keydown', (event) => {
+  if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+  if (page.history.length === 0) return;
+  event.preventDefault();
+  const step = event.key === 'ArrowUp' ? -1 : 1;
+  page.historyAt = Math.min(page.history.length, Math.max(0, page.historyAt + step));
+  ui.message.value = page.history[page.historyAt] ?? '';
+});
+
+// Escape closes the modal as its × does; the app hears of it when it asked to.
+ui.modal.addEventListener('cancel', (event) => {
+  event.preventDefault();
+  const view = page.state?.modal;
+  if (view) void post('/api/close', { viewId: view.id, all: true });
+});
+
+listen();
+void refresh();

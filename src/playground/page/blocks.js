@@ -1,0 +1,444 @@
+// @ts-check
+// Block Kit and mrkdwn, drawn as Slack's client draws them, from the data render.ts prepares. Every string from the
+// app becomes a text node or an attribute value: nothing here parses HTML, so no name or message can become markup.
+
+/**
+ * @typedef {import('../render.js').UiBlock} UiBlock
+ * @typedef {import('../render.js').UiElement} UiElement
+ * @typedef {import('../render.js').UiOption} UiOption
+ * @typedef {import('../render.js').UiConfirm} UiConfirm
+ * @typedef {import('../mrkdwn.js').Inline} Inline
+ * @typedef {import('../payloads.js').StateValue} StateValue
+ * @typedef {import('../payloads.js').StateValues} StateValues
+ */
+
+/**
+ * What a surface (a message, a modal, the Home tab) lets its elements do.
+ * @typedef {object} Surface
+ * @property {Values} values what its inputs and selects hold, as Slack's `state.values`
+ * @property {(blockId: string, actionId: string, selected?: UiOption) => void} act a button pressed, or an option chosen outside an input block
+ * @property {(blockId: string, actionId: string, typed: string) => Promise<UiOption[]>} suggest the app's options for a type-ahead
+ * @property {(confirm: UiConfirm) => Promise<boolean>} confirm asks the person, as Slack's confirm dialog does
+ */
+
+let counter = 0;
+const uid = (/** @type {string} */ prefix) => `${prefix}-${++counter}`;
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
+
+/**
+ * mrkdwn, as formatted text.
+ * @param {Inline[]} nodes
+ * @returns {DocumentFragment}
+ */
+export function renderInline(nodes) {
+  const fragment = document.createDocumentFragment();
+  for (const node of nodes) fragment.append(inlineNode(node));
+  return fragment;
+}
+
+/**
+ * @param {Inline} node
+ * @returns {Node}
+ */
+function inlineNode(node) {
+  switch (node.t) {
+    case 'text':
+      return document.createTextNode(node.text);
+    case 'br':
+      return el('br');
+    case 'code':
+      return el('code', 'bk-code', node.text);
+    case 'pre':
+      return el('pre', 'bk-pre', node.text);
+    case 'mention':
+      return el('span', `bk-mention bk-mention-${node.kind}`, node.text);
+    case 'link': {
+      if (!SAFE_LINK.test(node.href)) return renderInline(node.children);
+      const link = el('a', 'bk-link');
+      link.href = node.href;
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer';
+      link.append(renderInline(node.children));
+      return link;
+    }
+    default: {
+      const tag = { bold: 'strong', italic: 'em', strike: 's', quote: 'blockquote' }[node.t];
+      const wrapper = el(/** @type {'strong' | 'em' | 's' | 'blockquote'} */ (tag));
+      wrapper.append(renderInline(node.children));
+      return wrapper;
+    }
+  }
+}
+
+/** The values of a surface's inputs and selects, kept across redraws as Slack keeps them across views.update. */
+export class Values {
+  constructor() {
+    /** @type {Map<string, Map<string, StateValue>>} */
+    this.byBlock = new Map();
+  }
+
+  /**
+   * @param {string} blockId
+   * @param {string} actionId
+   * @returns {StateValue | undefined}
+   */
+  get(blockId, actionId) {
+    return this.byBlock.get(blockId)?.get(actionId);
+  }
+
+  /**
+   * @param {string} blockId
+   * @param {string} actionId
+   * @param {StateValue} value
+   */
+  set(blockId, actionId, value) {
+    const block = this.byBlock.get(blockId) ?? new Map();
+    block.set(actionId, value);
+    this.byBlock.set(blockId, block);
+  }
+
+  /** @returns {StateValues} */
+  toState() {
+    /** @type {StateValues} */
+    const state = {};
+    for (const [blockId, actions] of this.byBlock) state[blockId] = Object.fromEntries(actions);
+    return state;
+  }
+}
+
+/**
+ * @param {UiOption} option
+ * @returns {{ text: { type: 'plain_text', text: string, emoji: boolean }, value: string }}
+ */
+const selectedOption = (option) => ({
+  text: { type: 'plain_text', text: option.text, emoji: true },
+  value: option.value,
+});
+
+/**
+ * Blocks, in order; a block the playground cannot draw is shown as a placeholder.
+ * @param {UiBlock[]} blocks
+ * @param {Surface} surface
+ * @returns {DocumentFragment}
+ */
+export function renderBlocks(blocks, surface) {
+  const fragment = document.createDocumentFragment();
+  for (const block of blocks) fragment.append(renderBlock(block, surface));
+  return fragment;
+}
+
+/**
+ * @param {UiBlock} block
+ * @param {Surface} surface
+ * @returns {HTMLElement}
+ */
+function renderBlock(block, surface) {
+  switch (block.t) {
+    case 'section': {
+      const section = el('div', 'bk-section');
+      const body = el('div', 'bk-section-body');
+      if (block.text) {
+        const text = el('div', 'bk-text');
+        text.append(renderInline(block.text));
+        body.append(text);
+      }
+      if (block.fields.length > 0) {
+        const fields = el('div', 'bk-fields');
+        for (const field of block.fields) {
+          const cell = el('div', 'bk-field');
+          cell.append(renderInline(field));
+          fields.append(cell);
+        }
+        body.append(fields);
+      }
+      section.append(body);
+      if (block.accessory) {
+        const accessory = el('div', 'bk-accessory');
+        accessory.append(renderElement(block.accessory, block.blockId, surface, { inInput: false }));
+        section.append(accessory);
+      }
+      return section;
+    }
+    case 'header':
+      return el('h3', 'bk-header', block.text);
+    case 'divider':
+      return el('hr', 'bk-divider');
+    case 'context': {
+      const context = el('div', 'bk-context');
+      for (const part of block.elements) {
+        if (part.t === 'image') context.append(image(part.alt));
+        else {
+          const text = el('span', 'bk-context-text');
+          text.append(renderInline(part.text));
+          context.append(text);
+        }
+      }
+      return context;
+    }
+    case 'actions': {
+      const actions = el('div', 'bk-actions');
+      for (const element of block.elements)
+        actions.append(renderElement(element, block.blockId, surface, { inInput: false }));
+      return actions;
+    }
+    case 'input': {
+      const input = el('div', 'bk-input');
+      const id = uid('input');
+      const label = el('label', 'bk-label', block.label);
+      label.htmlFor = id;
+      const heading = el('div', 'bk-input-label');
+      heading.append(label);
+      // Beside the label, not in it: the field's name stays the label alone.
+      if (block.optional) heading.append(el('span', 'bk-optional', ' (optional)'));
+      input.append(heading);
+      const control = renderElement(block.element, block.blockId, surface, { inInput: true, id, label: block.label });
+      input.append(control);
+      if (block.hint) input.append(el('p', 'bk-hint', block.hint));
+      if (block.error !== undefined) {
+        const error = el('p', 'bk-error', block.error);
+        error.id = uid('error');
+        error.setAttribute('role', 'alert');
+        const field = control.id === id ? control : control.querySelector(`#${id}`);
+        field?.setAttribute('aria-invalid', 'true');
+        field?.setAttribute('aria-describedby', error.id);
+        input.classList.add('bk-invalid');
+        input.append(error);
+      }
+      return input;
+    }
+    default:
+      return unsupported(`block: ${block.type}`);
+  }
+}
+
+/**
+ * @param {string} what
+ * @returns {HTMLElement}
+ */
+function unsupported(what) {
+  const note = el('div', 'bk-unsupported', `Unsupported ${what}. The playground cannot draw it; Slack would.`);
+  note.setAttribute('role', 'note');
+  return note;
+}
+
+/**
+ * @param {string} alt
+ * @returns {HTMLElement}
+ */
+function image(alt) {
+  const shown = el('span', 'bk-image', `🖼 ${alt}`);
+  shown.setAttribute('role', 'img');
+  shown.setAttribute('aria-label', alt);
+  return shown;
+}
+
+/**
+ * @param {UiElement} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ inInput: boolean, id?: string, label?: string }} place
+ * @returns {HTMLElement}
+ */
+function renderElement(element, blockId, surface, place) {
+  switch (element.t) {
+    case 'button': {
+      const button = el('button', `bk-button${element.style ? ` bk-${element.style}` : ''}`, element.text);
+      button.type = 'button';
+      button.addEventListener('click', async () => {
+        if (element.confirm && !(await surface.confirm(element.confirm))) return;
+        if (element.url && SAFE_LINK.test(element.url)) window.open(element.url, '_blank', 'noopener,noreferrer');
+        surface.act(blockId, element.actionId);
+      });
+      return button;
+    }
+    case 'static_select':
+      return staticSelect(element, blockId, surface, place);
+    case 'external_select':
+      return externalSelect(element, blockId, surface, place);
+    case 'plain_text_input': {
+      const field = element.multiline ? el('textarea', 'bk-field-input') : el('input', 'bk-field-input');
+      if (field instanceof HTMLInputElement) field.type = 'text';
+      if (place.id) field.id = place.id;
+      if (element.placeholder) field.placeholder = element.placeholder;
+      if (element.maxLength !== undefined) field.maxLength = element.maxLength;
+      const kept = surface.values.get(blockId, element.actionId);
+      field.value = kept?.type === 'plain_text_input' ? (kept.value ?? '') : element.initial;
+      const store = () =>
+        surface.values.set(blockId, element.actionId, {
+          type: 'plain_text_input',
+          value: field.value === '' ? null : field.value,
+        });
+      store();
+      field.addEventListener('input', store);
+      return field;
+    }
+    case 'image':
+      return image(element.alt);
+    default:
+      return unsupported(`element: ${element.type}`);
+  }
+}
+
+/**
+ * @param {Extract<UiElement, { t: 'static_select' }>} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ inInput: boolean, id?: string, label?: string }} place
+ * @returns {HTMLElement}
+ */
+function staticSelect(element, blockId, surface, place) {
+  const select = el('select', 'bk-select');
+  if (place.id) select.id = place.id;
+  else select.setAttribute('aria-label', element.placeholder);
+  const placeholder = el('option', undefined, element.placeholder);
+  placeholder.value = '';
+  placeholder.disabled = true;
+  select.append(placeholder);
+  for (const option of element.options) {
+    const choice = el('option', undefined, option.text);
+    choice.value = option.value;
+    select.append(choice);
+  }
+  const kept = surface.values.get(blockId, element.actionId);
+  const chosen = kept?.type === 'static_select' ? kept.selected_option?.value : element.initial?.value;
+  select.value = element.options.some((option) => option.value === chosen) ? (chosen ?? '') : '';
+  const current = () => element.options.find((option) => option.value === select.value);
+  const store = () => {
+    const option = current();
+    surface.values.set(blockId, element.actionId, {
+      type: 'static_select',
+      selected_option: option ? selectedOption(option) : null,
+    });
+  };
+  store();
+  select.addEventListener('change', async () => {
+    store();
+    const option = current();
+    if (place.inInput || !option) return;
+    if (element.confirm && !(await surface.confirm(element.confirm))) return;
+    surface.act(blockId, element.actionId, option);
+  });
+  return select;
+}
+
+/**
+ * A type-ahead: each keystroke (past the minimum length) asks the app for options, as Slack's block_suggestion does.
+ * @param {Extract<UiElement, { t: 'external_select' }>} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ inInput: boolean, id?: string, label?: string }} place
+ * @returns {HTMLElement}
+ */
+function externalSelect(element, blockId, surface, place) {
+  const box = el('div', 'bk-combobox');
+  const field = el('input', 'bk-field-input');
+  field.type = 'text';
+  field.id = place.id ?? uid('combobox');
+  if (!place.id) field.setAttribute('aria-label', element.placeholder);
+  field.placeholder = element.placeholder;
+  field.setAttribute('role', 'combobox');
+  field.setAttribute('aria-autocomplete', 'list');
+  field.setAttribute('aria-expanded', 'false');
+  const list = el('ul', 'bk-listbox');
+  list.id = uid('listbox');
+  list.setAttribute('role', 'listbox');
+  if (place.label) list.setAttribute('aria-label', place.label);
+  list.hidden = true;
+  field.setAttribute('aria-controls', list.id);
+  const status = el('p', 'bk-hint');
+  status.setAttribute('aria-live', 'polite');
+  box.append(field, list, status);
+
+  const kept = surface.values.get(blockId, element.actionId);
+  /** @type {UiOption | undefined} */
+  let chosen =
+    kept?.type === 'external_select' && kept.selected_option
+      ? { text: kept.selected_option.text.text, value: kept.selected_option.value }
+      : element.initial;
+  const store = () =>
+    surface.values.set(blockId, element.actionId, {
+      type: 'external_select',
+      selected_option: chosen ? selectedOption(chosen) : null,
+    });
+  store();
+  field.value = chosen?.text ?? '';
+
+  const close = () => {
+    list.hidden = true;
+    field.setAttribute('aria-expanded', 'false');
+  };
+  /** @param {UiOption} option */
+  const choose = async (option) => {
+    chosen = option;
+    field.value = option.text;
+    store();
+    close();
+    status.textContent = '';
+    if (place.inInput) return;
+    if (element.confirm && !(await surface.confirm(element.confirm))) return;
+    surface.act(blockId, element.actionId, option);
+  };
+  let asked = 0;
+  field.addEventListener('input', async () => {
+    chosen = undefined;
+    store();
+    const typed = field.value;
+    if (typed.length < element.minQueryLength) {
+      close();
+      status.textContent = `Type at least ${element.minQueryLength} characters.`;
+      return;
+    }
+    const ask = ++asked;
+    const options = await surface.suggest(blockId, element.actionId, typed);
+    if (ask !== asked) return;
+    list.replaceChildren();
+    for (const option of options) {
+      const item = el('li', 'bk-option', option.text);
+      item.id = uid('option');
+      item.setAttribute('role', 'option');
+      item.setAttribute('aria-selected', 'false');
+      if (option.description) item.append(el('span', 'bk-option-description', option.description));
+      item.addEventListener('mousedown', (event) => event.preventDefault());
+      item.addEventListener('click', () => void choose(option));
+      list.append(item);
+    }
+    list.hidden = options.length === 0;
+    field.setAttribute('aria-expanded', String(options.length > 0));
+    status.textContent = options.length === 0 ? 'No matches.' : `${options.length} options.`;
+  });
+  field.addEventListener('keydown', (event) => {
+    const items = /** @type {HTMLElement[]} */ ([...list.querySelectorAll('[role=option]')]);
+    if (list.hidden || items.length === 0) return;
+    const active = items.findIndex((item) => item.getAttribute('aria-selected') === 'true');
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next = (active + (event.key === 'ArrowDown' ? 1 : items.length - 1 + (active < 0 ? 1 : 0))) % items.length;
+      for (const [index, item] of items.entries()) item.setAttribute('aria-selected', String(index === next));
+      field.setAttribute('aria-activedescendant', items[next]?.id ?? '');
+    } else if (event.key === 'Enter' && active >= 0) {
+      event.preventDefault();
+      items[active]?.click();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    }
+  });
+  field.addEventListener('blur', close);
+  return box;
+}

@@ -1,0 +1,79 @@
+// The playground: the real app (startVoiceOps: the same Bolt listeners, operations, store and embedded sandbox)
+// behind a local stand-in for Slack, and a web page where three people use it as they would use Slack. main.ts
+// starts it when no Slack credential is configured; nothing of it is loaded otherwise.
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { type RunningVoiceOps, startVoiceOps } from '../server.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { Interactions } from './interactions.js';
+import { startPageServer } from './page-server.js';
+import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, PEOPLE } from './people.js';
+import { APP_NAME } from './render.js';
+import { BOT_USER_ID } from './workspace.js';
+
+export interface RunningPlayground {
+  /** The page: `http://127.0.0.1:PORT/`. */
+  url: string;
+  app: RunningVoiceOps;
+  slack: FakeSlack;
+  /** Closes the page, stops the app (letting changes under way finish), then the stand-in for Slack. */
+  stop(): Promise<void>;
+  /** What the app is still doing, for a stop that runs out of time. */
+  underWay: RunningVoiceOps['underWay'];
+}
+
+export async function startPlayground(
+  config: Config,
+  options: { logger: Logger; onFatal?: (reason: string, error?: unknown) => void },
+): Promise<RunningPlayground> {
+  const { logger } = options;
+  if (!config.playground || !config.slack.signingSecret) throw new Error('the configuration is not a playground one');
+  const slack = await startFakeSlack({ strict: true });
+  try {
+    const { workspace } = slack;
+    workspace.addPerson({ id: BOT_USER_ID, name: APP_NAME });
+    for (const person of PEOPLE) workspace.addPerson(person);
+    for (const channel of CHANNELS) workspace.addChannel(channel);
+    // The app as a team would configure it, pointed at the stand-in: the playground's people in its role lists.
+    const app = await startVoiceOps(
+      {
+        ...config,
+        slack: { ...config.slack, apiUrl: slack.apiUrl },
+        provider: undefined,
+        access: { admins: [ADMIN.id], operators: [OPERATOR.id] },
+        notifyChannelId: ANNOUNCEMENTS.id,
+      },
+      options,
+    );
+    const interactions = new Interactions(
+      slack,
+      { eventsUrl: `${app.url}/slack/events`, signingSecret: config.slack.signingSecret },
+      logger,
+    );
+    const page = await startPageServer({ port: config.playground.port, workspace, interactions, logger }).catch(
+      async (error: unknown) => {
+        await app.stop();
+        throw error;
+      },
+    );
+    logger.warn(
+      { url: page.url },
+      `Playground: open ${page.url} to use Voice Ops as three people would in Slack, with no Slack workspace. ` +
+        'Slack is a local stand-in and the provider is the sandbox: nothing real is bought or routed.',
+    );
+    return {
+      url: page.url,
+      app,
+      slack,
+      underWay: () => app.underWay(),
+      stop: async () => {
+        await page.close();
+        await app.stop();
+        await slack.close();
+      },
+    };
+  } catch (error) {
+    await slack.close();
+    throw error;
+  }
+}
