@@ -171,6 +171,38 @@ describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
     expect(await results.innerText()).toContain('Buying a number needs the operator role');
   });
 
+  it('switches to the person chosen even while the previous person’s view is still on its way', async () => {
+    await openAs(OPERATOR.id);
+    // Hold the operator's next view until the switch has happened.
+    let heldSince!: () => void;
+    const held = new Promise<void>((resolve) => {
+      heldSince = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/api/state' && url.searchParams.get('user') === OPERATOR.id,
+      async (route) => {
+        heldSince();
+        await released;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    const client = new webApi.WebClient(t.config.slack.botToken, { slackApiUrl: t.playground.slack.apiUrl });
+    await client.chat.postMessage({ channel: OPS_CHANNEL.id, text: 'Something new in the channel.' });
+    await held;
+    await page.getByLabel('User').selectOption(VIEWER.id);
+    const stale = page.waitForResponse((response) => new URL(response.url()).searchParams.get('user') === OPERATOR.id);
+    release();
+    await stale;
+    await page.getByRole('tab', { name: 'Home' }).click();
+    await eventually(() => page.getByRole('tabpanel').innerText()).toContain('Your role: viewer');
+    expect(await page.getByLabel('User').inputValue()).toBe(VIEWER.id);
+  });
+
   it('buys from the Home tab through stacked modals: the region picker updates the search, Buy pushes the confirmation', async () => {
     await openAs(OPERATOR.id);
     await page.getByRole('tab', { name: 'Home' }).click();

@@ -385,9 +385,17 @@ async function refresh() {
   try {
     do {
       again = false;
-      const response = await fetch(`/api/state?user=${encodeURIComponent(page.user)}`);
+      const asked = page.user;
+      const response = await fetch(`/api/state?user=${encodeURIComponent(asked)}`);
       if (!response.ok) throw new Error(`the playground answered ${response.status}`);
-      page.state = await response.json();
+      const state = await response.json();
+      // The person was switched while this was on its way: the answer is someone else's view; ask again.
+      if (asked !== page.user) {
+        again = true;
+        continue;
+      }
+      page.state = state;
+      // A user the playground does not know (a stale ?user=) becomes the one it chose.
       if (page.state && page.user !== page.state.me.id) page.user = page.state.me.id;
       draw();
     } while (again);
