@@ -1,6 +1,7 @@
 // The one place that reads the environment. Every problem is reported at once, by variable name.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import type { BuyLimit, PolicyConfig } from './ops/policy-config.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -13,19 +14,30 @@ const port = (fallback: number) =>
 const databasePath = z.string().min(1).default('data/voice-ops.db');
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 
-const idList = (what: string) =>
+const idList = (what: string, pattern = /^[UWS][A-Z0-9]{2,}$/) =>
   optionalText.transform((value, ctx) => {
     const ids = (value ?? '')
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
     for (const id of ids) {
-      if (!/^[UWS][A-Z0-9]{2,}$/.test(id)) {
-        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what} (U…, W… or S…)` });
+      if (!pattern.test(id)) {
+        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what}` });
       }
     }
     return ids;
   });
+
+const BUY_LIMIT_ERROR = 'must be a count per day or per week, e.g. 5/day or 20/week';
+const buyLimit = optionalText.transform((value, ctx): BuyLimit | undefined => {
+  if (value === undefined) return undefined;
+  const match = /^(\d{1,6})\s*\/\s*(day|week)$/i.exec(value);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: BUY_LIMIT_ERROR });
+    return undefined;
+  }
+  return { count: Number(match[1]), window: match[2]?.toLowerCase() === 'week' ? 'week' : 'day' };
+});
 
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
@@ -63,8 +75,11 @@ const environment = z
         .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
         .optional(),
     ),
-    VOICE_ADMINS: idList('user or user-group id'),
-    VOICE_OPERATORS: idList('user or user-group id'),
+    VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_BUY_LIMIT: buyLimit,
+    VOICE_BUY_LIMIT_PER_USER: buyLimit,
+    VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     RECONCILE_INTERVAL_S: z.coerce
       .number({ error: RECONCILE_ERROR })
@@ -105,6 +120,7 @@ export interface Config {
   databasePath: string;
   notifyChannelId?: string;
   access: { admins: string[]; operators: string[] };
+  policy: PolicyConfig;
   logLevel: LogLevel;
   /** Seconds between reconciliation passes; 0 turns them off. */
   reconcileIntervalS: number;
@@ -140,6 +156,11 @@ export function parseConfig(env: Environment): Config {
     databasePath: e.DATABASE_PATH,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
+    policy: {
+      buyLimit: e.VOICE_BUY_LIMIT,
+      buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
+      changeChannels: e.VOICE_CHANGE_CHANNELS,
+    },
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,
   };

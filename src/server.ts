@@ -99,6 +99,8 @@ export async function startVoiceOps(
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
+    policy: config.policy,
+    now,
     logger,
   };
   const ops = createOps(opsDeps);

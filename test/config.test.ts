@@ -48,6 +48,30 @@ describe('configuration', () => {
     expect(message).toContain('"alice" is not a Slack user or user-group id');
   });
 
+  it('reads the guardrails, off by default, and names a malformed one', () => {
+    expect(parseConfig(minimal).policy).toEqual({ changeChannels: [] });
+    const config = parseConfig({
+      ...minimal,
+      VOICE_BUY_LIMIT: '5/day',
+      VOICE_BUY_LIMIT_PER_USER: '2/Week',
+      VOICE_CHANGE_CHANNELS: 'C123, G456',
+    });
+    expect(config.policy).toEqual({
+      buyLimit: { count: 5, window: 'day' },
+      buyLimitPerUser: { count: 2, window: 'week' },
+      changeChannels: ['C123', 'G456'],
+    });
+    const message = problems({
+      ...minimal,
+      VOICE_BUY_LIMIT: 'five',
+      VOICE_BUY_LIMIT_PER_USER: '3/month',
+      VOICE_CHANGE_CHANNELS: '#ops',
+    });
+    expect(message).toContain('VOICE_BUY_LIMIT must be a count per day or per week, e.g. 5/day or 20/week');
+    expect(message).toContain('VOICE_BUY_LIMIT_PER_USER must be a count per day or per week');
+    expect(message).toContain('VOICE_CHANGE_CHANNELS "#ops" is not a Slack channel id');
+  });
+
   it('wants the provider URL to end in its version segment', () => {
     expect(problems({ ...minimal, VOICE_API_BASE_URL: 'https://api.example.com', VOICE_API_KEY: 'k' })).toContain(
       'VOICE_API_BASE_URL must end in /v1',

@@ -4,7 +4,8 @@ import { type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } fr
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
-import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -36,7 +37,7 @@ export async function createAgent(
   input: { name: string; language: string },
   correlationId: string,
 ): Promise<Result<Done>> {
-  const denied = await authorize(deps, actor, 'operator', { action: 'agent.create', correlationId });
+  const denied = await mayRequest(deps, actor, 'operator', { action: 'agent.create', correlationId });
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
   if (!checked.ok) return checked;
@@ -81,7 +82,7 @@ export async function requestDeleteAgent(
   agentId: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await authorize(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
+  const denied = await mayRequest(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };

@@ -3,17 +3,11 @@ import type { Intent } from '../store/intents.js';
 import { deleteAgentWork } from './agents.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
-import { authorize, type OpsDeps, record } from './context.js';
+import { type OpsDeps, record } from './context.js';
 import { buyWork, releaseWork } from './numbers.js';
+import { mayConfirm, refuseOverBuyLimitAtClaim } from './policies.js';
 import { mapWork } from './routing.js';
-import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
-
-const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
-  'number.buy': 'operator',
-  'number.release': 'admin',
-  'agent.delete': 'admin',
-  'routing.map': 'operator',
-};
+import { type Actor, type Failure, fail, type Result } from './types.js';
 
 /** Stores a change that waits for the requester's Confirm, and audits the request. */
 export function requestConfirmation(
@@ -51,8 +45,12 @@ export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: strin
     const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
     if (refused) return refused;
   }
-  // The claim and the change's intent are one transaction: a crash right after the claim still leaves a trace.
-  const claim = deps.atomically(() => {
+  // The claim and the change's intent are one transaction: a crash right after the claim still leaves a trace, and
+  // the intent takes the change's slot under the buy limits checked just before, in the same transaction.
+  const claim = deps.atomically((): ClaimResult | Failure => {
+    const current = deps.confirmations.get(confirmationId);
+    const overLimit = current && claimable(deps, current, actor) ? refuseAtClaim(deps, actor, current) : undefined;
+    if (overLimit) return overLimit;
     const claimed = deps.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
       const { correlationId, action } = claimed.confirmation;
@@ -60,6 +58,7 @@ export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: strin
     }
     return claimed;
   });
+  if ('ok' in claim) return claim;
   const settled = settle(deps, actor, claim);
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
@@ -67,6 +66,24 @@ export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: strin
   const target = targetOf(change);
   record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
   return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
+}
+
+/** Whether the claim could succeed now: the requester's, still pending, not expired. */
+function claimable(deps: OpsDeps, confirmation: Confirmation, actor: Actor): boolean {
+  return (
+    confirmation.state === 'pending' &&
+    confirmation.requestedBy === actor.userId &&
+    Date.parse(confirmation.expiresAt) > deps.now().getTime()
+  );
+}
+
+function refuseAtClaim(deps: OpsDeps, actor: Actor, confirmation: Confirmation): Failure | undefined {
+  const change = pendingChange.parse(confirmation.action.params);
+  return refuseOverBuyLimitAtClaim(deps, asConfirmer(actor, confirmation), change, {
+    action: change.kind,
+    target: targetOf(change),
+    correlationId: confirmation.correlationId,
+  });
 }
 
 /** A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together. */
@@ -98,8 +115,8 @@ async function refuseBeforeClaim(
     });
     return failure;
   }
-  // The role is checked again: it may have been taken away since the request.
-  return authorize(deps, confirmer, NEEDED_ROLE[change.kind], attempt);
+  // The role is checked again (it may have been taken away since the request), and the channel of the click.
+  return mayConfirm(deps, confirmer, change, attempt);
 }
 
 export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {

@@ -9,6 +9,7 @@ import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
+import type { PolicyConfig } from './policy-config.js';
 import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
@@ -27,6 +28,10 @@ export interface OpsDeps {
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;
+  /** The guardrails in force (src/ops/policies.ts applies them). */
+  policy: PolicyConfig;
+  /** The app's clock, for the windows of the buy limits. */
+  now: () => Date;
   logger: Logger;
 }
 

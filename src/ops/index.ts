@@ -4,9 +4,10 @@ import type { AuditAction } from '../store/audit.js';
 import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { Done } from './carry-out.js';
 import { cancel, confirm } from './confirmations.js';
-import { attempt, authorize, newCorrelationId, type OpsDeps, record } from './context.js';
+import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
+import { mayRequest } from './policies.js';
 import { mapNumber } from './routing.js';
 import { type Actor, fail, type Result, type Role } from './types.js';
 
@@ -22,9 +23,9 @@ export type { Actor, Failure, Result, Role } from './types.js';
 export function createOps(deps: OpsDeps) {
   return {
     roleOf: (userId: string) => deps.access.roleOf(userId),
-    /** Checks a role before a form opens, so nobody fills one in only to be refused; denials are audited. */
+    /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
     authorize: (actor: Actor, needed: Role, action: AuditAction) =>
-      authorize(deps, actor, needed, { action, correlationId: newCorrelationId() }),
+      mayRequest(deps, actor, needed, { action, correlationId: newCorrelationId() }),
     /** Audits a delivery from a workspace other than the app's, which is refused before any listener sees it. */
     refuseOtherWorkspace: (actor: Actor, appTeamId: string) =>
       record(deps, actor, newCorrelationId(), {

@@ -10,7 +10,8 @@ import {
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
-import { authorize, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
+import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -50,7 +51,7 @@ export async function requestBuy(
   number: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await authorize(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
+  const denied = await mayRequest(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
@@ -107,7 +108,7 @@ export async function requestRelease(
   numberOrId: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await authorize(deps, actor, 'admin', {
+  const denied = await mayRequest(deps, actor, 'admin', {
     action: 'number.release',
     target: numberOrId,
     correlationId,

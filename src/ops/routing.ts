@@ -2,7 +2,8 @@ import { EXPECTED_STATUS, phoneNumber, resourceId } from '../provider/schemas.js
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
-import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -22,7 +23,7 @@ export async function mapNumber(
   input: { phoneNumber: string; agentId: string },
   correlationId: string,
 ): Promise<MapResult> {
-  const denied = await authorize(deps, actor, 'operator', {
+  const denied = await mayRequest(deps, actor, 'operator', {
     action: 'routing.map',
     target: input.phoneNumber,
     correlationId,

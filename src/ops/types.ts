@@ -25,6 +25,7 @@ export interface Actor {
 
 export type FailureReason =
   | 'denied'
+  | 'limit'
   | 'invalid'
   | 'not_found'
   | 'conflict'
