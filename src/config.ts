@@ -80,6 +80,9 @@ const environment = z
     VOICE_BUY_LIMIT: buyLimit,
     VOICE_BUY_LIMIT_PER_USER: buyLimit,
     VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
+    VOICE_TYPED_RELEASE: optionalText
+      .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
+      .transform((value) => value === 'true'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     RECONCILE_INTERVAL_S: z.coerce
       .number({ error: RECONCILE_ERROR })
@@ -160,6 +163,7 @@ export function parseConfig(env: Environment): Config {
       buyLimit: e.VOICE_BUY_LIMIT,
       buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
       changeChannels: e.VOICE_CHANGE_CHANNELS,
+      typedRelease: e.VOICE_TYPED_RELEASE,
     },
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,

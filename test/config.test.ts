@@ -49,27 +49,31 @@ describe('configuration', () => {
   });
 
   it('reads the guardrails, off by default, and names a malformed one', () => {
-    expect(parseConfig(minimal).policy).toEqual({ changeChannels: [] });
+    expect(parseConfig(minimal).policy).toEqual({ changeChannels: [], typedRelease: false });
     const config = parseConfig({
       ...minimal,
       VOICE_BUY_LIMIT: '5/day',
       VOICE_BUY_LIMIT_PER_USER: '2/Week',
       VOICE_CHANGE_CHANNELS: 'C123, G456',
+      VOICE_TYPED_RELEASE: 'true',
     });
     expect(config.policy).toEqual({
       buyLimit: { count: 5, window: 'day' },
       buyLimitPerUser: { count: 2, window: 'week' },
       changeChannels: ['C123', 'G456'],
+      typedRelease: true,
     });
     const message = problems({
       ...minimal,
       VOICE_BUY_LIMIT: 'five',
       VOICE_BUY_LIMIT_PER_USER: '3/month',
       VOICE_CHANGE_CHANNELS: '#ops',
+      VOICE_TYPED_RELEASE: 'yes',
     });
     expect(message).toContain('VOICE_BUY_LIMIT must be a count per day or per week, e.g. 5/day or 20/week');
     expect(message).toContain('VOICE_BUY_LIMIT_PER_USER must be a count per day or per week');
     expect(message).toContain('VOICE_CHANGE_CHANNELS "#ops" is not a Slack channel id');
+    expect(message).toContain('VOICE_TYPED_RELEASE must be true or false');
   });
 
   it('wants the provider URL to end in its version segment', () => {

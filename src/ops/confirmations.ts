@@ -5,7 +5,7 @@ import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { type OpsDeps, record } from './context.js';
 import { buyWork, releaseWork } from './numbers.js';
-import { mayConfirm, refuseOverBuyLimitAtClaim } from './policies.js';
+import { mayConfirm, refuseMistyped, refuseOverBuyLimitAtClaim, typedConfirmation } from './policies.js';
 import { mapWork } from './routing.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 
@@ -28,20 +28,45 @@ export function requestConfirmation(
     target: targetOf(change),
     params: change,
   });
-  return {
-    ok: true,
-    prompt: { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change },
-  };
+  return { ok: true, prompt: promptOf(deps, confirmation, change) };
+}
+
+function promptOf(deps: OpsDeps, confirmation: Confirmation, change: PendingChange): ConfirmationPrompt {
+  const prompt = { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change };
+  const typed = typedConfirmation(deps, change);
+  return typed ? { ...prompt, mustType: typed.prompt } : prompt;
+}
+
+/** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
+export function pendingPrompt(deps: OpsDeps, actor: Actor, confirmationId: string): ConfirmationPrompt | undefined {
+  const pending = deps.confirmations.get(confirmationId);
+  if (!pending || !claimable(deps, pending, actor)) return undefined;
+  return promptOf(deps, pending, pendingChange.parse(pending.action.params));
+}
+
+/** Whether `typed` is what a pending confirmation asks to be typed; the failure is for the form's input. */
+export function checkTyped(deps: OpsDeps, actor: Actor, confirmationId: string, typed: string): Failure | undefined {
+  const pending = deps.confirmations.get(confirmationId);
+  if (!pending || !claimable(deps, pending, actor)) return undefined; // confirm() says why it cannot go ahead
+  return refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
 }
 
 /**
- * Confirms a pending change. The claim in SQLite is atomic and single-use, so a double click, a retried
+ * Confirms a pending change (with the text typed, for a change that asks for it). The claim in SQLite is atomic and single-use, so a double click, a retried
  * delivery or a second user can never make the change happen twice. The workspace and the role are checked
  * before the claim, so that a refusal (or a group that cannot be read just then) leaves the confirmation usable.
  */
-export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: string): Promise<Result<Done>> {
+export async function confirm(
+  deps: OpsDeps,
+  actor: Actor,
+  confirmationId: string,
+  typed?: string,
+): Promise<Result<Done>> {
   const pending = deps.confirmations.get(confirmationId);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
+    // A change that silences a live line needs its typed confirmation: without it, nothing happens.
+    const mistyped = refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
+    if (mistyped) return mistyped;
     const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
     if (refused) return refused;
   }

@@ -3,7 +3,7 @@
 import type { AuditAction } from '../store/audit.js';
 import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { Done } from './carry-out.js';
-import { cancel, confirm } from './confirmations.js';
+import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
@@ -53,7 +53,11 @@ export function createOps(deps: OpsDeps) {
       attempt(deps, actor, { action: 'routing.map', target: input.phoneNumber }, (id) =>
         mapNumber(deps, actor, input, id),
       ),
-    confirm: (actor: Actor, confirmationId: string) => confirm(deps, actor, confirmationId),
+    confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
+    /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
+    pendingPrompt: (actor: Actor, confirmationId: string) => pendingPrompt(deps, actor, confirmationId),
+    /** A wrong typed confirmation, for the form's inline error; nothing is changed or claimed. */
+    checkTyped: (actor: Actor, confirmationId: string, typed: string) => checkTyped(deps, actor, confirmationId, typed),
     /** Posts a finished change to the team's channel, after its requester has the answer. */
     announce: (actor: Actor, done: Done) => announce(deps, actor, done),
     /** Audits an agent token that no private route could show its creator: nobody has it now. */

@@ -64,6 +64,34 @@ export function refuseOverBuyLimitAtClaim(
 }
 
 /**
+ * What the requester must type to confirm a change that silences a live line (releasing a number that routes to an
+ * agent): the number's last four digits, as a repository's name is typed to delete it. Undefined: a click will do.
+ */
+export function typedConfirmation(
+  deps: OpsDeps,
+  change: PendingChange,
+): { expected: string; prompt: string } | undefined {
+  if (!deps.policy.typedRelease || change.kind !== 'number.release' || !change.routedAgent) return undefined;
+  return {
+    expected: change.number.replace(/\D/g, '').slice(-4),
+    prompt: `Type the last four digits of ${change.number} to release it`,
+  };
+}
+
+/** A typed confirmation that is missing or wrong: an error for the input, and nothing happens. */
+export function refuseMistyped(deps: OpsDeps, change: PendingChange, typed: string | undefined): Failure | undefined {
+  const needed = typedConfirmation(deps, change);
+  if (!needed || typed?.trim() === needed.expected) return undefined;
+  return fail(
+    'invalid',
+    typed?.trim()
+      ? `That is not the end of ${change.kind === 'number.release' ? change.number : 'the number'}: nothing was changed.`
+      : 'Type the last four digits of the number to confirm.',
+    { field: 'typed_confirmation' },
+  );
+}
+
+/**
  * With VOICE_CHANGE_CHANNELS set, changes are accepted only in those channels, where colleagues see them. A change
  * with no channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one.
  */

@@ -13,6 +13,6 @@ export interface PolicyConfig {
   buyLimitPerUser?: BuyLimit;
   /** VOICE_CHANGE_CHANNELS: the channels where changes are accepted; empty means anywhere. */
   changeChannels: string[];
+  /** VOICE_TYPED_RELEASE: releasing a number that routes to an agent asks for its last four digits, typed. */
+  typedRelease: boolean;
 }
-
-export const NO_POLICIES: PolicyConfig = { changeChannels: [] };

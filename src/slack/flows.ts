@@ -84,8 +84,8 @@ export async function mapAnswer(
   }
 }
 
-export const confirmAnswer = async (deps: SlackDeps, actor: Actor, confirmationId: string) =>
-  doneOrFailure(await deps.ops.confirm(actor, confirmationId));
+export const confirmAnswer = async (deps: SlackDeps, actor: Actor, confirmationId: string, typed?: string) =>
+  doneOrFailure(await deps.ops.confirm(actor, confirmationId, typed));
 
 export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Answer {
   const cancelled = deps.ops.cancel(actor, confirmationId);

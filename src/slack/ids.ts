@@ -10,6 +10,8 @@ export const ACTION = {
   moreNumbers: 'more_numbers',
   searchRegion: 'search_region',
   confirmChange: 'confirm_change',
+  /** Confirm on a change that asks for a typed confirmation: opens the modal that asks for it. */
+  confirmTyped: 'confirm_typed',
   cancelChange: 'cancel_change',
 } as const;
 
@@ -29,4 +31,5 @@ export const INPUT = {
   agentLanguageOther: { block: 'agent_language_other', action: 'value' },
   mapNumber: { block: 'map_number', action: 'value' },
   mapAgent: { block: 'map_agent', action: 'value' },
+  typedConfirmation: { block: 'typed_confirmation', action: 'value' },
 } as const;

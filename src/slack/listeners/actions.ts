@@ -19,6 +19,7 @@ import { ACTION } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import type { Respond } from '../respond.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
+import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { workingMessage } from '../views/results.js';
 import { openMapModal } from './modal-openers.js';
@@ -97,6 +98,19 @@ export function registerActions(app: App, deps: SlackDeps): void {
     const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
+  });
+
+  // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
+  app.action<Body>(ACTION.confirmTyped, async ({ ack, body }) => {
+    await ack();
+    const actor = actorOf(body);
+    const prompt = deps.ops.pendingPrompt(actor, chosenValue(body));
+    if (!prompt) {
+      const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
+      return deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
+    }
+    const view = confirmationModal(prompt, deps.now());
+    await openFormOver(deps, body, view, 'the Release button again');
   });
 
   app.action<Body>(ACTION.cancelChange, async ({ ack, body }) => {
