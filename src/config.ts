@@ -1,7 +1,7 @@
 // The one place that reads the environment. Every problem is reported at once, by variable name.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import type { BuyLimit, PolicyConfig } from './ops/policy-config.js';
+import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './ops/policy-config.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -39,6 +39,14 @@ const buyLimit = optionalText.transform((value, ctx): BuyLimit | undefined => {
   return { count: Number(match[1]), window: match[2]?.toLowerCase() === 'week' ? 'week' : 'day' };
 });
 
+const channelId = optionalText.pipe(
+  z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
+    .optional(),
+);
+const APPROVAL_TTL_ERROR = 'must be a whole number of hours from 1 to 720';
+
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
   SANDBOX_API_KEY: z.string().min(1).default('sandbox-key'),
@@ -69,17 +77,32 @@ const environment = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
       .default('cursor'),
     DATABASE_PATH: databasePath,
-    NOTIFY_CHANNEL_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
-        .optional(),
-    ),
+    NOTIFY_CHANNEL_ID: channelId,
     VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
     VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
     VOICE_BUY_LIMIT: buyLimit,
     VOICE_BUY_LIMIT_PER_USER: buyLimit,
     VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
+    VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
+      const actions = (value ?? '')
+        .split(',')
+        .map((action) => action.trim())
+        .filter(Boolean);
+      const known: readonly string[] = APPROVABLE_ACTIONS;
+      for (const action of actions) {
+        if (!known.includes(action)) {
+          ctx.addIssue({ code: 'custom', message: `"${action}" is not one of ${APPROVABLE_ACTIONS.join(', ')}` });
+        }
+      }
+      return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
+    }),
+    VOICE_APPROVALS_CHANNEL_ID: channelId,
+    VOICE_APPROVAL_TTL_HOURS: z.coerce
+      .number({ error: APPROVAL_TTL_ERROR })
+      .int(APPROVAL_TTL_ERROR)
+      .min(1, APPROVAL_TTL_ERROR)
+      .max(720, APPROVAL_TTL_ERROR)
+      .default(24),
     VOICE_TYPED_RELEASE: optionalText
       .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
       .transform((value) => value === 'true'),
@@ -105,6 +128,13 @@ const environment = z
           code: 'custom',
           path: ['VOICE_API_KEY'],
           message: 'is required when VOICE_API_BASE_URL is set',
+        });
+      }
+      if (env.VOICE_REQUIRE_APPROVAL.length > 0 && !env.VOICE_APPROVALS_CHANNEL_ID && !env.NOTIFY_CHANNEL_ID) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['VOICE_APPROVALS_CHANNEL_ID'],
+          message: 'is required when VOICE_REQUIRE_APPROVAL is set (or set NOTIFY_CHANNEL_ID)',
         });
       }
       // Checked even when other variables are wrong, so that one start reports every problem.
@@ -164,6 +194,9 @@ export function parseConfig(env: Environment): Config {
       buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
       changeChannels: e.VOICE_CHANGE_CHANNELS,
       typedRelease: e.VOICE_TYPED_RELEASE,
+      requireApproval: e.VOICE_REQUIRE_APPROVAL,
+      approvalsChannelId: e.VOICE_APPROVALS_CHANNEL_ID ?? e.NOTIFY_CHANNEL_ID,
+      approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
     },
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,

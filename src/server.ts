@@ -12,11 +12,13 @@ import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
+import { expireApprovals as expireApprovalRequests } from './slack/approvals.js';
 import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { InFlight } from './slack/in-flight.js';
 import { tellRequester } from './slack/requester.js';
+import { Approvals } from './store/approvals.js';
 import { AuditLog } from './store/audit.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
@@ -37,6 +39,8 @@ export interface RunningVoiceOps {
   idle(): Promise<void>;
   /** Runs a reconciliation pass now (or waits for the one under way). */
   reconcile(): Promise<void>;
+  /** Ends now the requests for approval whose time is up (also done once a minute). */
+  expireApprovals(): Promise<void>;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
 }
@@ -92,6 +96,7 @@ export async function startVoiceOps(
     provider,
     audit: new AuditLog(db, { now }),
     confirmations: new Confirmations(db, { now }),
+    approvals: new Approvals(db, { now, ttlMs: config.policy.approvalTtlHours * 60 * 60 * 1000 }),
     intents: new Intents(db, { now }),
     underWay: new Set<string>(),
     atomically: <T>(work: () => T): T => db.transaction(work)(),
@@ -118,7 +123,15 @@ export async function startVoiceOps(
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ next }) => inFlight.run(next));
-  registerListeners(app, { ops, slack, sandbox: Boolean(sandbox), now, logger }, { deliveries, identity });
+  const slackDeps = { ops, slack, sandbox: Boolean(sandbox), now, logger };
+  registerListeners(app, slackDeps, { deliveries, identity });
+  // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
+  const expireApprovals = () => inFlight.run(() => expireApprovalRequests(slackDeps));
+  const sweep = () => {
+    expireApprovals().catch((error: unknown) => logger.warn({ err: error }, 'could not end expired approvals'));
+  };
+  const approvalSweep = config.policy.requireApproval.length > 0 ? setInterval(sweep, 60_000) : undefined;
+  approvalSweep?.unref();
 
   const socketMode = Boolean(config.slack.appToken);
   const started = (await app.start(config.slack.port)) as Server | undefined;
@@ -134,7 +147,9 @@ export async function startVoiceOps(
     sandbox,
     idle: () => inFlight.drain(),
     reconcile: () => reconciler.pass(),
+    expireApprovals,
     stop: async () => {
+      clearInterval(approvalSweep);
       identity.stop();
       await reconciler.stop();
       if (socketMode) await new Promise((resolve) => listening?.close(resolve));

@@ -1,13 +1,13 @@
+import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
-import { deleteAgentWork } from './agents.js';
+import { type AwaitingApproval, announceAwaiting, awaitApproval } from './approvals.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { type OpsDeps, record } from './context.js';
-import { buyWork, releaseWork } from './numbers.js';
-import { mayConfirm, refuseMistyped, refuseOverBuyLimitAtClaim, typedConfirmation } from './policies.js';
-import { mapWork } from './routing.js';
+import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim, typedConfirmation } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
+import { workFor } from './work.js';
 
 /** Stores a change that waits for the requester's Confirm, and audits the request. */
 export function requestConfirmation(
@@ -61,7 +61,7 @@ export async function confirm(
   actor: Actor,
   confirmationId: string,
   typed?: string,
-): Promise<Result<Done>> {
+): Promise<Result<Done | AwaitingApproval>> {
   const pending = deps.confirmations.get(confirmationId);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
     // A change that silences a live line needs its typed confirmation: without it, nothing happens.
@@ -72,6 +72,8 @@ export async function confirm(
   }
   // The claim and the change's intent are one transaction: a crash right after the claim still leaves a trace, and
   // the intent takes the change's slot under the buy limits checked just before, in the same transaction.
+  // A change that needs a second person waits instead, its approval stored in the same transaction as the claim.
+  let approval: Approval | undefined;
   const claim = deps.atomically((): ClaimResult | Failure => {
     const current = deps.confirmations.get(confirmationId);
     const overLimit = current && claimable(deps, current, actor) ? refuseAtClaim(deps, actor, current) : undefined;
@@ -79,7 +81,10 @@ export async function confirm(
     const claimed = deps.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
       const { correlationId, action } = claimed.confirmation;
-      openIntent(deps, asConfirmer(actor, claimed.confirmation), correlationId, pendingChange.parse(action.params));
+      const change = pendingChange.parse(action.params);
+      const confirmer = asConfirmer(actor, claimed.confirmation);
+      if (needsApproval(deps, change)) approval = awaitApproval(deps, confirmer, correlationId, change);
+      else openIntent(deps, confirmer, correlationId, change);
     }
     return claimed;
   });
@@ -90,6 +95,7 @@ export async function confirm(
   const confirmer = asConfirmer(actor, confirmation);
   const target = targetOf(change);
   record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
+  if (approval) return announceAwaiting(deps, confirmer, approval, change);
   return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
 }
 
@@ -214,17 +220,4 @@ function alreadyUsed(intent: Intent | undefined): string {
   }
   if (intent) return 'That change is under way. You will be told how it ended once the provider has answered.';
   return 'That confirmation was already used. `/voice audit` shows what became of it.';
-}
-
-function workFor(deps: OpsDeps, change: PendingChange, by: string) {
-  switch (change.kind) {
-    case 'number.buy':
-      return buyWork(deps, change);
-    case 'number.release':
-      return releaseWork(deps, change);
-    case 'agent.delete':
-      return deleteAgentWork(deps, change);
-    case 'routing.map':
-      return mapWork(deps, change, by);
-  }
 }

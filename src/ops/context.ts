@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
+import type { Approvals } from '../store/approvals.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { Confirmations } from '../store/confirmations.js';
 import type { Intents } from '../store/intents.js';
@@ -16,6 +17,8 @@ export interface OpsDeps {
   provider: ProviderClient;
   audit: AuditLog;
   confirmations: Confirmations;
+  /** Confirmed changes waiting for a second person's approval. */
+  approvals: Approvals;
   intents: Intents;
   /**
    * Correlation ids of the changes this process is carrying out now: their intents are open because they are under

@@ -2,6 +2,7 @@
 
 import type { AuditAction } from '../store/audit.js';
 import { type AgentSummary, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import { approvalPosted, decide, expireApprovals } from './approvals.js';
 import type { Done } from './carry-out.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
@@ -12,6 +13,7 @@ import { mapNumber } from './routing.js';
 import { type Actor, fail, type Result, type Role } from './types.js';
 
 export type { AgentSummary } from './agents.js';
+export type { ApprovalRequest, AwaitingApproval, Decision } from './approvals.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
 export type { OpsDeps } from './context.js';
@@ -54,6 +56,15 @@ export function createOps(deps: OpsDeps) {
         mapNumber(deps, actor, input, id),
       ),
     confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
+    /** Approves or rejects a change that waits for a second person. */
+    decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject') =>
+      decide(deps, actor, approvalId, verdict),
+    approvalPosted: (approvalId: string, channelId: string, ts: string) =>
+      approvalPosted(deps, approvalId, channelId, ts),
+    /** Ends the requests for approval nobody decided in time; each is audited as expired. */
+    expireApprovals: () => expireApprovals(deps),
+    /** The guardrails in force, for help and the Home tab. */
+    policy: deps.policy,
     /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
     pendingPrompt: (actor: Actor, confirmationId: string) => pendingPrompt(deps, actor, confirmationId),
     /** A wrong typed confirmation, for the form's inline error; nothing is changed or claimed. */

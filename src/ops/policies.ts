@@ -63,6 +63,42 @@ export function refuseOverBuyLimitAtClaim(
   return change.kind === 'number.buy' ? refuseOverBuyLimit(deps, actor, attempt) : undefined;
 }
 
+/** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
+export function needsApproval(deps: OpsDeps, change: PendingChange): boolean {
+  return deps.policy.requireApproval.includes(change.kind);
+}
+
+/**
+ * May `approver` decide on a change `requester` asked for: never the requester, and only with the role the change
+ * needs, checked at the click. Each refusal is audited.
+ */
+export async function mayApprove(
+  deps: OpsDeps,
+  approver: Actor,
+  requesterId: string,
+  change: PendingChange,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  const needed = NEEDED_ROLE[change.kind];
+  if (approver.userId === requesterId) {
+    const failure = fail(
+      'denied',
+      `You asked for this change: another person with the ${needed} role must approve it (VOICE_REQUIRE_APPROVAL). ` +
+        `${WHO_CHANGES_CONFIG} VOICE_REQUIRE_APPROVAL.`,
+      { code: 'own_change' },
+    );
+    record(deps, approver, attempt.correlationId, {
+      action: 'access.denied',
+      outcome: 'denied',
+      target: attempt.target,
+      params: { attempted: attempt.action, rule: 'VOICE_REQUIRE_APPROVAL', reason: 'own change' },
+      error: failure,
+    });
+    return failure;
+  }
+  return authorize(deps, approver, needed, attempt);
+}
+
 /**
  * What the requester must type to confirm a change that silences a live line (releasing a number that routes to an
  * agent): the number's last four digits, as a repository's name is typed to delete it. Undefined: a click will do.

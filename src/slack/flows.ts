@@ -3,10 +3,12 @@
 import type { ModalView } from '@slack/types';
 import type { Logger } from '../log.js';
 import type { Actor, ConfirmationPrompt, Done, Result, VoiceOps } from '../ops/index.js';
+import { postApprovalRequest } from './approvals.js';
 import { type SlackClients, slackErrorCode } from './clients.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { agentsMessage } from './views/agents.js';
+import { approvalNotPostedMessage, awaitingApprovalMessage } from './views/approvals.js';
 import { auditMessage } from './views/audit.js';
 import { homeView } from './views/home.js';
 import { numbersMessage, searchResultsMessage } from './views/numbers.js';
@@ -84,8 +86,21 @@ export async function mapAnswer(
   }
 }
 
-export const confirmAnswer = async (deps: SlackDeps, actor: Actor, confirmationId: string, typed?: string) =>
-  doneOrFailure(await deps.ops.confirm(actor, confirmationId, typed));
+/** A confirmed change is done, failed, or (when it needs a second person) waits: its request is posted first. */
+export async function confirmAnswer(
+  deps: SlackDeps,
+  actor: Actor,
+  confirmationId: string,
+  typed?: string,
+): Promise<Answer> {
+  const confirmed = await deps.ops.confirm(actor, confirmationId, typed);
+  if (!confirmed.ok || !('awaitingApproval' in confirmed)) return doneOrFailure(confirmed);
+  const request = confirmed.awaitingApproval;
+  const notPosted = await postApprovalRequest(deps, request);
+  const waiting = awaitingApprovalMessage(request);
+  if (!notPosted) return { kind: 'message', message: waiting };
+  return { kind: 'message', message: approvalNotPostedMessage(waiting, notPosted) };
+}
 
 export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Answer {
   const cancelled = deps.ops.cancel(actor, confirmationId);

@@ -13,6 +13,8 @@ export const ACTION = {
   /** Confirm on a change that asks for a typed confirmation: opens the modal that asks for it. */
   confirmTyped: 'confirm_typed',
   cancelChange: 'cancel_change',
+  approveChange: 'approve_change',
+  rejectChange: 'reject_change',
 } as const;
 
 export const CALLBACK = {

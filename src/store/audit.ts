@@ -31,6 +31,8 @@ export const AUDIT_OUTCOMES = [
   'cancelled',
   'expired',
   'rejected',
+  'awaiting_approval',
+  'approved',
 ] as const;
 export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider'] as const;
 

@@ -2,6 +2,7 @@ import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
+import { settleDecision } from '../approvals.js';
 import {
   buyAnswer,
   cancelAnswer,
@@ -112,6 +113,17 @@ export function registerActions(app: App, deps: SlackDeps): void {
     const view = confirmationModal(prompt, deps.now());
     await openFormOver(deps, body, view, 'the Release button again');
   });
+
+  for (const [actionId, verdict] of [
+    [ACTION.approveChange, 'approve'],
+    [ACTION.rejectChange, 'reject'],
+  ] as const) {
+    app.action<Body>(actionId, async ({ ack, body }) => {
+      await ack();
+      const decided = await deps.ops.decide(actorOf(body), chosenValue(body), verdict);
+      await settleDecision(deps, replyFor(deps, body), decided);
+    });
+  }
 
   app.action<Body>(ACTION.cancelChange, async ({ ack, body }) => {
     await ack();
