@@ -8,7 +8,8 @@ import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
-import { mayRequest } from './policies.js';
+import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
+import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
 import { type Actor, fail, type Result, type Role } from './types.js';
 
@@ -21,6 +22,11 @@ export { type Announcement, AnnouncementFailed, type Announcer, type Change } fr
 export type { NumberSummary } from './numbers.js';
 export type { MapResult } from './routing.js';
 export type { Actor, Failure, Result, Role } from './types.js';
+
+export interface PoliciesInForce {
+  policy: PolicyConfig;
+  buying: BuyUsage[];
+}
 
 export function createOps(deps: OpsDeps) {
   return {
@@ -63,7 +69,8 @@ export function createOps(deps: OpsDeps) {
       approvalPosted(deps, approvalId, channelId, ts),
     /** Ends the requests for approval nobody decided in time; each is audited as expired. */
     expireApprovals: () => expireApprovals(deps),
-    /** The guardrails in force, for help and the Home tab. */
+    /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
+    policiesInForce: (userId: string): PoliciesInForce => ({ policy: deps.policy, buying: buyUsage(deps, userId) }),
     policy: deps.policy,
     /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
     pendingPrompt: (actor: Actor, confirmationId: string) => pendingPrompt(deps, actor, confirmationId),

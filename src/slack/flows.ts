@@ -12,6 +12,7 @@ import { approvalNotPostedMessage, awaitingApprovalMessage } from './views/appro
 import { auditMessage } from './views/audit.js';
 import { homeView } from './views/home.js';
 import { numbersMessage, searchResultsMessage } from './views/numbers.js';
+import { policyLines } from './views/policies.js';
 import {
   announcementFailedMessage,
   cancelledMessage,
@@ -186,9 +187,10 @@ async function show(deps: SlackDeps, surface: Surface, actor: Actor, answer: Ans
 export async function refreshHome(deps: SlackDeps, userId: string): Promise<void> {
   try {
     const [dashboard, role] = await Promise.all([deps.ops.dashboard(), deps.ops.roleOf(userId)]);
+    const shown = { role, sandbox: deps.sandbox, policies: policyLines(deps.ops.policiesInForce(userId)) };
     const view = dashboard.ok
-      ? homeView({ agents: dashboard.agents, numbers: dashboard.numbers, role, sandbox: deps.sandbox })
-      : homeView({ agents: [], numbers: [], role, sandbox: deps.sandbox, error: dashboard.message });
+      ? homeView({ ...shown, agents: dashboard.agents, numbers: dashboard.numbers })
+      : homeView({ ...shown, agents: [], numbers: [], error: dashboard.message });
     await deps.slack.ui.views.publish({ user_id: userId, view });
   } catch (error) {
     deps.logger.warn({ err: error, userId }, 'could not publish the Home tab');

@@ -20,6 +20,8 @@ export function homeView(input: {
   role: Role;
   sandbox: boolean;
   error?: string;
+  /** The guardrails in force, shown under the role (in the same block: the tab's block budget is spent). */
+  policies?: string[];
 }): HomeView {
   const { agents, numbers, role } = input;
   const agentNames = Object.fromEntries(agents.map((agent) => [agent.id, agent.name]));
@@ -38,7 +40,7 @@ export function homeView(input: {
     ...(can(role, 'operator') ? [actions(numberTools)] : []),
     ...numberRows(numbers, agentNames, role, HOME_NUMBERS, '`/voice numbers`'),
     divider(),
-    context(roleLine(role)),
+    context([roleLine(role), ...(input.policies ?? [])].join('\n')),
   ];
   return { type: 'home', blocks };
 }
