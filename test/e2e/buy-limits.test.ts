@@ -3,11 +3,14 @@
 // once; the window ends at UTC midnight (a clock the test controls).
 import { afterEach, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
-import { OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import { ADMIN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import {
   askForConfirmation,
   auditRows,
+  blocksOf,
   buyThroughApp,
+  confirmAs,
+  onlyButton,
   outcomeOf,
   press,
   shownText,
@@ -100,4 +103,34 @@ it('counts each person against their own limit, and another person may still buy
   clock = new Date('2026-11-30T00:00:00.000Z');
   await buyThroughApp(app, OPERATOR, await voiceNumber(app, 'US', 2));
   expect(app.sandbox.requestCount('buyNumber')).toBe(3);
+});
+
+it('checks the limit again when a buy is approved: two approvals at once for the last slot make one purchase', async () => {
+  const app = await start({ VOICE_BUY_LIMIT: '1/day', VOICE_REQUIRE_APPROVAL: 'number.buy' });
+  // Both confirm while the slot is free: a buy that waits for approval holds no slot.
+  for (const [user, skip] of [
+    [OPERATOR, 0],
+    [OTHER_OPERATOR, 1],
+  ] as const) {
+    const { confirmationId } = await askForConfirmation(app, user, `numbers buy ${await voiceNumber(app, 'US', skip)}`);
+    expect(shownText(await confirmAs(app, user, confirmationId))).toContain('needs a second person');
+  }
+  const requests = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+  const approvalIds = requests.map((call) => onlyButton(blocksOf(call), ACTION.approveChange));
+  expect(approvalIds).toHaveLength(2);
+
+  const clicks = await Promise.all(
+    approvalIds.map((value) =>
+      app.action({
+        userId: ADMIN,
+        actionId: ACTION.approveChange,
+        value,
+        container: { type: 'message', channelId: NOTIFY_CHANNEL, messageTs: '1.000001' },
+      }),
+    ),
+  );
+  const refused = await Promise.race(clicks.map((click) => outcomeOf(app, click.responseUrlId)));
+  expect(shownText(refused)).toContain('Buying limit reached');
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(1);
 });
