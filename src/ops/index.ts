@@ -9,6 +9,9 @@ import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberSummary, requestBuy, requestRelease, searchNumbers } from './numbers.js';
 import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
+
+export { NEEDED_ROLE } from './policies.js';
+
 import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
 import { type Actor, fail, type Result, type Role } from './types.js';

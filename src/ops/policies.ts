@@ -196,7 +196,7 @@ function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt): Fail
 
 const PERIOD = { day: 'today', week: 'this week' } as const;
 
-export const limitText = (limit: BuyLimit): string => `${limit.count}/${limit.window}`;
+const limitText = (limit: BuyLimit): string => `${limit.count}/${limit.window}`;
 
 function limitMessage(usage: BuyUsage): string {
   const { limit, used, window, rule } = usage;

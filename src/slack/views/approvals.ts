@@ -1,17 +1,10 @@
 // Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
 // outcome), and what the requester is told.
-import type { ApprovalRequest } from '../../ops/index.js';
+import { type ApprovalRequest, NEEDED_ROLE } from '../../ops/index.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { confirmationSummary } from './confirmation.js';
-
-const ROLE_NEEDED: Record<ApprovalRequest['change']['kind'], string> = {
-  'number.buy': 'operator',
-  'number.release': 'admin',
-  'agent.delete': 'admin',
-  'routing.map': 'operator',
-};
 
 const expiry = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -25,7 +18,7 @@ export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
   return message(text, [
     section(text),
     context(
-      `:raised_hand: Another person with the ${ROLE_NEEDED[request.change.kind]} role may approve it, until ` +
+      `:raised_hand: Another person with the ${NEEDED_ROLE[request.change.kind]} role may approve it, until ` +
         `${expiry(request.expiresAt)}.`,
     ),
     actions([
@@ -66,6 +59,8 @@ export function expiredApprovalMessage(request: ApprovalRequest, hours: number):
 
 /** The request could not be posted: nobody can approve it, so it will expire. */
 export function approvalNotPostedMessage(waiting: SlackMessage, why: string): SlackMessage {
-  const note = `:warning: The request for approval could not be posted (${escapeMrkdwn(why)}): it will expire unless posted.`;
+  const note =
+    `:warning: The request for approval could not be posted (${escapeMrkdwn(why)}), so nobody can approve it and ` +
+    'it will expire. Whoever runs Voice Ops should invite the app to the approvals channel.';
   return message(`${waiting.text}\n${note}`, [...(waiting.blocks ?? []), context(note)]);
 }
