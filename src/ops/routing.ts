@@ -3,7 +3,7 @@ import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
 import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
-import { mayRequest } from './policies.js';
+import { mayRequest, needsApproval } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -71,7 +71,8 @@ export async function mapNumber(
     agentName: agent.name,
     previousAgent: current && { id: current.agentId, name: agents.find((a) => a.id === current.agentId)?.name },
   };
-  if (current) {
+  // A re-route is confirmed (callers will reach another agent), and so is any map that waits for a second approver.
+  if (current || needsApproval(deps, change)) {
     const asked = requestConfirmation(deps, actor, correlationId, change);
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }

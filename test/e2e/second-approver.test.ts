@@ -11,13 +11,16 @@ import {
   auditRows,
   auditTrail,
   blocksOf,
+  buyThroughApp,
   confirmAs,
+  createAgentThroughApp,
   lastAuditRow,
   onlyButton,
   outcomeOf,
   shownText,
   voiceNumber,
   waitUntil,
+  withDatabase,
 } from './support.js';
 
 const APPROVALS = 'CAPPROVALS';
@@ -31,11 +34,11 @@ afterEach(async () => {
 
 let clock = new Date('2026-11-23T10:00:00.000Z');
 
-async function start(): Promise<TestApp> {
+async function start(requireApproval = 'number.buy'): Promise<TestApp> {
   clock = new Date('2026-11-23T10:00:00.000Z');
   t = await startTestApp({
     env: {
-      VOICE_REQUIRE_APPROVAL: 'number.buy',
+      VOICE_REQUIRE_APPROVAL: requireApproval,
       VOICE_APPROVALS_CHANNEL_ID: APPROVALS,
       VOICE_APPROVAL_TTL_HOURS: '24',
     },
@@ -189,4 +192,24 @@ it('a request nobody decides in time expires: nothing bought, the message and th
     'awaiting_approval',
     'expired',
   ]);
+});
+
+it('a map that needs approval is confirmed, waits, and is made once approved, in the requester’s name', async () => {
+  const app = await start('routing.map');
+  const { agent } = await createAgentThroughApp(app, OPERATOR, 'Front desk');
+  const number = await voiceNumber(app);
+  await buyThroughApp(app, OPERATOR, number);
+
+  const { confirmationId } = await askForConfirmation(app, OPERATOR, `map ${number} ${agent.id}`);
+  expect(shownText(await confirmAs(app, OPERATOR, confirmationId))).toContain('needs a second person');
+  expect(app.sandbox.requestCount('mapNumber')).toBe(0);
+  const request = app.slack.calls('chat.postMessage').find((call) => call.body.channel === APPROVALS) as SlackCall;
+  await decide(app, ADMIN, 'approve', onlyButton(blocksOf(request), ACTION.approveChange));
+  await app.settled();
+  expect(app.sandbox.requestCount('mapNumber')).toBe(1);
+  const route = withDatabase(app, (db) =>
+    db.prepare('SELECT agent_id, updated_by FROM routes WHERE phone_number = ?').get(number),
+  );
+  expect(route).toEqual({ agent_id: agent.id, updated_by: OPERATOR });
+  expect(lastAuditRow(app, { action: 'routing.map', outcome: 'succeeded' })?.actor_id).toBe(OPERATOR);
 });
