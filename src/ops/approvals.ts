@@ -50,7 +50,7 @@ export function awaitApproval(deps: OpsDeps, requester: Actor, correlationId: st
 }
 
 /** Audits that the change now waits, and says for whom. */
-export function announceAwaiting(
+export function recordAwaiting(
   deps: OpsDeps,
   requester: Actor,
   approval: Approval,

@@ -1,7 +1,7 @@
 import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
-import { type AwaitingApproval, announceAwaiting, awaitApproval } from './approvals.js';
+import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approvals.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { type OpsDeps, record } from './context.js';
@@ -52,9 +52,10 @@ export function checkTyped(deps: OpsDeps, actor: Actor, confirmationId: string, 
 }
 
 /**
- * Confirms a pending change (with the text typed, for a change that asks for it). The claim in SQLite is atomic and single-use, so a double click, a retried
- * delivery or a second user can never make the change happen twice. The workspace and the role are checked
- * before the claim, so that a refusal (or a group that cannot be read just then) leaves the confirmation usable.
+ * Confirms a pending change (with the text typed, for a change that asks for it). The claim in SQLite is atomic and
+ * single-use, so a double click, a retried delivery or a second user can never make the change happen twice. The
+ * workspace, the role and the channel are checked before the claim, so that a refusal (or a group that cannot be
+ * read just then) leaves the confirmation usable.
  */
 export async function confirm(
   deps: OpsDeps,
@@ -95,7 +96,7 @@ export async function confirm(
   const confirmer = asConfirmer(actor, confirmation);
   const target = targetOf(change);
   record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
-  if (approval) return announceAwaiting(deps, confirmer, approval, change);
+  if (approval) return recordAwaiting(deps, confirmer, approval, change);
   return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
 }
 
