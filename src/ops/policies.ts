@@ -2,7 +2,7 @@
 // any confirmation, the confirmation step asks again before its claim, and the buy limit is checked a last time
 // inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
 import type { AuditAction } from '../store/audit.js';
-import type { PendingChange } from './changes.js';
+import { type PendingChange, targetOf } from './changes.js';
 import { authorize, type OpsDeps, record } from './context.js';
 import type { BuyLimit } from './policy-config.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
@@ -37,7 +37,7 @@ export async function mayRequest(
   );
 }
 
-/** The confirmation step, before the claim: the role may have been taken away, and the click may come from elsewhere. */
+/** The confirmation step, before the claim: the role may be gone since, and the click may come from elsewhere. */
 export async function mayConfirm(
   deps: OpsDeps,
   confirmer: Actor,
@@ -118,13 +118,10 @@ export function typedConfirmation(
 export function refuseMistyped(deps: OpsDeps, change: PendingChange, typed: string | undefined): Failure | undefined {
   const needed = typedConfirmation(deps, change);
   if (!needed || typed?.trim() === needed.expected) return undefined;
-  return fail(
-    'invalid',
-    typed?.trim()
-      ? `That is not the end of ${change.kind === 'number.release' ? change.number : 'the number'}: nothing was changed.`
-      : 'Type the last four digits of the number to confirm.',
-    { field: 'typed_confirmation' },
-  );
+  const message = typed?.trim()
+    ? `Those are not the last four digits of ${targetOf(change)}: nothing was changed.`
+    : 'Type the last four digits of the number to confirm.';
+  return fail('invalid', message, { field: 'typed_confirmation' });
 }
 
 /**

@@ -105,7 +105,7 @@ it('counts each person against their own limit, and another person may still buy
   expect(app.sandbox.requestCount('buyNumber')).toBe(3);
 });
 
-it('checks the limit again when a buy is approved: two approvals at once for the last slot make one purchase', async () => {
+it('checks the limit again at approval: two approvals at once for the last slot make one purchase', async () => {
   const app = await start({ VOICE_BUY_LIMIT: '1/day', VOICE_REQUIRE_APPROVAL: 'number.buy' });
   // Both confirm while the slot is free: a buy that waits for approval holds no slot.
   for (const [user, skip] of [

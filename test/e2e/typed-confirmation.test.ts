@@ -46,7 +46,7 @@ const typed = (value: string) => ({
   [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput(value) },
 });
 
-it('asks for the last four digits in a modal; a wrong entry is an inline error, the right one releases once', async () => {
+it('asks for the last four digits in a modal: a wrong entry is an inline error, the right one releases', async () => {
   const number = await routedNumber(0);
   const asked = await t.command(`numbers release ${number}`, ADMIN);
   const prompt = await t.respondedTo(asked.responseUrlId);

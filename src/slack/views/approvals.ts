@@ -9,7 +9,8 @@ import { confirmationSummary } from './confirmation.js';
 const expiry = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
 
 function asked(request: ApprovalRequest): string {
-  return `${mentionUser(request.requester.userId)} asks for a change that needs a second person:\n${confirmationSummary(request.change)}`;
+  const who = mentionUser(request.requester.userId);
+  return `${who} asks for a change that needs a second person:\n${confirmationSummary(request.change)}`;
 }
 
 /** Posted in the approvals channel: Approve and Reject, for anyone else with the role the change needs. */

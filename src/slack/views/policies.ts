@@ -5,7 +5,7 @@ import { mentionChannel } from '../mrkdwn.js';
 const PERIOD = { day: 'today', week: 'this week' } as const;
 
 const ACTION_WORDS = {
-  'number.buy': 'Buying',
+  'number.buy': 'buying',
   'number.release': 'releasing',
   'agent.delete': 'deleting agents',
   'routing.map': 'mapping',
@@ -21,9 +21,8 @@ export function policyLines({ policy, buying }: PoliciesInForce): string[] {
     const what = policy.requireApproval.map((action) => ACTION_WORDS[action]).join(', ');
     const where = policy.approvalsChannelId ? `, asked in ${mentionChannel(policy.approvalsChannelId)}` : '';
     const sentence = `${what.charAt(0).toUpperCase()}${what.slice(1)}`;
-    lines.push(
-      `:raised_hand: ${sentence} ${policy.requireApproval.length === 1 ? 'needs' : 'need'} a second approver${where} (\`VOICE_REQUIRE_APPROVAL\`)`,
-    );
+    const verb = policy.requireApproval.length === 1 ? 'needs' : 'need';
+    lines.push(`:raised_hand: ${sentence} ${verb} a second approver${where} (\`VOICE_REQUIRE_APPROVAL\`)`);
   }
   if (policy.changeChannels.length > 0) {
     const channels = policy.changeChannels.map(mentionChannel).join(', ');
