@@ -181,8 +181,13 @@ function settle(
   switch (claim.status) {
     case 'claimed':
       return { ok: true, confirmation, change };
-    case 'already_used':
+    case 'already_used': {
+      const approval = deps.approvals.forChange(confirmation.correlationId);
+      if (approval?.state === 'pending') {
+        return fail('already_used', 'That change is confirmed and waits for a second approver: nothing to do here.');
+      }
       return fail('already_used', alreadyUsed(deps.intents.get(confirmation.correlationId)));
+    }
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
     case 'expired': {

@@ -62,6 +62,7 @@ export class Approvals {
   readonly #now: () => Date;
   readonly #insert;
   readonly #select;
+  readonly #byCorrelation;
   readonly #decide;
   readonly #expire;
   readonly #posted;
@@ -74,6 +75,7 @@ export class Approvals {
       VALUES (@id, @correlationId, @change, @requester, @createdAt, @expiresAt)
       RETURNING *`);
     this.#select = db.prepare<[string]>('SELECT * FROM approvals WHERE id = ?');
+    this.#byCorrelation = db.prepare<[string]>('SELECT * FROM approvals WHERE correlation_id = ?');
     this.#decide = db.prepare<[{ id: string; to: ApprovalState; by: string; now: string }]>(`
       UPDATE approvals SET state = @to, decided_by = @by, decided_at = @now
       WHERE id = @id AND state = 'pending' AND expires_at > @now
@@ -103,6 +105,12 @@ export class Approvals {
 
   get(id: string): Approval | undefined {
     const row = this.#select.get(id);
+    return row === undefined ? undefined : toApproval(row);
+  }
+
+  /** The approval a change waited for, if it needed one. */
+  forChange(correlationId: string): Approval | undefined {
+    const row = this.#byCorrelation.get(correlationId);
     return row === undefined ? undefined : toApproval(row);
   }
 

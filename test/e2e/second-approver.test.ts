@@ -65,6 +65,7 @@ async function confirmedBuy(app: TestApp) {
     number,
     approvalId: onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange),
     correlationId: waiting?.correlation_id ?? '',
+    confirmationId,
   };
 }
 
@@ -81,7 +82,9 @@ const updates = (app: TestApp) => app.slack.calls('chat.update').filter((call) =
 
 it('refuses the requester and a viewer; two approvals at once make one purchase, told and audited', async () => {
   const app = await start();
-  const { number, approvalId, correlationId } = await confirmedBuy(app);
+  const { number, approvalId, correlationId, confirmationId } = await confirmedBuy(app);
+  const again = await confirmAs(app, OPERATOR, confirmationId);
+  expect(shownText(again)).toContain('waits for a second approver');
 
   const own = await decide(app, OPERATOR, 'approve', approvalId);
   expect(shownText(await outcomeOf(app, own.responseUrlId))).toContain('another person with the operator role');
