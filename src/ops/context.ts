@@ -3,6 +3,7 @@ import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
+import type { Approvals } from '../store/approvals.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { AuditChanges } from '../store/audit-changes.js';
 import type { Confirmations } from '../store/confirmations.js';
@@ -12,6 +13,7 @@ import { type AccessControl, variableFor } from './access.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
+import type { PolicyConfig } from './policy-config.js';
 import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
@@ -22,6 +24,8 @@ export interface OpsDeps {
   /** The audit log read a change at a time, for `/voice audit`. */
   auditChanges: AuditChanges;
   confirmations: Confirmations;
+  /** Confirmed changes waiting for a second person's approval. */
+  approvals: Approvals;
   intents: Intents;
   /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
   atomically: <T>(work: () => T) => T;
@@ -34,6 +38,10 @@ export interface OpsDeps {
    * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
    */
   changes: InFlight;
+  /** The guardrails in force (src/ops/policies.ts applies them). */
+  policy: PolicyConfig;
+  /** The app's clock, for the windows of the buy limits. */
+  now: () => Date;
   logger: Logger;
 }
 
