@@ -54,6 +54,9 @@ export function createOps(deps: OpsDeps) {
         params: { reason: 'other workspace', appTeamId },
         error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appTeamId}.`),
       }),
+    /** Audits a change command refused for its form, before any use case could see it. */
+    refuseInput: (actor: Actor, action: AuditAction, message: string) =>
+      record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
     createAgent: (actor: Actor, input: { name: string; language: string }) =>
       attempt(deps, actor, { action: 'agent.create' }, (id) => createAgent(deps, actor, input, id)),

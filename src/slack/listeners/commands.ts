@@ -45,7 +45,10 @@ export function registerCommands(app: App, deps: SlackDeps): void {
       respond: replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: command.response_url }),
     };
     const parsed = parseCommand(command.text);
-    if (!parsed.ok) return showHelp(invocation, parsed.error);
+    if (!parsed.ok) {
+      if (parsed.attempted) deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
+      return showHelp(invocation, parsed.error);
+    }
     await run(invocation, parsed.command);
   });
 }
