@@ -5,7 +5,7 @@ import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approval
 import { promptOf } from './ask-confirmation.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
-import { type OpsDeps, record } from './context.js';
+import { deny, type OpsDeps, record } from './context.js';
 import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { workFor } from './work.js';
@@ -111,14 +111,7 @@ async function refuseBeforeClaim(
   const askedFrom = confirmation.context.teamId;
   if (typeof askedFrom === 'string' && askedFrom !== confirmer.teamId) {
     const failure = fail('wrong_team', 'This change was asked for in another workspace: confirm it there.');
-    record(deps, confirmer, confirmation.correlationId, {
-      action: 'access.denied',
-      outcome: 'denied',
-      target: attempt.target,
-      params: { attempted: change.kind, reason: 'other workspace', askedFrom },
-      error: failure,
-    });
-    return failure;
+    return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }
   // The role is checked again (it may have been taken away since the request), and the channel of the click.
   return mayConfirm(deps, confirmer, change, attempt);
@@ -178,14 +171,8 @@ function settle(
     }
     case 'wrong_user': {
       const failure = fail('wrong_user', 'Only the person who asked for this change can confirm or cancel it.');
-      record(deps, actor, confirmation.correlationId, {
-        action: 'access.denied',
-        outcome: 'denied',
-        target,
-        params: { attempted: change.kind, reason: 'not the requester' },
-        error: failure,
-      });
-      return failure;
+      const attempt = { action: change.kind, target, correlationId: confirmation.correlationId };
+      return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
     }
   }
 }

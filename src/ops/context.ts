@@ -73,6 +73,31 @@ export function record(deps: OpsDeps, actor: Actor, correlationId: string, step:
   });
 }
 
+/** An attempt at a change, as its refusals are audited. */
+export interface Attempt {
+  action: AuditAction;
+  target?: string;
+  correlationId: string;
+}
+
+/** Audits a refusal of the attempt as `access.denied`, with why (the rule, the reason), and returns it. */
+export function deny(
+  deps: OpsDeps,
+  actor: Actor,
+  attempt: Attempt,
+  failure: Failure,
+  why: Record<string, unknown>,
+): Failure {
+  record(deps, actor, attempt.correlationId, {
+    action: 'access.denied',
+    outcome: 'denied',
+    target: attempt.target,
+    params: { attempted: attempt.action, ...why },
+    error: failure,
+  });
+  return failure;
+}
+
 const ACTION_WORDS: Record<string, string> = {
   'agent.create': 'create agents',
   'agent.delete': 'delete agents',
@@ -86,7 +111,7 @@ export async function authorize(
   deps: OpsDeps,
   actor: Actor,
   needed: Role,
-  attempt: { action: AuditAction; target?: string; correlationId: string },
+  attempt: Attempt,
 ): Promise<Failure | undefined> {
   if (await deps.access.has(actor.userId, needed)) return undefined;
   const failure = fail(
@@ -94,14 +119,7 @@ export async function authorize(
     `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}. ` +
       `An admin can add your user id (${actor.userId}) or one of your user groups to ${variableFor(needed)}.`,
   );
-  record(deps, actor, attempt.correlationId, {
-    action: 'access.denied',
-    outcome: 'denied',
-    target: attempt.target,
-    params: { attempted: attempt.action, needed },
-    error: failure,
-  });
-  return failure;
+  return deny(deps, actor, attempt, failure, { needed });
 }
 
 /**

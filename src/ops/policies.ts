@@ -1,17 +1,10 @@
 // The one place that answers "may this change go ahead, and what must happen first": the request step asks before
 // any confirmation, the confirmation step asks again before its claim, and the buy limit is checked a last time
 // inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
-import type { AuditAction } from '../store/audit.js';
 import { type PendingChange, targetOf } from './changes.js';
-import { authorize, type OpsDeps, record } from './context.js';
+import { type Attempt, authorize, deny, type OpsDeps, record } from './context.js';
 import type { BuyLimit } from './policy-config.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
-
-export interface Attempt {
-  action: AuditAction;
-  target?: string;
-  correlationId: string;
-}
 
 /** The role each confirmed change needs, at the request and again at the confirmation. */
 export const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
@@ -87,14 +80,7 @@ export async function mayApprove(
         `${WHO_CHANGES_CONFIG} VOICE_REQUIRE_APPROVAL.`,
       { code: 'own_change' },
     );
-    record(deps, approver, attempt.correlationId, {
-      action: 'access.denied',
-      outcome: 'denied',
-      target: attempt.target,
-      params: { attempted: attempt.action, rule: 'VOICE_REQUIRE_APPROVAL', reason: 'own change' },
-      error: failure,
-    });
-    return failure;
+    return deny(deps, approver, attempt, failure, { rule: 'VOICE_REQUIRE_APPROVAL', reason: 'own change' });
   }
   return authorize(deps, approver, needed, attempt);
 }
@@ -139,14 +125,7 @@ function refuseOutsideChangeChannels(deps: OpsDeps, actor: Actor, attempt: Attem
       `${WHO_CHANGES_CONFIG} VOICE_CHANGE_CHANNELS.`,
     { code: 'change_channel' },
   );
-  record(deps, actor, attempt.correlationId, {
-    action: 'access.denied',
-    outcome: 'denied',
-    target: attempt.target,
-    params: { attempted: attempt.action, rule: 'VOICE_CHANGE_CHANNELS', allowed },
-    error: failure,
-  });
-  return failure;
+  return deny(deps, actor, attempt, failure, { rule: 'VOICE_CHANGE_CHANNELS', allowed });
 }
 
 export interface BuyUsage {
