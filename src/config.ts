@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './ops/policy-config.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -23,15 +24,15 @@ const DEFAULT_DATABASE = 'data/voice-ops.db';
 const PLAYGROUND_DATABASE = 'data/playground/voice-ops.db';
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 
-const idList = (what: string) =>
+const idList = (what: string, pattern = /^[UWS][A-Z0-9]{2,}$/) =>
   optionalText.transform((value, ctx) => {
     const ids = (value ?? '')
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
     for (const id of ids) {
-      if (!/^[UWS][A-Z0-9]{2,}$/.test(id)) {
-        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what} (U…, W… or S…)` });
+      if (!pattern.test(id)) {
+        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what}` });
       }
     }
     return ids;
@@ -45,6 +46,24 @@ const count = (fallback: number, max: number) =>
     .min(0, COUNT_ERROR)
     .max(max, `must be at most ${max}`)
     .default(fallback);
+const BUY_LIMIT_ERROR = 'must be a count per day or per week, e.g. 5/day or 20/week';
+const buyLimit = optionalText.transform((value, ctx): BuyLimit | undefined => {
+  if (value === undefined) return undefined;
+  const match = /^(\d{1,6})\s*\/\s*(day|week)$/i.exec(value);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: BUY_LIMIT_ERROR });
+    return undefined;
+  }
+  return { count: Number(match[1]), window: match[2]?.toLowerCase() === 'week' ? 'week' : 'day' };
+});
+
+const channelId = optionalText.pipe(
+  z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
+    .optional(),
+);
+const APPROVAL_TTL_ERROR = 'must be a whole number of hours from 1 to 720';
 
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
@@ -75,14 +94,35 @@ const environment = z
       .default('cursor'),
     DATABASE_PATH: optionalText,
     SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
-    NOTIFY_CHANNEL_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
-        .optional(),
-    ),
-    VOICE_ADMINS: idList('user or user-group id'),
-    VOICE_OPERATORS: idList('user or user-group id'),
+    NOTIFY_CHANNEL_ID: channelId,
+    VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_BUY_LIMIT: buyLimit,
+    VOICE_BUY_LIMIT_PER_USER: buyLimit,
+    VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
+    VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
+      const actions = (value ?? '')
+        .split(',')
+        .map((action) => action.trim())
+        .filter(Boolean);
+      const known: readonly string[] = APPROVABLE_ACTIONS;
+      for (const action of actions) {
+        if (!known.includes(action)) {
+          ctx.addIssue({ code: 'custom', message: `"${action}" is not one of ${APPROVABLE_ACTIONS.join(', ')}` });
+        }
+      }
+      return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
+    }),
+    VOICE_APPROVALS_CHANNEL_ID: channelId,
+    VOICE_APPROVAL_TTL_HOURS: z.coerce
+      .number({ error: APPROVAL_TTL_ERROR })
+      .int(APPROVAL_TTL_ERROR)
+      .min(1, APPROVAL_TTL_ERROR)
+      .max(720, APPROVAL_TTL_ERROR)
+      .default(24),
+    VOICE_TYPED_RELEASE: optionalText
+      .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
+      .transform((value) => value === 'true'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     RECONCILE_INTERVAL_S: z.coerce
       .number({ error: RECONCILE_ERROR })
@@ -120,6 +160,13 @@ const environment = z
           code: 'custom',
           path: ['VOICE_API_KEY'],
           message: 'is required when VOICE_API_BASE_URL is set',
+        });
+      }
+      if (env.VOICE_REQUIRE_APPROVAL.length > 0 && !env.VOICE_APPROVALS_CHANNEL_ID && !env.NOTIFY_CHANNEL_ID) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['VOICE_APPROVALS_CHANNEL_ID'],
+          message: 'is required when VOICE_REQUIRE_APPROVAL is set (or set NOTIFY_CHANNEL_ID)',
         });
       }
       // Checked even when other variables are wrong, so that one start reports every problem.
@@ -169,6 +216,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   notifyChannelId?: string;
   access: { admins: string[]; operators: string[] };
+  policy: PolicyConfig;
   logLevel: LogLevel;
   /** Seconds between reconciliation passes; 0 turns them off. */
   reconcileIntervalS: number;
@@ -223,6 +271,15 @@ export function parseConfig(env: Environment): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
+    policy: {
+      buyLimit: e.VOICE_BUY_LIMIT,
+      buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
+      changeChannels: e.VOICE_CHANGE_CHANNELS,
+      typedRelease: e.VOICE_TYPED_RELEASE,
+      requireApproval: e.VOICE_REQUIRE_APPROVAL,
+      approvalsChannelId: e.VOICE_APPROVALS_CHANNEL_ID ?? e.NOTIFY_CHANNEL_ID,
+      approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
+    },
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,
   };

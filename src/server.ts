@@ -14,11 +14,13 @@ import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
+import { expireApprovals as expireApprovalRequests } from './slack/approvals.js';
 import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
 import { describeDelivery } from './slack/deliveries.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { tellRequester } from './slack/requester.js';
+import { Approvals } from './store/approvals.js';
 import { AuditLog } from './store/audit.js';
 import { AuditChanges } from './store/audit-changes.js';
 import { Confirmations } from './store/confirmations.js';
@@ -40,6 +42,8 @@ export interface RunningVoiceOps {
   idle(): Promise<void>;
   /** Runs a reconciliation pass now (or waits for the one under way). */
   reconcile(): Promise<void>;
+  /** Ends now the requests for approval whose time is up (also done once a minute). */
+  expireApprovals(): Promise<void>;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
   /** What is still running, for a stop that cannot wait any longer: Slack deliveries, and changes to the provider. */
@@ -104,6 +108,7 @@ export async function startVoiceOps(
     audit: new AuditLog(db, { now }),
     auditChanges: new AuditChanges(db),
     confirmations: new Confirmations(db, { now }),
+    approvals: new Approvals(db, { now, ttlMs: config.policy.approvalTtlHours * 60 * 60 * 1000 }),
     intents: new Intents(db, { now }),
     atomically: <T>(work: () => T): T => db.transaction(work)(),
     routes: routing,
@@ -111,6 +116,8 @@ export async function startVoiceOps(
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),
     changes,
+    policy: config.policy,
+    now,
     logger,
   };
   const ops = createOps(opsDeps);
@@ -130,6 +137,17 @@ export async function startVoiceOps(
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
   registerListeners(app, slackDeps, { deliveries, identity });
+  // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
+  const expireApprovals = () =>
+    inFlight.run(
+      () => 'expiring approvals',
+      () => expireApprovalRequests(slackDeps),
+    );
+  const sweep = () => {
+    expireApprovals().catch((error: unknown) => logger.warn({ err: error }, 'could not end expired approvals'));
+  };
+  const approvalSweep = config.policy.requireApproval.length > 0 ? setInterval(sweep, 60_000) : undefined;
+  approvalSweep?.unref();
 
   const socketMode = Boolean(config.slack.appToken);
   const { port, host } = config.slack;
@@ -146,7 +164,9 @@ export async function startVoiceOps(
     sandbox,
     idle: () => inFlight.drain(),
     reconcile: () => reconciler.pass(),
+    expireApprovals,
     stop: async () => {
+      clearInterval(approvalSweep);
       identity.stop();
       await reconciler.stop();
       if (socketMode) await new Promise((resolve) => listening?.close(resolve));

@@ -5,9 +5,10 @@ import { type Agent, type CreatedAgent, createAgentRequest, EXPECTED_STATUS, res
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
+import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -60,7 +61,7 @@ export async function createAgent(
   input: { name: string; language: string },
   correlationId: string,
 ): Promise<Result<Done>> {
-  const denied = await authorize(deps, actor, 'operator', { action: 'agent.create', correlationId });
+  const denied = await mayRequest(deps, actor, 'operator', { action: 'agent.create', correlationId });
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
   if (!checked.ok) return checked;
@@ -124,7 +125,7 @@ export async function requestDeleteAgent(
   agentId: string,
   correlationId: string,
 ): Promise<DeleteRequest> {
-  const denied = await authorize(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
+  const denied = await mayRequest(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };

@@ -1,7 +1,9 @@
 // Asking for confirmation, the first half of a confirmed change. Its own module, so that the use cases that ask
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
+import type { Confirmation } from '../store/confirmations.js';
 import { type ConfirmationPrompt, type PendingChange, targetOf } from './changes.js';
 import { type OpsDeps, record } from './context.js';
+import { typedConfirmation } from './policies.js';
 import type { Actor, Result } from './types.js';
 
 /** Stores a change that waits for the requester's Confirm, and audits the request. */
@@ -23,8 +25,12 @@ export function requestConfirmation(
     target: targetOf(change),
     params: change,
   });
-  return {
-    ok: true,
-    prompt: { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change },
-  };
+  return { ok: true, prompt: promptOf(deps, confirmation, change) };
+}
+
+/** What the requester is shown: a Confirm button, or for a change that silences a live line, what to type. */
+export function promptOf(deps: OpsDeps, confirmation: Confirmation, change: PendingChange): ConfirmationPrompt {
+  const prompt = { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change };
+  const typed = typedConfirmation(deps, change);
+  return typed ? { ...prompt, mustType: typed.prompt } : prompt;
 }

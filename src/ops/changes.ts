@@ -39,6 +39,8 @@ export interface ConfirmationPrompt {
   confirmationId: string;
   expiresAt: string;
   change: PendingChange;
+  /** Set when a click is not enough: the label of the text the requester must type (see policies.ts). */
+  mustType?: string;
 }
 
 /** The target an audit row names for a change (a new agent has none until the provider names it). */

@@ -3,6 +3,7 @@ import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
+import type { Approvals } from '../store/approvals.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { AuditChanges } from '../store/audit-changes.js';
 import type { Confirmations } from '../store/confirmations.js';
@@ -12,6 +13,7 @@ import { type AccessControl, variableFor } from './access.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
+import type { PolicyConfig } from './policy-config.js';
 import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
@@ -22,6 +24,8 @@ export interface OpsDeps {
   /** The audit log read a change at a time, for `/voice audit`. */
   auditChanges: AuditChanges;
   confirmations: Confirmations;
+  /** Confirmed changes waiting for a second person's approval. */
+  approvals: Approvals;
   intents: Intents;
   /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
   atomically: <T>(work: () => T) => T;
@@ -34,6 +38,10 @@ export interface OpsDeps {
    * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
    */
   changes: InFlight;
+  /** The guardrails in force (src/ops/policies.ts applies them). */
+  policy: PolicyConfig;
+  /** The app's clock, for the windows of the buy limits. */
+  now: () => Date;
   logger: Logger;
 }
 
@@ -65,6 +73,31 @@ export function record(deps: OpsDeps, actor: Actor, correlationId: string, step:
   });
 }
 
+/** An attempt at a change, as its refusals are audited. */
+export interface Attempt {
+  action: AuditAction;
+  target?: string;
+  correlationId: string;
+}
+
+/** Audits a refusal of the attempt as `access.denied`, with why (the rule, the reason), and returns it. */
+export function deny(
+  deps: OpsDeps,
+  actor: Actor,
+  attempt: Attempt,
+  failure: Failure,
+  why: Record<string, unknown>,
+): Failure {
+  record(deps, actor, attempt.correlationId, {
+    action: 'access.denied',
+    outcome: 'denied',
+    target: attempt.target,
+    params: { attempted: attempt.action, ...why },
+    error: failure,
+  });
+  return failure;
+}
+
 const ACTION_WORDS: Record<string, string> = {
   'agent.create': 'create agents',
   'agent.delete': 'delete agents',
@@ -78,7 +111,7 @@ export async function authorize(
   deps: OpsDeps,
   actor: Actor,
   needed: Role,
-  attempt: { action: AuditAction; target?: string; correlationId: string },
+  attempt: Attempt,
 ): Promise<Failure | undefined> {
   if (await deps.access.has(actor.userId, needed)) return undefined;
   const failure = fail(
@@ -86,14 +119,7 @@ export async function authorize(
     `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}. ` +
       `An admin can add your user id (${actor.userId}) or one of your user groups to ${variableFor(needed)}.`,
   );
-  record(deps, actor, attempt.correlationId, {
-    action: 'access.denied',
-    outcome: 'denied',
-    target: attempt.target,
-    params: { attempted: attempt.action, needed },
-    error: failure,
-  });
-  return failure;
+  return deny(deps, actor, attempt, failure, { needed });
 }
 
 /**

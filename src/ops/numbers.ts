@@ -11,9 +11,10 @@ import {
 import { requestConfirmation } from './ask-confirmation.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { authorize, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
+import { mayRequest } from './policies.js';
 import { regionOf, unknownRegion } from './regions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -117,7 +118,7 @@ export async function requestBuy(
   number: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await authorize(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
+  const denied = await mayRequest(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
@@ -178,7 +179,7 @@ export async function requestRelease(
   numberOrId: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await authorize(deps, actor, 'admin', {
+  const denied = await mayRequest(deps, actor, 'admin', {
     action: 'number.release',
     target: numberOrId,
     correlationId,

@@ -2,7 +2,8 @@ import { EXPECTED_STATUS, phoneNumber, resourceId } from '../provider/schemas.js
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { authorize, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { mayRequest, needsApproval } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -22,7 +23,7 @@ export async function mapNumber(
   input: { phoneNumber: string; agentId: string },
   correlationId: string,
 ): Promise<MapResult> {
-  const denied = await authorize(deps, actor, 'operator', {
+  const denied = await mayRequest(deps, actor, 'operator', {
     action: 'routing.map',
     target: input.phoneNumber,
     correlationId,
@@ -70,7 +71,8 @@ export async function mapNumber(
     agentName: agent.name,
     previousAgent: current && { id: current.agentId, name: agents.find((a) => a.id === current.agentId)?.name },
   };
-  if (current) {
+  // A re-route is confirmed (callers will reach another agent), and so is any map that waits for a second approver.
+  if (current || needsApproval(deps, change)) {
     const asked = requestConfirmation(deps, actor, correlationId, change);
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }

@@ -1,6 +1,7 @@
 // Plain inputs and results of the operations: no Slack types cross this line.
+import { z } from 'zod';
 import type { ProviderErrorKind } from '../provider/errors.js';
-import type { AuditSource } from '../store/audit.js';
+import { AUDIT_SOURCES, type AuditSource } from '../store/audit.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -23,8 +24,18 @@ export interface Actor {
   replyAddress?: string;
 }
 
+/** An actor as stored with a change that outlives its request (an intent, an approval): no reply address. */
+export const storedActor = z.object({
+  userId: z.string(),
+  userName: z.string().optional(),
+  teamId: z.string().optional(),
+  channelId: z.string().optional(),
+  source: z.enum(AUDIT_SOURCES),
+});
+
 export type FailureReason =
   | 'denied'
+  | 'limit'
   | 'invalid'
   | 'not_found'
   | 'conflict'

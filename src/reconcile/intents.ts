@@ -1,13 +1,11 @@
 // Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
-import { z } from 'zod';
 import type { Done } from '../ops/carry-out.js';
 import { type ChangeIntent, changeIntent, targetOf } from '../ops/changes.js';
 import { type OpsDeps, providerFailure, record } from '../ops/context.js';
 import { announce, type Change, subjectOf } from '../ops/notify.js';
-import { type Actor, type Failure, fail } from '../ops/types.js';
+import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
 import { ProviderError } from '../provider/errors.js';
-import { AUDIT_SOURCES } from '../store/audit.js';
 import type { Intent } from '../store/intents.js';
 
 /** How a reconciled change ended, for its requester. */
@@ -18,14 +16,6 @@ export type TellRequester = (
   to: { actor: Actor; replyAddress?: string; openedAt: string },
   outcome: Reconciled,
 ) => Promise<void>;
-
-const storedActor = z.object({
-  userId: z.string(),
-  userName: z.string().optional(),
-  teamId: z.string().optional(),
-  channelId: z.string().optional(),
-  source: z.enum(AUDIT_SOURCES),
-});
 
 /** The provider's current state, read at most once per pass and only when an intent needs it. */
 class ProviderReads {

@@ -2,6 +2,7 @@
 import type { NumberFilter } from '../ops/numbers.js';
 import type { Role } from '../ops/types.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
+import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
 import { code } from './mrkdwn.js';
 
@@ -18,14 +19,19 @@ export type Command =
   | { name: 'map'; number?: string; agentId?: string }
   | { name: 'audit'; filter: AuditFilter };
 
-/** `error` is mrkdwn, any echo of the input in it escaped. */
-export type Parsed = { ok: true; command: Command } | { ok: false; error: string };
+/**
+ * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
+ * so that the refusal is audited like any other attempt.
+ */
+export type Parsed = { ok: true; command: Command } | { ok: false; error: string; attempted?: AuditAction };
 
 export interface CommandSpec {
   words: string[];
   args: string;
   summary: string;
   role: Role;
+  /** The change the command asks for, if it asks for one. */
+  changes?: AuditAction;
   /** `rest` is the text after the command words as typed, for checks the split into words would hide. */
   parse: (args: string[], rest: string) => Parsed;
 }
@@ -124,6 +130,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[NAME LANGUAGE]',
     summary: 'Create an AI agent (opens a form when details are missing)',
     role: 'operator',
+    changes: 'agent.create',
     parse: (args, rest) => {
       // Checked on the text as typed: split into words, a line break in the name would pass for a space.
       const problem = controlCharacterProblem(rest.trim());
@@ -140,6 +147,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'AGENT_ID',
     summary: 'Delete an AI agent, after confirmation',
     role: 'admin',
+    changes: 'agent.delete',
     parse: (args) =>
       args.length === 1 && args[0]
         ? ok({ name: 'agents.delete', agentId: args[0] })
@@ -167,6 +175,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NUMBER',
     summary: 'Buy a number, after confirmation (it spends money)',
     role: 'operator',
+    changes: 'number.buy',
     parse: (args) =>
       args.length
         ? ok({ name: 'numbers.buy', number: compactNumber(args) })
@@ -177,6 +186,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NUMBER_OR_ID',
     summary: 'Release a number, after confirmation',
     role: 'admin',
+    changes: 'number.release',
     parse: (args) => {
       if (!args.length) return error('Give the number or its id: `/voice numbers release +14155550123`.');
       const compact = compactNumber(args);
@@ -188,6 +198,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[NUMBER AGENT_ID]',
     summary: 'Route a purchased number to an agent (opens a form when details are missing)',
     role: 'operator',
+    changes: 'routing.map',
     parse: (args) => {
       if (args.length === 0) return ok({ name: 'map' });
       if (args.length === 1) return ok({ name: 'map', number: compactNumber(args) });
@@ -251,8 +262,9 @@ export function parseCommand(text: string): Parsed {
     .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
   if (!spec) return error(`I don't know ${code(tokens[0]?.text ?? '', ECHO_MAX)}.`);
   const rest = unescaped.slice(tokens[spec.words.length - 1]?.end ?? 0);
-  return spec.parse(
+  const parsed = spec.parse(
     tokens.slice(spec.words.length).map((token) => token.text),
     rest,
   );
+  return parsed.ok || !spec.changes ? parsed : { ...parsed, attempted: spec.changes };
 }

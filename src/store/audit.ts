@@ -31,6 +31,8 @@ export const AUDIT_OUTCOMES = [
   'cancelled',
   'expired',
   'rejected',
+  'awaiting_approval',
+  'approved',
 ] as const;
 export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider'] as const;
 
@@ -165,6 +167,7 @@ export class AuditLog {
   readonly #since;
   readonly #changesMade;
   readonly #lastOutcome;
+  readonly #succeeded;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -193,6 +196,14 @@ export class AuditLog {
     this.#lastOutcome = db.prepare<[string], { outcome: AuditOutcome }>(
       'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1',
     );
+    // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
+    this.#succeeded = db.prepare<
+      [{ action: string; from: string; until: string; actorId: string | null }],
+      { count: number }
+    >(`
+      SELECT COUNT(*) AS count FROM audit_events
+      WHERE at >= @from AND at < @until AND action = @action AND outcome = 'succeeded'
+        AND (@actorId IS NULL OR (actor_id = @actorId AND source != 'provider'))`);
     this.#changesMade = db.prepare<[{ from: string; until: string }]>(`
       SELECT action, target FROM audit_events
       WHERE at >= @from AND at < @until AND outcome = 'succeeded' AND source != 'provider' AND target IS NOT NULL
@@ -232,6 +243,15 @@ export class AuditLog {
   /** The outcome of the newest row of a request, if it has any. */
   lastOutcome(correlationId: string): AuditOutcome | undefined {
     return this.#lastOutcome.get(correlationId)?.outcome;
+  }
+
+  /**
+   * How many `action`s succeeded from `from` until before `until`: reconciled ones and those made outside Voice Ops
+   * included, or only `actorId`'s own when given.
+   */
+  succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): number {
+    const range = { from: window.from.toISOString(), until: window.until.toISOString() };
+    return this.#succeeded.get({ action, ...range, actorId: actorId ?? null })?.count ?? 0;
   }
 
   /** The changes Voice Ops itself made (or reconciled) from `from` until before `until`, oldest first. */

@@ -55,6 +55,7 @@ export class Intents {
   readonly #get;
   readonly #openBefore;
   readonly #touchedSince;
+  readonly #underWay;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
@@ -71,6 +72,9 @@ export class Intents {
     this.#touchedSince = db.prepare<[{ time: string }]>(
       'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time',
     );
+    this.#underWay = db.prepare<[{ action: string; userId: string | null }], { count: number }>(`
+      SELECT COUNT(*) AS count FROM intents
+      WHERE closed_at IS NULL AND action = @action AND (@userId IS NULL OR json_extract(actor, '$.userId') = @userId)`);
     this.#openBefore = db.prepare<[string]>(
       'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at',
     );
@@ -96,6 +100,11 @@ export class Intents {
   get(correlationId: string): Intent | undefined {
     const row = this.#get.get(correlationId);
     return row === undefined ? undefined : toIntent(row);
+  }
+
+  /** How many `action`s are open (under way, or awaiting reconciliation), or only `userId`'s own when given. */
+  openCount(action: string, userId?: string): number {
+    return this.#underWay.get({ action, userId: userId ?? null })?.count ?? 0;
   }
 
   /** Intents still open, or opened or closed at or after `time`: changes that may be under way around `time`. */

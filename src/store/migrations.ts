@@ -25,6 +25,55 @@ function hashExistingRows(db: Database): void {
   }
 }
 
+/**
+ * SQLite cannot alter a CHECK: the audit table is rebuilt with the same rows, ids and hashes (so the chain holds),
+ * allowing these outcomes, and its indexes and triggers are made again. Versions 4 and 5 run it, so it is frozen
+ * like them: a rebuild that needs other columns is a new function.
+ */
+function rebuildAuditEvents(outcomes: readonly string[]): string {
+  return `
+      DROP TRIGGER audit_events_no_update;
+      DROP TRIGGER audit_events_no_delete;
+      DROP TRIGGER audit_events_append_only;
+      CREATE TABLE audit_events_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        actor_name TEXT,
+        team_id TEXT,
+        channel_id TEXT,
+        source TEXT NOT NULL CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider')),
+        action TEXT NOT NULL,
+        target TEXT,
+        params TEXT CHECK (params IS NULL OR json_valid(params)),
+        outcome TEXT NOT NULL CHECK (outcome IN (${outcomes.map((outcome) => `'${outcome}'`).join(', ')})),
+        error_code TEXT,
+        error_message TEXT,
+        correlation_id TEXT NOT NULL,
+        hash TEXT
+      );
+      INSERT INTO audit_events_rebuilt (id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash)
+      SELECT id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash
+      FROM audit_events ORDER BY id;
+      DROP TABLE audit_events;
+      ALTER TABLE audit_events_rebuilt RENAME TO audit_events;
+      CREATE INDEX audit_events_by_correlation ON audit_events (correlation_id);
+      CREATE INDEX audit_events_by_time ON audit_events (at);
+      CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_append_only BEFORE INSERT ON audit_events
+        WHEN NEW.id IS NOT (SELECT coalesce(max(id), 0) + 1 FROM audit_events)
+          OR coalesce(length(NEW.hash), 0) <> 64
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: a row takes the next id and carries its hash'); END;
+  `;
+}
+
+const OUTCOMES_V4 = ['requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected'];
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -137,48 +186,27 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 4,
     name: "audit sources and outcomes: 'provider' (changes made outside the app) and 'rejected' (refused input)",
-    // SQLite cannot alter a CHECK: the table is rebuilt with the same rows, ids and hashes (so the chain holds),
-    // and its indexes and triggers are made again.
+    sql: rebuildAuditEvents(OUTCOMES_V4),
+  },
+  {
+    version: 5,
+    name: "second approvers: the approvals table, and the audit outcomes 'awaiting_approval' and 'approved'",
     sql: `
-      DROP TRIGGER audit_events_no_update;
-      DROP TRIGGER audit_events_no_delete;
-      DROP TRIGGER audit_events_append_only;
-      CREATE TABLE audit_events_rebuilt (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        at TEXT NOT NULL,
-        actor_id TEXT NOT NULL,
-        actor_name TEXT,
-        team_id TEXT,
+      ${rebuildAuditEvents([...OUTCOMES_V4, 'awaiting_approval', 'approved'])}
+      CREATE TABLE approvals (
+        id TEXT PRIMARY KEY,
+        correlation_id TEXT NOT NULL UNIQUE,
+        change TEXT NOT NULL CHECK (json_valid(change)),
+        requester TEXT NOT NULL CHECK (json_valid(requester)),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'rejected', 'expired')),
+        decided_by TEXT,
+        decided_at TEXT,
         channel_id TEXT,
-        source TEXT NOT NULL CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider')),
-        action TEXT NOT NULL,
-        target TEXT,
-        params TEXT CHECK (params IS NULL OR json_valid(params)),
-        outcome TEXT NOT NULL CHECK (
-          outcome IN ('requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected')
-        ),
-        error_code TEXT,
-        error_message TEXT,
-        correlation_id TEXT NOT NULL,
-        hash TEXT
+        message_ts TEXT
       );
-      INSERT INTO audit_events_rebuilt (id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
-        params, outcome, error_code, error_message, correlation_id, hash)
-      SELECT id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
-        params, outcome, error_code, error_message, correlation_id, hash
-      FROM audit_events ORDER BY id;
-      DROP TABLE audit_events;
-      ALTER TABLE audit_events_rebuilt RENAME TO audit_events;
-      CREATE INDEX audit_events_by_correlation ON audit_events (correlation_id);
-      CREATE INDEX audit_events_by_time ON audit_events (at);
-      CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
-        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
-      CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
-        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
-      CREATE TRIGGER audit_events_append_only BEFORE INSERT ON audit_events
-        WHEN NEW.id IS NOT (SELECT coalesce(max(id), 0) + 1 FROM audit_events)
-          OR coalesce(length(NEW.hash), 0) <> 64
-        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: a row takes the next id and carries its hash'); END;
+      CREATE INDEX approvals_by_expiry ON approvals (state, expires_at);
     `,
   },
 ];

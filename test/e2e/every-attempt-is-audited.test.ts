@@ -59,6 +59,17 @@ describe('refused before any confirmation', () => {
     expect(row.error_message).toContain(says);
   });
 
+  it.each([
+    ['a buy with no number', OPERATOR, 'numbers buy', 'number.buy', 'Give the number to buy'],
+    ['a release with no number', ADMIN, 'numbers release', 'number.release', 'Give the number or its id'],
+    ['a deletion of two agents at once', ADMIN, 'agents delete agt_a agt_b', 'agent.delete', 'exactly one agent id'],
+    ['an agent name over two lines', OPERATOR, 'agents create Desk\nTwo en-US', 'agent.create', 'one line'],
+  ])('%s, refused for its form, is audited as rejected, invalid', async (_what, user, text, action, says) => {
+    const row = await attemptRow(user, text, says);
+    expect(row).toMatchObject({ action, outcome: 'rejected', error_code: 'invalid', actor_id: user });
+    expect(row.error_message).toContain(says);
+  });
+
   it('a map that would change nothing is audited as rejected, unchanged', async () => {
     const row = await attemptRow(OPERATOR, `map ${owned} ${agentId}`, 'already routes to');
     expect(row).toMatchObject({ action: 'routing.map', outcome: 'rejected', error_code: 'unchanged', target: owned });

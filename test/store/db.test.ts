@@ -28,6 +28,7 @@ describe('openDatabase', () => {
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     expect(tableNames(db)).toEqual([
+      'approvals',
       'audit_events',
       'confirmations',
       'delivery_keys',

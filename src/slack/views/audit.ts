@@ -20,6 +20,8 @@ const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
   cancelled: ':heavy_multiplication_x:',
   expired: ':hourglass:',
   rejected: ':no_entry_sign:',
+  awaiting_approval: ':raised_hand:',
+  approved: ':thumbsup:',
 };
 
 // Caps on each piece of a line, counted after escaping, so that a line stays under 500 characters.

@@ -17,6 +17,8 @@ export function helpMessage(input: {
   role: Role;
   sandbox: boolean;
   error?: string;
+  /** The guardrails in force, shown under the role. */
+  policies?: string[];
 }): SlackMessage {
   const lines = input.commands.map((spec) => `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`);
   const error = input.error === undefined ? undefined : `:warning: ${input.error}`;
@@ -24,7 +26,7 @@ export function helpMessage(input: {
     ...(error ? [section(error)] : []),
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
     section(`*Voice Ops commands*\n${lines.join('\n')}`),
-    context(roleLine(input.role)),
+    context([roleLine(input.role), ...(input.policies ?? [])].join('\n')),
   ];
   return message(error ?? 'Voice Ops commands', blocks);
 }
