@@ -80,7 +80,7 @@ function parseNumbers(args: string[]): Parsed {
     } else if (/^[A-Za-z]{2}$/.test(word)) filter.region = word.toUpperCase();
     else if (/^[\d().-]+$/.test(word) && /\d/.test(word))
       filter.digits = `${filter.digits ?? ''}${compactNumber([word])}`;
-    else return error(`I don't understand \`${word}\` after \`numbers\`: give ${NUMBERS_FORMS}.`);
+    else return error(`I don't understand ${code(word, ECHO_MAX)} after \`numbers\`: give ${NUMBERS_FORMS}.`);
   }
   if (filter.digits && filter.digits.length > DIGITS_MAX) {
     return error(`A number has at most ${DIGITS_MAX} digits: give fewer, such as an area code.`);

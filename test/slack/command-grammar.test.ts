@@ -88,6 +88,11 @@ describe('junk and malformed input is answered with a reason', () => {
     expect(rejected('`*x*`<!here>')).toBe("I don't know `\u02CB*x*\u02CB&lt;!here&gt;`.");
     expect(rejected(`${'y'.repeat(500)} z`)).toBe(`I don't know \`${'y'.repeat(59)}…\`.`);
   });
+
+  it('echoes a word it does not understand after numbers in a code span, escaped and shortened', () => {
+    expect(rejected('numbers <!channel>')).toMatch(/^I don't understand `&lt;!channel&gt;` after `numbers`/);
+    expect(rejected(`numbers \`x\`${'y'.repeat(500)}`)).toMatch(/^I don't understand `ˋxˋy+…` after/);
+  });
 });
 
 describe('agent names with control characters', () => {
