@@ -7,7 +7,7 @@ import { type RunningVoiceOps, startVoiceOps } from '../server.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { startPageServer } from './page-server.js';
-import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, PEOPLE } from './people.js';
+import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE } from './people.js';
 import { APP_NAME } from './render.js';
 import { BOT_USER_ID } from './workspace.js';
 
@@ -34,7 +34,9 @@ export async function startPlayground(
     workspace.addPerson({ id: BOT_USER_ID, name: APP_NAME });
     for (const person of PEOPLE) workspace.addPerson(person);
     for (const channel of CHANNELS) workspace.addChannel(channel);
-    // The app as a team would configure it, pointed at the stand-in: the playground's people in its role lists.
+    // The app as a team would configure it, pointed at the stand-in: the playground's people in its role lists and
+    // its channels wherever the configuration names one, so that the guardrails set can be tried here too.
+    const { policy } = config;
     const app = await startVoiceOps(
       {
         ...config,
@@ -42,6 +44,11 @@ export async function startPlayground(
         provider: undefined,
         access: { admins: [ADMIN.id], operators: [OPERATOR.id] },
         notifyChannelId: ANNOUNCEMENTS.id,
+        policy: {
+          ...policy,
+          approvalsChannelId: ANNOUNCEMENTS.id,
+          changeChannels: policy.changeChannels.length > 0 ? [OPS_CHANNEL.id] : [],
+        },
       },
       options,
     );

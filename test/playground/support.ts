@@ -19,10 +19,17 @@ export interface TestPlayground {
   close(): Promise<void>;
 }
 
-export async function startTestPlayground(): Promise<TestPlayground> {
+/** `env` adds to the environment, which has no Slack credential. */
+export async function startTestPlayground(env: Record<string, string> = {}): Promise<TestPlayground> {
   const dir = await mkdtemp(join(tmpdir(), 'voice-ops-playground-'));
   const dbPath = join(dir, 'voice-ops.db');
-  const config = parseConfig({ PORT: '0', DATABASE_PATH: dbPath, LOG_LEVEL: 'debug', RECONCILE_INTERVAL_S: '0' });
+  const config = parseConfig({
+    PORT: '0',
+    DATABASE_PATH: dbPath,
+    LOG_LEVEL: 'debug',
+    RECONCILE_INTERVAL_S: '0',
+    ...env,
+  });
   const logs = captureLogs();
   const playground = await startPlayground(config, { logger: createLogger(config.logLevel, logs.stream) });
   return {
