@@ -2,6 +2,7 @@
 // characters, 51 blocks in a message, an option value over 150 characters, an unknown block type…) is refused here
 // too, with Slack's error and a reason per problem, so that neither the tests nor the playground can hide a bug that
 // real Slack would show. The parsed shapes are also what the playground's renderer draws.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 const tooLong = (max: number) => `must be less than ${max + 1} characters`;
@@ -214,15 +215,29 @@ export function elementsOf(candidate: Block): ActionElement[] {
   return found.filter((element): element is ActionElement => element.type !== 'image');
 }
 
+/** A short id made from `content`, the same each time it is the same; `seen` tells repeats in one list apart. */
+function contentId(content: unknown, seen: Map<string, number>): string {
+  const digest = createHash('sha256').update(JSON.stringify(content)).digest('base64url').slice(0, 6);
+  const repeats = seen.get(digest) ?? 0;
+  seen.set(digest, repeats + 1);
+  return repeats === 0 ? digest : `${digest}${repeats}`;
+}
+
 /**
  * Slack fills in a block_id for each block and an action_id for each element that has none, and sends them back
- * in interaction payloads; so does the stand-in, with ids of the same short kind.
+ * in interaction payloads; so does the stand-in, with short ids made from the block's content. A view published
+ * again unchanged (the Home tab after every change) keeps them, so that a click on it as drawn a moment before still
+ * finds its element, as it does in Slack.
  */
-export function withSlackIds(blocks: Block[], newId: () => string): Block[] {
+export function withSlackIds(blocks: Block[]): Block[] {
+  const blockIds = new Map<string, number>();
   return blocks.map((given) => {
-    const filled: Block = given.block_id === undefined ? { ...given, block_id: newId() } : given;
+    const filled: Block = given.block_id === undefined ? { ...given, block_id: contentId(given, blockIds) } : given;
+    const actionIds = new Map<string, number>();
     const withAction = <T extends { action_id?: string }>(element: T): T =>
-      'action_id' in element && element.action_id !== undefined ? element : { ...element, action_id: newId() };
+      'action_id' in element && element.action_id !== undefined
+        ? element
+        : { ...element, action_id: contentId(element, actionIds) };
     if (filled.type === 'section' && filled.accessory && filled.accessory.type !== 'image') {
       return { ...filled, accessory: withAction(filled.accessory) };
     }

@@ -271,7 +271,7 @@ export class Workspace {
       return { ok: false, answer: fail('no_text') };
     }
     const { blocks } = checked.value;
-    return { ok: true, message: blocks ? { ...checked.value, blocks: this.withIds(blocks) } : checked.value };
+    return { ok: true, message: blocks ? { ...checked.value, blocks: withSlackIds(blocks) } : checked.value };
   }
 
   /** The conversation a Web API channel argument names: a known channel, a DM, or (in tests) any id. */
@@ -420,7 +420,7 @@ export class Workspace {
     userId: string | undefined,
   ): { ok: true; view: View } | { ok: false; answer: Answer } {
     const checked = check(viewSchema, given, '/view');
-    if (checked.ok) return { ok: true, view: { ...checked.value, blocks: this.withIds(checked.value.blocks) } };
+    if (checked.ok) return { ok: true, view: { ...checked.value, blocks: withSlackIds(checked.value.blocks) } };
     return {
       ok: false,
       answer: this.refuse(method, { status: 200, body: refusal('invalid_arguments', checked.problems) }, { userId }),
@@ -551,7 +551,7 @@ export class Workspace {
       const checked = check(viewSchema, answer.view, '/view');
       if (!checked.ok) return this.refuseAnswer(userId, 'invalid_arguments', checked.problems);
       if (checked.value.type !== 'modal') return this.refuseAnswer(userId, 'invalid_arguments', ['must be modal']);
-      const answered = { ...checked.value, blocks: this.withIds(checked.value.blocks) };
+      const answered = { ...checked.value, blocks: withSlackIds(checked.value.blocks) };
       if (action === 'update') {
         if (open.revision === sentRevision) this.replaceView(open, answered);
         return { ok: true };
@@ -688,10 +688,6 @@ export class Workspace {
 
   private nextTs(): string {
     return `${Math.floor(this.options.now() / 1000)}.${String(this.next() % 1_000_000).padStart(6, '0')}`;
-  }
-
-  private withIds(blocks: Block[]): Block[] {
-    return withSlackIds(blocks, () => randomBytes(4).toString('base64url').slice(0, 5));
   }
 
   private nextHash(): string {

@@ -95,6 +95,31 @@ describe('the playground page server', () => {
     expect((await stateOf(VIEWER.id)).conversations[OPS_CHANNEL.id]).toEqual([]);
   });
 
+  it('takes a click on the Home tab as drawn before the app published it again, as Slack does', async () => {
+    const homeOf = async () => (await stateOf(OPERATOR.id)).home;
+    await post('/api/home', { user: OPERATOR.id });
+    const drawn = await until(homeOf, 'the Home tab');
+    const tools = drawn.blocks.find(
+      (block) =>
+        block.t === 'actions' && block.elements.some((element) => 'text' in element && element.text === 'Buy a number'),
+    );
+    const buy = tools?.t === 'actions' ? tools.elements.find((element) => element.t === 'button') : undefined;
+    if (tools?.t !== 'actions' || buy?.t !== 'button') throw new Error('the Home tab has no Buy a number button');
+
+    await post('/api/home', { user: OPERATOR.id });
+    await until(async () => ((await homeOf())?.revision ?? 0) > drawn.revision || undefined, 'the Home tab again');
+    const clicked = await post('/api/act', {
+      user: OPERATOR.id,
+      target: { kind: 'view', viewId: drawn.id },
+      blockId: tools.blockId,
+      actionId: buy.actionId,
+    });
+    expect(await clicked.body.json()).toEqual({ ok: true });
+    const form = await until(async () => (await stateOf(OPERATOR.id)).modal, 'the search form');
+    expect(form.title).toBe('Search numbers');
+    await post('/api/close', { user: OPERATOR.id, viewId: form.id, all: true });
+  });
+
   it('answers another slash command as Slackbot does, and posts plain text for everyone without telling the app', async () => {
     const calls = t.playground.slack.calls().length;
     await post('/api/type', { user: VIEWER.id, channel: OPS_CHANNEL.id, text: '/weather' });
