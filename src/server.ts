@@ -8,6 +8,7 @@ import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
+import { SeenNumbers } from './ops/seen-numbers.js';
 import { ProviderClient } from './provider/index.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
@@ -21,6 +22,7 @@ import { AuditChanges } from './store/audit-changes.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
+import { LearnedFacts } from './store/facts.js';
 import { RoutingRecords } from './store/routes.js';
 
 export interface RunningVoiceOps {
@@ -92,6 +94,8 @@ export async function startVoiceOps(
     auditChanges: new AuditChanges(db),
     confirmations: new Confirmations(db, { now }),
     routes: routing,
+    facts: new LearnedFacts(db, { now }),
+    seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
     locks: new ResourceLocks(),

@@ -5,11 +5,13 @@ import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { AuditChanges } from '../store/audit-changes.js';
 import type { Confirmations } from '../store/confirmations.js';
+import type { LearnedFacts } from '../store/facts.js';
 import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
+import type { SeenNumbers } from './seen-numbers.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
 
 export interface OpsDeps {
@@ -21,6 +23,10 @@ export interface OpsDeps {
   auditChanges: AuditChanges;
   confirmations: Confirmations;
   routes: RoutingRecords;
+  /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
+  facts: LearnedFacts;
+  /** Capabilities of numbers recent searches showed. */
+  seen: SeenNumbers;
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;

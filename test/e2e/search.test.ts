@@ -6,6 +6,8 @@ import {
   type Block,
   blocksOf,
   buttonValues,
+  buyThroughApp,
+  confirmAs,
   EPHEMERAL,
   hasElement,
   onlyButton,
@@ -236,5 +238,36 @@ describe('/voice numbers search without a region', () => {
     );
     expect(hasElement(blocksOf(filled), ACTION.buyNumber)).toBe(false);
     expect(shownText(filled)).toContain('VOICE_OPERATORS');
+  });
+});
+
+describe('what a purchase learns', () => {
+  it('keeps the capabilities a search showed, asking the provider nothing more, and shows them in the lists', async () => {
+    const results = await t.respondedTo((await t.command('numbers search IT', OPERATOR)).responseUrlId);
+    const [chosen] = resultRows(blocksOf(results)).filter((row) => row.buy !== undefined);
+    const searches = t.sandbox.requestCount('searchNumbers');
+    const pressed = await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.buyNumber,
+      value: chosen?.buy ?? '',
+      container: EPHEMERAL,
+    });
+    const prompt = await t.respondedTo(pressed.responseUrlId);
+    await confirmAs(t, OPERATOR, onlyButton(blocksOf(prompt), ACTION.confirmChange));
+    expect(t.sandbox.requestCount('searchNumbers'), 'the search already said').toBe(searches);
+
+    const listed = shownText(
+      await t.respondedTo((await t.command(`numbers ${chosen?.number}`, OPERATOR)).responseUrlId),
+    );
+    expect(listed).toContain('Region: Italy (IT) · Capabilities: voice, sms');
+  });
+
+  it('looks up the capabilities of a number bought by typing it, and marks one without voice', async () => {
+    const smsOnly = (await sandboxAvailable(t, 'NL')).find((entry) => !entry.capabilities.includes('voice'));
+    expect(smsOnly).toBeDefined();
+    await buyThroughApp(t, OPERATOR, smsOnly?.number ?? '');
+    const listed = shownText(await t.respondedTo((await t.command('numbers NL', OPERATOR)).responseUrlId));
+    expect(listed).toContain(`*${smsOnly?.number}*`);
+    expect(listed).toContain("· NL · sms\n:no_entry_sign: no voice: can't serve an AI agent");
   });
 });

@@ -27,7 +27,14 @@ describe('openDatabase', () => {
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
-    expect(tableNames(db)).toEqual(['audit_events', 'confirmations', 'delivery_keys', 'routes']);
+    expect(tableNames(db)).toEqual([
+      'agent_facts',
+      'audit_events',
+      'confirmations',
+      'delivery_keys',
+      'number_facts',
+      'routes',
+    ]);
   });
 
   it('applies nothing to an up-to-date database and keeps its data when reopened', () => {

@@ -18,8 +18,16 @@ import {
 } from './support.js';
 
 const numbers = numbersPage([
-  purchased({ id: 'pn_1', number: '+14155550100', region: 'US', agentId: 'ag_1', agentName: 'Support bot' }),
+  purchased({
+    id: 'pn_1',
+    number: '+14155550100',
+    region: 'US',
+    capabilities: ['voice', 'sms'],
+    agentId: 'ag_1',
+    agentName: 'Support bot',
+  }),
   purchased({ id: 'pn_2', number: '+14155550101', region: 'US' }),
+  purchased({ id: 'pn_3', number: '+14155550102', region: 'US', capabilities: ['sms'] }),
 ]);
 /** Where a search stands: its region and the cursors back. */
 const at = (region?: string, cursors: string[] = [], skipped = 0) => ({ region, cursors, skipped });
@@ -27,8 +35,11 @@ const at = (region?: string, cursors: string[] = [], skipped = 0) => ({ region, 
 describe('numbersMessage', () => {
   it('shows each number with id, status and its route', () => {
     const text = rendered(numbersMessage({ page: numbers, role: 'viewer' }));
-    expect(text).toContain('*+14155550100*  `pn_1` · active · US\nRoutes to *Support bot* (`ag_1`)');
+    expect(text).toContain('*+14155550100*  `pn_1` · active · US · voice, sms\nRoutes to *Support bot* (`ag_1`)');
     expect(text).toContain('*+14155550101*  `pn_2` · active · US\n_Not routed_');
+    expect(text).toContain(
+      "*+14155550102*  `pn_3` · active · US · sms\n:no_entry_sign: no voice: can't serve an AI agent",
+    );
   });
 
   it('names an agent it has no name for by its id', () => {
@@ -45,7 +56,11 @@ describe('numbersMessage', () => {
 
   it('gives an operator Map per number and Buy a number, but no Release', () => {
     const shown = numbersMessage({ page: numbers, role: 'operator' });
-    expect(elements(shown, ACTION.mapNumber).map((button) => button.value)).toEqual(['+14155550100', '+14155550101']);
+    expect(elements(shown, ACTION.mapNumber).map((button) => button.value)).toEqual([
+      '+14155550100',
+      '+14155550101',
+      '+14155550102',
+    ]);
     expect(elements(shown, ACTION.searchNumbers).map(buttonLabel)).toEqual(['Buy a number']);
     expect(elements(shown, ACTION.releaseNumber)).toEqual([]);
   });
@@ -55,6 +70,7 @@ describe('numbersMessage', () => {
     expect(releases.map((button) => [button.value, button.style])).toEqual([
       ['pn_1', 'danger'],
       ['pn_2', 'danger'],
+      ['pn_3', 'danger'],
     ]);
   });
 

@@ -49,9 +49,17 @@ import {
 const ACTOR = 'U0ALICE';
 const TOKEN = 'tok_SECRET_only_once';
 const now = new Date('2025-03-01T12:00:00Z');
-const agents = [agent({ id: HOSTILE, name: HOSTILE, status: HOSTILE, numbers: [HOSTILE] })];
+const agents = [agent({ id: HOSTILE, name: HOSTILE, status: HOSTILE, language: HOSTILE, numbers: [HOSTILE] })];
 const numbers = [
-  purchased({ id: HOSTILE, number: HOSTILE, status: HOSTILE, region: HOSTILE, agentId: HOSTILE, agentName: HOSTILE }),
+  purchased({
+    id: HOSTILE,
+    number: HOSTILE,
+    status: HOSTILE,
+    region: HOSTILE,
+    capabilities: [HOSTILE],
+    agentId: HOSTILE,
+    agentName: HOSTILE,
+  }),
 ];
 const created = createdAgent({ id: HOSTILE, name: HOSTILE, agent_token: TOKEN });
 const createdDone: Finished = {

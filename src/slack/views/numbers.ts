@@ -48,8 +48,13 @@ function numberRow(number: NumberSummary, role: Role): KnownBlock[] {
   const route = number.agentId
     ? `Routes to ${agentLabel({ id: number.agentId, name: number.agentName })}`
     : '_Not routed_';
-  const region = number.region ? ` · ${escapeMrkdwn(number.region)}` : '';
-  const row = section(`${bold(number.number)}  ${code(number.id)} · ${escapeMrkdwn(number.status)}${region}\n${route}`);
+  const facts = [
+    escapeMrkdwn(number.status),
+    ...(number.region ? [escapeMrkdwn(number.region)] : []),
+    ...(number.capabilities ? [capabilityText(number.capabilities)] : []),
+  ].join(' · ');
+  const noVoice = number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : '';
+  const row = section(`${bold(number.number)}  ${code(number.id)} · ${facts}${noVoice}\n${route}`);
   const buttons = [
     ...(can(role, 'operator') ? [button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number })] : []),
     ...(can(role, 'admin')
@@ -78,12 +83,18 @@ function searchTitle(region: string | undefined): string {
   return region === undefined ? '*Available numbers*' : `*Available numbers in ${regionLabel(region)}*`;
 }
 
+/** "voice, sms", or "none": escaped mrkdwn. */
+export function capabilityText(capabilities: string[]): string {
+  return escapeMrkdwn(capabilities.length ? capabilities.join(', ') : 'none');
+}
+
+export const NO_VOICE = ":no_entry_sign: no voice: can't serve an AI agent";
+
 function resultRow(available: AvailableNumber, role: Role): KnownBlock {
   const voice = available.capabilities.includes('voice');
-  const capabilities = available.capabilities.length ? available.capabilities.join(', ') : 'none';
   const text =
-    `${bold(available.number)}  ${escapeMrkdwn(available.region)} · ${escapeMrkdwn(capabilities)}` +
-    (voice ? '' : "\n:no_entry_sign: no voice: can't serve an AI agent");
+    `${bold(available.number)}  ${escapeMrkdwn(available.region)} · ${capabilityText(available.capabilities)}` +
+    (voice ? '' : `\n${NO_VOICE}`);
   const buy = button({ text: 'Buy', actionId: ACTION.buyNumber, value: available.number });
   return section(text, voice && can(role, 'operator') ? buy : undefined);
 }
