@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import type { BoughtNumber } from '../provider/index.js';
-import {
-  type AvailableNumberPage,
-  EXPECTED_STATUS,
-  MAX_PAGE_SIZE,
-  type PurchasedNumber,
-  phoneNumber,
-  region,
-  resourceId,
-} from '../provider/schemas.js';
+import { EXPECTED_STATUS, MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { requestConfirmation } from './confirmations.js';
@@ -107,23 +99,6 @@ export function summarize(
     agentId,
     agentName: agentId === undefined ? undefined : names.get(agentId),
   };
-}
-
-export async function searchNumbers(
-  deps: OpsDeps,
-  query: { region?: string; cursor?: string },
-): Promise<Result<{ page: AvailableNumberPage }>> {
-  if (query.region !== undefined) {
-    const checked = validate(region, query.region);
-    if (!checked.ok) return { ...checked, field: 'region', message: `Region ${checked.message}` };
-  }
-  try {
-    const page = await deps.provider.searchNumbers(query);
-    deps.seen.remember(page.data);
-    return { ok: true, page };
-  } catch (error) {
-    return providerFailure(error);
-  }
 }
 
 /** Pages of its region searched for a number's capabilities, when no recent search showed them: at most 1,000. */

@@ -51,7 +51,7 @@ const VIEWER_USAGES = [
   '/voice help',
   '/voice agents [TEXT|AGENT_ID]',
   '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
-  '/voice numbers search [REGION]',
+  '/voice numbers search [REGION [DIGITS]]',
   '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
 ];
 const OPERATOR_USAGES = [

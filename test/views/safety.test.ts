@@ -84,7 +84,7 @@ const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
 const failure = fail('provider', HOSTILE);
 const hostileChange = auditChange({ actorId: HOSTILE, target: HOSTILE, errorMessage: HOSTILE, agent: { id: HOSTILE } });
 const hostileFilter = { region: HOSTILE, agentId: HOSTILE, digits: HOSTILE };
-const searchedIn = { region: HOSTILE, cursors: [HOSTILE], skipped: 0 };
+const searchedIn = { region: HOSTILE, digits: HOSTILE, starts: [{ cursor: HOSTILE }], skipped: 0 };
 const results = page([available({ number: HOSTILE, region: HOSTILE, capabilities: [HOSTILE, 'voice'] })], HOSTILE);
 
 /** Views that show the agent token, by design. */
