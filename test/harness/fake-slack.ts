@@ -26,6 +26,16 @@ export interface SlackCall {
   at: number;
 }
 
+/** A message as Slack keeps it: posted by chat.postMessage, rewritten by chat.update, gone after chat.delete. */
+export interface PostedMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  /** How many times chat.update rewrote it. */
+  edits: number;
+}
+
 export interface WaitOptions {
   /** Default 5000. */
   timeoutMs?: number;
@@ -64,6 +74,10 @@ export interface FakeSlack {
   failNext(method: string, error: string | HttpFailure): void;
   /** Answers of `method` wait `ms` first; 0 removes the delay. */
   setLatency(method: string, ms: number): void;
+  /** Messages as they read now, oldest first, optionally only those of one channel: updated, deleted ones gone. */
+  messages(channel?: string): PostedMessage[];
+  /** Someone removes a message in Slack: a later chat.update of it answers `message_not_found`. */
+  removeMessage(channel: string, ts: string): void;
   /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
   setGroupMembers(groupId: string, userIds: string[]): void;
   /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
@@ -151,6 +165,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const latencies = new Map<string, number>();
   const groups = new Map<string, string[]>();
   const homeViews = new Map<string, string>();
+  const messages = new Map<string, PostedMessage>();
+  const messageKey = (channel: unknown, ts: unknown) => `${String(channel)} ${String(ts)}`;
   const sockets = new Set<Socket>();
   const pending = new Set<() => void>();
   let seq = 0;
@@ -218,6 +234,41 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     };
   }
 
+  /**
+   * chat.update as Slack does it: only a message that is still there, by its channel and ts; text and blocks given
+   * replace the old ones, those left out stay.
+   */
+  function updateMessage(body: Record<string, unknown>): Record<string, unknown> {
+    const key = messageKey(body.channel, body.ts);
+    const message = messages.get(key);
+    if (!message) return { ok: false, error: 'message_not_found' };
+    const text = typeof body.text === 'string' ? body.text : undefined;
+    const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
+    if (text === undefined && blocks === undefined) return { ok: false, error: 'no_text' };
+    const updated = {
+      ...message,
+      text: text ?? message.text,
+      blocks: blocks ?? message.blocks,
+      edits: message.edits + 1,
+    };
+    messages.set(key, updated);
+    return {
+      ok: true,
+      channel: updated.channel,
+      ts: updated.ts,
+      text: updated.text,
+      message: {
+        type: 'message',
+        user: BOT_USER_ID,
+        bot_id: BOT_ID,
+        app_id: APP_ID,
+        text: updated.text,
+        blocks: updated.blocks,
+        edited: { user: BOT_USER_ID, ts: nextTs() },
+      },
+    };
+  }
+
   /** The answer to a Web API method, once the call is recorded and no failure was injected. */
   function answer(method: string, body: Record<string, unknown>, host: string): Record<string, unknown> {
     switch (method) {
@@ -235,6 +286,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       case 'chat.postMessage': {
         const ts = nextTs();
         const { channel, ...message } = body;
+        messages.set(messageKey(channel, ts), {
+          channel: String(channel),
+          ts,
+          text: typeof body.text === 'string' ? body.text : '',
+          blocks: Array.isArray(body.blocks) ? body.blocks : [],
+          edits: 0,
+        });
         return {
           ok: true,
           channel,
@@ -243,9 +301,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         };
       }
       case 'chat.update':
-        return { ok: true, channel: body.channel, ts: body.ts, text: body.text ?? '' };
-      case 'chat.delete':
+        return updateMessage(body);
+      case 'chat.delete': {
+        if (!messages.delete(messageKey(body.channel, body.ts))) return { ok: false, error: 'message_not_found' };
         return { ok: true, channel: body.channel, ts: body.ts };
+      }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: nextTs() };
       case 'views.open':
@@ -423,6 +483,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     setLatency(method, ms) {
       if (ms > 0) latencies.set(method, ms);
       else latencies.delete(method);
+    },
+    messages: (channel) =>
+      [...messages.values()]
+        .filter((message) => channel === undefined || message.channel === channel)
+        .map((message) => ({ ...message })),
+    removeMessage(channel, ts) {
+      messages.delete(messageKey(channel, ts));
     },
     setGroupMembers(groupId, userIds) {
       groups.set(groupId, [...userIds]);
