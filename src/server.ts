@@ -97,7 +97,7 @@ export async function startVoiceOps(
     facts: new LearnedFacts(db, { now }),
     seen: new SeenNumbers(),
     access,
-    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
+    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, now),
     locks: new ResourceLocks(),
     logger,
   });

@@ -2,10 +2,12 @@
 // creator only: never logged, stored, posted or published.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
 import {
+  announcedWith,
+  announcementCalls,
   auditRows,
   blocksOf,
   createAgentThroughApp,
@@ -48,7 +50,7 @@ function expectNowhereButWhereShown(token: string, shownIn: SlackCall) {
   expect(everyRowAsJson(t)).not.toContain(token);
   const leaks = t.slack.calls().filter((call) => call !== shownIn && JSON.stringify(call.body).includes(token));
   expect(leaks.map((call) => call.method)).toEqual([]);
-  for (const method of ['chat.postMessage', 'views.publish']) {
+  for (const method of ['chat.postMessage', 'chat.update', 'views.publish']) {
     for (const call of t.slack.calls(method)) expect(JSON.stringify(call.body)).not.toContain(token);
   }
 }
@@ -120,7 +122,9 @@ describe('the create-agent modal', () => {
     ).toEqual([]);
     // The form stays as it was: no update, no announcement.
     const after = t.slack.calls().slice(mark);
-    expect(after.filter((call) => call.method === 'views.update' || call.method === 'chat.postMessage')).toEqual([]);
+    expect(after.filter((call) => ['views.update', 'chat.postMessage', 'chat.update'].includes(call.method))).toEqual(
+      [],
+    );
   });
 
   it('creates the agent from a valid submission and shows its token in the modal itself', async () => {
@@ -163,13 +167,8 @@ describe('the create-agent modal', () => {
       language: 'sv-SE',
     });
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Night shift'),
-      { since: mark },
-    );
-    expect(shownText(announced)).toContain(`<@${OPERATOR}>`);
-    expect(shownText(announced)).toContain(agent?.id ?? 'the agent id');
+    const announced = await announcedWith(t, `created agent *Night shift* (\`${agent?.id}\`, sv-SE)`);
+    expect(announced.text).toContain(`<@${OPERATOR}>`);
     // The last thing the change does is to republish the creator's Home tab.
     await t.slack.waitFor(
       'views.publish',
@@ -193,12 +192,7 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(readable(blocksOf(reply))).toContain('Store this token now');
     expect(t.sandbox.requestCount('createAgent')).toBeGreaterThan(0);
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Front desk'),
-      { since: mark },
-    );
-    expect(shownText(announced)).toContain(agent.id);
+    await announcedWith(t, `created agent *Front desk* (\`${agent.id}\`, en-US)`);
     // The creator's Home tab follows the change.
     await t.slack.waitFor(
       'views.publish',
@@ -221,12 +215,8 @@ describe('/voice agents create NAME LANGUAGE', () => {
     // The provider keeps the name as typed; only Slack's rendering is escaped.
     expect(agent.name).toBe('<!channel> Bot');
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && JSON.stringify(call.body).includes(agent.id),
-      { since: mark },
-    );
-    const posted = JSON.stringify(announced.body);
+    await announcedWith(t, agent.id);
+    const posted = JSON.stringify(announcementCalls(t, mark).map((call) => call.body));
     expect(posted).toContain('&lt;!channel&gt; Bot');
     expect(posted).not.toContain('<!channel>');
     expect(posted).not.toContain(token);

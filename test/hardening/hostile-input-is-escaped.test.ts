@@ -135,6 +135,7 @@ function mrkdwnTexts(call: SlackCall): string[] {
 const POSTING = new Set([
   RESPONSE_URL,
   'chat.postMessage',
+  'chat.update',
   'views.open',
   'views.update',
   'views.push',
@@ -145,7 +146,7 @@ const POSTING = new Set([
 function expectSafe(calls: SlackCall[]): void {
   for (const call of calls.filter((candidate) => POSTING.has(candidate.method))) {
     const where = `${call.method} ${JSON.stringify(call.body).slice(0, 300)}`;
-    if (call.method === RESPONSE_URL || call.method === 'chat.postMessage') {
+    if (call.method === RESPONSE_URL || call.method.startsWith('chat.')) {
       expect(typeof call.body.text === 'string' && call.body.text.trim() !== '', `text of ${where}`).toBe(true);
       expect(Array.isArray(call.body.blocks), `blocks of ${where}`).toBe(true);
     } else {
@@ -181,10 +182,13 @@ async function settled(mark: number, sent: SentRequest): Promise<SlackCall[]> {
   return finished(mark);
 }
 
+/** How a change reaches the channel: a new message, or its author's message of the last minute rewritten. */
+const ANNOUNCING = ['chat.postMessage', 'chat.update'];
+
 /** After a change, the actor's Home tab is refreshed once the answer is shown: wait for that too. */
 async function finished(mark: number): Promise<SlackCall[]> {
   const since = () => t.slack.calls().slice(mark);
-  const changed = since().some((call) => call.method === 'chat.postMessage');
+  const changed = since().some((call) => ANNOUNCING.includes(call.method));
   if (changed) await until(since, (calls) => calls.some((call) => call.method === 'views.publish'), 'the Home tab');
   return since();
 }
@@ -218,7 +222,7 @@ describe('hostile text as /voice command text', () => {
     const mark = t.slack.mark();
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
     const calls = await settled(mark, sent);
-    const announced = calls.filter((call) => call.method === 'chat.postMessage');
+    const announced = calls.filter((call) => ANNOUNCING.includes(call.method));
     expect(announced).toHaveLength(1);
     expect(shownText(announced[0] as SlackCall)).toContain('&lt;!channel&gt;');
     expectSafe(calls);

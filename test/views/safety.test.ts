@@ -149,10 +149,7 @@ const OTHERS: [string, unknown][] = [
   ],
   ['workingMessage', workingMessage(HOSTILE)],
   ['unchangedMapMessage', unchangedMapMessage(HOSTILE, HOSTILE)],
-  [
-    'announcementMessage',
-    announcementMessage({ actor: { userId: ACTOR, source: 'modal' }, change: createdDone.change }),
-  ],
+  ['announcementMessage', announcementMessage(ACTOR, [createdDone.change, mapDone.change])],
   [
     'auditMessage',
     auditMessage(
