@@ -1,9 +1,9 @@
 // Start-up time to ready, two ways:
 // - in-process: startVoiceOps resolving (fresh temporary database; modules already loaded), what a restart of the
 //   composition root costs;
-// - a new process, as `npm start` starts one: `node --import tsx src/main.ts` from spawn until its
-//   "Voice Ops is ready" log line, on the embedded sandbox (no VOICE_API_BASE_URL), with tsx's transform cache
-//   disabled (cold: every TypeScript file compiled) and enabled (warm: the usual case after the first start).
+// - a new process from spawn until its "Voice Ops is ready" log line, on the embedded sandbox (no
+//   VOICE_API_BASE_URL): `npm start` as the README says (npm, the build's freshness check, then node on dist/), and
+//   `node dist/main.js` alone, what npm execs.
 // `node -e 0` is timed as the floor of any new process.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,18 +23,22 @@ export interface StartupResult {
   startVoiceOpsInFreshProcess: number;
   /** The app-under-test's process from its start to ready, as it measured itself (module loading included). */
   appProcessToReady: number;
-  processCold: Distribution;
-  processWarm: Distribution;
+  npmStart: Distribution;
+  nodeDist: Distribution;
   nodeFloor: Distribution;
 }
 
 const READY_LINE = 'Voice Ops is ready';
 
 /** Spawns a process and resolves with the ms until `readyWhen` matches a stdout line (or it exits, for no match). */
-function timeProcess(args: string[], env: Record<string, string>, readyWhen?: string): Promise<number> {
+function timeProcess(
+  [command, ...args]: [string, ...string[]],
+  env: Record<string, string>,
+  readyWhen?: string,
+): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let readyAt: number | undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -107,23 +111,24 @@ export async function measureStartup(options: {
       VOICE_ADMINS: ADMIN,
       LOG_LEVEL: 'info',
     });
-    const main = ['--import', 'tsx', 'src/main.ts'];
-    const cold: number[] = [];
-    const warm: number[] = [];
+    const npmStart: [string, ...string[]] = ['npm', 'start'];
+    const nodeDist: [string, ...string[]] = [process.execPath, 'dist/main.js'];
+    await timeProcess(npmStart, appEnv(), READY_LINE); // builds dist/ first if a source changed since
+    const viaNpm: number[] = [];
+    const viaNode: number[] = [];
     const floor: number[] = [];
+    for (let i = 0; i < options.runs; i++) viaNpm.push(await timeProcess(npmStart, appEnv(), READY_LINE));
+    for (let i = 0; i < options.runs; i++) viaNode.push(await timeProcess(nodeDist, appEnv(), READY_LINE));
     for (let i = 0; i < options.runs; i++) {
-      cold.push(await timeProcess(main, { ...appEnv(), TSX_DISABLE_CACHE: '1' }, READY_LINE));
+      floor.push(await timeProcess([process.execPath, '-e', '0'], baseEnvironment()));
     }
-    await timeProcess(main, appEnv(), READY_LINE); // fills tsx's cache
-    for (let i = 0; i < options.runs; i++) warm.push(await timeProcess(main, appEnv(), READY_LINE));
-    for (let i = 0; i < options.runs; i++) floor.push(await timeProcess(['-e', '0'], baseEnvironment()));
 
     return {
       startVoiceOps: distribution(inProcess),
       startVoiceOpsInFreshProcess: options.appReady.startMs,
       appProcessToReady: options.appReady.sinceProcessStartMs,
-      processCold: distribution(cold),
-      processWarm: distribution(warm),
+      npmStart: distribution(viaNpm),
+      nodeDist: distribution(viaNode),
       nodeFloor: distribution(floor),
     };
   } finally {

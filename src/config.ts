@@ -1,26 +1,31 @@
 // The one place that reads the environment. Every problem is reported at once, by variable name.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './ops/policy-config.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().optional());
-const TIMEOUT_ERROR = 'must be a whole number of milliseconds from 100 to 120000';
+const milliseconds = (min: number, max: number, fallback: number) => {
+  const error = `must be a whole number of milliseconds from ${min} to ${max}`;
+  return z.coerce.number({ error }).int(error).min(min, error).max(max, error).default(fallback);
+};
 const PORT_ERROR = 'must be a port number from 0 to 65535';
+const RECONCILE_ERROR = 'must be a whole number of seconds from 0 (off) to 86400';
 const port = (fallback: number) =>
   z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR).default(fallback);
 const databasePath = z.string().min(1).default('data/voice-ops.db');
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
 
-const idList = (what: string) =>
+const idList = (what: string, pattern = /^[UWS][A-Z0-9]{2,}$/) =>
   optionalText.transform((value, ctx) => {
     const ids = (value ?? '')
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
     for (const id of ids) {
-      if (!/^[UWS][A-Z0-9]{2,}$/.test(id)) {
-        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what} (U…, W… or S…)` });
+      if (!pattern.test(id)) {
+        ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what}` });
       }
     }
     return ids;
@@ -34,6 +39,24 @@ const count = (fallback: number, max: number) =>
     .min(0, COUNT_ERROR)
     .max(max, `must be at most ${max}`)
     .default(fallback);
+const BUY_LIMIT_ERROR = 'must be a count per day or per week, e.g. 5/day or 20/week';
+const buyLimit = optionalText.transform((value, ctx): BuyLimit | undefined => {
+  if (value === undefined) return undefined;
+  const match = /^(\d{1,6})\s*\/\s*(day|week)$/i.exec(value);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: BUY_LIMIT_ERROR });
+    return undefined;
+  }
+  return { count: Number(match[1]), window: match[2]?.toLowerCase() === 'week' ? 'week' : 'day' };
+});
+
+const channelId = optionalText.pipe(
+  z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
+    .optional(),
+);
+const APPROVAL_TTL_ERROR = 'must be a whole number of hours from 1 to 720';
 
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
@@ -57,26 +80,49 @@ const environment = z
       error: 'must end in /v1, e.g. https://api.example.com/v1',
     }),
     VOICE_API_KEY: optionalText,
-    VOICE_API_TIMEOUT_MS: z.coerce
-      .number({ error: TIMEOUT_ERROR })
-      .int(TIMEOUT_ERROR)
-      .min(100, TIMEOUT_ERROR)
-      .max(120_000, TIMEOUT_ERROR)
-      .default(10_000),
+    VOICE_API_TIMEOUT_MS: milliseconds(100, 120_000, 10_000),
     VOICE_API_CURSOR_PARAM: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
       .default('cursor'),
     DATABASE_PATH: databasePath,
-    NOTIFY_CHANNEL_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
-        .optional(),
-    ),
-    VOICE_ADMINS: idList('user or user-group id'),
-    VOICE_OPERATORS: idList('user or user-group id'),
+    SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
+    NOTIFY_CHANNEL_ID: channelId,
+    VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_BUY_LIMIT: buyLimit,
+    VOICE_BUY_LIMIT_PER_USER: buyLimit,
+    VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
+    VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
+      const actions = (value ?? '')
+        .split(',')
+        .map((action) => action.trim())
+        .filter(Boolean);
+      const known: readonly string[] = APPROVABLE_ACTIONS;
+      for (const action of actions) {
+        if (!known.includes(action)) {
+          ctx.addIssue({ code: 'custom', message: `"${action}" is not one of ${APPROVABLE_ACTIONS.join(', ')}` });
+        }
+      }
+      return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
+    }),
+    VOICE_APPROVALS_CHANNEL_ID: channelId,
+    VOICE_APPROVAL_TTL_HOURS: z.coerce
+      .number({ error: APPROVAL_TTL_ERROR })
+      .int(APPROVAL_TTL_ERROR)
+      .min(1, APPROVAL_TTL_ERROR)
+      .max(720, APPROVAL_TTL_ERROR)
+      .default(24),
+    VOICE_TYPED_RELEASE: optionalText
+      .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
+      .transform((value) => value === 'true'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    RECONCILE_INTERVAL_S: z.coerce
+      .number({ error: RECONCILE_ERROR })
+      .int(RECONCILE_ERROR)
+      .min(0, RECONCILE_ERROR)
+      .max(86_400, RECONCILE_ERROR)
+      .default(300),
   })
   .superRefine(
     (env, ctx) => {
@@ -92,6 +138,13 @@ const environment = z
           code: 'custom',
           path: ['VOICE_API_KEY'],
           message: 'is required when VOICE_API_BASE_URL is set',
+        });
+      }
+      if (env.VOICE_REQUIRE_APPROVAL.length > 0 && !env.VOICE_APPROVALS_CHANNEL_ID && !env.NOTIFY_CHANNEL_ID) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['VOICE_APPROVALS_CHANNEL_ID'],
+          message: 'is required when VOICE_REQUIRE_APPROVAL is set (or set NOTIFY_CHANNEL_ID)',
         });
       }
       // Checked even when other variables are wrong, so that one start reports every problem.
@@ -115,9 +168,22 @@ export interface Config {
     seed: { agents: number; numbers: number };
   };
   databasePath: string;
+  /** How long a graceful stop may wait for the work under way before the process gives up on it. */
+  shutdownTimeoutMs: number;
   notifyChannelId?: string;
   access: { admins: string[]; operators: string[] };
+  policy: PolicyConfig;
   logLevel: LogLevel;
+  /** Seconds between reconciliation passes; 0 turns them off. */
+  reconcileIntervalS: number;
+}
+
+/** The configured secret values, so that free text (an error's message) can be scrubbed of them before it is logged. */
+export function secretValues(config: Config): string[] {
+  const { slack, provider, sandbox } = config;
+  return [slack.botToken, slack.signingSecret, slack.appToken, provider?.apiKey, sandbox.apiKey].filter(
+    (value): value is string => Boolean(value),
+  );
 }
 
 export class ConfigError extends Error {
@@ -148,9 +214,20 @@ export function parseConfig(env: Environment): Config {
     providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },
     sandbox: sandboxSettings(e),
     databasePath: e.DATABASE_PATH,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
+    policy: {
+      buyLimit: e.VOICE_BUY_LIMIT,
+      buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
+      changeChannels: e.VOICE_CHANGE_CHANNELS,
+      typedRelease: e.VOICE_TYPED_RELEASE,
+      requireApproval: e.VOICE_REQUIRE_APPROVAL,
+      approvalsChannelId: e.VOICE_APPROVALS_CHANNEL_ID ?? e.NOTIFY_CHANNEL_ID,
+      approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
+    },
     logLevel: e.LOG_LEVEL,
+    reconcileIntervalS: e.RECONCILE_INTERVAL_S,
   };
 }
 

@@ -1,8 +1,12 @@
-// Starts Voice Ops for real: configuration from the environment (and .env), stop on SIGINT/SIGTERM.
-import { ConfigError, parseConfig, readEnvironment } from './config.js';
+// Starts Voice Ops for real: configuration from the environment (and .env), and the process's way out (src/lifecycle.ts)
+// for signals, for anything the app cannot go on after, and for start-up failures.
+import { ConfigError, parseConfig, readEnvironment, secretValues } from './config.js';
+import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './log.js';
-import { type RunningVoiceOps, startVoiceOps } from './server.js';
+import { startVoiceOps } from './server.js';
+import { SlackRefusedToken } from './slack/identity.js';
 import { appTokenRefusal } from './slack/socket-mode.js';
+import { DatabaseUnusable } from './store/db.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseConfig>;
@@ -14,42 +18,30 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  let running: RunningVoiceOps | undefined;
-  let stopping = false;
-  const stop = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    await running?.stop();
-    logger.info('stopped');
-    process.exit(exitCode);
-  };
-  // What the app cannot recover from while running (Slack refusing the app token): one fatal line, then the same
-  // graceful stop as on a signal, and a non-zero exit for whatever supervises the process.
-  const onFatal = (reason: string) => {
-    if (stopping) return;
-    logger.fatal(reason);
-    void stop(1);
-  };
+  const lifecycle = new Lifecycle({
+    logger,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    secrets: secretValues(config),
+  });
+  process.on('unhandledRejection', (reason) => lifecycle.fatal('unhandled promise rejection', reason));
+  process.on('uncaughtException', (error) => lifecycle.fatal('uncaught exception', error));
+  process.on('SIGINT', () => lifecycle.signal('SIGINT'));
+  process.on('SIGTERM', () => lifecycle.signal('SIGTERM'));
   try {
-    running = await startVoiceOps(config, { logger, onFatal });
+    lifecycle.started(
+      await startVoiceOps(config, { logger, onFatal: (reason, error) => lifecycle.fatal(reason, error) }),
+    );
   } catch (error) {
     // A refused token is said in full by its sentence; a stack trace would only bury it.
-    const refusal = appTokenRefusal(error);
-    if (refusal) logger.fatal(`Voice Ops could not start: ${refusal}`);
-    else logger.fatal({ err: error }, `Voice Ops could not start: ${startFailure(error, config.slack.port)}`);
-    process.exit(1);
+    const refusal = appTokenRefusal(error) ?? (error instanceof SlackRefusedToken ? error.message : undefined);
+    if (refusal) lifecycle.startFailed(refusal);
+    lifecycle.startFailed(startFailure(error, config.slack.port), error);
   }
-  const onSignal = (signal: string) => {
-    if (stopping) return;
-    logger.info({ signal }, 'stopping: finishing changes under way');
-    void stop(0);
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
 }
 
 /** What to do about the usual start-up failures, in a sentence. */
 function startFailure(error: unknown, port: number): string {
+  if (error instanceof DatabaseUnusable) return error.message;
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT.`;
   if (code === 'EACCES') return `port ${port} needs privileges: set PORT to 1024 or above.`;

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
 import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.js';
+import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
 import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
@@ -10,19 +11,25 @@ import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
 import { SeenNumbers } from './ops/seen-numbers.js';
 import { ProviderClient } from './provider/index.js';
+import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
 import { createBoltApp, registerListeners } from './slack/app.js';
+import { expireApprovals as expireApprovalRequests } from './slack/approvals.js';
 import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
+import { describeDelivery } from './slack/deliveries.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
-import { InFlight } from './slack/in-flight.js';
+import { tellRequester } from './slack/requester.js';
+import { Approvals } from './store/approvals.js';
 import { AuditLog } from './store/audit.js';
 import { AuditChanges } from './store/audit-changes.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
 import { LearnedFacts } from './store/facts.js';
+import { Intents } from './store/intents.js';
+import { ProviderSnapshot } from './store/provider-snapshot.js';
 import { RoutingRecords } from './store/routes.js';
 
 export interface RunningVoiceOps {
@@ -35,8 +42,14 @@ export interface RunningVoiceOps {
   sandbox?: Sandbox;
   /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
   idle(): Promise<void>;
+  /** Runs a reconciliation pass now (or waits for the one under way). */
+  reconcile(): Promise<void>;
+  /** Ends now the requests for approval whose time is up (also done once a minute). */
+  expireApprovals(): Promise<void>;
   /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
   stop(): Promise<void>;
+  /** What is still running, for a stop that cannot wait any longer: Slack deliveries, and changes to the provider. */
+  underWay(): { deliveries: string[]; changes: string[] };
 }
 
 export async function startVoiceOps(
@@ -55,9 +68,13 @@ export async function startVoiceOps(
   const { logger } = options;
   const now = options.now ?? (() => new Date());
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets);
-  // First, so that a wrong token stops the start with a plain sentence before anything else is opened.
+  // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
+  const db = openDatabase(config.databasePath);
   const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);
-  await identity.connect();
+  await identity.connect().catch((error: unknown) => {
+    db.close();
+    throw error;
+  });
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
   const provider = new ProviderClient({
     baseUrl: config.provider?.baseUrl ?? sandbox?.url ?? '',
@@ -66,7 +83,6 @@ export async function startVoiceOps(
     cursorParam: config.providerOptions.cursorParam,
     logger,
   });
-  const db = openDatabase(config.databasePath);
   const routes = healthRoutes({
     database: async () => checkWritable(db),
     slack: async () => {
@@ -86,27 +102,56 @@ export async function startVoiceOps(
     logger,
   });
   const inFlight = new InFlight();
+  const changes = new InFlight();
   const routing = new RoutingRecords(db, { now });
-  const ops = createOps({
+  const opsDeps = {
     provider,
     lists: accountLists(provider, routing),
     audit: new AuditLog(db, { now }),
     auditChanges: new AuditChanges(db),
     confirmations: new Confirmations(db, { now }),
+    approvals: new Approvals(db, { now, ttlMs: config.policy.approvalTtlHours * 60 * 60 * 1000 }),
+    intents: new Intents(db, { now }),
+    atomically: <T>(work: () => T): T => db.transaction(work)(),
     routes: routing,
     facts: new LearnedFacts(db, { now }),
     seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, now),
     locks: new ResourceLocks(),
+    changes,
+    policy: config.policy,
+    now,
     logger,
-  });
+  };
+  const ops = createOps(opsDeps);
+  const reconciler = new Reconciler(
+    { ...opsDeps, snapshot: new ProviderSnapshot(db) },
+    tellRequester(slack, logger, now),
+    {
+      intervalS: config.reconcileIntervalS,
+      // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
+      settleMs: 2 * config.providerOptions.timeoutMs,
+      now,
+    },
+  );
   const deliveries = new DeliveryKeys(db, { now });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
-  app.use(({ next }) => inFlight.run(next));
+  app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
   registerListeners(app, slackDeps, { deliveries, identity });
+  // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
+  const expireApprovals = () =>
+    inFlight.run(
+      () => 'expiring approvals',
+      () => expireApprovalRequests(slackDeps),
+    );
+  const sweep = () => {
+    expireApprovals().catch((error: unknown) => logger.warn({ err: error }, 'could not end expired approvals'));
+  };
+  const approvalSweep = config.policy.requireApproval.length > 0 ? setInterval(sweep, 60_000) : undefined;
+  approvalSweep?.unref();
 
   const socketMode = Boolean(config.slack.appToken);
   const started = (await app.start(config.slack.port)) as Server | undefined;
@@ -115,13 +160,18 @@ export async function startVoiceOps(
   const address = listening?.address();
   const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : '';
   logger.info({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
+  reconciler.start();
 
   return {
     url,
     sandbox,
     idle: () => inFlight.drain(),
+    reconcile: () => reconciler.pass(),
+    expireApprovals,
     stop: async () => {
+      clearInterval(approvalSweep);
       identity.stop();
+      await reconciler.stop();
       if (socketMode) await new Promise((resolve) => listening?.close(resolve));
       await app.stop();
       await inFlight.drain();
@@ -129,6 +179,7 @@ export async function startVoiceOps(
       db.close();
       await sandbox?.close();
     },
+    underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),
   };
 }
 

@@ -22,6 +22,7 @@ describe('configuration', () => {
     expect(config.providerOptions).toEqual({ timeoutMs: 10_000, cursorParam: 'cursor' });
     expect(config.access).toEqual({ admins: [], operators: [] });
     expect(config.logLevel).toBe('info');
+    expect(config.shutdownTimeoutMs).toBe(10_000);
   });
 
   it('names every missing or malformed variable in one message', () => {
@@ -32,6 +33,7 @@ describe('configuration', () => {
       NOTIFY_CHANNEL_ID: '#ops',
       LOG_LEVEL: 'loud',
       VOICE_API_TIMEOUT_MS: '5',
+      SHUTDOWN_TIMEOUT_MS: 'soon',
     });
     for (const name of [
       'SLACK_BOT_TOKEN',
@@ -42,10 +44,74 @@ describe('configuration', () => {
       'NOTIFY_CHANNEL_ID',
       'LOG_LEVEL',
       'VOICE_API_TIMEOUT_MS',
+      'SHUTDOWN_TIMEOUT_MS',
     ]) {
       expect(message).toContain(name);
     }
     expect(message).toContain('"alice" is not a Slack user or user-group id');
+  });
+
+  it('bounds SHUTDOWN_TIMEOUT_MS', () => {
+    expect(parseConfig({ ...minimal, SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs).toBe(2500);
+    for (const value of ['50', '600001', '1.5']) {
+      expect(problems({ ...minimal, SHUTDOWN_TIMEOUT_MS: value })).toContain(
+        'SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000',
+      );
+    }
+  });
+
+  it('reads the guardrails, off by default, and names a malformed one', () => {
+    expect(parseConfig(minimal).policy).toEqual({
+      changeChannels: [],
+      typedRelease: false,
+      requireApproval: [],
+      approvalTtlHours: 24,
+    });
+    const config = parseConfig({
+      ...minimal,
+      VOICE_BUY_LIMIT: '5/day',
+      VOICE_BUY_LIMIT_PER_USER: '2/Week',
+      VOICE_CHANGE_CHANNELS: 'C123, G456',
+      VOICE_TYPED_RELEASE: 'true',
+    });
+    expect(config.policy).toEqual({
+      buyLimit: { count: 5, window: 'day' },
+      buyLimitPerUser: { count: 2, window: 'week' },
+      changeChannels: ['C123', 'G456'],
+      typedRelease: true,
+      requireApproval: [],
+      approvalTtlHours: 24,
+    });
+    const message = problems({
+      ...minimal,
+      VOICE_BUY_LIMIT: 'five',
+      VOICE_BUY_LIMIT_PER_USER: '3/month',
+      VOICE_CHANGE_CHANNELS: '#ops',
+      VOICE_TYPED_RELEASE: 'yes',
+    });
+    expect(message).toContain('VOICE_BUY_LIMIT must be a count per day or per week, e.g. 5/day or 20/week');
+    expect(message).toContain('VOICE_BUY_LIMIT_PER_USER must be a count per day or per week');
+    expect(message).toContain('VOICE_CHANGE_CHANNELS "#ops" is not a Slack channel id');
+    expect(message).toContain('VOICE_TYPED_RELEASE must be true or false');
+  });
+
+  it('sends requests for approval to their channel, else the notify channel, and refuses having neither', () => {
+    const approvals = { ...minimal, VOICE_REQUIRE_APPROVAL: 'routing.map, number.buy', VOICE_APPROVAL_TTL_HOURS: '4' };
+    expect(parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE' }).policy).toMatchObject({
+      requireApproval: ['number.buy', 'routing.map'],
+      approvalsChannelId: 'CNOTE',
+      approvalTtlHours: 4,
+    });
+    expect(
+      parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE', VOICE_APPROVALS_CHANNEL_ID: 'CAPPROVE' }).policy
+        .approvalsChannelId,
+    ).toBe('CAPPROVE');
+    expect(problems(approvals)).toContain(
+      'VOICE_APPROVALS_CHANNEL_ID is required when VOICE_REQUIRE_APPROVAL is set (or set NOTIFY_CHANNEL_ID)',
+    );
+    const message = problems({ ...approvals, VOICE_REQUIRE_APPROVAL: 'agent.create', VOICE_APPROVAL_TTL_HOURS: '0' });
+    expect(message).toContain('VOICE_REQUIRE_APPROVAL "agent.create" is not one of number.buy');
+    expect(message).toContain('VOICE_APPROVAL_TTL_HOURS must be a whole number of hours from 1 to 720');
   });
 
   it('wants the provider URL to end in its version segment', () => {

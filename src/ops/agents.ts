@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { ProviderError } from '../provider/errors.js';
 import { mayHaveTakenEffect } from '../provider/index.js';
 import { type Agent, type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { requestConfirmation } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
+import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -62,9 +63,9 @@ export async function createAgent(
   deps: OpsDeps,
   actor: Actor,
   input: { name: string; language: string },
+  correlationId: string,
 ): Promise<Result<Done>> {
-  const correlationId = newCorrelationId();
-  const denied = await authorize(deps, actor, 'operator', { action: 'agent.create', correlationId });
+  const denied = await mayRequest(deps, actor, 'operator', { action: 'agent.create', correlationId });
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
   if (!checked.ok) return checked;
@@ -73,6 +74,7 @@ export async function createAgent(
   return carryOut(deps, actor, correlationId, {
     action: 'agent.create',
     params,
+    intent: { kind: 'agent.create', name: params.name, language: params.language },
     lockKeys: [],
     run: async () => {
       let agent: CreatedAgent;
@@ -85,7 +87,7 @@ export async function createAgent(
         return fail(
           'provider',
           `The provider's answer to creating agent "${params.name}" was lost (${what}): it may have been created ` +
-            'all the same. Check `/voice agents` before trying again; if it is listed, its token was lost with the ' +
+            'all the same. Check /voice agents before trying again; if it is listed, its token was lost with the ' +
             'answer, so delete it and create it again.',
           { providerKind: error.kind },
         );
@@ -122,9 +124,13 @@ export type DeleteRequest = Result<
  * Asks to delete an agent. One that numbers still route to (by the app's routing records) is refused at once, and
  * audited: the provider would refuse it after the confirmation, and the API has no way to unroute a number.
  */
-export async function requestDeleteAgent(deps: OpsDeps, actor: Actor, agentId: string): Promise<DeleteRequest> {
-  const correlationId = newCorrelationId();
-  const denied = await authorize(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
+export async function requestDeleteAgent(
+  deps: OpsDeps,
+  actor: Actor,
+  agentId: string,
+  correlationId: string,
+): Promise<DeleteRequest> {
+  const denied = await mayRequest(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
@@ -144,7 +150,7 @@ export async function requestDeleteAgent(deps: OpsDeps, actor: Actor, agentId: s
     };
     record(deps, actor, correlationId, {
       action: 'agent.delete',
-      outcome: 'failed',
+      outcome: 'rejected',
       target: agent.id,
       params: { name: agent.name, routedNumbers: routed.length },
       error: fail('conflict', inUseSentence(inUse), { code: 'agent_in_use' }),
@@ -170,6 +176,7 @@ export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { 
     action: 'agent.delete',
     target: change.agentId,
     params: { name: change.agentName },
+    intent: change,
     lockKeys: [`agent:${change.agentId}`],
     run: async () => {
       try {

@@ -30,7 +30,7 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
       const digits = checked.value.slice(1);
       return fail(
         'not_found',
-        `${checked.value} is not one of your numbers. \`/voice numbers ${digits}\` finds numbers containing those digits.`,
+        `${checked.value} is not one of your numbers. /voice numbers ${digits} finds numbers containing those digits.`,
       );
     }
     const route = deps.routes.forNumber(found.number);

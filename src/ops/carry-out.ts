@@ -1,5 +1,6 @@
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
+import type { ChangeIntent } from './changes.js';
 import { busy, type OpsDeps, providerFailure, record } from './context.js';
 import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
@@ -21,6 +22,8 @@ export interface Done extends Finished {
 
 export interface Work {
   action: AuditAction;
+  /** What the change is about to do, recorded before the provider is called (see `openIntent`). */
+  intent: ChangeIntent;
   target?: string;
   params?: Record<string, unknown>;
   /** Resources that no other change may touch meanwhile. */
@@ -30,24 +33,48 @@ export interface Work {
 }
 
 /**
- * The one path by which a change reaches the provider: under its resource locks, with its outcome audited. The
- * locks are released as soon as the outcome is known; announcing it is the caller's next step (see `announce`),
- * so that neither the requester's answer nor anyone else's change waits on the announcement channel.
+ * Records that a change is about to reach the provider, so that a crash before its outcome is written leaves a
+ * trace the reconciler can resolve. Opening it twice changes nothing (a confirmation's claim opens it first).
  */
-export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, intent: ChangeIntent): void {
+  const { replyAddress, ...who } = actor;
+  deps.intents.open({ correlationId, action: intent.kind, change: intent, actor: who, replyAddress });
+}
+
+/**
+ * The one path by which a change reaches the provider: its intent recorded first, then under its resource locks,
+ * with its outcome audited and its intent closed. The locks are released as soon as the outcome is known;
+ * announcing it is the caller's next step (see `announce`), so that neither the requester's answer nor anyone
+ * else's change waits on the announcement channel.
+ */
+export function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+  const describe = () =>
+    [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
+  openIntent(deps, actor, correlationId, work.intent);
+  return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
+}
+
+async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
     // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
     const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
-    if (!result.ok) {
-      record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
-      return result;
-    }
-    record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-    return { ...result, correlationId };
+    deps.atomically(() => {
+      if (result.ok) {
+        record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
+        deps.intents.close(correlationId, 'succeeded');
+      } else {
+        record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
+        deps.intents.close(correlationId, 'failed');
+      }
+    });
+    return result.ok ? { ...result, correlationId } : result;
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
-  record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
+  deps.atomically(() => {
+    record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
+    deps.intents.close(correlationId, 'failed');
+  });
   return failure;
 }

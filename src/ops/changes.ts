@@ -25,15 +25,29 @@ export const pendingChange = z.discriminatedUnion('kind', [
 ]);
 export type PendingChange = z.infer<typeof pendingChange>;
 
+/**
+ * A change about to reach the provider, as its intent records it: a confirmed change, or one that needs no
+ * confirmation (creating an agent, mapping a number that routes nowhere).
+ */
+export const changeIntent = z.discriminatedUnion('kind', [
+  ...pendingChange.options,
+  z.object({ kind: z.literal('agent.create'), name: z.string(), language: z.string() }),
+]);
+export type ChangeIntent = z.infer<typeof changeIntent>;
+
 /** What the Slack layer shows for confirmation: the exact effect, and the single-use id to confirm it. */
 export interface ConfirmationPrompt {
   confirmationId: string;
   expiresAt: string;
   change: PendingChange;
+  /** Set when a click is not enough: the label of the text the requester must type (see policies.ts). */
+  mustType?: string;
 }
 
-/** The target an audit row names for a change. */
-export function targetOf(change: PendingChange): string {
+/** The target an audit row names for a change (a new agent has none until the provider names it). */
+export function targetOf(change: PendingChange): string;
+export function targetOf(change: ChangeIntent): string | undefined;
+export function targetOf(change: ChangeIntent): string | undefined {
   switch (change.kind) {
     case 'number.buy':
     case 'number.release':
@@ -42,5 +56,7 @@ export function targetOf(change: PendingChange): string {
       return change.agentId;
     case 'routing.map':
       return change.phoneNumber;
+    case 'agent.create':
+      return undefined;
   }
 }

@@ -1,62 +1,94 @@
+import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
-import { deleteAgentWork } from './agents.js';
-import { carryOut, type Done } from './carry-out.js';
+import type { Intent } from '../store/intents.js';
+import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approvals.js';
+import { promptOf } from './ask-confirmation.js';
+import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
-import { authorize, type OpsDeps, record } from './context.js';
-import { buyWork, releaseWork } from './numbers.js';
-import { mapWork } from './routing.js';
-import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
+import { deny, type OpsDeps, record } from './context.js';
+import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
+import { workFor } from './work.js';
 
-const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
-  'number.buy': 'operator',
-  'number.release': 'admin',
-  'agent.delete': 'admin',
-  'routing.map': 'operator',
-};
+/** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
+export function pendingPrompt(deps: OpsDeps, actor: Actor, confirmationId: string): ConfirmationPrompt | undefined {
+  const pending = deps.confirmations.get(confirmationId);
+  if (!pending || !claimable(deps, pending, actor)) return undefined;
+  return promptOf(deps, pending, pendingChange.parse(pending.action.params));
+}
 
-/** Stores a change that waits for the requester's Confirm, and audits the request. */
-export function requestConfirmation(
-  deps: OpsDeps,
-  actor: Actor,
-  correlationId: string,
-  change: PendingChange,
-): Result<{ prompt: ConfirmationPrompt }> {
-  const confirmation = deps.confirmations.create({
-    action: { kind: change.kind, params: change },
-    requestedBy: actor.userId,
-    correlationId,
-    context: { channelId: actor.channelId, teamId: actor.teamId },
-  });
-  record(deps, actor, correlationId, {
-    action: change.kind,
-    outcome: 'requested',
-    target: targetOf(change),
-    params: change,
-  });
-  return {
-    ok: true,
-    prompt: { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change },
-  };
+/** Whether `typed` is what a pending confirmation asks to be typed; the failure is for the form's input. */
+export function checkTyped(deps: OpsDeps, actor: Actor, confirmationId: string, typed: string): Failure | undefined {
+  const pending = deps.confirmations.get(confirmationId);
+  if (!pending || !claimable(deps, pending, actor)) return undefined; // confirm() says why it cannot go ahead
+  return refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
 }
 
 /**
- * Confirms a pending change. The claim in SQLite is atomic and single-use, so a double click, a retried
- * delivery or a second user can never make the change happen twice. The workspace and the role are checked
- * before the claim, so that a refusal (or a group that cannot be read just then) leaves the confirmation usable.
+ * Confirms a pending change (with the text typed, for a change that asks for it). The claim in SQLite is atomic and
+ * single-use, so a double click, a retried delivery or a second user can never make the change happen twice. The
+ * workspace, the role and the channel are checked before the claim, so that a refusal (or a group that cannot be
+ * read just then) leaves the confirmation usable.
  */
-export async function confirm(deps: OpsDeps, actor: Actor, confirmationId: string): Promise<Result<Done>> {
+export async function confirm(
+  deps: OpsDeps,
+  actor: Actor,
+  confirmationId: string,
+  typed?: string,
+): Promise<Result<Done | AwaitingApproval>> {
   const pending = deps.confirmations.get(confirmationId);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
+    // A change that silences a live line needs its typed confirmation: without it, nothing happens.
+    const mistyped = refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
+    if (mistyped) return mistyped;
     const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
     if (refused) return refused;
   }
-  const settled = settle(deps, actor, deps.confirmations.claim(confirmationId, actor.userId));
+  // The claim and the change's intent are one transaction: a crash right after the claim still leaves a trace, and
+  // the intent takes the change's slot under the buy limits checked just before, in the same transaction.
+  // A change that needs a second person waits instead, its approval stored in the same transaction as the claim.
+  let approval: Approval | undefined;
+  const claim = deps.atomically((): ClaimResult | Failure => {
+    const current = deps.confirmations.get(confirmationId);
+    const overLimit = current && claimable(deps, current, actor) ? refuseAtClaim(deps, actor, current) : undefined;
+    if (overLimit) return overLimit;
+    const claimed = deps.confirmations.claim(confirmationId, actor.userId);
+    if (claimed.status === 'claimed') {
+      const { correlationId, action } = claimed.confirmation;
+      const change = pendingChange.parse(action.params);
+      const confirmer = asConfirmer(actor, claimed.confirmation);
+      if (needsApproval(deps, change)) approval = awaitApproval(deps, confirmer, correlationId, change);
+      else openIntent(deps, confirmer, correlationId, change);
+    }
+    return claimed;
+  });
+  if ('ok' in claim) return claim;
+  const settled = settle(deps, actor, claim);
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
   const confirmer = asConfirmer(actor, confirmation);
   const target = targetOf(change);
   record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
+  if (approval) return recordAwaiting(deps, confirmer, approval, change);
   return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
+}
+
+/** Whether the claim could succeed now: the requester's, still pending, not expired. */
+function claimable(deps: OpsDeps, confirmation: Confirmation, actor: Actor): boolean {
+  return (
+    confirmation.state === 'pending' &&
+    confirmation.requestedBy === actor.userId &&
+    Date.parse(confirmation.expiresAt) > deps.now().getTime()
+  );
+}
+
+function refuseAtClaim(deps: OpsDeps, actor: Actor, confirmation: Confirmation): Failure | undefined {
+  const change = pendingChange.parse(confirmation.action.params);
+  return refuseOverBuyLimitAtClaim(deps, asConfirmer(actor, confirmation), change, {
+    action: change.kind,
+    target: targetOf(change),
+    correlationId: confirmation.correlationId,
+  });
 }
 
 /** A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together. */
@@ -79,17 +111,10 @@ async function refuseBeforeClaim(
   const askedFrom = confirmation.context.teamId;
   if (typeof askedFrom === 'string' && askedFrom !== confirmer.teamId) {
     const failure = fail('wrong_team', 'This change was asked for in another workspace: confirm it there.');
-    record(deps, confirmer, confirmation.correlationId, {
-      action: 'access.denied',
-      outcome: 'denied',
-      target: attempt.target,
-      params: { attempted: change.kind, reason: 'other workspace', askedFrom },
-      error: failure,
-    });
-    return failure;
+    return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }
-  // The role is checked again: it may have been taken away since the request.
-  return authorize(deps, confirmer, NEEDED_ROLE[change.kind], attempt);
+  // The role is checked again (it may have been taken away since the request), and the channel of the click.
+  return mayConfirm(deps, confirmer, change, attempt);
 }
 
 export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {
@@ -122,8 +147,13 @@ function settle(
   switch (claim.status) {
     case 'claimed':
       return { ok: true, confirmation, change };
-    case 'already_used':
-      return fail('already_used', 'That confirmation was already used: the change was made once, and only once.');
+    case 'already_used': {
+      const approval = deps.approvals.forChange(confirmation.correlationId);
+      if (approval?.state === 'pending') {
+        return fail('already_used', 'That change is confirmed and waits for a second approver: nothing to do here.');
+      }
+      return fail('already_used', alreadyUsed(deps.intents.get(confirmation.correlationId)));
+    }
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
     case 'expired': {
@@ -141,27 +171,19 @@ function settle(
     }
     case 'wrong_user': {
       const failure = fail('wrong_user', 'Only the person who asked for this change can confirm or cancel it.');
-      record(deps, actor, confirmation.correlationId, {
-        action: 'access.denied',
-        outcome: 'denied',
-        target,
-        params: { attempted: change.kind, reason: 'not the requester' },
-        error: failure,
-      });
-      return failure;
+      const attempt = { action: change.kind, target, correlationId: confirmation.correlationId };
+      return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
     }
   }
 }
 
-function workFor(deps: OpsDeps, change: PendingChange, by: string) {
-  switch (change.kind) {
-    case 'number.buy':
-      return buyWork(deps, change);
-    case 'number.release':
-      return releaseWork(deps, change);
-    case 'agent.delete':
-      return deleteAgentWork(deps, change);
-    case 'routing.map':
-      return mapWork(deps, change, by);
+/** What became of a confirmation used before, from its change's intent: never a claim the change happened if not. */
+function alreadyUsed(intent: Intent | undefined): string {
+  if (intent?.outcome === 'succeeded')
+    return 'That confirmation was already used: the change was made once, and only once.';
+  if (intent?.outcome === 'failed') {
+    return 'That confirmation was already used, and the change did not go through. Start again from the command.';
   }
+  if (intent) return 'That change is under way. You will be told how it ended once the provider has answered.';
+  return 'That confirmation was already used. `/voice audit` shows what became of it.';
 }

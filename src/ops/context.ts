@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
+import type { Approvals } from '../store/approvals.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { AuditChanges } from '../store/audit-changes.js';
 import type { Confirmations } from '../store/confirmations.js';
 import type { LearnedFacts } from '../store/facts.js';
+import type { Intents } from '../store/intents.js';
 import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
+import type { PolicyConfig } from './policy-config.js';
 import type { SeenNumbers } from './seen-numbers.js';
-import { type Actor, type Failure, fail, type Role } from './types.js';
+import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
   provider: ProviderClient;
@@ -22,6 +26,11 @@ export interface OpsDeps {
   /** The audit log read a change at a time, for `/voice audit`. */
   auditChanges: AuditChanges;
   confirmations: Confirmations;
+  /** Confirmed changes waiting for a second person's approval. */
+  approvals: Approvals;
+  intents: Intents;
+  /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
+  atomically: <T>(work: () => T) => T;
   routes: RoutingRecords;
   /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
   facts: LearnedFacts;
@@ -30,6 +39,15 @@ export interface OpsDeps {
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;
+  /**
+   * The changes on their way to the provider, named for a stop that cannot wait for them. Their intents are open
+   * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
+   */
+  changes: InFlight;
+  /** The guardrails in force (src/ops/policies.ts applies them). */
+  policy: PolicyConfig;
+  /** The app's clock, for the windows of the buy limits. */
+  now: () => Date;
   logger: Logger;
 }
 
@@ -61,6 +79,31 @@ export function record(deps: OpsDeps, actor: Actor, correlationId: string, step:
   });
 }
 
+/** An attempt at a change, as its refusals are audited. */
+export interface Attempt {
+  action: AuditAction;
+  target?: string;
+  correlationId: string;
+}
+
+/** Audits a refusal of the attempt as `access.denied`, with why (the rule, the reason), and returns it. */
+export function deny(
+  deps: OpsDeps,
+  actor: Actor,
+  attempt: Attempt,
+  failure: Failure,
+  why: Record<string, unknown>,
+): Failure {
+  record(deps, actor, attempt.correlationId, {
+    action: 'access.denied',
+    outcome: 'denied',
+    target: attempt.target,
+    params: { attempted: attempt.action, ...why },
+    error: failure,
+  });
+  return failure;
+}
+
 const ACTION_WORDS: Record<string, string> = {
   'agent.create': 'create agents',
   'agent.delete': 'delete agents',
@@ -74,7 +117,7 @@ export async function authorize(
   deps: OpsDeps,
   actor: Actor,
   needed: Role,
-  attempt: { action: AuditAction; target?: string; correlationId: string },
+  attempt: Attempt,
 ): Promise<Failure | undefined> {
   if (await deps.access.has(actor.userId, needed)) return undefined;
   const failure = fail(
@@ -82,14 +125,29 @@ export async function authorize(
     `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}. ` +
       `An admin can add your user id (${actor.userId}) or one of your user groups to ${variableFor(needed)}.`,
   );
-  record(deps, actor, attempt.correlationId, {
-    action: 'access.denied',
-    outcome: 'denied',
-    target: attempt.target,
-    params: { attempted: attempt.action, needed },
-    error: failure,
-  });
-  return failure;
+  return deny(deps, actor, attempt, failure, { needed });
+}
+
+/**
+ * Runs one request under a new correlation id, so that every attempt leaves a row: a failure the request did not
+ * audit itself (bad input, an unknown id, a number already owned, a provider that failed while looking things up)
+ * is recorded as `rejected`, or `failed` when the provider is at fault.
+ */
+export async function attempt<T extends object>(
+  deps: OpsDeps,
+  actor: Actor,
+  what: { action: AuditAction; target?: string },
+  request: (correlationId: string) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const correlationId = newCorrelationId();
+  const result = await request(correlationId);
+  if (result.ok) return result;
+  const last = deps.audit.lastOutcome(correlationId);
+  if (last === undefined || last === 'requested') {
+    const outcome = result.providerKind ? 'failed' : 'rejected';
+    record(deps, actor, correlationId, { ...what, outcome, error: result });
+  }
+  return result;
 }
 
 /** Turns a provider error into a failure a user can act on; anything else is a bug and is rethrown. */

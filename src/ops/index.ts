@@ -2,21 +2,28 @@
 
 import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import { approvalPosted, decide, expireApprovals } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
 import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
-import { cancel, confirm } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, record } from './context.js';
+import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
+import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberFilter, requestBuy, requestRelease } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
+import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
+
+export { NEEDED_ROLE } from './policies.js';
+
+import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type Role } from './types.js';
 
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
+export type { ApprovalRequest, AwaitingApproval, Decision } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
@@ -30,12 +37,17 @@ export type { MapResult } from './routing.js';
 export type { SearchPage, SearchRequest, SearchStart } from './search.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
+export interface PoliciesInForce {
+  policy: PolicyConfig;
+  buying: BuyUsage[];
+}
+
 export function createOps(deps: OpsDeps) {
   return {
     roleOf: (userId: string) => deps.access.roleOf(userId),
-    /** Checks a role before a form opens, so nobody fills one in only to be refused; denials are audited. */
+    /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
     authorize: (actor: Actor, needed: Role, action: AuditAction) =>
-      authorize(deps, actor, needed, { action, correlationId: newCorrelationId() }),
+      mayRequest(deps, actor, needed, { action, correlationId: newCorrelationId() }),
     /** Audits a delivery from a workspace other than the app's, which is refused before any listener sees it. */
     refuseOtherWorkspace: (actor: Actor, appTeamId: string) =>
       record(deps, actor, newCorrelationId(), {
@@ -44,19 +56,47 @@ export function createOps(deps: OpsDeps) {
         params: { reason: 'other workspace', appTeamId },
         error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appTeamId}.`),
       }),
+    /** Audits a change command refused for its form, before any use case could see it. */
+    refuseInput: (actor: Actor, action: AuditAction, message: string) =>
+      record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
-    createAgent: (actor: Actor, input: { name: string; language: string }) => createAgent(deps, actor, input),
-    requestDeleteAgent: (actor: Actor, agentId: string) => requestDeleteAgent(deps, actor, agentId),
+    createAgent: (actor: Actor, input: { name: string; language: string }) =>
+      attempt(deps, actor, { action: 'agent.create' }, (id) => createAgent(deps, actor, input, id)),
+    requestDeleteAgent: (actor: Actor, agentId: string) =>
+      attempt(deps, actor, { action: 'agent.delete', target: agentId }, (id) =>
+        requestDeleteAgent(deps, actor, agentId, id),
+      ),
     listNumbers: (request: PageRequest & ReadOptions & { filter?: NumberFilter }) => listNumbers(deps, request),
     /** One number: its route and its latest changes. */
     showNumber: (number: string) => showNumber(deps, number),
     /** The agent with this id as a card, else the agents whose name contains the text. */
     findAgents: (request: PageRequest & ReadOptions & { filter: AgentFilter }) => findAgents(deps, request),
     searchNumbers: (request: SearchRequest) => searchNumbers(deps, request),
-    requestBuy: (actor: Actor, number: string) => requestBuy(deps, actor, number),
-    requestRelease: (actor: Actor, numberOrId: string) => requestRelease(deps, actor, numberOrId),
-    mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) => mapNumber(deps, actor, input),
-    confirm: (actor: Actor, confirmationId: string) => confirm(deps, actor, confirmationId),
+    requestBuy: (actor: Actor, number: string) =>
+      attempt(deps, actor, { action: 'number.buy', target: number }, (id) => requestBuy(deps, actor, number, id)),
+    requestRelease: (actor: Actor, numberOrId: string) =>
+      attempt(deps, actor, { action: 'number.release', target: numberOrId }, (id) =>
+        requestRelease(deps, actor, numberOrId, id),
+      ),
+    mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) =>
+      attempt(deps, actor, { action: 'routing.map', target: input.phoneNumber }, (id) =>
+        mapNumber(deps, actor, input, id),
+      ),
+    confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
+    /** Approves or rejects a change that waits for a second person. */
+    decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject') =>
+      decide(deps, actor, approvalId, verdict),
+    approvalPosted: (approvalId: string, channelId: string, ts: string) =>
+      approvalPosted(deps, approvalId, channelId, ts),
+    /** Ends the requests for approval nobody decided in time; each is audited as expired. */
+    expireApprovals: () => expireApprovals(deps),
+    /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
+    policiesInForce: (userId: string): PoliciesInForce => ({ policy: deps.policy, buying: buyUsage(deps, userId) }),
+    policy: deps.policy,
+    /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
+    pendingPrompt: (actor: Actor, confirmationId: string) => pendingPrompt(deps, actor, confirmationId),
+    /** A wrong typed confirmation, for the form's inline error; nothing is changed or claimed. */
+    checkTyped: (actor: Actor, confirmationId: string, typed: string) => checkTyped(deps, actor, confirmationId, typed),
     /** Posts a finished change to the team's channel, after its requester has the answer. */
     announce: (actor: Actor, done: Done) => announce(deps, actor, done),
     /** Audits an agent token that no private route could show its creator: nobody has it now. */

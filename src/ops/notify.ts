@@ -37,6 +37,8 @@ export interface Announcement {
 /** Where announcements go; the Slack layer posts them to NOTIFY_CHANNEL_ID. */
 export interface Announcer {
   announce(announcement: Announcement): Promise<void>;
+  /** Changes noticed at the provider that no one made through Voice Ops, in one message. */
+  announceOutside(changes: Change[]): Promise<void>;
 }
 
 /** Thrown by an Announcer when the channel did not get the post; the message says why and what to do. */

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { BoughtNumber } from '../provider/index.js';
 import { EXPECTED_STATUS, MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
+import { requestConfirmation } from './ask-confirmation.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { requestConfirmation } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
+import { mayRequest } from './policies.js';
 import { regionOf, unknownRegion } from './regions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -133,9 +134,9 @@ export async function requestBuy(
   deps: OpsDeps,
   actor: Actor,
   number: string,
+  correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const correlationId = newCorrelationId();
-  const denied = await authorize(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
+  const denied = await mayRequest(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
@@ -156,6 +157,7 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
   return {
     action: 'number.buy',
     target: change.number,
+    intent: change,
     lockKeys: [`number:${change.number}`],
     run: async () => {
       let bought: BoughtNumber;
@@ -177,6 +179,8 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
       }
       if (change.capabilities) deps.facts.rememberNumber(bought.number, change.capabilities);
+      // A number just bought routes nowhere: a record left from when the account last owned it is stale.
+      deps.routes.removeNumber(bought.number);
       return {
         ok: true,
         change: { action: 'number.buy', number: { id: bought.id, number: bought.number } },
@@ -193,9 +197,9 @@ export async function requestRelease(
   deps: OpsDeps,
   actor: Actor,
   numberOrId: string,
+  correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const correlationId = newCorrelationId();
-  const denied = await authorize(deps, actor, 'admin', {
+  const denied = await mayRequest(deps, actor, 'admin', {
     action: 'number.release',
     target: numberOrId,
     correlationId,
@@ -211,7 +215,7 @@ export async function requestRelease(
     return providerFailure(error);
   }
   if (!found) {
-    return fail('not_found', `${checked.value} is not one of your numbers. \`/voice numbers\` lists them.`);
+    return fail('not_found', `${checked.value} is not one of your numbers: /voice numbers lists them.`);
   }
   const agentId = deps.routes.forNumber(found.number)?.agentId;
   const routedAgent = agentId ? { id: agentId, name: await agentName(deps, agentId) } : undefined;
@@ -228,6 +232,7 @@ export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind
     action: 'number.release',
     target: change.number,
     params: { numberId: change.numberId },
+    intent: change,
     lockKeys: [`number:${change.number}`],
     run: async () => {
       const released = await deps.provider.releaseNumber(change.numberId);

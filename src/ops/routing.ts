@@ -1,8 +1,9 @@
 import { EXPECTED_STATUS, phoneNumber, resourceId } from '../provider/schemas.js';
+import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { requestConfirmation } from './confirmations.js';
-import { authorize, newCorrelationId, type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { mayRequest, needsApproval } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
@@ -20,9 +21,9 @@ export async function mapNumber(
   deps: OpsDeps,
   actor: Actor,
   input: { phoneNumber: string; agentId: string },
+  correlationId: string,
 ): Promise<MapResult> {
-  const correlationId = newCorrelationId();
-  const denied = await authorize(deps, actor, 'operator', {
+  const denied = await mayRequest(deps, actor, 'operator', {
     action: 'routing.map',
     target: input.phoneNumber,
     correlationId,
@@ -50,7 +51,19 @@ export async function mapNumber(
   if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
 
   const current = deps.routes.forNumber(number.value);
-  if (current?.agentId === agent.id) return { ok: true, status: 'unchanged', agentName: agent.name };
+  if (current?.agentId === agent.id) {
+    // Nothing to do, and an attempt all the same: audited as rejected, so that /voice audit shows it was asked.
+    record(deps, actor, correlationId, {
+      action: 'routing.map',
+      outcome: 'rejected',
+      target: number.value,
+      params: { agentId: agent.id },
+      error: fail('conflict', `${number.value} already routes to ${agent.name}: nothing to change.`, {
+        code: 'unchanged',
+      }),
+    });
+    return { ok: true, status: 'unchanged', agentName: agent.name };
+  }
   const change: Extract<PendingChange, { kind: 'routing.map' }> = {
     kind: 'routing.map',
     phoneNumber: number.value,
@@ -58,7 +71,8 @@ export async function mapNumber(
     agentName: agent.name,
     previousAgent: current && { id: current.agentId, name: agents.find((a) => a.id === current.agentId)?.name },
   };
-  if (current) {
+  // A re-route is confirmed (callers will reach another agent), and so is any map that waits for a second approver.
+  if (current || needsApproval(deps, change)) {
     const asked = requestConfirmation(deps, actor, correlationId, change);
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }
@@ -77,6 +91,7 @@ export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'r
     action: 'routing.map',
     target: change.phoneNumber,
     params: { agentId: change.agentId, previousAgentId: change.previousAgent?.id },
+    intent: change,
     lockKeys: [`number:${change.phoneNumber}`, `agent:${change.agentId}`],
     run: async () => {
       const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });

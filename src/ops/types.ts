@@ -1,6 +1,7 @@
 // Plain inputs and results of the operations: no Slack types cross this line.
+import { z } from 'zod';
 import type { ProviderErrorKind } from '../provider/errors.js';
-import type { AuditSource } from '../store/audit.js';
+import { AUDIT_SOURCES, type AuditSource } from '../store/audit.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -16,10 +17,25 @@ export interface Actor {
   teamId?: string;
   channelId?: string;
   source: AuditSource;
+  /**
+   * Where the requester can be told later how a change ended, if the answer cannot come at once (the
+   * interaction's response_url); opaque to the operations, kept only while the change is under way.
+   */
+  replyAddress?: string;
 }
+
+/** An actor as stored with a change that outlives its request (an intent, an approval): no reply address. */
+export const storedActor = z.object({
+  userId: z.string(),
+  userName: z.string().optional(),
+  teamId: z.string().optional(),
+  channelId: z.string().optional(),
+  source: z.enum(AUDIT_SOURCES),
+});
 
 export type FailureReason =
   | 'denied'
+  | 'limit'
   | 'invalid'
   | 'not_found'
   | 'conflict'
@@ -35,7 +51,7 @@ export type FailureReason =
 export interface Failure {
   ok: false;
   reason: FailureReason;
-  /** A sentence the user can act on. */
+  /** A sentence the user can act on, in plain text: it may quote user or provider text, so views show it escaped. */
   message: string;
   /** The form field at fault, for inline modal errors. */
   field?: string;

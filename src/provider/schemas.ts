@@ -17,7 +17,34 @@ export const ID_MAX = 150;
 const idTooLong = `must be at most ${ID_MAX} characters`;
 export const resourceId = z.string().trim().min(1, 'must not be empty').max(ID_MAX, idTooLong);
 const providerId = z.string().max(ID_MAX, idTooLong);
-export const agentName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
+/**
+ * Characters that would let text break a line or reorder itself wherever it is shown: C0 and C1 controls (line feed,
+ * tab, carriage return…) and DEL, the Unicode line and paragraph separators, and bidi embeddings, overrides and
+ * isolates.
+ */
+export const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+const NAMED_CONTROLS: Record<string, string> = { '\n': 'a line break', '\r': 'a carriage return', '\t': 'a tab' };
+
+/** Why `text` may not be a name, when it holds a control character: the predicate names the first one found. */
+export function controlCharacterProblem(text: string): string | undefined {
+  const found = CONTROL_CHARACTERS.exec(text)?.[0];
+  if (found === undefined) return undefined;
+  const codePoint = `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const what = NAMED_CONTROLS[found] ? `${NAMED_CONTROLS[found]}, ${codePoint}` : codePoint;
+  return `must be one line of plain text, without line breaks, tabs or other control characters (found ${what})`;
+}
+
+export const agentName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters')
+  .check((ctx) => {
+    const problem = controlCharacterProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+  });
 export const routeType = z.literal('ai_agent', { error: 'must be ai_agent, the only route type the API accepts' });
 
 // Requests

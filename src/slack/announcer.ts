@@ -1,7 +1,8 @@
 import { type Announcement, AnnouncementFailed, type Announcer, type Change } from '../ops/index.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';
-import { announcementMessage } from './views/announcement.js';
+import { announcementMessage, outsideChangesMessage } from './views/announcement.js';
+import type { SlackMessage } from './views/blocks.js';
 
 // A short Retry-After is waited out once; a longer one would hold the graceful stop for a post nobody waits on.
 const MAX_RETRY_AFTER_S = 10;
@@ -28,7 +29,7 @@ interface Burst {
  * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A person's changes within a minute of their
  * message share it: it is rewritten in place (`chat.update`) with a line per change. Each person's message is kept in
  * memory, and their announcements go out one at a time, so that two changes finishing together cannot both post.
- * A failure says why, in words for the requester.
+ * Changes made outside Voice Ops are posted in a message of their own. A failure says why, in words for the requester.
  */
 export function slackAnnouncer(
   client: WebClient,
@@ -37,6 +38,16 @@ export function slackAnnouncer(
 ): Announcer {
   const bursts = new Map<string, Burst>();
   const turns = new Map<string, Promise<void>>();
+
+  const post = async (channel: string, message: SlackMessage) => {
+    try {
+      return await withRetryAfter(() =>
+        client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false }),
+      );
+    } catch (error) {
+      throw failure(channel, error);
+    }
+  };
 
   /** The person's message still open to their next change, if any; forgets those past their minute. */
   const openBurst = (actorId: string, at: number): Burst | undefined => {
@@ -61,20 +72,9 @@ export function slackAnnouncer(
         if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
       }
     }
-    try {
-      const posted = await withRetryAfter(() =>
-        client.chat.postMessage({
-          channel,
-          ...announcementMessage(actorId, [change]),
-          unfurl_links: false,
-          unfurl_media: false,
-        }),
-      );
-      if (posted.ts)
-        bursts.set(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt: at });
-    } catch (error) {
-      throw failure(channel, error);
-    }
+    const posted = await post(channel, announcementMessage(actorId, [change]));
+    if (posted.ts)
+      bursts.set(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt: at });
   };
 
   return {
@@ -90,6 +90,9 @@ export function slackAnnouncer(
         if (turns.get(actorId) === done) turns.delete(actorId);
       });
       return turn;
+    },
+    announceOutside: async (changes: Change[]) => {
+      if (channelId) await post(channelId, outsideChangesMessage(changes));
     },
   };
 }

@@ -13,6 +13,7 @@ import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
+import { slackHttpReceiver } from './receiver.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 
 /**
@@ -27,25 +28,29 @@ export function createBoltApp(
 ): App {
   const { logger, identity } = input;
   const bolt = boltLogger(logger);
-  const receiver = slack.appToken
+  // In Socket Mode the health routes have a server of their own (see server.ts).
+  const socket = slack.appToken
     ? socketModeReceiver({ appToken: slack.appToken, apiUrl: slack.apiUrl, logger: bolt })
     : undefined;
+  const receiver =
+    socket ??
+    slackHttpReceiver(
+      { signingSecret: slack.signingSecret ?? '', logger: bolt, customRoutes: input.healthRoutes },
+      logger,
+    );
   const app = new App({
     authorize: async () => ({
       botToken: slack.botToken,
       botUserId: identity.current?.botUserId,
       botId: identity.current?.botId,
     }),
-    signingSecret: slack.signingSecret,
     receiver,
     // The app keeps no conversation state; Bolt's default store costs work on every request before the ack.
     convoStore: false,
     logger: bolt,
     clientOptions: slack.apiUrl ? { slackApiUrl: slack.apiUrl } : undefined,
-    // In Socket Mode the health routes have a server of their own (see server.ts).
-    customRoutes: receiver ? undefined : input.healthRoutes,
   });
-  if (receiver) keepConnected(receiver.client, logger, input.onFatal);
+  if (socket) keepConnected(socket.client, logger, input.onFatal);
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });

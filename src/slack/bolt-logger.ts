@@ -1,13 +1,7 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
-import type { Logger } from '../log.js';
+import { type Logger, scrubSecrets } from '../log.js';
 
 // Bolt logs free text, which may quote a request; tokens are scrubbed from it before it reaches pino.
-const SLACK_TOKEN = /\bx(?:ox[abpors]|app)-[A-Za-z0-9-]+/g;
-
-export function scrubSecrets(text: string): string {
-  return text.replace(SLACK_TOKEN, '[redacted]');
-}
-
 function render(parts: unknown[]): string {
   return scrubSecrets(
     parts

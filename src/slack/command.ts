@@ -1,7 +1,10 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
 import type { NumberFilter } from '../ops/numbers.js';
 import type { Role } from '../ops/types.js';
+import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
+import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
+import { code } from './mrkdwn.js';
 
 export type Command =
   | { name: 'help' }
@@ -16,15 +19,25 @@ export type Command =
   | { name: 'map'; number?: string; agentId?: string }
   | { name: 'audit'; filter: AuditFilter };
 
-export type Parsed = { ok: true; command: Command } | { ok: false; error: string };
+/**
+ * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
+ * so that the refusal is audited like any other attempt.
+ */
+export type Parsed = { ok: true; command: Command } | { ok: false; error: string; attempted?: AuditAction };
 
 export interface CommandSpec {
   words: string[];
   args: string;
   summary: string;
   role: Role;
-  parse: (args: string[]) => Parsed;
+  /** The change the command asks for, if it asks for one. */
+  changes?: AuditAction;
+  /** `rest` is the text after the command words as typed, for checks the split into words would hide. */
+  parse: (args: string[], rest: string) => Parsed;
 }
+
+/** Characters of an unknown command word echoed back. */
+const ECHO_MAX = 60;
 
 const ok = (command: Command): Parsed => ({ ok: true, command });
 const error = (message: string): Parsed => ({ ok: false, error: message });
@@ -117,7 +130,11 @@ export const COMMANDS: CommandSpec[] = [
     args: '[NAME LANGUAGE]',
     summary: 'Create an AI agent (opens a form when details are missing)',
     role: 'operator',
-    parse: (args) => {
+    changes: 'agent.create',
+    parse: (args, rest) => {
+      // Checked on the text as typed: split into words, a line break in the name would pass for a space.
+      const problem = controlCharacterProblem(rest.trim());
+      if (problem) return error(`The agent name ${problem}.`);
       const last = args.at(-1);
       if (args.length >= 2 && last && LOCALE_SHAPE.test(last)) {
         return ok({ name: 'agents.create', agentName: args.slice(0, -1).join(' '), language: normalizeLocale(last) });
@@ -130,6 +147,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'AGENT_ID',
     summary: 'Delete an AI agent, after confirmation',
     role: 'admin',
+    changes: 'agent.delete',
     parse: (args) =>
       args.length === 1 && args[0]
         ? ok({ name: 'agents.delete', agentId: args[0] })
@@ -162,6 +180,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NUMBER',
     summary: 'Buy a number, after confirmation (it spends money)',
     role: 'operator',
+    changes: 'number.buy',
     parse: (args) =>
       args.length
         ? ok({ name: 'numbers.buy', number: compactNumber(args) })
@@ -172,6 +191,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NUMBER_OR_ID',
     summary: 'Release a number, after confirmation',
     role: 'admin',
+    changes: 'number.release',
     parse: (args) => {
       if (!args.length) return error('Give the number or its id: `/voice numbers release +14155550123`.');
       const compact = compactNumber(args);
@@ -183,6 +203,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[NUMBER AGENT_ID]',
     summary: 'Route a purchased number to an agent (opens a form when details are missing)',
     role: 'operator',
+    changes: 'routing.map',
     parse: (args) => {
       if (args.length === 0) return ok({ name: 'map' });
       if (args.length === 1) return ok({ name: 'map', number: compactNumber(args) });
@@ -210,24 +231,45 @@ function unescapeSlackText(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** Splits on white space, keeping "quoted phrases" (straight or curly quotes) together. */
-export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  for (const match of unescapeSlackText(text).matchAll(/["“”]([^"“”]*)["“”]?|(\S+)/g)) {
-    const token = match[1] ?? match[2];
-    if (token?.trim()) tokens.push(token.trim());
+interface Token {
+  text: string;
+  /** Where the token ends in the unescaped text. */
+  end: number;
+}
+
+const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
+
+/**
+ * Splits on white space, keeping "quoted phrases" (straight or curly quotes) together. Control characters separate
+ * words as white space does, so that no word (echoed in help, say) is made of them.
+ */
+function tokensOf(unescaped: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of unescaped.replace(ANY_CONTROL_CHARACTER, ' ').matchAll(/["“”]([^"“”]*)["“”]?|(\S+)/g)) {
+    const token = (match[1] ?? match[2])?.trim();
+    if (token) tokens.push({ text: token, end: match.index + match[0].length });
   }
   return tokens;
 }
 
+export function tokenize(text: string): string[] {
+  return tokensOf(unescapeSlackText(text)).map((token) => token.text);
+}
+
 export function parseCommand(text: string): Parsed {
-  const tokens = tokenize(text);
+  const unescaped = unescapeSlackText(text);
+  const tokens = tokensOf(unescaped);
   if (tokens.length === 0) return ok({ name: 'help' });
-  const lowered = tokens.map((token) => token.toLowerCase());
+  const lowered = tokens.map((token) => token.text.toLowerCase());
   // The longest matching words win: `agents create` before `agents`.
   const spec = [...COMMANDS]
     .sort((a, b) => b.words.length - a.words.length)
     .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
-  if (!spec) return error(`I don't know \`${tokens[0]}\`.`);
-  return spec.parse(tokens.slice(spec.words.length));
+  if (!spec) return error(`I don't know ${code(tokens[0]?.text ?? '', ECHO_MAX)}.`);
+  const rest = unescaped.slice(tokens[spec.words.length - 1]?.end ?? 0);
+  const parsed = spec.parse(
+    tokens.slice(spec.words.length).map((token) => token.text),
+    rest,
+  );
+  return parsed.ok || !spec.changes ? parsed : { ...parsed, attempted: spec.changes };
 }

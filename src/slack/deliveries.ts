@@ -22,3 +22,29 @@ export function dropRepeatedDeliveries(keys: DeliveryKeys, logger: Logger): Midd
     if ('ack' in args && args.ack) await args.ack();
   };
 }
+
+// What a delivery is, in a few words, for the log of a stop that could not wait for it: the command and its text, the
+// button or the form, and who sent it.
+const described = z.union([
+  z
+    .object({ command: z.string(), text: z.string().optional(), user_id: z.string() })
+    .transform((body) => [body.command, body.text?.slice(0, 100), `from ${body.user_id}`]),
+  z
+    .object({
+      type: z.string(),
+      actions: z.array(z.object({ action_id: z.string() })).optional(),
+      view: z.object({ callback_id: z.string() }).optional(),
+      event: z.object({ type: z.string() }).optional(),
+      user: z.object({ id: z.string() }).optional(),
+    })
+    .transform((body) => [
+      body.type,
+      body.actions?.[0]?.action_id ?? body.view?.callback_id ?? body.event?.type,
+      body.user && `from ${body.user.id}`,
+    ]),
+]);
+
+export function describeDelivery(body: unknown): string {
+  const parsed = described.safeParse(body);
+  return parsed.success ? parsed.data.filter(Boolean).join(' ') : 'a delivery of another kind';
+}

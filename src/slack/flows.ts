@@ -4,6 +4,7 @@ import type { ModalView } from '@slack/types';
 import type { Logger } from '../log.js';
 import type { Actor, ConfirmationPrompt, Done, Result, VoiceOps } from '../ops/index.js';
 import type { ReadOptions } from '../ops/lists.js';
+import { postApprovalRequest } from './approvals.js';
 import { type SlackClients, slackErrorCode } from './clients.js';
 import {
   type AgentsPosition,
@@ -17,10 +18,12 @@ import {
 import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
+import { approvalNotPostedMessage, awaitingApprovalMessage } from './views/approvals.js';
 import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
 import { agentCardMessage, numberCardMessage } from './views/cards.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
 import { NUMBERS_PAGE_SIZE, numbersMessage, searchResultsMessage } from './views/numbers.js';
+import { policyLines } from './views/policies.js';
 import {
   announcementFailedMessage,
   cancelledMessage,
@@ -118,8 +121,21 @@ export async function mapAnswer(
   }
 }
 
-export const confirmAnswer = async (deps: SlackDeps, actor: Actor, confirmationId: string) =>
-  doneOrFailure(await deps.ops.confirm(actor, confirmationId));
+/** A confirmed change is done, failed, or (when it needs a second person) waits: its request is posted first. */
+export async function confirmAnswer(
+  deps: SlackDeps,
+  actor: Actor,
+  confirmationId: string,
+  typed?: string,
+): Promise<Answer> {
+  const confirmed = await deps.ops.confirm(actor, confirmationId, typed);
+  if (!confirmed.ok || !('awaitingApproval' in confirmed)) return doneOrFailure(confirmed);
+  const request = confirmed.awaitingApproval;
+  const notPosted = await postApprovalRequest(deps, request);
+  const waiting = awaitingApprovalMessage(request);
+  if (!notPosted) return { kind: 'message', message: waiting };
+  return { kind: 'message', message: approvalNotPostedMessage(waiting, notPosted) };
+}
 
 export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Answer {
   const cancelled = deps.ops.cancel(actor, confirmationId);
@@ -236,6 +252,7 @@ export async function refreshHome(
       numbers: numbers.ok ? numbers.page : undefined,
       role,
       sandbox: deps.sandbox,
+      policies: policyLines(deps.ops.policiesInForce(userId)),
       position: shown,
       error: failed && !failed.ok ? failed.message : undefined,
     });

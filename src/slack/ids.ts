@@ -10,7 +10,11 @@ export const ACTION = {
   searchRegion: 'search_region',
   homeNumbersFilter: 'home_numbers_filter',
   confirmChange: 'confirm_change',
+  /** Confirm on a change that asks for a typed confirmation: opens the modal that asks for it. */
+  confirmTyped: 'confirm_typed',
   cancelChange: 'cancel_change',
+  approveChange: 'approve_change',
+  rejectChange: 'reject_change',
 } as const;
 
 /** Previous and Next of each paged list: two action ids, since Slack wants them unique within their block. */
@@ -43,4 +47,5 @@ export const INPUT = {
   // Type-ahead pickers: their action ids are what the options listener answers, so each is its own.
   mapNumber: { block: 'map_number', action: 'map_number_pick' },
   mapAgent: { block: 'map_agent', action: 'map_agent_pick' },
+  typedConfirmation: { block: 'typed_confirmation', action: 'value' },
 } as const;

@@ -1,9 +1,42 @@
-// The one place that escapes text for Slack's mrkdwn. Slack parses `<…>` as mentions (`<!channel>`, `<@U…>`) and
-// links (`<http://x|y>`), so every piece of text we did not write ourselves goes through `escapeMrkdwn` before it
-// lands in a mrkdwn field; Slack decodes the entities back for display.
+// The one place that escapes text for Slack's mrkdwn. Text we did not write (names, ids, numbers, statuses, messages
+// from people or from the provider) must read as typed and change nothing around it, yet Slack parses `<…>` as
+// mentions (`<!channel>`, `<@U…>`) and links (`<http://x|y>`), `*`, `_`, `~` and backticks as formatting, and a line
+// break as a new line on which a fake one could begin. So:
+// - in running text (`escapeMrkdwn`, `bold`), `&`, `<` and `>` become the entities Slack decodes back, the
+//   formatting characters that could open or close a span become look-alikes Slack does not parse (∗ ˍ ∼ ˋ), and
+//   line breaks, tabs, other control characters and bidi overrides become spaces;
+// - inside a code span (`code`), where Slack formats nothing, only what could end or break the span is replaced
+//   (backticks, the entities, control characters), so that ids read and copy as they are.
+import { CONTROL_CHARACTERS } from '../provider/schemas.js';
 
-export function escapeMrkdwn(text: string): string {
+const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
+const GRAVE = '\u02CB'; // ˋ
+const LOOK_ALIKES: Record<string, string> = { '*': '\u2217', _: '\u02CD', '~': '\u223C', '`': GRAVE };
+
+function escapeEntities(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function oneLine(text: string): string {
+  return text.replace(ANY_CONTROL_CHARACTER, ' ');
+}
+
+const ALPHANUMERIC = /^[A-Za-z0-9]$/;
+
+/**
+ * Slack formats only from `*`, `_` or `~` at the edge of a word: one between two letters or digits (`VOICE_ADMINS`,
+ * `agt_1`) stays itself, so that names and ids copy as they are. Backticks open code anywhere.
+ */
+function inert(text: string): string {
+  return text.replace(/[*_~`]/g, (character, at: number) => {
+    const inWord = character !== '`' && ALPHANUMERIC.test(text[at - 1] ?? '') && ALPHANUMERIC.test(text[at + 1] ?? '');
+    return inWord ? character : (LOOK_ALIKES[character] ?? character);
+  });
+}
+
+/** Text shown as typed, on one line, that can mention, link or format nothing. */
+export function escapeMrkdwn(text: string): string {
+  return escapeEntities(inert(oneLine(text)));
 }
 
 /** Shortens text to at most `max` characters, ending in `…`, for Slack's length limits. */
@@ -20,6 +53,33 @@ export function truncate(text: string, max: number): string {
 /** Escapes, then shortens: the result fits `max` however many characters the escaping added. */
 export function escapeAndTruncate(text: string, max: number): string {
   return truncate(escapeMrkdwn(text), max);
+}
+
+// Slack formats `*x*` only when the delimiters touch non-blank text, so the text inside is trimmed, and blank text
+// is not wrapped at all: a stray `*` or backtick could pair with one further along the line.
+function wrapped(delimiter: string, escaped: string, max: number): string {
+  const inner = truncate(escaped.trim(), max);
+  return inner ? `${delimiter}${inner}${delimiter}` : '';
+}
+
+/** `*text*`: text in bold, shown as typed (escaped as `escapeMrkdwn` does), at most `max` characters inside. */
+export function bold(raw: string, max = Number.POSITIVE_INFINITY): string {
+  return wrapped('*', escapeMrkdwn(raw), max);
+}
+
+// Inside code Slack formats nothing: only what would end the span, or break its line, is replaced.
+function escapeCode(text: string): string {
+  return escapeEntities(oneLine(text)).replace(/`/g, GRAVE);
+}
+
+/** `` `text` ``: text in a code span, every character kept but backticks (as ˋ) and control characters. */
+export function code(raw: string, max = Number.POSITIVE_INFINITY): string {
+  return wrapped('`', escapeCode(raw), max);
+}
+
+/** A code block, for text to copy whole (a token): escaped as `code` is. */
+export function codeBlock(raw: string): string {
+  return wrapped('```', escapeCode(raw), Number.POSITIVE_INFINITY);
 }
 
 const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;

@@ -20,6 +20,7 @@ export const EXPORT_COLUMNS = [
   'errorMessage',
   'correlationId',
   'params',
+  'hash',
 ] as const satisfies readonly (keyof AuditEvent)[];
 
 // A spreadsheet runs a cell that starts with one of these as a formula (OWASP's list: =, +, -, @, tab, CR).

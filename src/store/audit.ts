@@ -1,6 +1,9 @@
 // The audit log: one row per attempt and per outcome, tied together by a correlation id. The schema's triggers
-// refuse UPDATE and DELETE, so not even a bug or a hand-typed statement can rewrite history.
+// refuse every statement but an append (UPDATE, DELETE, REPLACE, an insert at a used or past id), so not even a bug
+// or a hand-typed statement can rewrite history; each row's hash chains it to the one before (audit-chain.ts), so
+// an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
+import { type ChainedRow, chainHash, GENESIS_HASH, wellFormed } from './audit-chain.js';
 import { jsonObject, optionalText } from './columns.js';
 import type { Database } from './db.js';
 
@@ -17,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'audit.read',
   'change.announce',
   'agent.token',
+  'routing.drop',
 ] as const;
 export const AUDIT_OUTCOMES = [
   'requested',
@@ -26,8 +30,11 @@ export const AUDIT_OUTCOMES = [
   'denied',
   'cancelled',
   'expired',
+  'rejected',
+  'awaiting_approval',
+  'approved',
 ] as const;
-export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system'] as const;
+export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider'] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -53,6 +60,8 @@ export interface AuditEvent extends AuditEntry {
   id: number;
   /** ISO-8601, UTC. */
   at: string;
+  /** SHA-256 chaining the row to the one before it (audit-chain.ts). */
+  hash: string;
 }
 
 /** The most `recent` returns: enough for a Slack message, small enough to stay one. */
@@ -120,6 +129,7 @@ const auditRow = z
     error_code: optionalText,
     error_message: optionalText,
     correlation_id: z.string(),
+    hash: z.string(),
   })
   .transform(
     (row): AuditEvent => ({
@@ -137,51 +147,89 @@ const auditRow = z
       errorCode: row.error_code,
       errorMessage: row.error_message,
       correlationId: row.correlation_id,
+      hash: row.hash,
     }),
   );
 
 /** A row of `audit_events` as read back, checked against the schema. */
 export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
 
+const changeRow = z.object({ action: z.enum(AUDIT_ACTIONS), target: z.string() });
+
+const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).optional();
+
+type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
+
 export class AuditLog {
   readonly #now: () => Date;
-  readonly #insert;
+  readonly #append;
   readonly #recent;
   readonly #since;
+  readonly #changesMade;
+  readonly #lastOutcome;
+  readonly #succeeded;
 
   constructor(db: Database, options: { now?: () => Date } = {}) {
     this.#now = options.now ?? (() => new Date());
-    this.#insert = db.prepare<[Record<string, string | null>]>(`
-      INSERT INTO audit_events (at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
-        outcome, error_code, error_message, correlation_id)
-      VALUES (@at, @actorId, @actorName, @teamId, @channelId, @source, @action, @target, @params,
-        @outcome, @errorCode, @errorMessage, @correlationId)
-      RETURNING *`);
+    const last = db.prepare('SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1');
+    const insert = db.prepare<[ChainedRow & { hash: string }]>(`
+      INSERT INTO audit_events (id, at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
+        outcome, error_code, error_message, correlation_id, hash)
+      VALUES (@id, @at, @actor_id, @actor_name, @team_id, @channel_id, @source, @action, @target, @params,
+        @outcome, @error_code, @error_message, @correlation_id, @hash)`);
+    // The previous hash is read under the write lock (BEGIN IMMEDIATE), so that two processes appending to one
+    // file take turns and cannot both chain to the same row. The row returned is the one built here: after an
+    // INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
+    this.#append = db.transaction((columns: Columns) => {
+      const previous = lastRow.parse(last.get());
+      const row = { ...columns, id: (previous?.id ?? 0) + 1 };
+      const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
+      insert.run(stored);
+      return stored;
+    });
     // Newest first by rowid: a walk back from the end of the table, however large it is.
     this.#recent = db.prepare<[number]>('SELECT * FROM audit_events ORDER BY id DESC LIMIT ?');
     // `at, id` is the order of the index on `at` (which ends in the rowid), so rows stream without a sort.
     this.#since = db.prepare<[{ from: string; until: string | null }]>(
       'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
     );
+    this.#lastOutcome = db.prepare<[string], { outcome: AuditOutcome }>(
+      'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1',
+    );
+    // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
+    this.#succeeded = db.prepare<
+      [{ action: string; from: string; until: string; actorId: string | null }],
+      { count: number }
+    >(`
+      SELECT COUNT(*) AS count FROM audit_events
+      WHERE at >= @from AND at < @until AND action = @action AND outcome = 'succeeded'
+        AND (@actorId IS NULL OR (actor_id = @actorId AND source != 'provider'))`);
+    this.#changesMade = db.prepare<[{ from: string; until: string }]>(`
+      SELECT action, target FROM audit_events
+      WHERE at >= @from AND at < @until AND outcome = 'succeeded' AND source != 'provider' AND target IS NOT NULL
+      ORDER BY at, id`);
   }
 
-  /** Stores the entry, its parameters redacted, and returns the stored row. */
+  /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
   append(entry: AuditEntry): AuditEvent {
+    const text = (value: string | undefined): string | null => (value === undefined ? null : wellFormed(value));
+    const capped = (value: string | undefined): string | null =>
+      text(value === undefined ? undefined : truncate(value));
     return toEvent(
-      this.#insert.get({
+      this.#append.immediate({
         at: this.#now().toISOString(),
-        actorId: entry.actorId,
-        actorName: entry.actorName ?? null,
-        teamId: entry.teamId ?? null,
-        channelId: entry.channelId ?? null,
+        actor_id: wellFormed(entry.actorId),
+        actor_name: text(entry.actorName),
+        team_id: text(entry.teamId),
+        channel_id: text(entry.channelId),
         source: entry.source,
         action: entry.action,
-        target: entry.target === undefined ? null : truncate(entry.target),
+        target: capped(entry.target),
         params: entry.params === undefined ? null : JSON.stringify(redactParams(entry.params)),
         outcome: entry.outcome,
-        errorCode: entry.errorCode ?? null,
-        errorMessage: entry.errorMessage === undefined ? null : truncate(entry.errorMessage),
-        correlationId: entry.correlationId,
+        error_code: text(entry.errorCode),
+        error_message: capped(entry.errorMessage),
+        correlation_id: wellFormed(entry.correlationId),
       }),
     );
   }
@@ -190,6 +238,25 @@ export class AuditLog {
   recent(limit: number): AuditEvent[] {
     const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
     return this.#recent.all(clamped).map(toEvent);
+  }
+
+  /** The outcome of the newest row of a request, if it has any. */
+  lastOutcome(correlationId: string): AuditOutcome | undefined {
+    return this.#lastOutcome.get(correlationId)?.outcome;
+  }
+
+  /**
+   * How many `action`s succeeded from `from` until before `until`: reconciled ones and those made outside Voice Ops
+   * included, or only `actorId`'s own when given.
+   */
+  succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): number {
+    const range = { from: window.from.toISOString(), until: window.until.toISOString() };
+    return this.#succeeded.get({ action, ...range, actorId: actorId ?? null })?.count ?? 0;
+  }
+
+  /** The changes Voice Ops itself made (or reconciled) from `from` until before `until`, oldest first. */
+  changesMade(from: string, until: string): { action: AuditAction; target: string }[] {
+    return this.#changesMade.all({ from, until }).map((row) => changeRow.parse(row));
   }
 
   /** Events at or after `from` and, when given, before `until`, oldest first, streamed row by row for exports. */

@@ -1,4 +1,4 @@
-// Opens the app's SQLite database and brings its schema up to date.
+// Opens the app's SQLite database, brings its schema up to date and makes sure the app can write it.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -8,9 +8,27 @@ export type Database = Sqlite.Database;
 
 const IN_MEMORY = ':memory:';
 
+/** The app's database cannot serve it; the message names the path and what to do. */
+export class DatabaseUnusable extends Error {
+  override readonly name = 'DatabaseUnusable';
+  constructor(
+    readonly kind: 'cannot_open' | 'read_only',
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** Opens the database for writing, brings its schema up to date, and proves that it can be written. */
 export function openDatabase(path: string): Database {
-  if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
-  const db = new Sqlite(path);
+  let db: Database;
+  try {
+    if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+    db = new Sqlite(path);
+  } catch (error) {
+    throw unusable(path, error);
+  }
   try {
     // WAL lets a reader (the audit export) run while the app writes; with WAL, NORMAL sync cannot corrupt
     // the database and only risks the last commits on power loss.
@@ -19,11 +37,47 @@ export function openDatabase(path: string): Database {
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     migrate(db);
+    assertWritable(db);
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw unusable(path, error);
   }
+}
+
+/**
+ * A read-only file whose schema is up to date opens, migrates and even begins a transaction without complaint, and
+ * then fails every write: a write that is rolled back is the only proof that the app can record what it does.
+ */
+function assertWritable(db: Database): void {
+  db.exec('BEGIN');
+  try {
+    db.exec('CREATE TABLE write_check (x)');
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}
+
+/** SQLite's and the file system's refusals, as a sentence naming DATABASE_PATH; anything else is passed on. */
+function unusable(path: string, error: unknown): unknown {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') {
+    return new DatabaseUnusable(
+      'read_only',
+      `The database ${path} cannot be written (the file or its directory is read-only): give the app write access ` +
+        'to both, or set DATABASE_PATH to a writable place.',
+      { cause: error },
+    );
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES' || code === 'ENOTDIR') {
+    return new DatabaseUnusable(
+      'cannot_open',
+      `The database ${path} cannot be opened or created: set DATABASE_PATH to a file in a directory the app can ` +
+        'write.',
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 /** For tools that only read (the audit export): never creates, writes or migrates. */

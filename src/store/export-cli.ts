@@ -1,5 +1,7 @@
 // `npm run audit -- --since DATE --format csv|jsonl [--until DATE] [--db PATH]`: streams the audit log to stdout.
-// Exit codes: 0 done, 1 could not export, 2 bad arguments or configuration.
+// `npm run audit -- --verify [--db PATH]`: checks the hash chain of every row.
+// Exit codes: 0 done (and the chain intact), 1 could not export or the chain is broken, 2 bad arguments or
+// configuration.
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,14 +9,18 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, parseDatabasePath, readEnvironment } from '../config.js';
 import { AuditLog } from './audit.js';
+import { type ChainCheck, verifyChain } from './audit-chain.js';
 import { EXPORT_FORMATS, FORMATTERS } from './audit-export.js';
-import { openDatabaseReadOnly } from './db.js';
+import { type Database, openDatabaseReadOnly } from './db.js';
 
 const USAGE = `Usage: npm run audit -- --since DATE --format csv|jsonl [--until DATE] [--db PATH]
+       npm run audit -- --verify [--db PATH]
 
   --since DATE    events at or after DATE (2026-11-01, midnight UTC, or an ISO-8601 timestamp with a zone)
   --until DATE    events before DATE (exclusive, so consecutive exports do not overlap)
   --format        csv (with a header row) or jsonl (one JSON object per line)
+  --verify        recomputes every row's hash: prints "N rows verified" and exits 0, or the first row that breaks
+                  the chain and why, and exits 1
   --db PATH       the database (default: DATABASE_PATH, else data/voice-ops.db)
 `;
 
@@ -29,25 +35,30 @@ const date = z
   )
   .transform((text) => new Date(text));
 
-const cliArgs = z
+const dbPath = z.string().min(1, 'must not be empty').optional();
+
+const exportArgs = z
   .object({
     since: date,
     until: date.optional(),
     format: z.enum(EXPORT_FORMATS, { error: `must be ${EXPORT_FORMATS.join(' or ')}` }),
-    db: z.string().min(1, 'must not be empty').optional(),
+    db: dbPath,
   })
   .refine((args) => args.until === undefined || args.until > args.since, {
     path: ['until'],
     message: 'must be after --since',
   });
 
-type CliArgs = z.infer<typeof cliArgs>;
+const verifyArgs = z.object({ db: dbPath });
+
+type CliArgs = ({ mode: 'export' } & z.infer<typeof exportArgs>) | ({ mode: 'verify' } & z.infer<typeof verifyArgs>);
 
 const OPTIONS = {
   since: { type: 'string' },
   until: { type: 'string' },
   format: { type: 'string' },
   db: { type: 'string' },
+  verify: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -60,12 +71,37 @@ function readOptions(argv: string[]) {
   }
 }
 
+function parsed<T>(result: z.ZodSafeParseResult<T>): T {
+  if (result.success) return result.data;
+  throw new UsageError(result.error.issues.map((issue) => `--${issue.path.join('.')} ${issue.message}`).join('; '));
+}
+
 function parseCli(argv: string[]): CliArgs | 'help' {
-  const options = readOptions(argv);
-  if (options.help) return 'help';
-  const parsed = cliArgs.safeParse(options);
-  if (parsed.success) return parsed.data;
-  throw new UsageError(parsed.error.issues.map((issue) => `--${issue.path.join('.')} ${issue.message}`).join('; '));
+  const { help, verify, ...options } = readOptions(argv);
+  if (help) return 'help';
+  if (!verify) return { mode: 'export', ...parsed(exportArgs.safeParse(options)) };
+  const exporting = (['since', 'until', 'format'] as const).filter((name) => options[name] !== undefined);
+  if (exporting.length)
+    throw new UsageError(`--verify takes only --db, not ${exporting.map((name) => `--${name}`).join(', ')}`);
+  return { mode: 'verify', ...parsed(verifyArgs.safeParse(options)) };
+}
+
+function verdict(check: ChainCheck): string {
+  const verified = `${check.rows} row${check.rows === 1 ? '' : 's'} verified`;
+  if (!check.ok) return `Chain broken at row ${check.id}: ${check.reason}. ${verified} before it.\n`;
+  // Kept elsewhere, the last hash lets a later run prove that no row up to it was rewritten, chain and all.
+  return check.last ? `${verified}\nlast row ${check.last.id}, hash ${check.last.hash}\n` : `${verified}\n`;
+}
+
+async function run(args: CliArgs, db: Database): Promise<void> {
+  if (args.mode === 'export') {
+    const events = new AuditLog(db).since(args.since, args.until);
+    await pipeline(Readable.from(FORMATTERS[args.format](events)), process.stdout);
+    return;
+  }
+  const check = verifyChain(db);
+  process.stdout.write(verdict(check));
+  if (!check.ok) process.exitCode = 1;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -78,8 +114,7 @@ async function main(argv: string[]): Promise<void> {
   if (!existsSync(path)) throw new Error(`no database at ${path} (pass --db PATH or set DATABASE_PATH)`);
   const db = openDatabaseReadOnly(path);
   try {
-    const events = new AuditLog(db).since(args.since, args.until);
-    await pipeline(Readable.from(FORMATTERS[args.format](events)), process.stdout);
+    await run(args, db);
   } finally {
     db.close();
   }

@@ -1,12 +1,78 @@
 // The schema, as an ordered list of steps. A released step is never edited: a change is a new step, so every
 // database, however old, reaches the same schema. The version lives in `PRAGMA user_version`.
+import { CHAINED_COLUMNS, type ChainedRow, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { Database } from './db.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
+/** A step is SQL, or, when it must compute what SQL cannot (hashes), a function; either runs in one transaction. */
+export type Migration = { version: number; name: string } & ({ sql: string } | { run: (db: Database) => void });
+
+const BACKFILL_PAGE = 1000;
+
+/** Hashes the rows written before the chain existed, oldest first, each chained to the one before. */
+function hashExistingRows(db: Database): void {
+  const page = db.prepare<[number, number], ChainedRow & { id: number }>(
+    `SELECT ${CHAINED_COLUMNS.join(', ')} FROM audit_events WHERE id > ? ORDER BY id LIMIT ?`,
+  );
+  const store = db.prepare<[string, number]>('UPDATE audit_events SET hash = ? WHERE id = ?');
+  let previous = GENESIS_HASH;
+  let after = 0;
+  for (let rows = page.all(after, BACKFILL_PAGE); rows.length; rows = page.all(after, BACKFILL_PAGE)) {
+    for (const row of rows) {
+      previous = chainHash(previous, row);
+      store.run(previous, row.id);
+      after = row.id;
+    }
+  }
 }
+
+/**
+ * SQLite cannot alter a CHECK: the audit table is rebuilt with the same rows, ids and hashes (so the chain holds),
+ * allowing these outcomes, and its indexes and triggers are made again. Versions 4 and 5 run it, so it is frozen
+ * like them: a rebuild that needs other columns is a new function.
+ */
+function rebuildAuditEvents(outcomes: readonly string[]): string {
+  return `
+      DROP TRIGGER audit_events_no_update;
+      DROP TRIGGER audit_events_no_delete;
+      DROP TRIGGER audit_events_append_only;
+      CREATE TABLE audit_events_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        actor_name TEXT,
+        team_id TEXT,
+        channel_id TEXT,
+        source TEXT NOT NULL CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider')),
+        action TEXT NOT NULL,
+        target TEXT,
+        params TEXT CHECK (params IS NULL OR json_valid(params)),
+        outcome TEXT NOT NULL CHECK (outcome IN (${outcomes.map((outcome) => `'${outcome}'`).join(', ')})),
+        error_code TEXT,
+        error_message TEXT,
+        correlation_id TEXT NOT NULL,
+        hash TEXT
+      );
+      INSERT INTO audit_events_rebuilt (id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash)
+      SELECT id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash
+      FROM audit_events ORDER BY id;
+      DROP TABLE audit_events;
+      ALTER TABLE audit_events_rebuilt RENAME TO audit_events;
+      CREATE INDEX audit_events_by_correlation ON audit_events (correlation_id);
+      CREATE INDEX audit_events_by_time ON audit_events (at);
+      CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_append_only BEFORE INSERT ON audit_events
+        WHEN NEW.id IS NOT (SELECT coalesce(max(id), 0) + 1 FROM audit_events)
+          OR coalesce(length(NEW.hash), 0) <> 64
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: a row takes the next id and carries its hash'); END;
+  `;
+}
+
+const OUTCOMES_V4 = ['requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected'];
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -69,8 +135,85 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    name: 'audit hash chain; inserts only at the next id',
+    run: (db) => {
+      db.exec(`
+        DROP TRIGGER audit_events_no_update;
+        ALTER TABLE audit_events ADD COLUMN hash TEXT;
+      `);
+      hashExistingRows(db);
+      // REPLACE deletes the row it conflicts with without firing DELETE triggers, and an insert may name any free
+      // id: so an insert must take exactly the next id (which no REPLACE, IGNORE or upsert can conflict with, and
+      // which cannot slip a row into the past) and carry a hash.
+      db.exec(`
+        CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+          BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+        CREATE TRIGGER audit_events_append_only BEFORE INSERT ON audit_events
+          WHEN NEW.id IS NOT (SELECT coalesce(max(id), 0) + 1 FROM audit_events)
+            OR coalesce(length(NEW.hash), 0) <> 64
+          BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: a row takes the next id and carries its hash'); END;
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: 'intents of changes under way, and the provider state last seen',
+    sql: `
+      CREATE TABLE intents (
+        correlation_id TEXT PRIMARY KEY,
+        action TEXT NOT NULL,
+        change TEXT NOT NULL CHECK (json_valid(change)),
+        actor TEXT NOT NULL CHECK (json_valid(actor)),
+        reply_address TEXT,
+        opened_at TEXT NOT NULL,
+        closed_at TEXT,
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN ('succeeded', 'failed'))
+      );
+      CREATE INDEX intents_by_opening ON intents (opened_at);
+      CREATE INDEX intents_by_closing ON intents (closed_at);
+
+      CREATE TABLE provider_snapshot (
+        kind TEXT NOT NULL CHECK (kind IN ('number', 'agent')),
+        key TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        PRIMARY KEY (kind, key)
+      );
+      CREATE TABLE provider_snapshot_taken (
+        at TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: "audit sources and outcomes: 'provider' (changes made outside the app) and 'rejected' (refused input)",
+    sql: rebuildAuditEvents(OUTCOMES_V4),
+  },
+  {
+    version: 5,
+    name: "second approvers: the approvals table, and the audit outcomes 'awaiting_approval' and 'approved'",
+    sql: `
+      ${rebuildAuditEvents([...OUTCOMES_V4, 'awaiting_approval', 'approved'])}
+      CREATE TABLE approvals (
+        id TEXT PRIMARY KEY,
+        correlation_id TEXT NOT NULL UNIQUE,
+        change TEXT NOT NULL CHECK (json_valid(change)),
+        requester TEXT NOT NULL CHECK (json_valid(requester)),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'rejected', 'expired')),
+        decided_by TEXT,
+        decided_at TEXT,
+        channel_id TEXT,
+        message_ts TEXT
+      );
+      CREATE INDEX approvals_by_expiry ON approvals (state, expires_at);
+    `,
+  },
+  {
+    version: 6,
     name: 'facts learned at buy and create time; indexes for the audit filters',
-    // Self-contained: two tables of its own, and indexes on audit_events (which they only read).
+    // Two tables of its own, and indexes on audit_events, which the rebuilds of versions 4 and 5 would have dropped
+    // with the old table: so they come after them.
     sql: `
       CREATE TABLE number_facts (
         phone_number TEXT PRIMARY KEY,
@@ -124,7 +267,8 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     const ran = db
       .transaction(() => {
         if (schemaVersion(db) >= migration.version) return false;
-        db.exec(migration.sql);
+        if ('sql' in migration) db.exec(migration.sql);
+        else migration.run(db);
         db.pragma(`user_version = ${migration.version}`);
         return true;
       })
@@ -134,11 +278,17 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   return applied;
 }
 
-/** For read-only connections, which cannot migrate: the schema must exist and not be newer than this code. */
+/** For read-only connections, which cannot migrate: the schema must be the one this code knows. */
 export function assertReadableSchema(db: Database): void {
   const version = schemaVersion(db);
+  const latest = MIGRATIONS.length;
   if (version === 0) {
     throw new SchemaVersionError(`${db.name} has no voice-ops schema: start the app once to create it`);
   }
-  assertNotNewer(db, version, MIGRATIONS.length);
+  if (version < latest) {
+    throw new SchemaVersionError(
+      `${db.name} has schema version ${version}, older than this code's ${latest}: start the app once to migrate it`,
+    );
+  }
+  assertNotNewer(db, version, latest);
 }

@@ -149,7 +149,7 @@ describe('after every kind of change', () => {
     expect(agentId).toBe(story.agentId);
   });
 
-  it('refuses to update or delete audit rows, even by hand', () => {
+  it('refuses to update, delete or replace audit rows, even by hand', () => {
     const db = new Database(t.dbPath);
     try {
       const before = db.prepare('SELECT * FROM audit_events ORDER BY id').all();
@@ -160,6 +160,14 @@ describe('after every kind of change', () => {
       );
       expect(() => db.prepare('DELETE FROM audit_events').run()).toThrow(/append-only/);
       expect(() => db.prepare('DELETE FROM audit_events WHERE id = 1').run()).toThrow(/append-only/);
+      expect(() =>
+        db
+          .prepare(
+            'INSERT OR REPLACE INTO audit_events (id, at, actor_id, source, action, outcome, correlation_id, hash) ' +
+              "SELECT id, at, 'UNOBODY', source, action, outcome, correlation_id, hash FROM audit_events WHERE id = 1",
+          )
+          .run(),
+      ).toThrow(/append-only/);
       expect(db.prepare('SELECT * FROM audit_events ORDER BY id').all()).toEqual(before);
     } finally {
       db.close();
@@ -197,6 +205,7 @@ describe('after every kind of change', () => {
           errorMessage: row.error_message,
           correlationId: row.correlation_id,
           params: row.params === null ? null : JSON.parse(row.params),
+          hash: row.hash,
         });
       });
     });
@@ -214,8 +223,16 @@ describe('after every kind of change', () => {
         expect(record[column('action')]).toBe(row.action);
         expect(record[column('outcome')]).toBe(row.outcome);
         expect(record[column('actorId')]).toBe(row.actor_id);
+        expect(record[column('hash')]).toBe(row.hash);
       });
     });
+  });
+
+  it('`npm run audit -- --verify` recomputes the hash chain of every row the app wrote', async () => {
+    const args = ['--import', 'tsx', 'src/store/export-cli.ts', '--db', t.dbPath, '--verify'];
+    const { stdout } = await run(process.execPath, args, { cwd: REPO });
+    const rows = auditRows(t);
+    expect(stdout).toBe(`${rows.length} rows verified\nlast row ${rows.length}, hash ${rows.at(-1)?.hash}\n`);
   });
 
   it('never logs, stores or shares a secret; each agent token is shown once, to its creator', () => {

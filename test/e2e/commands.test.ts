@@ -168,7 +168,7 @@ describe('filters and look-ups', () => {
 
   it('says a number is not one of the account’s, and how to find numbers by their digits', async () => {
     expect(shownText(await reply('numbers +19995550100'))).toContain(
-      '+19995550100 is not one of your numbers. `/voice numbers 19995550100` finds numbers containing those digits.',
+      '+19995550100 is not one of your numbers. /voice numbers 19995550100 finds numbers containing those digits.',
     );
   });
 

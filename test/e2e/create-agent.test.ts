@@ -2,9 +2,10 @@
 // creator only: never logged, stored, posted or published.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
+import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
 import {
   announcedWith,
   announcementCalls,
@@ -18,9 +19,13 @@ import {
   viewOf,
 } from './support.js';
 
+// Operators of their own for the test that compares two announcements: each opens a message of its own, of one shape.
+const PLAIN_CREATOR = 'UPLAIN';
+const STYLED_CREATOR = 'USTYLED';
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ operators: [OPERATOR, PLAIN_CREATOR, STYLED_CREATOR] });
 });
 afterAll(async () => {
   await t.close();
@@ -82,6 +87,18 @@ describe('the create-agent modal', () => {
   it.each([
     { why: 'an empty name', form: createForm('', 'en-US'), block: INPUT.agentName.block, says: 'Name' },
     { why: 'a blank name', form: createForm('   ', 'en-US'), block: INPUT.agentName.block, says: 'Name' },
+    {
+      why: 'a name with a line break',
+      form: createForm('Desk\n:white_check_mark: Released *+14155550100*', 'en-US'),
+      block: INPUT.agentName.block,
+      says: 'Name must be one line of plain text, without line breaks, tabs or other control characters (found a line break',
+    },
+    {
+      why: 'a name with a right-to-left override',
+      form: createForm('Desk \u202eSU-ne', 'en-US'),
+      block: INPUT.agentName.block,
+      says: 'U+202E',
+    },
     {
       why: 'a malformed locale',
       form: createForm('Support', null, 'english'),
@@ -205,6 +222,44 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(rows.map((row) => [row.action, row.outcome, row.source])).toEqual([
       ['agent.create', 'succeeded', 'command'],
     ]);
+  });
+
+  it('refuses a name with a line break, naming it, before anything reaches the provider or the channel', async () => {
+    const created = t.sandbox.requestCount('createAgent');
+    const mark = t.slack.mark();
+    const sent = await t.command('agents create "Desk\n:white_check_mark: Released *+14155550100*" en-US', OPERATOR);
+    const reply = await t.respondedTo(sent.responseUrlId);
+
+    expect(shownText(reply)).toContain(
+      'The agent name must be one line of plain text, without line breaks, tabs or other control characters ' +
+        '(found a line break, U+000A).',
+    );
+    expect(t.sandbox.requestCount('createAgent')).toBe(created);
+    expect(announcementCalls(t, mark)).toEqual([]);
+  });
+
+  it('shows formatting characters in a name as typed, formatting nothing in the reply or the announcement', async () => {
+    const announcementOf = (agentId: string, since: number) =>
+      t.slack.waitFor(
+        'chat.postMessage',
+        (call) => call.body.channel === NOTIFY_CHANNEL && JSON.stringify(call.body).includes(agentId),
+        { since },
+      );
+    let mark = t.slack.mark();
+    const plain = await createAgentThroughApp(t, PLAIN_CREATOR, 'Plain desk', 'en-US');
+    const plainAnnouncement = await announcementOf(plain.agent.id, mark);
+    mark = t.slack.mark();
+    const styled = await createAgentThroughApp(t, STYLED_CREATOR, '*Desk* _night_ ~old~ `v2` > on', 'en-US');
+    const styledAnnouncement = await announcementOf(styled.agent.id, mark);
+
+    expect(mrkdwnMarks(styled.reply.body)).toEqual(mrkdwnMarks(plain.reply.body));
+    // The two announcements differ only in whom they mention, each its creator.
+    const marksBy = (call: SlackCall, creator: string) =>
+      mrkdwnMarks(JSON.parse(JSON.stringify(call.body).replaceAll(creator, 'UCREATOR')));
+    expect(marksBy(styledAnnouncement, STYLED_CREATOR)).toEqual(marksBy(plainAnnouncement, PLAIN_CREATOR));
+    expect(shownText(styledAnnouncement)).toContain(
+      '\u2217Desk\u2217 \u02CDnight\u02CD \u223Cold\u223C \u02CBv2\u02CB &gt; on',
+    );
   });
 
   it('escapes the agent name in the announcement, so that it can never ping the channel', async () => {

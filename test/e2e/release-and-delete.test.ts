@@ -156,8 +156,8 @@ describe('/voice agents delete', () => {
     expect(onlyButton(blocksOf(refused), ACTION.mapNumber)).toBe(number);
     expect(confirmationCount()).toBe(confirmations);
     expect(t.sandbox.requestCount('deleteAgent')).toBe(0);
-    expect(outcomesOfLatestOf('agent.delete')).toEqual(['failed']);
-    expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'failed' })).toMatchObject({
+    expect(outcomesOfLatestOf('agent.delete')).toEqual(['rejected']);
+    expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'rejected' })).toMatchObject({
       actor_id: ADMIN,
       target: agent.id,
       error_code: 'agent_in_use',
@@ -217,19 +217,25 @@ describe('/voice agents delete', () => {
 
 describe('unknown numbers and agents', () => {
   it.each([
-    ['numbers release +12125550100', '+12125550100 is not one of your numbers'],
-    ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers'],
-    ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist'],
+    ['numbers release +12125550100', '+12125550100 is not one of your numbers', 'not_found'],
+    ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers', 'not_found'],
+    ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist', 'not_found'],
     // Longer than a Slack button or option can carry.
-    [`agents delete ${'a'.repeat(151)}`, 'Agent id must be at most 150 characters'],
-    [`numbers release ${'p'.repeat(151)}`, 'Number or id must be at most 150 characters'],
-  ])('`/voice %s` says what was not found and stores nothing', async (text, message) => {
-    const rowsBefore = auditRows(t).length;
-    const sent = await t.command(text, ADMIN);
-    const answer = await respondedWith(t, sent.responseUrlId, message);
-    expect(hasElement(blocksOf(answer), ACTION.confirmChange)).toBe(false);
-    expect(confirmationCount()).toBe(0);
-    expect(auditRows(t).slice(rowsBefore)).toEqual([]);
-    expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
-  });
+    [`agents delete ${'a'.repeat(151)}`, 'Agent id must be at most 150 characters', 'invalid'],
+    [`numbers release ${'p'.repeat(151)}`, 'Number or id must be at most 150 characters', 'invalid'],
+  ])(
+    '`/voice %s` is refused with the reason, asks for no confirmation, and audits the attempt as rejected',
+    async (text, message, code) => {
+      const rowsBefore = auditRows(t).length;
+      const sent = await t.command(text, ADMIN);
+      const answer = await respondedWith(t, sent.responseUrlId, message);
+      expect(hasElement(blocksOf(answer), ACTION.confirmChange)).toBe(false);
+      expect(confirmationCount()).toBe(0);
+      const [row, ...more] = auditRows(t).slice(rowsBefore);
+      expect(more).toEqual([]);
+      expect(row).toMatchObject({ actor_id: ADMIN, outcome: 'rejected', error_code: code });
+      expect(row?.error_message).toContain(message);
+      expect(t.sandbox.requestCount('releaseNumber') + t.sandbox.requestCount('deleteAgent')).toBe(0);
+    },
+  );
 });

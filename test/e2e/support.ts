@@ -191,6 +191,7 @@ export interface AuditRow {
   error_code: string | null;
   error_message: string | null;
   correlation_id: string;
+  hash: string;
 }
 
 export function withDatabase<T>(t: TestApp, read: (db: Database.Database) => T): T {

@@ -13,6 +13,7 @@ import {
   buyThroughApp,
   confirmAs,
   createAgentThroughApp,
+  lastAuditRow,
   mapThroughApp,
   outcomeOf,
   press,
@@ -159,7 +160,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     const shown = await t.respondedTo(sent.responseUrlId);
 
     // A creation cannot be verified like a buy, so the user is told it may exist and where to look.
-    const says = failure.uncertain ? /may have been created.+Check `\/voice agents` before trying again/ : failure.says;
+    const says = failure.uncertain ? /may have been created.+Check \/voice agents before trying again/ : failure.says;
     expectCleanFailure(shown, says, failure.code, requestRow('agent.create', name).correlation_id, since);
     if (failure.fault.type !== 'delay') {
       expect((await sandboxAgents(t)).map((agent) => agent.name)).not.toContain(name);
@@ -220,7 +221,7 @@ describe('answers that arrive late or not at all', () => {
     const name = agentName('Late desk');
     t.sandbox.faults.inject('createAgent', slow, { times: 1 });
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
-    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check `/voice agents`');
+    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check /voice agents');
 
     await until(sandboxAgents.bind(null, t), (list) => list.some((agent) => agent.name === name), 'the late agent');
     const listed = await t.command('agents', OPERATOR);
@@ -240,7 +241,7 @@ describe('answers that arrive late or not at all', () => {
     expect(routeRecords(t)[number]).toBe(agent.id);
   });
 
-  it('a release the provider finishes after the timeout leaves no stale routing record once numbers are listed', async () => {
+  it('a release the provider finishes after the timeout leaves no stale routing record once the reconciler looks', async () => {
     const { number, agent } = await routedNumber('IT');
     const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
     t.sandbox.faults.inject('releaseNumber', slow, { times: 1 });
@@ -248,9 +249,9 @@ describe('answers that arrive late or not at all', () => {
     expect(routeRecords(t)[number], 'not known to be released yet').toBe(agent.id);
 
     await until(sandboxNumbers.bind(null, t), (list) => !list.some((entry) => entry.number === number), 'the release');
-    const numbers = await t.command('numbers', ADMIN);
-    expect(shownText(await t.respondedTo(numbers.responseUrlId))).not.toContain(number);
+    await t.app.reconcile();
     expect(routeRecords(t)[number], 'no routing record without a route').toBeUndefined();
+    expect(lastAuditRow(t, { action: 'routing.drop', target: number })).toMatchObject({ source: 'provider' });
     const agentsListed = await t.command('agents', ADMIN);
     const row = shownText(await t.respondedTo(agentsListed.responseUrlId));
     expect(row).toContain(agent.id);

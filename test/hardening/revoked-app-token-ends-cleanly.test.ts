@@ -30,7 +30,7 @@ beforeEach(async () => {
 afterEach(async () => {
   if (app && app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
   try {
-    const logText = app ? app.stdout() + app.stderr() : '';
+    const logText = app ? app.output() : '';
     const credentials = [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey];
     sweepForSecrets({ slack, logText, dbPath: join(dir, 'voice-ops.db'), credentials });
   } finally {
@@ -45,13 +45,16 @@ afterAll(async () => {
 
 function startInSocketMode(): AppProcess {
   app = spawnApp({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_APP_TOKEN: APP_TOKEN,
-    SLACK_API_URL: slack.apiUrl,
-    VOICE_API_BASE_URL: sandbox.url,
-    VOICE_API_KEY: sandbox.apiKey,
-    DATABASE_PATH: join(dir, 'voice-ops.db'),
-    LOG_LEVEL: 'debug',
+    via: 'node',
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
+      VOICE_API_BASE_URL: sandbox.url,
+      VOICE_API_KEY: sandbox.apiKey,
+      DATABASE_PATH: join(dir, 'voice-ops.db'),
+      LOG_LEVEL: 'debug',
+    },
   });
   return app;
 }
@@ -59,16 +62,15 @@ function startInSocketMode(): AppProcess {
 /** The process ended as it should on a refused token: exit 1, one fatal line saying what to do, no stack. */
 async function expectOneClearFatalExit(running: AppProcess): Promise<Record<string, unknown>> {
   expect(await running.exited).toEqual({ code: 1, signal: null });
-  expect(running.stderr()).toBe('');
   const fatal = running.entries().filter((entry) => entry.level === FATAL);
   expect(fatal, 'fatal lines').toHaveLength(1);
   const [line] = fatal as [Record<string, unknown>];
   expect(line.msg).toContain('Slack refused the app token (invalid_auth)');
   expect(line.msg).toContain('generate a new SLACK_APP_TOKEN');
   expect(line.err, 'no error object, so no stack').toBeUndefined();
-  const output = running.stdout();
+  const output = running.output();
   expect(output, 'no stack trace anywhere').not.toMatch(/\\n\s+at |\bat .+:\d+:\d+\)|"stack"/);
-  // Every line the process wrote is a JSON log line.
+  // Every line the process wrote, to stdout or stderr, is a JSON log line.
   expect(output.trim().split('\n').length).toBe(running.entries().length);
   return line;
 }

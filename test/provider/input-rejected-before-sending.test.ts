@@ -29,6 +29,17 @@ describe.each([
   ['createAgent: blank name', 'name', () => client.createAgent({ name: '   ', language: 'en-US' })],
   ['createAgent: name too long', 'name', () => client.createAgent({ name: 'n'.repeat(101), language: 'en-US' })],
   [
+    'createAgent: a line break in the name',
+    'name',
+    () => client.createAgent({ name: 'Desk\n:white_check_mark: Released *+14155550100*', language: 'en-US' }),
+  ],
+  ['createAgent: a tab in the name', 'name', () => client.createAgent({ name: 'Front\tdesk', language: 'en-US' })],
+  [
+    'createAgent: a bidi override in the name',
+    'name',
+    () => client.createAgent({ name: 'a\u202eb', language: 'en-US' }),
+  ],
+  [
     'mapNumber: number not E.164',
     'phone_number',
     () => client.mapNumber({ phone_number: '020 7946 0000', agent_id: 'a' }),

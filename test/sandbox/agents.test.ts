@@ -65,6 +65,13 @@ describe('sandbox agents', () => {
     const notAnObject = await api().call('POST', '/v1/ai-agents', { body: ['name', 'language'] });
     expect(expectError(notAnObject, 400, 'validation_error')).toMatch(/^body: /);
 
+    for (const name of ['Desk\n:white_check_mark: Released *+14155550100*', 'Front\tdesk', 'a\u2028b', 'a\u202eb']) {
+      const control = await api().call('POST', '/v1/ai-agents', { body: { name, language: 'en-US' } });
+      expect(expectError(control, 400, 'validation_error')).toMatch(
+        /^name: must be one line of plain text, without line breaks, tabs or other control characters \(found /,
+      );
+    }
+
     expect(await api().listAgents()).toEqual([]);
   });
 

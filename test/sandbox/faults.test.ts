@@ -166,8 +166,11 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
     const slowError = await timed(() => api().call('GET', '/v1/ai-agents/nope'));
     expect(slow.ms).toBeGreaterThanOrEqual(195);
     expect(slowError.ms).toBeGreaterThanOrEqual(195);
+    // Cleared, a latency far longer than the caller's patience no longer holds anything up.
+    await switches.setLatency(api(), 30_000);
     await switches.clear(api());
-    expect((await timed(() => api().listAgents())).ms).toBeLessThan(150);
+    const answer = await api().call('GET', '/v1/ai-agents', { signal: AbortSignal.timeout(2_000) });
+    expect(answer.status).toBe(200);
   });
 
   it('times: faults only the given number of requests, in order of injection', async () => {
@@ -221,8 +224,8 @@ describe('sandbox fault switches', () => {
     api().sandbox.faults.inject('listAgents', { type: 'delay', ms: 10_000 });
     const held = send(api(), 'listAgents');
     await vi.waitFor(() => expect(api().sandbox.requestCount('listAgents')).toBe(1));
-    const { ms } = await timed(() => api().sandbox.close());
-    expect(ms).toBeLessThan(1000);
+    // Closing does not wait out the delay (the test would time out if it did), and the held request ends.
+    await api().sandbox.close();
     await expect(held).rejects.toThrow(TypeError);
   });
 });

@@ -85,6 +85,41 @@ describe('junk and malformed input is answered with a reason', () => {
   it('undoes the HTML escaping Slack applies to command text', () => {
     expect(tokenize('&lt;!channel&gt; &amp;')).toEqual(['<!channel>', '&']);
   });
+
+  it('echoes an unknown command word in a code span, escaped and shortened', () => {
+    expect(rejected('`*x*`<!here>')).toBe("I don't know `\u02CB*x*\u02CB&lt;!here&gt;`.");
+    expect(rejected(`${'y'.repeat(500)} z`)).toBe(`I don't know \`${'y'.repeat(59)}…\`.`);
+  });
+});
+
+describe('agent names with control characters', () => {
+  it.each([
+    [
+      'a line break, quoted',
+      'agents create "Desk\n:white_check_mark: Released *+14155550100*" en-US',
+      'a line break, U+000A',
+    ],
+    ['a line break between words', 'agents create Desk\n:white_check_mark: Released en-US', 'a line break, U+000A'],
+    ['a line break and no language', 'agents create Desk\nReleased', 'a line break, U+000A'],
+    ['a tab', 'agents create "Front\tdesk" en-US', 'a tab, U+0009'],
+    ['a carriage return', 'agents create Front\rdesk en-US', 'a carriage return, U+000D'],
+    ['a line separator', 'agents create Front\u2028desk en-US', 'U+2028'],
+    ['a right-to-left override', 'agents create "Desk \u202eSU-ne" en-US', 'U+202E'],
+    ['a C1 control', 'agents create Desk\u0085 en-US', 'U+0085'],
+  ])('are refused when the name holds %s, naming it', (_case, text, found) => {
+    expect(rejected(text)).toBe(
+      `The agent name must be one line of plain text, without line breaks, tabs or other control characters (found ${found}).`,
+    );
+  });
+
+  it('are not confused with the white space around a name', () => {
+    expect(parsed('agents create   Front desk   en-US')).toEqual({
+      name: 'agents.create',
+      agentName: 'Front desk',
+      language: 'en-US',
+    });
+    expect(parsed('agents\ncreate Front desk en-US')).toMatchObject({ agentName: 'Front desk' });
+  });
 });
 
 describe('the command table', () => {

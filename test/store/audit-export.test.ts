@@ -4,6 +4,8 @@ import type { AuditEvent } from '../../src/store/audit.js';
 import { EXPORT_COLUMNS, toCsv, toJsonl } from '../../src/store/audit-export.js';
 import { parseCsv } from './rfc4180.js';
 
+const HASH = 'ab'.repeat(32);
+
 const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   id: 1,
   at: '2026-11-01T09:00:00.000Z',
@@ -12,6 +14,7 @@ const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   action: 'number.buy',
   outcome: 'requested',
   correlationId: 'corr-1',
+  hash: HASH,
   ...overrides,
 });
 
@@ -35,10 +38,11 @@ describe('toCsv', () => {
     ]);
 
     expect(text).toBe(
-      'id,at,actorId,actorName,teamId,channelId,source,action,target,outcome,errorCode,errorMessage,correlationId,params\r\n' +
-        '1,2026-11-01T09:00:00.000Z,U0123ABC,,,,command,number.buy,,requested,,,corr-1,\r\n' +
+      'id,at,actorId,actorName,teamId,channelId,source,action,target,outcome,errorCode,errorMessage,correlationId,' +
+        'params,hash\r\n' +
+        `1,2026-11-01T09:00:00.000Z,U0123ABC,,,,command,number.buy,,requested,,,corr-1,,${HASH}\r\n` +
         '2,2026-11-01T09:00:00.000Z,U0123ABC,ada,T1,C1,command,number.buy,"Sales, ""EU""",failed,conflict,' +
-        '"line one\nline two",corr-1,"{""region"":""US""}"\r\n',
+        `"line one\nline two",corr-1,"{""region"":""US""}",${HASH}\r\n`,
     );
   });
 
@@ -110,10 +114,12 @@ describe('toJsonl', () => {
     expect(lines).toEqual([
       '{"id":1,"at":"2026-11-01T09:00:00.000Z","actorId":"U0123ABC","actorName":null,"teamId":null,' +
         '"channelId":null,"source":"command","action":"number.buy","target":null,"outcome":"requested",' +
-        '"errorCode":null,"errorMessage":null,"correlationId":"corr-1","params":null}\n',
+        '"errorCode":null,"errorMessage":null,"correlationId":"corr-1","params":null,' +
+        `"hash":"${HASH}"}\n`,
       '{"id":2,"at":"2026-11-01T09:00:00.000Z","actorId":"U0123ABC","actorName":null,"teamId":null,' +
         '"channelId":null,"source":"command","action":"number.buy","target":"a\\nb","outcome":"requested",' +
-        '"errorCode":null,"errorMessage":null,"correlationId":"corr-1","params":{"region":"US"}}\n',
+        '"errorCode":null,"errorMessage":null,"correlationId":"corr-1","params":{"region":"US"},' +
+        `"hash":"${HASH}"}\n`,
     ]);
     expect(Object.keys(JSON.parse(lines[0] ?? ''))).toEqual([...EXPORT_COLUMNS]);
   });

@@ -115,6 +115,8 @@ describe('Confirmations.claim', () => {
         stdio: ['pipe', 'pipe', 'inherit'],
       }),
     );
+    // Listened for from the start: a racer may exit before its status line has been read.
+    const exitCodes = Promise.all(racers.map(async (racer) => (await once(racer, 'exit'))[0]));
     const lines = racers.map((racer) => createInterface({ input: racer.stdout })[Symbol.asyncIterator]());
     const nextLines = () => Promise.all(lines.map(async (line) => (await line.next()).value));
 
@@ -122,9 +124,8 @@ describe('Confirmations.claim', () => {
     const startAt = Date.now() + 100;
     for (const racer of racers) racer.stdin.end(String(startAt));
     const statuses = (await nextLines()).sort();
-    const exitCodes = await Promise.all(racers.map(async (racer) => (await once(racer, 'exit'))[0]));
 
-    expect(exitCodes).toEqual(Array(6).fill(0));
+    expect(await exitCodes).toEqual(Array(6).fill(0));
 
     expect(statuses).toEqual([
       'already_used',

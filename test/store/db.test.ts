@@ -29,10 +29,14 @@ describe('openDatabase', () => {
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     expect(tableNames(db)).toEqual([
       'agent_facts',
+      'approvals',
       'audit_events',
       'confirmations',
       'delivery_keys',
+      'intents',
       'number_facts',
+      'provider_snapshot',
+      'provider_snapshot_taken',
       'routes',
     ]);
   });
@@ -73,8 +77,10 @@ describe('openDatabase', () => {
 
   it('has CHECK constraints that accept exactly the sources and outcomes the code knows', () => {
     const db = temp.open();
+    // At the next id and with a well-formed hash, as the append-only trigger asks, so that only a CHECK can refuse.
     const insert = db.prepare<[string, string]>(
-      "INSERT INTO audit_events (at, actor_id, source, action, outcome, correlation_id) VALUES ('t', 'U1', ?, 'agent.list', ?, 'c')",
+      `INSERT INTO audit_events (id, at, actor_id, source, action, outcome, correlation_id, hash)
+       VALUES ((SELECT coalesce(max(id), 0) + 1 FROM audit_events), 't', 'U1', ?, 'agent.list', ?, 'c', '${'0'.repeat(64)}')`,
     );
     for (const source of AUDIT_SOURCES) expect(() => insert.run(source, 'succeeded')).not.toThrow();
     for (const outcome of AUDIT_OUTCOMES) expect(() => insert.run('command', outcome)).not.toThrow();
@@ -124,6 +130,19 @@ describe('openDatabaseReadOnly', () => {
     const db = temp.track(openDatabaseReadOnly(path));
     expect(new AuditLog(db).recent(5)).toEqual([]);
     expect(() => db.exec("INSERT INTO routes VALUES ('+15550100', 'a', NULL, 't', 'U1')")).toThrow(/readonly/);
+  });
+
+  it('refuses a database an older version wrote until the app has migrated it, which it cannot do itself', () => {
+    const path = temp.path('old.db');
+    const old = new Sqlite(path);
+    migrate(old, MIGRATIONS.slice(0, 1));
+    old.close();
+
+    expect(() => openDatabaseReadOnly(path)).toThrow(
+      `has schema version 1, older than this code's ${MIGRATIONS.length}: start the app once to migrate it`,
+    );
+    temp.open('old.db').close();
+    expect(() => temp.track(openDatabaseReadOnly(path))).not.toThrow();
   });
 
   it('refuses a file without the schema, and a file that is not there', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { roleIncludes } from '../../src/ops/types.js';
-import { COMMANDS } from '../../src/slack/command.js';
+import { COMMANDS, parseCommand } from '../../src/slack/command.js';
 import { helpMessage } from '../../src/slack/views/help.js';
-import { HOSTILE, HOSTILE_ESCAPED, rendered, unescapedMarkup } from './support.js';
+import { rendered, unescapedMarkup } from './support.js';
 
 const forViewer = COMMANDS.filter((spec) => roleIncludes('viewer', spec.role));
 
@@ -38,11 +38,15 @@ describe('helpMessage', () => {
     expect(rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }))).not.toContain('Sandbox');
   });
 
-  it('puts the error first, escaped, and uses it as the notification text', () => {
-    const help = helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false, error: `I don't know ${HOSTILE}.` });
+  it("puts the grammar's error first, the echoed word escaped, and uses it as the notification text", () => {
+    const parsed = parseCommand('"<!channel> `*b*`" now');
+    const error = parsed.ok ? undefined : parsed.error;
+    const help = helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false, error });
     const first = help.blocks[0];
-    expect(first?.type === 'section' && first.text?.text).toBe(`:warning: I don't know ${HOSTILE_ESCAPED}.`);
-    expect(help.text).toContain(HOSTILE_ESCAPED);
+    expect(first?.type === 'section' && first.text?.text).toBe(
+      ":warning: I don't know `&lt;!channel&gt; \u02CB*b*\u02CB`.",
+    );
+    expect(help.text).toBe(":warning: I don't know `&lt;!channel&gt; \u02CB*b*\u02CB`.");
     expect(unescapedMarkup(help)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeAndTruncate, escapeMrkdwn, mentionUser, truncate } from '../../src/slack/mrkdwn.js';
+import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser, truncate } from '../../src/slack/mrkdwn.js';
 import { HOSTILE, HOSTILE_ESCAPED } from './support.js';
 
 /** Slack's own decoding of the three entities, the inverse the escaping must have. */
@@ -8,31 +8,70 @@ function slackDecode(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
+const SPECIAL = /[<>*_~`\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
 describe('escapeMrkdwn', () => {
-  it('turns mentions and links into literal text', () => {
+  it('turns mentions, links and formatting into literal text', () => {
     expect(escapeMrkdwn(HOSTILE)).toBe(HOSTILE_ESCAPED);
+  });
+
+  it('shows formatting characters at the edge of a word as look-alikes, and line breaks, tabs and bidi overrides as spaces', () => {
+    expect(escapeMrkdwn('Desk\n:white_check_mark: Released *+14155550100*')).toBe(
+      'Desk :white_check_mark: Released \u2217+14155550100\u2217',
+    );
+    expect(escapeMrkdwn('_it_ ~s~ `c` a\tb\r\nc\u2028d\u202ee')).toBe(
+      '\u02CDit\u02CD \u223Cs\u223C \u02CBc\u02CB a b  c d e',
+    );
+  });
+
+  it('leaves `*`, `_` and `~` between two letters or digits as they are: they format nothing there', () => {
+    expect(escapeMrkdwn('VOICE_OPERATORS agt_1 2*3 a~b')).toBe('VOICE_OPERATORS agt_1 2*3 a~b');
+    expect(escapeMrkdwn('_x x_ é_é a`b')).toBe('\u02CDx x\u02CD \u00E9\u02CD\u00E9 a\u02CBb');
   });
 
   it('escapes an ampersand that already looks like an entity, so it reads back as typed', () => {
     expect(escapeMrkdwn('&lt;')).toBe('&amp;lt;');
   });
 
-  it('never outputs < or >, and Slack decodes it back to the input', () => {
+  it('reads back as typed, character for character, but for the characters Slack would parse', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         const escaped = escapeMrkdwn(text);
-        expect(escaped).not.toMatch(/[<>]/);
-        expect(slackDecode(escaped)).toBe(text);
+        expect(escaped).not.toMatch(SPECIAL);
+        const shown = slackDecode(escaped);
+        expect(shown).toHaveLength(text.length);
+        for (let index = 0; index < text.length; index++) {
+          if (shown[index] !== text[index]) expect(text[index]).toMatch(SPECIAL);
+        }
       }),
     );
   });
 
-  it('round-trips text made mostly of the special characters', () => {
+  it('round-trips text made mostly of the entity characters', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('<', '>', '&', 'a', ';', 'l', 't', 'g') }), (text) => {
         expect(slackDecode(escapeMrkdwn(text))).toBe(text);
       }),
     );
+  });
+});
+
+describe('bold and code', () => {
+  it('wrap the text, trimmed, and wrap nothing when it is blank', () => {
+    expect(bold(' Front desk ')).toBe('*Front desk*');
+    expect(code(' ag_1 ')).toBe('`ag_1`');
+    expect(bold(' \n ')).toBe('');
+    expect(code('\t')).toBe('');
+  });
+
+  it('bold escapes as running text does; code keeps every character but backticks and line breaks', () => {
+    expect(bold('_a*b_c <!here>*')).toBe('*\u02CDa*b_c &lt;!here&gt;\u2217*');
+    expect(code('ag_1*~ `x` <@U1>\nnext')).toBe('`ag_1*~ \u02CBx\u02CB &lt;@U1&gt; next`');
+  });
+
+  it('shorten what they wrap, keeping the delimiters', () => {
+    expect(bold('a'.repeat(30), 10)).toBe(`*${'a'.repeat(9)}…*`);
+    expect(code('<<<<', 6)).toBe('`&lt;…`');
   });
 });
 

@@ -8,7 +8,7 @@ import type { AvailableNumber, CreatedAgent } from '../../src/provider/schemas.j
 
 /** Text that would ping the channel, mention a user and forge a link if a view let it through unescaped. */
 export const HOSTILE = '<!channel> <@U123> <http://evil|click> & *bold*';
-export const HOSTILE_ESCAPED = '&lt;!channel&gt; &lt;@U123&gt; &lt;http://evil|click&gt; &amp; *bold*';
+export const HOSTILE_ESCAPED = '&lt;!channel&gt; &lt;@U123&gt; &lt;http://evil|click&gt; &amp; \u2217bold\u2217';
 
 export function agent(overrides: Partial<AgentSummary> = {}): AgentSummary {
   return { id: 'ag_1', name: 'Support bot', status: 'active', numbers: [], ...overrides };

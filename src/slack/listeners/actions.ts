@@ -3,6 +3,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
+import { settleDecision } from '../approvals.js';
 import {
   agentsAnswer,
   auditAnswer,
@@ -36,6 +37,7 @@ import {
 } from '../paging.js';
 import type { Respond } from '../respond.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
+import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { workingMessage } from '../views/results.js';
 import { openMapModal } from './modal-openers.js';
@@ -50,6 +52,7 @@ function actorOf(body: Body): Actor {
     teamId: body.team?.id ?? body.user.team_id,
     channelId: body.channel?.id ?? metadata.channelId,
     source: body.view?.type === 'home' ? 'home' : 'button',
+    replyAddress: body.response_url,
   };
 }
 
@@ -112,6 +115,30 @@ export function registerActions(app: App, deps: SlackDeps): void {
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
   });
+
+  // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
+  app.action<Body>(ACTION.confirmTyped, async ({ ack, body }) => {
+    await ack();
+    const actor = actorOf(body);
+    const prompt = deps.ops.pendingPrompt(actor, chosenValue(body));
+    if (!prompt) {
+      const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
+      return deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
+    }
+    const view = confirmationModal(prompt, deps.now());
+    await openFormOver(deps, body, view, 'the Release button again');
+  });
+
+  for (const [actionId, verdict] of [
+    [ACTION.approveChange, 'approve'],
+    [ACTION.rejectChange, 'reject'],
+  ] as const) {
+    app.action<Body>(actionId, async ({ ack, body }) => {
+      await ack();
+      const decided = await deps.ops.decide(actorOf(body), chosenValue(body), verdict);
+      await settleDecision(deps, replyFor(deps, body), decided);
+    });
+  }
 
   app.action<Body>(ACTION.cancelChange, async ({ ack, body }) => {
     await ack();

@@ -24,6 +24,7 @@ import type { Respond } from '../respond.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
+import { policyLines } from '../views/policies.js';
 import { openMapModal } from './modal-openers.js';
 
 interface Invocation {
@@ -45,7 +46,10 @@ export function registerCommands(app: App, deps: SlackDeps): void {
       respond: replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: command.response_url }),
     };
     const parsed = parseCommand(command.text);
-    if (!parsed.ok) return showHelp(invocation, parsed.error);
+    if (!parsed.ok) {
+      if (parsed.attempted) deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
+      return showHelp(invocation, parsed.error);
+    }
     await run(invocation, parsed.command);
   });
 }
@@ -57,13 +61,15 @@ function actorOf(command: SlashCommand): Actor {
     teamId: command.team_id,
     channelId: command.channel_id,
     source: 'command',
+    replyAddress: command.response_url,
   };
 }
 
 async function showHelp({ deps, actor, respond }: Invocation, error?: string): Promise<void> {
   const role = await deps.ops.roleOf(actor.userId);
   const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
-  const message = helpMessage({ commands, role, sandbox: deps.sandbox, error });
+  const policies = policyLines(deps.ops.policiesInForce(actor.userId));
+  const message = helpMessage({ commands, role, sandbox: deps.sandbox, error, policies });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });
 }
 

@@ -72,10 +72,15 @@ export function registerViews(app: App, deps: SlackDeps): void {
   });
 
   app.view(CALLBACK.confirmChange, async ({ ack, body, view }) => {
-    await ack({ response_action: 'update', view: loadingModal('Working…') });
     const actor = actorOf(body.user, body.team?.id, view);
+    const typed = view.state.values[INPUT.typedConfirmation.block] ? textOf(view, INPUT.typedConfirmation) : undefined;
+    const mistyped = typed === undefined ? undefined : deps.ops.checkTyped(actor, view.private_metadata, typed);
+    if (mistyped) {
+      return ack({ response_action: 'errors', errors: { [INPUT.typedConfirmation.block]: mistyped.message } });
+    }
+    await ack({ response_action: 'update', view: loadingModal('Working…') });
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Confirm');
-    await deliver(deps, surface, actor, await confirmAnswer(deps, actor, view.private_metadata));
+    await deliver(deps, surface, actor, await confirmAnswer(deps, actor, view.private_metadata, typed));
   });
 
   // Closing a confirmation modal is its Cancel button.

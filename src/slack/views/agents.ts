@@ -3,11 +3,11 @@ import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
 import { button, context, message, type SlackMessage, section } from './blocks.js';
 import { count, counted, listPager } from './pager.js';
 import { can } from './roles.js';
-import { agentLabel, bold, code, listOf } from './text.js';
+import { agentLabel, listOf } from './text.js';
 
 /** One block an agent: 25 rows, the intro and the pager are well under Slack's 50 blocks. */
 export const AGENTS_PAGE_SIZE = 25;
@@ -81,7 +81,7 @@ export function agentCreatedMessage(agent: CreatedAgent): SlackMessage {
   const created = `:white_check_mark: Created agent ${bold(agent.name)} (${code(agent.id)}), status ${status}.`;
   return message(created, [
     section(created),
-    section(`*Agent token*\n\`\`\`${escapeMrkdwn(agent.agent_token)}\`\`\``),
+    section(`*Agent token*\n${codeBlock(agent.agent_token)}`),
     context(
       ':lock: Store this token now, in your secrets manager: it is shown only this once and will not be shown again. ' +
         'It is not logged, stored or posted anywhere.',

@@ -3,11 +3,10 @@ import type { AuditChange, AuditPage } from '../../ops/audit.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
 import { PAGE } from '../ids.js';
-import { escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
+import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
 import { count, counted, pager } from './pager.js';
-import { code } from './text.js';
 
 /** Changes on one page of `/voice audit`. */
 export const AUDIT_PAGE_SIZE = 20;
@@ -20,6 +19,9 @@ const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
   denied: ':no_entry:',
   cancelled: ':heavy_multiplication_x:',
   expired: ':hourglass:',
+  rejected: ':no_entry_sign:',
+  awaiting_approval: ':raised_hand:',
+  approved: ':thumbsup:',
 };
 
 // Caps on each piece of a line, counted after escaping, so that a line stays under 500 characters.
@@ -28,17 +30,17 @@ const MAX = { actor: 60, target: 80, agent: 70, errorCode: 40, errorMessage: 120
 /** `2024-05-01T12:34Z`: UTC to the minute, enough to tell events apart at a glance. */
 function minute(at: string): string {
   const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? escapeAndTruncate(at, 30) : `${time.toISOString().slice(0, 16)}Z`;
+  return code(Number.isNaN(time.getTime()) ? at : `${time.toISOString().slice(0, 16)}Z`, 30);
 }
 
 function agentText(agent: { id: string; name?: string }): string {
-  const id = `\`${escapeAndTruncate(agent.id, MAX.agent)}\``;
-  return agent.name ? `*${escapeAndTruncate(agent.name, MAX.agent)}* (${id})` : id;
+  const id = code(agent.id, MAX.agent);
+  return agent.name ? `${bold(agent.name, MAX.agent)} (${id})` : id;
 }
 
 /** What the change was about: its target, and the agents a map moved the number between. */
 function subject(change: AuditChange): string[] {
-  const target = change.target ? [`*${escapeAndTruncate(change.target, MAX.target)}*`] : [];
+  const target = change.target ? [bold(change.target, MAX.target)] : [];
   if (change.action === 'routing.map' && change.agent) {
     const from = change.previousAgent ? ` from ${agentText(change.previousAgent)}` : '';
     return [...target, `${from} → ${agentText(change.agent)}`.trim()];
@@ -63,13 +65,13 @@ function noteText(note: AuditChange['notes'][number]): string {
 /** One change in one line, in escaped mrkdwn: also the history on a number's or an agent's card. */
 export function changeLine(change: AuditChange): string {
   const parts = [
-    `\`${minute(change.at)}\``,
+    minute(change.at),
     truncate(mentionUser(change.actorId), MAX.actor),
-    `\`${change.action}\``,
+    code(change.action),
     ...(change.attempted ? [`(${escapeAndTruncate(change.attempted, MAX.target)})`] : []),
     ...subject(change),
     `${OUTCOME_EMOJI[change.outcome]} ${change.outcome}`,
-    ...(change.errorCode ? [`\`${escapeAndTruncate(change.errorCode, MAX.errorCode)}\``] : []),
+    ...(change.errorCode ? [code(change.errorCode, MAX.errorCode)] : []),
     ...(change.errorMessage ? [escapeAndTruncate(change.errorMessage, MAX.errorMessage)] : []),
     ...(change.notes.length ? [`· ${change.notes.map(noteText).join(', ')}`] : []),
   ];

@@ -1,6 +1,7 @@
 // Block Kit builders shared by every view: one way to make a section, a button, a modal, so that Slack's limits
-// are enforced in one place. Text given to `section` and `context` is mrkdwn the caller has already escaped;
-// plain_text fields (buttons, options, titles) are never parsed for mentions or links, so they take raw text.
+// are enforced in one place. Text given to `section` and `context` is mrkdwn the caller has already escaped, sent
+// verbatim: Slack then links only the `<…>` markup we write, never a bare URL, `@here` or `#channel` in someone's
+// text. plain_text fields (buttons, options, titles) are never parsed for mentions or links, so they take raw text.
 import type {
   ActionsBlock,
   ActionsBlockElement,
@@ -12,6 +13,7 @@ import type {
   HeaderBlock,
   KnownBlock,
   ModalView,
+  MrkdwnElement,
   PlainTextElement,
   PlainTextOption,
   SectionBlock,
@@ -44,13 +46,17 @@ export function plainText(text: string, max: number = LIMITS.sectionText): Plain
   return { type: 'plain_text', text: truncate(text, max), emoji: true };
 }
 
+function mrkdwnText(mrkdwn: string, max: number): MrkdwnElement {
+  return { type: 'mrkdwn', text: truncate(mrkdwn, max), verbatim: true };
+}
+
 export function section(mrkdwn: string, accessory?: SectionBlockAccessory): SectionBlock {
-  const block: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) } };
+  const block: SectionBlock = { type: 'section', text: mrkdwnText(mrkdwn, LIMITS.sectionText) };
   return accessory ? { ...block, accessory } : block;
 }
 
 export function context(mrkdwn: string): ContextBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.contextText) }] };
+  return { type: 'context', elements: [mrkdwnText(mrkdwn, LIMITS.contextText)] };
 }
 
 export function header(text: string): HeaderBlock {

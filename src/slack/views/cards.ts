@@ -5,20 +5,20 @@ import type { AgentCard, NumberCard } from '../../ops/cards.js';
 import { regionName } from '../../ops/regions.js';
 import type { Role } from '../../ops/types.js';
 import { ACTION } from '../ids.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { changeLine } from './audit.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { capabilityText, NO_VOICE } from './numbers.js';
 import { count } from './pager.js';
 import { can } from './roles.js';
-import { agentLabel, bold, code, listOf } from './text.js';
+import { agentLabel, listOf } from './text.js';
 
 /** Numbers named on an agent's card before "and N more". */
 const CARD_NUMBERS = 20;
 
 function historyBlocks(history: AuditChange[], command: string): KnownBlock[] {
-  if (!history.length) return [context(`No changes in the audit log yet: \`${command}\`.`)];
-  return [section(`*Latest changes*\n${history.map(changeLine).join('\n')}`), context(`All of them: \`${command}\``)];
+  if (!history.length) return [context(`No changes in the audit log yet: ${code(command)}.`)];
+  return [section(`*Latest changes*\n${history.map(changeLine).join('\n')}`), context(`All of them: ${code(command)}`)];
 }
 
 export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
@@ -35,13 +35,13 @@ export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
       ? [button({ text: 'Release', actionId: ACTION.releaseNumber, value: number.id, style: 'danger' })]
       : []),
   ];
-  return message(`${escapeMrkdwn(number.number)}: ${number.agentId ? 'routed' : 'not routed'}`, [
+  return message(`Number ${escapeMrkdwn(number.number)}: ${number.agentId ? 'routed' : 'not routed'}`, [
     section(
       `${bold(number.number)}  ${code(number.id)}\nStatus: ${escapeMrkdwn(number.status)} · Region: ${region}` +
         ` · Capabilities: ${number.capabilities ? capabilityText(number.capabilities) : 'not known'}` +
         `${number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : ''}\n${route}`,
     ),
-    ...historyBlocks(card.history, `/voice audit ${escapeMrkdwn(number.number)}`),
+    ...historyBlocks(card.history, `/voice audit ${number.number}`),
     ...(buttons.length ? [actions(buttons)] : []),
   ]);
 }
@@ -60,7 +60,7 @@ export function agentCardMessage(card: AgentCard, role: Role): SlackMessage {
       `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}` +
         ` · Language: ${agent.language ? escapeMrkdwn(agent.language) : 'not known'}\nNumbers: ${numbers}`,
     ),
-    ...historyBlocks(card.history, `/voice audit ${escapeMrkdwn(agent.id)}`),
+    ...historyBlocks(card.history, `/voice audit ${agent.id}`),
     ...(can(role, 'admin') ? [actions([remove])] : []),
   ]);
 }

@@ -1,7 +1,7 @@
 import type { Change } from '../../ops/notify.js';
 import { regionOf } from '../../ops/regions.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
-import { agentLabel, bold, code } from './text.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
+import { agentLabel } from './text.js';
 
 /** `*+14155550100* (US)`: a number with its region, told from its calling code. */
 function numberWithRegion(number: string, id?: string): string {

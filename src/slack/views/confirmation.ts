@@ -1,8 +1,9 @@
-import type { ModalView } from '@slack/types';
+import type { KnownBlock, ModalView } from '@slack/types';
 import type { ConfirmationPrompt, PendingChange } from '../../ops/changes.js';
-import { ACTION, CALLBACK } from '../ids.js';
-import { actions, button, context, message, modal, type SlackMessage, section } from './blocks.js';
-import { agentLabel, agentNameOrId, bold, code } from './text.js';
+import { ACTION, CALLBACK, INPUT } from '../ids.js';
+import { bold, code } from '../mrkdwn.js';
+import { actions, button, context, message, modal, plainText, type SlackMessage, section } from './blocks.js';
+import { agentLabel, agentNameOrId } from './text.js';
 
 const LABELS: Record<PendingChange['kind'], { verb: string; title: string }> = {
   'number.buy': { verb: 'Buy', title: 'Confirm purchase' },
@@ -54,13 +55,16 @@ function expiryLine(expiresAt: string, now: Date): string {
 export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): SlackMessage {
   const summary = confirmationSummary(prompt.change);
   const id = prompt.confirmationId;
+  // A change that asks for a typed confirmation is confirmed in a modal that asks for it.
+  const confirmAction = prompt.mustType ? ACTION.confirmTyped : ACTION.confirmChange;
   return message(summary, [
     section(summary),
     context(expiryLine(prompt.expiresAt, now)),
+    ...(prompt.mustType ? [context(':keyboard: You will be asked to type the last four digits of the number.')] : []),
     actions([
       button({
         text: LABELS[prompt.change.kind].verb,
-        actionId: ACTION.confirmChange,
+        actionId: confirmAction,
         value: id,
         style: destroys(prompt.change) ? 'danger' : 'primary',
       }),
@@ -79,6 +83,19 @@ export function confirmationModal(prompt: ConfirmationPrompt, now: Date): ModalV
     close: 'Cancel',
     privateMetadata: prompt.confirmationId,
     notifyOnClose: true,
-    blocks: [section(confirmationSummary(prompt.change)), context(expiryLine(prompt.expiresAt, now))],
+    blocks: [
+      section(confirmationSummary(prompt.change)),
+      context(expiryLine(prompt.expiresAt, now)),
+      ...(prompt.mustType ? [typedConfirmationInput(prompt.mustType)] : []),
+    ],
   });
+}
+
+function typedConfirmationInput(label: string): KnownBlock {
+  return {
+    type: 'input',
+    block_id: INPUT.typedConfirmation.block,
+    label: plainText(label),
+    element: { type: 'plain_text_input', action_id: INPUT.typedConfirmation.action, max_length: 20 },
+  };
 }

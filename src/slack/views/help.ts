@@ -1,6 +1,6 @@
 import type { Role } from '../../ops/types.js';
 import type { CommandSpec } from '../command.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { code, escapeMrkdwn } from '../mrkdwn.js';
 import { context, message, type SlackMessage, section } from './blocks.js';
 import { roleLine, SANDBOX_WARNING } from './roles.js';
 
@@ -8,20 +8,25 @@ function usage(spec: CommandSpec): string {
   return ['/voice', ...spec.words, spec.args].filter(Boolean).join(' ');
 }
 
-/** Help for the commands the caller may run; the caller filters `commands` by role. */
+/**
+ * Help for the commands the caller may run; the caller filters `commands` by role. `error` is the grammar's mrkdwn,
+ * which escapes what it echoes (see `Parsed`).
+ */
 export function helpMessage(input: {
   commands: CommandSpec[];
   role: Role;
   sandbox: boolean;
   error?: string;
+  /** The guardrails in force, shown under the role. */
+  policies?: string[];
 }): SlackMessage {
-  const lines = input.commands.map((spec) => `\`${escapeMrkdwn(usage(spec))}\` — ${escapeMrkdwn(spec.summary)}`);
-  const error = input.error === undefined ? undefined : `:warning: ${escapeMrkdwn(input.error)}`;
+  const lines = input.commands.map((spec) => `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`);
+  const error = input.error === undefined ? undefined : `:warning: ${input.error}`;
   const blocks = [
     ...(error ? [section(error)] : []),
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
     section(`*Voice Ops commands*\n${lines.join('\n')}`),
-    context(roleLine(input.role)),
+    context([roleLine(input.role), ...(input.policies ?? [])].join('\n')),
   ];
   return message(error ?? 'Voice Ops commands', blocks);
 }

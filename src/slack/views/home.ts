@@ -44,6 +44,8 @@ export function homeView(input: {
   sandbox: boolean;
   position: HomePosition;
   error?: string;
+  /** The guardrails in force, shown under the role (in the same block: the tab's block budget is spent). */
+  policies?: string[];
 }): HomeView {
   const { agents, numbers, role } = input;
   const numberTools = [
@@ -67,7 +69,7 @@ export function homeView(input: {
     actions(numberTools),
     ...(numbers ? [...numberRows(numbers.items, role), ...listPager(numbers, 'number', PAGE.homeNumbers)] : []),
     divider(),
-    context(roleLine(role)),
+    context([roleLine(role), ...(input.policies ?? [])].join('\n')),
   ];
   const metadata = JSON.stringify(input.position);
   if (metadata.length > LIMITS.privateMetadata) throw new RangeError(`Home private_metadata of ${metadata.length}`);

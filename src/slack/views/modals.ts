@@ -6,7 +6,7 @@ import type { SearchPage } from '../../ops/search.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
-import { escapeMrkdwn, truncate } from '../mrkdwn.js';
+import { bold, escapeMrkdwn, truncate } from '../mrkdwn.js';
 import type { SearchPosition } from '../paging.js';
 import { agentCreatedMessage } from './agents.js';
 import {
@@ -25,7 +25,6 @@ import {
 import { COMMON_LOCALES } from './locales.js';
 import { searchResultsBlocks } from './numbers.js';
 import { count } from './pager.js';
-import { bold } from './text.js';
 
 /** The longest agent name the provider accepts (see the `agentName` schema). */
 const AGENT_NAME_MAX = 100;

@@ -5,12 +5,12 @@ import type { SearchPage } from '../../ops/search.js';
 import type { Role } from '../../ops/types.js';
 import type { AvailableNumber } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { encodeValue, nextSearchPosition, previousSearchPosition, type SearchPosition, searchPage } from '../paging.js';
 import { actions, button, capped, context, message, type SlackMessage, section } from './blocks.js';
 import { count, counted, listPager, pager } from './pager.js';
 import { can } from './roles.js';
-import { agentLabel, bold, code } from './text.js';
+import { agentLabel } from './text.js';
 
 /** Two blocks a number (row and buttons): 20 rows, the intro, the pager and Buy stay under Slack's 50 blocks. */
 export const NUMBERS_PAGE_SIZE = 20;
@@ -25,16 +25,17 @@ export function buyNumberButton(): Button {
 export function describeNumberFilter(filter: NumberFilter): string {
   const parts = [
     ...(filter.routed === true ? ['routed'] : filter.routed === false ? ['not routed'] : []),
-    ...(filter.region === undefined ? [] : [`in ${regionLabel(filter.region)}`]),
+    ...(filter.region === undefined ? [] : [`in ${escapeMrkdwn(regionLabel(filter.region))}`]),
     ...(filter.agentId === undefined ? [] : [`routed to ${code(filter.agentId)}`]),
     ...(filter.digits === undefined ? [] : [`containing ${code(filter.digits)}`]),
   ];
   return parts.join(', ');
 }
 
+/** "United States (US)", raw: the caller escapes it, as bold() or escapeMrkdwn() does. */
 function regionLabel(region: string): string {
   const name = regionName(region);
-  return name ? `${name} (${escapeMrkdwn(region)})` : escapeMrkdwn(region);
+  return name ? `${name} (${region})` : region;
 }
 
 /** "*Phone numbers* · not routed", or the empty state. */
@@ -80,10 +81,15 @@ export function numbersMessage(input: { page: NumbersPage; role: Role }): SlackM
   ]);
 }
 
-function searchTitle(position: SearchPosition): string {
-  const where = position.region === undefined ? '' : ` in ${regionLabel(position.region)}`;
+/** " in United States (US) containing `415`": where and what a search looks for, escaped mrkdwn. */
+function searchScope(position: SearchPosition): string {
+  const where = position.region === undefined ? '' : ` in ${escapeMrkdwn(regionLabel(position.region))}`;
   const digits = position.digits === undefined ? '' : ` containing ${code(position.digits)}`;
-  return `*Available numbers${where}${digits}*`;
+  return `${where}${digits}`;
+}
+
+function searchTitle(position: SearchPosition): string {
+  return `*Available numbers${searchScope(position)}*`;
 }
 
 /** "voice, sms", or "none": escaped mrkdwn. */
@@ -120,9 +126,7 @@ function searchPager(page: SearchPage, position: SearchPosition): KnownBlock[] {
 export function searchResultsBlocks(input: { page: SearchPage; position: SearchPosition; role: Role }): KnownBlock[] {
   const { page, position, role } = input;
   if (!page.data.length && !page.next && searchPage(position) === 1) {
-    const where = position.region === undefined ? '' : ` in ${regionLabel(position.region)}`;
-    const digits = position.digits === undefined ? '' : ` containing ${code(position.digits)}`;
-    return [section(`No numbers available${where}${digits}.`)];
+    return [section(`No numbers available${searchScope(position)}.`)];
   }
   const { shown, hidden } = capped(page.data, SEARCH_ROWS);
   return [

@@ -4,12 +4,13 @@ import type { Finished } from '../../ops/carry-out.js';
 import type { PendingChange } from '../../ops/changes.js';
 import type { Failure } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import type { Reconciled } from '../../reconcile/intents.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { agentCreatedMessage } from './agents.js';
 import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
-import { agentLabel, bold, code } from './text.js';
+import { agentLabel } from './text.js';
 
 export function doneMessage(done: Finished): SlackMessage {
   if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
@@ -78,4 +79,12 @@ export function tokenUndeliveredMessage(agent: CreatedAgent): SlackMessage {
     `:warning: Agent ${agentLabel({ id: agent.id, name: agent.name })} was created, but its token could not be ` +
       'shown to you, and it is not kept anywhere. Delete the agent and create it again to get a new token.',
   );
+}
+
+/** How a change ended that the app stopped in the middle of, once the provider was asked. */
+export function reconciledMessage(outcome: Reconciled): SlackMessage {
+  const why = 'Voice Ops did not see this change to its end, and checked with the provider afterwards.';
+  if (!outcome.ok) return textMessage(`:warning: ${escapeMrkdwn(outcome.message)} ${why}`);
+  const predicate = describeChange(outcome.change);
+  return textMessage(`:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}. ${why}`);
 }

@@ -1,13 +1,5 @@
-// Phrases shared by the views, built from raw values: every value is escaped here, never by the caller.
-import { escapeMrkdwn } from '../mrkdwn.js';
-
-export function bold(raw: string): string {
-  return `*${escapeMrkdwn(raw)}*`;
-}
-
-export function code(raw: string): string {
-  return `\`${escapeMrkdwn(raw)}\``;
-}
+// Phrases shared by the views, built from raw values with mrkdwn.ts: the caller never escapes.
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 
 /** `*Support bot* (`ag_1`)`, or just the id when the name is unknown. */
 export function agentLabel(agent: { id: string; name?: string }): string {

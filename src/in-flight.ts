@@ -1,0 +1,37 @@
+/**
+ * Work under way, each piece with a label, so that a graceful stop can let it finish, and say what was still running
+ * when it could not wait any longer.
+ */
+export class InFlight {
+  readonly #running = new Map<Promise<unknown>, () => string>();
+  readonly #ids = new Set<string>();
+
+  /**
+   * Runs `work`; `describe` is called only when someone asks what is still running. An `id` lets others ask
+   * whether that piece of work is running (a change's correlation id, say).
+   */
+  run<T>(describe: () => string, work: () => Promise<T>, id?: string): Promise<T> {
+    const promise = work();
+    this.#running.set(promise, describe);
+    if (id !== undefined) this.#ids.add(id);
+    const forget = () => {
+      this.#running.delete(promise);
+      if (id !== undefined) this.#ids.delete(id);
+    };
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  isRunning(id: string): boolean {
+    return this.#ids.has(id);
+  }
+
+  async drain(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running.keys()]);
+  }
+
+  /** The labels of what is still running, oldest first. */
+  labels(): string[] {
+    return [...this.#running.values()].map((describe) => describe());
+  }
+}

@@ -1,0 +1,142 @@
+// Changes that, once confirmed by their requester, wait for a second person (VOICE_REQUIRE_APPROVAL). Whether one
+// may approve is policies.ts's answer; the decision is a single-use claim, taken in the same transaction as the
+// change's intent (and, for a buy, as the last check of the buy limits), so two approvers make one change.
+import type { Approval } from '../store/approvals.js';
+import { carryOut, type Done, openIntent } from './carry-out.js';
+import { type PendingChange, pendingChange, targetOf } from './changes.js';
+import { type OpsDeps, record } from './context.js';
+import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
+import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
+import { workFor } from './work.js';
+
+/** A change waiting for approval, as the Slack layer shows it. */
+export interface ApprovalRequest {
+  approvalId: string;
+  correlationId: string;
+  change: PendingChange;
+  requester: Actor;
+  expiresAt: string;
+  /** Where the request is posted (VOICE_APPROVALS_CHANNEL_ID, else NOTIFY_CHANNEL_ID), and its message once posted. */
+  channelId?: string;
+  messageTs?: string;
+  decidedBy?: string;
+}
+
+export interface AwaitingApproval {
+  awaitingApproval: ApprovalRequest;
+}
+
+export type Decision =
+  | { decision: 'approved'; request: ApprovalRequest; result: Result<Done> }
+  | { decision: 'rejected'; request: ApprovalRequest };
+
+function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
+  return {
+    approvalId: approval.id,
+    correlationId: approval.correlationId,
+    change: pendingChange.parse(approval.change),
+    requester: storedActor.parse(approval.requester),
+    expiresAt: approval.expiresAt,
+    channelId: approval.channelId ?? deps.policy.approvalsChannelId,
+    messageTs: approval.messageTs,
+    decidedBy: approval.decidedBy,
+  };
+}
+
+/** Stores the wait, to be called in the transaction that claims the requester's confirmation. */
+export function awaitApproval(deps: OpsDeps, requester: Actor, correlationId: string, change: PendingChange): Approval {
+  const { replyAddress: _replyAddress, ...who } = requester;
+  return deps.approvals.create({ correlationId, change, requester: who });
+}
+
+/** Audits that the change now waits, and says for whom. */
+export function recordAwaiting(
+  deps: OpsDeps,
+  requester: Actor,
+  approval: Approval,
+  change: PendingChange,
+): Result<AwaitingApproval> {
+  const request = requestOf(deps, approval);
+  record(deps, requester, approval.correlationId, {
+    action: change.kind,
+    outcome: 'awaiting_approval',
+    target: targetOf(change),
+    params: { approvalId: approval.id, channel: request.channelId, expiresAt: approval.expiresAt },
+  });
+  return { ok: true, awaitingApproval: request };
+}
+
+export function approvalPosted(deps: OpsDeps, approvalId: string, channelId: string, ts: string): void {
+  deps.approvals.posted(approvalId, channelId, ts);
+}
+
+/**
+ * Approves or rejects a waiting change. Who may is checked at the click, before the claim; an approval then makes
+ * the change, once, on behalf of its requester.
+ */
+export async function decide(
+  deps: OpsDeps,
+  approver: Actor,
+  approvalId: string,
+  verdict: 'approve' | 'reject',
+): Promise<Result<Decision>> {
+  const approval = deps.approvals.get(approvalId);
+  if (!approval) return fail('not_found', 'That request for approval does not exist.');
+  const request = requestOf(deps, approval);
+  const { change, requester, correlationId } = request;
+  const attempt = { action: change.kind, target: targetOf(change), correlationId };
+  if (approval.state === 'pending') {
+    const refused = await mayApprove(deps, approver, requester.userId, change, attempt);
+    if (refused) return refused;
+  }
+  const to = verdict === 'approve' ? 'approved' : 'rejected';
+  const decided = deps.atomically((): Approval | Failure | undefined => {
+    const current = deps.approvals.get(approvalId);
+    if (to === 'approved' && current?.state === 'pending' && current.expiresAt > deps.now().toISOString()) {
+      const overLimit = refuseOverBuyLimitAtClaim(deps, requester, change, attempt);
+      if (overLimit) return overLimit;
+    }
+    const claimed = deps.approvals.decide(approvalId, to, approver.userId);
+    if (claimed && to === 'approved') openIntent(deps, requester, correlationId, change);
+    return claimed;
+  });
+  if (decided === undefined) return undecidable(deps, approvalId);
+  if ('ok' in decided) return decided;
+  record(deps, approver, correlationId, {
+    action: change.kind,
+    outcome: to,
+    target: attempt.target,
+    params: { approvalId, requestedBy: requester.userId },
+  });
+  const settled = { ...request, decidedBy: approver.userId };
+  if (to === 'rejected') return { ok: true, decision: 'rejected', request: settled };
+  const result = await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
+  return { ok: true, decision: 'approved', request: settled, result };
+}
+
+/** Why a decision found nothing to decide: someone decided first, or its time is up. */
+function undecidable(deps: OpsDeps, approvalId: string): Failure {
+  const approval = deps.approvals.get(approvalId);
+  if (approval?.state === 'approved' || approval?.state === 'rejected') {
+    return fail('already_used', `That change was already ${approval.state} by ${approval.decidedBy ?? 'someone'}.`);
+  }
+  return fail(
+    'expired',
+    `That request for approval expired (after ${deps.policy.approvalTtlHours} hours): nothing was changed. ` +
+      'The requester can ask again.',
+  );
+}
+
+/** Ends the requests nobody decided in time, each audited as expired once; returns them to be told. */
+export function expireApprovals(deps: OpsDeps): ApprovalRequest[] {
+  return deps.approvals.expireDue().map((approval) => {
+    const request = requestOf(deps, approval);
+    record(deps, { ...request.requester, source: 'system' }, approval.correlationId, {
+      action: request.change.kind,
+      outcome: 'expired',
+      target: targetOf(request.change),
+      params: { approvalId: approval.id, afterHours: deps.policy.approvalTtlHours },
+    });
+    return request;
+  });
+}

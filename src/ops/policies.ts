@@ -1,0 +1,201 @@
+// The one place that answers "may this change go ahead, and what must happen first": the request step asks before
+// any confirmation, the confirmation step asks again before its claim, and the buy limit is checked a last time
+// inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
+import { type PendingChange, targetOf } from './changes.js';
+import { type Attempt, authorize, deny, type OpsDeps, record } from './context.js';
+import type { BuyLimit } from './policy-config.js';
+import { type Actor, type Failure, fail, type Role } from './types.js';
+
+/** The role each confirmed change needs, at the request and again at the confirmation. */
+export const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
+  'number.buy': 'operator',
+  'number.release': 'admin',
+  'agent.delete': 'admin',
+  'routing.map': 'operator',
+};
+
+const WHO_CHANGES_CONFIG = 'Whoever runs Voice Ops can change';
+
+/** The request step: the role, the channel, and for a buy the spending limits. */
+export async function mayRequest(
+  deps: OpsDeps,
+  actor: Actor,
+  needed: Role,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  return (
+    (await authorize(deps, actor, needed, attempt)) ??
+    refuseOutsideChangeChannels(deps, actor, attempt) ??
+    (attempt.action === 'number.buy' ? refuseOverBuyLimit(deps, actor, attempt) : undefined)
+  );
+}
+
+/** The confirmation step, before the claim: the role may be gone since, and the click may come from elsewhere. */
+export async function mayConfirm(
+  deps: OpsDeps,
+  confirmer: Actor,
+  change: PendingChange,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  return (
+    (await authorize(deps, confirmer, NEEDED_ROLE[change.kind], attempt)) ??
+    refuseOutsideChangeChannels(deps, confirmer, attempt)
+  );
+}
+
+/**
+ * The last check of a buy, to be run inside the transaction that claims it: the slot is taken by the change's intent,
+ * opened in that same transaction, so two confirmations of the last slot cannot both pass.
+ */
+export function refuseOverBuyLimitAtClaim(
+  deps: OpsDeps,
+  actor: Actor,
+  change: PendingChange,
+  attempt: Attempt,
+): Failure | undefined {
+  return change.kind === 'number.buy' ? refuseOverBuyLimit(deps, actor, attempt) : undefined;
+}
+
+/** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
+export function needsApproval(deps: OpsDeps, change: PendingChange): boolean {
+  return deps.policy.requireApproval.includes(change.kind);
+}
+
+/**
+ * May `approver` decide on a change `requester` asked for: never the requester, and only with the role the change
+ * needs, checked at the click. Each refusal is audited.
+ */
+export async function mayApprove(
+  deps: OpsDeps,
+  approver: Actor,
+  requesterId: string,
+  change: PendingChange,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  const needed = NEEDED_ROLE[change.kind];
+  if (approver.userId === requesterId) {
+    const failure = fail(
+      'denied',
+      `You asked for this change: another person with the ${needed} role must approve it (VOICE_REQUIRE_APPROVAL). ` +
+        `${WHO_CHANGES_CONFIG} VOICE_REQUIRE_APPROVAL.`,
+      { code: 'own_change' },
+    );
+    return deny(deps, approver, attempt, failure, { rule: 'VOICE_REQUIRE_APPROVAL', reason: 'own change' });
+  }
+  return authorize(deps, approver, needed, attempt);
+}
+
+/**
+ * What the requester must type to confirm a change that silences a live line (releasing a number that routes to an
+ * agent): the number's last four digits, as a repository's name is typed to delete it. Undefined: a click will do.
+ */
+export function typedConfirmation(
+  deps: OpsDeps,
+  change: PendingChange,
+): { expected: string; prompt: string } | undefined {
+  if (!deps.policy.typedRelease || change.kind !== 'number.release' || !change.routedAgent) return undefined;
+  return {
+    expected: change.number.replace(/\D/g, '').slice(-4),
+    prompt: `Type the last four digits of ${change.number} to release it`,
+  };
+}
+
+/** A typed confirmation that is missing or wrong: an error for the input, and nothing happens. */
+export function refuseMistyped(deps: OpsDeps, change: PendingChange, typed: string | undefined): Failure | undefined {
+  const needed = typedConfirmation(deps, change);
+  if (!needed || typed?.trim() === needed.expected) return undefined;
+  const message = typed?.trim()
+    ? `Those are not the last four digits of ${targetOf(change)}: nothing was changed.`
+    : 'Type the last four digits of the number to confirm.';
+  return fail('invalid', message, { field: 'typed_confirmation' });
+}
+
+/**
+ * With VOICE_CHANGE_CHANNELS set, changes are accepted only in those channels, where colleagues see them. A change
+ * with no channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one.
+ */
+function refuseOutsideChangeChannels(deps: OpsDeps, actor: Actor, attempt: Attempt): Failure | undefined {
+  const allowed = deps.policy.changeChannels;
+  if (allowed.length === 0 || (actor.channelId !== undefined && allowed.includes(actor.channelId))) return undefined;
+  const where = allowed.length === 1 ? `channel ${allowed[0]}` : `channels ${allowed.join(', ')}`;
+  const from = actor.channelId === undefined ? 'outside a channel (the Home tab)' : `in ${actor.channelId}`;
+  const failure = fail(
+    'denied',
+    `Changes are made only in ${where} (VOICE_CHANGE_CHANNELS), not ${from}: run the command there. ` +
+      `${WHO_CHANGES_CONFIG} VOICE_CHANGE_CHANNELS.`,
+    { code: 'change_channel' },
+  );
+  return deny(deps, actor, attempt, failure, { rule: 'VOICE_CHANGE_CHANNELS', allowed });
+}
+
+export interface BuyUsage {
+  rule: 'VOICE_BUY_LIMIT' | 'VOICE_BUY_LIMIT_PER_USER';
+  limit: BuyLimit;
+  used: number;
+  window: { from: Date; until: Date };
+}
+
+/** The configured buy limits and how much of each is used now: the workspace's, then the person's. */
+export function buyUsage(deps: OpsDeps, userId: string): BuyUsage[] {
+  const { buyLimit, buyLimitPerUser } = deps.policy;
+  const usage: BuyUsage[] = [];
+  if (buyLimit) usage.push(usageOf(deps, 'VOICE_BUY_LIMIT', buyLimit));
+  if (buyLimitPerUser) usage.push(usageOf(deps, 'VOICE_BUY_LIMIT_PER_USER', buyLimitPerUser, userId));
+  return usage;
+}
+
+/** Buys that succeeded in the window, and buys under way (their slot is taken until they end). */
+function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): BuyUsage {
+  const window = windowAround(limit.window, deps.now());
+  const used = deps.audit.succeededCount('number.buy', window, userId) + deps.intents.openCount('number.buy', userId);
+  return { rule, limit, used, window };
+}
+
+function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt): Failure | undefined {
+  const reached = buyUsage(deps, actor.userId).find((usage) => usage.used >= usage.limit.count);
+  if (!reached) return undefined;
+  const failure = fail('limit', limitMessage(reached), { code: 'buy_limit' });
+  record(deps, actor, attempt.correlationId, {
+    action: 'number.buy',
+    outcome: 'rejected',
+    target: attempt.target,
+    params: {
+      rule: reached.rule,
+      limit: limitText(reached.limit),
+      used: reached.used,
+      freesAt: reached.window.until.toISOString(),
+    },
+    error: failure,
+  });
+  return failure;
+}
+
+const PERIOD = { day: 'today', week: 'this week' } as const;
+
+const limitText = (limit: BuyLimit): string => `${limit.count}/${limit.window}`;
+
+function limitMessage(usage: BuyUsage): string {
+  const { limit, used, window, rule } = usage;
+  const whose = rule === 'VOICE_BUY_LIMIT' ? 'The workspace may buy' : 'Each person may buy';
+  const who = rule === 'VOICE_BUY_LIMIT' ? `${used} were bought` : `you bought ${used}`;
+  const numbers = limit.count === 1 ? 'number' : 'numbers';
+  return (
+    `Buying limit reached: ${whose} ${limit.count} ${numbers} a ${limit.window} (${rule}=${limitText(limit)}), ` +
+    `and ${who} ${PERIOD[limit.window]}. It frees up at ${utcText(window.until)}. ` +
+    `${WHO_CHANGES_CONFIG} ${rule}.`
+  );
+}
+
+/** 2026-11-24 00:00 UTC */
+const utcText = (time: Date): string => `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC day, or the ISO week (from Monday 00:00 UTC), that holds `now`. */
+export function windowAround(window: BuyLimit['window'], now: Date): { from: Date; until: Date } {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const daysSinceMonday = (now.getUTCDay() + 6) % 7;
+  const from = window === 'day' ? midnight : midnight - daysSinceMonday * DAY_MS;
+  const length = window === 'day' ? DAY_MS : 7 * DAY_MS;
+  return { from: new Date(from), until: new Date(from + length) };
+}

@@ -1,0 +1,136 @@
+// Changes made outside Voice Ops (the provider's dashboard, its API): the provider's numbers and agents are read
+// and compared with the last read. The first read is the baseline, not news. Every difference the app did not make
+// is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
+// announced in one message.
+import { newCorrelationId, type OpsDeps, record } from '../ops/context.js';
+import type { Change } from '../ops/notify.js';
+import type { Actor } from '../ops/types.js';
+import type { AuditAction } from '../store/audit.js';
+import type { ProviderSnapshot, ProviderState } from '../store/provider-snapshot.js';
+
+const OUTSIDE: Actor = { userId: 'provider', userName: 'outside Voice Ops', source: 'provider' };
+
+export interface DriftDeps extends OpsDeps {
+  snapshot: ProviderSnapshot;
+}
+
+/** Reads the provider, records and announces what changed outside the app since the last read; returns those changes. */
+export async function detectDrift(deps: DriftDeps, now: () => Date): Promise<Change[]> {
+  const readAt = now();
+  const [numbers, agents] = await Promise.all([deps.provider.listPurchasedNumbers(), deps.provider.listAgents()]);
+  const current: ProviderState = {
+    numbers: new Map(numbers.map((entry) => [entry.number, entry.id])),
+    agents: new Map(agents.map((agent) => [agent.id, agent.name])),
+  };
+  const since = deps.snapshot.takenAt();
+  if (since === undefined) {
+    deps.snapshot.replace(current, readAt);
+    return [];
+  }
+  // What the provider should hold: the last read, with the changes the app made since then. A target a change was
+  // under way on around the read is left to that change: compared again on the next pass.
+  const expected = withChangesMade(deps.snapshot.read(), deps.audit.changesMade(since, readAt.toISOString()));
+  const underWay = new Set(deps.intents.touchedSince(readAt).flatMap((intent) => targetsOf(intent.change)));
+  const outside = differences(expected, current).filter(({ target }) => !underWay.has(target));
+  deps.atomically(() => {
+    for (const found of outside) recordOutside(deps, found);
+    dropRoutesToNothing(deps, current, underWay);
+    deps.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
+  });
+  const changes = outside.map((found) => found.change);
+  if (changes.length > 0) {
+    deps.lists.invalidate();
+    deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
+    await deps.announcer.announceOutside(changes).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
+    });
+  }
+  return changes;
+}
+
+/** The last read, moved forward by the app's own changes (ids and names are not needed to compare: keys are). */
+function withChangesMade(state: ProviderState, made: { action: AuditAction; target: string }[]): ProviderState {
+  const next: ProviderState = { numbers: new Map(state.numbers), agents: new Map(state.agents) };
+  for (const { action, target } of made) {
+    if (action === 'number.buy') next.numbers.set(target, next.numbers.get(target) ?? '');
+    if (action === 'number.release') next.numbers.delete(target);
+    if (action === 'agent.create') next.agents.set(target, next.agents.get(target) ?? '');
+    if (action === 'agent.delete') next.agents.delete(target);
+  }
+  return next;
+}
+
+interface Difference {
+  action: AuditAction;
+  target: string;
+  change: Change;
+}
+
+function differences(before: ProviderState, after: ProviderState): Difference[] {
+  const found: Difference[] = [];
+  for (const [number, id] of after.numbers) {
+    if (!before.numbers.has(number)) {
+      found.push({ action: 'number.buy', target: number, change: { action: 'number.buy', number: { id, number } } });
+    }
+  }
+  for (const [number, id] of before.numbers) {
+    if (!after.numbers.has(number)) {
+      const change: Change = { action: 'number.release', number: { id, number } };
+      found.push({ action: 'number.release', target: number, change });
+    }
+  }
+  for (const [id, name] of after.agents) {
+    if (!before.agents.has(id)) {
+      // The agent list carries no language: the announcement says so rather than guess.
+      const change: Change = { action: 'agent.create', agent: { id, name, language: 'language not listed' } };
+      found.push({ action: 'agent.create', target: id, change });
+    }
+  }
+  for (const [id, name] of before.agents) {
+    if (!after.agents.has(id)) {
+      found.push({ action: 'agent.delete', target: id, change: { action: 'agent.delete', agent: { id, name } } });
+    }
+  }
+  return found;
+}
+
+/** One audit row per outside change. */
+function recordOutside(deps: DriftDeps, found: Difference): void {
+  record(deps, OUTSIDE, newCorrelationId(), { action: found.action, outcome: 'succeeded', target: found.target });
+}
+
+/** Routing records whose number or agent the provider no longer has point nowhere: each is dropped and audited. */
+function dropRoutesToNothing(deps: DriftDeps, current: ProviderState, underWay: Set<string>): void {
+  for (const route of deps.routes.all()) {
+    const numberGone = !current.numbers.has(route.phoneNumber);
+    const agentGone = !current.agents.has(route.agentId);
+    if ((!numberGone && !agentGone) || underWay.has(route.phoneNumber) || underWay.has(route.agentId)) continue;
+    deps.routes.removeNumber(route.phoneNumber);
+    record(deps, OUTSIDE, newCorrelationId(), {
+      action: 'routing.drop',
+      outcome: 'succeeded',
+      target: route.phoneNumber,
+      params: { agentId: route.agentId, because: numberGone ? 'the number is no longer yours' : 'the agent is gone' },
+    });
+  }
+}
+
+function targetsOf(change: Record<string, unknown>): string[] {
+  return ['number', 'phoneNumber', 'agentId'].flatMap((key) => (typeof change[key] === 'string' ? [change[key]] : []));
+}
+
+/** The state to remember: what was read, except targets under way, which keep what was expected of them. */
+function keepUnderWay(current: ProviderState, before: ProviderState, inFlight: Set<string>): ProviderState {
+  const kept: ProviderState = { numbers: new Map(current.numbers), agents: new Map(current.agents) };
+  for (const target of inFlight) {
+    for (const [mine, theirs] of [
+      [kept.numbers, before.numbers],
+      [kept.agents, before.agents],
+    ] as const) {
+      const previous = theirs.get(target);
+      if (previous === undefined) mine.delete(target);
+      else mine.set(target, previous);
+    }
+  }
+  return kept;
+}

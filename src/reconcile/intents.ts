@@ -1,0 +1,165 @@
+// Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
+// provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
+import type { Done } from '../ops/carry-out.js';
+import { type ChangeIntent, changeIntent, targetOf } from '../ops/changes.js';
+import { type OpsDeps, providerFailure, record } from '../ops/context.js';
+import { announce, type Change, subjectOf } from '../ops/notify.js';
+import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
+import { ProviderError } from '../provider/errors.js';
+import type { Intent } from '../store/intents.js';
+
+/** How a reconciled change ended, for its requester. */
+export type Reconciled = { ok: true; change: Change } | Failure;
+
+/** Tells the requester of an interrupted change how it ended; the Slack layer picks the route. */
+export type TellRequester = (
+  to: { actor: Actor; replyAddress?: string; openedAt: string },
+  outcome: Reconciled,
+) => Promise<void>;
+
+/** The provider's current state, read at most once per pass and only when an intent needs it. */
+class ProviderReads {
+  #numbers?: Promise<Map<string, string>>;
+  #agents?: Promise<Set<string>>;
+
+  constructor(private readonly deps: OpsDeps) {}
+
+  numbers(): Promise<Map<string, string>> {
+    this.#numbers ??= this.deps.provider
+      .listPurchasedNumbers()
+      .then((numbers) => new Map(numbers.map((entry) => [entry.number, entry.id])));
+    return this.#numbers;
+  }
+
+  agents(): Promise<Set<string>> {
+    this.#agents ??= this.deps.provider.listAgents().then((agents) => new Set(agents.map((agent) => agent.id)));
+    return this.#agents;
+  }
+}
+
+/**
+ * Resolves every intent opened before `openedBefore` that is still open. A provider that cannot be read leaves
+ * the rest open for the next pass (the error is thrown to the caller).
+ */
+export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedBefore: Date): Promise<number> {
+  const open = deps.intents
+    .openedBefore(openedBefore)
+    .filter((intent) => !deps.changes.isRunning(intent.correlationId));
+  const reads = new ProviderReads(deps);
+  for (const intent of open) await resolveOne(deps, tell, reads, intent);
+  return open.length;
+}
+
+async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderReads, intent: Intent): Promise<void> {
+  const change = changeIntent.parse(intent.change);
+  const requester = storedActor.parse(intent.actor);
+  // The requester made the same change again since, and it went through: that one was answered and announced.
+  const target = targetOf(change);
+  const redone = deps.audit
+    .changesMade(intent.openedAt, new Date().toISOString())
+    .some((made) => made.action === change.kind && made.target === target);
+  if (redone) return closeQuietly(deps, requester, intent, change);
+  const outcome = await outcomeOf(deps, reads, change, requester.userId);
+  // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
+  const actor: Actor = { ...requester, source: 'system' };
+  const closed = deps.atomically(() => {
+    const closing = deps.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
+    if (!closing) return false; // resolved meanwhile by another pass or process
+    record(deps, actor, intent.correlationId, {
+      action: change.kind,
+      outcome: outcome.ok ? 'succeeded' : 'failed',
+      target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
+      params: { reconciled: true },
+      error: outcome.ok ? undefined : outcome,
+    });
+    return true;
+  });
+  if (!closed) return;
+  deps.lists.invalidate();
+  deps.logger.info(
+    { correlationId: intent.correlationId, action: change.kind, outcome: outcome.ok ? 'succeeded' : 'failed' },
+    'reconciled a change the app did not see to its end',
+  );
+  if (outcome.ok) {
+    const done: Done = { change: outcome.change, correlationId: intent.correlationId };
+    await announce(deps, actor, done);
+  }
+  await tell({ actor: requester, replyAddress: intent.replyAddress, openedAt: intent.openedAt }, outcome).catch(
+    (error: unknown) =>
+      deps.logger.warn({ err: error, correlationId: intent.correlationId }, 'could not tell the requester'),
+  );
+}
+
+function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): void {
+  deps.atomically(() => {
+    if (!deps.intents.close(intent.correlationId, 'succeeded')) return;
+    record(deps, { ...requester, source: 'system' }, intent.correlationId, {
+      action: change.kind,
+      outcome: 'succeeded',
+      target: targetOf(change),
+      params: { reconciled: true, madeAgainBy: 'a later request' },
+    });
+  });
+}
+
+/** What the provider says became of the change. */
+async function outcomeOf(deps: OpsDeps, reads: ProviderReads, change: ChangeIntent, by: string): Promise<Reconciled> {
+  switch (change.kind) {
+    case 'number.buy': {
+      const id = (await reads.numbers()).get(change.number);
+      if (id === undefined) return fail('provider', `${change.number} was not bought: the app stopped before it was.`);
+      return { ok: true, change: { action: 'number.buy', number: { id, number: change.number } } };
+    }
+    case 'number.release': {
+      if ((await reads.numbers()).has(change.number)) {
+        return fail('provider', `${change.number} was not released: it is still one of your numbers.`);
+      }
+      deps.routes.removeNumber(change.number);
+      const number = { id: change.numberId, number: change.number };
+      return { ok: true, change: { action: 'number.release', number, unroutedAgent: change.routedAgent } };
+    }
+    case 'agent.delete': {
+      const agent = { id: change.agentId, name: change.agentName };
+      if ((await reads.agents()).has(change.agentId)) {
+        return fail('provider', `Agent ${change.agentName} (${change.agentId}) was not deleted: it still exists.`);
+      }
+      return { ok: true, change: { action: 'agent.delete', agent } };
+    }
+    case 'routing.map':
+      return remap(deps, change, by);
+    case 'agent.create':
+      // Names are not unique, so nothing in the agent list can tell whether this creation happened.
+      return fail(
+        'provider',
+        `Creating agent "${change.name}" was interrupted: it may exist all the same. Check \`/voice agents\`; if it ` +
+          'is listed, its token was lost, so delete it and create it again.',
+        { code: 'unverified' },
+      );
+  }
+}
+
+/** Routing cannot be read, but mapping a number to the same agent twice has one effect: the map is sent again. */
+async function remap(
+  deps: OpsDeps,
+  change: Extract<ChangeIntent, { kind: 'routing.map' }>,
+  by: string,
+): Promise<Reconciled> {
+  try {
+    const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
+    if (routed.status !== 'connected') {
+      return fail('provider', `${change.phoneNumber} was not routed: the provider answered "${routed.status}".`);
+    }
+  } catch (error) {
+    if (error instanceof ProviderError && ['timeout', 'network', 'unavailable', 'rate_limited'].includes(error.kind)) {
+      throw error; // the provider is not answering: try again on the next pass
+    }
+    const failure = providerFailure(error);
+    return fail(failure.reason, `${change.phoneNumber} was not routed to ${change.agentName}: ${failure.message}`);
+  }
+  deps.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
+  const agent = { id: change.agentId, name: change.agentName };
+  return {
+    ok: true,
+    change: { action: 'routing.map', number: change.phoneNumber, agent, previousAgent: change.previousAgent },
+  };
+}

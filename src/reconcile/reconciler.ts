@@ -1,0 +1,89 @@
+// Keeps the app's view of the provider true: at start and then every RECONCILE_INTERVAL_S, changes left open by a
+// stop mid-call are resolved, and changes made outside Voice Ops are noticed. One pass at a time; a provider that
+// does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
+// interval at 0: that is the app's own bookkeeping, not watching.
+import type { Logger } from '../log.js';
+import { ProviderError } from '../provider/errors.js';
+import { type DriftDeps, detectDrift } from './drift.js';
+import { resolveIntents, type TellRequester } from './intents.js';
+
+export interface ReconcilerOptions {
+  /** Seconds between passes; 0 turns the periodic passes and the noticing of outside changes off. */
+  intervalS: number;
+  /**
+   * An intent younger than this may still be answered by the provider (the provider call's timeout, plus a margin):
+   * only older ones are resolved.
+   */
+  settleMs: number;
+  now: () => Date;
+}
+
+export class Reconciler {
+  readonly #deps: DriftDeps;
+  readonly #tell: TellRequester;
+  readonly #options: ReconcilerOptions;
+  readonly #logger: Logger;
+  readonly #timers: NodeJS.Timeout[] = [];
+  #running?: Promise<void>;
+  #outage = false;
+
+  constructor(deps: DriftDeps, tell: TellRequester, options: ReconcilerOptions) {
+    this.#deps = deps;
+    this.#tell = tell;
+    this.#options = options;
+    this.#logger = deps.logger.child({ component: 'reconciler' });
+  }
+
+  /**
+   * Runs the start-up pass in the background and schedules the next ones; in between, a change left unsettled (its
+   * answer lost) is resolved as soon as the provider cannot still be working on it.
+   */
+  start(): void {
+    void this.pass();
+    const every = (ms: number, work: () => void) => {
+      const timer = setInterval(work, ms);
+      timer.unref();
+      this.#timers.push(timer);
+    };
+    if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
+    every(this.#options.settleMs, () => {
+      const open = this.#deps.intents.openedBefore(this.#settledBefore());
+      if (open.some((intent) => !this.#deps.changes.isRunning(intent.correlationId))) void this.pass();
+    });
+  }
+
+  #settledBefore(): Date {
+    return new Date(this.#options.now().getTime() - this.#options.settleMs);
+  }
+
+  /** One pass, or the one already under way. */
+  pass(): Promise<void> {
+    this.#running ??= this.#pass().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
+    await this.#running;
+  }
+
+  async #pass(): Promise<void> {
+    try {
+      await resolveIntents(this.#deps, this.#tell, this.#settledBefore());
+      if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
+      if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
+      this.#outage = false;
+    } catch (error) {
+      if (!(error instanceof ProviderError)) {
+        this.#logger.error({ err: error }, 'a reconciliation pass failed');
+        return;
+      }
+      if (!this.#outage) {
+        this.#logger.warn({ err: error }, 'the provider did not answer the reconciliation pass: nothing was changed');
+      }
+      this.#outage = true;
+    }
+  }
+}

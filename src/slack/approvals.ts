@@ -1,0 +1,90 @@
+// The Slack side of second approvals: the request posted through the announcements client, updated in place with
+// its outcome (chat.update), and the requester told privately. Failures here are logged: the decision stands.
+import type { ApprovalRequest, Decision, Failure, Result } from '../ops/index.js';
+import { refreshHome, replyTo, type SlackDeps } from './flows.js';
+import { mentionUser } from './mrkdwn.js';
+import type { Respond } from './respond.js';
+import {
+  approvalRequestMessage,
+  approvalSettledMessage,
+  expiredApprovalMessage,
+  rejectedMessage,
+} from './views/approvals.js';
+import type { SlackMessage } from './views/blocks.js';
+import { doneMessage, failureMessage } from './views/results.js';
+
+/** Posts the request for approval; undefined when it was posted, else why not. */
+export async function postApprovalRequest(deps: SlackDeps, request: ApprovalRequest): Promise<string | undefined> {
+  if (!request.channelId) return 'no approvals channel is configured';
+  try {
+    const posted = await deps.slack.announcements.chat.postMessage({
+      channel: request.channelId,
+      ...approvalRequestMessage(request),
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    if (posted.ts) deps.ops.approvalPosted(request.approvalId, request.channelId, posted.ts);
+    return undefined;
+  } catch (error) {
+    deps.logger.warn({ err: error, approvalId: request.approvalId }, 'could not post a request for approval');
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Shows a decision: the request's message updated in place, the requester told, a change made announced. */
+export async function settleDecision(deps: SlackDeps, clicker: Respond, decided: Result<Decision>): Promise<void> {
+  if (!decided.ok) {
+    await clicker(failureMessage(decided)).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'could not answer an approval click');
+    });
+    if (decided.reason === 'expired') await expireApprovals(deps);
+    return;
+  }
+  const { request } = decided;
+  const by = mentionUser(request.decidedBy ?? '');
+  if (decided.decision === 'rejected') {
+    await updateRequest(deps, request, `:no_entry_sign: Rejected by ${by}. Nothing was changed.`);
+    return tellRequester(deps, request, rejectedMessage(request));
+  }
+  const { result } = decided;
+  await updateRequest(
+    deps,
+    request,
+    result.ok ? `:white_check_mark: Approved by ${by}: done.` : failedLine(by, result),
+  );
+  await tellRequester(deps, request, result.ok ? doneMessage(result) : failureMessage(result));
+  if (!result.ok) return;
+  await deps.ops.announce(request.requester, result);
+  await refreshHome(deps, request.requester.userId);
+}
+
+const failedLine = (by: string, failure: Failure) => `:x: Approved by ${by}, but the change failed: ${failure.message}`;
+
+/** Ends the requests nobody decided in time: each message updated, each requester told. */
+export async function expireApprovals(deps: SlackDeps): Promise<void> {
+  for (const request of deps.ops.expireApprovals()) {
+    const hours = deps.ops.policy.approvalTtlHours;
+    await updateRequest(
+      deps,
+      request,
+      `:hourglass: Expired: nobody decided within ${hours} hours. Nothing was changed.`,
+    );
+    await tellRequester(deps, request, expiredApprovalMessage(request, hours));
+  }
+}
+
+async function updateRequest(deps: SlackDeps, request: ApprovalRequest, outcome: string): Promise<void> {
+  if (!request.channelId || !request.messageTs) return;
+  await deps.slack.announcements.chat
+    .update({ channel: request.channelId, ts: request.messageTs, ...approvalSettledMessage(request, outcome) })
+    .catch((error: unknown) => {
+      deps.logger.warn({ err: error, approvalId: request.approvalId }, 'could not update a request for approval');
+    });
+}
+
+async function tellRequester(deps: SlackDeps, request: ApprovalRequest, message: SlackMessage): Promise<void> {
+  const { userId, channelId } = request.requester;
+  await replyTo(deps, { userId, channelId })(message).catch((error: unknown) => {
+    deps.logger.warn({ err: error, approvalId: request.approvalId }, 'could not tell the requester of an approval');
+  });
+}

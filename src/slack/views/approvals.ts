@@ -1,0 +1,67 @@
+// Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
+// outcome), and what the requester is told.
+import { type ApprovalRequest, NEEDED_ROLE } from '../../ops/index.js';
+import { ACTION } from '../ids.js';
+import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
+import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
+import { confirmationSummary } from './confirmation.js';
+
+const expiry = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+
+function asked(request: ApprovalRequest): string {
+  const who = mentionUser(request.requester.userId);
+  return `${who} asks for a change that needs a second person:\n${confirmationSummary(request.change)}`;
+}
+
+/** Posted in the approvals channel: Approve and Reject, for anyone else with the role the change needs. */
+export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
+  const text = asked(request);
+  return message(text, [
+    section(text),
+    context(
+      `:raised_hand: Another person with the ${NEEDED_ROLE[request.change.kind]} role may approve it, until ` +
+        `${expiry(request.expiresAt)}.`,
+    ),
+    actions([
+      button({ text: 'Approve', actionId: ACTION.approveChange, value: request.approvalId, style: 'primary' }),
+      button({ text: 'Reject', actionId: ACTION.rejectChange, value: request.approvalId, style: 'danger' }),
+    ]),
+  ]);
+}
+
+/** The same message once decided or expired: the outcome in place of the buttons. */
+export function approvalSettledMessage(request: ApprovalRequest, outcome: string): SlackMessage {
+  const text = asked(request);
+  return message(`${text}\n${outcome}`, [section(text), context(outcome)]);
+}
+
+/** What the requester sees after confirming a change that waits. */
+export function awaitingApprovalMessage(request: ApprovalRequest): SlackMessage {
+  const where = request.channelId ? ` in ${mentionChannel(request.channelId)}` : '';
+  return textMessage(
+    `:hourglass_flowing_sand: Confirmed. This change needs a second person (VOICE_REQUIRE_APPROVAL): the request ` +
+      `waits${where} until ${expiry(request.expiresAt)}, and you will be told how it ends. Nothing has changed yet.`,
+  );
+}
+
+export function rejectedMessage(request: ApprovalRequest): SlackMessage {
+  return textMessage(
+    `:no_entry_sign: ${mentionUser(request.decidedBy ?? '')} rejected your change: nothing was changed.\n` +
+      confirmationSummary(request.change),
+  );
+}
+
+export function expiredApprovalMessage(request: ApprovalRequest, hours: number): SlackMessage {
+  return textMessage(
+    `:hourglass: Nobody approved your change within ${hours} hours: nothing was changed. Ask again if you still ` +
+      `want it.\n${confirmationSummary(request.change)}`,
+  );
+}
+
+/** The request could not be posted: nobody can approve it, so it will expire. */
+export function approvalNotPostedMessage(waiting: SlackMessage, why: string): SlackMessage {
+  const note =
+    `:warning: The request for approval could not be posted (${escapeMrkdwn(why)}), so nobody can approve it and ` +
+    'it will expire. Whoever runs Voice Ops should invite the app to the approvals channel.';
+  return message(`${waiting.text}\n${note}`, [...(waiting.blocks ?? []), context(note)]);
+}

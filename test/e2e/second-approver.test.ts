@@ -1,0 +1,218 @@
+// VOICE_REQUIRE_APPROVAL: a confirmed change waits for another person with the role it needs. The request is
+// posted with Approve and Reject in the approvals channel; the requester cannot approve their own change, a viewer
+// cannot approve, two approvals at once make one change, a rejected or expired request makes none; the message is
+// updated in place, the requester is told privately, and every step is audited under the change's correlation id.
+import { afterEach, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
+import {
+  askForConfirmation,
+  auditRows,
+  auditTrail,
+  blocksOf,
+  buyThroughApp,
+  confirmAs,
+  createAgentThroughApp,
+  lastAuditRow,
+  onlyButton,
+  outcomeOf,
+  shownText,
+  voiceNumber,
+  waitUntil,
+  withDatabase,
+} from './support.js';
+
+const APPROVALS = 'CAPPROVALS';
+const SECOND_OPERATOR = 'UOPERATOR2';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+let clock = new Date('2026-11-23T10:00:00.000Z');
+
+async function start(requireApproval = 'number.buy'): Promise<TestApp> {
+  clock = new Date('2026-11-23T10:00:00.000Z');
+  t = await startTestApp({
+    env: {
+      VOICE_REQUIRE_APPROVAL: requireApproval,
+      VOICE_APPROVALS_CHANNEL_ID: APPROVALS,
+      VOICE_APPROVAL_TTL_HOURS: '24',
+    },
+    operators: [OPERATOR, SECOND_OPERATOR],
+    now: () => clock,
+    sandboxLatencyMs: 30,
+  });
+  return t;
+}
+
+/** An operator asks to buy and confirms: resolves with the posted request's approval id and the correlation id. */
+async function confirmedBuy(app: TestApp) {
+  const number = await voiceNumber(app);
+  const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
+  const told = await confirmAs(app, OPERATOR, confirmationId);
+  expect(shownText(told)).toContain('needs a second person');
+  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
+  expect(posted).toHaveLength(1);
+  expect(shownText(posted[0] as SlackCall)).toContain(number);
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  const waiting = lastAuditRow(app, { target: number, outcome: 'awaiting_approval' });
+  expect(waiting, 'an awaiting_approval row').toBeDefined();
+  return {
+    number,
+    approvalId: onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange),
+    correlationId: waiting?.correlation_id ?? '',
+    confirmationId,
+  };
+}
+
+function decide(app: TestApp, user: string, verdict: 'approve' | 'reject', approvalId: string) {
+  return app.action({
+    userId: user,
+    actionId: verdict === 'approve' ? ACTION.approveChange : ACTION.rejectChange,
+    value: approvalId,
+    container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
+  });
+}
+
+const updates = (app: TestApp) => app.slack.calls('chat.update').filter((call) => call.body.channel === APPROVALS);
+
+it('refuses the requester and a viewer; two approvals at once make one purchase, told and audited', async () => {
+  const app = await start();
+  const { number, approvalId, correlationId, confirmationId } = await confirmedBuy(app);
+  const again = await confirmAs(app, OPERATOR, confirmationId);
+  expect(shownText(again)).toContain('waits for a second approver');
+
+  const own = await decide(app, OPERATOR, 'approve', approvalId);
+  expect(shownText(await outcomeOf(app, own.responseUrlId))).toContain('another person with the operator role');
+  const viewer = await decide(app, VIEWER, 'approve', approvalId);
+  expect(shownText(await outcomeOf(app, viewer.responseUrlId))).toContain('You need the operator role');
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  expect(updates(app)).toEqual([]);
+
+  const [first, second] = await Promise.all([
+    decide(app, SECOND_OPERATOR, 'approve', approvalId),
+    decide(app, ADMIN, 'approve', approvalId),
+  ]);
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(1);
+  const loser = await Promise.race([
+    outcomeOf(app, first.responseUrlId).then((call) => shownText(call)),
+    outcomeOf(app, second.responseUrlId).then((call) => shownText(call)),
+  ]);
+  expect(loser).toContain('already approved');
+
+  const updated = updates(app);
+  expect(updated).toHaveLength(1);
+  expect(shownText(updated[0] as SlackCall)).toMatch(/Approved by <@(UOPERATOR2|UADMIN)>: done/);
+  expect(hasButtons(updated[0] as SlackCall)).toBe(false);
+  // The requester is told privately, in the channel they asked from.
+  await waitUntil(
+    () =>
+      app.slack
+        .calls('chat.postEphemeral')
+        .some(
+          (call) =>
+            call.body.user === OPERATOR && call.body.channel === OPS_CHANNEL && shownText(call).includes(number),
+        ),
+    'the requester told of the purchase',
+  );
+
+  const trail = auditTrail(app, correlationId);
+  expect(trail.map((row) => `${row.action} ${row.outcome}`)).toEqual([
+    'number.buy requested',
+    'number.buy confirmed',
+    'number.buy awaiting_approval',
+    'access.denied denied',
+    'access.denied denied',
+    'number.buy approved',
+    'number.buy succeeded',
+  ]);
+  expect(trail.filter((row) => row.outcome === 'denied').map((row) => [row.actor_id, row.error_code])).toEqual([
+    [OPERATOR, 'own_change'],
+    [VIEWER, 'denied'],
+  ]);
+  expect(trail.find((row) => row.outcome === 'approved')?.actor_id).toMatch(/^(UOPERATOR2|UADMIN)$/);
+  expect(auditRows(app).filter((row) => row.outcome === 'approved')).toHaveLength(1);
+});
+
+function hasButtons(call: SlackCall): boolean {
+  return blocksOf(call).some((block) => block.type === 'actions');
+}
+
+it('a rejected request buys nothing, and says so in place and to the requester', async () => {
+  const app = await start();
+  const { approvalId, correlationId } = await confirmedBuy(app);
+  await decide(app, SECOND_OPERATOR, 'reject', approvalId);
+  await app.settled();
+  expect(shownText(updates(app)[0] as SlackCall)).toContain('Rejected by <@UOPERATOR2>. Nothing was changed.');
+  expect(
+    app.slack
+      .calls('chat.postEphemeral')
+      .some((call) => call.body.user === OPERATOR && shownText(call).includes('rejected your change')),
+  ).toBe(true);
+  // A late approval changes nothing.
+  const late = await decide(app, ADMIN, 'approve', approvalId);
+  expect(shownText(await outcomeOf(app, late.responseUrlId))).toContain('already rejected');
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  expect(auditTrail(app, correlationId).map((row) => row.outcome)).toEqual([
+    'requested',
+    'confirmed',
+    'awaiting_approval',
+    'rejected',
+  ]);
+});
+
+it('a request nobody decides in time expires: nothing bought, the message and the requester say so', async () => {
+  const app = await start();
+  const { approvalId, correlationId } = await confirmedBuy(app);
+  clock = new Date('2026-11-24T09:59:59.000Z');
+  await app.app.expireApprovals();
+  expect(updates(app)).toEqual([]);
+
+  clock = new Date('2026-11-24T10:00:00.000Z');
+  await app.app.expireApprovals();
+  await app.app.expireApprovals();
+  expect(updates(app)).toHaveLength(1);
+  expect(shownText(updates(app)[0] as SlackCall)).toContain('Expired: nobody decided within 24 hours');
+  expect(
+    app.slack
+      .calls('chat.postEphemeral')
+      .some((call) => call.body.user === OPERATOR && shownText(call).includes('Nobody approved')),
+  ).toBe(true);
+  const late = await decide(app, SECOND_OPERATOR, 'approve', approvalId);
+  expect(shownText(await outcomeOf(app, late.responseUrlId))).toContain('expired');
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  expect(auditTrail(app, correlationId).map((row) => row.outcome)).toEqual([
+    'requested',
+    'confirmed',
+    'awaiting_approval',
+    'expired',
+  ]);
+});
+
+it('a map that needs approval is confirmed, waits, and is made once approved, in the requester’s name', async () => {
+  const app = await start('routing.map');
+  const { agent } = await createAgentThroughApp(app, OPERATOR, 'Front desk');
+  const number = await voiceNumber(app);
+  await buyThroughApp(app, OPERATOR, number);
+
+  const { confirmationId } = await askForConfirmation(app, OPERATOR, `map ${number} ${agent.id}`);
+  expect(shownText(await confirmAs(app, OPERATOR, confirmationId))).toContain('needs a second person');
+  expect(app.sandbox.requestCount('mapNumber')).toBe(0);
+  const request = app.slack.calls('chat.postMessage').find((call) => call.body.channel === APPROVALS) as SlackCall;
+  await decide(app, ADMIN, 'approve', onlyButton(blocksOf(request), ACTION.approveChange));
+  await app.settled();
+  expect(app.sandbox.requestCount('mapNumber')).toBe(1);
+  const route = withDatabase(app, (db) =>
+    db.prepare('SELECT agent_id, updated_by FROM routes WHERE phone_number = ?').get(number),
+  );
+  expect(route).toEqual({ agent_id: agent.id, updated_by: OPERATOR });
+  expect(lastAuditRow(app, { action: 'routing.map', outcome: 'succeeded' })?.actor_id).toBe(OPERATOR);
+});

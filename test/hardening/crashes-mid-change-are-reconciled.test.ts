@@ -1,0 +1,306 @@
+// The app process SIGKILLed while a buy, a release, a map or an agent deletion is at the provider, then restarted.
+// With an external provider the change goes through without the app; with the embedded sandbox it dies with the
+// app. Either way the restarted app finds out from the provider what really happened, audits it as reconciled,
+// announces only what happened, and tells the requester on the interaction they were left waiting on.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
+import { ADMIN, BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type AppProcess, spawnApp } from '../harness/app-process.js';
+import { type FakeSlack, RESPONSE_URL, startFakeSlack } from '../harness/fake-slack.js';
+import { blockAction, slashCommand } from '../harness/payloads.js';
+import { sweepForSecrets } from '../harness/secrets.js';
+import { postToSlackApp } from '../harness/signing.js';
+import { until } from './support.js';
+
+// The app gives up on the provider after TIMEOUT_MS; the provider is slowed longer than that, and the app is killed
+// well before, while the call is in flight.
+const TIMEOUT_MS = 1_500;
+const PROVIDER_DELAY_MS = 2_500;
+const SANDBOX_KEY = 'sandbox-key';
+
+let slack: FakeSlack;
+let external: Sandbox;
+let dir: string;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  slack = await startFakeSlack();
+  external = await startSandbox({ port: 0, apiKey: SANDBOX_KEY });
+  dir = await mkdtemp(join(tmpdir(), 'voice-ops-crash-'));
+});
+afterAll(async () => {
+  try {
+    const dbs = ['external', 'embedded'].flatMap((provider) =>
+      ['buy', 'release', 'map', 'delete'].map((kind) => join(dir, `${provider}-${kind}`, 'voice-ops.db')),
+    );
+    for (const dbPath of dbs.filter((path) => existsSync(path))) {
+      sweepForSecrets({
+        slack,
+        logText: logs.join('\n'),
+        dbPath,
+        credentials: [BOT_TOKEN, SIGNING_SECRET, SANDBOX_KEY],
+      });
+    }
+  } finally {
+    await external?.close();
+    await slack?.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+type Provider = 'external' | 'embedded';
+type Kind = 'buy' | 'release' | 'map' | 'delete';
+
+interface Running {
+  process: AppProcess;
+  eventsUrl: string;
+  /** The provider's base URL (…/v1) as this app uses it. */
+  providerUrl: string;
+}
+
+async function startApp(provider: Provider, home: string): Promise<Running> {
+  const process = spawnApp({
+    via: 'node',
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
+      VOICE_API_TIMEOUT_MS: String(TIMEOUT_MS),
+      DATABASE_PATH: join(home, 'voice-ops.db'),
+      NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
+      VOICE_OPERATORS: OPERATOR,
+      VOICE_ADMINS: ADMIN,
+      RECONCILE_INTERVAL_S: '0',
+      LOG_LEVEL: 'info',
+    },
+  });
+  const { eventsUrl } = await process.ready;
+  const embedded = process.entries().find((entry) => typeof entry.sandbox === 'string')?.sandbox;
+  return { process, eventsUrl, providerUrl: provider === 'external' ? external.url : String(embedded) };
+}
+
+async function stop(app: Running): Promise<void> {
+  app.process.child.kill('SIGTERM');
+  expect(await app.process.exited).toEqual({ code: 0, signal: null });
+  logs.push(app.process.output());
+}
+
+async function call(app: Running, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${app.providerUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+const list = async (app: Running, path: string) => (await call(app, 'GET', path)).data as Record<string, string>[];
+
+/** Slows the next request to `route` at the provider the app uses, through the sandbox's control endpoint. */
+async function slowDown(app: Running, route: string): Promise<void> {
+  const control = new URL('/_control/faults', app.providerUrl);
+  const fault = { route, fault: { type: 'delay', ms: PROVIDER_DELAY_MS }, times: 1 };
+  const response = await fetch(control, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  expect(response.ok).toBe(true);
+}
+
+let counter = 0;
+const post = (app: Running, body: string) => postToSlackApp(app.eventsUrl, SIGNING_SECRET, body);
+
+/** `/voice TEXT`; resolves with the response_url id its answers go to. */
+async function command(app: Running, user: string, text: string): Promise<string> {
+  const id = `crash-${++counter}`;
+  expect((await post(app, slashCommand({ text, userId: user, responseUrl: slack.respondUrl(id) }))).status).toBe(200);
+  return id;
+}
+
+async function confirm(app: Running, user: string, promptId: string): Promise<string> {
+  const prompt = await slack.waitFor(RESPONSE_URL, (entry) => entry.responseUrlId === promptId);
+  const confirmationId = onlyButton((prompt.body.blocks ?? []) as Block[], ACTION.confirmChange);
+  const id = `crash-${++counter}`;
+  const body = blockAction({
+    userId: user,
+    actionId: ACTION.confirmChange,
+    value: confirmationId,
+    container: EPHEMERAL,
+    responseUrl: slack.respondUrl(id),
+  });
+  expect((await post(app, body)).status).toBe(200);
+  return id;
+}
+
+function openIntents(home: string): number {
+  const db = new Database(join(home, 'voice-ops.db'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+function auditOf(home: string, action: string): { outcome: string; source: string; params: string | null }[] {
+  const db = new Database(join(home, 'voice-ops.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare('SELECT outcome, source, params FROM audit_events WHERE action = ? ORDER BY id')
+      .all(action) as never;
+  } finally {
+    db.close();
+  }
+}
+
+interface Scene {
+  /** Sends the change; resolves with the response_url id the requester waits on. */
+  start(app: Running): Promise<string>;
+  route: string;
+  action: string;
+  /** Whether the provider now has the change. */
+  made(app: Running): Promise<boolean>;
+  /** What the requester is told when it was made, and when it was not. */
+  saysMade: RegExp;
+  saysNot: RegExp;
+}
+
+async function voiceNumber(app: Running, region: string): Promise<string> {
+  const numbers = (await call(app, 'GET', `/list-available-numbers?region=${region}&limit=100`)).data as {
+    number: string;
+    capabilities: string[];
+  }[];
+  const found = numbers.find((entry) => entry.capabilities.includes('voice'));
+  if (!found) throw new Error(`no voice number in ${region}`);
+  return found.number;
+}
+
+/** Each kind of change, set up at the provider directly and then asked for through the app. */
+function scene(kind: Kind, region: string): Scene {
+  let number = '';
+  let agentId = '';
+  const owned = async (app: Running) => (await list(app, '/purchased-phone-numbers')).some((n) => n.number === number);
+  switch (kind) {
+    case 'buy':
+      return {
+        route: 'buyNumber',
+        action: 'number.buy',
+        async start(app) {
+          number = await voiceNumber(app, region);
+          return confirm(app, OPERATOR, await command(app, OPERATOR, `numbers buy ${number}`));
+        },
+        made: owned,
+        saysMade: /Bought \*\+\d+\*/,
+        saysNot: /was not bought/,
+      };
+    case 'release':
+      return {
+        route: 'releaseNumber',
+        action: 'number.release',
+        async start(app) {
+          number = await voiceNumber(app, region);
+          await call(app, 'POST', '/buy-phone-number', { number });
+          return confirm(app, ADMIN, await command(app, ADMIN, `numbers release ${number}`));
+        },
+        made: async (app) => !(await owned(app)),
+        saysMade: /Released \*\+\d+\*/,
+        saysNot: /was not released/,
+      };
+    case 'map':
+      return {
+        route: 'mapNumber',
+        action: 'routing.map',
+        async start(app) {
+          number = await voiceNumber(app, region);
+          await call(app, 'POST', '/buy-phone-number', { number });
+          agentId = String((await call(app, 'POST', '/ai-agents', { name: 'Crash desk', language: 'en-US' })).id);
+          return command(app, OPERATOR, `map ${number} ${agentId}`);
+        },
+        // Routing cannot be read: re-sending the map makes it, either way.
+        made: async () => true,
+        saysMade: /Routed \*\+\d+\*/,
+        saysNot: /was not routed/,
+      };
+    case 'delete':
+      return {
+        route: 'deleteAgent',
+        action: 'agent.delete',
+        async start(app) {
+          agentId = String((await call(app, 'POST', '/ai-agents', { name: 'Doomed desk', language: 'en-US' })).id);
+          return confirm(app, ADMIN, await command(app, ADMIN, `agents delete ${agentId}`));
+        },
+        made: async (app) => !(await list(app, '/ai-agents')).some((agent) => agent.id === agentId),
+        saysMade: /Deleted agent/,
+        saysNot: /was not deleted/,
+      };
+  }
+}
+
+const REGIONS: Record<Provider, Record<Kind, string>> = {
+  external: { buy: 'US', release: 'CA', map: 'GB', delete: 'DE' },
+  embedded: { buy: 'FR', release: 'ES', map: 'IT', delete: 'NL' },
+};
+
+describe.each<Provider>(['external', 'embedded'])('SIGKILL mid-change, provider %s', (provider) => {
+  it.each<Kind>(['buy', 'release', 'map', 'delete'])(
+    '%s: the restarted app finds out, audits, announces and tells',
+    async (kind) => {
+      const home = join(dir, `${provider}-${kind}`);
+      const change = scene(kind, REGIONS[provider][kind]);
+      const first = await startApp(provider, home);
+      await slowDown(first, change.route);
+      const waiting = await change.start(first);
+      await until(
+        () => openIntents(home),
+        (open) => open === 1,
+        'the change to be under way',
+      );
+      // The intent is written just before the provider is called; give the call a moment to reach it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      first.process.child.kill('SIGKILL');
+      await first.process.exited;
+      logs.push(first.process.output());
+
+      const providerMade = provider === 'external';
+      if (providerMade) {
+        await until(() => change.made(first), Boolean, 'the provider to finish the change', PROVIDER_DELAY_MS + 3_000);
+      }
+      const announcedBefore = slack
+        .calls('chat.postMessage')
+        .filter((entry) => entry.body.channel === NOTIFY_CHANNEL).length;
+
+      const second = await startApp(provider, home);
+      const told = await slack.waitFor(
+        RESPONSE_URL,
+        (entry) => entry.responseUrlId === waiting && shownText(entry).includes('checked with the provider'),
+        { timeoutMs: 4 * TIMEOUT_MS + 5_000 },
+      );
+      const made = await change.made(second);
+      expect(made).toBe(providerMade || kind === 'map');
+      expect(shownText(told)).toMatch(made ? change.saysMade : change.saysNot);
+      expect(shownText(told)).not.toContain(WORKING);
+      expect(told.body.replace_original, 'it takes the place of "Working on it…"').toBe(true);
+
+      await until(
+        () => openIntents(home),
+        (open) => open === 0,
+        'the intent to be closed',
+      );
+      const last = auditOf(home, change.action).at(-1);
+      expect(last).toMatchObject({ outcome: made ? 'succeeded' : 'failed', source: 'system' });
+      expect(JSON.parse(last?.params ?? '{}')).toEqual({ reconciled: true });
+      await stop(second);
+      const announced = slack.calls('chat.postMessage').filter((entry) => entry.body.channel === NOTIFY_CHANNEL);
+      expect(announced.length - announcedBefore, 'announced once if it happened, else not at all').toBe(made ? 1 : 0);
+    },
+  );
+});

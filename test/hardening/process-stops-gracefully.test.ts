@@ -1,0 +1,171 @@
+// The app's own process and every way out of it. Started exactly as the README says (`npm start`), SIGTERM or SIGINT
+// to npm stops the app gracefully and leaves nothing behind. An unhandled rejection or an uncaught exception is one
+// fatal log line, with no secret in it, then the same graceful stop and exit code 1. And a stop waits no longer than
+// SHUTDOWN_TIMEOUT_MS: then it names what was still running and exits 1. The faults are made by a module loaded
+// before the app (fixtures/fault-on-signal.ts), so the app's code is exactly what production runs.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { WORKING } from '../e2e/support.js';
+import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import {
+  type AppProcess,
+  appEnvironment,
+  atLeast,
+  isAlive,
+  killLeftovers,
+  type SpawnOptions,
+  spawnApp,
+} from '../harness/app-process.js';
+import { type FakeSlack, startFakeSlack } from '../harness/fake-slack.js';
+import { sweepForSecrets } from '../harness/secrets.js';
+import { answersTo, askToBuy, availableNumber, inspectDatabase, pressConfirm } from './process-support.js';
+import { until } from './support.js';
+
+const FATAL = 60;
+const ERROR = 50;
+const FAULT_MODULE = './test/hardening/fixtures/fault-on-signal.ts';
+
+let slack: FakeSlack;
+let sandbox: Sandbox;
+let dir: string;
+let dbPath: string;
+let started: AppProcess[];
+
+beforeAll(async () => {
+  slack = await startFakeSlack();
+  sandbox = await startSandbox({ port: 0 });
+});
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'voice-ops-lifecycle-'));
+  dbPath = join(dir, 'voice-ops.db');
+  started = [];
+});
+afterEach(async () => {
+  killLeftovers();
+  sandbox.faults.clear();
+  try {
+    const logText = started.map((app) => app.output()).join('');
+    sweepForSecrets({ slack, logText, dbPath, credentials: [BOT_TOKEN, SIGNING_SECRET, sandbox.apiKey] });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await slack?.close();
+});
+
+async function startApp(options: Partial<SpawnOptions> & { env?: Record<string, string> } = {}) {
+  const app = spawnApp({ via: 'node', ...options, env: { ...appEnvironment(slack, sandbox, dbPath), ...options.env } });
+  started.push(app);
+  return { ...app, ...(await app.ready) };
+}
+
+const messages = (app: AppProcess) => app.entries().map((entry) => entry.msg);
+
+/** Asks to buy a number and confirms, with the provider holding the buy for `delayMs`; resolves once it is there. */
+async function buyUnderWay(app: { eventsUrl: string }, delayMs: number) {
+  const number = await availableNumber(sandbox);
+  const confirmationId = await askToBuy(slack, app.eventsUrl, number);
+  const buys = sandbox.requestCount('buyNumber');
+  sandbox.faults.inject('buyNumber', { type: 'delay', ms: delayMs }, { times: 1 });
+  const confirmed = await pressConfirm(slack, app.eventsUrl, confirmationId);
+  await until(
+    () => sandbox.requestCount('buyNumber'),
+    (count) => count > buys,
+    'the buy to reach the provider',
+  );
+  return { number, confirmed };
+}
+
+describe('`npm start`, as the README says', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops gracefully on %s to npm, and leaves no process behind',
+    async (signal) => {
+      const app = await startApp({ via: 'npm start' });
+      expect(app.pid, 'the app runs in a process of its own, under npm').not.toBe(app.child.pid);
+
+      app.child.kill(signal);
+
+      expect(await app.exited).toEqual({ code: 0, signal: null });
+      expect(isAlive(app.pid), 'the app process is gone').toBe(false);
+      expect(app.entries()).toContainEqual(
+        expect.objectContaining({ msg: 'stopping: finishing changes under way', signal }),
+      );
+      expect(messages(app).filter((msg) => msg === 'stopped')).toHaveLength(1);
+      expect(atLeast(app.entries(), ERROR)).toEqual([]);
+    },
+  );
+});
+
+describe('an error nothing handled', () => {
+  it('an unhandled rejection is one fatal line, then the change under way finishes and the process exits 1', async () => {
+    const app = await startApp({
+      nodeArgs: ['--import', 'tsx', '--import', FAULT_MODULE],
+      env: { FAULT: 'rejection' },
+    });
+    const { number, confirmed } = await buyUnderWay(app, 1000);
+
+    process.kill(app.pid, 'SIGUSR2');
+
+    expect(await app.exited).toEqual({ code: 1, signal: null });
+    const fatal = atLeast(app.entries(), FATAL);
+    expect(fatal).toEqual([
+      expect.objectContaining({
+        msg: 'Voice Ops cannot go on (unhandled promise rejection): stopping',
+        err: expect.objectContaining({ message: 'lost while holding [redacted] and [redacted]' }),
+      }),
+    ]);
+    // The graceful stop: the buy was finished, audited and reported before the process went.
+    expect(messages(app)).toContain('stopped');
+    expect(inspectDatabase(dbPath).trail).toEqual([
+      'number.buy requested',
+      'number.buy confirmed',
+      'number.buy succeeded',
+    ]);
+    expect(answersTo(slack, confirmed)).toEqual([
+      expect.stringContaining(WORKING),
+      expect.stringContaining(`Bought *${number}*`),
+    ]);
+  });
+
+  it('an uncaught exception is one fatal line, then a graceful stop and exit code 1', async () => {
+    const app = await startApp({
+      nodeArgs: ['--import', 'tsx', '--import', FAULT_MODULE],
+      env: { FAULT: 'exception' },
+    });
+
+    process.kill(app.pid, 'SIGUSR2');
+
+    expect(await app.exited).toEqual({ code: 1, signal: null });
+    expect(atLeast(app.entries(), FATAL)).toEqual([
+      expect.objectContaining({
+        msg: 'Voice Ops cannot go on (uncaught exception): stopping',
+        err: expect.objectContaining({ message: 'lost while holding [redacted] and [redacted]' }),
+      }),
+    ]);
+    expect(messages(app)).toContain('stopped');
+  });
+});
+
+describe('SHUTDOWN_TIMEOUT_MS', () => {
+  it('bounds the stop: what is still running is named, and the process exits 1', async () => {
+    const app = await startApp({ env: { SHUTDOWN_TIMEOUT_MS: '300' } });
+    const { number } = await buyUnderWay(app, 5000);
+
+    app.child.kill('SIGTERM');
+
+    expect(await app.exited).toEqual({ code: 1, signal: null });
+    expect(atLeast(app.entries(), ERROR)).toEqual([
+      expect.objectContaining({
+        msg: 'SHUTDOWN_TIMEOUT_MS (300 ms) passed with work still running: exiting without it',
+        changes: [expect.stringMatching(new RegExp(`^number\\.buy \\${number} by ${OPERATOR} correlation \\S+$`))],
+        deliveries: [`block_actions confirm_change from ${OPERATOR}`],
+      }),
+    ]);
+    expect(messages(app)).not.toContain('stopped');
+  });
+});

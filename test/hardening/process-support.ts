@@ -1,0 +1,93 @@
+// What the tests of the app's own process do to it and read back: a buy asked for and confirmed over signed requests,
+// the sandbox's own view of the numbers, and the audit trail as a reader finds it in the file the process left.
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { AuditLog } from '../../src/store/audit.js';
+import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
+import { OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type FakeSlack, RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { blockAction, slashCommand } from '../harness/payloads.js';
+import { type AppResponse, postToSlackApp } from '../harness/signing.js';
+
+let replies = 0;
+
+/** The app's request URL, or how to deliver a body to it otherwise (a Socket Mode envelope). */
+export type AppAddress = string | ((body: string) => Promise<AppResponse>);
+
+function deliver(to: AppAddress, body: string): Promise<AppResponse> {
+  return typeof to === 'string' ? postToSlackApp(to, SIGNING_SECRET, body) : to(body);
+}
+
+/** `/voice numbers buy NUMBER` to the app; resolves with the confirmation id it answered with. */
+export async function askToBuy(slack: FakeSlack, app: AppAddress, number: string): Promise<string> {
+  const id = `process-ask-${++replies}`;
+  const body = slashCommand({ text: `numbers buy ${number}`, userId: OPERATOR, responseUrl: slack.respondUrl(id) });
+  expect((await deliver(app, body)).status).toBe(200);
+  const prompt = await slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === id);
+  return onlyButton((prompt.body.blocks ?? []) as Block[], ACTION.confirmChange);
+}
+
+/** Presses Confirm; returns the response_url id its answers go to. */
+export async function pressConfirm(slack: FakeSlack, app: AppAddress, confirmationId: string): Promise<string> {
+  const id = `process-confirm-${++replies}`;
+  const body = blockAction({
+    userId: OPERATOR,
+    actionId: ACTION.confirmChange,
+    value: confirmationId,
+    container: EPHEMERAL,
+    responseUrl: slack.respondUrl(id),
+  });
+  expect((await deliver(app, body)).status).toBe(200);
+  return id;
+}
+
+/** The answer after "Working on it" posted to the response_url with this id. */
+export function outcome(slack: FakeSlack, responseUrlId: string): Promise<SlackCall> {
+  return slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === responseUrlId && !shownText(call).includes(WORKING),
+    { timeoutMs: 10_000 },
+  );
+}
+
+/** Everything posted to the response_url with this id, as the user read it. */
+export function answersTo(slack: FakeSlack, responseUrlId: string): string[] {
+  return slack
+    .calls(RESPONSE_URL)
+    .filter((call) => call.responseUrlId === responseUrlId)
+    .map(shownText);
+}
+
+export async function availableNumber(sandbox: Sandbox, region = 'AU'): Promise<string> {
+  const response = await fetch(`${sandbox.url}/list-available-numbers?region=${region}&limit=100`, {
+    headers: { authorization: `Bearer ${sandbox.apiKey}` },
+  });
+  const { data } = (await response.json()) as { data: { number: string; capabilities: string[] }[] };
+  const found = data.find((entry) => entry.capabilities.includes('voice'));
+  if (!found) throw new Error(`no ${region} voice number for sale`);
+  return found.number;
+}
+
+export async function purchased(sandbox: Sandbox): Promise<string[]> {
+  const response = await fetch(`${sandbox.url}/purchased-phone-numbers`, {
+    headers: { authorization: `Bearer ${sandbox.apiKey}` },
+  });
+  return ((await response.json()) as { data: { number: string }[] }).data.map((entry) => entry.number);
+}
+
+/** Opens the file as a reader would after the process went, and checks it through SQLite and the app's row schema. */
+export function inspectDatabase(dbPath: string) {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const integrity = db.pragma('integrity_check', { simple: true });
+    const count = (db.prepare('SELECT count(*) AS n FROM audit_events').get() as { n: number }).n;
+    const events = [...new AuditLog(db).since(new Date(0))];
+    const confirmations = db.prepare('SELECT id, state FROM confirmations').all() as { id: string; state: string }[];
+    const trail = events.map((event) => `${event.action} ${event.outcome}`);
+    return { integrity, count, events, trail, confirmations };
+  } finally {
+    db.close();
+  }
+}
