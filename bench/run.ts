@@ -1,4 +1,4 @@
-// `npm run bench`: Voice Ops against the bare Bolt floor, plus memory, modal, audit and start-up figures.
+// `npm run bench`: Voice Ops against the bare Bolt floor, plus memory, modal, lists at scale, audit and start-up figures.
 // Prints the tables and the targets (PASS/MISS) and writes the same figures to bench/results.json. See
 // bench/README.md for what is measured how, and the knobs (BENCH_SECONDS, BENCH_CPU_PROF, …).
 import { writeFileSync } from 'node:fs';
@@ -8,8 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { measureAcks } from './ack.js';
 import type { AppKind, AppReady } from './app-process.js';
 import type { AuditResult } from './audit.js';
-import { SIGNING_SECRET } from './constants.js';
+import { SCALE, SIGNING_SECRET } from './constants.js';
 import { type Child, REPO_ROOT, spawnChild } from './ipc.js';
+import { measureLists } from './lists.js';
 import { measureMemory } from './memory.js';
 import { measureModals } from './modal.js';
 import { type Results, render, targets } from './report.js';
@@ -32,6 +33,7 @@ const settings = {
   memoryConnections: 16,
   auditRows: numberSetting('BENCH_AUDIT_ROWS', 1_000_000),
   startupRuns: numberSetting('BENCH_STARTUP_RUNS', 3),
+  listSamples: numberSetting('BENCH_LIST_SAMPLES', 10),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
   /** A directory: the Voice Ops process writes a V8 CPU profile there on exit. */
   cpuProfileDir:
@@ -51,14 +53,15 @@ const machine = {
   platform: `${process.platform} ${process.arch}`,
 };
 
-async function startApp(kind: AppKind, stubs: StubsReady): Promise<Child<AppReady>> {
+/** An app under test; Voice Ops reads the stubs' small sandbox unless given another (the listing bench's). */
+async function startApp(kind: AppKind, stubs: StubsReady, sandboxUrl = stubs.sandboxUrl): Promise<Child<AppReady>> {
   const profiling = kind === 'voice' && settings.cpuProfileDir;
   return spawnChild<AppReady>('bench/app-process.ts', [kind], {
     nodeFlags: ['--expose-gc', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [])],
     env: {
       BENCH_SLACK_API_URL: stubs.slackApiUrl,
       BENCH_SIGNING_SECRET: SIGNING_SECRET,
-      BENCH_SANDBOX_URL: stubs.sandboxUrl,
+      BENCH_SANDBOX_URL: sandboxUrl,
       BENCH_SANDBOX_KEY: stubs.sandboxKey,
       BENCH_LOG_LEVEL: settings.logLevel,
     },
@@ -104,6 +107,13 @@ async function main(): Promise<void> {
     const output = { voice: voice.output(), bare: bare.output(), bareRespond: bareRespond.output() };
     for (const app of [voice, bare, bareRespond]) await app.stop();
 
+    log(`lists at ${SCALE.numbers} numbers and ${SCALE.agents} agents, on a Voice Ops process of their own`);
+    const listing = await startApp('voice', stubs.ready, stubs.ready.scaleSandboxUrl);
+    children.push(listing);
+    const lists = await measureLists(stubs, listing, { samples: settings.listSamples, log });
+    const listingOutput = listing.output();
+    await listing.stop();
+
     log('start-up times');
     const startup = await measureStartup({
       slackApiUrl: stubs.ready.slackApiUrl,
@@ -122,10 +132,10 @@ async function main(): Promise<void> {
     const audit = auditChild.ready.result;
     await auditChild.stop();
 
-    const results: Results = { ack, memory, modals, audit, startup };
+    const results: Results = { ack, memory, modals, lists, audit, startup };
     const list = targets(results);
     process.stdout.write(`\n${render(results, list)}\n\n`);
-    for (const [name, out] of Object.entries({ ...output, stubs: stubs.output() })) {
+    for (const [name, out] of Object.entries({ ...output, listing: listingOutput, stubs: stubs.output() })) {
       if (out.count === 0) continue;
       process.stdout.write(`${name} process wrote ${out.count} log lines; the first:\n  ${out.lines.join('\n  ')}\n`);
     }
@@ -143,7 +153,7 @@ async function main(): Promise<void> {
       settings,
       ...results,
       targets: list,
-      childOutput: { ...output, stubs: stubs.output() },
+      childOutput: { ...output, listing: listingOutput, stubs: stubs.output() },
       elapsedSeconds,
     };
     const file = join(REPO_ROOT, 'bench', 'results.json');

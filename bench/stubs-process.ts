@@ -3,14 +3,25 @@
 // loop of the load generator (which would slow the app's measured latency and not the bare app's), nor counts
 // in the memory of the app under test.
 //
+// A second sandbox holds the account of the listing bench (bench/lists.ts): 10,000 purchased numbers and 1,000 agents.
+//
 // Requests: `responses` (response_url posts and Web API calls so far, and CPU time), `clear`, `latency`
-// (the sandbox's added latency), `modal` (sends one command and times its views.open), `stop`.
+// (the sandbox's added latency), `modal` (sends one command and times its views.open), `list` (sends one command,
+// button, Home tab opening or type-ahead and times its answer), `stop`.
 import { performance } from 'node:perf_hooks';
 import { ProviderClient } from '../src/provider/client.js';
 import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
 import { RESPONSE_URL, type SlackCall, startFakeSlack } from '../test/harness/fake-slack.js';
-import { newTriggerId, slashCommand } from '../test/harness/payloads.js';
-import { postToSlackApp } from '../test/harness/signing.js';
+import {
+  appHomeOpened,
+  blockAction,
+  blockSuggestion,
+  newTriggerId,
+  OPS_CHANNEL,
+  slashCommand,
+} from '../test/harness/payloads.js';
+import { JSON_CONTENT_TYPE, postToSlackApp } from '../test/harness/signing.js';
+import { SCALE } from './constants.js';
 import { cpuMs, type Request, serveParent } from './ipc.js';
 
 export interface StubsReady {
@@ -19,6 +30,8 @@ export interface StubsReady {
   responseUrl: string;
   sandboxUrl: string;
   sandboxKey: string;
+  /** The sandbox of the listing bench, with SCALE's numbers and agents (same key). */
+  scaleSandboxUrl: string;
 }
 
 export const SEED_AGENTS = 5;
@@ -42,6 +55,8 @@ export interface ModalTiming {
 const slack = await startFakeSlack();
 const sandbox: Sandbox = await startSandbox({ port: 0 });
 await seed(sandbox);
+// Seeded straight into its SQLite (12 regions of 1,000 numbers for sale, SCALE.numbers of them bought).
+const scaleSandbox: Sandbox = await startSandbox({ port: 0, numbersPerRegion: 1000, seed: SCALE });
 let responses = 0;
 let webApi = 0;
 
@@ -126,12 +141,121 @@ async function timeModal(request: ModalRequest): Promise<ModalTiming> {
   };
 }
 
+/** One request of the listing bench: what to send, as whom, and which button's value to bring back. */
+interface ListRequest extends Request {
+  eventsUrl: string;
+  signingSecret: string;
+  userId: string;
+  /** A slash command, a button in an ephemeral listing, the Home tab opened, or typing in a type-ahead picker. */
+  kind: 'command' | 'button' | 'home' | 'typing';
+  /** The command's text, or what was typed. */
+  text?: string;
+  actionId?: string;
+  blockId?: string;
+  /** The button's value. */
+  value?: string;
+  /** The action_id of the button (Next) whose value the answer should bring back. */
+  nextActionId?: string;
+  timeoutMs: number;
+}
+
+export interface ListTiming {
+  /** The request's HTTP answer, ms after sending it. */
+  ackMs: number;
+  /** Its answer at the fake (response_url post, views.publish), ms after sending; a type-ahead's is its ack. */
+  answerMs: number;
+  /** The value of the answer's `nextActionId` button, when it has one. */
+  next?: string;
+  /** Options a type-ahead answered. */
+  options?: number;
+}
+
+let lists = 0;
+
+/** The value of the first element with this action_id anywhere in a Slack body. */
+function buttonValue(value: unknown, actionId: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = buttonValue(item, actionId);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (record.action_id === actionId && typeof record.value === 'string') return record.value;
+  for (const child of Object.values(record)) {
+    const found = buttonValue(child, actionId);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+async function timeList(request: ListRequest): Promise<ListTiming> {
+  const responseUrlId = `list${++lists}`;
+  const responseUrl = slack.respondUrl(responseUrlId);
+  const { userId } = request;
+  const body =
+    request.kind === 'command'
+      ? slashCommand({ text: request.text ?? '', userId, responseUrl })
+      : request.kind === 'button'
+        ? blockAction({
+            userId,
+            actionId: request.actionId ?? '',
+            value: request.value ?? '',
+            container: { type: 'message', channelId: OPS_CHANNEL, isEphemeral: true },
+            responseUrl,
+          })
+        : request.kind === 'home'
+          ? appHomeOpened({ userId })
+          : blockSuggestion({
+              userId,
+              actionId: request.actionId ?? '',
+              blockId: request.blockId ?? '',
+              value: request.text ?? '',
+            });
+  let answeredAt = Number.NaN;
+  const since = slack.mark();
+  const answer =
+    request.kind === 'typing'
+      ? undefined
+      : slack.waitFor(
+          request.kind === 'home' ? 'views.publish' : RESPONSE_URL,
+          (call: SlackCall) => {
+            const ours = request.kind === 'home' ? call.body.user_id === userId : call.responseUrlId === responseUrlId;
+            if (ours) answeredAt = performance.now();
+            return ours;
+          },
+          { timeoutMs: request.timeoutMs, since },
+        );
+  answer?.catch(() => undefined);
+  const sentAt = performance.now();
+  const ack = await postToSlackApp(
+    request.eventsUrl,
+    request.signingSecret,
+    body,
+    request.kind === 'home' ? { contentType: JSON_CONTENT_TYPE } : {},
+  );
+  const ackMs = performance.now() - sentAt;
+  if (ack.status !== 200) throw new Error(`${request.kind} was answered ${ack.status}: ${ack.body}`);
+  if (!answer) {
+    const json = ack.json as { options?: unknown[]; option_groups?: { options: unknown[] }[] } | undefined;
+    const options =
+      (json?.options?.length ?? 0) + (json?.option_groups ?? []).reduce((n, g) => n + g.options.length, 0);
+    return { ackMs, answerMs: ackMs, options };
+  }
+  const answered = await answer;
+  const next = request.nextActionId ? buttonValue(answered.body, request.nextActionId) : undefined;
+  return { ackMs, answerMs: answeredAt - sentAt, ...(next === undefined ? {} : { next }) };
+}
+
 serveParent(
   {
     slackApiUrl: slack.apiUrl,
     responseUrl: slack.respondUrl('bench'),
     sandboxUrl: sandbox.url,
     sandboxKey: sandbox.apiKey,
+    scaleSandboxUrl: scaleSandbox.url,
   } satisfies StubsReady,
   async (request) => {
     switch (request.op) {
@@ -143,10 +267,13 @@ serveParent(
         return null;
       case 'modal':
         return timeModal(request as ModalRequest);
+      case 'list':
+        return timeList(request as ListRequest);
       case 'stop':
         clearInterval(counter);
         await slack.close();
         await sandbox.close();
+        await scaleSandbox.close();
         return null;
       default:
         throw new Error(`unknown request ${request.op}`);

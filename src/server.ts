@@ -9,6 +9,7 @@ import { AccessControl } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
+import { SeenNumbers } from './ops/seen-numbers.js';
 import { ProviderClient } from './provider/index.js';
 import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
@@ -26,6 +27,7 @@ import { AuditChanges } from './store/audit-changes.js';
 import { Confirmations } from './store/confirmations.js';
 import { checkWritable, openDatabase } from './store/db.js';
 import { DeliveryKeys } from './store/dedupe.js';
+import { LearnedFacts } from './store/facts.js';
 import { Intents } from './store/intents.js';
 import { ProviderSnapshot } from './store/provider-snapshot.js';
 import { RoutingRecords } from './store/routes.js';
@@ -112,8 +114,10 @@ export async function startVoiceOps(
     intents: new Intents(db, { now }),
     atomically: <T>(work: () => T): T => db.transaction(work)(),
     routes: routing,
+    facts: new LearnedFacts(db, { now }),
+    seen: new SeenNumbers(),
     access,
-    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId),
+    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, now),
     locks: new ResourceLocks(),
     changes,
     policy: config.policy,

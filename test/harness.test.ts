@@ -118,6 +118,31 @@ describe('fake Slack Web API, called by @slack/web-api', () => {
     expect(call.at).toBeLessThanOrEqual(Date.now());
   });
 
+  it('keeps posted messages: chat.update rewrites one still there, and answers message_not_found once it is gone', async () => {
+    const posted = await client.chat.postMessage({ channel: 'CNOTIFY', text: 'one change', blocks: [] });
+    const ts = posted.ts ?? '';
+    const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: 'two changes' } }];
+    const updated = await client.chat.update({ channel: 'CNOTIFY', ts, text: 'two changes', blocks });
+    expect(updated).toMatchObject({ ok: true, channel: 'CNOTIFY', ts, message: { text: 'two changes', blocks } });
+    await client.chat.update({ channel: 'CNOTIFY', ts, text: 'three changes' });
+    // The blocks as given, plus the block_id Slack fills in.
+    expect(fake.messages('CNOTIFY').filter((message) => message.ts === ts)).toMatchObject([
+      { channel: 'CNOTIFY', ts, text: 'three changes', blocks, edits: 2 },
+    ]);
+
+    await expect(client.chat.update({ channel: 'COTHER', ts, text: 'elsewhere' })).rejects.toMatchObject({
+      data: { error: 'message_not_found' },
+    });
+    await expect(
+      client.chat.update({ channel: 'CNOTIFY', ts: '1.000001', text: 'never posted' }),
+    ).rejects.toMatchObject({ data: { error: 'message_not_found' } });
+    fake.removeMessage('CNOTIFY', ts);
+    await expect(client.chat.update({ channel: 'CNOTIFY', ts, text: 'four changes' })).rejects.toMatchObject({
+      data: { error: 'message_not_found' },
+    });
+    expect(fake.messages('CNOTIFY').map((message) => message.ts)).not.toContain(ts);
+  });
+
   it('answers chat.postEphemeral with a message_ts', async () => {
     const result = await client.chat.postEphemeral({ channel: 'COPS', user: 'UADMIN', text: 'only you' });
     expect(result).toMatchObject({ ok: true, message_ts: expect.stringMatching(/^\d+\.\d+$/) });

@@ -16,6 +16,8 @@ export interface AgentSummary {
   id: string;
   name: string;
   status: string;
+  /** As given when the app created it; undefined for an agent created elsewhere. */
+  language?: string;
   /** Numbers routed to the agent, from the app's own routing records. */
   numbers: string[];
 }
@@ -47,8 +49,10 @@ export async function listAgents(
     request,
     filter,
   );
+  const languages = deps.facts.languages(page.items.map((agent) => agent.id));
   const items = page.items.map((agent) => ({
     ...agent,
+    language: languages.get(agent.id),
     numbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
   }));
   return { ok: true, page: { ...page, items } };
@@ -91,6 +95,7 @@ export async function createAgent(
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
+      deps.facts.rememberAgent(agent.id, params.language);
       return {
         ok: true,
         change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: params.language } },
@@ -190,6 +195,7 @@ export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { 
         );
       }
       deps.routes.removeAgent(change.agentId);
+      deps.facts.forgetAgent(change.agentId);
       return { ok: true, change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } } };
     },
   };

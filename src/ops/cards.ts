@@ -3,7 +3,7 @@ import { phoneNumber } from '../provider/schemas.js';
 import { type AgentFilter, type AgentSummary, type AgentsPage, listAgents } from './agents.js';
 import { type AuditChange, auditPage } from './audit.js';
 import { type OpsDeps, providerFailure } from './context.js';
-import { type NumberSummary, summarize } from './numbers.js';
+import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -37,7 +37,9 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
     const routes = new Map(route ? [[found.number, route.agentId]] : []);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const history = await auditPage(deps, { filter: { target: found.number }, page: 1, size: CARD_HISTORY });
-    return { ok: true, number: summarize(found, routes, names), history: history.items };
+    const [number] = withCapabilities(deps, [summarize(found, routes, names)]);
+    if (!number) throw new Error('a summary of one number is one number');
+    return { ok: true, number, history: history.items };
   } catch (error) {
     return providerFailure(error);
   }
@@ -64,8 +66,9 @@ export async function findAgents(
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
         const numbers = deps.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+        const language = deps.facts.languages([agent.id]).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
-        return { ok: true, kind: 'card', card: { agent: { ...agent, numbers }, history: history.items } };
+        return { ok: true, kind: 'card', card: { agent: { ...agent, language, numbers }, history: history.items } };
       }
     } catch (error) {
       return providerFailure(error);

@@ -5,7 +5,8 @@ import { z } from 'zod';
 const agentRef = z.object({ id: z.string(), name: z.string().optional() });
 
 export const pendingChange = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('number.buy'), number: z.string() }),
+  // Capabilities, when a search showed them (or a look-up found them), are kept once the number is bought.
+  z.object({ kind: z.literal('number.buy'), number: z.string(), capabilities: z.array(z.string()).optional() }),
   z.object({
     kind: z.literal('number.release'),
     numberId: z.string(),

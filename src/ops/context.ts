@@ -7,6 +7,7 @@ import type { Approvals } from '../store/approvals.js';
 import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
 import type { AuditChanges } from '../store/audit-changes.js';
 import type { Confirmations } from '../store/confirmations.js';
+import type { LearnedFacts } from '../store/facts.js';
 import type { Intents } from '../store/intents.js';
 import type { RoutingRecords } from '../store/routes.js';
 import { type AccessControl, variableFor } from './access.js';
@@ -14,6 +15,7 @@ import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
 import type { PolicyConfig } from './policy-config.js';
+import type { SeenNumbers } from './seen-numbers.js';
 import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
 
 export interface OpsDeps {
@@ -30,6 +32,10 @@ export interface OpsDeps {
   /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
   atomically: <T>(work: () => T) => T;
   routes: RoutingRecords;
+  /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
+  facts: LearnedFacts;
+  /** Capabilities of numbers recent searches showed. */
+  seen: SeenNumbers;
   access: AccessControl;
   announcer: Announcer;
   locks: ResourceLocks;

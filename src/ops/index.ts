@@ -10,7 +10,7 @@ import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, type OpsDeps, record } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
-import { listNumbers, type NumberFilter, requestBuy, requestRelease, searchNumbers } from './numbers.js';
+import { listNumbers, type NumberFilter, requestBuy, requestRelease } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
@@ -19,6 +19,7 @@ export { NEEDED_ROLE } from './policies.js';
 
 import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
+import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type Role } from './types.js';
 
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
@@ -33,6 +34,7 @@ export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
 export type { AgentChoices, NumberChoices } from './pickers.js';
 export type { MapResult } from './routing.js';
+export type { SearchPage, SearchRequest, SearchStart } from './search.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
 export interface PoliciesInForce {
@@ -69,7 +71,7 @@ export function createOps(deps: OpsDeps) {
     showNumber: (number: string) => showNumber(deps, number),
     /** The agent with this id as a card, else the agents whose name contains the text. */
     findAgents: (request: PageRequest & ReadOptions & { filter: AgentFilter }) => findAgents(deps, request),
-    searchNumbers: (query: { region?: string; cursor?: string }) => searchNumbers(deps, query),
+    searchNumbers: (request: SearchRequest) => searchNumbers(deps, request),
     requestBuy: (actor: Actor, number: string) =>
       attempt(deps, actor, { action: 'number.buy', target: number }, (id) => requestBuy(deps, actor, number, id)),
     requestRelease: (actor: Actor, numberOrId: string) =>

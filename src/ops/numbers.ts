@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import type { BoughtNumber } from '../provider/index.js';
-import {
-  type AvailableNumberPage,
-  EXPECTED_STATUS,
-  type PurchasedNumber,
-  phoneNumber,
-  region,
-  resourceId,
-} from '../provider/schemas.js';
+import { EXPECTED_STATUS, MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
@@ -35,6 +28,8 @@ export type NumberFilter = z.infer<typeof numberFilter>;
 export interface NumberSummary extends PurchasedNumber {
   /** Told from the number's country calling code; undefined when the region table does not know it. */
   region?: string;
+  /** As learnt when the app bought it; undefined for a number bought elsewhere. */
+  capabilities?: string[];
   /** The agent the number routes to, from the app's own routing records. */
   agentId?: string;
   /** That agent's name, when the provider still lists it. */
@@ -57,10 +52,20 @@ export async function listNumbers(
     const matching = purchased.filter((entry) => matches(filter, entry, routed.get(entry.number)));
     const page = pageOf(matching, request, filter);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
-    return { ok: true, page: { ...page, items: page.items.map((entry) => summarize(entry, routed, names)) } };
+    const items = withCapabilities(
+      deps,
+      page.items.map((entry) => summarize(entry, routed, names)),
+    );
+    return { ok: true, page: { ...page, items } };
   } catch (error) {
     return providerFailure(error);
   }
+}
+
+/** Adds what the app learnt of each number's capabilities: one query for the page. */
+export function withCapabilities(deps: OpsDeps, numbers: NumberSummary[]): NumberSummary[] {
+  const known = deps.facts.capabilities(numbers.map((entry) => entry.number));
+  return numbers.map((entry) => ({ ...entry, capabilities: known.get(entry.number) }));
 }
 
 /** A filter that cannot match anything is explained rather than answered with an empty list. */
@@ -97,19 +102,32 @@ export function summarize(
   };
 }
 
-export async function searchNumbers(
-  deps: OpsDeps,
-  query: { region?: string; cursor?: string },
-): Promise<Result<{ page: AvailableNumberPage }>> {
-  if (query.region !== undefined) {
-    const checked = validate(region, query.region);
-    if (!checked.ok) return { ...checked, field: 'region', message: `Region ${checked.message}` };
-  }
+/** Pages of its region searched for a number's capabilities, when no recent search showed them: at most 1,000. */
+const LOOK_UP_PAGES = 10;
+
+/**
+ * A number's capabilities, as a search showed them or, failing that, as a short search of its region finds them;
+ * undefined when neither does (the buy goes ahead: capabilities only explain the listings).
+ */
+async function capabilitiesOf(deps: OpsDeps, number: string): Promise<string[] | undefined> {
+  const known = deps.seen.capabilitiesOf(number);
+  if (known) return known;
+  const inRegion = regionOf(number);
+  if (!inRegion) return undefined;
   try {
-    return { ok: true, page: await deps.provider.searchNumbers(query) };
+    const pages = deps.provider.searchNumberPages(
+      { region: inRegion, limit: MAX_PAGE_SIZE },
+      { maxPages: LOOK_UP_PAGES },
+    );
+    for await (const results of pages) {
+      deps.seen.remember(results);
+      const found = results.find((result) => result.number === number);
+      if (found) return found.capabilities;
+    }
   } catch (error) {
-    return providerFailure(error);
+    deps.logger.info({ err: error, number }, 'could not look up the capabilities of a number to buy');
   }
+  return undefined;
 }
 
 export async function requestBuy(
@@ -131,7 +149,8 @@ export async function requestBuy(
   if (purchased.some((entry) => entry.number === checked.value)) {
     return fail('conflict', `${checked.value} is already one of your numbers: nothing to buy.`);
   }
-  return requestConfirmation(deps, actor, correlationId, { kind: 'number.buy', number: checked.value });
+  const capabilities = await capabilitiesOf(deps, checked.value);
+  return requestConfirmation(deps, actor, correlationId, { kind: 'number.buy', number: checked.value, capabilities });
 }
 
 export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'number.buy' }>): Work {
@@ -159,6 +178,7 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
       if (bought.status !== EXPECTED_STATUS.numberBought) {
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
       }
+      if (change.capabilities) deps.facts.rememberNumber(bought.number, change.capabilities);
       // A number just bought routes nowhere: a record left from when the account last owned it is stale.
       deps.routes.removeNumber(bought.number);
       return {
@@ -220,6 +240,7 @@ export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind
         return unexpectedStatus('the release', EXPECTED_STATUS.numberReleased, released.status);
       }
       deps.routes.removeNumber(change.number);
+      deps.facts.forgetNumber(change.number);
       return {
         ok: true,
         change: {

@@ -31,6 +31,17 @@ export interface SlackCall {
   at: number;
 }
 
+/** A message as Slack keeps it: posted by chat.postMessage, rewritten by chat.update, gone after chat.delete. */
+export interface PostedMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  /** As Slack keeps them: with the block_id and action_ids it filled in where none were given. */
+  blocks: unknown[];
+  /** How many times chat.update rewrote it. */
+  edits: number;
+}
+
 export interface WaitOptions {
   /** Default 5000. */
   timeoutMs?: number;
@@ -77,6 +88,10 @@ export interface FakeSlack {
   failNext(method: string, error: string | HttpFailure): void;
   /** Answers of `method` wait `ms` first; 0 removes the delay. */
   setLatency(method: string, ms: number): void;
+  /** Messages as they read now, oldest first, optionally only those of one channel: updated, deleted ones gone. */
+  messages(channel?: string): PostedMessage[];
+  /** Someone removes a message in Slack: a later chat.update of it answers `message_not_found`. */
+  removeMessage(channel: string, ts: string): void;
   /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
   setGroupMembers(groupId: string, userIds: string[]): void;
   /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
@@ -399,6 +414,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (ms > 0) latencies.set(method, ms);
       else latencies.delete(method);
     },
+    messages: (channel) =>
+      workspace.posted(channel).map(({ channel: where, ts, text, blocks, edits }) => ({
+        channel: where,
+        ts,
+        text,
+        blocks: [...blocks],
+        edits,
+      })),
+    removeMessage: (channel, ts) => workspace.removeMessage(channel, ts),
     setGroupMembers(groupId, userIds) {
       groups.set(groupId, [...userIds]);
     },

@@ -54,6 +54,8 @@ export interface Message {
   blocks: Block[];
   /** Bumped each time the message is replaced in place. */
   revision: number;
+  /** How many times chat.update rewrote it. */
+  edits: number;
   /**
    * `command` for a slash command a person typed (shown only to them), `message` for what they posted, `slack` for
    * Slackbot's notices, else the call of the app's that made it.
@@ -234,7 +236,7 @@ export class Workspace {
     url.posts += 1;
     const original = url.messageTs === undefined ? undefined : this.findMessage(url.channel, url.messageTs);
     if (body.delete_original === true || body.delete_original === 'true') {
-      if (original) this.removeMessage(original);
+      if (original) this.discard(original);
       return ok();
     }
     const checked = this.checkMessage(body, '');
@@ -316,22 +318,35 @@ export class Workspace {
     return ok({ message_ts: added.ts });
   }
 
+  /** Only a message still there, by its channel and ts; the text and blocks given replace those, the others stay. */
   private updateMessage(body: Record<string, unknown>): Answer {
-    const found = this.findMessage(text(body.channel), text(body.ts));
-    if (!found || found.visibleTo !== undefined) {
-      if (!this.options.strict && !found) return ok({ channel: body.channel, ts: body.ts, text: body.text ?? '' });
-      return this.refuse('chat.update', fail('message_not_found'));
-    }
+    const found = this.messageAt(text(body.channel), text(body.ts));
+    if (!found || found.visibleTo !== undefined) return this.refuse('chat.update', fail('message_not_found'));
     const checked = this.checkMessage(body, '');
     if (!checked.ok) return this.refuse('chat.update', checked.answer);
-    this.replaceMessage(found, checked.message);
-    return ok({ channel: found.channel, ts: found.ts, text: found.text });
+    const { text: newText, blocks } = checked.message;
+    this.replaceMessage(found, { text: newText ?? found.text, blocks: blocks ?? found.blocks });
+    found.edits += 1;
+    return ok({
+      channel: found.channel,
+      ts: found.ts,
+      text: found.text,
+      message: {
+        type: 'message',
+        user: BOT_USER_ID,
+        bot_id: BOT_ID,
+        app_id: APP_ID,
+        text: found.text,
+        blocks: found.blocks,
+        edited: { user: BOT_USER_ID, ts: this.nextTs() },
+      },
+    });
   }
 
   private deleteMessage(body: Record<string, unknown>): Answer {
-    const found = this.findMessage(text(body.channel), text(body.ts));
-    if (found) this.removeMessage(found);
-    else if (this.options.strict) return this.refuse('chat.delete', fail('message_not_found'));
+    const found = this.messageAt(text(body.channel), text(body.ts));
+    if (!found) return this.refuse('chat.delete', fail('message_not_found'));
+    this.discard(found);
     return ok({ channel: body.channel, ts: body.ts });
   }
 
@@ -598,6 +613,21 @@ export class Workspace {
 
   // --- reading ------------------------------------------------------------------------------------------------
 
+  /** The messages the app posted with chat.postMessage, as they read now (rewritten, deleted ones gone), oldest first. */
+  posted(channel?: string): Message[] {
+    const conversation = channel === undefined ? undefined : this.conversation(channel);
+    return this.messages.filter(
+      (message) =>
+        message.via === 'chat.postMessage' && (conversation === undefined || message.channel === conversation),
+    );
+  }
+
+  /** Someone removes a message in Slack: later calls about it answer `message_not_found`. */
+  removeMessage(channel: string, ts: string): void {
+    const found = this.messageAt(channel, ts);
+    if (found) this.discard(found);
+  }
+
   /** Messages of a conversation that `userId` sees, oldest first. */
   conversationFor(channel: string, userId: string): Message[] {
     return this.messages.filter(
@@ -646,11 +676,12 @@ export class Workspace {
       text: input.message.text ?? '',
       blocks: input.message.blocks ?? [],
       revision: 0,
+      edits: 0,
       via: input.via,
     };
     this.messages.push(added);
     const inChannel = this.messages.filter((message) => message.channel === input.channel);
-    if (inChannel.length > HISTORY) this.removeMessage(inChannel[0] as Message);
+    if (inChannel.length > HISTORY) this.discard(inChannel[0] as Message);
     this.changed();
     return added;
   }
@@ -662,10 +693,16 @@ export class Workspace {
     this.changed();
   }
 
-  private removeMessage(message: Message): void {
+  private discard(message: Message): void {
     const index = this.messages.indexOf(message);
     if (index >= 0) this.messages.splice(index, 1);
     this.changed();
+  }
+
+  /** The message a Web API call names by its channel argument (a channel, a DM, a user id) and ts. */
+  private messageAt(channel: string, ts: string): Message | undefined {
+    const conversation = this.conversation(channel);
+    return conversation === undefined ? undefined : this.findMessage(conversation, ts);
   }
 
   private findMessage(channel: string | undefined, ts: string): Message | undefined {

@@ -6,32 +6,110 @@ import type { SlackMessage } from './views/blocks.js';
 
 // A short Retry-After is waited out once; a longer one would hold the graceful stop for a post nobody waits on.
 const MAX_RETRY_AFTER_S = 10;
+/**
+ * A person's changes within this long of their message being posted are added to it. Counted from the post, not the
+ * latest change, so that a message is never rewritten once newer ones have buried it: an update notifies no one.
+ */
+export const BURST_MS = 60_000;
+/** Changes in one message at most; the next starts a new one. */
+const BURST_MAX = 50;
+/** Answers to chat.update meaning the message is no longer there to update: the change gets a message of its own. */
+const GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
+
+/** The message a person's latest changes share. */
+interface Burst {
+  channel: string;
+  ts: string;
+  changes: Change[];
+  postedAt: number;
+}
 
 /**
  * Posts each successful change to the team's channel on a client of its own, so that a rate limit or a hang here
- * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A failure says why, in words for the requester.
+ * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A person's changes within a minute of their
+ * message share it: it is rewritten in place (`chat.update`) with a line per change. Each person's message is kept in
+ * memory, and their announcements go out one at a time, so that two changes finishing together cannot both post.
+ * Changes made outside Voice Ops are posted in a message of their own. A failure says why, in words for the requester.
  */
-export function slackAnnouncer(client: WebClient, channelId: string | undefined): Announcer {
-  const post = async (message: SlackMessage) => {
-    if (!channelId) return;
-    const send = () =>
-      client.chat.postMessage({ channel: channelId, ...message, unfurl_links: false, unfurl_media: false });
+export function slackAnnouncer(
+  client: WebClient,
+  channelId: string | undefined,
+  now: () => Date = () => new Date(),
+): Announcer {
+  const bursts = new Map<string, Burst>();
+  const turns = new Map<string, Promise<void>>();
+
+  const post = async (channel: string, message: SlackMessage) => {
     try {
-      await send().catch(async (error: unknown) => {
-        const wait = retryAfterSeconds(error);
-        if (wait === undefined || wait > MAX_RETRY_AFTER_S) throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-        return send();
-      });
+      return await withRetryAfter(() =>
+        client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false }),
+      );
     } catch (error) {
-      const code = slackErrorCode(error);
-      throw new AnnouncementFailed(code, `${mentionChannel(channelId)} did not get the announcement: ${why(code)}`);
+      throw failure(channel, error);
     }
   };
-  return {
-    announce: (announcement: Announcement) => post(announcementMessage(announcement)),
-    announceOutside: (changes: Change[]) => post(outsideChangesMessage(changes)),
+
+  /** The person's message still open to their next change, if any; forgets those past their minute. */
+  const openBurst = (actorId: string, at: number): Burst | undefined => {
+    for (const [actor, burst] of bursts) if (at - burst.postedAt >= BURST_MS) bursts.delete(actor);
+    const burst = bursts.get(actorId);
+    return burst && burst.changes.length < BURST_MAX ? burst : undefined;
   };
+
+  const announceOne = async (channel: string, actorId: string, change: Change): Promise<void> => {
+    const at = now().getTime();
+    const burst = openBurst(actorId, at);
+    // Kept again only once Slack has taken the change: after a failure the next change starts a new message.
+    bursts.delete(actorId);
+    if (burst) {
+      const changes = [...burst.changes, change];
+      try {
+        const message = announcementMessage(actorId, changes);
+        await withRetryAfter(() => client.chat.update({ channel: burst.channel, ts: burst.ts, ...message }));
+        bursts.set(actorId, { ...burst, changes });
+        return;
+      } catch (error) {
+        if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
+      }
+    }
+    const posted = await post(channel, announcementMessage(actorId, [change]));
+    if (posted.ts)
+      bursts.set(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt: at });
+  };
+
+  return {
+    announce: (announcement: Announcement) => {
+      if (!channelId) return Promise.resolve();
+      const actorId = announcement.actor.userId;
+      const turn = (turns.get(actorId) ?? Promise.resolve()).then(() =>
+        announceOne(channelId, actorId, announcement.change),
+      );
+      const done = turn.catch(() => undefined);
+      turns.set(actorId, done);
+      void done.then(() => {
+        if (turns.get(actorId) === done) turns.delete(actorId);
+      });
+      return turn;
+    },
+    announceOutside: async (changes: Change[]) => {
+      if (channelId) await post(channelId, outsideChangesMessage(changes));
+    },
+  };
+}
+
+/** A call whose 429 names a short Retry-After is made once more after it. */
+function withRetryAfter<T>(call: () => Promise<T>): Promise<T> {
+  return call().catch(async (error: unknown) => {
+    const wait = retryAfterSeconds(error);
+    if (wait === undefined || wait > MAX_RETRY_AFTER_S) throw error;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    return call();
+  });
+}
+
+function failure(channelId: string, error: unknown): AnnouncementFailed {
+  const code = slackErrorCode(error);
+  return new AnnouncementFailed(code, `${mentionChannel(channelId)} did not get the announcement: ${why(code)}`);
 }
 
 function why(code: string): string {

@@ -13,7 +13,7 @@ export type Command =
   | { name: 'agents.delete'; agentId: string }
   | { name: 'numbers.list'; filter: NumberFilter }
   | { name: 'numbers.show'; number: string }
-  | { name: 'numbers.search'; region?: string }
+  | { name: 'numbers.search'; region?: string; digits?: string }
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
   | { name: 'map'; number?: string; agentId?: string }
@@ -162,12 +162,17 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['numbers', 'search'],
-    args: '[REGION]',
-    summary: 'Search available numbers by region, e.g. US (opens a picker when missing)',
+    args: '[REGION [DIGITS]]',
+    summary: 'Search available numbers by region, e.g. US, and digits they contain, e.g. 415 (a picker when missing)',
     role: 'viewer',
     parse: (args) => {
-      if (args.length > 1) return error('Give one two-letter region code: `/voice numbers search US`.');
-      return ok({ name: 'numbers.search', region: args[0]?.toUpperCase() });
+      const [region, ...rest] = args;
+      if (region === undefined) return ok({ name: 'numbers.search' });
+      const digits = compactNumber(rest);
+      if (rest.length && !/^\d{1,15}$/.test(digits)) {
+        return error('Give one two-letter region code, then digits if you like: `/voice numbers search US 415`.');
+      }
+      return ok({ name: 'numbers.search', region: region.toUpperCase(), ...(digits ? { digits } : {}) });
     },
   },
   {

@@ -13,6 +13,7 @@ import {
   type HomePosition,
   type NumbersPosition,
   type SearchPosition,
+  searchRequestOf,
 } from './paging.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
@@ -83,8 +84,8 @@ export async function numbersAnswer(
 }
 
 export async function searchAnswer(deps: SlackDeps, actor: Actor, position: SearchPosition): Promise<Answer> {
-  const query = { region: position.region, cursor: position.cursors.at(-1) };
-  const [searched, role] = await Promise.all([deps.ops.searchNumbers(query), deps.ops.roleOf(actor.userId)]);
+  const request = searchRequestOf(position);
+  const [searched, role] = await Promise.all([deps.ops.searchNumbers(request), deps.ops.roleOf(actor.userId)]);
   if (!searched.ok) return { kind: 'failure', failure: searched };
   return { kind: 'message', message: searchResultsMessage({ page: searched.page, position, role }) };
 }

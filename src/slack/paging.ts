@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentFilter } from '../ops/agents.js';
 import { numberFilter } from '../ops/numbers.js';
+import { type SearchRequest, type SearchStart, searchStart } from '../ops/search.js';
 import { auditCursor, auditFilter } from '../store/audit-changes.js';
 
 /** Slack's limit on a button's value. */
@@ -20,15 +21,26 @@ export const auditPosition = z.object({ page: pageNumber, filter: auditFilter, c
 export type AuditPosition = z.infer<typeof auditPosition>;
 
 /**
- * A page of the provider's search: its cursors are the way back. `cursors` holds the cursor of every page after the
- * first up to this one (this page's last); when they outgrow a button, the oldest are let go and counted in `skipped`.
+ * A page of the search: its region and digits, and the way back. `starts` holds where every page after the first up to
+ * this one starts (this page's last); when they outgrow a button, the oldest are let go and counted in `skipped`.
  */
 export const searchPosition = z.object({
   region: z.string().optional(),
-  cursors: z.array(z.string()),
+  digits: z.string().optional(),
+  starts: z.array(searchStart),
   skipped: z.number().int().min(0),
 });
 export type SearchPosition = z.infer<typeof searchPosition>;
+
+/** The first page of a search. */
+export function searchFrom(region: string | undefined, digits?: string): SearchPosition {
+  return { region, digits, starts: [], skipped: 0 };
+}
+
+/** What to ask the provider for this page. */
+export function searchRequestOf(position: SearchPosition): SearchRequest {
+  return { region: position.region, digits: position.digits, start: position.starts.at(-1) };
+}
 
 /** The Home tab's own pages and filter, kept in its private_metadata. */
 export const homePosition = z.object({ agentsPage: pageNumber, numbersPage: pageNumber, numbersFilter: numberFilter });
@@ -53,21 +65,21 @@ export function decodeValue<T>(schema: z.ZodType<T>, text: string | undefined): 
 }
 
 export function searchPage(position: SearchPosition): number {
-  return position.skipped + position.cursors.length + 1;
+  return position.skipped + position.starts.length + 1;
 }
 
-/** The search page after this one, keeping as many cursors back as a button holds. */
-export function nextSearchPosition(position: SearchPosition, cursor: string): SearchPosition {
-  const next = { ...position, cursors: [...position.cursors, cursor] };
-  while (JSON.stringify(next).length > BUTTON_VALUE_MAX && next.cursors.length > 1) {
-    next.cursors = next.cursors.slice(1);
+/** The search page after this one, keeping as many starts back as a button holds. */
+export function nextSearchPosition(position: SearchPosition, start: SearchStart): SearchPosition {
+  const next = { ...position, starts: [...position.starts, start] };
+  while (JSON.stringify(next).length > BUTTON_VALUE_MAX && next.starts.length > 1) {
+    next.starts = next.starts.slice(1);
     next.skipped += 1;
   }
   return next;
 }
 
-/** The page before this one; the first page when its cursor was let go. */
+/** The page before this one; the first page when its start was let go. */
 export function previousSearchPosition(position: SearchPosition): SearchPosition {
-  const cursors = position.cursors.slice(0, -1);
-  return cursors.length === 0 ? { region: position.region, cursors: [], skipped: 0 } : { ...position, cursors };
+  const starts = position.starts.slice(0, -1);
+  return starts.length === 0 ? searchFrom(position.region, position.digits) : { ...position, starts };
 }

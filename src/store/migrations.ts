@@ -209,6 +209,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX approvals_by_expiry ON approvals (state, expires_at);
     `,
   },
+  {
+    version: 6,
+    name: 'facts learned at buy and create time; indexes for the audit filters',
+    // Two tables of its own, and indexes on audit_events, which the rebuilds of versions 4 and 5 would have dropped
+    // with the old table: so they come after them.
+    sql: `
+      CREATE TABLE number_facts (
+        phone_number TEXT PRIMARY KEY,
+        capabilities TEXT NOT NULL CHECK (json_valid(capabilities) AND json_type(capabilities) = 'array'),
+        learned_at TEXT NOT NULL
+      );
+      CREATE TABLE agent_facts (
+        agent_id TEXT PRIMARY KEY,
+        language TEXT NOT NULL,
+        learned_at TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_by_actor ON audit_events (actor_id);
+      CREATE INDEX audit_events_by_actor_name ON audit_events (actor_name);
+      CREATE INDEX audit_events_by_target ON audit_events (target);
+      CREATE INDEX audit_events_by_agent ON audit_events (json_extract(params, '$.agentId'));
+      CREATE INDEX audit_events_failed ON audit_events (outcome) WHERE outcome = 'failed';
+    `,
+  },
 ];
 
 export class SchemaVersionError extends Error {

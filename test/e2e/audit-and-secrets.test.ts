@@ -264,10 +264,10 @@ describe('after every kind of change', () => {
     expect(t.logs.lines().length).toBeGreaterThan(20); // debug level: Bolt and the provider client had their say
     const rows = everyRowAsJson(t);
     const files = [t.dbPath, `${t.dbPath}-wal`].filter(existsSync).map((path) => readFileSync(path).toString('latin1'));
-    const shared = ['chat.postMessage', 'views.publish'].flatMap((method) =>
+    const shared = ['chat.postMessage', 'chat.update', 'views.publish'].flatMap((method) =>
       t.slack.calls(method).map((call) => JSON.stringify(call.body)),
     );
-    expect(shared.length).toBeGreaterThanOrEqual(6 + 6); // six announcements, six Home tab refreshes
+    expect(shared.length).toBeGreaterThanOrEqual(6 + 6); // six announcements (posts or rewrites), six Home tab refreshes
 
     for (const [what, secret] of Object.entries(secrets)) {
       expect(logs.includes(secret), `${what} in the log`).toBe(false);

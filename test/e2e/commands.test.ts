@@ -51,7 +51,7 @@ const VIEWER_USAGES = [
   '/voice help',
   '/voice agents [TEXT|AGENT_ID]',
   '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
-  '/voice numbers search [REGION]',
+  '/voice numbers search [REGION [DIGITS]]',
   '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
 ];
 const OPERATOR_USAGES = [
@@ -98,7 +98,8 @@ describe('listings', () => {
       .split('\n*')
       .find((text) => text.includes('Reception'));
     expect(row).toContain(agent.id);
-    expect(row).toContain('Status: active');
+    // The language the agent was created with: the provider's list does not say it, the app kept it.
+    expect(row).toContain('Status: active · Language: en-US');
     expect(row).toContain('no numbers routed');
     // A viewer is shown no buttons that lead to changes.
     expect(buttonValues(blocksOf(answer), ACTION.deleteAgent)).toEqual([]);
@@ -108,9 +109,8 @@ describe('listings', () => {
   it('lists the purchased numbers with id, number, status and route, with the buttons the role allows', async () => {
     const answer = await reply('numbers', ADMIN);
     const shown = shownText(answer);
-    expect(shown).toContain(`*${number.number}*`);
-    expect(shown).toContain(number.id);
-    expect(shown).toContain('active');
+    // Region from the calling code, capabilities as the search said when it was bought.
+    expect(shown).toContain(`*${number.number}*  \`${number.id}\` · active · US · voice, sms`);
     expect(shown).toContain('Not routed');
     expect(buttonValues(blocksOf(answer), ACTION.releaseNumber)).toEqual([number.id]);
     expect(buttonValues(blocksOf(answer), ACTION.mapNumber)).toEqual([number.number]);
@@ -201,7 +201,9 @@ describe('filters and look-ups', () => {
     expect(shownText(await reply('agents nobody-by-that-name', VIEWER))).toContain('No agents match.');
 
     const card = shownText(await reply(`agents ${agent.id}`, VIEWER));
-    expect(card).toContain(`*Reception*  \`${agent.id}\`\nStatus: active\nNumbers: _No numbers route to it._`);
+    expect(card).toContain(
+      `*Reception*  \`${agent.id}\`\nStatus: active · Language: en-US\nNumbers: _No numbers route to it._`,
+    );
     expect(card).toMatch(/`agent\.create` \*Reception\*/);
   });
 

@@ -7,6 +7,8 @@ import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
 import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
 import {
+  announcedWith,
+  announcementCalls,
   auditRows,
   blocksOf,
   createAgentThroughApp,
@@ -17,9 +19,13 @@ import {
   viewOf,
 } from './support.js';
 
+// Operators of their own for the test that compares two announcements: each opens a message of its own, of one shape.
+const PLAIN_CREATOR = 'UPLAIN';
+const STYLED_CREATOR = 'USTYLED';
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ operators: [OPERATOR, PLAIN_CREATOR, STYLED_CREATOR] });
 });
 afterAll(async () => {
   await t.close();
@@ -49,7 +55,7 @@ function expectNowhereButWhereShown(token: string, shownIn: SlackCall) {
   expect(everyRowAsJson(t)).not.toContain(token);
   const leaks = t.slack.calls().filter((call) => call !== shownIn && JSON.stringify(call.body).includes(token));
   expect(leaks.map((call) => call.method)).toEqual([]);
-  for (const method of ['chat.postMessage', 'views.publish']) {
+  for (const method of ['chat.postMessage', 'chat.update', 'views.publish']) {
     for (const call of t.slack.calls(method)) expect(JSON.stringify(call.body)).not.toContain(token);
   }
 }
@@ -133,7 +139,9 @@ describe('the create-agent modal', () => {
     ).toEqual([]);
     // The form stays as it was: no update, no announcement.
     const after = t.slack.calls().slice(mark);
-    expect(after.filter((call) => call.method === 'views.update' || call.method === 'chat.postMessage')).toEqual([]);
+    expect(after.filter((call) => ['views.update', 'chat.postMessage', 'chat.update'].includes(call.method))).toEqual(
+      [],
+    );
   });
 
   it('creates the agent from a valid submission and shows its token in the modal itself', async () => {
@@ -176,13 +184,8 @@ describe('the create-agent modal', () => {
       language: 'sv-SE',
     });
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Night shift'),
-      { since: mark },
-    );
-    expect(shownText(announced)).toContain(`<@${OPERATOR}>`);
-    expect(shownText(announced)).toContain(agent?.id ?? 'the agent id');
+    const announced = await announcedWith(t, `created agent *Night shift* (\`${agent?.id}\`, sv-SE)`);
+    expect(announced.text).toContain(`<@${OPERATOR}>`);
     // The last thing the change does is to republish the creator's Home tab.
     await t.slack.waitFor(
       'views.publish',
@@ -206,12 +209,7 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(readable(blocksOf(reply))).toContain('Store this token now');
     expect(t.sandbox.requestCount('createAgent')).toBeGreaterThan(0);
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Front desk'),
-      { since: mark },
-    );
-    expect(shownText(announced)).toContain(agent.id);
+    await announcedWith(t, `created agent *Front desk* (\`${agent.id}\`, en-US)`);
     // The creator's Home tab follows the change.
     await t.slack.waitFor(
       'views.publish',
@@ -237,12 +235,7 @@ describe('/voice agents create NAME LANGUAGE', () => {
         '(found a line break, U+000A).',
     );
     expect(t.sandbox.requestCount('createAgent')).toBe(created);
-    expect(
-      t.slack
-        .calls()
-        .slice(mark)
-        .filter((call) => call.method === 'chat.postMessage'),
-    ).toEqual([]);
+    expect(announcementCalls(t, mark)).toEqual([]);
   });
 
   it('shows formatting characters in a name as typed, formatting nothing in the reply or the announcement', async () => {
@@ -253,14 +246,17 @@ describe('/voice agents create NAME LANGUAGE', () => {
         { since },
       );
     let mark = t.slack.mark();
-    const plain = await createAgentThroughApp(t, OPERATOR, 'Plain desk', 'en-US');
+    const plain = await createAgentThroughApp(t, PLAIN_CREATOR, 'Plain desk', 'en-US');
     const plainAnnouncement = await announcementOf(plain.agent.id, mark);
     mark = t.slack.mark();
-    const styled = await createAgentThroughApp(t, OPERATOR, '*Desk* _night_ ~old~ `v2` > on', 'en-US');
+    const styled = await createAgentThroughApp(t, STYLED_CREATOR, '*Desk* _night_ ~old~ `v2` > on', 'en-US');
     const styledAnnouncement = await announcementOf(styled.agent.id, mark);
 
     expect(mrkdwnMarks(styled.reply.body)).toEqual(mrkdwnMarks(plain.reply.body));
-    expect(mrkdwnMarks(styledAnnouncement.body)).toEqual(mrkdwnMarks(plainAnnouncement.body));
+    // The two announcements differ only in whom they mention, each its creator.
+    const marksBy = (call: SlackCall, creator: string) =>
+      mrkdwnMarks(JSON.parse(JSON.stringify(call.body).replaceAll(creator, 'UCREATOR')));
+    expect(marksBy(styledAnnouncement, STYLED_CREATOR)).toEqual(marksBy(plainAnnouncement, PLAIN_CREATOR));
     expect(shownText(styledAnnouncement)).toContain(
       '\u2217Desk\u2217 \u02CDnight\u02CD \u223Cold\u223C \u02CBv2\u02CB &gt; on',
     );
@@ -274,12 +270,8 @@ describe('/voice agents create NAME LANGUAGE', () => {
     // The provider keeps the name as typed; only Slack's rendering is escaped.
     expect(agent.name).toBe('<!channel> Bot');
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && JSON.stringify(call.body).includes(agent.id),
-      { since: mark },
-    );
-    const posted = JSON.stringify(announced.body);
+    await announcedWith(t, agent.id);
+    const posted = JSON.stringify(announcementCalls(t, mark).map((call) => call.body));
     expect(posted).toContain('&lt;!channel&gt; Bot');
     expect(posted).not.toContain('<!channel>');
     expect(posted).not.toContain(token);

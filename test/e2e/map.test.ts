@@ -2,9 +2,10 @@
 // listings, the sandbox and the audit log all agreeing afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import { OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { selectInput } from '../harness/payloads.js';
 import {
+  announcedWith,
   auditRows,
   type Block,
   blocksOf,
@@ -145,13 +146,9 @@ describe('the map modal', () => {
     expect(rowWith(await listing('agents'), '*Alpha desk*')).toContain(first);
     expect(rowWith(await listing('agents'), '*Beta desk*')).not.toContain(first);
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('routed'),
-      { since: mark },
-    );
-    expect(shownText(announced)).toContain(first);
-    expect(shownText(announced)).toContain('Alpha desk');
+    // The operator's changes of the last minute share one message: the map is its newest line.
+    const announcement = await announcedWith(t, `routed *${first}* (GB) to *Alpha desk* (\`${alpha.id}\`)`);
+    expect(announcement.text).toContain(`<@${OPERATOR}>`);
     const rows = auditRows(t).filter((row) => row.action === 'routing.map' && row.target === first);
     expect(rows.map((row) => [row.outcome, row.source])).toEqual([
       ['requested', 'modal'],
@@ -173,7 +170,6 @@ describe('the map modal', () => {
     expect(t.sandbox.requestCount('mapNumber'), 'nothing changes before Confirm').toBe(mapped);
     expect(rowWith(await listing('numbers'), first)).toContain('Alpha desk');
 
-    const mark = t.slack.mark();
     const confirmationId = onlyButton(blocksOf(prompt), ACTION.confirmChange);
     const confirmed = await t.action({
       userId: OPERATOR,
@@ -181,21 +177,19 @@ describe('the map modal', () => {
       value: confirmationId,
       container: EPHEMERAL,
     });
-    const done = await respondedWith(t, confirmed.responseUrlId, 'Routed');
+    const done = await respondedWith(t, confirmed.responseUrlId, 'Re-routed');
     expect(shownText(done)).toContain('Beta desk');
-    expect(shownText(done)).toContain('previously *Alpha desk*');
+    expect(shownText(done)).toContain(`Re-routed *${first}* (GB) from *Alpha desk* (\`${alpha.id}\`) to *Beta desk*`);
     expect(t.sandbox.requestCount('mapNumber')).toBe(mapped + 1);
 
     expect(rowWith(await listing('numbers'), first)).toContain('Routes to *Beta desk*');
     expect(rowWith(await listing('agents'), '*Beta desk*')).toContain(first);
     expect(rowWith(await listing('agents'), '*Alpha desk*')).not.toContain(first);
 
-    const announced = await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('Beta desk'),
-      { since: mark },
+    await announcedWith(
+      t,
+      `re-routed *${first}* (GB) from *Alpha desk* (\`${alpha.id}\`) to *Beta desk* (\`${beta.id}\`)`,
     );
-    expect(shownText(announced)).toContain('previously *Alpha desk*');
     const rows = auditRows(t).filter((row) => row.action === 'routing.map' && row.source !== 'modal');
     expect(rows.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'succeeded']);
     expect(new Set(rows.map((row) => row.correlation_id)).size).toBe(1);

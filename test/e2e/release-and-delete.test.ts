@@ -2,8 +2,11 @@
 // routing records; the provider's refusal to delete a routed agent reaches the user as an explanation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { ADMIN, NOTIFY_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { ADMIN, startTestApp, type TestApp } from '../harness/app.js';
 import {
+  announced,
+  announcedWith,
+  announcementCalls,
   askForConfirmation,
   auditRows,
   auditTrail,
@@ -56,11 +59,6 @@ function confirmationCount(): number {
   return withDatabase(t, (db) => (db.prepare('SELECT count(*) AS n FROM confirmations').get() as { n: number }).n);
 }
 
-/** Messages posted to the notify channel so far: announcements of changes. */
-function announcements() {
-  return t.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
-}
-
 /** The outcomes of the newest request of `action`, in order, whatever its first row. */
 function outcomesOfLatestOf(action: string): string[] {
   const newest = auditRows(t).findLast((row) => row.action === action);
@@ -89,7 +87,6 @@ describe('/voice numbers release', () => {
     expect(asked).toContain('callers will reach no agent');
     expect(t.sandbox.requestCount('releaseNumber')).toBe(0);
 
-    const announced = announcements().length;
     const outcome = await confirmAs(t, ADMIN, confirmationId);
     expect(shownText(outcome)).toContain('Released');
     expect(shownText(outcome)).toContain(number);
@@ -102,9 +99,14 @@ describe('/voice numbers release', () => {
     const succeeded = lastAuditRow(t, { action: 'number.release', outcome: 'succeeded' });
     expect(succeeded).toMatchObject({ actor_id: ADMIN, target: number });
 
-    const posted = announcements().slice(announced);
-    expect(posted).toHaveLength(1);
-    expect(posted[0]?.body.text).toContain(`<@${ADMIN}> released *${number}*`);
+    const release = `released *${number}* (US, id \`${numberId}\`): it no longer routes to *Front desk* (\`${agent.id}\`)`;
+    const announcement = await announcedWith(t, release);
+    expect(announcement.text).toContain(`<@${ADMIN}>`);
+    await t.settled();
+    expect(
+      announced(t).filter((message) => message.text.includes(release)),
+      'announced once',
+    ).toHaveLength(1);
   });
 
   it('releases a number named by its provider id (pn_…)', async () => {
@@ -144,7 +146,6 @@ describe('/voice numbers release', () => {
 describe('/voice agents delete', () => {
   it('refuses an agent that numbers route to before any confirmation, audited, offering Map on each number', async () => {
     const { agent, number } = await routedNumber();
-    const quiet = announcements().length;
     const confirmations = confirmationCount();
 
     const sent = await t.command(`agents delete ${agent.id}`, ADMIN);
@@ -182,12 +183,7 @@ describe('/voice agents delete', () => {
     expect(t.sandbox.requestCount('deleteAgent')).toBe(1);
     expect((await sandboxAgents(t)).map((entry) => entry.id)).not.toContain(agent.id);
     expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'succeeded']);
-    expect(
-      announcements()
-        .slice(quiet)
-        .map((call) => String(call.body.text))
-        .join('\n'),
-    ).toContain(`deleted agent *Front desk*`);
+    await announcedWith(t, `deleted agent *Front desk* (\`${agent.id}\`)`);
   });
 
   it('explains the provider’s refusal after the confirmation when a number routes there without the app knowing', async () => {
@@ -203,7 +199,7 @@ describe('/voice agents delete', () => {
     expect(routed.status).toBe(200);
 
     const asked = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
-    const quiet = announcements().length;
+    const quiet = t.slack.mark();
     const refused = await confirmAs(t, ADMIN, asked.confirmationId);
     // The app's explanation, then the provider's own words (its 409 body names the routed number).
     expect(shownText(refused)).toContain('a number still routes to it');
@@ -214,7 +210,8 @@ describe('/voice agents delete', () => {
       target: agent.id,
       error_code: 'conflict',
     });
-    expect(announcements().slice(quiet)).toEqual([]);
+    await t.settled();
+    expect(announcementCalls(t, quiet)).toEqual([]);
   });
 });
 

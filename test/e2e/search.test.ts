@@ -6,11 +6,14 @@ import {
   type Block,
   blocksOf,
   buttonValues,
+  buyThroughApp,
+  confirmAs,
   EPHEMERAL,
   hasElement,
   onlyButton,
   type SandboxAvailable,
   sandboxAvailable,
+  sandboxRequest,
   shownText,
   viewOf,
 } from './support.js';
@@ -82,7 +85,7 @@ describe('/voice numbers search REGION', () => {
 
     const more = moreValue(blocksOf(reply));
     expect(more, 'a Next button while next_cursor is set').toBeDefined();
-    expect(JSON.parse(more ?? '{}')).toMatchObject({ region: 'US', cursors: [expect.any(String)] });
+    expect(JSON.parse(more ?? '{}')).toMatchObject({ region: 'US', starts: [{ cursor: expect.any(String) }] });
     expect(moreValue(blocksOf(reply), PAGE.search.previous), 'no way back from the first page').toBeUndefined();
     expect(shownText(reply)).toContain('Page 1 · more on the next pages');
   });
@@ -236,5 +239,107 @@ describe('/voice numbers search without a region', () => {
     );
     expect(hasElement(blocksOf(filled), ACTION.buyNumber)).toBe(false);
     expect(shownText(filled)).toContain('VOICE_OPERATORS');
+  });
+});
+
+describe('what a purchase learns', () => {
+  it('keeps the capabilities a search showed, asking the provider nothing more, and shows them in the lists', async () => {
+    const results = await t.respondedTo((await t.command('numbers search IT', OPERATOR)).responseUrlId);
+    const [chosen] = resultRows(blocksOf(results)).filter((row) => row.buy !== undefined);
+    const searches = t.sandbox.requestCount('searchNumbers');
+    const pressed = await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.buyNumber,
+      value: chosen?.buy ?? '',
+      container: EPHEMERAL,
+    });
+    const prompt = await t.respondedTo(pressed.responseUrlId);
+    await confirmAs(t, OPERATOR, onlyButton(blocksOf(prompt), ACTION.confirmChange));
+    expect(t.sandbox.requestCount('searchNumbers'), 'the search already said').toBe(searches);
+
+    const listed = shownText(
+      await t.respondedTo((await t.command(`numbers ${chosen?.number}`, OPERATOR)).responseUrlId),
+    );
+    expect(listed).toContain('Region: Italy (IT) · Capabilities: voice, sms');
+  });
+
+  it('looks up the capabilities of a number bought by typing it, and marks one without voice', async () => {
+    const smsOnly = (await sandboxAvailable(t, 'NL')).find((entry) => !entry.capabilities.includes('voice'));
+    expect(smsOnly).toBeDefined();
+    await buyThroughApp(t, OPERATOR, smsOnly?.number ?? '');
+    const listed = shownText(await t.respondedTo((await t.command('numbers NL', OPERATOR)).responseUrlId));
+    expect(listed).toContain(`*${smsOnly?.number}*`);
+    expect(listed).toContain("· NL · sms\n:no_entry_sign: no voice: can't serve an AI agent");
+  });
+});
+
+describe('/voice numbers search REGION DIGITS', () => {
+  it('keeps only numbers containing the digits, across the provider’s pages, to the last', async () => {
+    const forSale = await sandboxRequest(t, 'GET', '/list-available-numbers?region=US&limit=100');
+    const wanted = (forSale.body.data as SandboxAvailable[]).filter((entry) => entry.number.includes('0105'));
+    expect(wanted.length).toBeGreaterThan(1);
+    const first = await t.respondedTo((await t.command('numbers search US 0105', VIEWER)).responseUrlId);
+    expect(shownText(first)).toContain('Available numbers in United States (US) containing `0105`');
+    const found = resultRows(blocksOf(first)).map((row) => row.number);
+    expect(found).toEqual(wanted.map((entry) => entry.number));
+    expect(moreValue(blocksOf(first)), 'one page holds them all').toBeUndefined();
+    expect(shownText(first)).toContain('Page 1 · the last page');
+  });
+
+  it('splits a provider page holding more matches than a page over pages of its own, each match once', async () => {
+    const forSale = await sandboxRequest(t, 'GET', '/list-available-numbers?region=DE&limit=100');
+    const wanted = (forSale.body.data as SandboxAvailable[]).map((entry) => entry.number);
+    expect(wanted.length).toBeGreaterThan(40);
+    let page = await t.respondedTo((await t.command('numbers search DE 49', VIEWER)).responseUrlId);
+    const seen = resultRows(blocksOf(page)).map((row) => row.number);
+    for (let next = moreValue(blocksOf(page)); next !== undefined; next = moreValue(blocksOf(page))) {
+      const pressed = await t.action({ userId: VIEWER, actionId: PAGE.search.next, value: next, container: EPHEMERAL });
+      page = await t.respondedTo(pressed.responseUrlId);
+      seen.push(...resultRows(blocksOf(page)).map((row) => row.number));
+    }
+    expect(seen).toEqual(wanted);
+  });
+
+  it('answers an unknown region as unknown, listing the known ones, without asking the provider', async () => {
+    const searches = t.sandbox.requestCount('searchNumbers');
+    const answer = shownText(await t.respondedTo((await t.command('numbers search ZZ', VIEWER)).responseUrlId));
+    expect(answer).toContain('ZZ is not a region Voice Ops knows. Known regions: US (United States), CA (Canada)');
+    expect(answer).not.toContain('No numbers available');
+    expect(t.sandbox.requestCount('searchNumbers')).toBe(searches);
+  });
+
+  it('stops after 1,000 numbers and says so, Next looks further, and Previous comes back', async () => {
+    const big = await startTestApp({ sandboxNumbersPerRegion: 2000 });
+    try {
+      // Line 0199 of each area code is among the last of the region's 2,000 numbers.
+      const first = await big.respondedTo((await big.command('numbers search US 0199', VIEWER)).responseUrlId);
+      expect(resultRows(blocksOf(first))).toEqual([]);
+      expect(shownText(first)).toContain(
+        'Looked through 1,000 numbers for sale and stopped there, having found 0: Next looks further.',
+      );
+      expect(big.sandbox.requestCount('searchNumbers')).toBe(10);
+
+      const next = await big.action({
+        userId: VIEWER,
+        actionId: PAGE.search.next,
+        value: moreValue(blocksOf(first)) ?? '',
+        container: EPHEMERAL,
+      });
+      const second = await big.respondedTo(next.responseUrlId);
+      const found = resultRows(blocksOf(second)).map((row) => row.number);
+      expect(found).toHaveLength(20);
+      for (const number of found) expect(number).toMatch(/^\+1\d{3}5550199$/);
+      expect(shownText(second)).toContain('Page 2 · the last page');
+
+      const back = await big.action({
+        userId: VIEWER,
+        actionId: PAGE.search.previous,
+        value: moreValue(blocksOf(second), PAGE.search.previous) ?? '',
+        container: EPHEMERAL,
+      });
+      expect(shownText(await big.respondedTo(back.responseUrlId))).toContain('Page 1 · more on the next pages');
+    } finally {
+      await big.close();
+    }
   });
 });

@@ -3,9 +3,10 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { ADMIN, APP_TOKEN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import { ADMIN, APP_TOKEN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { selectInput, textInput } from '../harness/payloads.js';
 import {
+  announcedWith,
   askForConfirmation,
   auditRows,
   blocksOf,
@@ -70,10 +71,7 @@ describe('commands and buttons over envelopes', () => {
     const outcome = await confirmAs(t, OPERATOR, confirmationId);
     expect(shownText(outcome)).toContain(`Bought *${number}*`);
     expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
-    await t.slack.waitFor(
-      'chat.postMessage',
-      (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes(number),
-    );
+    await announcedWith(t, `bought *${number}* (GB`);
     const trail = auditRows(t).filter((row) => row.action === 'number.buy' && row.target === number);
     expect(trail.map((row) => `${row.action} ${row.outcome}`)).toEqual([
       'number.buy requested',

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { RoutingRecords } from '../../src/store/routes.js';
-import { OPERATOR, OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
+import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { limitViolations } from '../views/support.js';
 
@@ -440,4 +440,41 @@ export async function suggested(
     groups: (json.option_groups ?? []).map((group) => group.label.text),
     answer: json,
   };
+}
+
+/** The app's writes to the notify channel since `since` (a `slack.mark()`): posts and rewrites of announcements. */
+export function announcementCalls(t: TestApp, since = 0): SlackCall[] {
+  return t.slack
+    .calls()
+    .slice(since)
+    .filter(
+      (call) => ['chat.postMessage', 'chat.update'].includes(call.method) && call.body.channel === NOTIFY_CHANNEL,
+    );
+}
+
+/** An announcement as the channel shows it now: posted once, then rewritten as its author's changes came. */
+export interface Announced {
+  ts: string;
+  /** What a person reads in it now: the fallback text and the readable blocks. */
+  text: string;
+  /** The message as Slack keeps it, for checks of its markup. */
+  blocks: Block[];
+  /** chat.update calls that rewrote it. */
+  edits: number;
+}
+
+/** Every message in the notify channel, oldest first, as each reads now. */
+export function announced(t: TestApp, channel = NOTIFY_CHANNEL): Announced[] {
+  return t.slack.messages(channel).map((message) => {
+    const blocks = message.blocks as Block[];
+    return { ts: message.ts, text: `${message.text}\n${readable(blocks)}`, blocks, edits: message.edits };
+  });
+}
+
+/** Waits until a message in the notify channel reads `match`; resolves with it as it reads then. */
+export async function announcedWith(t: TestApp, match: string | RegExp, timeoutMs = 5000): Promise<Announced> {
+  const reads = (message: Announced) =>
+    typeof match === 'string' ? message.text.includes(match) : match.test(message.text);
+  await waitUntil(() => announced(t).some(reads), `an announcement reading ${String(match)}`, timeoutMs);
+  return announced(t).find(reads) as Announced;
 }

@@ -228,7 +228,7 @@ describe('two people, one number', () => {
     const stillOurs = (await sandboxNumbers(t)).some((entry) => entry.number === number);
     if (stillOurs) {
       // The re-route won: the release was refused and changed nothing.
-      expect(rerouted).toMatch(/Routed/);
+      expect(rerouted).toMatch(/Re-routed/);
       expect(released).toContain(busy);
       expect(routeRecords(t)[number]).toBe(beta.id);
     } else {

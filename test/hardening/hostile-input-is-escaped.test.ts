@@ -147,6 +147,7 @@ function mrkdwnTexts(call: SlackCall): string[] {
 const POSTING = new Set([
   RESPONSE_URL,
   'chat.postMessage',
+  'chat.update',
   'views.open',
   'views.update',
   'views.push',
@@ -157,7 +158,7 @@ const POSTING = new Set([
 function expectSafe(calls: SlackCall[]): void {
   for (const call of calls.filter((candidate) => POSTING.has(candidate.method))) {
     const where = `${call.method} ${JSON.stringify(call.body).slice(0, 300)}`;
-    if (call.method === RESPONSE_URL || call.method === 'chat.postMessage') {
+    if (call.method === RESPONSE_URL || call.method.startsWith('chat.')) {
       expect(typeof call.body.text === 'string' && call.body.text.trim() !== '', `text of ${where}`).toBe(true);
       expect(Array.isArray(call.body.blocks), `blocks of ${where}`).toBe(true);
     } else {
@@ -188,13 +189,18 @@ async function settled(mark: number, sent: SentRequest): Promise<SlackCall[]> {
   // The map form opens loading and is filled in when the provider has answered.
   const loading = calls.find((call) => call.method === 'views.open' && shownText(call).includes('Loading'));
   if (loading) await until(since, (later) => later.some((call) => call.method === 'views.update'), 'the form');
+  // The announcement follows the answer: wait until the app is done with the request.
+  await t.settled();
   return finished(mark);
 }
+
+/** How a change reaches the channel: a new message, or its author's message of the last minute rewritten. */
+const ANNOUNCING = ['chat.postMessage', 'chat.update'];
 
 /** After a change, the actor's Home tab is refreshed once the answer is shown: wait for that too. */
 async function finished(mark: number): Promise<SlackCall[]> {
   const since = () => t.slack.calls().slice(mark);
-  const changed = since().some((call) => call.method === 'chat.postMessage');
+  const changed = since().some((call) => ANNOUNCING.includes(call.method));
   if (changed) await until(since, (calls) => calls.some((call) => call.method === 'views.publish'), 'the Home tab');
   return since();
 }
@@ -242,18 +248,15 @@ describe('hostile text as /voice command text', () => {
     expect(errorLines(), 'no error logged by any listener').toBe(errors);
     // Some of those runs made changes, and listings and the audit log echoed them back: check those too.
     const mark = t.slack.mark();
-    for (const text of ['agents', 'audit 200', 'numbers']) expectSafe(await settled(mark, await t.command(text)));
+    for (const text of ['agents', 'audit', 'numbers']) expectSafe(await settled(mark, await t.command(text)));
   });
 
   it('an agent named with markup and SQL is created, announced and listed escaped, and stored as typed', async () => {
     const name = "<!channel> '; DROP TABLE audit_events; -- <http://x|y>";
     const mark = t.slack.mark();
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
-    await settled(mark, sent);
-    // The announcement follows the reply: wait until the app has done all it will for this command.
-    await t.settled();
-    const calls = t.slack.calls().slice(mark);
-    const announced = calls.filter((call) => call.method === 'chat.postMessage');
+    const calls = await settled(mark, sent);
+    const announced = calls.filter((call) => ANNOUNCING.includes(call.method));
     expect(announced).toHaveLength(1);
     expect(shownText(announced[0] as SlackCall)).toContain('&lt;!channel&gt;');
     expectSafe(calls);

@@ -3,10 +3,9 @@
 // one. A form Slack does not open is answered with what to type instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
-import { auditRows, shownText } from '../e2e/support.js';
-import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { announcedWith, announcementCalls, auditRows, shownText } from '../e2e/support.js';
+import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
-import { callsSince } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,10 +23,7 @@ async function createAgentWithoutResponseUrl(): Promise<{ name: string; since: n
   const since = t.slack.mark();
   t.slack.failNext(RESPONSE_URL, 'expired_url');
   await t.command(`agents create "${name}" en-US`, OPERATOR);
-  await t.slack.waitFor(
-    'chat.postMessage',
-    (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes(name),
-  );
+  await announcedWith(t, name);
   await t.settled();
   return { name, since };
 }
@@ -75,11 +71,7 @@ describe('an agent token whose response_url fails', () => {
     });
     expect(undelivered?.error_message).toContain('reached no one');
     // The announcement still went out: the agent exists, whoever could see its token.
-    expect(
-      shownText(
-        t.slack.calls('chat.postMessage').findLast((call) => call.body.channel === NOTIFY_CHANNEL) as SlackCall,
-      ),
-    ).toContain(name);
+    await announcedWith(t, `created agent *${name}*`);
   });
 });
 
@@ -103,6 +95,6 @@ describe('a form Slack does not open', () => {
     });
     const direct = await t.slack.waitFor('chat.postMessage', (call) => call.body.channel === OPERATOR, { since });
     expect(shownText(direct)).toContain('+14155550100');
-    expect(callsSince(t, 'chat.postMessage', since).filter((call) => call.body.channel === NOTIFY_CHANNEL)).toEqual([]);
+    expect(announcementCalls(t, since)).toEqual([]);
   });
 });

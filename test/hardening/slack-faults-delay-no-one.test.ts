@@ -25,10 +25,18 @@ const BUDGETS = {
 };
 const HANG_MS = 60_000;
 const GROUP = 'SOPS';
+// Each test below buys as an operator of its own: a second change by one person within a minute would rewrite their
+// announcement (chat.update) instead of posting one. Faults of chat.update are in test/e2e/announcements.test.ts.
+const BUYERS = ['UBUYER1', 'UBUYER2', 'UBUYER3', 'UBUYER4'] as const;
+const [RATE_LIMITED, GIVEN_UP, UNAVAILABLE, UNINVITED] = BUYERS;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ slackBudgets: BUDGETS, operators: [OPERATOR, GROUP], groups: { [GROUP]: ['UGROUPED'] } });
+  t = await startTestApp({
+    slackBudgets: BUDGETS,
+    operators: [OPERATOR, GROUP, ...BUYERS],
+    groups: { [GROUP]: ['UGROUPED'] },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -90,9 +98,9 @@ describe('a 429 on an announcement', () => {
   it("is waited out on the announcements' own queue: another user's views.open goes out meanwhile", async () => {
     const number = await voiceNumber(t, 'GB');
     const since = t.slack.mark();
-    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const { confirmationId } = await askForConfirmation(t, RATE_LIMITED, `numbers buy ${number}`);
     t.slack.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
-    const pressed = await press(t, OPERATOR, ACTION.confirmChange, confirmationId);
+    const pressed = await press(t, RATE_LIMITED, ACTION.confirmChange, confirmationId);
     expect(shownText(await outcomeOf(t, pressed.responseUrlId))).toContain(`Bought *${number}*`);
     // The announcement now waits out its Retry-After; meanwhile another user opens a form.
     await t.slack.waitFor('chat.postMessage', (call) => String(call.body.text).includes(number));
@@ -108,9 +116,9 @@ describe('a 429 on an announcement', () => {
 
   it('with a long Retry-After is given up at once, audited as rate-limited, and the requester told', async () => {
     const number = await voiceNumber(t, 'DE');
-    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const { confirmationId } = await askForConfirmation(t, GIVEN_UP, `numbers buy ${number}`);
     t.slack.failNext('chat.postMessage', { status: 429, retryAfter: 20 });
-    const pressed = await press(t, OPERATOR, ACTION.confirmChange, confirmationId);
+    const pressed = await press(t, GIVEN_UP, ACTION.confirmChange, confirmationId);
     const note = await t.slack.waitFor(
       RESPONSE_URL,
       (call) =>
@@ -128,7 +136,7 @@ describe('a 5xx on an announcement', () => {
     const number = await voiceNumber(t, 'FR');
     const since = t.slack.mark();
     t.slack.failNext('chat.postMessage', { status: 503 });
-    await buyThroughApp(t, OPERATOR, number);
+    await buyThroughApp(t, UNAVAILABLE, number);
     const posts = announcementsOf(number, since);
     expect(posts).toHaveLength(2);
     expect(auditRows(t).filter((row) => row.action === 'change.announce' && row.target === number)).toEqual([]);
@@ -138,9 +146,9 @@ describe('a 5xx on an announcement', () => {
 describe('a channel the app is not in', () => {
   it('tells the requester to invite the app, and audits the announcement as failed', async () => {
     const number = await voiceNumber(t, 'ES');
-    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const { confirmationId } = await askForConfirmation(t, UNINVITED, `numbers buy ${number}`);
     t.slack.failNext('chat.postMessage', 'not_in_channel');
-    const pressed = await press(t, OPERATOR, ACTION.confirmChange, confirmationId);
+    const pressed = await press(t, UNINVITED, ACTION.confirmChange, confirmationId);
     const note = await t.slack.waitFor(
       RESPONSE_URL,
       (call) =>

@@ -145,7 +145,7 @@ describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
     await choose(form, 'Agent', 'Front', /Front desk/);
     await form.getByRole('button', { name: 'Map', exact: true }).click();
     const done = page.getByRole('dialog', { name: 'Done' });
-    await eventually(() => done.innerText()).toMatch(/Routed \+1\d{10} to Front desk/);
+    await eventually(() => done.innerText()).toMatch(/Routed \+1\d{10} \(US\) to Front desk/);
     await done.getByRole('button', { name: 'Close', exact: true }).click();
 
     await page.getByRole('tab', { name: 'Home' }).click();

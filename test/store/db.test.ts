@@ -28,11 +28,13 @@ describe('openDatabase', () => {
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     expect(tableNames(db)).toEqual([
+      'agent_facts',
       'approvals',
       'audit_events',
       'confirmations',
       'delivery_keys',
       'intents',
+      'number_facts',
       'provider_snapshot',
       'provider_snapshot_taken',
       'routes',

@@ -17,7 +17,7 @@ import {
 } from './support.js';
 
 const agents = [
-  agent({ id: 'ag_1', name: 'Support bot', numbers: ['+14155550100', '+14155550101'] }),
+  agent({ id: 'ag_1', name: 'Support bot', language: 'en-GB', numbers: ['+14155550100', '+14155550101'] }),
   agent({ id: 'ag_2', name: 'Sales bot', status: 'paused' }),
 ];
 
@@ -25,7 +25,7 @@ describe('agentsMessage', () => {
   it('shows each agent with name, id, status and routed numbers', () => {
     const text = rendered(agentsMessage({ page: agentsPage(agents), role: 'viewer' }));
     expect(text).toContain('*Support bot*  `ag_1`');
-    expect(text).toContain('Numbers: +14155550100, +14155550101');
+    expect(text).toContain('Status: active · Language: en-GB · Numbers: +14155550100, +14155550101');
     expect(text).toContain('Status: paused');
     expect(text).toMatch(/\*Sales bot\*.*\n.*no numbers routed/);
   });

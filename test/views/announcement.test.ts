@@ -1,15 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../src/ops/notify.js';
 import { announcementMessage } from '../../src/slack/views/announcement.js';
-import { HOSTILE, HOSTILE_ESCAPED, rawHostileKeys, rendered, unescapedMarkup } from './support.js';
+import {
+  HOSTILE,
+  HOSTILE_ESCAPED,
+  limitViolations,
+  many,
+  rawHostileKeys,
+  rendered,
+  unescapedMarkup,
+} from './support.js';
 
-const announce = (change: Change, userId = 'U0ALICE') =>
-  announcementMessage({ actor: { userId, source: 'command' }, change });
+const announce = (change: Change, userId = 'U0ALICE') => announcementMessage(userId, [change]);
 
 describe('announcementMessage', () => {
-  it('says who did what to which number or agent', () => {
+  it('says who did what to which number, with its region, or which agent, by name and id', () => {
     expect(announce({ action: 'number.buy', number: { id: 'pn_1', number: '+14155550100' } }).text).toBe(
-      '<@U0ALICE> bought *+14155550100* (id `pn_1`)',
+      '<@U0ALICE> bought *+14155550100* (US, id `pn_1`)',
     );
     expect(
       announce({ action: 'agent.create', agent: { id: 'ag_1', name: 'Support bot', language: 'en-US' } }).text,
@@ -22,29 +29,66 @@ describe('announcementMessage', () => {
   it('says which route a release removed', () => {
     const change: Change = {
       action: 'number.release',
-      number: { id: 'pn_1', number: '+14155550100' },
+      number: { id: 'pn_1', number: '+442079460000' },
       unroutedAgent: { id: 'ag_1', name: 'Support bot' },
     };
     expect(announce(change).text).toBe(
-      '<@U0ALICE> released *+14155550100* (id `pn_1`) (its route to *Support bot* was removed)',
+      '<@U0ALICE> released *+442079460000* (GB, id `pn_1`): it no longer routes to *Support bot* (`ag_1`)',
     );
   });
 
-  it('says where a re-routed number pointed before', () => {
+  it('says from which agent to which a number was re-routed', () => {
     const change: Change = {
       action: 'routing.map',
-      number: '+14155550100',
+      number: '+14165550100',
       agent: { id: 'ag_2', name: 'Sales bot' },
       previousAgent: { id: 'ag_1', name: 'Support bot' },
     };
     expect(announce(change).text).toBe(
-      '<@U0ALICE> routed *+14155550100* to *Sales bot* (`ag_2`), previously *Support bot*',
+      '<@U0ALICE> re-routed *+14165550100* (CA) from *Support bot* (`ag_1`) to *Sales bot* (`ag_2`)',
     );
-    expect(announce({ ...change, previousAgent: undefined }).text).not.toContain('previously');
+    expect(announce({ ...change, previousAgent: { id: 'ag_gone' } }).text).toContain('from `ag_gone` to');
+    expect(announce({ ...change, previousAgent: undefined }).text).toBe(
+      '<@U0ALICE> routed *+14165550100* (CA) to *Sales bot* (`ag_2`)',
+    );
+  });
+
+  it('says where to read more: the card of a number or agent that exists, the audit of one that is gone', () => {
+    const number = { id: 'pn_1', number: '+14155550100' };
+    expect(rendered(announce({ action: 'number.buy', number }))).toContain('More: `/voice numbers +14155550100`');
+    expect(rendered(announce({ action: 'number.release', number }))).toContain('More: `/voice audit +14155550100`');
+    expect(
+      rendered(announce({ action: 'agent.create', agent: { id: 'ag_1', name: 'A', language: 'en-US' } })),
+    ).toContain('More: `/voice agents ag_1`');
+    expect(rendered(announce({ action: 'agent.delete', agent: { id: 'ag_1', name: 'A' } }))).toContain(
+      'More: `/voice audit ag_1`',
+    );
+  });
+
+  it('gathers one person’s burst of changes into one message, a line each, within Slack’s limits', () => {
+    const changes = many(
+      50,
+      (i): Change => ({
+        action: 'routing.map',
+        number: `+1415555${String(i).padStart(4, '0')}`,
+        agent: { id: `ag_${i}`, name: `${'Long agent name '.repeat(6)}${i}` },
+      }),
+    );
+    const shown = announcementMessage('U0ALICE', changes);
+    const text = rendered(shown);
+    expect(text).toContain('<@U0ALICE> made 50 changes:\n• routed *+14155550000* (US) to *');
+    expect(text.match(/^• /gm)).toHaveLength(50);
+    expect(text).toContain('Each with its outcome: `/voice audit U0ALICE`');
+    expect(shown.blocks.length).toBeLessThanOrEqual(50);
+    expect(limitViolations(shown)).toEqual([]);
+    expect(shown.text.length).toBeLessThanOrEqual(3000);
   });
 
   it('mentions only the actor, and escapes every name', () => {
-    const shown = announce({ action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } });
+    const shown = announcementMessage('U0ALICE', [
+      { action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } },
+      { action: 'number.buy', number: { id: HOSTILE, number: HOSTILE } },
+    ]);
     expect(rendered(shown)).toContain(`*${HOSTILE_ESCAPED}*`);
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);
     expect(rawHostileKeys(shown)).toEqual([]);

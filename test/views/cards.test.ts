@@ -17,10 +17,13 @@ import {
 const routed = purchased({ number: '+14155550100', region: 'US', agentId: 'ag_1', agentName: 'Support bot' });
 
 describe('numberCardMessage', () => {
-  it('shows status, region and route, its latest changes and where to see them all', () => {
-    const shown = numberCardMessage({ number: routed, history: [auditChange({ action: 'routing.map' })] }, 'viewer');
+  it('shows status, region, capabilities and route, its latest changes and where to see them all', () => {
+    const number = { ...routed, capabilities: ['voice', 'sms'] };
+    const shown = numberCardMessage({ number, history: [auditChange({ action: 'routing.map' })] }, 'viewer');
     const text = rendered(shown);
-    expect(text).toContain('*+14155550100*  `pn_1`\nStatus: active · Region: United States (US)');
+    expect(text).toContain(
+      '*+14155550100*  `pn_1`\nStatus: active · Region: United States (US) · Capabilities: voice, sms\nRoutes to',
+    );
     expect(text).toContain('Routes to *Support bot* (`ag_1`)');
     expect(text).toContain('*Latest changes*\n`2025-03-01T12:34Z` <@U0ALICE> `routing.map`');
     expect(text).toContain('All of them: `/voice audit +14155550100`');
@@ -29,7 +32,11 @@ describe('numberCardMessage', () => {
   it('says when it routes nowhere and has no history', () => {
     const text = rendered(numberCardMessage({ number: purchased(), history: [] }, 'viewer'));
     expect(text).toContain('_Not routed_: calls reach no agent.');
-    expect(text).toContain('Region: unknown');
+    expect(text).toContain('Region: unknown · Capabilities: not known');
+    const smsOnly = rendered(
+      numberCardMessage({ number: purchased({ capabilities: ['sms'] }), history: [] }, 'viewer'),
+    );
+    expect(smsOnly).toContain("Capabilities: sms\n:no_entry_sign: no voice: can't serve an AI agent");
     expect(text).toContain('No changes in the audit log yet');
   });
 
@@ -47,9 +54,12 @@ describe('numberCardMessage', () => {
 
 describe('agentCardMessage', () => {
   it('shows the agent, the numbers routed to it and its latest changes', () => {
-    const card = { agent: agent({ numbers: ['+14155550100', '+14155550101'] }), history: [] };
+    const card = { agent: agent({ language: 'fr-CA', numbers: ['+14155550100', '+14155550101'] }), history: [] };
     const text = rendered(agentCardMessage(card, 'viewer'));
-    expect(text).toContain('*Support bot*  `ag_1`\nStatus: active\nNumbers: 2 routed: +14155550100, +14155550101');
+    expect(text).toContain(
+      '*Support bot*  `ag_1`\nStatus: active · Language: fr-CA\nNumbers: 2 routed: +14155550100, +14155550101',
+    );
+    expect(rendered(agentCardMessage({ agent: agent(), history: [] }, 'viewer'))).toContain('Language: not known');
     expect(text).toContain('`/voice audit ag_1`');
   });
 

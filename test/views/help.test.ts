@@ -16,7 +16,7 @@ describe('helpMessage', () => {
 
   it('lists only the commands it is given', () => {
     const text = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
-    expect(text).toContain('/voice numbers search [REGION]');
+    expect(text).toContain('/voice numbers search [REGION [DIGITS]]');
     expect(text).not.toContain('/voice numbers buy');
     expect(text).not.toContain('/voice agents delete');
   });

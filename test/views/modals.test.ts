@@ -86,7 +86,7 @@ describe('createAgentModal', () => {
 });
 
 describe('searchModal', () => {
-  const at = (region: string) => ({ region, cursors: [], skipped: 0 });
+  const at = (region: string) => ({ region, starts: [], skipped: 0 });
 
   it('offers a region picker set to the region searched', () => {
     const view = searchModal({ position: at('GB'), role: 'viewer', privateMetadata: '' });

@@ -18,17 +18,32 @@ import {
 } from './support.js';
 
 const numbers = numbersPage([
-  purchased({ id: 'pn_1', number: '+14155550100', region: 'US', agentId: 'ag_1', agentName: 'Support bot' }),
+  purchased({
+    id: 'pn_1',
+    number: '+14155550100',
+    region: 'US',
+    capabilities: ['voice', 'sms'],
+    agentId: 'ag_1',
+    agentName: 'Support bot',
+  }),
   purchased({ id: 'pn_2', number: '+14155550101', region: 'US' }),
+  purchased({ id: 'pn_3', number: '+14155550102', region: 'US', capabilities: ['sms'] }),
 ]);
-/** Where a search stands: its region and the cursors back. */
-const at = (region?: string, cursors: string[] = [], skipped = 0) => ({ region, cursors, skipped });
+/** Where a search stands: its region and the provider cursors where the pages so far started. */
+const at = (region?: string, cursors: string[] = [], skipped = 0) => ({
+  region,
+  starts: cursors.map((cursor) => ({ cursor })),
+  skipped,
+});
 
 describe('numbersMessage', () => {
   it('shows each number with id, status and its route', () => {
     const text = rendered(numbersMessage({ page: numbers, role: 'viewer' }));
-    expect(text).toContain('*+14155550100*  `pn_1` · active · US\nRoutes to *Support bot* (`ag_1`)');
+    expect(text).toContain('*+14155550100*  `pn_1` · active · US · voice, sms\nRoutes to *Support bot* (`ag_1`)');
     expect(text).toContain('*+14155550101*  `pn_2` · active · US\n_Not routed_');
+    expect(text).toContain(
+      "*+14155550102*  `pn_3` · active · US · sms\n:no_entry_sign: no voice: can't serve an AI agent",
+    );
   });
 
   it('names an agent it has no name for by its id', () => {
@@ -45,7 +60,11 @@ describe('numbersMessage', () => {
 
   it('gives an operator Map per number and Buy a number, but no Release', () => {
     const shown = numbersMessage({ page: numbers, role: 'operator' });
-    expect(elements(shown, ACTION.mapNumber).map((button) => button.value)).toEqual(['+14155550100', '+14155550101']);
+    expect(elements(shown, ACTION.mapNumber).map((button) => button.value)).toEqual([
+      '+14155550100',
+      '+14155550101',
+      '+14155550102',
+    ]);
     expect(elements(shown, ACTION.searchNumbers).map(buttonLabel)).toEqual(['Buy a number']);
     expect(elements(shown, ACTION.releaseNumber)).toEqual([]);
   });
@@ -55,6 +74,7 @@ describe('numbersMessage', () => {
     expect(releases.map((button) => [button.value, button.style])).toEqual([
       ['pn_1', 'danger'],
       ['pn_2', 'danger'],
+      ['pn_3', 'danger'],
     ]);
   });
 
@@ -133,11 +153,11 @@ describe('searchResultsBlocks', () => {
     expect(rendered(blocks)).toContain('VOICE_OPERATORS');
   });
 
-  it('offers Next, carrying the region and the cursors so far, exactly while next_cursor is not null', () => {
+  it('offers Next, carrying the region and where the pages so far started, exactly while there are more', () => {
     const withMore = searchResultsBlocks({ page: page([available()], 'c_2'), position: at('GB'), role: 'viewer' });
     const next = elements(withMore, PAGE.search.next);
     expect(next).toHaveLength(1);
-    expect(JSON.parse(String(next[0]?.value))).toEqual({ region: 'GB', cursors: ['c_2'], skipped: 0 });
+    expect(JSON.parse(String(next[0]?.value))).toEqual({ region: 'GB', starts: [{ cursor: 'c_2' }], skipped: 0 });
     expect(elements(withMore, PAGE.search.previous)).toEqual([]);
     expect(rendered(withMore)).toContain('Page 1 · more on the next pages');
     const last = searchResultsBlocks({ page: page([available()], null), position: at('GB'), role: 'viewer' });
@@ -153,7 +173,7 @@ describe('searchResultsBlocks', () => {
     expect(rendered(third)).toContain('Page 3 · the last page');
     expect(JSON.parse(String(elements(third, PAGE.search.previous)[0]?.value))).toEqual({
       region: 'US',
-      cursors: ['c2'],
+      starts: [{ cursor: 'c2' }],
       skipped: 0,
     });
   });
@@ -171,11 +191,30 @@ describe('searchResultsBlocks', () => {
     const deep = searchResultsBlocks({ page: page([available()], 'more'), position, role: 'viewer' });
     expect(rendered(deep)).toContain('Page 201 ·');
     expect(position.skipped).toBeGreaterThan(0);
-    const oldest = { ...position, cursors: position.cursors.slice(-1) };
+    const oldest = { ...position, starts: position.starts.slice(-1) };
     const back = searchResultsBlocks({ page: page([available()], 'more'), position: oldest, role: 'viewer' });
     const [previous] = elements(back, PAGE.search.previous);
     expect(buttonLabel(previous ?? {})).toBe('◀ First page');
-    expect(JSON.parse(String(previous?.value))).toEqual({ region: 'US', cursors: [], skipped: 0 });
+    expect(JSON.parse(String(previous?.value))).toEqual({ region: 'US', starts: [], skipped: 0 });
+  });
+
+  it('names the digits searched for, and says when it stopped looking before filling the page', () => {
+    const position = { ...at('US'), digits: '415' };
+    const found = page([available()], 'c_9', { scanned: 1000, stopped: true });
+    const text = rendered(searchResultsBlocks({ page: found, position, role: 'viewer' }));
+    expect(text).toContain('*Available numbers in United States (US) containing `415`*');
+    expect(text).toContain(
+      'Looked through 1,000 numbers for sale and stopped there, having found 1: Next looks further.',
+    );
+    const [next] = elements(searchResultsBlocks({ page: found, position, role: 'viewer' }), PAGE.search.next);
+    expect(JSON.parse(String(next?.value))).toEqual({
+      region: 'US',
+      digits: '415',
+      starts: [{ cursor: 'c_9' }],
+      skipped: 0,
+    });
+    const none = searchResultsBlocks({ page: page([]), position: { ...position, digits: '999' }, role: 'viewer' });
+    expect(rendered(none)).toBe('No numbers available in United States (US) containing `999`.');
   });
 
   it('says when no numbers are available in the region', () => {

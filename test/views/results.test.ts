@@ -17,16 +17,16 @@ describe('doneMessage', () => {
   it('says what each change did', () => {
     const said = (change: Finished['change']) => doneMessage({ change }).text;
     expect(said({ action: 'number.buy', number: { id: 'pn_1', number: '+14155550100' } })).toBe(
-      ':white_check_mark: Bought *+14155550100* (id `pn_1`).',
+      ':white_check_mark: Bought *+14155550100* (US, id `pn_1`).',
     );
     expect(said({ action: 'number.release', number: { id: 'pn_1', number: '+14155550100' } })).toBe(
-      ':white_check_mark: Released *+14155550100* (id `pn_1`).',
+      ':white_check_mark: Released *+14155550100* (US, id `pn_1`).',
     );
     expect(said({ action: 'agent.delete', agent: { id: 'ag_1', name: 'Support bot' } })).toBe(
       ':white_check_mark: Deleted agent *Support bot* (`ag_1`).',
     );
     expect(said({ action: 'routing.map', number: '+14155550100', agent: { id: 'ag_1', name: 'Support bot' } })).toBe(
-      ':white_check_mark: Routed *+14155550100* to *Support bot* (`ag_1`).',
+      ':white_check_mark: Routed *+14155550100* (US) to *Support bot* (`ag_1`).',
     );
   });
 

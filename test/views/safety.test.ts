@@ -77,10 +77,20 @@ function helpEcho(text: string) {
 
 /** Every view, with `text` in every place a person or the provider fills. Split by whether it shows the token. */
 function views(text: string): { showToken: [string, unknown][]; others: [string, unknown][] } {
-  const agents = [agent({ id: text, name: text, status: text, numbers: [text] })];
-  const numbers = [purchased({ id: text, number: text, status: text, region: text, agentId: text, agentName: text })];
+  const agents = [agent({ id: text, name: text, status: text, language: text, numbers: [text] })];
+  const numbers = [
+    purchased({
+      id: text,
+      number: text,
+      status: text,
+      region: text,
+      capabilities: [text],
+      agentId: text,
+      agentName: text,
+    }),
+  ];
   const filter = { region: text, agentId: text, digits: text };
-  const position = { region: text, cursors: [text], skipped: 0 };
+  const position = { region: text, digits: text, starts: [{ cursor: text }], skipped: 0 };
   const change = auditChange({ actorId: text, target: text, errorMessage: text, agent: { id: text } });
   const created = createdAgent({ id: text, name: text, status: text, agent_token: TOKEN });
   const createdDone: Finished = {
@@ -162,8 +172,15 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ['unchangedMapMessage', unchangedMapMessage(text, text)],
       ...[createdDone, deleteDone, buyDone, releaseDone, mapDone].map((done): [string, unknown] => [
         `announcementMessage(${done.change.action})`,
-        announcementMessage({ actor: { userId: ACTOR, source: 'modal' }, change: done.change }),
+        announcementMessage(ACTOR, [done.change]),
       ]),
+      [
+        'announcementMessage(a burst)',
+        announcementMessage(
+          ACTOR,
+          [createdDone, deleteDone, buyDone, releaseDone, mapDone].map((done) => done.change),
+        ),
+      ],
       [
         'auditMessage',
         auditMessage(

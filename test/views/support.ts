@@ -3,7 +3,8 @@ import type { AgentFilter, AgentSummary, AgentsPage } from '../../src/ops/agents
 import type { AuditChange, AuditPage } from '../../src/ops/audit.js';
 import type { NumberFilter, NumberSummary, NumbersPage } from '../../src/ops/numbers.js';
 import { pageOf } from '../../src/ops/pages.js';
-import type { AvailableNumber, AvailableNumberPage, CreatedAgent } from '../../src/provider/schemas.js';
+import type { SearchPage } from '../../src/ops/search.js';
+import type { AvailableNumber, CreatedAgent } from '../../src/provider/schemas.js';
 
 /** Text that would ping the channel, mention a user and forge a link if a view let it through unescaped. */
 export const HOSTILE = '<!channel> <@U123> <http://evil|click> & *bold*';
@@ -21,8 +22,9 @@ export function available(overrides: Partial<AvailableNumber> = {}): AvailableNu
   return { id: 'an_1', number: '+14155550123', region: 'US', capabilities: ['voice', 'sms'], ...overrides };
 }
 
-export function page(data: AvailableNumber[], next_cursor: string | null = null): AvailableNumberPage {
-  return { data, next_cursor };
+/** A page of search results; `next` is the provider cursor where the next page starts (none: the last page). */
+export function page(data: AvailableNumber[], next: string | null = null, extra: Partial<SearchPage> = {}): SearchPage {
+  return { data, next: next === null ? undefined : { cursor: next }, scanned: data.length, stopped: false, ...extra };
 }
 
 export function createdAgent(overrides: Partial<CreatedAgent> = {}): CreatedAgent {

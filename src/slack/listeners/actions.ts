@@ -31,7 +31,9 @@ import {
   homePosition,
   numbersPosition,
   type SearchPosition,
+  searchFrom,
   searchPosition,
+  searchRequestOf,
 } from '../paging.js';
 import type { Respond } from '../respond.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
@@ -179,7 +181,7 @@ export function registerActions(app: App, deps: SlackDeps): void {
 
   app.action<Body>(ACTION.searchRegion, async ({ ack, body }) => {
     await ack();
-    await showSearchPage(deps, body, { region: chosenValue(body), cursors: [], skipped: 0 });
+    await showSearchPage(deps, body, searchFrom(chosenValue(body)));
   });
 
   registerPaging(app, deps, PAGE.numbers, numbersPosition, numbersAnswer);
@@ -259,7 +261,7 @@ async function showSearchPage(deps: SlackDeps, body: Body, position: SearchPosit
   const role = await deps.ops.roleOf(actor.userId);
   const base = { role, position, privateMetadata: view.private_metadata };
   await surface.show({ kind: 'modal', view: searchModal({ ...base, loading: true }) });
-  const searched = await deps.ops.searchNumbers({ region: position.region, cursor: position.cursors.at(-1) });
+  const searched = await deps.ops.searchNumbers(searchRequestOf(position));
   const result = searched.ok ? { page: searched.page } : { error: searched.message };
   await surface.show({ kind: 'modal', view: searchModal({ ...base, ...result }) });
 }

@@ -19,6 +19,7 @@ import {
   searchAnswer,
 } from '../flows.js';
 import { encodeMetadata } from '../metadata.js';
+import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
@@ -99,9 +100,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'numbers.show':
       return reply(await numberCardAnswer(deps, actor, command.number));
     case 'numbers.search': {
-      if (command.region) {
-        return reply(await searchAnswer(deps, actor, { region: command.region, cursors: [], skipped: 0 }));
-      }
+      if (command.region) return reply(await searchAnswer(deps, actor, searchFrom(command.region, command.digits)));
       const view = searchModal({ role: await deps.ops.roleOf(actor.userId), privateMetadata: metadata });
       return openForm(deps, { triggerId, view, instead: '/voice numbers search REGION', reply: respond });
     }

@@ -28,7 +28,8 @@ export function agentsIntro(page: AgentsPage, role: Role): SectionBlock {
 
 function agentRow(agent: AgentSummary, role: Role): SectionBlock {
   const numbers = agent.numbers.length ? listOf(agent.numbers, NUMBERS_PER_ROW) : '_no numbers routed_';
-  const text = `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)} · Numbers: ${numbers}`;
+  const language = agent.language ? ` · Language: ${escapeMrkdwn(agent.language)}` : '';
+  const text = `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}${language} · Numbers: ${numbers}`;
   const remove = button({ text: 'Delete', actionId: ACTION.deleteAgent, value: agent.id, style: 'danger' });
   return section(text, can(role, 'admin') ? remove : undefined);
 }

@@ -1,11 +1,25 @@
-import type { Announcement, Change } from '../../ops/notify.js';
-import { mentionUser } from '../mrkdwn.js';
-import { LIMITS, message, type SlackMessage, section, textMessage } from './blocks.js';
-import { describeChange } from './changes.js';
+import type { Change } from '../../ops/notify.js';
+import { code, mentionUser } from '../mrkdwn.js';
+import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { describeChange, lookUpCommand } from './changes.js';
 
-/** Posted to the team's channel: who changed what. A Change carries no secret, so none can leak here. */
-export function announcementMessage(announcement: Announcement): SlackMessage {
-  return textMessage(`${mentionUser(announcement.actor.userId)} ${describeChange(announcement.change)}`);
+/**
+ * Posted to the team's channel: who changed what, with where to read more. Changes one person makes within a minute
+ * share one message, rewritten as they come. A Change carries no secret, so none can leak here.
+ */
+export function announcementMessage(actorId: string, changes: Change[]): SlackMessage {
+  const actor = mentionUser(actorId);
+  const [only] = changes;
+  if (only && changes.length === 1) {
+    const line = `${actor} ${describeChange(only)}`;
+    return message(line, [section(line), context(`More: ${code(lookUpCommand(only))}`)]);
+  }
+  const lines = changes.map((change) => `• ${describeChange(change)}`);
+  const title = `${actor} made ${changes.length} changes:`;
+  return message(`${title} ${changes.map(describeChange).join('; ')}`, [
+    ...chunkLines([title, ...lines]).map((text) => section(text)),
+    context(`Each with its outcome: ${code(`/voice audit ${actorId}`)}`),
+  ]);
 }
 
 /** Changes noticed at the provider that nobody made through Voice Ops, all in one message. */
@@ -18,7 +32,7 @@ export function outsideChangesMessage(changes: Change[]): SlackMessage {
   );
 }
 
-/** Lines gathered into section texts that each fit Slack's limit. */
+/** Lines gathered into section texts that each fit Slack's limit, never splitting a line that fits one. */
 function chunkLines(lines: string[]): string[] {
   const chunks: string[] = [];
   for (const line of lines) {

@@ -8,6 +8,7 @@ import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { changeLine } from './audit.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
+import { capabilityText, NO_VOICE } from './numbers.js';
 import { count } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel, listOf } from './text.js';
@@ -36,7 +37,9 @@ export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
   ];
   return message(`Number ${escapeMrkdwn(number.number)}: ${number.agentId ? 'routed' : 'not routed'}`, [
     section(
-      `${bold(number.number)}  ${code(number.id)}\nStatus: ${escapeMrkdwn(number.status)} · Region: ${region}\n${route}`,
+      `${bold(number.number)}  ${code(number.id)}\nStatus: ${escapeMrkdwn(number.status)} · Region: ${region}` +
+        ` · Capabilities: ${number.capabilities ? capabilityText(number.capabilities) : 'not known'}` +
+        `${number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : ''}\n${route}`,
     ),
     ...historyBlocks(card.history, `/voice audit ${number.number}`),
     ...(buttons.length ? [actions(buttons)] : []),
@@ -53,7 +56,10 @@ export function agentCardMessage(card: AgentCard, role: Role): SlackMessage {
     : '_No numbers route to it._';
   const remove = button({ text: 'Delete', actionId: ACTION.deleteAgent, value: agent.id, style: 'danger' });
   return message(`Agent ${escapeMrkdwn(agent.name)}`, [
-    section(`${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}\nNumbers: ${numbers}`),
+    section(
+      `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}` +
+        ` · Language: ${agent.language ? escapeMrkdwn(agent.language) : 'not known'}\nNumbers: ${numbers}`,
+    ),
     ...historyBlocks(card.history, `/voice audit ${agent.id}`),
     ...(can(role, 'admin') ? [actions([remove])] : []),
   ]);

@@ -1,10 +1,19 @@
 import type { Change } from '../../ops/notify.js';
+import { regionOf } from '../../ops/regions.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
-import { agentLabel, agentNameOrId } from './text.js';
+import { agentLabel } from './text.js';
+
+/** `*+14155550100* (US)`: a number with its region, told from its calling code. */
+function numberWithRegion(number: string, id?: string): string {
+  const region = regionOf(number);
+  const details = [...(region ? [escapeMrkdwn(region)] : []), ...(id ? [`id ${code(id)}`] : [])];
+  return details.length ? `${bold(number)} (${details.join(', ')})` : bold(number);
+}
 
 /**
- * What a finished change did, as a predicate in escaped mrkdwn: "bought *+1…* (id `pn_1`)". The announcement puts
- * the actor before it; the requester's result capitalises it.
+ * What a finished change did, as a predicate in escaped mrkdwn: "bought *+1…* (US, id `pn_1`)". Numbers come with their
+ * region and agents with their name and id. The announcement puts the actor before it; the requester's result
+ * capitalises it.
  */
 export function describeChange(change: Change): string {
   switch (change.action) {
@@ -15,16 +24,32 @@ export function describeChange(change: Change): string {
     case 'agent.delete':
       return `deleted agent ${agentLabel(change.agent)}`;
     case 'number.buy':
-      return `bought ${bold(change.number.number)} (id ${code(change.number.id)})`;
+      return `bought ${numberWithRegion(change.number.number, change.number.id)}`;
     case 'number.release': {
-      const released = `released ${bold(change.number.number)} (id ${code(change.number.id)})`;
+      const released = `released ${numberWithRegion(change.number.number, change.number.id)}`;
       if (!change.unroutedAgent) return released;
-      return `${released} (its route to ${agentNameOrId(change.unroutedAgent)} was removed)`;
+      return `${released}: it no longer routes to ${agentLabel(change.unroutedAgent)}`;
     }
     case 'routing.map': {
-      const routed = `routed ${bold(change.number)} to ${agentLabel(change.agent)}`;
-      if (!change.previousAgent) return routed;
-      return `${routed}, previously ${agentNameOrId(change.previousAgent)}`;
+      const number = numberWithRegion(change.number);
+      if (!change.previousAgent) return `routed ${number} to ${agentLabel(change.agent)}`;
+      return `re-routed ${number} from ${agentLabel(change.previousAgent)} to ${agentLabel(change.agent)}`;
     }
+  }
+}
+
+/** Where to read more of what a change was about: a card of what still exists, the audit of what is gone. */
+export function lookUpCommand(change: Change): string {
+  switch (change.action) {
+    case 'agent.create':
+      return `/voice agents ${change.agent.id}`;
+    case 'agent.delete':
+      return `/voice audit ${change.agent.id}`;
+    case 'number.buy':
+      return `/voice numbers ${change.number.number}`;
+    case 'number.release':
+      return `/voice audit ${change.number.number}`;
+    case 'routing.map':
+      return `/voice numbers ${change.number}`;
   }
 }

@@ -2,8 +2,9 @@ import type { KnownBlock, ModalView, OptionGroup, PlainTextOption } from '@slack
 import type { NumberSummary } from '../../ops/numbers.js';
 import type { AgentChoices, NumberChoices } from '../../ops/pickers.js';
 import { REGIONS } from '../../ops/regions.js';
+import type { SearchPage } from '../../ops/search.js';
 import type { Role } from '../../ops/types.js';
-import type { AvailableNumberPage, CreatedAgent } from '../../provider/schemas.js';
+import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { bold, escapeMrkdwn, truncate } from '../mrkdwn.js';
 import type { SearchPosition } from '../paging.js';
@@ -98,7 +99,7 @@ export function createAgentModal(input: { agentName?: string; language?: string;
 export function searchModal(input: {
   /** Where the search stands; none before a region is picked. */
   position?: SearchPosition;
-  page?: AvailableNumberPage;
+  page?: SearchPage;
   role: Role;
   error?: string;
   loading?: boolean;

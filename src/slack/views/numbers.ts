@@ -1,13 +1,14 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { NumberFilter, NumberSummary, NumbersPage } from '../../ops/numbers.js';
 import { regionName } from '../../ops/regions.js';
+import type { SearchPage } from '../../ops/search.js';
 import type { Role } from '../../ops/types.js';
-import type { AvailableNumber, AvailableNumberPage } from '../../provider/schemas.js';
+import type { AvailableNumber } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { encodeValue, nextSearchPosition, previousSearchPosition, type SearchPosition, searchPage } from '../paging.js';
 import { actions, button, capped, context, message, type SlackMessage, section } from './blocks.js';
-import { counted, listPager, pager } from './pager.js';
+import { count, counted, listPager, pager } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel } from './text.js';
 
@@ -49,8 +50,13 @@ function numberRow(number: NumberSummary, role: Role): KnownBlock[] {
   const route = number.agentId
     ? `Routes to ${agentLabel({ id: number.agentId, name: number.agentName })}`
     : '_Not routed_';
-  const region = number.region ? ` · ${escapeMrkdwn(number.region)}` : '';
-  const row = section(`${bold(number.number)}  ${code(number.id)} · ${escapeMrkdwn(number.status)}${region}\n${route}`);
+  const facts = [
+    escapeMrkdwn(number.status),
+    ...(number.region ? [escapeMrkdwn(number.region)] : []),
+    ...(number.capabilities ? [capabilityText(number.capabilities)] : []),
+  ].join(' · ');
+  const noVoice = number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : '';
+  const row = section(`${bold(number.number)}  ${code(number.id)} · ${facts}${noVoice}\n${route}`);
   const buttons = [
     ...(can(role, 'operator') ? [button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number })] : []),
     ...(can(role, 'admin')
@@ -75,57 +81,66 @@ export function numbersMessage(input: { page: NumbersPage; role: Role }): SlackM
   ]);
 }
 
-function searchTitle(region: string | undefined): string {
-  return region === undefined ? '*Available numbers*' : bold(`Available numbers in ${regionLabel(region)}`);
+/** " in United States (US) containing `415`": where and what a search looks for, escaped mrkdwn. */
+function searchScope(position: SearchPosition): string {
+  const where = position.region === undefined ? '' : ` in ${escapeMrkdwn(regionLabel(position.region))}`;
+  const digits = position.digits === undefined ? '' : ` containing ${code(position.digits)}`;
+  return `${where}${digits}`;
 }
+
+function searchTitle(position: SearchPosition): string {
+  return `*Available numbers${searchScope(position)}*`;
+}
+
+/** "voice, sms", or "none": escaped mrkdwn. */
+export function capabilityText(capabilities: string[]): string {
+  return escapeMrkdwn(capabilities.length ? capabilities.join(', ') : 'none');
+}
+
+export const NO_VOICE = ":no_entry_sign: no voice: can't serve an AI agent";
 
 function resultRow(available: AvailableNumber, role: Role): KnownBlock {
   const voice = available.capabilities.includes('voice');
-  const capabilities = available.capabilities.length ? available.capabilities.join(', ') : 'none';
   const text =
-    `${bold(available.number)}  ${escapeMrkdwn(available.region)} · ${escapeMrkdwn(capabilities)}` +
-    (voice ? '' : "\n:no_entry_sign: no voice: can't serve an AI agent");
+    `${bold(available.number)}  ${escapeMrkdwn(available.region)} · ${capabilityText(available.capabilities)}` +
+    (voice ? '' : `\n${NO_VOICE}`);
   const buy = button({ text: 'Buy', actionId: ACTION.buyNumber, value: available.number });
   return section(text, voice && can(role, 'operator') ? buy : undefined);
 }
 
-/** Previous (back along the kept cursors) and Next (the provider's next_cursor) under a page of search results. */
-function searchPager(page: AvailableNumberPage, position: SearchPosition): KnownBlock[] {
-  const first = position.cursors.length === 0 && position.skipped === 0;
-  const backToFirst = position.skipped > 0 && position.cursors.length === 1;
-  const last = page.next_cursor === null;
+/** Previous (back along the kept starts) and Next (where the provider's pages go on) under a page of results. */
+function searchPager(page: SearchPage, position: SearchPosition): KnownBlock[] {
+  const first = position.starts.length === 0 && position.skipped === 0;
+  const backToFirst = position.skipped > 0 && position.starts.length === 1;
   return pager({
     page: searchPage(position),
-    summary: last ? 'the last page' : 'more on the next pages',
+    summary: page.next ? 'more on the next pages' : 'the last page',
     actionIds: PAGE.search,
     previous: first ? undefined : encodeValue(previousSearchPosition(position)),
     previousLabel: backToFirst ? '◀ First page' : undefined,
-    next: page.next_cursor ? encodeValue(nextSearchPosition(position, page.next_cursor)) : undefined,
+    next: page.next ? encodeValue(nextSearchPosition(position, page.next)) : undefined,
   });
 }
 
 /** The results of one search page, shared by the search message and the search modal. */
-export function searchResultsBlocks(input: {
-  page: AvailableNumberPage;
-  position: SearchPosition;
-  role: Role;
-}): KnownBlock[] {
+export function searchResultsBlocks(input: { page: SearchPage; position: SearchPosition; role: Role }): KnownBlock[] {
   const { page, position, role } = input;
-  const { region } = position;
-  if (!page.data.length && page.next_cursor === null && searchPage(position) === 1) {
-    return [
-      section(
-        region === undefined
-          ? 'No numbers available.'
-          : `No numbers available in ${escapeMrkdwn(regionLabel(region))}.`,
-      ),
-    ];
+  if (!page.data.length && !page.next && searchPage(position) === 1) {
+    return [section(`No numbers available${searchScope(position)}.`)];
   }
   const { shown, hidden } = capped(page.data, SEARCH_ROWS);
   return [
-    section(searchTitle(region)),
+    section(searchTitle(position)),
     ...shown.map((available) => resultRow(available, role)),
     ...(hidden ? [context(`Showing ${shown.length} of the ${page.data.length} numbers on this page.`)] : []),
+    ...(page.stopped
+      ? [
+          context(
+            `Looked through ${count(page.scanned)} numbers for sale and stopped there, having found ` +
+              `${page.data.length}: Next looks further.`,
+          ),
+        ]
+      : []),
     ...(can(role, 'operator')
       ? []
       : [context('Buying a number needs the operator role: an admin adds you to `VOICE_OPERATORS`.')]),
@@ -133,12 +148,8 @@ export function searchResultsBlocks(input: {
   ];
 }
 
-export function searchResultsMessage(input: {
-  page: AvailableNumberPage;
-  position: SearchPosition;
-  role: Role;
-}): SlackMessage {
-  const { region } = input.position;
-  const title = region === undefined ? 'Available numbers' : `Available numbers in ${region}`;
+export function searchResultsMessage(input: { page: SearchPage; position: SearchPosition; role: Role }): SlackMessage {
+  const { region, digits } = input.position;
+  const title = `Available numbers${region === undefined ? '' : ` in ${region}`}${digits ? ` containing ${digits}` : ''}`;
   return message(escapeMrkdwn(title), searchResultsBlocks(input));
 }

@@ -1,0 +1,88 @@
+// Searching the provider's inventory for numbers to buy: a page at a time, by region and, when digits are given, by
+// the digits a number contains, which the provider cannot filter by: the app reads its pages and keeps the numbers
+// that match, within a bound, and says when it stopped looking.
+import { z } from 'zod';
+import { type AvailableNumber, MAX_PAGE_SIZE, region } from '../provider/schemas.js';
+import { type OpsDeps, providerFailure } from './context.js';
+import { unknownRegion } from './regions.js';
+import type { Result } from './types.js';
+import { validate } from './validate.js';
+
+/** Numbers on one page of search results. */
+export const SEARCH_PAGE_SIZE = 20;
+/** Provider pages (of 100) read for one page of results when searching by digits: at most 1,000 numbers. */
+export const SEARCH_SCAN_PAGES = 10;
+
+/**
+ * Where a page of results starts: at a provider cursor (none: the first page), past the first `skip` matches of that
+ * provider page (a search by digits may show a provider page over two of its own). It travels in buttons.
+ */
+export const searchStart = z.object({ cursor: z.string().optional(), skip: z.number().int().min(1).optional() });
+export type SearchStart = z.infer<typeof searchStart>;
+
+export interface SearchRequest {
+  region?: string;
+  /** Only numbers containing these digits. */
+  digits?: string;
+  start?: SearchStart;
+}
+
+export interface SearchPage {
+  data: AvailableNumber[];
+  /** Where the next page starts; absent on the last. */
+  next?: SearchStart;
+  /** Numbers read from the provider for this page. */
+  scanned: number;
+  /** The search by digits reached its bound before filling the page: Next looks further. */
+  stopped: boolean;
+}
+
+export async function searchNumbers(deps: OpsDeps, request: SearchRequest): Promise<Result<{ page: SearchPage }>> {
+  if (request.region !== undefined) {
+    const checked = validate(region, request.region);
+    if (!checked.ok) return { ...checked, field: 'region', message: `Region ${checked.message}` };
+    const unknown = unknownRegion(checked.value);
+    if (unknown) return unknown;
+  }
+  try {
+    const page = request.digits ? await scanForDigits(deps, request, request.digits) : await onePage(deps, request);
+    return { ok: true, page };
+  } catch (error) {
+    return providerFailure(error);
+  }
+}
+
+/** Without digits, a page of results is a page of the provider's. */
+async function onePage(deps: OpsDeps, request: SearchRequest): Promise<SearchPage> {
+  const page = await deps.provider.searchNumbers({ region: request.region, cursor: request.start?.cursor });
+  deps.seen.remember(page.data);
+  return {
+    data: page.data,
+    next: page.next_cursor ? { cursor: page.next_cursor } : undefined,
+    scanned: page.data.length,
+    stopped: false,
+  };
+}
+
+/** Reads provider pages from the start until a page of matches is full, the inventory ends, or the bound is reached. */
+async function scanForDigits(deps: OpsDeps, request: SearchRequest, digits: string): Promise<SearchPage> {
+  const data: AvailableNumber[] = [];
+  let cursor = request.start?.cursor;
+  let skip = request.start?.skip ?? 0;
+  let scanned = 0;
+  for (let read = 1; ; read++) {
+    const page = await deps.provider.searchNumbers({ region: request.region, cursor, limit: MAX_PAGE_SIZE });
+    deps.seen.remember(page.data);
+    scanned += page.data.length;
+    const matches = page.data.filter((entry) => entry.number.includes(digits)).slice(skip);
+    const room = SEARCH_PAGE_SIZE - data.length;
+    data.push(...matches.slice(0, room));
+    // This provider page has more matches than the page holds: the next page starts within it.
+    if (matches.length > room) return { data, next: { cursor, skip: skip + room }, scanned, stopped: false };
+    skip = 0;
+    if (!page.next_cursor) return { data, scanned, stopped: false };
+    cursor = page.next_cursor;
+    if (data.length === SEARCH_PAGE_SIZE) return { data, next: { cursor }, scanned, stopped: false };
+    if (read === SEARCH_SCAN_PAGES) return { data, next: { cursor }, scanned, stopped: true };
+  }
+}

@@ -1,0 +1,99 @@
+// What the app learns at buy and create time (capabilities, languages), and the migration that keeps it, on a real
+// SQLite file: a database of an older schema, with its audit rows, is brought up to date without loss, and the
+// audit filters' indexes outlive the rebuilds of the audit table that come before them.
+import Sqlite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/store/audit.js';
+import { AuditChanges } from '../../src/store/audit-changes.js';
+import { openDatabase } from '../../src/store/db.js';
+import { LearnedFacts } from '../../src/store/facts.js';
+import { MIGRATIONS, migrate, schemaVersion } from '../../src/store/migrations.js';
+import { useTempDatabases } from './helpers.js';
+
+const temp = useTempDatabases();
+
+describe('LearnedFacts', () => {
+  it('remembers capabilities and languages, reads a page of them at once, and forgets them', () => {
+    const facts = new LearnedFacts(temp.open());
+    facts.rememberNumber('+14155550100', ['voice', 'sms']);
+    facts.rememberNumber('+14155550101', ['sms']);
+    facts.rememberNumber('+14155550101', []);
+    facts.rememberAgent('agt_1', 'fr-CA');
+    expect(facts.capabilities(['+14155550100', '+14155550101', '+19995550100'])).toEqual(
+      new Map([
+        ['+14155550100', ['voice', 'sms']],
+        ['+14155550101', []],
+      ]),
+    );
+    expect(facts.languages(['agt_1', 'agt_2'])).toEqual(new Map([['agt_1', 'fr-CA']]));
+    facts.forgetNumber('+14155550100');
+    facts.forgetAgent('agt_1');
+    expect(facts.capabilities(['+14155550100']).size).toBe(0);
+    expect(facts.languages(['agt_1']).size).toBe(0);
+  });
+});
+
+/** The facts' migration: the last, so that its indexes on audit_events come after the rebuilds of that table. */
+const FACTS_VERSION = MIGRATIONS.length;
+
+/** A row as the schema of that version stores it: before the hash chain (version 1) by hand, after it by AuditLog. */
+function oldRow(db: Sqlite.Database, version: number): void {
+  if (version === 1) {
+    db.prepare(
+      `INSERT INTO audit_events (at, actor_id, source, action, target, params, outcome, correlation_id)
+       VALUES ('2025-03-01T12:00:00.000Z', 'U1', 'command', 'routing.map', '+14155550100', '{"agentId":"agt_1"}',
+       'failed', 'c1')`,
+    ).run();
+    return;
+  }
+  new AuditLog(db).append({
+    actorId: 'U1',
+    source: 'command',
+    action: 'routing.map',
+    target: '+14155550100',
+    params: { agentId: 'agt_1' },
+    outcome: 'failed',
+    correlationId: 'c1',
+  });
+}
+
+describe('the facts migration', () => {
+  it('is the last, after every rebuild of the audit table', () => {
+    expect(MIGRATIONS[FACTS_VERSION - 1]?.name).toMatch(/^facts learned at buy and create time/);
+  });
+
+  it.each([1, FACTS_VERSION - 1])(
+    'brings a database of schema %i up to date, keeping its rows, and the audit filters use its indexes',
+    (version) => {
+      const path = temp.path(`schema-${version}.db`);
+      const old = new Sqlite(path);
+      migrate(old, MIGRATIONS.slice(0, version));
+      oldRow(old, version);
+      old.close();
+
+      const db = temp.track(openDatabase(path));
+      expect(schemaVersion(db)).toBe(FACTS_VERSION);
+      const changes = new AuditChanges(db);
+      for (const filter of [{ actorId: 'U1' }, { target: '+14155550100' }, { agentId: 'agt_1' }, { failed: true }]) {
+        expect(
+          changes.page(filter, undefined, 20).trails.map((trail) => trail.correlationId),
+          JSON.stringify(filter),
+        ).toEqual(['c1']);
+      }
+      const plan = (sql: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join('; ');
+      expect(plan("SELECT id FROM audit_events WHERE actor_id = 'U1' ORDER BY id DESC")).toContain(
+        'audit_events_by_actor',
+      );
+      expect(plan("SELECT id FROM audit_events WHERE target = 'x' ORDER BY id DESC")).toContain(
+        'audit_events_by_target',
+      );
+      expect(plan("SELECT id FROM audit_events WHERE outcome = 'failed' ORDER BY id DESC")).toContain(
+        'audit_events_failed',
+      );
+      expect(plan("SELECT id FROM audit_events WHERE json_extract(params, '$.agentId') = 'a'")).toContain(
+        'audit_events_by_agent',
+      );
+    },
+  );
+});
