@@ -1,6 +1,7 @@
 // GET /healthz (the process answers) and GET /readyz (it can do its work: the database takes writes, Slack knows
 // the token, the provider answers), for load balancers and orchestrators, in HTTP and Socket Mode alike.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listen } from './listen.js';
 
 /** One dependency's readiness: ok, or why not in a few words. */
 export type ReadinessCheck = () => Promise<{ ok: true } | { ok: false; reason: string }>;
@@ -66,12 +67,6 @@ export async function startHealthServer(routes: HealthRoute[], port: number): Pr
     if (!route.method.includes(request.method ?? '')) return sendJson(response, 405, { ok: false, error: 'method' });
     route.handler(request, response);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, port);
   return server;
 }

@@ -6,7 +6,8 @@
 // `apps.connections.open` hands out.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { listen } from '../listen.js';
 import { attachSocketMode, type SocketModeStandIn } from './socket-mode.js';
 import { type Answer, APP_ID, BOT_ID, BOT_USER_ID, type ResponseOrigin, TEAM_ID, Workspace } from './workspace.js';
 
@@ -186,7 +187,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const failures = new Map<string, (string | HttpFailure)[]>();
   const latencies = new Map<string, number>();
   const groups = new Map<string, string[]>();
-  const sockets = new Set<Socket>();
   const pending = new Set<() => void>();
   let seq = 0;
   let closed = false;
@@ -344,17 +344,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       else res.destroy();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   const socketMode = attachSocketMode(server, { appId: APP_ID });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -433,7 +423,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       socketMode.close();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
       });
     },
   };

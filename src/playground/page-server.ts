@@ -4,8 +4,9 @@
 // their host (no DNS rebinding) and, for changes, come as JSON from this page's own origin (no cross-site forms).
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { listen } from '../listen.js';
 import type { Logger } from '../log.js';
 import type { Interactions } from './interactions.js';
 import { PEOPLE, type PlaygroundPerson } from './people.js';
@@ -95,7 +96,6 @@ export async function startPageServer(input: {
     ]),
   );
   const streams = new Set<ServerResponse>();
-  const sockets = new Set<Socket>();
   let origins: Set<string> = new Set();
 
   // Changes come in bursts (a reply, the Home tab, an announcement): the page hears of them once per burst.
@@ -188,17 +188,7 @@ export async function startPageServer(input: {
       else res.destroy();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(input.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, input.port, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
@@ -211,7 +201,7 @@ export async function startPageServer(input: {
         if (pending) clearTimeout(pending);
         for (const stream of streams) stream.end();
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
       }),
   };
 }

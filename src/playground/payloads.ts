@@ -188,6 +188,23 @@ export type ActionContainer =
       view?: Record<string, unknown>;
     };
 
+/** The `container` and `view` of an interaction inside a view: the view as Slack holds it, or one made up. */
+function viewContainer(container: Extract<ActionContainer, { type: 'view' }>, teamId: string) {
+  return {
+    container: { type: 'view', view_id: container.viewId },
+    view:
+      container.view ??
+      viewOutput({
+        viewId: container.viewId,
+        viewType: container.viewType,
+        callbackId: container.callbackId,
+        privateMetadata: container.privateMetadata,
+        stateValues: container.stateValues,
+        teamId,
+      }),
+  };
+}
+
 export interface BlockActionOptions {
   userId: string;
   userName?: string;
@@ -272,17 +289,7 @@ export function blockAction(options: BlockActionOptions): string {
     body.response_url =
       options.responseUrl ?? `https://hooks.slack.com/actions/${teamId}/${next()}/${randomBytes(12).toString('hex')}`;
   } else {
-    body.container = { type: 'view', view_id: container.viewId };
-    body.view =
-      container.view ??
-      viewOutput({
-        viewId: container.viewId,
-        viewType: container.viewType,
-        callbackId: container.callbackId,
-        privateMetadata: container.privateMetadata,
-        stateValues: container.stateValues,
-        teamId,
-      });
+    Object.assign(body, viewContainer(container, teamId));
   }
   body.actions = [action];
   return payload(body);
@@ -397,19 +404,7 @@ export function blockSuggestion(options: BlockSuggestionOptions): string {
           },
           channel: { id: container.channelId, name: options.channelName ?? 'ops' },
         }
-      : {
-          container: { type: 'view', view_id: container.viewId },
-          view:
-            container.view ??
-            viewOutput({
-              viewId: container.viewId,
-              viewType: container.viewType,
-              callbackId: container.callbackId,
-              privateMetadata: container.privateMetadata,
-              stateValues: container.stateValues,
-              teamId,
-            }),
-        };
+      : viewContainer(container, teamId);
   return payload({
     type: 'block_suggestion',
     user: user(options.userId, teamId, options.userName),

@@ -5,6 +5,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listen } from '../listen.js';
 import type { Logger } from '../log.js';
 import {
   CONTRACT_VIOLATIONS,
@@ -241,10 +242,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', resolve);
-    });
+    await listen(server, options.port ?? 0, '127.0.0.1');
   } catch (error) {
     handler.store.close();
     throw error;
