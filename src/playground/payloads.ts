@@ -188,21 +188,15 @@ export type ActionContainer =
       view?: Record<string, unknown>;
     };
 
-/** The `container` and `view` of an interaction inside a view: the view as Slack holds it, or one made up. */
+/** The view an interaction carries: the view as Slack holds it when given, else one made up from the fields. */
+function carriedView(source: ViewOptions & { view?: Record<string, unknown> }, teamId: string) {
+  const { view, ...fields } = source;
+  return view ?? viewOutput({ viewType: 'modal', ...fields, teamId });
+}
+
+/** The `container` and `view` of an interaction inside a view. */
 function viewContainer(container: Extract<ActionContainer, { type: 'view' }>, teamId: string) {
-  return {
-    container: { type: 'view', view_id: container.viewId },
-    view:
-      container.view ??
-      viewOutput({
-        viewId: container.viewId,
-        viewType: container.viewType,
-        callbackId: container.callbackId,
-        privateMetadata: container.privateMetadata,
-        stateValues: container.stateValues,
-        teamId,
-      }),
-  };
+  return { container: { type: 'view', view_id: container.viewId }, view: carriedView(container, teamId) };
 }
 
 export interface BlockActionOptions {
@@ -320,16 +314,7 @@ export function viewSubmission(options: ViewSubmissionOptions): string {
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
-    view:
-      options.view ??
-      viewOutput({
-        viewId: options.viewId,
-        viewType: 'modal',
-        callbackId: options.callbackId,
-        privateMetadata: options.privateMetadata,
-        stateValues: options.stateValues,
-        teamId,
-      }),
+    view: carriedView(options, teamId),
     response_urls: [],
     is_enterprise_install: false,
     enterprise: null,
@@ -358,15 +343,7 @@ export function viewClosed(options: ViewClosedOptions): string {
     user: user(options.userId, teamId, options.userName),
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
-    view:
-      options.view ??
-      viewOutput({
-        viewId: options.viewId,
-        viewType: 'modal',
-        callbackId: options.callbackId,
-        privateMetadata: options.privateMetadata,
-        teamId,
-      }),
+    view: carriedView(options, teamId),
     is_cleared: options.isCleared ?? false,
     is_enterprise_install: false,
     enterprise: null,
