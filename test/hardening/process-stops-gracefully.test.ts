@@ -3,11 +3,7 @@
 // fatal log line, with no secret in it, then the same graceful stop and exit code 1. And a stop waits no longer than
 // SHUTDOWN_TIMEOUT_MS: then it names what was still running and exits 1. The faults are made by a module loaded
 // before the app (fixtures/fault-on-signal.ts), so the app's code is exactly what production runs.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { WORKING } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import {
@@ -15,52 +11,32 @@ import {
   appEnvironment,
   atLeast,
   isAlive,
-  killLeftovers,
   type SpawnOptions,
   spawnApp,
 } from '../harness/app-process.js';
-import { type FakeSlack, startFakeSlack } from '../harness/fake-slack.js';
-import { sweepForSecrets } from '../harness/secrets.js';
-import { answersTo, askToBuy, availableNumber, inspectDatabase, pressConfirm } from './process-support.js';
+import {
+  answersTo,
+  askToBuy,
+  availableNumber,
+  inspectDatabase,
+  pressConfirm,
+  useProcessBed,
+} from './process-support.js';
 import { until } from './support.js';
 
 const FATAL = 60;
 const ERROR = 50;
 const FAULT_MODULE = './test/hardening/fixtures/fault-on-signal.ts';
 
-let slack: FakeSlack;
-let sandbox: Sandbox;
-let dir: string;
-let dbPath: string;
-let started: AppProcess[];
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-  sandbox = await startSandbox({ port: 0 });
-});
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'voice-ops-lifecycle-'));
-  dbPath = join(dir, 'voice-ops.db');
-  started = [];
-});
-afterEach(async () => {
-  killLeftovers();
-  sandbox.faults.clear();
-  try {
-    const logText = started.map((app) => app.output()).join('');
-    sweepForSecrets({ slack, logText, dbPath, credentials: [BOT_TOKEN, SIGNING_SECRET, sandbox.apiKey] });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await slack?.close();
-});
+const bed = useProcessBed('voice-ops-lifecycle-', [BOT_TOKEN, SIGNING_SECRET]);
 
 async function startApp(options: Partial<SpawnOptions> & { env?: Record<string, string> } = {}) {
-  const app = spawnApp({ via: 'node', ...options, env: { ...appEnvironment(slack, sandbox, dbPath), ...options.env } });
-  started.push(app);
+  const app = spawnApp({
+    via: 'node',
+    ...options,
+    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.dbPath), ...options.env },
+  });
+  bed.started.push(app);
   return { ...app, ...(await app.ready) };
 }
 
@@ -68,13 +44,13 @@ const messages = (app: AppProcess) => app.entries().map((entry) => entry.msg);
 
 /** Asks to buy a number and confirms, with the provider holding the buy for `delayMs`; resolves once it is there. */
 async function buyUnderWay(app: { eventsUrl: string }, delayMs: number) {
-  const number = await availableNumber(sandbox);
-  const confirmationId = await askToBuy(slack, app.eventsUrl, number);
-  const buys = sandbox.requestCount('buyNumber');
-  sandbox.faults.inject('buyNumber', { type: 'delay', ms: delayMs }, { times: 1 });
-  const confirmed = await pressConfirm(slack, app.eventsUrl, confirmationId);
+  const number = await availableNumber(bed.sandbox);
+  const confirmationId = await askToBuy(bed.slack, app.eventsUrl, number);
+  const buys = bed.sandbox.requestCount('buyNumber');
+  bed.sandbox.faults.inject('buyNumber', { type: 'delay', ms: delayMs }, { times: 1 });
+  const confirmed = await pressConfirm(bed.slack, app.eventsUrl, confirmationId);
   await until(
-    () => sandbox.requestCount('buyNumber'),
+    () => bed.sandbox.requestCount('buyNumber'),
     (count) => count > buys,
     'the buy to reach the provider',
   );
@@ -121,12 +97,12 @@ describe('an error nothing handled', () => {
     ]);
     // The graceful stop: the buy was finished, audited and reported before the process went.
     expect(messages(app)).toContain('stopped');
-    expect(inspectDatabase(dbPath).trail).toEqual([
+    expect(inspectDatabase(bed.dbPath).trail).toEqual([
       'number.buy requested',
       'number.buy confirmed',
       'number.buy succeeded',
     ]);
-    expect(answersTo(slack, confirmed)).toEqual([
+    expect(answersTo(bed.slack, confirmed)).toEqual([
       expect.stringContaining(WORKING),
       expect.stringContaining(`Bought *${number}*`),
     ]);

@@ -1,14 +1,20 @@
-// What the tests of the app's own process do to it and read back: a buy asked for and confirmed over signed requests,
-// the sandbox's own view of the numbers, and the audit trail as a reader finds it in the file the process left.
+// What the tests of the app's own process share (useProcessBed), do to it and read back: a buy asked for and
+// confirmed over signed requests, the sandbox's own view of the numbers, and the audit trail as a reader finds it in
+// the file the process left.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { expect } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
 import { OPERATOR, SIGNING_SECRET } from '../harness/app.js';
-import { type FakeSlack, RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { type AppProcess, killLeftovers } from '../harness/app-process.js';
+import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
+import { sweepForSecrets } from '../harness/secrets.js';
 import { type AppResponse, postToSlackApp } from '../harness/signing.js';
 
 let replies = 0;
@@ -90,4 +96,52 @@ export function inspectDatabase(dbPath: string) {
   } finally {
     db.close();
   }
+}
+
+/** What the tests of the app's own process share: one fake Slack and one sandbox, a fresh database per test. */
+export interface ProcessBed {
+  slack: FakeSlack;
+  sandbox: Sandbox;
+  /** This test's directory, removed after it. */
+  dir: string;
+  dbPath: string;
+  /** Every process this test started, for the secrets sweep over all they wrote. */
+  started: AppProcess[];
+}
+
+/**
+ * Registers the hooks of a file whose tests start the app's process: after each test its processes are killed and
+ * everything they logged, left in the database or posted is swept for `credentials` and the sandbox's key.
+ */
+export function useProcessBed(prefix: string, credentials: string[]): ProcessBed {
+  const bed = { started: [] } as unknown as ProcessBed;
+  beforeAll(async () => {
+    bed.slack = await startFakeSlack();
+    bed.sandbox = await startSandbox({ port: 0 });
+  });
+  beforeEach(async () => {
+    bed.dir = await mkdtemp(join(tmpdir(), prefix));
+    bed.dbPath = join(bed.dir, 'voice-ops.db');
+    bed.started = [];
+  });
+  afterEach(async () => {
+    killLeftovers();
+    bed.sandbox.faults.clear();
+    try {
+      const logText = bed.started.map((app) => app.output()).join('');
+      sweepForSecrets({
+        slack: bed.slack,
+        logText,
+        dbPath: bed.dbPath,
+        credentials: [...credentials, bed.sandbox.apiKey],
+      });
+    } finally {
+      await rm(bed.dir, { recursive: true, force: true });
+    }
+  });
+  afterAll(async () => {
+    await bed.sandbox?.close();
+    await bed.slack?.close();
+  });
+  return bed;
 }
