@@ -144,28 +144,47 @@ function hasButtons(call: SlackCall): boolean {
   return blocksOf(call).some((block) => block.type === 'actions');
 }
 
+/** Whether the requester was told privately, in words containing `text`. */
+const requesterTold = (app: TestApp, text: string): boolean =>
+  app.slack.calls('chat.postEphemeral').some((call) => call.body.user === OPERATOR && shownText(call).includes(text));
+
+/** A request that ended undecided or rejected: a late approval says how it ended, and nothing was ever bought. */
+async function expectEndedUnmade(
+  app: TestApp,
+  request: {
+    approvalId: string;
+    correlationId: string;
+    lateApprover: string;
+    lateSays: string;
+    ended: 'rejected' | 'expired';
+  },
+): Promise<void> {
+  const late = await decide(app, request.lateApprover, 'approve', request.approvalId);
+  expect(shownText(await outcomeOf(app, late.responseUrlId))).toContain(request.lateSays);
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  expect(auditTrail(app, request.correlationId).map((row) => row.outcome)).toEqual([
+    'requested',
+    'confirmed',
+    'awaiting_approval',
+    request.ended,
+  ]);
+}
+
 it('a rejected request buys nothing, and says so in place and to the requester', async () => {
   const app = await start();
   const { approvalId, correlationId } = await confirmedBuy(app);
   await decide(app, SECOND_OPERATOR, 'reject', approvalId);
   await app.settled();
   expect(shownText(updates(app)[0] as SlackCall)).toContain('Rejected by <@UOPERATOR2>. Nothing was changed.');
-  expect(
-    app.slack
-      .calls('chat.postEphemeral')
-      .some((call) => call.body.user === OPERATOR && shownText(call).includes('rejected your change')),
-  ).toBe(true);
-  // A late approval changes nothing.
-  const late = await decide(app, ADMIN, 'approve', approvalId);
-  expect(shownText(await outcomeOf(app, late.responseUrlId))).toContain('already rejected');
-  await app.settled();
-  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  expect(auditTrail(app, correlationId).map((row) => row.outcome)).toEqual([
-    'requested',
-    'confirmed',
-    'awaiting_approval',
-    'rejected',
-  ]);
+  expect(requesterTold(app, 'rejected your change')).toBe(true);
+  await expectEndedUnmade(app, {
+    approvalId,
+    correlationId,
+    lateApprover: ADMIN,
+    lateSays: 'already rejected',
+    ended: 'rejected',
+  });
 });
 
 it('a request nobody decides in time expires: nothing bought, the message and the requester say so', async () => {
@@ -180,21 +199,14 @@ it('a request nobody decides in time expires: nothing bought, the message and th
   await app.app.expireApprovals();
   expect(updates(app)).toHaveLength(1);
   expect(shownText(updates(app)[0] as SlackCall)).toContain('Expired: nobody decided within 24 hours');
-  expect(
-    app.slack
-      .calls('chat.postEphemeral')
-      .some((call) => call.body.user === OPERATOR && shownText(call).includes('Nobody approved')),
-  ).toBe(true);
-  const late = await decide(app, SECOND_OPERATOR, 'approve', approvalId);
-  expect(shownText(await outcomeOf(app, late.responseUrlId))).toContain('expired');
-  await app.settled();
-  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  expect(auditTrail(app, correlationId).map((row) => row.outcome)).toEqual([
-    'requested',
-    'confirmed',
-    'awaiting_approval',
-    'expired',
-  ]);
+  expect(requesterTold(app, 'Nobody approved')).toBe(true);
+  await expectEndedUnmade(app, {
+    approvalId,
+    correlationId,
+    lateApprover: SECOND_OPERATOR,
+    lateSays: 'expired',
+    ended: 'expired',
+  });
 });
 
 it('a map that needs approval is confirmed, waits, and is made once approved, in the requester’s name', async () => {
