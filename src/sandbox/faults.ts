@@ -37,6 +37,9 @@ export const faultSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delay'), ms: waitMs }),
   // The change is made, then the socket is destroyed: the client cannot know whether it happened.
   z.object({ type: z.literal('lose_answer') }),
+  // Wait until the faults are cleared, then handle normally: a provider that hangs for exactly as long as a test
+  // needs, so that what happens meanwhile is proven by order rather than by a race against a clock.
+  z.object({ type: z.literal('hold') }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -51,7 +54,7 @@ export interface SandboxFaults {
   setLatency(ms: number): void;
   /** Next `times` (default: unlimited until cleared) requests to `route` get this fault, in order of injection. */
   inject(route: RouteName, fault: Fault, options?: { times?: number }): void;
-  /** Removes all faults and latency. */
+  /** Removes all faults and latency, and lets every held request go on. */
   clear(): void;
 }
 
@@ -64,6 +67,7 @@ interface Pending {
 export class FaultSwitchboard implements SandboxFaults {
   latencyMs: number;
   private readonly pending = new Map<RouteName, Pending[]>();
+  private releaseHeld = new AbortController();
 
   constructor(latencyMs = 0) {
     this.latencyMs = waitMs.parse(latencyMs);
@@ -83,6 +87,13 @@ export class FaultSwitchboard implements SandboxFaults {
   clear(): void {
     this.pending.clear();
     this.latencyMs = 0;
+    this.releaseHeld.abort();
+    this.releaseHeld = new AbortController();
+  }
+
+  /** Aborted when the faults are next cleared: what a held request waits for. */
+  get released(): AbortSignal {
+    return this.releaseHeld.signal;
   }
 
   /** The fault for the request now arriving at `route`, if any; uses up one of its `times`. */

@@ -104,7 +104,7 @@ async function readBody(req: IncomingMessage): Promise<Body> {
   }
 }
 
-type ImmediateFault = Exclude<Fault, { type: 'delay' | 'lose_answer' }>;
+type ImmediateFault = Exclude<Fault, { type: 'delay' | 'hold' | 'lose_answer' }>;
 
 class SandboxHandler {
   readonly faults: FaultSwitchboard;
@@ -136,6 +136,7 @@ class SandboxHandler {
     const body = route.method === 'POST' ? await readBody(req) : { value: undefined };
     const fault = this.faults.take(route.name);
     if (fault?.type === 'delay') await this.pause(fault.ms);
+    else if (fault?.type === 'hold') await this.holdUntilCleared();
     else if (fault && fault.type !== 'lose_answer') return answerWithFault(req, res, route.name, fault);
 
     const reply = this.perform(route, url, body);
@@ -170,6 +171,25 @@ class SandboxHandler {
         'www-authenticate': 'Bearer',
       });
     }
+  }
+
+  /** Waits until the faults are cleared; ends the request if the sandbox closes first. */
+  private async holdUntilCleared(): Promise<void> {
+    const released = this.faults.released;
+    const shutdown = this.shutdown.signal;
+    shutdown.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      const onShutdown = () => reject(shutdown.reason);
+      shutdown.addEventListener('abort', onShutdown, { once: true });
+      released.addEventListener(
+        'abort',
+        () => {
+          shutdown.removeEventListener('abort', onShutdown);
+          resolve();
+        },
+        { once: true },
+      );
+    });
   }
 
   /** Waits, unless the sandbox closes first. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type RouteName, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
 import { ADMIN, BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
@@ -19,10 +19,11 @@ import { sweepForSecrets } from '../harness/secrets.js';
 import { postToSlackApp } from '../harness/signing.js';
 import { until } from './support.js';
 
-// The app gives up on the provider after TIMEOUT_MS; the provider is slowed longer than that, and the app is killed
-// well before, while the call is in flight.
+// The provider holds the change until the test lets it go; the first app, patient far beyond that, is killed while
+// the call is in flight. The restarted app resolves intents older than its own provider timeout (and a margin), so
+// its timeout is short. Nothing here races a clock: each step waits for the one before it to be seen.
+const PATIENT_MS = 60_000;
 const TIMEOUT_MS = 1_500;
-const PROVIDER_DELAY_MS = 2_500;
 const SANDBOX_KEY = 'sandbox-key';
 
 let slack: FakeSlack;
@@ -65,7 +66,7 @@ interface Running {
   providerUrl: string;
 }
 
-async function startApp(provider: Provider, home: string): Promise<Running> {
+async function startApp(provider: Provider, home: string, timeoutMs = TIMEOUT_MS): Promise<Running> {
   const process = spawnApp({
     via: 'node',
     env: {
@@ -74,7 +75,7 @@ async function startApp(provider: Provider, home: string): Promise<Running> {
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
       ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
-      VOICE_API_TIMEOUT_MS: String(TIMEOUT_MS),
+      VOICE_API_TIMEOUT_MS: String(timeoutMs),
       DATABASE_PATH: join(home, 'voice-ops.db'),
       NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
       VOICE_OPERATORS: OPERATOR,
@@ -105,10 +106,10 @@ async function call(app: Running, method: string, path: string, body?: unknown):
 
 const list = async (app: Running, path: string) => (await call(app, 'GET', path)).data as Record<string, string>[];
 
-/** Slows the next request to `route` at the provider the app uses, through the sandbox's control endpoint. */
-async function slowDown(app: Running, route: string): Promise<void> {
+/** Holds the next request to `route` at the provider the app uses, through the sandbox's control endpoint. */
+async function hold(app: Running, route: RouteName): Promise<void> {
   const control = new URL('/_control/faults', app.providerUrl);
-  const fault = { route, fault: { type: 'delay', ms: PROVIDER_DELAY_MS }, times: 1 };
+  const fault = { route, fault: { type: 'hold' }, times: 1 };
   const response = await fetch(control, {
     method: 'POST',
     headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json' },
@@ -165,7 +166,7 @@ function auditOf(home: string, action: string): { outcome: string; source: strin
 interface Scene {
   /** Sends the change; resolves with the response_url id the requester waits on. */
   start(app: Running): Promise<string>;
-  route: string;
+  route: RouteName;
   action: string;
   /** Whether the provider now has the change. */
   made(app: Running): Promise<boolean>;
@@ -256,23 +257,32 @@ describe.each<Provider>(['external', 'embedded'])('SIGKILL mid-change, provider 
     async (kind) => {
       const home = join(dir, `${provider}-${kind}`);
       const change = scene(kind, REGIONS[provider][kind]);
-      const first = await startApp(provider, home);
-      await slowDown(first, change.route);
+      const first = await startApp(provider, home, PATIENT_MS);
+      await hold(first, change.route);
+      const calls = external.requestCount(change.route);
       const waiting = await change.start(first);
       await until(
         () => openIntents(home),
         (open) => open === 1,
         'the change to be under way',
       );
-      // The intent is written just before the provider is called; give the call a moment to reach it.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The intent is written just before the provider is called. The external provider shows the call arriving;
+      // the embedded one dies with the app whether or not the call reached it.
+      const providerMade = provider === 'external';
+      if (providerMade) {
+        await until(
+          () => external.requestCount(change.route),
+          (count) => count > calls,
+          'the call to reach the provider',
+        );
+      }
       first.process.child.kill('SIGKILL');
       await first.process.exited;
       logs.push(first.process.output());
 
-      const providerMade = provider === 'external';
       if (providerMade) {
-        await until(() => change.made(first), Boolean, 'the provider to finish the change', PROVIDER_DELAY_MS + 3_000);
+        external.faults.clear();
+        await until(() => change.made(first), Boolean, 'the provider to finish the change');
       }
       const announcedBefore = slack
         .calls('chat.postMessage')

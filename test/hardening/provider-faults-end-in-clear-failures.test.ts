@@ -312,13 +312,13 @@ describe('answers that arrive late or not at all', () => {
 });
 
 describe('one user stuck on a slow provider', () => {
-  it("does not hold up another user's command: it is acknowledged at once and answered first", async () => {
-    // Its own app, with a timeout long enough for the stuck call to go through in the end.
-    const patient = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: '3000' } });
+  it("does not hold up another user's command: it is acknowledged and answered while the first still waits", async () => {
+    // Its own app, patient enough that only the test decides when the stuck call goes through.
+    const patient = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: '60000' } });
     try {
       const number = await voiceNumber(patient, 'JP', 0);
       const { confirmationId } = await askForConfirmation(patient, OPERATOR, `numbers buy ${number}`);
-      patient.sandbox.faults.inject('buyNumber', { type: 'delay', ms: 1500 }, { times: 1 });
+      patient.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
       const confirmed = await press(patient, OPERATOR, ACTION.confirmChange, confirmationId);
       expect(confirmed.status).toBe(200);
       await until(
@@ -327,9 +327,10 @@ describe('one user stuck on a slow provider', () => {
         'the buy to reach the provider',
       );
 
+      // The provider holds the first user's buy until the faults are cleared below: everything the second user
+      // gets in between was not queued behind it.
       const other = await patient.command('numbers search GB', VIEWER);
       expect(other.status).toBe(200);
-      expect(other.ms, 'HTTP answer time of the second command').toBeLessThan(1000);
       expect(shownText(await patient.respondedTo(other.responseUrlId))).toContain('GB');
       const firstSoFar = patient.slack
         .calls('response_url')
@@ -337,6 +338,7 @@ describe('one user stuck on a slow provider', () => {
         .map(shownText);
       expect(firstSoFar, 'the first user is still waiting').toEqual([expect.stringContaining(WORKING)]);
 
+      patient.sandbox.faults.clear();
       const outcome = await outcomeOf(patient, confirmed.responseUrlId);
       expect(shownText(outcome)).toMatch(/Bought/);
     } finally {

@@ -1,6 +1,6 @@
 // Retries happen only where nothing can happen twice: reads, and 429s, which were not processed. Counted at
 // the sandbox, so "not retried" means the provider saw exactly one request.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ProviderClient } from '../../src/provider/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { clientFor, counter, rejection, useSandboxAndClient } from './helpers.js';
@@ -70,10 +70,12 @@ describe('changes (POST, DELETE)', () => {
     const impatient = clientFor(sandbox, { timeoutMs: 100 });
     try {
       const creates = counter(sandbox, 'createAgent');
-      sandbox.faults.inject('createAgent', { type: 'delay', ms: 300 }, { times: 1 });
+      // Held until the client has given up, then let through: the provider makes the change after the timeout.
+      sandbox.faults.inject('createAgent', { type: 'hold' }, { times: 1 });
       const error = await rejection(impatient.createAgent({ name: 'Slow create', language: 'en-US' }));
       expect(error.kind).toBe('timeout');
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      sandbox.faults.clear();
+      await vi.waitFor(async () => expect(await agentNames()).toContain('Slow create'));
       expect(creates()).toBe(1);
       // The sandbox finished the create after the client gave up: a retry would have made a twin.
       expect((await agentNames()).filter((name) => name === 'Slow create')).toHaveLength(1);

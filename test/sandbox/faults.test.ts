@@ -160,6 +160,24 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
     await vi.waitFor(async () => expect(await api().purchased()).toHaveLength(1), { timeout: 2000, interval: 50 });
   });
 
+  it('hold: keeps the request waiting until the faults are cleared, then makes the change and answers', async () => {
+    await switches.inject(api(), 'buyNumber', { type: 'hold' }, 1);
+    const answered = vi.fn();
+    const held = send(api(), 'buyNumber').then((response) => {
+      answered();
+      return response;
+    });
+    await vi.waitFor(() => expect(api().sandbox.requestCount('buyNumber')).toBe(1));
+    // Other requests, to this route too, go on meanwhile.
+    expect((await send(api(), 'listAgents')).status).toBe(200);
+    expect(await api().purchased()).toEqual([]);
+    expect(answered).not.toHaveBeenCalled();
+
+    await switches.clear(api());
+    expect((await held).status).toBe(201);
+    expect(await api().purchased()).toHaveLength(1);
+  });
+
   it('latency: delays every answer until cleared', async () => {
     await switches.setLatency(api(), 200);
     const slow = await timed(() => api().listAgents());
@@ -225,6 +243,14 @@ describe('sandbox fault switches', () => {
     const held = send(api(), 'listAgents');
     await vi.waitFor(() => expect(api().sandbox.requestCount('listAgents')).toBe(1));
     // Closing does not wait out the delay (the test would time out if it did), and the held request ends.
+    await api().sandbox.close();
+    await expect(held).rejects.toThrow(TypeError);
+  });
+
+  it('close the sandbox promptly while a request is held, and the held request ends', async () => {
+    api().sandbox.faults.inject('buyNumber', { type: 'hold' });
+    const held = send(api(), 'buyNumber');
+    await vi.waitFor(() => expect(api().sandbox.requestCount('buyNumber')).toBe(1));
     await api().sandbox.close();
     await expect(held).rejects.toThrow(TypeError);
   });
