@@ -73,7 +73,6 @@ async function startApp(provider: Provider, home: string, timeoutMs = TIMEOUT_MS
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
       ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
       VOICE_API_TIMEOUT_MS: String(timeoutMs),
       DATABASE_PATH: join(home, 'voice-ops.db'),

@@ -1,7 +1,8 @@
 // A database the app cannot write stops it at start, with a sentence naming DATABASE_PATH and exit code 1, instead of
 // a ready app whose every request fails before its ack. A read-only file with an up-to-date schema opens and migrates
 // without a complaint, so this takes the app's own write check. When the tests run as root, for whom no file is
-// read-only, the app runs as the unprivileged user `nobody`.
+// read-only, the app keeps root's identity (and so reaches the checkout, wherever it is) but not root's power over
+// file modes.
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +11,6 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDatabase } from '../../src/store/db.js';
 import { appEnvironment, atLeast, killLeftovers, spawnApp } from '../harness/app-process.js';
 import { type FakeSlack, startFakeSlack } from '../harness/fake-slack.js';
-
-const NOBODY = 65534;
-const user = process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : undefined;
 
 let slack: FakeSlack;
 let sandbox: Sandbox;
@@ -48,7 +46,7 @@ function existingDatabase(): string {
 }
 
 async function startExpectingFailure(dbPath: string) {
-  const app = spawnApp({ via: 'node', env: appEnvironment(slack, sandbox, dbPath), ...(user ? { user } : {}) });
+  const app = spawnApp({ via: 'node', env: appEnvironment(slack, sandbox, dbPath), fileModesApply: true });
   const startedAnyway = app.ready.then(() => {
     throw new Error(`the app started on an unusable database:\n${app.output()}`);
   });
@@ -63,8 +61,8 @@ it('a read-only database file stops start-up with a sentence naming DATABASE_PAT
 
   const { exit, entries, output } = await startExpectingFailure(path);
 
-  expect(exit).toEqual({ code: 1, signal: null });
-  expect(atLeast(entries, 60)).toEqual([
+  expect(exit, output).toEqual({ code: 1, signal: null });
+  expect(atLeast(entries, 60), output).toEqual([
     expect.objectContaining({
       msg: `Voice Ops could not start: The database ${path} cannot be written (the file or its directory is read-only): give the app write access to both, or set DATABASE_PATH to a writable place.`,
     }),
@@ -79,8 +77,8 @@ it('a database in a read-only directory stops start-up the same way', async () =
 
   const { exit, entries, output } = await startExpectingFailure(path);
 
-  expect(exit).toEqual({ code: 1, signal: null });
-  expect(atLeast(entries, 60)).toEqual([
+  expect(exit, output).toEqual({ code: 1, signal: null });
+  expect(atLeast(entries, 60), output).toEqual([
     expect.objectContaining({ msg: expect.stringContaining(`The database ${path} cannot be written`) }),
   ]);
   expect(output).not.toContain('Voice Ops is ready');
@@ -90,10 +88,10 @@ it('a database that cannot be created stops start-up with a sentence naming DATA
   await chmod(data, 0o555);
   const path = join(data, 'new', 'voice-ops.db');
 
-  const { exit, entries } = await startExpectingFailure(path);
+  const { exit, entries, output } = await startExpectingFailure(path);
 
-  expect(exit).toEqual({ code: 1, signal: null });
-  expect(atLeast(entries, 60)).toEqual([
+  expect(exit, output).toEqual({ code: 1, signal: null });
+  expect(atLeast(entries, 60), output).toEqual([
     expect.objectContaining({
       msg: `Voice Ops could not start: The database ${path} cannot be opened or created: set DATABASE_PATH to a file in a directory the app can write.`,
     }),

@@ -1,8 +1,11 @@
 // The app in its own process, the way it runs for real: started as the README says (`npm start`) or straight from the
 // build (`node dist/main.js`, what `npm start` execs), against the fake Slack and a sandbox of the test's own, with
 // every line it wrote kept for the test. test/global-setup.ts brings dist/ up to date before any test file runs.
+// The harness hands out the ports: PORT is 0 unless a test names one, and a process that listens on any port the
+// system did not choose for it, or the test did not name, is not let through as ready.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from './app.js';
@@ -41,8 +44,13 @@ export interface SpawnOptions {
   via: 'npm start' | 'node';
   env: Record<string, string>;
   nodeArgs?: string[];
-  /** Runs the process as this user and group (a root test cannot otherwise meet a read-only file). */
-  user?: { uid: number; gid: number };
+  /** The checkout to run from, and the working directory; default the one under test. */
+  cwd?: string;
+  /**
+   * File modes bind the process even when the tests run as root: it keeps root's identity, and with it the checkout,
+   * but loses the capabilities that let root ignore modes (through setpriv, from util-linux).
+   */
+  fileModesApply?: boolean;
 }
 
 /** Every process a test started and has not seen exit, and the app processes they ran (npm may leave one behind). */
@@ -57,7 +65,6 @@ export function appEnvironment(slack: FakeSlack, sandbox: Sandbox, dbPath: strin
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
     VOICE_API_BASE_URL: sandbox.url,
     VOICE_API_KEY: sandbox.apiKey,
     VOICE_API_TIMEOUT_MS: '5000',
@@ -68,17 +75,31 @@ export function appEnvironment(slack: FakeSlack, sandbox: Sandbox, dbPath: strin
   };
 }
 
-export function spawnApp(options: SpawnOptions): AppProcess {
-  const [command, args] =
+const checkoutOf = (options: SpawnOptions) => options.cwd ?? REPO;
+
+const SETPRIV = '/usr/bin/setpriv';
+/** Capabilities that let root read, write and search whatever the file modes say. */
+const MODE_OVERRIDES = '-dac_override,-dac_read_search';
+
+/** The command line to spawn: the app as asked, and as root without its power over file modes when asked. */
+function commandLine(options: SpawnOptions): [string, string[]] {
+  const [command, args]: [string, string[]] =
     options.via === 'npm start'
       ? ['npm', ['start']]
-      : [process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js']];
-  const child = spawn(command, args, {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...options.user,
-  });
+      : [process.execPath, [...(options.nodeArgs ?? []), join(checkoutOf(options), 'dist', 'main.js')]];
+  if (!options.fileModesApply || process.getuid?.() !== 0) return [command, args];
+  if (!existsSync(SETPRIV)) {
+    throw new Error(
+      `This test runs the app as root without the power to ignore file modes, which needs ${SETPRIV} (util-linux).`,
+    );
+  }
+  return [SETPRIV, [`--inh-caps=${MODE_OVERRIDES}`, `--bounding-set=${MODE_OVERRIDES}`, '--', command, ...args]];
+}
+
+export function spawnApp(options: SpawnOptions): AppProcess {
+  const env = { PATH: process.env.PATH ?? '', PORT: '0', ...options.env };
+  const [command, args] = commandLine(options);
+  const child = spawn(command, args, { cwd: checkoutOf(options), env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const written: string[] = [];
   const logged: LogEntry[] = [];
@@ -100,7 +121,10 @@ export function spawnApp(options: SpawnOptions): AppProcess {
         if (entry.msg !== 'Voice Ops is ready') continue;
         const pid = Number(entry.pid);
         appPids.add(pid);
-        resolve({ eventsUrl: `${String(entry.url)}/slack/events`, pid });
+        const stray = portsNotGiven(pid, givenPorts(env));
+        if (stray.length > 0) {
+          reject(new Error(`the app listens on port ${stray.join(', ')}, which the harness did not give it`));
+        } else resolve({ eventsUrl: `${String(entry.url)}/slack/events`, pid });
       }
     });
     void exited.then(({ code, signal }) =>
@@ -118,6 +142,50 @@ export function killLeftovers(): void {
   for (const child of running) child.kill('SIGKILL');
   appPids.clear();
   running.clear();
+}
+
+/** The ports an environment names, other than 0 (which asks the system for one). */
+function givenPorts(env: Record<string, string>): number[] {
+  return [env.PORT, env.SANDBOX_PORT].map(Number).filter((port) => Number.isInteger(port) && port > 0);
+}
+
+/** The system's range for ports it picks for a listen on port 0. */
+function ephemeralRange(): [number, number] {
+  const [low = 32768, high = 60999] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  return [low, high];
+}
+
+/** The TCP ports the process `pid` listens on, from its sockets and the kernel's socket tables. */
+export function listeningPorts(pid: number): number[] {
+  const sockets = new Set(
+    readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+        return inode ? [inode] : [];
+      } catch {
+        return []; // closed while being read
+      }
+    }),
+  );
+  const LISTEN = '0A';
+  const ports = ['tcp', 'tcp6'].flatMap((table) =>
+    readFileSync(`/proc/${pid}/net/${table}`, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[3] === LISTEN && sockets.has(fields[9] ?? ''))
+      .map((fields) => Number.parseInt(fields[1]?.split(':')[1] ?? '', 16)),
+  );
+  return [...new Set(ports)].sort((a, b) => a - b);
+}
+
+/** The ports `pid` listens on that are neither in `given` nor ones the system picked (a fixed default, say). */
+export function portsNotGiven(pid: number, given: number[]): number[] {
+  const [low, high] = ephemeralRange();
+  return listeningPorts(pid).filter((port) => !given.includes(port) && (port < low || port > high));
 }
 
 /** True while a process with this pid exists. */

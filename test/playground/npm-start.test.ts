@@ -48,7 +48,7 @@ async function until<T>(read: () => T | undefined, what: string): Promise<T> {
 
 describe('npm start', () => {
   it('with no Slack credentials, serves the playground and logs its address and that nothing real is bought', async () => {
-    const app = npmStart({ PORT: '0', DATABASE_PATH: await databaseIn() });
+    const app = npmStart({ DATABASE_PATH: await databaseIn() });
     const line = await until(
       () => app.entries().find((entry) => String(entry.msg).startsWith('Playground:')),
       'the playground line',
@@ -77,7 +77,6 @@ describe('npm start', () => {
         SLACK_BOT_TOKEN: 'xoxb-start-test',
         SLACK_SIGNING_SECRET: 'start-test-secret',
         SLACK_API_URL: slack.apiUrl,
-        PORT: '0',
         DATABASE_PATH: await databaseIn(),
       });
       const { eventsUrl } = await app.ready;

@@ -11,7 +11,7 @@ afterEach(() => {
 function runCli(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], {
     cwd: process.cwd(),
-    env: { ...process.env, SANDBOX_DATABASE_PATH: '', ...env },
+    env: { ...process.env, SANDBOX_DATABASE_PATH: '', SANDBOX_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -89,7 +89,7 @@ async function replayCurl(line: string, variables: Record<string, string>): Prom
 
 describe('npm run sandbox', () => {
   it('prints the URL, the key and a warning, serves the API, and exits 0 on SIGTERM', async () => {
-    const cli = runCli({ SANDBOX_PORT: '0', SANDBOX_API_KEY: 'cli-test-key' });
+    const cli = runCli({ SANDBOX_API_KEY: 'cli-test-key' });
     const url = await waitFor(() => /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(cli.stdout())?.[1], 'the printed URL');
     await waitFor(() => (cli.stdout().includes('nothing real is bought') ? true : undefined), 'the warning');
     expect(cli.stdout()).toContain('API key: cli-test-key');
@@ -109,7 +109,7 @@ describe('npm run sandbox', () => {
   });
 
   it('prints its eight endpoints, each with a curl line that works when pasted in order', async () => {
-    const cli = runCli({ SANDBOX_PORT: '0', SANDBOX_API_KEY: "it's-a-key" });
+    const cli = runCli({ SANDBOX_API_KEY: "it's-a-key" });
     await waitFor(() => (cli.stdout().includes('/ai-agents/{id}') ? true : undefined), 'the endpoints');
     const curlLines = cli
       .stdout()
