@@ -243,7 +243,8 @@ describe('hostile text as /voice command text', () => {
         // After a command word: whatever command it makes.
         await sendSafely(text);
       }),
-      { numRuns: 60 },
+      // A user id typed into the audit filter is echoed in the page's heading.
+      { numRuns: 60, examples: [['<!channel>', 'audit <@U123|bob>']] },
     );
     expect(errorLines(), 'no error logged by any listener').toBe(errors);
     // Some of those runs made changes, and listings and the audit log echoed them back: check those too.

@@ -146,7 +146,7 @@ describe('auditMessage', () => {
   it('says when there are no changes, or none that match', () => {
     expect(rendered(auditMessage(auditPageOf([])))).toContain('No changes yet.');
     expect(rendered(auditMessage(auditPageOf([], { filter: { actorId: 'U0BOB' } })))).toContain(
-      '· by <@U0BOB>: one line per change, newest first. Times are UTC.\nNo changes match.',
+      '· by `U0BOB`: one line per change, newest first. Times are UTC.\nNo changes match.',
     );
   });
 });

@@ -89,10 +89,13 @@ function packLines(lines: string[], max: number): string[] {
   return packed;
 }
 
-/** "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. */
+/**
+ * "by `U1`, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id is one the person typed, so it is
+ * echoed as code rather than as a mention the app did not check.
+ */
 export function describeAuditFilter(filter: AuditFilter): string {
   return [
-    ...(filter.actorId === undefined ? [] : [`by ${mentionUser(filter.actorId)}`]),
+    ...(filter.actorId === undefined ? [] : [`by ${code(filter.actorId)}`]),
     ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
     ...(filter.target === undefined ? [] : [`about ${code(filter.target)}`]),
     ...(filter.agentId === undefined ? [] : [`about agent ${code(filter.agentId)}`]),
