@@ -113,7 +113,7 @@ export async function measureAudit(options: {
     time(5, () => log.recent(200));
     const recent20 = time(options.queryRuns, () => log.recent(20));
     const recent200 = time(options.queryRuns, () => log.recent(200));
-    const pageDeps = { auditChanges: new AuditChanges(db), lists: { agents: new KeptList(async () => []) } };
+    const pageDeps = { store: { auditChanges: new AuditChanges(db) }, lists: { agents: new KeptList(async () => []) } };
     const auditPageWithView = await timeAsync(options.queryRuns, async () =>
       auditMessage(await auditPage(pageDeps, { page: 1, size: AUDIT_PAGE_SIZE })),
     );

@@ -21,16 +21,7 @@ import { createSlackClients, type SlackBudgets } from './slack/clients.js';
 import { describeDelivery } from './slack/deliveries.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { tellRequester } from './slack/requester.js';
-import { Approvals } from './store/approvals.js';
-import { AuditLog } from './store/audit.js';
-import { AuditChanges } from './store/audit-changes.js';
-import { Confirmations } from './store/confirmations.js';
-import { checkWritable, openDatabase } from './store/db.js';
-import { DeliveryKeys } from './store/dedupe.js';
-import { LearnedFacts } from './store/facts.js';
-import { Intents } from './store/intents.js';
-import { ProviderSnapshot } from './store/provider-snapshot.js';
-import { RoutingRecords } from './store/routes.js';
+import { openSqliteStore } from './store/sqlite-store.js';
 
 export interface RunningVoiceOps {
   /**
@@ -69,10 +60,13 @@ export async function startVoiceOps(
   const now = options.now ?? (() => new Date());
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets);
   // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
-  const db = openDatabase(config.databasePath);
+  const store = openSqliteStore(config.databasePath, {
+    approvalTtlMs: config.policy.approvalTtlHours * 60 * 60 * 1000,
+    now,
+  });
   const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);
   await identity.connect().catch((error: unknown) => {
-    db.close();
+    store.close();
     throw error;
   });
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
@@ -84,7 +78,7 @@ export async function startVoiceOps(
     logger,
   });
   const routes = healthRoutes({
-    database: async () => checkWritable(db),
+    database: async () => store.checkWritable(),
     slack: async () => {
       const status = await identity.check();
       if (status.ok) return status;
@@ -103,18 +97,10 @@ export async function startVoiceOps(
   });
   const inFlight = new InFlight();
   const changes = new InFlight();
-  const routing = new RoutingRecords(db, { now });
   const opsDeps = {
     provider,
-    lists: accountLists(provider, routing),
-    audit: new AuditLog(db, { now }),
-    auditChanges: new AuditChanges(db),
-    confirmations: new Confirmations(db, { now }),
-    approvals: new Approvals(db, { now, ttlMs: config.policy.approvalTtlHours * 60 * 60 * 1000 }),
-    intents: new Intents(db, { now }),
-    atomically: <T>(work: () => T): T => db.transaction(work)(),
-    routes: routing,
-    facts: new LearnedFacts(db, { now }),
+    lists: accountLists(provider, store.routes),
+    store,
     seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, now),
@@ -125,22 +111,17 @@ export async function startVoiceOps(
     logger,
   };
   const ops = createOps(opsDeps);
-  const reconciler = new Reconciler(
-    { ...opsDeps, snapshot: new ProviderSnapshot(db) },
-    tellRequester(slack, logger, now),
-    {
-      intervalS: config.reconcileIntervalS,
-      // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
-      settleMs: 2 * config.providerOptions.timeoutMs,
-      now,
-    },
-  );
-  const deliveries = new DeliveryKeys(db, { now });
+  const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
+    intervalS: config.reconcileIntervalS,
+    // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
+    settleMs: 2 * config.providerOptions.timeoutMs,
+    now,
+  });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
-  registerListeners(app, slackDeps, { deliveries, identity });
+  registerListeners(app, slackDeps, { deliveries: store.deliveries, identity });
   // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
   const expireApprovals = () =>
     inFlight.run(
@@ -177,7 +158,7 @@ export async function startVoiceOps(
       await app.stop();
       await inFlight.drain();
       await provider.close();
-      db.close();
+      store.close();
       await sandbox?.close();
     },
     underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),

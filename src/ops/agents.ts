@@ -49,11 +49,11 @@ export async function listAgents(
     request,
     filter,
   );
-  const languages = deps.facts.languages(page.items.map((agent) => agent.id));
+  const languages = deps.store.facts.languages(page.items.map((agent) => agent.id));
   const items = page.items.map((agent) => ({
     ...agent,
     language: languages.get(agent.id),
-    numbers: deps.routes.forAgent(agent.id).map((route) => route.phoneNumber),
+    numbers: deps.store.routes.forAgent(agent.id).map((route) => route.phoneNumber),
   }));
   return { ok: true, page: { ...page, items } };
 }
@@ -95,7 +95,7 @@ export async function createAgent(
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
-      deps.facts.rememberAgent(agent.id, params.language);
+      deps.store.facts.rememberAgent(agent.id, params.language);
       return {
         ok: true,
         change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: params.language } },
@@ -141,7 +141,7 @@ export async function requestDeleteAgent(
     return providerFailure(error);
   }
   if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
-  const routed = deps.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+  const routed = deps.store.routes.forAgent(agent.id).map((route) => route.phoneNumber);
   if (routed.length) {
     const inUse = {
       agent: { id: agent.id, name: agent.name },
@@ -194,8 +194,8 @@ export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { 
           { providerKind: failure.providerKind },
         );
       }
-      deps.routes.removeAgent(change.agentId);
-      deps.facts.forgetAgent(change.agentId);
+      deps.store.routes.removeAgent(change.agentId);
+      deps.store.facts.forgetAgent(change.agentId);
       return { ok: true, change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } } };
     },
   };

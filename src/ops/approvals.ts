@@ -4,7 +4,7 @@
 import type { Approval } from '../store/approvals.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type PendingChange, pendingChange, targetOf } from './changes.js';
-import { type OpsDeps, record } from './context.js';
+import { atomically, type OpsDeps, record } from './context.js';
 import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
 import { workFor } from './work.js';
@@ -46,7 +46,7 @@ function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
 /** Stores the wait, to be called in the transaction that claims the requester's confirmation. */
 export function awaitApproval(deps: OpsDeps, requester: Actor, correlationId: string, change: PendingChange): Approval {
   const { replyAddress: _replyAddress, ...who } = requester;
-  return deps.approvals.create({ correlationId, change, requester: who });
+  return deps.store.approvals.create({ correlationId, change, requester: who });
 }
 
 /** Audits that the change now waits, and says for whom. */
@@ -67,7 +67,7 @@ export function recordAwaiting(
 }
 
 export function approvalPosted(deps: OpsDeps, approvalId: string, channelId: string, ts: string): void {
-  deps.approvals.posted(approvalId, channelId, ts);
+  deps.store.approvals.posted(approvalId, channelId, ts);
 }
 
 /**
@@ -80,7 +80,7 @@ export async function decide(
   approvalId: string,
   verdict: 'approve' | 'reject',
 ): Promise<Result<Decision>> {
-  const approval = deps.approvals.get(approvalId);
+  const approval = deps.store.approvals.get(approvalId);
   if (!approval) return fail('not_found', 'That request for approval does not exist.');
   const request = requestOf(deps, approval);
   const { change, requester, correlationId } = request;
@@ -90,13 +90,13 @@ export async function decide(
     if (refused) return refused;
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';
-  const decided = deps.atomically((): Approval | Failure | undefined => {
-    const current = deps.approvals.get(approvalId);
+  const decided = atomically(deps, (deps): Approval | Failure | undefined => {
+    const current = deps.store.approvals.get(approvalId);
     if (to === 'approved' && current?.state === 'pending' && current.expiresAt > deps.now().toISOString()) {
       const overLimit = refuseOverBuyLimitAtClaim(deps, requester, change, attempt);
       if (overLimit) return overLimit;
     }
-    const claimed = deps.approvals.decide(approvalId, to, approver.userId);
+    const claimed = deps.store.approvals.decide(approvalId, to, approver.userId);
     if (claimed && to === 'approved') openIntent(deps, requester, correlationId, change);
     return claimed;
   });
@@ -116,7 +116,7 @@ export async function decide(
 
 /** Why a decision found nothing to decide: someone decided first, or its time is up. */
 function undecidable(deps: OpsDeps, approvalId: string): Failure {
-  const approval = deps.approvals.get(approvalId);
+  const approval = deps.store.approvals.get(approvalId);
   if (approval?.state === 'approved' || approval?.state === 'rejected') {
     return fail('already_used', `That change was already ${approval.state} by ${approval.decidedBy ?? 'someone'}.`);
   }
@@ -129,7 +129,7 @@ function undecidable(deps: OpsDeps, approvalId: string): Failure {
 
 /** Ends the requests nobody decided in time, each audited as expired once; returns them to be told. */
 export function expireApprovals(deps: OpsDeps): ApprovalRequest[] {
-  return deps.approvals.expireDue().map((approval) => {
+  return deps.store.approvals.expireDue().map((approval) => {
     const request = requestOf(deps, approval);
     record(deps, { ...request.requester, source: 'system' }, approval.correlationId, {
       action: request.change.kind,

@@ -13,7 +13,7 @@ export function requestConfirmation(
   correlationId: string,
   change: PendingChange,
 ): Result<{ prompt: ConfirmationPrompt }> {
-  const confirmation = deps.confirmations.create({
+  const confirmation = deps.store.confirmations.create({
     action: { kind: change.kind, params: change },
     requestedBy: actor.userId,
     correlationId,

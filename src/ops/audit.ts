@@ -2,7 +2,7 @@
 // the agents named.
 import type { AuditAction, AuditEvent, AuditOutcome } from '../store/audit.js';
 import type { AuditCursor, AuditFilter, ChangeTrail } from '../store/audit-changes.js';
-import type { OpsDeps } from './context.js';
+import type { Store } from '../store/store.js';
 import type { AccountLists } from './lists.js';
 import type { Page } from './pages.js';
 
@@ -51,13 +51,16 @@ export interface AuditRequest {
 const SIDE_STEPS = new Set<AuditAction>(['change.announce', 'agent.token']);
 
 /** What reading the audit needs: the log, and the agents' names. */
-export type AuditDeps = Pick<OpsDeps, 'auditChanges'> & { lists: Pick<AccountLists, 'agents'> };
+export interface AuditDeps {
+  store: Pick<Store, 'auditChanges'>;
+  lists: Pick<AccountLists, 'agents'>;
+}
 
 export async function auditPage(deps: AuditDeps, request: AuditRequest): Promise<AuditPage> {
   const filter = request.filter ?? {};
   const newest = request.page <= 1 || request.cursor === undefined;
-  const found = deps.auditChanges.page(filter, newest ? undefined : request.cursor, request.size);
-  const counted = deps.auditChanges.count(filter, AUDIT_COUNT_LIMIT + 1);
+  const found = deps.store.auditChanges.page(filter, newest ? undefined : request.cursor, request.size);
+  const counted = deps.store.auditChanges.count(filter, AUDIT_COUNT_LIMIT + 1);
   const atLeast = counted > AUDIT_COUNT_LIMIT;
   const total = Math.min(counted, AUDIT_COUNT_LIMIT);
   const pages = Math.max(1, Math.ceil(total / request.size));

@@ -33,7 +33,7 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
         `${checked.value} is not one of your numbers. /voice numbers ${digits} finds numbers containing those digits.`,
       );
     }
-    const route = deps.routes.forNumber(found.number);
+    const route = deps.store.routes.forNumber(found.number);
     const routes = new Map(route ? [[found.number, route.agentId]] : []);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const history = await auditPage(deps, { filter: { target: found.number }, page: 1, size: CARD_HISTORY });
@@ -65,8 +65,8 @@ export async function findAgents(
     try {
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
-        const numbers = deps.routes.forAgent(agent.id).map((route) => route.phoneNumber);
-        const language = deps.facts.languages([agent.id]).get(agent.id);
+        const numbers = deps.store.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+        const language = deps.store.facts.languages([agent.id]).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
         return { ok: true, kind: 'card', card: { agent: { ...agent, language, numbers }, history: history.items } };
       }

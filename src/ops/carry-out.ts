@@ -1,7 +1,7 @@
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ChangeIntent } from './changes.js';
-import { busy, type OpsDeps, providerFailure, record } from './context.js';
+import { atomically, busy, type OpsDeps, providerFailure, record } from './context.js';
 import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
 
@@ -38,7 +38,7 @@ export interface Work {
  */
 export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, intent: ChangeIntent): void {
   const { replyAddress, ...who } = actor;
-  deps.intents.open({ correlationId, action: intent.kind, change: intent, actor: who, replyAddress });
+  deps.store.intents.open({ correlationId, action: intent.kind, change: intent, actor: who, replyAddress });
 }
 
 /**
@@ -59,22 +59,22 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
   const locked = await deps.locks.tryWith(work.lockKeys, async () => {
     // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
     const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
-    deps.atomically(() => {
+    atomically(deps, (deps) => {
       if (result.ok) {
         record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-        deps.intents.close(correlationId, 'succeeded');
+        deps.store.intents.close(correlationId, 'succeeded');
       } else {
         record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
-        deps.intents.close(correlationId, 'failed');
+        deps.store.intents.close(correlationId, 'failed');
       }
     });
     return result.ok ? { ...result, correlationId } : result;
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
-  deps.atomically(() => {
+  atomically(deps, (deps) => {
     record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
-    deps.intents.close(correlationId, 'failed');
+    deps.store.intents.close(correlationId, 'failed');
   });
   return failure;
 }

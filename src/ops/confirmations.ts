@@ -5,21 +5,21 @@ import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approval
 import { promptOf } from './ask-confirmation.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
-import { deny, type OpsDeps, record } from './context.js';
+import { atomically, deny, type OpsDeps, record } from './context.js';
 import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { workFor } from './work.js';
 
 /** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
 export function pendingPrompt(deps: OpsDeps, actor: Actor, confirmationId: string): ConfirmationPrompt | undefined {
-  const pending = deps.confirmations.get(confirmationId);
+  const pending = deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined;
   return promptOf(deps, pending, pendingChange.parse(pending.action.params));
 }
 
 /** Whether `typed` is what a pending confirmation asks to be typed; the failure is for the form's input. */
 export function checkTyped(deps: OpsDeps, actor: Actor, confirmationId: string, typed: string): Failure | undefined {
-  const pending = deps.confirmations.get(confirmationId);
+  const pending = deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined; // confirm() says why it cannot go ahead
   return refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
 }
@@ -36,7 +36,7 @@ export async function confirm(
   confirmationId: string,
   typed?: string,
 ): Promise<Result<Done | AwaitingApproval>> {
-  const pending = deps.confirmations.get(confirmationId);
+  const pending = deps.store.confirmations.get(confirmationId);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
     // A change that silences a live line needs its typed confirmation: without it, nothing happens.
     const mistyped = refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
@@ -48,11 +48,11 @@ export async function confirm(
   // the intent takes the change's slot under the buy limits checked just before, in the same transaction.
   // A change that needs a second person waits instead, its approval stored in the same transaction as the claim.
   let approval: Approval | undefined;
-  const claim = deps.atomically((): ClaimResult | Failure => {
-    const current = deps.confirmations.get(confirmationId);
+  const claim = atomically(deps, (deps): ClaimResult | Failure => {
+    const current = deps.store.confirmations.get(confirmationId);
     const overLimit = current && claimable(deps, current, actor) ? refuseAtClaim(deps, actor, current) : undefined;
     if (overLimit) return overLimit;
-    const claimed = deps.confirmations.claim(confirmationId, actor.userId);
+    const claimed = deps.store.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
       const { correlationId, action } = claimed.confirmation;
       const change = pendingChange.parse(action.params);
@@ -118,7 +118,7 @@ async function refuseBeforeClaim(
 }
 
 export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {
-  const settled = settle(deps, actor, deps.confirmations.cancel(confirmationId, actor.userId));
+  const settled = settle(deps, actor, deps.store.confirmations.cancel(confirmationId, actor.userId));
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
   record(deps, actor, confirmation.correlationId, {
@@ -148,11 +148,11 @@ function settle(
     case 'claimed':
       return { ok: true, confirmation, change };
     case 'already_used': {
-      const approval = deps.approvals.forChange(confirmation.correlationId);
+      const approval = deps.store.approvals.forChange(confirmation.correlationId);
       if (approval?.state === 'pending') {
         return fail('already_used', 'That change is confirmed and waits for a second approver: nothing to do here.');
       }
-      return fail('already_used', alreadyUsed(deps.intents.get(confirmation.correlationId)));
+      return fail('already_used', alreadyUsed(deps.store.intents.get(confirmation.correlationId)));
     }
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');

@@ -3,13 +3,8 @@ import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
-import type { Approvals } from '../store/approvals.js';
-import type { AuditAction, AuditLog, AuditOutcome } from '../store/audit.js';
-import type { AuditChanges } from '../store/audit-changes.js';
-import type { Confirmations } from '../store/confirmations.js';
-import type { LearnedFacts } from '../store/facts.js';
-import type { Intents } from '../store/intents.js';
-import type { RoutingRecords } from '../store/routes.js';
+import type { AuditAction, AuditOutcome } from '../store/audit.js';
+import type { Store } from '../store/store.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
@@ -22,18 +17,8 @@ export interface OpsDeps {
   provider: ProviderClient;
   /** The provider's account lists, kept briefly for listings and pickers; every change drops them. */
   lists: AccountLists;
-  audit: AuditLog;
-  /** The audit log read a change at a time, for `/voice audit`. */
-  auditChanges: AuditChanges;
-  confirmations: Confirmations;
-  /** Confirmed changes waiting for a second person's approval. */
-  approvals: Approvals;
-  intents: Intents;
-  /** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
-  atomically: <T>(work: () => T) => T;
-  routes: RoutingRecords;
-  /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
-  facts: LearnedFacts;
+  /** Everything the app keeps: audit log, confirmations, approvals, intents, routing records, learnt facts. */
+  store: Store;
   /** Capabilities of numbers recent searches showed. */
   seen: SeenNumbers;
   access: AccessControl;
@@ -53,6 +38,14 @@ export interface OpsDeps {
 
 export const newCorrelationId = (): string => randomUUID();
 
+/**
+ * Runs `work` in one transaction of the store: all of its writes happen, or none. `work` gets the same deps with
+ * the store bound to that transaction, so that everything it calls writes there.
+ */
+export function atomically<D extends OpsDeps, T>(deps: D, work: (deps: D) => T): T {
+  return deps.store.transaction((store) => work({ ...deps, store }));
+}
+
 export interface Step {
   action: AuditAction;
   outcome: AuditOutcome;
@@ -63,7 +56,7 @@ export interface Step {
 
 /** Appends one audit row for a step of a request; every step of one request shares its correlation id. */
 export function record(deps: OpsDeps, actor: Actor, correlationId: string, step: Step): void {
-  deps.audit.append({
+  deps.store.audit.append({
     actorId: actor.userId,
     actorName: actor.userName,
     teamId: actor.teamId,
@@ -142,7 +135,7 @@ export async function attempt<T extends object>(
   const correlationId = newCorrelationId();
   const result = await request(correlationId);
   if (result.ok) return result;
-  const last = deps.audit.lastOutcome(correlationId);
+  const last = deps.store.audit.lastOutcome(correlationId);
   if (last === undefined || last === 'requested') {
     const outcome = result.providerKind ? 'failed' : 'rejected';
     record(deps, actor, correlationId, { ...what, outcome, error: result });

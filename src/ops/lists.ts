@@ -3,7 +3,8 @@
 // drops them at once; what a user asks for by command, and every check before a change, reads them afresh.
 import type { ProviderClient } from '../provider/index.js';
 import type { Agent, PurchasedNumber } from '../provider/schemas.js';
-import type { RouteRecord, RoutingRecords } from '../store/routes.js';
+import type { RouteRecord } from '../store/routes.js';
+import type { RoutesRepo } from '../store/store.js';
 
 /** How long a list read from the provider serves paging and pickers when nothing the app did has changed it. */
 export const LIST_MAX_AGE_MS = 60_000;
@@ -69,7 +70,7 @@ export interface AccountLists {
 
 export function accountLists(
   provider: ProviderClient,
-  routes: RoutingRecords,
+  routes: RoutesRepo,
   options: { maxAgeMs?: number; now?: () => number } = {},
 ): AccountLists {
   const numbers = new KeptList(async () => {
@@ -94,7 +95,7 @@ export function accountLists(
  * the provider finished after the app stopped waiting for its answer. Only records read before the list was asked
  * for are dropped, so that a map made meanwhile is kept.
  */
-function forgetUnlisted(routes: RoutingRecords, recorded: RouteRecord[], purchased: PurchasedNumber[]): void {
+function forgetUnlisted(routes: RoutesRepo, recorded: RouteRecord[], purchased: PurchasedNumber[]): void {
   const listed = new Set(purchased.map((entry) => entry.number));
   for (const route of recorded) if (!listed.has(route.phoneNumber)) routes.removeNumber(route.phoneNumber);
 }

@@ -147,7 +147,8 @@ export function buyUsage(deps: OpsDeps, userId: string): BuyUsage[] {
 /** Buys that succeeded in the window, and buys under way (their slot is taken until they end). */
 function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): BuyUsage {
   const window = windowAround(limit.window, deps.now());
-  const used = deps.audit.succeededCount('number.buy', window, userId) + deps.intents.openCount('number.buy', userId);
+  const used =
+    deps.store.audit.succeededCount('number.buy', window, userId) + deps.store.intents.openCount('number.buy', userId);
   return { rule, limit, used, window };
 }
 

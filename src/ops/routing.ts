@@ -50,7 +50,7 @@ export async function mapNumber(
   const agent = agents.find((candidate) => candidate.id === agentId.value);
   if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
 
-  const current = deps.routes.forNumber(number.value);
+  const current = deps.store.routes.forNumber(number.value);
   if (current?.agentId === agent.id) {
     // Nothing to do, and an attempt all the same: audited as rejected, so that /voice audit shows it was asked.
     record(deps, actor, correlationId, {
@@ -98,7 +98,7 @@ export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'r
       if (routed.status !== EXPECTED_STATUS.routeConnected) {
         return unexpectedStatus('the mapping', EXPECTED_STATUS.routeConnected, routed.status);
       }
-      deps.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
+      deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
       return {
         ok: true,
         change: {

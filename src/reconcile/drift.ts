@@ -2,40 +2,39 @@
 // and compared with the last read. The first read is the baseline, not news. Every difference the app did not make
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
 // announced in one message.
-import { newCorrelationId, type OpsDeps, record } from '../ops/context.js';
+import { atomically, newCorrelationId, type OpsDeps, record } from '../ops/context.js';
 import type { Change } from '../ops/notify.js';
 import type { Actor } from '../ops/types.js';
 import type { AuditAction } from '../store/audit.js';
-import type { ProviderSnapshot, ProviderState } from '../store/provider-snapshot.js';
+import type { ProviderState } from '../store/provider-snapshot.js';
 
 const OUTSIDE: Actor = { userId: 'provider', userName: 'outside Voice Ops', source: 'provider' };
 
-export interface DriftDeps extends OpsDeps {
-  snapshot: ProviderSnapshot;
-}
-
 /** Reads the provider, records and announces what changed outside the app since the last read; returns those changes. */
-export async function detectDrift(deps: DriftDeps, now: () => Date): Promise<Change[]> {
+export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Change[]> {
   const readAt = now();
   const [numbers, agents] = await Promise.all([deps.provider.listPurchasedNumbers(), deps.provider.listAgents()]);
   const current: ProviderState = {
     numbers: new Map(numbers.map((entry) => [entry.number, entry.id])),
     agents: new Map(agents.map((agent) => [agent.id, agent.name])),
   };
-  const since = deps.snapshot.takenAt();
+  const since = deps.store.snapshot.takenAt();
   if (since === undefined) {
-    deps.snapshot.replace(current, readAt);
+    deps.store.snapshot.replace(current, readAt);
     return [];
   }
   // What the provider should hold: the last read, with the changes the app made since then. A target a change was
   // under way on around the read is left to that change: compared again on the next pass.
-  const expected = withChangesMade(deps.snapshot.read(), deps.audit.changesMade(since, readAt.toISOString()));
-  const underWay = new Set(deps.intents.touchedSince(readAt).flatMap((intent) => targetsOf(intent.change)));
+  const expected = withChangesMade(
+    deps.store.snapshot.read(),
+    deps.store.audit.changesMade(since, readAt.toISOString()),
+  );
+  const underWay = new Set(deps.store.intents.touchedSince(readAt).flatMap((intent) => targetsOf(intent.change)));
   const outside = differences(expected, current).filter(({ target }) => !underWay.has(target));
-  deps.atomically(() => {
+  atomically(deps, (deps) => {
     for (const found of outside) recordOutside(deps, found);
     dropRoutesToNothing(deps, current, underWay);
-    deps.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
+    deps.store.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
   });
   const changes = outside.map((found) => found.change);
   if (changes.length > 0) {
@@ -95,17 +94,17 @@ function differences(before: ProviderState, after: ProviderState): Difference[] 
 }
 
 /** One audit row per outside change. */
-function recordOutside(deps: DriftDeps, found: Difference): void {
+function recordOutside(deps: OpsDeps, found: Difference): void {
   record(deps, OUTSIDE, newCorrelationId(), { action: found.action, outcome: 'succeeded', target: found.target });
 }
 
 /** Routing records whose number or agent the provider no longer has point nowhere: each is dropped and audited. */
-function dropRoutesToNothing(deps: DriftDeps, current: ProviderState, underWay: Set<string>): void {
-  for (const route of deps.routes.all()) {
+function dropRoutesToNothing(deps: OpsDeps, current: ProviderState, underWay: Set<string>): void {
+  for (const route of deps.store.routes.all()) {
     const numberGone = !current.numbers.has(route.phoneNumber);
     const agentGone = !current.agents.has(route.agentId);
     if ((!numberGone && !agentGone) || underWay.has(route.phoneNumber) || underWay.has(route.agentId)) continue;
-    deps.routes.removeNumber(route.phoneNumber);
+    deps.store.routes.removeNumber(route.phoneNumber);
     record(deps, OUTSIDE, newCorrelationId(), {
       action: 'routing.drop',
       outcome: 'succeeded',

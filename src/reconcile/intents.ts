@@ -2,7 +2,7 @@
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
 import type { Done } from '../ops/carry-out.js';
 import { type ChangeIntent, changeIntent, targetOf } from '../ops/changes.js';
-import { type OpsDeps, providerFailure, record } from '../ops/context.js';
+import { atomically, type OpsDeps, providerFailure, record } from '../ops/context.js';
 import { announce, type Change, subjectOf } from '../ops/notify.js';
 import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
 import { ProviderError } from '../provider/errors.js';
@@ -42,7 +42,7 @@ class ProviderReads {
  * the rest open for the next pass (the error is thrown to the caller).
  */
 export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedBefore: Date): Promise<number> {
-  const open = deps.intents
+  const open = deps.store.intents
     .openedBefore(openedBefore)
     .filter((intent) => !deps.changes.isRunning(intent.correlationId));
   const reads = new ProviderReads(deps);
@@ -55,15 +55,15 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
   const requester = storedActor.parse(intent.actor);
   // The requester made the same change again since, and it went through: that one was answered and announced.
   const target = targetOf(change);
-  const redone = deps.audit
+  const redone = deps.store.audit
     .changesMade(intent.openedAt, new Date().toISOString())
     .some((made) => made.action === change.kind && made.target === target);
   if (redone) return closeQuietly(deps, requester, intent, change);
   const outcome = await outcomeOf(deps, reads, change, requester.userId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
   const actor: Actor = { ...requester, source: 'system' };
-  const closed = deps.atomically(() => {
-    const closing = deps.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
+  const closed = atomically(deps, (deps) => {
+    const closing = deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
     if (!closing) return false; // resolved meanwhile by another pass or process
     record(deps, actor, intent.correlationId, {
       action: change.kind,
@@ -91,8 +91,8 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
 }
 
 function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): void {
-  deps.atomically(() => {
-    if (!deps.intents.close(intent.correlationId, 'succeeded')) return;
+  atomically(deps, (deps) => {
+    if (!deps.store.intents.close(intent.correlationId, 'succeeded')) return;
     record(deps, { ...requester, source: 'system' }, intent.correlationId, {
       action: change.kind,
       outcome: 'succeeded',
@@ -114,7 +114,7 @@ async function outcomeOf(deps: OpsDeps, reads: ProviderReads, change: ChangeInte
       if ((await reads.numbers()).has(change.number)) {
         return fail('provider', `${change.number} was not released: it is still one of your numbers.`);
       }
-      deps.routes.removeNumber(change.number);
+      deps.store.routes.removeNumber(change.number);
       const number = { id: change.numberId, number: change.number };
       return { ok: true, change: { action: 'number.release', number, unroutedAgent: change.routedAgent } };
     }
@@ -156,7 +156,7 @@ async function remap(
     const failure = providerFailure(error);
     return fail(failure.reason, `${change.phoneNumber} was not routed to ${change.agentName}: ${failure.message}`);
   }
-  deps.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
+  deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
   const agent = { id: change.agentId, name: change.agentName };
   return {
     ok: true,

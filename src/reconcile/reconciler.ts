@@ -3,8 +3,9 @@
 // does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
 // interval at 0: that is the app's own bookkeeping, not watching.
 import type { Logger } from '../log.js';
+import type { OpsDeps } from '../ops/context.js';
 import { ProviderError } from '../provider/errors.js';
-import { type DriftDeps, detectDrift } from './drift.js';
+import { detectDrift } from './drift.js';
 import { resolveIntents, type TellRequester } from './intents.js';
 
 export interface ReconcilerOptions {
@@ -19,7 +20,7 @@ export interface ReconcilerOptions {
 }
 
 export class Reconciler {
-  readonly #deps: DriftDeps;
+  readonly #deps: OpsDeps;
   readonly #tell: TellRequester;
   readonly #options: ReconcilerOptions;
   readonly #logger: Logger;
@@ -27,7 +28,7 @@ export class Reconciler {
   #running?: Promise<void>;
   #outage = false;
 
-  constructor(deps: DriftDeps, tell: TellRequester, options: ReconcilerOptions) {
+  constructor(deps: OpsDeps, tell: TellRequester, options: ReconcilerOptions) {
     this.#deps = deps;
     this.#tell = tell;
     this.#options = options;
@@ -47,7 +48,7 @@ export class Reconciler {
     };
     if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
     every(this.#options.settleMs, () => {
-      const open = this.#deps.intents.openedBefore(this.#settledBefore());
+      const open = this.#deps.store.intents.openedBefore(this.#settledBefore());
       if (open.some((intent) => !this.#deps.changes.isRunning(intent.correlationId))) void this.pass();
     });
   }

@@ -2,7 +2,7 @@ import { App } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { HealthRoute } from '../health.js';
 import type { Logger } from '../log.js';
-import type { DeliveryKeys } from '../store/dedupe.js';
+import type { DeliveriesRepo } from '../store/store.js';
 import { boltLogger } from './bolt-logger.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './flows.js';
@@ -60,7 +60,7 @@ export function createBoltApp(
 export function registerListeners(
   app: App,
   deps: SlackDeps,
-  stores: { deliveries: DeliveryKeys; identity: SlackIdentity },
+  stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
 ): void {
   app.use(oneWorkspace(stores.identity, deps.ops));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));

@@ -1,7 +1,7 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
-import type { DeliveryKeys } from '../store/dedupe.js';
+import type { DeliveriesRepo } from '../store/store.js';
 
 // What identifies one delivery from Slack: a retry or a duplicate carries the same trigger_id (commands,
 // buttons, modals) or event_id (events) as the original.
@@ -14,7 +14,7 @@ const identified = z.union([
  * Acknowledges a delivery that was already handled and goes no further, so that a retry after a slow
  * acknowledgement, or the same payload delivered twice, acts once.
  */
-export function dropRepeatedDeliveries(keys: DeliveryKeys, logger: Logger): Middleware<AnyMiddlewareArgs> {
+export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const key = identified.safeParse(args.body);
     if (!key.success || keys.firstSeen(key.data)) return args.next();
