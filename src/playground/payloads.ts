@@ -409,22 +409,32 @@ export interface AppHomeOpenedOptions {
 
 /** A JSON body: post it with `contentType: JSON_CONTENT_TYPE`. */
 export function appHomeOpened(options: AppHomeOpenedOptions): string {
-  const teamId = options.teamId ?? TEAM_ID;
+  return eventCallback(
+    {
+      type: 'app_home_opened',
+      user: options.userId,
+      channel: options.channelId ?? `D${options.userId.replace(/[^A-Z0-9]/g, '')}`,
+      tab: 'home',
+    },
+    options.teamId,
+  );
+}
+
+/** An Events API delivery wrapping `event` (given its own `event_ts`), with a fresh event_id: a JSON body. */
+export function eventCallback(event: { type: string } & Record<string, unknown>, teamId: string = TEAM_ID): string {
   const now = Date.now();
+  const seconds = Math.floor(now / 1000);
   return JSON.stringify({
     token: VERIFICATION_TOKEN,
     team_id: teamId,
     api_app_id: API_APP_ID,
     event: {
-      type: 'app_home_opened',
-      user: options.userId,
-      channel: options.channelId ?? `D${options.userId.replace(/[^A-Z0-9]/g, '')}`,
-      tab: 'home',
-      event_ts: `${Math.floor(now / 1000)}.${String(now % 1000).padStart(3, '0')}${String(next() % 1000).padStart(3, '0')}`,
+      ...event,
+      event_ts: `${seconds}.${String(now % 1000).padStart(3, '0')}${String(next() % 1000).padStart(3, '0')}`,
     },
     type: 'event_callback',
     event_id: `Ev${String(next()).padStart(10, '0')}`,
-    event_time: Math.floor(now / 1000),
+    event_time: seconds,
     authorizations: [
       { enterprise_id: null, team_id: teamId, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false },
     ],

@@ -7,6 +7,7 @@ import { boltLogger } from './bolt-logger.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './flows.js';
 import type { SlackIdentity } from './identity.js';
+import { EVENT } from './ids.js';
 import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
@@ -15,6 +16,7 @@ import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import { slackHttpReceiver } from './receiver.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
+import { ignoreUnlistenedEvents } from './unlistened-events.js';
 
 /**
  * The Bolt app: Socket Mode when an app token is configured (kept connected by socket-mode.ts; `onFatal` when
@@ -62,6 +64,7 @@ export function registerListeners(
   deps: SlackDeps,
   stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
 ): void {
+  app.use(ignoreUnlistenedEvents(Object.values(EVENT), deps.logger));
   app.use(oneWorkspace(stores.identity, deps.ops));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   registerCommands(app, deps);

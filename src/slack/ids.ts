@@ -30,6 +30,11 @@ export const PAGE = {
   homeNumbers: pageActions('home_numbers'),
 } as const;
 
+/** The Events API events the app listens to; any other event is acknowledged and ignored (see unlistened-events.ts). */
+export const EVENT = {
+  appHomeOpened: 'app_home_opened',
+} as const;
+
 export const CALLBACK = {
   createAgent: 'create_agent_modal',
   mapNumber: 'map_number_modal',

@@ -1,8 +1,10 @@
 // Bolt's HTTP receiver reads a field of whatever JSON a request carries before it looks at its type: a correctly
 // signed `payload=null` throws outside every handler (an unhandled rejection that would stop the process), and a body
-// holding a number, a string or an array waits three seconds for a listener that never comes. This receiver reads the
-// body first, the way Bolt will, and answers a signed request whose body is not a JSON object with 400 at once.
-// Everything else goes on to Bolt, which reuses the body already read: unsigned requests still get its 401.
+// holding a number, a string or an array waits three seconds for a listener that never comes. Slack's
+// `app_rate_limited` notice, a JSON object of no kind Bolt knows, waits the same way (see app-rate-limited.ts). This
+// receiver reads the body first, the way Bolt will, and answers those itself once the request proves signed: 400 for
+// a body that is not a JSON object, 200 for `app_rate_limited`. Everything else goes on to Bolt, which reuses the body
+// already read: unsigned requests still get its 401, and it answers `url_verification` and `ssl_check` itself.
 import type { ServerResponse } from 'node:http';
 import {
   type BufferedIncomingMessage,
@@ -12,12 +14,33 @@ import {
   isValidSlackRequest,
 } from '@slack/bolt';
 import type { Logger } from '../log.js';
+import { parseAppRateLimited, rateLimitWarnings } from './app-rate-limited.js';
 
 const EVENTS_PATH = '/slack/events';
 
 export function slackHttpReceiver(options: HTTPReceiverOptions, logger: Logger): HTTPReceiver {
   const receiver = new HTTPReceiver({ ...options, endpoints: [EVENTS_PATH] });
   const bolt = receiver.requestListener;
+  const warnOfRateLimit = rateLimitWarnings(logger);
+
+  /** The answer this receiver gives itself to a signed request, or undefined when Bolt answers it. */
+  const ownAnswer = (request: BufferedIncomingMessage): ((response: ServerResponse) => void) | undefined => {
+    const body = parsedBody(request);
+    if (body === undefined) return undefined;
+    if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value)) {
+      return (response) => {
+        logger.warn('a signed request whose body is not a JSON object was refused with 400');
+        answer(response, 400);
+      };
+    }
+    const rateLimited = parseAppRateLimited(body.value);
+    if (rateLimited === undefined) return undefined;
+    return (response) => {
+      warnOfRateLimit(rateLimited);
+      answer(response, 200);
+    };
+  };
+
   receiver.requestListener = (request, response) => {
     if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://localhost').pathname !== EVENTS_PATH) {
       bolt(request, response);
@@ -25,12 +48,9 @@ export function slackHttpReceiver(options: HTTPReceiverOptions, logger: Logger):
     }
     HTTPModuleFunctions.bufferIncomingMessage(request, HTTPModuleFunctions.defaultBodyLimit).then(
       (buffered) => {
-        if (holdsNonObject(buffered) && isSigned(buffered, options.signingSecret)) {
-          logger.warn('a signed request whose body is not a JSON object was refused with 400');
-          answer(response, 400);
-          return;
-        }
-        bolt(buffered, response);
+        const own = ownAnswer(buffered);
+        if (own && isSigned(buffered, options.signingSecret)) own(response);
+        else bolt(buffered, response);
       },
       (error: unknown) => {
         const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
@@ -42,15 +62,13 @@ export function slackHttpReceiver(options: HTTPReceiverOptions, logger: Logger):
   return receiver;
 }
 
-/** True when the body parses, as Bolt parses it, into null, a number, a string or an array. */
-function holdsNonObject(request: BufferedIncomingMessage): boolean {
-  let body: unknown;
+/** The body as Bolt parses it, or undefined when it does not parse: Bolt answers that with 400, after the signature. */
+function parsedBody(request: BufferedIncomingMessage): { value: unknown } | undefined {
   try {
-    body = HTTPModuleFunctions.parseHTTPRequestBody(request);
+    return { value: HTTPModuleFunctions.parseHTTPRequestBody(request) };
   } catch {
-    return false; // Bolt answers a body that does not parse with 400 itself, after checking the signature.
+    return undefined;
   }
-  return typeof body !== 'object' || body === null || Array.isArray(body);
 }
 
 function isSigned(request: BufferedIncomingMessage, signingSecret: string): boolean {

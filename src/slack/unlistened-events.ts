@@ -1,0 +1,24 @@
+// Bolt acknowledges every Events API delivery at once, before any middleware, whether or not a listener wants it.
+// Slack sends events the app has no listener for when the app's settings subscribe to more than manifest.yml does
+// (`app_mention`, `member_joined_channel`, …): such a delivery goes no further than a debug line, so that nothing
+// records a delivery key for it or audits it as a refusal, and the log says why nothing happened.
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+
+const eventDelivery = z.object({
+  event_id: z.string().optional(),
+  event: z.object({ type: z.string() }),
+});
+
+export function ignoreUnlistenedEvents(listened: readonly string[], logger: Logger): Middleware<AnyMiddlewareArgs> {
+  const types = new Set(listened);
+  return async (args) => {
+    const delivery = eventDelivery.safeParse(args.body);
+    if (!delivery.success || types.has(delivery.data.event.type)) return args.next();
+    logger.debug(
+      { event: delivery.data.event.type, eventId: delivery.data.event_id, retry: args.context.retryNum },
+      'ignored an event the app has no listener for',
+    );
+  };
+}
