@@ -13,8 +13,10 @@ import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
+import type { People } from './people.js';
 import { slackHttpReceiver } from './receiver.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
+import { identifyRequester } from './who-asked.js';
 
 /**
  * The Bolt app: Socket Mode when an app token is configured (kept connected by socket-mode.ts; `onFatal` when
@@ -60,9 +62,10 @@ export function createBoltApp(
 export function registerListeners(
   app: App,
   deps: SlackDeps,
-  stores: { deliveries: DeliveryKeys; identity: SlackIdentity },
+  stores: { deliveries: DeliveryKeys; identity: SlackIdentity; people: People },
 ): void {
-  app.use(oneWorkspace(stores.identity, deps.ops));
+  app.use(identifyRequester());
+  app.use(oneWorkspace(stores.identity, stores.people, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   registerCommands(app, deps);
   registerActions(app, deps);

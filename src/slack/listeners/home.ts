@@ -1,9 +1,10 @@
 import type { App } from '@slack/bolt';
 import { refreshHome, type SlackDeps } from '../flows.js';
+import { requesterIn } from '../who-asked.js';
 
 export function registerHome(app: App, deps: SlackDeps): void {
-  app.event('app_home_opened', async ({ event }) => {
+  app.event('app_home_opened', async ({ event, context }) => {
     // Opening the tab reads the provider afresh; paging within it then reuses those lists.
-    if (event.tab === 'home') await refreshHome(deps, event.user, undefined, { fresh: true });
+    if (event.tab === 'home') await refreshHome(deps, requesterIn(context), undefined, { fresh: true });
   });
 }
