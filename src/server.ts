@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.js';
 import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
-import { AccessControl } from './ops/access.js';
+import { AccessControl, MEMBERSHIP_TTL_MS } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
@@ -19,7 +19,9 @@ import { expireApprovals as expireApprovalRequests } from './slack/approvals.js'
 import { boltLogger } from './slack/bolt-logger.js';
 import { createSlackClients, type SlackBudgets } from './slack/clients.js';
 import { describeDelivery } from './slack/deliveries.js';
+import { readGroupMembers } from './slack/groups.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
+import { People } from './slack/people.js';
 import { tellRequester } from './slack/requester.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 
@@ -89,10 +91,13 @@ export async function startVoiceOps(
   // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
   const onFatal = options.onFatal ?? ((reason: string) => logger.fatal(reason));
   const app = createBoltApp(config.slack, { logger, identity, healthRoutes: routes, onFatal });
+  const clock = () => now().getTime();
+  const people = new People(slack.groups, { ttlMs: MEMBERSHIP_TTL_MS, now: clock, logger });
   const access = new AccessControl({
     ...config.access,
-    groupMembers: async (usergroup) => (await slack.groups.usergroups.users.list({ usergroup })).users ?? [],
-    now: () => now().getTime(),
+    groupMembers: (usergroup, teamId) => readGroupMembers(slack.groups, usergroup, teamId),
+    isGuest: (userId) => people.isGuest(userId),
+    now: clock,
     logger,
   });
   const inFlight = new InFlight();
@@ -121,7 +126,7 @@ export async function startVoiceOps(
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
-  registerListeners(app, slackDeps, { deliveries: store.deliveries, identity });
+  registerListeners(app, slackDeps, { deliveries: store.deliveries, identity, people });
   // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
   const expireApprovals = () =>
     inFlight.run(

@@ -1,71 +1,123 @@
+import { z } from 'zod';
 import type { Logger } from '../log.js';
+import { ReadCache } from './read-cache.js';
 import { type Role, roleIncludes } from './types.js';
+
+/** Whom a role is asked for: the user, and the workspace their user groups live in (an org-wide token needs it). */
+export interface Person {
+  userId: string;
+  teamId?: string;
+}
+
+/** Why reading a group or a profile failed, in a sentence for the person refused. */
+export class UnreadableInSlack extends Error {
+  override readonly name = 'UnreadableInSlack';
+}
 
 export interface AccessOptions {
   admins: string[];
   operators: string[];
-  /** Members of a Slack user group (`S…`); in the app, `usergroups.users.list`. */
-  groupMembers: (groupId: string) => Promise<string[]>;
+  /** Members of a Slack user group (`S…`) of a workspace; in the app, `usergroups.users.list`. */
+  groupMembers: (groupId: string, teamId: string | undefined) => Promise<string[]>;
+  /**
+   * Whether a user is a guest (single- or multi-channel); in the app, `users.info`, kept as group memberships are.
+   * Someone whose profile cannot be read must count as one.
+   */
+  isGuest: (userId: string) => Promise<boolean>;
   /** How long group memberships are trusted before they are read again. */
   cacheTtlMs?: number;
   now?: () => number;
   logger?: Logger;
 }
 
-const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
-// While a group cannot be read, it grants nothing for this long before it is tried again: during an outage of
-// Slack's group reads, users are answered at once instead of each waiting out the read's timeout.
-const UNREADABLE_TTL_MS = 30_000;
+/** A role and what held it back: a guest's group listing, or a group Slack would not let the app read. */
+export interface Grant {
+  role: Role;
+  /** A user group would have granted more, but guests get only what their own user id is listed for. */
+  cappedAsGuest: boolean;
+  /** Why a group could not be read just now, when Slack said (a sentence). */
+  unreadable?: string;
+}
 
-/** Roles from VOICE_ADMINS and VOICE_OPERATORS: user ids match directly, user groups through their members. */
+/** How long group memberships (and who is a guest) are trusted by default: a removal takes effect within it. */
+export const MEMBERSHIP_TTL_MS = 5 * 60_000;
+
+// A group's members are kept per workspace: an org-wide token reads a group in the requester's workspace.
+const groupKey = z.tuple([z.string().nullable(), z.string()]);
+
+interface Members {
+  ids: Set<string>;
+  unreadable?: string;
+}
+
+/**
+ * Roles from VOICE_ADMINS and VOICE_OPERATORS: user ids match directly, user groups through their members. Guests
+ * get a role through a group never: an admin who lists a group rarely means its guests.
+ */
 export class AccessControl {
   readonly #options: AccessOptions;
-  readonly #groups = new Map<string, { members: Set<string>; readAt: number; unreadable?: boolean }>();
+  readonly #groups: ReadCache<Members>;
 
   constructor(options: AccessOptions) {
     this.#options = options;
+    this.#groups = new ReadCache<Members>({
+      ttlMs: options.cacheTtlMs ?? MEMBERSHIP_TTL_MS,
+      now: options.now ?? Date.now,
+      logger: options.logger,
+      what: 'user group members',
+      read: async (key) => {
+        const [teamId, groupId] = groupKey.parse(JSON.parse(key));
+        return { ids: new Set(await options.groupMembers(groupId, teamId ?? undefined)) };
+      },
+      unreadable: (error) => ({
+        ids: new Set(),
+        unreadable: error instanceof UnreadableInSlack ? error.message : undefined,
+      }),
+    });
   }
 
-  async roleOf(userId: string): Promise<Role> {
-    if (await this.#listed(this.#options.admins, userId)) return 'admin';
-    if (await this.#listed(this.#options.operators, userId)) return 'operator';
-    return 'viewer';
+  async grantOf(person: Person): Promise<Grant> {
+    const direct = this.#directRole(person.userId);
+    if (direct === 'admin') return { role: direct, cappedAsGuest: false };
+    const byGroup = await this.#groupRole(person, direct);
+    if (!byGroup.role) return { role: direct, cappedAsGuest: false, unreadable: byGroup.unreadable };
+    if (await this.#options.isGuest(person.userId)) return { role: direct, cappedAsGuest: true };
+    return { role: byGroup.role, cappedAsGuest: false };
   }
 
-  async has(userId: string, needed: Role): Promise<boolean> {
-    return needed === 'viewer' || roleIncludes(await this.roleOf(userId), needed);
+  async roleOf(person: Person): Promise<Role> {
+    return (await this.grantOf(person)).role;
   }
 
-  async #listed(ids: string[], userId: string): Promise<boolean> {
-    if (ids.includes(userId)) return true;
-    for (const id of ids) {
-      if (id.startsWith('S') && (await this.#members(id)).has(userId)) return true;
-    }
-    return false;
+  async has(person: Person, needed: Role): Promise<boolean> {
+    return needed === 'viewer' || roleIncludes(await this.roleOf(person), needed);
   }
 
-  async #members(groupId: string): Promise<Set<string>> {
-    const now = (this.#options.now ?? Date.now)();
-    const cached = this.#groups.get(groupId);
-    const ttl = cached?.unreadable ? UNREADABLE_TTL_MS : (this.#options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
-    if (cached && now - cached.readAt < ttl) return cached.members;
-    try {
-      const members = new Set(await this.#options.groupMembers(groupId));
-      if (cached?.unreadable) this.#options.logger?.info({ groupId }, 'user group members can be read again');
-      this.#groups.set(groupId, { members, readAt: now });
-      return members;
-    } catch (error) {
-      // Failing closed: an unreadable group grants nothing. Logged once per outage, not once per request.
-      if (!cached?.unreadable) {
-        this.#options.logger?.warn(
-          { err: error, groupId },
-          'could not read user group members: the group grants no role until it can be read again',
-        );
+  #directRole(userId: string): Role {
+    const { admins, operators } = this.#options;
+    if (admins.includes(userId)) return 'admin';
+    return operators.includes(userId) ? 'operator' : 'viewer';
+  }
+
+  /** The highest role above `direct` that one of the person's user groups grants, or why a group could not say. */
+  async #groupRole(person: Person, direct: Role): Promise<{ role?: Role; unreadable?: string }> {
+    const { admins, operators } = this.#options;
+    const lists: [string[], Role][] =
+      direct === 'operator'
+        ? [[admins, 'admin']]
+        : [
+            [admins, 'admin'],
+            [operators, 'operator'],
+          ];
+    let unreadable: string | undefined;
+    for (const [ids, role] of lists) {
+      for (const groupId of ids.filter((id) => id.startsWith('S'))) {
+        const members = await this.#groups.get(JSON.stringify([person.teamId, groupId]));
+        if (members.ids.has(person.userId)) return { role };
+        unreadable ??= members.unreadable;
       }
-      const members = new Set<string>();
-      this.#groups.set(groupId, { members, readAt: now, unreadable: true });
-      return members;
     }
+    return { unreadable };
   }
 }
 

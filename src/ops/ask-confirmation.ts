@@ -17,7 +17,7 @@ export function requestConfirmation(
     action: { kind: change.kind, params: change },
     requestedBy: actor.userId,
     correlationId,
-    context: { channelId: actor.channelId, teamId: actor.teamId },
+    context: { channelId: actor.channelId, teamId: actor.teamId, enterpriseId: actor.enterpriseId },
   });
   record(deps, actor, correlationId, {
     action: change.kind,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
@@ -100,6 +101,23 @@ function asConfirmer(actor: Actor, confirmation: Confirmation): Actor {
   };
 }
 
+const askedContext = z.object({ teamId: z.string().optional(), enterpriseId: z.string().optional() });
+
+/** Where a confirmation was asked for; nothing for one stored without a workspace. */
+function askedWhere(confirmation: Confirmation): z.infer<typeof askedContext> | undefined {
+  const parsed = askedContext.safeParse(confirmation.context);
+  return parsed.success && (parsed.data.teamId ?? parsed.data.enterpriseId) ? parsed.data : undefined;
+}
+
+/**
+ * Whether a click comes from where the change was asked for. Across an Enterprise Grid org that is the org: a click
+ * carries the user's home workspace, which need not be the workspace the command was typed in.
+ */
+function samePlace(asked: z.infer<typeof askedContext>, confirmer: Actor): boolean {
+  if (asked.enterpriseId) return asked.enterpriseId === confirmer.enterpriseId;
+  return asked.teamId === confirmer.teamId;
+}
+
 /** A confirmation is honoured only from the workspace that asked, and only while the role still holds. */
 async function refuseBeforeClaim(
   deps: OpsDeps,
@@ -108,8 +126,8 @@ async function refuseBeforeClaim(
 ): Promise<Failure | undefined> {
   const change = pendingChange.parse(confirmation.action.params);
   const attempt = { action: change.kind, target: targetOf(change), correlationId: confirmation.correlationId };
-  const askedFrom = confirmation.context.teamId;
-  if (typeof askedFrom === 'string' && askedFrom !== confirmer.teamId) {
+  const askedFrom = askedWhere(confirmation);
+  if (askedFrom && !samePlace(askedFrom, confirmer)) {
     const failure = fail('wrong_team', 'This change was asked for in another workspace: confirm it there.');
     return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }

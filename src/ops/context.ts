@@ -11,7 +11,7 @@ import type { ResourceLocks } from './locks.js';
 import type { Announcer } from './notify.js';
 import type { PolicyConfig } from './policy-config.js';
 import type { SeenNumbers } from './seen-numbers.js';
-import { type Actor, type Failure, fail, type Result, type Role } from './types.js';
+import { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 
 export interface OpsDeps {
   provider: ProviderClient;
@@ -105,20 +105,27 @@ const ACTION_WORDS: Record<string, string> = {
   'routing.map': 'map numbers to agents',
 };
 
-/** Checks the actor's role; a denial is audited and explains which variable an admin must set. */
+/**
+ * Checks the actor's role; a denial is audited and says what an admin can do about it, and why a user group did not
+ * count (the person is a guest, or Slack would not let the app read it).
+ */
 export async function authorize(
   deps: OpsDeps,
   actor: Actor,
   needed: Role,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  if (await deps.access.has(actor.userId, needed)) return undefined;
-  const failure = fail(
-    'denied',
-    `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}. ` +
-      `An admin can add your user id (${actor.userId}) or one of your user groups to ${variableFor(needed)}.`,
-  );
-  return deny(deps, actor, attempt, failure, { needed });
+  const grant = await deps.access.grantOf(actor);
+  if (roleIncludes(grant.role, needed)) return undefined;
+  const variable = variableFor(needed);
+  const words = `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}.`;
+  const remedy = grant.cappedAsGuest
+    ? `You are a guest in Slack, and guests get no role through a user group: an admin can add your own user id ` +
+      `(${actor.userId}) to ${variable}.`
+    : `An admin can add your user id (${actor.userId}) or one of your user groups to ${variable}.`;
+  const unreadable = grant.unreadable ? ` Your user groups could not be checked: ${grant.unreadable}` : '';
+  const failure = fail('denied', `${words} ${remedy}${unreadable}`);
+  return deny(deps, actor, attempt, failure, { needed, ...(grant.cappedAsGuest ? { reason: 'guest' } : {}) });
 }
 
 /**

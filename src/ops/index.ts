@@ -17,11 +17,13 @@ import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
 
 export { NEEDED_ROLE } from './policies.js';
 
+import type { Person } from './access.js';
 import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type Role } from './types.js';
 
+export type { Person } from './access.js';
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
 export type { ApprovalRequest, AwaitingApproval, Decision } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
@@ -44,18 +46,37 @@ export interface PoliciesInForce {
 
 export function createOps(deps: OpsDeps) {
   return {
-    roleOf: (userId: string) => deps.access.roleOf(userId),
+    roleOf: (person: Person) => deps.access.roleOf(person),
     /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
     authorize: (actor: Actor, needed: Role, action: AuditAction) =>
       mayRequest(deps, actor, needed, { action, correlationId: newCorrelationId() }),
-    /** Audits a delivery from a workspace other than the app's, which is refused before any listener sees it. */
-    refuseOtherWorkspace: (actor: Actor, appTeamId: string) =>
+    /** Audits a delivery from a workspace or org other than the app's, refused before any listener sees it. */
+    refuseOtherWorkspace: (actor: Actor, appHome: string) =>
       record(deps, actor, newCorrelationId(), {
         action: 'access.denied',
         outcome: 'denied',
-        params: { reason: 'other workspace', appTeamId },
-        error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appTeamId}.`),
+        params: { reason: 'other workspace', appHome, enterpriseId: actor.enterpriseId },
+        error: fail('denied', `The request came from workspace ${actor.teamId ?? 'unknown'}, not ${appHome}.`),
       }),
+    /**
+     * Audits a person from another organization (in a channel shared with it through Slack Connect), who may read
+     * and change nothing, and returns why, for them.
+     */
+    refuseOutsider: (actor: Actor, appHome: string) => {
+      const failure = fail(
+        'denied',
+        `Voice Ops serves ${appHome} only, and you are in another organization (a channel shared through Slack ` +
+          'Connect): it shows and changes nothing for you. Ask someone in that organization to run it.',
+        { code: 'other_organization' },
+      );
+      record(deps, actor, newCorrelationId(), {
+        action: 'access.denied',
+        outcome: 'denied',
+        params: { reason: 'other organization', appHome, enterpriseId: actor.enterpriseId },
+        error: failure,
+      });
+      return failure;
+    },
     /** Audits a change command refused for its form, before any use case could see it. */
     refuseInput: (actor: Actor, action: AuditAction, message: string) =>
       record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),

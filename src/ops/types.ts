@@ -14,7 +14,10 @@ export function roleIncludes(held: Role, needed: Role): boolean {
 export interface Actor {
   userId: string;
   userName?: string;
+  /** The requester's own workspace (an interaction's `user.team_id`, a command's `team_id`). */
   teamId?: string;
+  /** Their Enterprise Grid org, when the app is installed across one: who they are is then the org and the user. */
+  enterpriseId?: string;
   channelId?: string;
   source: AuditSource;
   /**
@@ -29,6 +32,7 @@ export const storedActor = z.object({
   userId: z.string(),
   userName: z.string().optional(),
   teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
   channelId: z.string().optional(),
   source: z.enum(AUDIT_SOURCES),
 });

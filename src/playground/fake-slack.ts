@@ -95,10 +95,28 @@ export interface FakeSlack {
   removeMessage(channel: string, ts: string): void;
   /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
   setGroupMembers(groupId: string, userIds: string[]): void;
+  /**
+   * The token becomes an org-wide install's on Enterprise Grid org `enterpriseId`: auth.test says so, and
+   * `usergroups.users.list` without `team_id` is refused (`missing_argument`), as Slack refuses it for an org token.
+   */
+  installOrgWide(enterpriseId: string): void;
+  /** What users.info answers for `userId`: their workspace, org, and whether they are a guest. */
+  setUser(userId: string, traits: UserTraits): void;
+  /** Fields merged into the next successful answer of `method`, e.g. a `warning`. Queues. */
+  annotateNext(method: string, fields: Record<string, unknown>): void;
   /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
   socketMode: SocketModeStandIn;
   /** Closes the server and every open socket. */
   close(): Promise<void>;
+}
+
+export interface UserTraits {
+  teamId?: string;
+  enterpriseId?: string;
+  /** A multi-channel guest. */
+  restricted?: boolean;
+  /** A single-channel guest. */
+  ultraRestricted?: boolean;
 }
 
 /** A failure at the HTTP level: a 429 with Retry-After, a 5xx. */
@@ -187,6 +205,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const failures = new Map<string, (string | HttpFailure)[]>();
   const latencies = new Map<string, number>();
   const groups = new Map<string, string[]>();
+  const users = new Map<string, UserTraits>();
+  const annotations = new Map<string, Record<string, unknown>[]>();
+  let orgWide: string | undefined;
   const pending = new Set<() => void>();
   let seq = 0;
   let closed = false;
@@ -230,34 +251,50 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return { status: 200, body: stateless(method, body, host) };
   }
 
+  /** A successful answer with the fields queued by annotateNext() merged in. */
+  function annotated(method: string, answered: Answer): Answer {
+    const { body } = answered;
+    if (body.ok !== true) return answered;
+    const queue = annotations.get(method);
+    const fields = queue?.shift();
+    if (queue?.length === 0) annotations.delete(method);
+    return fields ? { ...answered, body: { ...body, ...fields } } : answered;
+  }
+
   function stateless(method: string, body: Record<string, unknown>, host: string): Record<string, unknown> {
     switch (method) {
       case 'auth.test':
+        // An org-wide install's token belongs to the org, not to one of its workspaces.
         return {
           ok: true,
           url: `http://${host}/`,
-          team: 'Test',
           user: 'voice-ops',
-          team_id: TEAM_ID,
+          ...(orgWide ? { enterprise_id: orgWide } : { team: 'Test', team_id: TEAM_ID }),
           user_id: BOT_USER_ID,
           bot_id: BOT_ID,
-          is_enterprise_install: false,
+          is_enterprise_install: orgWide !== undefined,
         };
       case 'usergroups.users.list': {
-        const users = groups.get(String(body.usergroup ?? ''));
-        return users ? { ok: true, users: [...users] } : { ok: false, error: 'no_such_subteam' };
+        if (orgWide && !body.team_id) return { ok: false, error: 'missing_argument' };
+        const members = groups.get(String(body.usergroup ?? ''));
+        return members ? { ok: true, users: [...members] } : { ok: false, error: 'no_such_subteam' };
       }
       case 'users.info': {
         const id = String(body.user ?? '');
         const name = workspace.people.get(id)?.name ?? id.toLowerCase();
+        const traits = users.get(id) ?? {};
+        const enterpriseId = traits.enterpriseId ?? orgWide;
         return {
           ok: true,
           user: {
             id,
-            team_id: TEAM_ID,
+            team_id: traits.teamId ?? TEAM_ID,
             name,
             real_name: name,
             is_bot: id === BOT_USER_ID,
+            is_restricted: traits.restricted ?? false,
+            is_ultra_restricted: traits.ultraRestricted ?? false,
+            ...(enterpriseId ? { enterprise_user: { id, enterprise_id: enterpriseId, enterprise_name: 'Org' } } : {}),
             profile: { display_name: name, real_name: name },
           },
         };
@@ -332,7 +369,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const { token: _bodyToken, ...args } = body;
     record({ method, body: args, ...(token === undefined ? {} : { token }), at: Date.now() });
     const error = takeFailure(method);
-    const answered = error === undefined ? answer(method, args, req.headers.host ?? 'fake-slack') : undefined;
+    const answered =
+      error === undefined ? annotated(method, answer(method, args, req.headers.host ?? 'fake-slack')) : undefined;
     await delay(method);
     if (answered) sendJson(res, answered.status, answered.body);
     else if (error !== undefined) sendFailure(res, error, 200);
@@ -415,6 +453,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     removeMessage: (channel, ts) => workspace.removeMessage(channel, ts),
     setGroupMembers(groupId, userIds) {
       groups.set(groupId, [...userIds]);
+    },
+    installOrgWide(enterpriseId) {
+      orgWide = enterpriseId;
+    },
+    setUser(userId, traits) {
+      users.set(userId, traits);
+    },
+    annotateNext(method, fields) {
+      annotations.set(method, [...(annotations.get(method) ?? []), fields]);
     },
     socketMode,
     close() {

@@ -55,6 +55,10 @@ export interface SlashCommandOptions {
   triggerId?: string;
   /** Default: a hooks.slack.com URL nobody listens on; pass `fake.respondUrl()` to see respond(). */
   responseUrl?: string;
+  /** Typed in a workspace of this Enterprise Grid org. */
+  enterpriseId?: string;
+  /** The app is installed across that org (`is_enterprise_install`). */
+  orgWide?: boolean;
 }
 
 export function slashCommand(options: SlashCommandOptions): string {
@@ -71,7 +75,8 @@ export function slashCommand(options: SlashCommandOptions): string {
     command: options.command ?? '/voice',
     text: options.text,
     api_app_id: API_APP_ID,
-    is_enterprise_install: 'false',
+    ...(options.enterpriseId ? { enterprise_id: options.enterpriseId, enterprise_name: 'Org' } : {}),
+    is_enterprise_install: String(options.orgWide ?? false),
     response_url:
       options.responseUrl ?? `https://hooks.slack.com/commands/${teamId}/${next()}/${randomBytes(12).toString('hex')}`,
     trigger_id: options.triggerId ?? newTriggerId(),
@@ -225,6 +230,12 @@ export interface BlockActionOptions {
   /** The message the button sat in (non-ephemeral messages only; Slack leaves it out of ephemeral ones). */
   messageText?: string;
   messageBlocks?: unknown[];
+  /** The clicker's Enterprise Grid org. */
+  enterpriseId?: string;
+  /** From an org-wide install: `team` is null and the user's workspace is only in `user.team_id`. */
+  orgWide?: boolean;
+  /** The clicker's own workspace when it is not the one the click happened in (a channel shared with it). */
+  userTeamId?: string;
 }
 
 export function blockAction(options: BlockActionOptions): string {
@@ -247,13 +258,13 @@ export function blockAction(options: BlockActionOptions): string {
 
   const body: Record<string, unknown> = {
     type: 'block_actions',
-    user: user(options.userId, teamId, options.userName),
+    user: user(options.userId, options.userTeamId ?? teamId, options.userName),
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
-    team: team(teamId),
-    enterprise: null,
-    is_enterprise_install: false,
+    team: options.orgWide ? null : team(teamId),
+    enterprise: options.enterpriseId ? { id: options.enterpriseId, name: 'Org' } : null,
+    is_enterprise_install: options.orgWide ?? false,
   };
 
   const { container } = options;

@@ -1,6 +1,7 @@
 import { type Announcement, AnnouncementFailed, type Announcer, type Change } from '../ops/index.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';
+import { slackRefusal } from './slack-errors.js';
 import { announcementMessage, outsideChangesMessage } from './views/announcement.js';
 import type { SlackMessage } from './views/blocks.js';
 
@@ -126,6 +127,6 @@ function why(code: string): string {
     case 'unreachable':
       return 'Slack did not answer in time. Tell the channel yourself.';
     default:
-      return `Slack answered \`${code}\`.`;
+      return slackRefusal(code) ?? `Slack answered \`${code}\`.`;
   }
 }

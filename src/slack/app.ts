@@ -14,9 +14,11 @@ import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
+import type { People } from './people.js';
 import { slackHttpReceiver } from './receiver.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 import { ignoreUnlistenedEvents } from './unlistened-events.js';
+import { identifyRequester } from './who-asked.js';
 
 /**
  * The Bolt app: Socket Mode when an app token is configured (kept connected by socket-mode.ts; `onFatal` when
@@ -62,10 +64,11 @@ export function createBoltApp(
 export function registerListeners(
   app: App,
   deps: SlackDeps,
-  stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
+  stores: { deliveries: DeliveriesRepo; identity: SlackIdentity; people: People },
 ): void {
   app.use(ignoreUnlistenedEvents(Object.values(EVENT), deps.logger));
-  app.use(oneWorkspace(stores.identity, deps.ops));
+  app.use(identifyRequester());
+  app.use(oneWorkspace(stores.identity, stores.people, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   registerCommands(app, deps);
   registerActions(app, deps);

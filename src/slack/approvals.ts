@@ -55,7 +55,7 @@ export async function settleDecision(deps: SlackDeps, clicker: Respond, decided:
   await tellRequester(deps, request, result.ok ? doneMessage(result) : failureMessage(result));
   if (!result.ok) return;
   await deps.ops.announce(request.requester, result);
-  await refreshHome(deps, request.requester.userId);
+  await refreshHome(deps, request.requester);
 }
 
 const failedLine = (by: string, failure: Failure) => `:x: Approved by ${by}, but the change failed: ${failure.message}`;

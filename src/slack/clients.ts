@@ -2,6 +2,7 @@
 // hung call holds: giving announcements, group reads and what a user waits for clients of their own keeps a slow or
 // rate-limited channel post from ever delaying someone else's modal or reply.
 import { type Logger as BoltLogger, webApi } from '@slack/bolt';
+import { z } from 'zod';
 import type { Config } from '../config.js';
 
 export type WebClient = webApi.WebClient;
@@ -11,7 +12,7 @@ export interface SlackClients {
   ui: WebClient;
   /** Posts to NOTIFY_CHANNEL_ID: nobody waits on them, so they may retry a little. */
   announcements: WebClient;
-  /** usergroups.users.list, read while a user waits for an answer. */
+  /** usergroups.users.list and users.info, read while a user waits for an answer. */
   groups: WebClient;
   /** auth.test, at start and for readiness. */
   identity: WebClient;
@@ -32,13 +33,43 @@ export const SLACK_BUDGETS: SlackBudgets = {
   identity: { timeoutMs: 5_000, retries: 0 },
 };
 
+const answerNotes = z.object({
+  warning: z.string().optional(),
+  response_metadata: z
+    .object({ warnings: z.array(z.string()).optional(), messages: z.array(z.string()).optional() })
+    .optional(),
+});
+
+/**
+ * A client that notes the warnings Slack adds to a successful answer (`warning`, `response_metadata.warnings` and
+ * `.messages`, e.g. a missing charset) at debug level: the call worked, so they change nothing. The library's own
+ * warn and error lines are debug lines too, since every call that fails is thrown to code that logs it in context.
+ */
+class NotingWebClient extends webApi.WebClient {
+  readonly #logger: BoltLogger;
+
+  constructor(token: string, options: webApi.WebClientOptions & { logger: BoltLogger }) {
+    const { logger } = options;
+    super(token, { ...options, logger: { ...logger, warn: logger.debug, error: logger.debug } });
+    this.#logger = logger;
+  }
+
+  override async apiCall(method: string, options?: Record<string, unknown>): Promise<webApi.WebAPICallResult> {
+    const answer = await super.apiCall(method, options);
+    const { warning, response_metadata: metadata } = answerNotes.parse(answer);
+    const notes = [warning, ...(metadata?.warnings ?? []), ...(metadata?.messages ?? [])].filter(Boolean);
+    if (notes.length > 0) this.#logger.debug(`Slack answered ${method} with warnings: ${notes.join('; ')}`);
+    return answer;
+  }
+}
+
 export function createSlackClients(
   slack: Config['slack'],
   logger: BoltLogger,
   budgets: SlackBudgets = SLACK_BUDGETS,
 ): SlackClients {
   const client = ({ timeoutMs, retries }: Budget) =>
-    new webApi.WebClient(slack.botToken, {
+    new NotingWebClient(slack.botToken, {
       slackApiUrl: slack.apiUrl,
       logger,
       timeout: timeoutMs,

@@ -2,7 +2,7 @@
 // a command and the button that leads to the same flow answer alike.
 import type { ModalView } from '@slack/types';
 import type { Logger } from '../log.js';
-import type { Actor, ConfirmationPrompt, Done, Result, VoiceOps } from '../ops/index.js';
+import type { Actor, ConfirmationPrompt, Done, Person, Result, VoiceOps } from '../ops/index.js';
 import type { ReadOptions } from '../ops/lists.js';
 import { postApprovalRequest } from './approvals.js';
 import { type SlackClients, slackErrorCode } from './clients.js';
@@ -58,7 +58,7 @@ export async function agentsAnswer(
   options: ReadOptions = {},
 ): Promise<Answer> {
   const request = { ...position, size: AGENTS_PAGE_SIZE, ...options };
-  const [found, role] = await Promise.all([deps.ops.findAgents(request), deps.ops.roleOf(actor.userId)]);
+  const [found, role] = await Promise.all([deps.ops.findAgents(request), deps.ops.roleOf(actor)]);
   if (!found.ok) return { kind: 'failure', failure: found };
   const message =
     found.kind === 'card' ? agentCardMessage(found.card, role) : agentsMessage({ page: found.page, role });
@@ -66,7 +66,7 @@ export async function agentsAnswer(
 }
 
 export async function numberCardAnswer(deps: SlackDeps, actor: Actor, number: string): Promise<Answer> {
-  const [card, role] = await Promise.all([deps.ops.showNumber(number), deps.ops.roleOf(actor.userId)]);
+  const [card, role] = await Promise.all([deps.ops.showNumber(number), deps.ops.roleOf(actor)]);
   if (!card.ok) return { kind: 'failure', failure: card };
   return { kind: 'message', message: numberCardMessage(card, role) };
 }
@@ -78,14 +78,14 @@ export async function numbersAnswer(
   options: ReadOptions = {},
 ): Promise<Answer> {
   const request = { ...position, size: NUMBERS_PAGE_SIZE, ...options };
-  const [listed, role] = await Promise.all([deps.ops.listNumbers(request), deps.ops.roleOf(actor.userId)]);
+  const [listed, role] = await Promise.all([deps.ops.listNumbers(request), deps.ops.roleOf(actor)]);
   if (!listed.ok) return { kind: 'failure', failure: listed };
   return { kind: 'message', message: numbersMessage({ page: listed.page, role }) };
 }
 
 export async function searchAnswer(deps: SlackDeps, actor: Actor, position: SearchPosition): Promise<Answer> {
   const request = searchRequestOf(position);
-  const [searched, role] = await Promise.all([deps.ops.searchNumbers(request), deps.ops.roleOf(actor.userId)]);
+  const [searched, role] = await Promise.all([deps.ops.searchNumbers(request), deps.ops.roleOf(actor)]);
   if (!searched.ok) return { kind: 'failure', failure: searched };
   return { kind: 'message', message: searchResultsMessage({ page: searched.page, position, role }) };
 }
@@ -203,7 +203,7 @@ export async function deliver(deps: SlackDeps, surface: Surface, actor: Actor, a
       deps.logger.warn({ err: error, userId: actor.userId }, 'could not say that the announcement failed');
     });
   }
-  await refreshHome(deps, actor.userId);
+  await refreshHome(deps, actor);
 }
 
 /** Shows an answer through whatever route reaches the user; an agent token that reaches no one is audited. */
@@ -224,10 +224,11 @@ async function show(deps: SlackDeps, surface: Surface, actor: Actor, answer: Ans
  */
 export async function refreshHome(
   deps: SlackDeps,
-  userId: string,
+  person: Person,
   position?: HomePosition,
   options: ReadOptions = {},
 ): Promise<void> {
+  const { userId } = person;
   try {
     const at = position ?? deps.homePositions.get(userId) ?? FIRST_HOME_POSITION;
     const [agents, numbers, role] = await Promise.all([
@@ -238,7 +239,7 @@ export async function refreshHome(
         size: HOME_NUMBERS_PAGE_SIZE,
         ...options,
       }),
-      deps.ops.roleOf(userId),
+      deps.ops.roleOf(person),
     ]);
     // A list that shrank meanwhile shows its last page: that is where the user now is.
     const shown: HomePosition = {

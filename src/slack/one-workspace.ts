@@ -1,52 +1,73 @@
-import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
-import { z } from 'zod';
-import type { Actor, VoiceOps } from '../ops/index.js';
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Actor } from '../ops/index.js';
 import type { AuditSource } from '../store/audit.js';
-import { belongsTo, type SlackIdentity } from './identity.js';
-
-// Who sent a delivery, in whichever shape its kind carries it.
-const sender = z.union([
-  z
-    .object({ user_id: z.string(), user_name: z.string().optional() })
-    .transform((b) => ({ id: b.user_id, name: b.user_name })),
-  z.object({ user: z.object({ id: z.string(), username: z.string().optional() }) }).transform((b) => ({
-    id: b.user.id,
-    name: b.user.username,
-  })),
-  z.object({ event: z.object({ user: z.string() }) }).transform((b) => ({ id: b.event.user, name: undefined })),
-]);
+import { replyTo, type SlackDeps } from './flows.js';
+import { belongsTo, type Identity, type SlackIdentity } from './identity.js';
+import { escapeMrkdwn } from './mrkdwn.js';
+import type { People } from './people.js';
+import { textMessage } from './views/blocks.js';
+import { type Requester, requesterIn } from './who-asked.js';
 
 const NOT_READY = 'Voice Ops cannot reach Slack right now, so it cannot answer. Try again in a minute.';
 const OTHER_WORKSPACE = 'This Voice Ops app serves another workspace: nothing was done.';
 
 /**
  * Handles only deliveries from the workspace (or Enterprise Grid org) the bot token belongs to, learnt from
- * auth.test. Anything else is acknowledged, refused and audited; before Slack has ever answered, nothing is handled.
+ * auth.test, and only for people of that workspace or org: someone from another organization in a channel shared
+ * through Slack Connect is refused and told why. Anything refused is acknowledged and audited; before Slack has
+ * ever answered, nothing is handled.
  */
-export function oneWorkspace(identity: SlackIdentity, ops: VoiceOps): Middleware<AnyMiddlewareArgs> {
+export function oneWorkspace(identity: SlackIdentity, people: People, deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const known = identity.current;
-    if (known && belongsTo(known, args.context)) return args.next();
-    if (known) ops.refuseOtherWorkspace(actorOf(args.body, args.context), known.teamId);
-    await acknowledge(args, known ? OTHER_WORKSPACE : NOT_READY);
+    if (!known) return acknowledge(args, NOT_READY);
+    const who = requesterIn(args.context);
+    const actor = actorOf(args.body, who);
+    if (!belongsTo(known, args.context)) {
+      deps.ops.refuseOtherWorkspace(actor, homeOf(known));
+      return acknowledge(args, OTHER_WORKSPACE);
+    }
+    if (await isMember(known, who, args.context.teamId, people)) return args.next();
+    const refusal = deps.ops.refuseOutsider(actor, homeOf(known));
+    await acknowledge(args, refusal.message);
+    if (!('command' in args.body)) await tellOutsider(deps, args.body, actor, refusal.message);
   };
 }
 
-function actorOf(body: AnyMiddlewareArgs['body'], context: Context): Actor {
-  const user = sender.safeParse(body);
-  return {
-    userId: user.success ? user.data.id : 'unknown',
-    userName: user.success ? user.data.name : undefined,
-    teamId: context.teamId ?? context.enterpriseId,
-    source: sourceOf(body),
-  };
+/**
+ * Whether the requester is one of the app's people. Across an org, someone acting in a workspace other than their
+ * own may be a colleague from another of its workspaces or a Slack Connect guest: their profile says which org.
+ */
+async function isMember(known: Identity, who: Requester, deliveredTo: string | undefined, people: People) {
+  if (!known.enterpriseInstall) return who.teamId === known.teamId;
+  if (who.teamId === deliveredTo) return true;
+  return (await people.profile(who.userId))?.enterpriseId === known.enterpriseId;
+}
+
+function homeOf(known: Identity): string {
+  return known.enterpriseInstall ? `org ${known.enterpriseId ?? 'unknown'}` : `workspace ${known.teamId}`;
+}
+
+function actorOf(body: AnyMiddlewareArgs['body'], who: Requester): Actor {
+  return { ...who, source: sourceOf(body) };
 }
 
 function sourceOf(body: AnyMiddlewareArgs['body']): AuditSource {
   if ('command' in body) return 'command';
   if (body.type === 'block_actions') return 'button';
-  if (body.type === 'view_submission' || body.type === 'view_closed') return 'modal';
+  if (body.type === 'view_submission' || body.type === 'view_closed' || body.type === 'block_suggestion')
+    return 'modal';
   return 'home';
+}
+
+/** A click is acknowledged bare, so its refusal goes back the private way a reply would. */
+async function tellOutsider(deps: SlackDeps, body: AnyMiddlewareArgs['body'], actor: Actor, text: string) {
+  const responseUrl = 'response_url' in body && typeof body.response_url === 'string' ? body.response_url : undefined;
+  const channelId = 'channel' in body && body.channel && 'id' in body.channel ? body.channel.id : undefined;
+  const reply = replyTo(deps, { userId: actor.userId, channelId, responseUrl });
+  await reply(textMessage(`:no_entry: ${escapeMrkdwn(text)}`)).catch((error: unknown) => {
+    deps.logger.warn({ err: error, userId: actor.userId }, 'could not tell someone from another organization why not');
+  });
 }
 
 /** A slash command's acknowledgement can carry a reply; other kinds are acknowledged bare. */

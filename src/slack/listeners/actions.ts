@@ -40,17 +40,15 @@ import { type Answer, messageSurface, modalSurface, type Surface, updatingSurfac
 import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { workingMessage } from '../views/results.js';
+import { type Requester, requesterIn } from '../who-asked.js';
 import { openMapModal } from './modal-openers.js';
 
 type Body = BlockAction<BlockElementAction>;
 
-function actorOf(body: Body): Actor {
-  const metadata = decodeMetadata(body.view?.private_metadata);
+function actorOf(body: Body, who: Requester): Actor {
   return {
-    userId: body.user.id,
-    userName: body.user.username ?? body.user.name,
-    teamId: body.team?.id ?? body.user.team_id,
-    channelId: body.channel?.id ?? metadata.channelId,
+    ...who,
+    channelId: channelOf(body),
     source: body.view?.type === 'home' ? 'home' : 'button',
     replyAddress: body.response_url,
   };
@@ -65,20 +63,24 @@ function chosenValue(body: Body): string {
   return '';
 }
 
+/** The channel of the message that held the button, or the one a modal was opened from. */
+function channelOf(body: Body): string | undefined {
+  return body.channel?.id ?? decodeMetadata(body.view?.private_metadata).channelId;
+}
+
 /** Private replies to whoever pressed the button: its response_url (buttons in messages carry one), or fallbacks. */
 function replyFor(deps: SlackDeps, body: Body): Respond {
-  const actor = actorOf(body);
-  return replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: body.response_url });
+  return replyTo(deps, { userId: body.user.id, channelId: channelOf(body), responseUrl: body.response_url });
 }
 
 /**
  * A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal, or, when
  * Slack does not open it, privately in a message.
  */
-async function surfaceFor(deps: SlackDeps, body: Body, title: string): Promise<Surface> {
+async function surfaceFor(deps: SlackDeps, body: Body, actor: Actor, title: string): Promise<Surface> {
   if (!body.view) return messageSurface(replyFor(deps, body), deps.now);
   try {
-    return await modalSurface(modalContext(deps, actorOf(body)), {
+    return await modalSurface(modalContext(deps, actor), {
       triggerId: body.trigger_id,
       title,
       push: body.view.type === 'modal',
@@ -100,26 +102,26 @@ const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow][] = [
 
 export function registerActions(app: App, deps: SlackDeps): void {
   for (const [actionId, title, flow] of CONFIRMED_FLOWS) {
-    app.action<Body>(actionId, async ({ ack, body }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
-      const actor = actorOf(body);
-      const surface = await surfaceFor(deps, body, title);
+      const actor = actorOf(body, requesterIn(context));
+      const surface = await surfaceFor(deps, body, actor, title);
       await deliver(deps, surface, actor, await flow(deps, actor, chosenValue(body)));
     });
   }
 
-  app.action<Body>(ACTION.confirmChange, async ({ ack, body }) => {
+  app.action<Body>(ACTION.confirmChange, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body);
+    const actor = actorOf(body, requesterIn(context));
     const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
   });
 
   // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
-  app.action<Body>(ACTION.confirmTyped, async ({ ack, body }) => {
+  app.action<Body>(ACTION.confirmTyped, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body);
+    const actor = actorOf(body, requesterIn(context));
     const prompt = deps.ops.pendingPrompt(actor, chosenValue(body));
     if (!prompt) {
       const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
@@ -133,26 +135,26 @@ export function registerActions(app: App, deps: SlackDeps): void {
     [ACTION.approveChange, 'approve'],
     [ACTION.rejectChange, 'reject'],
   ] as const) {
-    app.action<Body>(actionId, async ({ ack, body }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
-      const decided = await deps.ops.decide(actorOf(body), chosenValue(body), verdict);
+      const decided = await deps.ops.decide(actorOf(body, requesterIn(context)), chosenValue(body), verdict);
       await settleDecision(deps, replyFor(deps, body), decided);
     });
   }
 
-  app.action<Body>(ACTION.cancelChange, async ({ ack, body }) => {
+  app.action<Body>(ACTION.cancelChange, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body);
+    const actor = actorOf(body, requesterIn(context));
     await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(
       cancelAnswer(deps, actor, chosenValue(body)),
     );
   });
 
-  app.action<Body>(ACTION.mapNumber, async ({ ack, body }) => {
+  app.action<Body>(ACTION.mapNumber, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body);
+    const actor = actorOf(body, requesterIn(context));
     const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
-    if (denied) return (await surfaceFor(deps, body, 'Map a number')).show({ kind: 'failure', failure: denied });
+    if (denied) return (await surfaceFor(deps, body, actor, 'Map a number')).show({ kind: 'failure', failure: denied });
     await openMapModal(deps, actor, {
       triggerId: body.trigger_id,
       initialNumber: chosenValue(body) || undefined,
@@ -162,44 +164,45 @@ export function registerActions(app: App, deps: SlackDeps): void {
     });
   });
 
-  app.action<Body>(ACTION.createAgent, async ({ ack, body }) => {
+  app.action<Body>(ACTION.createAgent, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body);
+    const actor = actorOf(body, requesterIn(context));
     const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
-    if (denied) return (await surfaceFor(deps, body, 'Create an agent')).show({ kind: 'failure', failure: denied });
+    if (denied)
+      return (await surfaceFor(deps, body, actor, 'Create an agent')).show({ kind: 'failure', failure: denied });
     const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
     await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
   });
 
-  app.action<Body>(ACTION.searchNumbers, async ({ ack, body }) => {
+  app.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body);
-    const role = await deps.ops.roleOf(actor.userId);
+    const actor = actorOf(body, requesterIn(context));
+    const role = await deps.ops.roleOf(actor);
     const view = searchModal({ role, privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
     await openFormOver(deps, body, view, '/voice numbers search REGION');
   });
 
-  app.action<Body>(ACTION.searchRegion, async ({ ack, body }) => {
+  app.action<Body>(ACTION.searchRegion, async ({ ack, body, context }) => {
     await ack();
-    await showSearchPage(deps, body, searchFrom(chosenValue(body)));
+    await showSearchPage(deps, body, actorOf(body, requesterIn(context)), searchFrom(chosenValue(body)));
   });
 
   registerPaging(app, deps, PAGE.numbers, numbersPosition, numbersAnswer);
   registerPaging(app, deps, PAGE.agents, agentsPosition, agentsAnswer);
   registerPaging(app, deps, PAGE.audit, auditPosition, (_deps, _actor, position) => auditAnswer(deps, position));
-  registerPaging(app, deps, PAGE.search, searchPosition, searchAnswer, (body, position) =>
-    showSearchPage(deps, body, position),
+  registerPaging(app, deps, PAGE.search, searchPosition, searchAnswer, (body, actor, position) =>
+    showSearchPage(deps, body, actor, position),
   );
   registerHomePaging(app, deps, PAGE.homeAgents, 'agentsPage');
   registerHomePaging(app, deps, PAGE.homeNumbers, 'numbersPage');
 
   // The Home tab's filter: its Numbers section starts again at page 1 with the numbers it picks.
-  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body }) => {
+  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body, context }) => {
     await ack();
     const filter = decodeValue(numberFilter, chosenValue(body));
     if (filter === undefined) return;
     const current = decodeValue(homePosition, body.view?.private_metadata) ?? FIRST_HOME_POSITION;
-    await refreshHome(deps, body.user.id, { ...current, numbersPage: 1, numbersFilter: filter });
+    await refreshHome(deps, actorOf(body, requesterIn(context)), { ...current, numbersPage: 1, numbersFilter: filter });
   });
 }
 
@@ -214,15 +217,16 @@ function registerPaging<T>(
   schema: z.ZodType<T>,
   answer: (deps: SlackDeps, actor: Actor, position: T) => Promise<Answer>,
   /** How a modal holding the list (the search form) shows the page instead. */
-  inModal?: (body: Body, position: T) => Promise<void>,
+  inModal?: (body: Body, actor: Actor, position: T) => Promise<void>,
 ): void {
   for (const actionId of [actionIds.previous, actionIds.next]) {
-    app.action<Body>(actionId, async ({ ack, body }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
       const position = decodeValue(schema, chosenValue(body));
       if (position === undefined) return;
-      if (inModal && body.view?.type === 'modal') return inModal(body, position);
-      const shown = await answer(deps, actorOf(body), position);
+      const actor = actorOf(body, requesterIn(context));
+      if (inModal && body.view?.type === 'modal') return inModal(body, actor, position);
+      const shown = await answer(deps, actor, position);
       await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(shown);
     });
   }
@@ -236,12 +240,12 @@ function registerHomePaging(
   section: 'agentsPage' | 'numbersPage',
 ): void {
   for (const actionId of [actionIds.previous, actionIds.next]) {
-    app.action<Body>(actionId, async ({ ack, body }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
       const target = decodeValue(z.object({ page: z.number().int().min(1) }), chosenValue(body));
       if (target === undefined) return;
       const current = decodeValue(homePosition, body.view?.private_metadata) ?? FIRST_HOME_POSITION;
-      await refreshHome(deps, body.user.id, { ...current, [section]: target.page });
+      await refreshHome(deps, actorOf(body, requesterIn(context)), { ...current, [section]: target.page });
     });
   }
 }
@@ -253,12 +257,11 @@ function openFormOver(deps: SlackDeps, body: Body, view: ModalView, instead: str
 }
 
 /** Fills the search modal in place: loading first, then the page or what went wrong. */
-async function showSearchPage(deps: SlackDeps, body: Body, position: SearchPosition) {
+async function showSearchPage(deps: SlackDeps, body: Body, actor: Actor, position: SearchPosition) {
   const view = body.view;
   if (!view) return;
-  const actor = actorOf(body);
   const surface = updatingSurface(modalContext(deps, actor), view.id, 'Search numbers');
-  const role = await deps.ops.roleOf(actor.userId);
+  const role = await deps.ops.roleOf(actor);
   const base = { role, position, privateMetadata: view.private_metadata };
   await surface.show({ kind: 'modal', view: searchModal({ ...base, loading: true }) });
   const searched = await deps.ops.searchNumbers(searchRequestOf(position));

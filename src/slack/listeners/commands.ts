@@ -25,6 +25,7 @@ import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { policyLines } from '../views/policies.js';
+import { type Requester, requesterIn } from '../who-asked.js';
 import { openMapModal } from './modal-openers.js';
 
 interface Invocation {
@@ -35,10 +36,10 @@ interface Invocation {
 }
 
 export function registerCommands(app: App, deps: SlackDeps): void {
-  app.command('/voice', async ({ command, ack }) => {
+  app.command('/voice', async ({ command, ack, context }) => {
     // Acknowledge first: Slack gives three seconds, and provider calls may take longer.
     await ack();
-    const actor = actorOf(command);
+    const actor = actorOf(command, requesterIn(context));
     const invocation = {
       deps,
       actor,
@@ -54,11 +55,9 @@ export function registerCommands(app: App, deps: SlackDeps): void {
   });
 }
 
-function actorOf(command: SlashCommand): Actor {
+function actorOf(command: SlashCommand, who: Requester): Actor {
   return {
-    userId: command.user_id,
-    userName: command.user_name,
-    teamId: command.team_id,
+    ...who,
     channelId: command.channel_id,
     source: 'command',
     replyAddress: command.response_url,
@@ -66,7 +65,7 @@ function actorOf(command: SlashCommand): Actor {
 }
 
 async function showHelp({ deps, actor, respond }: Invocation, error?: string): Promise<void> {
-  const role = await deps.ops.roleOf(actor.userId);
+  const role = await deps.ops.roleOf(actor);
   const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
   const policies = policyLines(deps.ops.policiesInForce(actor.userId));
   const message = helpMessage({ commands, role, sandbox: deps.sandbox, error, policies });
@@ -101,7 +100,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await numberCardAnswer(deps, actor, command.number));
     case 'numbers.search': {
       if (command.region) return reply(await searchAnswer(deps, actor, searchFrom(command.region, command.digits)));
-      const view = searchModal({ role: await deps.ops.roleOf(actor.userId), privateMetadata: metadata });
+      const view = searchModal({ role: await deps.ops.roleOf(actor), privateMetadata: metadata });
       return openForm(deps, { triggerId, view, instead: '/voice numbers search REGION', reply: respond });
     }
     case 'numbers.buy':

@@ -16,6 +16,7 @@ import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
 import { updatingSurface } from '../surfaces.js';
 import { loadingModal } from '../views/modals.js';
+import { type Requester, requesterIn } from '../who-asked.js';
 
 type Input = { block: string; action: string };
 
@@ -27,9 +28,9 @@ function selectedOf(view: ViewOutput, input: Input): string {
   return view.state.values[input.block]?.[input.action]?.selected_option?.value ?? '';
 }
 
-function actorOf(user: { id: string; name?: string }, teamId: string | undefined, view: ViewOutput): Actor {
+function actorOf(who: Requester, view: ViewOutput): Actor {
   const { channelId } = decodeMetadata(view.private_metadata);
-  return { userId: user.id, userName: user.name, teamId, channelId, source: 'modal' };
+  return { ...who, channelId, source: 'modal' };
 }
 
 /** Inline errors for the create form, from the same schemas the provider client enforces. */
@@ -47,18 +48,18 @@ function createAgentErrors(name: string, locale: string): Record<string, string>
 }
 
 export function registerViews(app: App, deps: SlackDeps): void {
-  app.view(CALLBACK.createAgent, async ({ ack, body, view }) => {
+  app.view(CALLBACK.createAgent, async ({ ack, view, context }) => {
     const name = textOf(view, INPUT.agentName);
     const locale = normalizeLocale(textOf(view, INPUT.agentLanguageOther) || selectedOf(view, INPUT.agentLanguage));
     const errors = createAgentErrors(name, locale);
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
     await ack({ response_action: 'update', view: loadingModal('Create an agent') });
-    const actor = actorOf(body.user, body.team?.id, view);
+    const actor = actorOf(requesterIn(context), view);
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Create an agent');
     await deliver(deps, surface, actor, await createAgentAnswer(deps, actor, { name, language: locale }));
   });
 
-  app.view(CALLBACK.mapNumber, async ({ ack, body, view }) => {
+  app.view(CALLBACK.mapNumber, async ({ ack, view, context }) => {
     const phoneNumber = selectedOf(view, INPUT.mapNumber);
     const agentId = selectedOf(view, INPUT.mapAgent);
     const errors: Record<string, string> = {};
@@ -66,13 +67,13 @@ export function registerViews(app: App, deps: SlackDeps): void {
     if (!agentId) errors[INPUT.mapAgent.block] = 'Pick an agent.';
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
     await ack({ response_action: 'update', view: loadingModal('Map a number') });
-    const actor = actorOf(body.user, body.team?.id, view);
+    const actor = actorOf(requesterIn(context), view);
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Map a number');
     await deliver(deps, surface, actor, await mapAnswer(deps, actor, { phoneNumber, agentId }));
   });
 
-  app.view(CALLBACK.confirmChange, async ({ ack, body, view }) => {
-    const actor = actorOf(body.user, body.team?.id, view);
+  app.view(CALLBACK.confirmChange, async ({ ack, view, context }) => {
+    const actor = actorOf(requesterIn(context), view);
     const typed = view.state.values[INPUT.typedConfirmation.block] ? textOf(view, INPUT.typedConfirmation) : undefined;
     const mistyped = typed === undefined ? undefined : deps.ops.checkTyped(actor, view.private_metadata, typed);
     if (mistyped) {
@@ -84,8 +85,8 @@ export function registerViews(app: App, deps: SlackDeps): void {
   });
 
   // Closing a confirmation modal is its Cancel button.
-  app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, body, view }) => {
+  app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, view, context }) => {
     await ack();
-    cancelAnswer(deps, actorOf(body.user, body.team?.id, view), view.private_metadata);
+    cancelAnswer(deps, actorOf(requesterIn(context), view), view.private_metadata);
   });
 }

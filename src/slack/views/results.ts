@@ -6,6 +6,7 @@ import type { Failure } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import type { Reconciled } from '../../reconcile/intents.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
+import { slackRefusal } from '../slack-errors.js';
 import { agentCreatedMessage } from './agents.js';
 import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
@@ -68,9 +69,9 @@ export function announcementFailedMessage(failure: Failure): SlackMessage {
 
 /** Slack did not open a form: what happened, and the command that does the same without one. */
 export function formFailedMessage(slackCode: string, instead: string): SlackMessage {
-  return textMessage(
-    `:warning: Slack did not open the form (${code(slackCode)}). Try again, or type ${code(instead)} instead.`,
-  );
+  const remedy = slackRefusal(slackCode);
+  const next = remedy ? `${remedy} Or type` : 'Try again, or type';
+  return textMessage(`:warning: Slack did not open the form (${code(slackCode)}). ${next} ${code(instead)} instead.`);
 }
 
 /** The agent was created, but its token could not be shown: the only remedy is a new agent. */

@@ -1,0 +1,51 @@
+import type { Logger } from '../log.js';
+
+export interface ReadCacheOptions<T> {
+  /** What to read, e.g. a user group's members from Slack. */
+  read: (key: string) => Promise<T>;
+  /** What a key stands for while it cannot be read: it must grant nothing. */
+  unreadable: (error: unknown) => T;
+  /** How long a reading is trusted before the key is read again. */
+  ttlMs: number;
+  /** What is read, for the log lines ("user group members"). */
+  what: string;
+  now: () => number;
+  logger?: Logger;
+}
+
+// While a key cannot be read, its failed answer stands for this long before it is tried again: during an outage,
+// users are answered at once instead of each waiting out the read's timeout.
+const UNREADABLE_TTL_MS = 30_000;
+
+/**
+ * Readings from Slack kept for a while (group members, people's profiles). A failed read stands for an answer that
+ * grants nothing, is logged once per outage rather than once per request, and is tried again after 30 seconds.
+ */
+export class ReadCache<T> {
+  readonly #options: ReadCacheOptions<T>;
+  readonly #entries = new Map<string, { value: T; readAt: number; failed: boolean }>();
+
+  constructor(options: ReadCacheOptions<T>) {
+    this.#options = options;
+  }
+
+  async get(key: string): Promise<T> {
+    const { read, unreadable, ttlMs, what, now, logger } = this.#options;
+    const at = now();
+    const cached = this.#entries.get(key);
+    if (cached && at - cached.readAt < (cached.failed ? UNREADABLE_TTL_MS : ttlMs)) return cached.value;
+    try {
+      const value = await read(key);
+      if (cached?.failed) logger?.info({ key }, `${what} can be read again`);
+      this.#entries.set(key, { value, readAt: at, failed: false });
+      return value;
+    } catch (error) {
+      if (!cached?.failed) {
+        logger?.warn({ err: error, key }, `could not read ${what}: it grants no role until it can be read again`);
+      }
+      const value = unreadable(error);
+      this.#entries.set(key, { value, readAt: at, failed: true });
+      return value;
+    }
+  }
+}
