@@ -314,6 +314,8 @@ export interface ViewSubmissionOptions {
   triggerId?: string;
   /** The whole view as Slack holds it, state included; replaces the one built from the fields above. */
   view?: Record<string, unknown>;
+  /** What Slack adds for a conversation picker with `response_url_enabled`: a response_url per chosen channel. */
+  responseUrls?: { block_id: string; action_id: string; channel_id: string; response_url: string }[];
 }
 
 export function viewSubmission(options: ViewSubmissionOptions): string {
@@ -326,7 +328,7 @@ export function viewSubmission(options: ViewSubmissionOptions): string {
     token: VERIFICATION_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
     view: carriedView(options, teamId),
-    response_urls: [],
+    response_urls: options.responseUrls ?? [],
     is_enterprise_install: false,
     enterprise: null,
   });
