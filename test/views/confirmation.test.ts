@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../src/ops/approvals.js';
 import type { ConfirmationPrompt, PendingChange } from '../../src/ops/changes.js';
 import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import { approvalRequestMessage } from '../../src/slack/views/approvals.js';
 import { confirmationMessage, confirmationModal, confirmationSummary } from '../../src/slack/views/confirmation.js';
 import { buttonLabel, elements, HOSTILE, HOSTILE_ESCAPED, rendered, unescapedMarkup } from './support.js';
 
@@ -141,5 +143,29 @@ describe('confirmationModal', () => {
     expect(view.title.text.length).toBeLessThanOrEqual(24);
     expect(rendered(view)).toContain('Delete agent *Support bot* (`ag_1`). Its agent token stops working.');
     expect(rendered(view)).toContain('Expires in 10 minutes');
+  });
+});
+
+describe('approvalRequestMessage', () => {
+  const request = (change: PendingChange): ApprovalRequest => ({
+    approvalId: 'ap_1',
+    correlationId: 'c1',
+    change,
+    requester: { userId: 'U0ALICE', source: 'button' },
+    expiresAt: EXPIRES,
+  });
+  const styles = (change: PendingChange) => {
+    const shown = approvalRequestMessage(request(change));
+    return [...elements(shown, ACTION.approveChange), ...elements(shown, ACTION.rejectChange)].map((b) => b.style);
+  };
+
+  it('makes Approve red when approving takes something away, and leaves Reject plain', () => {
+    expect(styles({ kind: 'number.release', numberId: 'pn_1', number: '+1415' })).toEqual(['danger', undefined]);
+    expect(styles({ kind: 'agent.delete', agentId: 'ag_1', agentName: 'A' })).toEqual(['danger', undefined]);
+    const from = { id: 'ag_1', name: 'A' };
+    expect(
+      styles({ kind: 'routing.map', phoneNumber: '+1415', agentId: 'ag_2', agentName: 'B', previousAgent: from }),
+    ).toEqual(['danger', undefined]);
+    expect(styles({ kind: 'number.buy', number: '+1415' })).toEqual(['primary', undefined]);
   });
 });
