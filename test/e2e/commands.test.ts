@@ -223,7 +223,60 @@ describe('filters and look-ups', () => {
     const aboutAgent = await lines(`audit ${agent.id}`);
     expect(aboutAgent).toHaveLength(1);
     expect(aboutAgent[0]).toContain(`\`agent.create\` *Reception* (\`${agent.id}\`) :white_check_mark: succeeded`);
-    expect(shownText(await reply('audit failed', VIEWER))).toContain('No changes match.');
+    // The viewer's release was denied: a refusal is among the changes that did not go through.
+    const failed = await lines('audit failed');
+    expect(failed).toEqual(byViewer);
+    expect(shownText(await reply('audit failed', VIEWER))).toContain('that failed or were refused');
+    // A denial reads once, not "denied `denied`".
+    expect(byViewer[0]).not.toMatch(/denied `denied`/);
+  });
+
+  it('finds a person in the audit log by mention, by @ and user id, by @handle and by @Full Name, in any case', async () => {
+    const lines = async (text: string) =>
+      readable(blocksOf(await reply(text, VIEWER)))
+        .split('\n')
+        .filter((line) => line.startsWith('`20'));
+    // Slack sends the handle as the slash command's user_name, and the audit records it.
+    const sent = await t.command(`numbers release ${number.number}`, VIEWER, { userName: 'vera' });
+    await t.respondedTo(sent.responseUrlId);
+    const everyChangeOfViewer = await lines(`audit ${VIEWER}`);
+    expect(everyChangeOfViewer).toHaveLength(2);
+    for (const text of [`audit <@${VIEWER}|Vera Viewer>`, `audit <@${VIEWER}>`, `audit @${VIEWER}`]) {
+      expect(await lines(text), text).toEqual(everyChangeOfViewer);
+    }
+    const asVera = everyChangeOfViewer.slice(0, 1);
+    for (const text of ['audit @vera', 'audit @VERA', 'audit @Vera Viewer', 'audit @vera viewer']) {
+      expect(await lines(text), text).toEqual(asVera);
+    }
+    expect(shownText(await reply('audit @nobody', VIEWER))).toContain('No changes match.');
+  });
+
+  it('answers unmap, unroute and remove with what the provider allows instead, without the whole help', async () => {
+    for (const text of [`unmap ${number.number}`, `unroute ${number.number}`, `numbers remove ${number.number}`]) {
+      const shown = shownText(await reply(text, OPERATOR));
+      expect(shown, text).toContain('There is no unmap. The provider cannot remove a route');
+      expect(shown, text).toContain(`\`/voice map ${number.number} AGENT_ID\` routes it to another agent`);
+      expect(shown, text).toContain(`\`/voice numbers release ${number.number}\` releases it`);
+      expect(shown, text).not.toContain('Voice Ops commands');
+    }
+  });
+
+  it('answers a region typed by name with its code, and a number without + with what it needs', async () => {
+    const searched = t.sandbox.requestCount('searchNumbers');
+    for (const [text, code] of [
+      ['numbers search germany', 'DE'],
+      ['numbers search Germany', 'DE'],
+      ['numbers search united kingdom', 'GB'],
+    ] as const) {
+      // The reason comes first, above the help.
+      const reason = blocksOf(await reply(text, VIEWER))[0]?.text?.text ?? '';
+      expect(reason, text).toContain(`Did you mean \`${code}\``);
+      expect(reason, text).not.toContain('e.g. US');
+    }
+    expect(t.sandbox.requestCount('searchNumbers')).toBe(searched);
+    const national = blocksOf(await reply('numbers buy 030 23125001', OPERATOR))[0]?.text?.text ?? '';
+    expect(national).toContain('is not in international form: a number starts with + and its country code');
+    expect(national).not.toContain('+1415');
   });
 });
 
