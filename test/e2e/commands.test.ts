@@ -10,6 +10,7 @@ import {
   buttonValues,
   buyThroughApp,
   createAgentThroughApp,
+  elementsOf,
   readable,
   type SandboxAgent,
   type SandboxNumber,
@@ -332,7 +333,7 @@ describe('the Home tab', () => {
     expect(viewOf(opened).callback_id).toBe(callbackId);
   });
 
-  it('turns Release into a confirmation modal, releases on submit, and republishes the actor’s Home', async () => {
+  it('turns Release into a confirmation modal, releases on its red button, and republishes the actor’s Home', async () => {
     const released = t.sandbox.requestCount('releaseNumber');
     const mark = t.slack.mark();
     const pressed = await t.action({
@@ -353,20 +354,22 @@ describe('the Home tab', () => {
     const view = viewOf(confirmation);
     expect(readable(view.blocks)).toContain(`Release *${number.number}*`);
     expect(readable(view.blocks)).toContain(number.id);
-    expect(view.submit?.text).toBe('Release');
+    // Slack colours no modal's submit button: the release is confirmed by a red button in the modal.
+    expect(view.submit).toBeUndefined();
+    const [confirm] = elementsOf(view.blocks);
+    expect(confirm).toMatchObject({ action_id: ACTION.confirmChange, style: 'danger', text: { text: 'Release' } });
     expect(view.notify_on_close).toBe(true);
     expect(t.sandbox.requestCount('releaseNumber'), 'nothing released before the confirmation').toBe(released);
 
     const viewId = String(confirmation.body.view_id);
     const submitMark = t.slack.mark();
-    const answer = await t.submit({
+    const pressedConfirm = await t.action({
       userId: ADMIN,
-      viewId,
-      callbackId: CALLBACK.confirmChange,
-      privateMetadata: view.private_metadata,
-      stateValues: {},
+      actionId: ACTION.confirmChange,
+      value: view.private_metadata ?? '',
+      container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.confirmChange },
     });
-    expect(answer.json).toMatchObject({ response_action: 'update' });
+    expect(pressedConfirm.status).toBe(200);
     const done = await t.slack.waitFor(
       'views.update',
       (call) => call.body.view_id === viewId && shownText(call).includes('Released'),
@@ -385,8 +388,8 @@ describe('the Home tab', () => {
     const rows = auditRows(t).filter((row) => row.action === 'number.release' && row.actor_id === ADMIN);
     expect(rows.map((row) => [row.outcome, row.source])).toEqual([
       ['requested', 'home'],
-      ['confirmed', 'modal'],
-      ['succeeded', 'modal'],
+      ['confirmed', 'button'],
+      ['succeeded', 'button'],
     ]);
     expect(new Set(rows.map((row) => row.correlation_id)).size).toBe(1);
   });
