@@ -39,18 +39,21 @@ async function main(): Promise<void> {
     // A refused token is said in full by its sentence; a stack trace would only bury it.
     const refusal = appTokenRefusal(error) ?? (error instanceof SlackRefusedToken ? error.message : undefined);
     if (refusal) lifecycle.startFailed(refusal);
-    lifecycle.startFailed(startFailure(error, config.playground?.port ?? config.slack.port), error);
+    // The usual failures are said in a sentence of what to do; only the unforeseen keep their stack trace.
+    const known = knownStartFailure(error, config.playground?.port ?? config.slack.port);
+    if (known) lifecycle.startFailed(known);
+    lifecycle.startFailed(error instanceof Error ? error.message : String(error), error);
   }
 }
 
-/** What to do about the usual start-up failures, in a sentence. */
-function startFailure(error: unknown, port: number): string {
+/** What to do about the usual start-up failures, in a sentence; undefined for any other failure. */
+function knownStartFailure(error: unknown, port: number): string | undefined {
   if (error instanceof DatabaseUnusable) return error.message;
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT.`;
+  if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT to another port.`;
   if (code === 'EACCES') return `port ${port} needs privileges: set PORT to 1024 or above.`;
   if (code === 'SQLITE_CANTOPEN') return 'the database file cannot be opened: check DATABASE_PATH.';
-  return error instanceof Error ? error.message : String(error);
+  return undefined;
 }
 
 await main();

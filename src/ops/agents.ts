@@ -7,6 +7,7 @@ import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import type { ReadOptions } from './lists.js';
+import { unknownLocale } from './locales.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
@@ -69,6 +70,8 @@ export async function createAgent(
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
   if (!checked.ok) return checked;
+  const unknown = unknownLocale(checked.value.language);
+  if (unknown) return unknown;
   const params = checked.value;
   record(deps, actor, correlationId, { action: 'agent.create', outcome: 'requested', params });
   return carryOut(deps, actor, correlationId, {

@@ -1,6 +1,7 @@
 // Changes that, once confirmed by their requester, wait for a second person (VOICE_REQUIRE_APPROVAL). Whether one
 // may approve is policies.ts's answer; the decision is a single-use claim, taken in the same transaction as the
 // change's intent (and, for a buy, as the last check of the buy limits), so two approvers make one change.
+import { counted } from '../counts.js';
 import type { Approval } from '../store/approvals.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { type PendingChange, pendingChange, targetOf } from './changes.js';
@@ -122,7 +123,7 @@ function undecidable(deps: OpsDeps, approvalId: string): Failure {
   }
   return fail(
     'expired',
-    `That request for approval expired (after ${deps.policy.approvalTtlHours} hours): nothing was changed. ` +
+    `That request for approval expired (after ${counted(deps.policy.approvalTtlHours, 'hour')}): nothing was changed. ` +
       'The requester can ask again.',
   );
 }

@@ -1,5 +1,6 @@
 // The regions the app knows: offered by the search picker, accepted as filters, and told from a number's country
 // calling code, because the provider's purchased list says nothing of a number's region.
+import { intlRegionName } from './locales.js';
 import { type Failure, fail } from './types.js';
 
 export interface Region {
@@ -59,6 +60,14 @@ export function unknownRegion(code: string): Failure | undefined {
   if (isKnownRegion(code)) return undefined;
   const known = REGIONS.map((region) => `${region.code} (${region.name})`).join(', ');
   return fail('invalid', `${code} is not a region Voice Ops knows. Known regions: ${known}.`, { field: 'region' });
+}
+
+/** The app's region whose English name is `text` in any case and spacing (`germany`, `united  kingdom`). */
+export function regionNamed(text: string): Region | undefined {
+  const wanted = text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return REGIONS.find((region) =>
+    [region.name, intlRegionName(region.code)].some((name) => name?.toLowerCase() === wanted),
+  );
 }
 
 export function regionName(code: string): string | undefined {

@@ -7,6 +7,11 @@ import { mayRequest, needsApproval } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
+/** What to do instead of removing a route, which the provider's API cannot do. */
+export const NO_UNROUTE =
+  'The provider cannot remove a route: to stop a number reaching an agent, route it to another agent, or release ' +
+  'the number (admins).';
+
 export type MapResult = Result<
   | { status: 'done'; done: Done }
   | { status: 'needs_confirmation'; prompt: ConfirmationPrompt }

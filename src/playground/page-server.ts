@@ -82,13 +82,24 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startPageServer(input: {
-  port: number;
+/**
+ * Takes the page's port on loopback, before anything else of the playground starts: a PORT in use then stops the
+ * start before the app says it is ready. Requests wait for `servePage` to answer them.
+ */
+export async function bindPage(port: number): Promise<Server> {
+  const server = createServer();
+  await listen(server, port, '127.0.0.1');
+  return server;
+}
+
+/** Serves the page and its API on a server `bindPage` bound. */
+export function servePage(input: {
+  server: Server;
   workspace: Workspace;
   interactions: Interactions;
   logger: Logger;
-}): Promise<PageServer> {
-  const { workspace, interactions, logger } = input;
+}): PageServer {
+  const { server, workspace, interactions, logger } = input;
   const files = Object.fromEntries(
     Object.entries(FILES).map(([path, { file, type }]) => [
       path,
@@ -181,14 +192,13 @@ export async function startPageServer(input: {
     send(res, 404, { ok: false, reason: 'not found' });
   }
 
-  const server: Server = createServer((req, res) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       logger.error({ err: error }, 'playground: a page request failed');
       if (!res.headersSent) send(res, 500, { ok: false, reason: 'The playground failed to handle that.' });
       else res.destroy();
     });
   });
-  await listen(server, input.port, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 

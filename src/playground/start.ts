@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { type RunningVoiceOps, startVoiceOps } from '../server.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
-import { startPageServer } from './page-server.js';
+import { bindPage, servePage } from './page-server.js';
 import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE } from './people.js';
 import { APP_NAME } from './render.js';
 import { BOT_USER_ID } from './workspace.js';
@@ -28,7 +28,11 @@ export async function startPlayground(
 ): Promise<RunningPlayground> {
   const { logger } = options;
   if (!config.playground || !config.slack.signingSecret) throw new Error('the configuration is not a playground one');
-  const slack = await startFakeSlack({ strict: true });
+  const pageServer = await bindPage(config.playground.port);
+  const slack = await startFakeSlack({ strict: true }).catch(async (error: unknown) => {
+    await new Promise((resolve) => pageServer.close(resolve));
+    throw error;
+  });
   try {
     const { workspace } = slack;
     workspace.addPerson({ id: BOT_USER_ID, name: APP_NAME });
@@ -57,12 +61,7 @@ export async function startPlayground(
       { eventsUrl: `${app.url}/slack/events`, signingSecret: config.slack.signingSecret },
       logger,
     );
-    const page = await startPageServer({ port: config.playground.port, workspace, interactions, logger }).catch(
-      async (error: unknown) => {
-        await app.stop();
-        throw error;
-      },
-    );
+    const page = servePage({ server: pageServer, workspace, interactions, logger });
     logger.warn(
       { url: page.url },
       `Playground: open ${page.url} to use Voice Ops as three people would in Slack, with no Slack workspace. ` +
@@ -80,6 +79,7 @@ export async function startPlayground(
       },
     };
   } catch (error) {
+    await new Promise((resolve) => pageServer.close(resolve));
     await slack.close();
     throw error;
   }

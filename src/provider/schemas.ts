@@ -6,7 +6,10 @@ export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
 
 export const phoneNumber = z
   .string()
-  .regex(E164_PATTERN, 'must be an E.164 number: "+" then 2 to 15 digits, the first not 0, e.g. +14155550123');
+  .regex(
+    E164_PATTERN,
+    'must be an E.164 number: "+", its country code, then the number, 2 to 15 digits in all, the first not 0',
+  );
 export const language = z
   .string()
   .regex(/^[a-z]{2,3}-[A-Z]{2}$/, 'must be a locale tag: language and region joined by a hyphen, e.g. en-US');

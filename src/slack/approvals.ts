@@ -1,5 +1,6 @@
 // The Slack side of second approvals: the request posted through the announcements client, updated in place with
 // its outcome (chat.update), and the requester told privately. Failures here are logged: the decision stands.
+import { counted } from '../counts.js';
 import type { ApprovalRequest, Decision, Failure, Result } from '../ops/index.js';
 import { refreshHome, replyTo, type SlackDeps } from './flows.js';
 import { mentionUser } from './mrkdwn.js';
@@ -67,7 +68,7 @@ export async function expireApprovals(deps: SlackDeps): Promise<void> {
     await updateRequest(
       deps,
       request,
-      `:hourglass: Expired: nobody decided within ${hours} hours. Nothing was changed.`,
+      `:hourglass: Expired: nobody decided within ${counted(hours, 'hour')}. Nothing was changed.`,
     );
     await tellRequester(deps, request, expiredApprovalMessage(request, hours));
   }

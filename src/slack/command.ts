@@ -1,5 +1,7 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
 import type { NumberFilter } from '../ops/numbers.js';
+import { type Region, regionNamed } from '../ops/regions.js';
+import { NO_UNROUTE } from '../ops/routing.js';
 import type { Role } from '../ops/types.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
@@ -17,7 +19,9 @@ export type Command =
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
   | { name: 'map'; number?: string; agentId?: string }
-  | { name: 'audit'; filter: AuditFilter };
+  | { name: 'audit'; filter: AuditFilter }
+  /** Removing a route, which the provider cannot do: answered with what it can. */
+  | { name: 'unroute'; number?: string };
 
 /**
  * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
@@ -30,6 +34,8 @@ export interface CommandSpec {
   args: string;
   summary: string;
   role: Role;
+  /** A line shown under the command in help. */
+  note?: string;
   /** The change the command asks for, if it asks for one. */
   changes?: AuditAction;
   /** `rest` is the text after the command words as typed, for checks the split into words would hide. */
@@ -60,6 +66,34 @@ const AGENT_TEXT_MAX = 100;
 const ID_MAX = 150;
 const DIGITS_MAX = 15;
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+/** Slack's display and real names are at most 80 characters. */
+const AUDIT_NAME_MAX = 80;
+
+/** A region typed by name from `args[start]` on, the longest name first (`united kingdom 20` → GB, 2 words). */
+function regionNameAt(args: string[], start: number): { region: Region; words: number } | undefined {
+  for (let end = args.length; end > start; end--) {
+    const region = regionNamed(args.slice(start, end).join(' '));
+    if (region) return { region, words: end - start };
+  }
+  return undefined;
+}
+
+/** "Did you mean DE?": a region is given by its two-letter code, and the command to type with it. */
+function regionCodeHint(region: Region, command: string): Parsed {
+  return error(`Did you mean ${code(region.code)} (${region.name})? Regions are two-letter codes: ${code(command)}.`);
+}
+
+/**
+ * A number typed without its country code (`030 23125001`): which code is meant cannot be known, so the answer says
+ * what the number needs rather than guessing a country.
+ */
+function nationalNumberProblem(number: string): Parsed | undefined {
+  if (!/^\d+$/.test(number)) return undefined;
+  return error(
+    `${code(number, ECHO_MAX)} is not in international form: a number starts with + and its country code, then ` +
+      'the number without its national leading 0 (030 23125001 in Germany is +49 30 23125001).',
+  );
+}
 
 const NUMBERS_FORMS =
   '`unrouted`, `routed`, a region such as `US`, `agent AGENT_ID`, digits such as `415`, or `+NUMBER`';
@@ -80,7 +114,11 @@ function parseNumbers(args: string[]): Parsed {
     } else if (/^[A-Za-z]{2}$/.test(word)) filter.region = word.toUpperCase();
     else if (/^[\d().-]+$/.test(word) && /\d/.test(word))
       filter.digits = `${filter.digits ?? ''}${compactNumber([word])}`;
-    else return error(`I don't understand ${code(word, ECHO_MAX)} after \`numbers\`: give ${NUMBERS_FORMS}.`);
+    else {
+      const named = regionNameAt(args, index);
+      if (named) return regionCodeHint(named.region, `/voice numbers ${named.region.code}`);
+      return error(`I don't understand ${code(word, ECHO_MAX)} after \`numbers\`: give ${NUMBERS_FORMS}.`);
+    }
   }
   if (filter.digits && filter.digits.length > DIGITS_MAX) {
     return error(`A number has at most ${DIGITS_MAX} digits: give fewer, such as an area code.`);
@@ -88,18 +126,31 @@ function parseNumbers(args: string[]): Parsed {
   return ok({ name: 'numbers.list', filter });
 }
 
+/**
+ * A person in `/voice audit`: the manifest turns `should_escape` off, so a mention arrives as typed (`@Vera Viewer`,
+ * `@vera`, `@U123`), and a mention Slack escaped anyway (`<@U123|vera>`) may carry a name with spaces.
+ */
+function parseAuditPerson(text: string): Parsed | undefined {
+  const mention = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(text);
+  if (mention?.[1]) return ok({ name: 'audit', filter: { actorId: mention[1] } });
+  if (!text.startsWith('@') || text.length === 1) return undefined;
+  const person = text.slice(1);
+  if (USER_ID.test(person)) return ok({ name: 'audit', filter: { actorId: person } });
+  if (person.length > AUDIT_NAME_MAX) return error(`Names are at most ${AUDIT_NAME_MAX} characters.`);
+  return ok({ name: 'audit', filter: { actorName: person } });
+}
+
 /** `/voice audit` and its one filter: a user, a number, an agent id, or `failed`. */
 function parseAudit(args: string[]): Parsed {
   if (args.length === 0) return ok({ name: 'audit', filter: {} });
+  const person = parseAuditPerson(args.join(' '));
+  if (person) return person;
   const [word = ''] = args;
   if (args.length > 1 && !word.startsWith('+')) {
     return error('Give one filter: `@user`, a user id, a number, an agent id or `failed`.');
   }
   if (word.toLowerCase() === 'failed') return ok({ name: 'audit', filter: { failed: true } });
-  const mention = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(word);
-  if (mention?.[1]) return ok({ name: 'audit', filter: { actorId: mention[1] } });
   if (USER_ID.test(word)) return ok({ name: 'audit', filter: { actorId: word } });
-  if (word.startsWith('@') && word.length > 1) return ok({ name: 'audit', filter: { actorName: word.slice(1) } });
   if (word.startsWith('+')) return ok({ name: 'audit', filter: { target: compactNumber(args) } });
   if (/^\d+$/.test(word)) return error('`audit` takes no count: it pages by itself (Next, Previous).');
   if (word.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
@@ -168,6 +219,11 @@ export const COMMANDS: CommandSpec[] = [
     parse: (args) => {
       const [region, ...rest] = args;
       if (region === undefined) return ok({ name: 'numbers.search' });
+      const named = region.length > 2 ? regionNameAt(args, 0) : undefined;
+      if (named) {
+        const digits = compactNumber(args.slice(named.words));
+        return regionCodeHint(named.region, `/voice numbers search ${named.region.code}${digits ? ` ${digits}` : ''}`);
+      }
       const digits = compactNumber(rest);
       if (rest.length && !/^\d{1,15}$/.test(digits)) {
         return error('Give one two-letter region code, then digits if you like: `/voice numbers search US 415`.');
@@ -181,10 +237,11 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'Buy a number, after confirmation (it spends money)',
     role: 'operator',
     changes: 'number.buy',
-    parse: (args) =>
-      args.length
-        ? ok({ name: 'numbers.buy', number: compactNumber(args) })
-        : error('Give the number to buy: `/voice numbers buy +14155550123`.'),
+    parse: (args) => {
+      if (!args.length) return error('Give the number to buy: `/voice numbers buy +14155550123`.');
+      const number = compactNumber(args);
+      return nationalNumberProblem(number) ?? ok({ name: 'numbers.buy', number });
+    },
   },
   {
     words: ['numbers', 'release'],
@@ -195,19 +252,24 @@ export const COMMANDS: CommandSpec[] = [
     parse: (args) => {
       if (!args.length) return error('Give the number or its id: `/voice numbers release +14155550123`.');
       const compact = compactNumber(args);
-      return ok({ name: 'numbers.release', target: compact.startsWith('+') ? compact : args.join(' ') });
+      // Provider ids may be digits, but not ones that start with a national trunk 0 or were typed in groups.
+      const national = compact.startsWith('0') || args.length > 1 ? nationalNumberProblem(compact) : undefined;
+      return national ?? ok({ name: 'numbers.release', target: compact.startsWith('+') ? compact : args.join(' ') });
     },
   },
   {
     words: ['map'],
     args: '[NUMBER AGENT_ID]',
     summary: 'Route a purchased number to an agent (opens a form when details are missing)',
+    note: NO_UNROUTE,
     role: 'operator',
     changes: 'routing.map',
     parse: (args) => {
       if (args.length === 0) return ok({ name: 'map' });
-      if (args.length === 1) return ok({ name: 'map', number: compactNumber(args) });
-      return ok({ name: 'map', number: compactNumber(args.slice(0, -1)), agentId: args.at(-1) });
+      const number = compactNumber(args.length === 1 ? args : args.slice(0, -1));
+      const national = nationalNumberProblem(number);
+      if (national) return national;
+      return ok(args.length === 1 ? { name: 'map', number } : { name: 'map', number, agentId: args.at(-1) });
     },
   },
   {
@@ -256,10 +318,23 @@ export function tokenize(text: string): string[] {
   return tokensOf(unescapeSlackText(text)).map((token) => token.text);
 }
 
+/** Words people try for removing a route, alone or after `numbers`. */
+const UNROUTE_WORDS = new Set(['unmap', 'unroute', 'remove']);
+
+/** `/voice unmap +49…` or `/voice numbers unroute +49…`: the number, if one was given. */
+function unrouteAsked(words: string[]): Parsed | undefined {
+  const at = words[0]?.toLowerCase() === 'numbers' ? 1 : 0;
+  if (!UNROUTE_WORDS.has(words[at]?.toLowerCase() ?? '')) return undefined;
+  const rest = words.slice(at + 1);
+  return ok(rest.length ? { name: 'unroute', number: compactNumber(rest) } : { name: 'unroute' });
+}
+
 export function parseCommand(text: string): Parsed {
   const unescaped = unescapeSlackText(text);
   const tokens = tokensOf(unescaped);
   if (tokens.length === 0) return ok({ name: 'help' });
+  const unroute = unrouteAsked(tokens.map((token) => token.text));
+  if (unroute) return unroute;
   const lowered = tokens.map((token) => token.text.toLowerCase());
   // The longest matching words win: `agents create` before `agents`.
   const spec = [...COMMANDS]

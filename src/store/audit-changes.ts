@@ -10,13 +10,13 @@ import type { Database } from './db.js';
 /** Which changes to show; every field given must match one of the change's rows. It travels in buttons. */
 export const auditFilter = z.object({
   actorId: z.string().optional(),
-  /** The actor's Slack user name, as the audit recorded it. */
+  /** A name for the actor, matched in any case against the Slack user name the audit recorded (see below). */
   actorName: z.string().optional(),
   /** A number (or any other target) the change was about. */
   target: z.string().optional(),
   /** An agent the change was about: its target, or the agent a map routed to. */
   agentId: z.string().optional(),
-  /** Only changes with a failed step. */
+  /** Only changes with a step that failed, or that was refused (`rejected`, `denied`). */
   failed: z.boolean().optional(),
 });
 export type AuditFilter = z.infer<typeof auditFilter>;
@@ -42,6 +42,24 @@ export interface ChangesPage {
 
 type Params = Record<string, string | number>;
 
+/**
+ * The audit records a slash command's `user_name`, the person's handle (`vera`), while people type the name they see
+ * (`@Vera Viewer`): a name of several words also matches the handles Slack makes of it (`vera.viewer`,
+ * `veraviewer`) and its first word.
+ */
+function actorNameForms(name: string): Params {
+  const words = name.trim().split(/\s+/);
+  return {
+    actorName: words.join(' '),
+    actorNameDotted: words.join('.'),
+    actorNameJoined: words.join(''),
+    actorNameFirst: words[0] ?? '',
+  };
+}
+
+/** Outcomes of a step that did not go through: the `failed` filter's, and its partial index's (migration 7). */
+const UNSUCCESSFUL = "outcome IN ('failed', 'rejected', 'denied')";
+
 /** The filter as SQL on the row `alias`, with its parameters. */
 function matching(filter: AuditFilter, alias: string): { sql: string; params: Params } {
   const parts: string[] = [];
@@ -52,14 +70,20 @@ function matching(filter: AuditFilter, alias: string): { sql: string; params: Pa
     params[name] = value;
   };
   add(`${alias}.actor_id = @actorId`, 'actorId', filter.actorId);
-  add(`${alias}.actor_name = @actorName`, 'actorName', filter.actorName);
+  if (filter.actorName !== undefined) {
+    // COLLATE NOCASE, as the index on actor_name is (migration 7).
+    parts.push(
+      `${alias}.actor_name COLLATE NOCASE IN (@actorName, @actorNameDotted, @actorNameJoined, @actorNameFirst)`,
+    );
+    Object.assign(params, actorNameForms(filter.actorName));
+  }
   add(`${alias}.target = @target`, 'target', filter.target);
   add(
     `(${alias}.target = @agentId OR json_extract(${alias}.params, '$.agentId') = @agentId)`,
     'agentId',
     filter.agentId,
   );
-  if (filter.failed) parts.push(`${alias}.outcome = 'failed'`);
+  if (filter.failed) parts.push(`${alias}.${UNSUCCESSFUL}`);
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
 }
 

@@ -232,6 +232,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_events_failed ON audit_events (outcome) WHERE outcome = 'failed';
     `,
   },
+  {
+    version: 7,
+    name: 'indexes for the audit filters by name in any case and by refused steps',
+    // The queries in audit-changes.ts repeat these expressions exactly, so that SQLite can use the indexes.
+    sql: `
+      DROP INDEX audit_events_by_actor_name;
+      CREATE INDEX audit_events_by_actor_name ON audit_events (actor_name COLLATE NOCASE);
+      DROP INDEX audit_events_failed;
+      CREATE INDEX audit_events_unsuccessful ON audit_events (outcome)
+        WHERE outcome IN ('failed', 'rejected', 'denied');
+    `,
+  },
 ];
 
 export class SchemaVersionError extends Error {

@@ -10,6 +10,7 @@ import {
   buttonValues,
   buyThroughApp,
   createAgentThroughApp,
+  elementsOf,
   readable,
   type SandboxAgent,
   type SandboxNumber,
@@ -223,7 +224,60 @@ describe('filters and look-ups', () => {
     const aboutAgent = await lines(`audit ${agent.id}`);
     expect(aboutAgent).toHaveLength(1);
     expect(aboutAgent[0]).toContain(`\`agent.create\` *Reception* (\`${agent.id}\`) :white_check_mark: succeeded`);
-    expect(shownText(await reply('audit failed', VIEWER))).toContain('No changes match.');
+    // The viewer's release was denied: a refusal is among the changes that did not go through.
+    const failed = await lines('audit failed');
+    expect(failed).toEqual(byViewer);
+    expect(shownText(await reply('audit failed', VIEWER))).toContain('that failed or were refused');
+    // A denial reads once, not "denied `denied`".
+    expect(byViewer[0]).not.toMatch(/denied `denied`/);
+  });
+
+  it('finds a person in the audit log by mention, by @ and user id, by @handle and by @Full Name, in any case', async () => {
+    const lines = async (text: string) =>
+      readable(blocksOf(await reply(text, VIEWER)))
+        .split('\n')
+        .filter((line) => line.startsWith('`20'));
+    // Slack sends the handle as the slash command's user_name, and the audit records it.
+    const sent = await t.command(`numbers release ${number.number}`, VIEWER, { userName: 'vera' });
+    await t.respondedTo(sent.responseUrlId);
+    const everyChangeOfViewer = await lines(`audit ${VIEWER}`);
+    expect(everyChangeOfViewer).toHaveLength(2);
+    for (const text of [`audit <@${VIEWER}|Vera Viewer>`, `audit <@${VIEWER}>`, `audit @${VIEWER}`]) {
+      expect(await lines(text), text).toEqual(everyChangeOfViewer);
+    }
+    const asVera = everyChangeOfViewer.slice(0, 1);
+    for (const text of ['audit @vera', 'audit @VERA', 'audit @Vera Viewer', 'audit @vera viewer']) {
+      expect(await lines(text), text).toEqual(asVera);
+    }
+    expect(shownText(await reply('audit @nobody', VIEWER))).toContain('No changes match.');
+  });
+
+  it('answers unmap, unroute and remove with what the provider allows instead, without the whole help', async () => {
+    for (const text of [`unmap ${number.number}`, `unroute ${number.number}`, `numbers remove ${number.number}`]) {
+      const shown = shownText(await reply(text, OPERATOR));
+      expect(shown, text).toContain('There is no unmap. The provider cannot remove a route');
+      expect(shown, text).toContain(`\`/voice map ${number.number} AGENT_ID\` routes it to another agent`);
+      expect(shown, text).toContain(`\`/voice numbers release ${number.number}\` releases it`);
+      expect(shown, text).not.toContain('Voice Ops commands');
+    }
+  });
+
+  it('answers a region typed by name with its code, and a number without + with what it needs', async () => {
+    const searched = t.sandbox.requestCount('searchNumbers');
+    for (const [text, code] of [
+      ['numbers search germany', 'DE'],
+      ['numbers search Germany', 'DE'],
+      ['numbers search united kingdom', 'GB'],
+    ] as const) {
+      // The reason comes first, above the help.
+      const reason = blocksOf(await reply(text, VIEWER))[0]?.text?.text ?? '';
+      expect(reason, text).toContain(`Did you mean \`${code}\``);
+      expect(reason, text).not.toContain('e.g. US');
+    }
+    expect(t.sandbox.requestCount('searchNumbers')).toBe(searched);
+    const national = blocksOf(await reply('numbers buy 030 23125001', OPERATOR))[0]?.text?.text ?? '';
+    expect(national).toContain('is not in international form: a number starts with + and its country code');
+    expect(national).not.toContain('+1415');
   });
 });
 
@@ -279,7 +333,7 @@ describe('the Home tab', () => {
     expect(viewOf(opened).callback_id).toBe(callbackId);
   });
 
-  it('turns Release into a confirmation modal, releases on submit, and republishes the actor’s Home', async () => {
+  it('turns Release into a confirmation modal, releases on its red button, and republishes the actor’s Home', async () => {
     const released = t.sandbox.requestCount('releaseNumber');
     const mark = t.slack.mark();
     const pressed = await t.action({
@@ -300,20 +354,22 @@ describe('the Home tab', () => {
     const view = viewOf(confirmation);
     expect(readable(view.blocks)).toContain(`Release *${number.number}*`);
     expect(readable(view.blocks)).toContain(number.id);
-    expect(view.submit?.text).toBe('Release');
+    // Slack colours no modal's submit button: the release is confirmed by a red button in the modal.
+    expect(view.submit).toBeUndefined();
+    const [confirm] = elementsOf(view.blocks);
+    expect(confirm).toMatchObject({ action_id: ACTION.confirmChange, style: 'danger', text: { text: 'Release' } });
     expect(view.notify_on_close).toBe(true);
     expect(t.sandbox.requestCount('releaseNumber'), 'nothing released before the confirmation').toBe(released);
 
     const viewId = String(confirmation.body.view_id);
     const submitMark = t.slack.mark();
-    const answer = await t.submit({
+    const pressedConfirm = await t.action({
       userId: ADMIN,
-      viewId,
-      callbackId: CALLBACK.confirmChange,
-      privateMetadata: view.private_metadata,
-      stateValues: {},
+      actionId: ACTION.confirmChange,
+      value: view.private_metadata ?? '',
+      container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.confirmChange },
     });
-    expect(answer.json).toMatchObject({ response_action: 'update' });
+    expect(pressedConfirm.status).toBe(200);
     const done = await t.slack.waitFor(
       'views.update',
       (call) => call.body.view_id === viewId && shownText(call).includes('Released'),
@@ -332,8 +388,8 @@ describe('the Home tab', () => {
     const rows = auditRows(t).filter((row) => row.action === 'number.release' && row.actor_id === ADMIN);
     expect(rows.map((row) => [row.outcome, row.source])).toEqual([
       ['requested', 'home'],
-      ['confirmed', 'modal'],
-      ['succeeded', 'modal'],
+      ['confirmed', 'button'],
+      ['succeeded', 'button'],
     ]);
     expect(new Set(rows.map((row) => row.correlation_id)).size).toBe(1);
   });

@@ -2,6 +2,7 @@
 // creator only: never logged, stored, posted or published.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { OTHER_LOCALE } from '../../src/slack/views/locales.js';
 import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
@@ -13,6 +14,7 @@ import {
   blocksOf,
   createAgentThroughApp,
   everyRowAsJson,
+  lastAuditRow,
   readable,
   sandboxAgents,
   shownText,
@@ -101,9 +103,27 @@ describe('the create-agent modal', () => {
     },
     {
       why: 'a malformed locale',
-      form: createForm('Support', null, 'english'),
+      form: createForm('Support', OTHER_LOCALE, 'english'),
       block: INPUT.agentLanguageOther.block,
       says: 'english',
+    },
+    {
+      why: 'a locale of the right shape that names no language or region',
+      form: createForm('Support', OTHER_LOCALE, 'xx-YY'),
+      block: INPUT.agentLanguageOther.block,
+      says: 'xx-YY is not a locale: xx is not a language code and YY is not a region code.',
+    },
+    {
+      why: '“Other locale” picked and none typed',
+      form: createForm('Support', OTHER_LOCALE, null),
+      block: INPUT.agentLanguageOther.block,
+      says: 'Type the locale',
+    },
+    {
+      why: 'a language picked and another typed',
+      form: createForm('Support', 'en-US', 'sv-SE'),
+      block: INPUT.agentLanguageOther.block,
+      says: 'Pick “Other locale” under Language',
     },
     {
       why: 'no language at all',
@@ -154,8 +174,8 @@ describe('the create-agent modal', () => {
       viewId,
       callbackId: CALLBACK.createAgent,
       privateMetadata: view.private_metadata,
-      // The typed locale wins over the picked one, and is normalised.
-      stateValues: createForm('  Night shift  ', 'en-US', 'sv_se'),
+      // The typed locale, used when "Other locale" is picked, is normalised.
+      stateValues: createForm('  Night shift  ', OTHER_LOCALE, 'sv_se'),
     });
 
     expect(answer.status).toBe(200);
@@ -222,6 +242,15 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(rows.map((row) => [row.action, row.outcome, row.source])).toEqual([
       ['agent.create', 'succeeded', 'command'],
     ]);
+  });
+
+  it('refuses a locale that names no language or region, before anything reaches the provider', async () => {
+    const created = t.sandbox.requestCount('createAgent');
+    const sent = await t.command('agents create Support xx-YY', OPERATOR);
+    const reply = await t.respondedTo(sent.responseUrlId);
+    expect(shownText(reply)).toContain('xx-YY is not a locale: xx is not a language code and YY is not a region code.');
+    expect(t.sandbox.requestCount('createAgent')).toBe(created);
+    expect(lastAuditRow(t, { action: 'agent.create', actor_id: OPERATOR })).toMatchObject({ outcome: 'rejected' });
   });
 
   it('refuses a name with a line break, naming it, before anything reaches the provider or the channel', async () => {

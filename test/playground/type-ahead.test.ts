@@ -10,7 +10,7 @@ import { createLogger } from '../../src/log.js';
 import { type Browser, findChromium, launchChromium } from '../../src/playground/browser.js';
 import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { Interactions } from '../../src/playground/interactions.js';
-import { type PageServer, startPageServer } from '../../src/playground/page-server.js';
+import { bindPage, type PageServer, servePage } from '../../src/playground/page-server.js';
 import { CHANNELS, OPERATOR, PEOPLE } from '../../src/playground/people.js';
 
 const SIGNING_SECRET = 'type-ahead-secret';
@@ -84,7 +84,7 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
       { eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET },
       logger,
     );
-    pageServer = await startPageServer({ port: 0, workspace: slack.workspace, interactions, logger });
+    pageServer = servePage({ server: await bindPage(0), workspace: slack.workspace, interactions, logger });
     browser = await launchChromium(chromiumPath);
   }, 60_000);
 

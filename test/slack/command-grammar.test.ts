@@ -57,6 +57,16 @@ describe('every form of /voice', () => {
     ['audit U0ALICE', { name: 'audit', filter: { actorId: 'U0ALICE' } }],
     ['audit +1 415 555 0100', { name: 'audit', filter: { target: '+14155550100' } }],
     ['audit agt_9', { name: 'audit', filter: { agentId: 'agt_9' } }],
+    ['audit @UPLAYVIEWER', { name: 'audit', filter: { actorId: 'UPLAYVIEWER' } }],
+    ['audit @Vera', { name: 'audit', filter: { actorName: 'Vera' } }],
+    ['audit @Vera Viewer', { name: 'audit', filter: { actorName: 'Vera Viewer' } }],
+    ['audit <@UPLAYVIEWER|Vera Viewer>', { name: 'audit', filter: { actorId: 'UPLAYVIEWER' } }],
+    ['audit &lt;@UPLAYVIEWER|vera&gt;', { name: 'audit', filter: { actorId: 'UPLAYVIEWER' } }],
+    ['unmap +49 30 23125001', { name: 'unroute', number: '+493023125001' }],
+    ['UNROUTE +14155550100', { name: 'unroute', number: '+14155550100' }],
+    ['remove', { name: 'unroute' }],
+    ['numbers unmap +14155550100', { name: 'unroute', number: '+14155550100' }],
+    ['numbers remove +14155550100', { name: 'unroute', number: '+14155550100' }],
   ])('"%s" parses', (text, command) => {
     expect(parsed(text)).toEqual(command);
   });
@@ -78,6 +88,21 @@ describe('junk and malformed input is answered with a reason', () => {
     ['numbers buy', /number to buy/],
     ['numbers release', /number or its id/],
     ['audit 20', /pages by itself/],
+    [
+      'numbers search germany',
+      /^Did you mean `DE` \(Germany\)\? Regions are two-letter codes: `\/voice numbers search DE`\.$/,
+    ],
+    ['numbers search Germany 30', /Did you mean `DE`.*`\/voice numbers search DE 30`/],
+    ['numbers search united  KINGDOM', /Did you mean `GB` \(United Kingdom\)/],
+    ['numbers germany', /Did you mean `DE`.*`\/voice numbers DE`/],
+    ['numbers unrouted United Kingdom', /Did you mean `GB`/],
+    [
+      'numbers buy 030 23125001',
+      /^`03023125001` is not in international form: a number starts with \+ and its country code/,
+    ],
+    ['map 030 23125001 agt_1', /`03023125001` is not in international form/],
+    ['map 03023125001', /not in international form/],
+    ['numbers release 030 23125001', /not in international form/],
   ])('"%s" is rejected', (text, reason) => {
     expect(rejected(text)).toMatch(reason);
   });
@@ -124,6 +149,20 @@ describe('agent names with control characters', () => {
       language: 'en-US',
     });
     expect(parsed('agents\ncreate Front desk en-US')).toMatchObject({ agentName: 'Front desk' });
+  });
+});
+
+describe('what the provider cannot do', () => {
+  it('says under map in help that a route cannot be removed, and what to do instead', () => {
+    const map = COMMANDS.find((spec) => spec.words.join(' ') === 'map');
+    expect(map?.note).toMatch(/cannot remove a route.*route it to another agent, or release the number/);
+  });
+
+  it('never calls a national number, or a count, an unknown word; nor does it guess a region from other words', () => {
+    expect(parsed('numbers release pn_123')).toEqual({ name: 'numbers.release', target: 'pn_123' });
+    expect(parsed('numbers release 123456')).toEqual({ name: 'numbers.release', target: '123456' });
+    expect(rejected('numbers everything')).toMatch(/don't understand/);
+    expect(parsed('numbers search usa')).toEqual({ name: 'numbers.search', region: 'USA' });
   });
 });
 

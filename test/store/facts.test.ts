@@ -33,21 +33,23 @@ describe('LearnedFacts', () => {
   });
 });
 
-/** The facts' migration: the last, so that its indexes on audit_events come after the rebuilds of that table. */
-const FACTS_VERSION = MIGRATIONS.length;
+/** The facts' migration, whose indexes on audit_events come after the rebuilds of that table. */
+const FACTS_VERSION = 6;
+const LATEST = MIGRATIONS.length;
 
 /** A row as the schema of that version stores it: before the hash chain (version 1) by hand, after it by AuditLog. */
 function oldRow(db: Sqlite.Database, version: number): void {
   if (version === 1) {
     db.prepare(
-      `INSERT INTO audit_events (at, actor_id, source, action, target, params, outcome, correlation_id)
-       VALUES ('2025-03-01T12:00:00.000Z', 'U1', 'command', 'routing.map', '+14155550100', '{"agentId":"agt_1"}',
+      `INSERT INTO audit_events (at, actor_id, actor_name, source, action, target, params, outcome, correlation_id)
+       VALUES ('2025-03-01T12:00:00.000Z', 'U1', 'alice', 'command', 'routing.map', '+14155550100', '{"agentId":"agt_1"}',
        'failed', 'c1')`,
     ).run();
     return;
   }
   new AuditLog(db).append({
     actorId: 'U1',
+    actorName: 'alice',
     source: 'command',
     action: 'routing.map',
     target: '+14155550100',
@@ -58,8 +60,11 @@ function oldRow(db: Sqlite.Database, version: number): void {
 }
 
 describe('the facts migration', () => {
-  it('is the last, after every rebuild of the audit table', () => {
+  it('comes after every rebuild of the audit table, and only indexes follow it', () => {
     expect(MIGRATIONS[FACTS_VERSION - 1]?.name).toMatch(/^facts learned at buy and create time/);
+    for (const later of MIGRATIONS.slice(FACTS_VERSION)) {
+      expect('sql' in later && later.sql.replace(/(DROP|CREATE) INDEX[^;]*;/g, '').trim(), later.name).toBe('');
+    }
   });
 
   it.each([1, FACTS_VERSION - 1])(
@@ -72,9 +77,16 @@ describe('the facts migration', () => {
       old.close();
 
       const db = temp.track(openDatabase(path));
-      expect(schemaVersion(db)).toBe(FACTS_VERSION);
+      expect(schemaVersion(db)).toBe(LATEST);
       const changes = new AuditChanges(db);
-      for (const filter of [{ actorId: 'U1' }, { target: '+14155550100' }, { agentId: 'agt_1' }, { failed: true }]) {
+      const filters = [
+        { actorId: 'U1' },
+        { actorName: 'ALICE' },
+        { target: '+14155550100' },
+        { agentId: 'agt_1' },
+        { failed: true },
+      ];
+      for (const filter of filters) {
         expect(
           changes.page(filter, undefined, 20).trails.map((trail) => trail.correlationId),
           JSON.stringify(filter),
@@ -88,8 +100,11 @@ describe('the facts migration', () => {
       expect(plan("SELECT id FROM audit_events WHERE target = 'x' ORDER BY id DESC")).toContain(
         'audit_events_by_target',
       );
-      expect(plan("SELECT id FROM audit_events WHERE outcome = 'failed' ORDER BY id DESC")).toContain(
-        'audit_events_failed',
+      expect(plan("SELECT id FROM audit_events e WHERE e.outcome IN ('failed', 'rejected', 'denied')")).toContain(
+        'audit_events_unsuccessful',
+      );
+      expect(plan("SELECT id FROM audit_events e WHERE e.actor_name COLLATE NOCASE IN ('a', 'b')")).toContain(
+        'audit_events_by_actor_name',
       );
       expect(plan("SELECT id FROM audit_events WHERE json_extract(params, '$.agentId') = 'a'")).toContain(
         'audit_events_by_agent',

@@ -26,6 +26,18 @@ describe('auditMessage', () => {
     expect(rendered(auditMessage(page))).toContain(':x: failed `conflict` Taken.');
   });
 
+  it('says an outcome once when its error code only repeats it', () => {
+    const denied = auditChange({
+      action: 'access.denied',
+      outcome: 'denied',
+      errorCode: 'denied',
+      notes: [{ action: 'access.denied', outcome: 'denied', actorId: 'U0BOB', errorCode: 'denied' }],
+    });
+    const text = rendered(auditMessage(auditPageOf([denied])));
+    expect(text).toContain(':no_entry: denied · attempt by <@U0BOB> denied');
+    expect(text).not.toContain('`denied`');
+  });
+
   it('names the agents of a re-route, from and to, and of an agent change', () => {
     const text = rendered(
       auditMessage(
@@ -91,7 +103,7 @@ describe('auditMessage', () => {
     });
     const shown = auditMessage(page);
     expect(rendered(shown)).toContain('Page 3 of 9 · 170 changes');
-    expect(rendered(shown)).toContain('*Audit log* · with a failed step');
+    expect(rendered(shown)).toContain('*Audit log* · that failed or were refused');
     const value = (id: string) => JSON.parse(String(elements(shown, id)[0]?.value));
     expect(value(PAGE.audit.previous)).toEqual({ page: 2, filter: { failed: true }, cursor: { after: 400 } });
     expect(value(PAGE.audit.next)).toEqual({ page: 4, filter: { failed: true }, cursor: { before: 380 } });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../src/ops/approvals.js';
 import type { ConfirmationPrompt, PendingChange } from '../../src/ops/changes.js';
 import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import { approvalRequestMessage } from '../../src/slack/views/approvals.js';
 import { confirmationMessage, confirmationModal, confirmationSummary } from '../../src/slack/views/confirmation.js';
 import { buttonLabel, elements, HOSTILE, HOSTILE_ESCAPED, rendered, unescapedMarkup } from './support.js';
 
@@ -130,16 +132,64 @@ describe('confirmationMessage', () => {
 });
 
 describe('confirmationModal', () => {
-  it('confirms on submit and cancels on close, with the id in private_metadata', () => {
-    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
-    const view = confirmationModal(prompt(change), NOW);
+  it('confirms a buy on submit and cancels on close, with the id in private_metadata', () => {
+    const view = confirmationModal(prompt({ kind: 'number.buy', number: '+14155550123' }), NOW);
     expect(view.callback_id).toBe(CALLBACK.confirmChange);
     expect(view.private_metadata).toBe('cf_42');
     expect(view.notify_on_close).toBe(true);
-    expect(view.submit?.text).toBe('Delete');
+    expect(view.submit?.text).toBe('Buy');
+    expect(elements(view, ACTION.confirmChange)).toEqual([]);
+  });
+
+  it.each([
+    { kind: 'number.release', numberId: 'pn_1', number: '+1415' },
+    { kind: 'agent.delete', agentId: 'ag_1', agentName: 'A' },
+    { kind: 'routing.map', phoneNumber: '+1415', agentId: 'ag_2', agentName: 'B', previousAgent: { id: 'ag_1' } },
+  ] as PendingChange[])('confirms $kind with a red button in the modal, since Slack colours no submit', (change) => {
+    const view = confirmationModal(prompt(change), NOW);
+    expect(view.submit).toBeUndefined();
+    expect(view.notify_on_close).toBe(true);
+    expect(elements(view, ACTION.confirmChange).map((b) => [b.value, b.style])).toEqual([['cf_42', 'danger']]);
+  });
+
+  it('keeps the submit button where typed digits must be submitted', () => {
+    const release: PendingChange = { kind: 'number.release', numberId: 'pn_1', number: '+1415' };
+    const view = confirmationModal({ ...prompt(release), mustType: 'Last four digits' }, NOW);
+    expect(view.submit?.text).toBe('Release');
+    expect(elements(view, ACTION.confirmChange)).toEqual([]);
+  });
+
+  it('states the effect and the expiry', () => {
+    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
+    const view = confirmationModal(prompt(change), NOW);
     expect(view.close?.text).toBe('Cancel');
+    expect(elements(view, ACTION.confirmChange).map(buttonLabel)).toEqual(['Delete']);
     expect(view.title.text.length).toBeLessThanOrEqual(24);
     expect(rendered(view)).toContain('Delete agent *Support bot* (`ag_1`). Its agent token stops working.');
     expect(rendered(view)).toContain('Expires in 10 minutes');
+  });
+});
+
+describe('approvalRequestMessage', () => {
+  const request = (change: PendingChange): ApprovalRequest => ({
+    approvalId: 'ap_1',
+    correlationId: 'c1',
+    change,
+    requester: { userId: 'U0ALICE', source: 'button' },
+    expiresAt: EXPIRES,
+  });
+  const styles = (change: PendingChange) => {
+    const shown = approvalRequestMessage(request(change));
+    return [...elements(shown, ACTION.approveChange), ...elements(shown, ACTION.rejectChange)].map((b) => b.style);
+  };
+
+  it('makes Approve red when approving takes something away, and leaves Reject plain', () => {
+    expect(styles({ kind: 'number.release', numberId: 'pn_1', number: '+1415' })).toEqual(['danger', undefined]);
+    expect(styles({ kind: 'agent.delete', agentId: 'ag_1', agentName: 'A' })).toEqual(['danger', undefined]);
+    const from = { id: 'ag_1', name: 'A' };
+    expect(
+      styles({ kind: 'routing.map', phoneNumber: '+1415', agentId: 'ag_2', agentName: 'B', previousAgent: from }),
+    ).toEqual(['danger', undefined]);
+    expect(styles({ kind: 'number.buy', number: '+1415' })).toEqual(['primary', undefined]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { roleIncludes } from '../../src/ops/types.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
 import { helpMessage } from '../../src/slack/views/help.js';
+import { unrouteMessage } from '../../src/slack/views/unroute.js';
 import { rendered, unescapedMarkup } from './support.js';
 
 const forViewer = COMMANDS.filter((spec) => roleIncludes('viewer', spec.role));
@@ -12,6 +13,21 @@ describe('helpMessage', () => {
     expect(text).toContain('`/voice agents create [NAME LANGUAGE]` — Create an AI agent');
     expect(text).toContain('`/voice numbers release NUMBER_OR_ID` — Release a number');
     expect(text).toContain('`/voice help` — Show this help');
+  });
+
+  it('says under map that a route cannot be removed, and what to do instead', () => {
+    const text = rendered(helpMessage({ commands: COMMANDS, role: 'operator', sandbox: false }));
+    expect(text).toMatch(
+      /`\/voice map \[NUMBER AGENT_ID\]` — Route a purchased number[^\n]*\n +↳ The provider cannot remove a route: to stop a number reaching an agent, route it to another agent, or release the number \(admins\)\./,
+    );
+  });
+
+  it('answers an unmap, which does not exist, with the two commands that do instead', () => {
+    const text = rendered(unrouteMessage('+493023125001'));
+    expect(text).toContain('There is no unmap. The provider cannot remove a route');
+    expect(text).toContain('`/voice map +493023125001 AGENT_ID` routes it to another agent');
+    expect(text).toContain('`/voice numbers release +493023125001` releases it');
+    expect(rendered(unrouteMessage())).toContain('`/voice map NUMBER AGENT_ID`');
   });
 
   it('lists only the commands it is given', () => {

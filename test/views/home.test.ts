@@ -31,6 +31,9 @@ describe('homeView', () => {
     const headers = view.blocks.filter((block) => block.type === 'header').map((block) => JSON.stringify(block));
     expect(headers).toEqual([expect.stringContaining('Voice AI'), expect.stringContaining('Numbers')]);
     const text = rendered(view);
+    // Each section is headed once: its list does not title itself again beneath the heading.
+    expect(text).not.toContain('AI agents');
+    expect(text).not.toContain('Phone numbers');
     expect(text).toContain('*Support bot*  `ag_1`\nStatus: active · Numbers: +14155550100');
     expect(text).toContain('Routes to *Support bot* (`ag_1`)');
     expect(text.indexOf('Support bot*  `ag_1`')).toBeLessThan(text.indexOf('Routes to'));

@@ -2,7 +2,7 @@ import type { ExternalSelect, InputBlock, StaticSelect } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { REGIONS } from '../../src/ops/regions.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
-import { COMMON_LOCALES } from '../../src/slack/views/locales.js';
+import { COMMON_LOCALES, OTHER_LOCALE } from '../../src/slack/views/locales.js';
 import {
   agentCreatedModal,
   agentOptions,
@@ -58,13 +58,23 @@ describe('createAgentModal', () => {
     expect(name.optional).toBeUndefined();
     const language = select(view, INPUT.agentLanguage.block);
     expect(language.action_id).toBe(INPUT.agentLanguage.action);
-    expect(language.options?.map((choice) => choice.value)).toEqual(COMMON_LOCALES.map((locale) => locale.tag));
+    expect(language.options?.map((choice) => choice.value)).toEqual([
+      ...COMMON_LOCALES.map((locale) => locale.tag),
+      OTHER_LOCALE,
+    ]);
     expect(language.initial_option).toBeUndefined();
-    expect(input(view, INPUT.agentLanguage.block).optional).toBe(true);
     const other = input(view, INPUT.agentLanguageOther.block);
-    expect(other.optional).toBe(true);
     expect(other.label.text).toBe('Other locale, e.g. sv-SE');
     expect(other.element).toMatchObject({ action_id: INPUT.agentLanguageOther.action });
+  });
+
+  it('requires a language, and marks optional only the locale field needed when Language is “Other locale”', () => {
+    const view = createAgentModal({ privateMetadata: '' });
+    expect(input(view, INPUT.agentLanguage.block).optional).toBeUndefined();
+    expect(select(view, INPUT.agentLanguage.block).options?.at(-1)?.text.text).toBe('Other locale: type it below');
+    const other = input(view, INPUT.agentLanguageOther.block);
+    expect(other.optional).toBe(true);
+    expect(other.hint?.text).toMatch(/^Needed only when Language is “Other locale”/);
   });
 
   it('fills in what the command already gave', () => {
@@ -76,7 +86,7 @@ describe('createAgentModal', () => {
 
   it('puts a language missing from the list in the other-locale field', () => {
     const view = createAgentModal({ language: 'sv-SE', privateMetadata: '' });
-    expect(select(view, INPUT.agentLanguage.block).initial_option).toBeUndefined();
+    expect(select(view, INPUT.agentLanguage.block).initial_option?.value).toBe(OTHER_LOCALE);
     expect(input(view, INPUT.agentLanguageOther.block).element).toMatchObject({ initial_value: 'sv-SE' });
   });
 
@@ -145,6 +155,10 @@ describe('mapModal', () => {
     }
     expect(JSON.stringify(view)).toContain('10,000 numbers; those that route nowhere come first.');
     expect(JSON.stringify(view)).toContain('1,000 agents.');
+    expect(rendered(view)).toContain('The provider cannot remove a route: to stop a number reaching an agent');
+    const one = JSON.stringify(mapModal({ numbers: 1, agents: 1, privateMetadata: 'm' }));
+    expect(one).toContain('"1 number; those that route nowhere come first."');
+    expect(one).toContain('"1 agent."');
   });
 
   it('preselects the number it was opened for, wherever it stands, with its route', () => {

@@ -37,6 +37,7 @@ import {
   unchangedMapMessage,
   workingMessage,
 } from '../../src/slack/views/results.js';
+import { unrouteMessage } from '../../src/slack/views/unroute.js';
 import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
 import {
   agent,
@@ -170,6 +171,7 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ],
       ['workingMessage', workingMessage(text)],
       ['unchangedMapMessage', unchangedMapMessage(text, text)],
+      ['unrouteMessage', unrouteMessage(text)],
       ...[createdDone, deleteDone, buyDone, releaseDone, mapDone].map((done): [string, unknown] => [
         `announcementMessage(${done.change.action})`,
         announcementMessage(ACTOR, [done.change]),

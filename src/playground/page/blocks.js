@@ -24,6 +24,10 @@
 let counter = 0;
 const uid = (/** @type {string} */ prefix) => `${prefix}-${++counter}`;
 
+/** `1 option`, `3 options`: the noun agrees with the count. */
+const counted = (/** @type {number} */ value, /** @type {string} */ noun) =>
+  `${value} ${value === 1 ? noun : `${noun}s`}`;
+
 /**
  * @template {keyof HTMLElementTagNameMap} K
  * @param {K} tag
@@ -400,7 +404,7 @@ function externalSelect(element, blockId, surface, place) {
     const typed = field.value;
     if (typed.length < element.minQueryLength) {
       close();
-      status.textContent = `Type at least ${element.minQueryLength} characters.`;
+      status.textContent = `Type at least ${counted(element.minQueryLength, 'character')}.`;
       return;
     }
     const ask = ++asked;
@@ -419,7 +423,7 @@ function externalSelect(element, blockId, surface, place) {
     }
     list.hidden = options.length === 0;
     field.setAttribute('aria-expanded', String(options.length > 0));
-    status.textContent = options.length === 0 ? 'No matches.' : `${options.length} options.`;
+    status.textContent = options.length === 0 ? 'No matches.' : `${counted(options.length, 'option')}.`;
   });
   field.addEventListener('keydown', (event) => {
     const items = /** @type {HTMLElement[]} */ ([...list.querySelectorAll('[role=option]')]);

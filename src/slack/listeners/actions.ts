@@ -110,10 +110,14 @@ export function registerActions(app: App, deps: SlackDeps): void {
     });
   }
 
+  // Confirm in a message replaces the message; the red Confirm in a confirmation modal replaces the modal.
   app.action<Body>(ACTION.confirmChange, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
+    const surface =
+      body.view?.type === 'modal'
+        ? updatingSurface(modalContext(deps, actor), body.view.id, 'Confirm')
+        : messageSurface(replyFor(deps, body), deps.now, { replace: true });
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
   });

@@ -25,6 +25,7 @@ import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { policyLines } from '../views/policies.js';
+import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
 import { openMapModal } from './modal-openers.js';
 
@@ -117,5 +118,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     }
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
+    case 'unroute':
+      return reply({ kind: 'message', message: unrouteMessage(command.number) });
   }
 }

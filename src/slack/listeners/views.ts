@@ -1,5 +1,6 @@
 import type { App, ViewOutput } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
+import { unknownLocale } from '../../ops/locales.js';
 import { agentName, language } from '../../provider/schemas.js';
 import { normalizeLocale } from '../command.js';
 import {
@@ -15,6 +16,7 @@ import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
 import { updatingSurface } from '../surfaces.js';
+import { OTHER_LOCALE } from '../views/locales.js';
 import { loadingModal } from '../views/modals.js';
 import { type Requester, requesterIn } from '../who-asked.js';
 
@@ -33,26 +35,39 @@ function actorOf(who: Requester, view: ViewOutput): Actor {
   return { ...who, channelId, source: 'modal' };
 }
 
-/** Inline errors for the create form, from the same schemas the provider client enforces. */
-function createAgentErrors(name: string, locale: string): Record<string, string> {
+/** The form's locale: the language picked, or the locale typed when "Other locale" is picked; else the input at fault. */
+function chosenLocale(picked: string, typed: string): { locale: string } | { block: string; error: string } {
+  const other = INPUT.agentLanguageOther.block;
+  if (!picked) return { block: INPUT.agentLanguage.block, error: 'Pick a language, or “Other locale” to type one.' };
+  if (picked !== OTHER_LOCALE) {
+    if (!typed) return { locale: picked };
+    return { block: other, error: 'Pick “Other locale” under Language to use the locale typed here, or clear it.' };
+  }
+  if (!typed) return { block: other, error: 'Type the locale, e.g. sv-SE: Language is “Other locale”.' };
+  const locale = normalizeLocale(typed);
+  if (!language.safeParse(locale).success) {
+    return { block: other, error: `"${truncate(typed, 20)}" is not a locale tag: use language-REGION, e.g. sv-SE.` };
+  }
+  const unknown = unknownLocale(locale);
+  return unknown ? { block: other, error: unknown.message } : { locale };
+}
+
+/** Inline errors for the create form, from the same schemas and checks the operation applies. */
+function createAgentErrors(name: string, chosen: ReturnType<typeof chosenLocale>): Record<string, string> {
   const errors: Record<string, string> = {};
   const nameCheck = agentName.safeParse(name);
   if (!nameCheck.success) errors[INPUT.agentName.block] = `Name ${nameCheck.error.issues[0]?.message ?? 'is invalid'}`;
-  if (!locale) {
-    errors[INPUT.agentLanguage.block] = 'Pick a language, or type another locale below.';
-  } else if (!language.safeParse(locale).success) {
-    errors[INPUT.agentLanguageOther.block] =
-      `"${truncate(locale, 20)}" is not a locale tag: use language-REGION, e.g. sv-SE.`;
-  }
+  if ('error' in chosen) errors[chosen.block] = chosen.error;
   return errors;
 }
 
 export function registerViews(app: App, deps: SlackDeps): void {
   app.view(CALLBACK.createAgent, async ({ ack, view, context }) => {
     const name = textOf(view, INPUT.agentName);
-    const locale = normalizeLocale(textOf(view, INPUT.agentLanguageOther) || selectedOf(view, INPUT.agentLanguage));
-    const errors = createAgentErrors(name, locale);
-    if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
+    const chosen = chosenLocale(selectedOf(view, INPUT.agentLanguage), textOf(view, INPUT.agentLanguageOther));
+    const errors = createAgentErrors(name, chosen);
+    if (Object.keys(errors).length > 0 || !('locale' in chosen)) return ack({ response_action: 'errors', errors });
+    const locale = chosen.locale;
     await ack({ response_action: 'update', view: loadingModal('Create an agent') });
     const actor = actorOf(requesterIn(context), view);
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Create an agent');

@@ -1,11 +1,12 @@
 import type { Button, KnownBlock, SectionBlock } from '@slack/types';
+import { count, counted } from '../../counts.js';
 import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
 import { button, context, message, type SlackMessage, section } from './blocks.js';
-import { count, counted, listPager } from './pager.js';
+import { listPager } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel, listOf } from './text.js';
 
@@ -19,10 +20,11 @@ function createAgentButton(): Button {
 }
 
 /** "*AI agents* · name contains …", with Create agent beside it for those who may create one. */
-export function agentsIntro(page: AgentsPage, role: Role): SectionBlock {
+/** The list's title and filter, or why it is empty; the Home tab, under its own heading, gives a subtitle. */
+export function agentsIntro(page: AgentsPage, role: Role, title = '*AI agents*'): SectionBlock {
   const filter = page.filter.text === undefined ? '' : ` · name contains ${code(page.filter.text)}`;
   const empty = filter ? '\nNo agents match.' : '\nNo agents yet.';
-  const text = `*AI agents*${filter}${page.total > 0 ? '' : empty}`;
+  const text = `${title}${filter}${page.total > 0 ? '' : empty}`;
   return section(text, can(role, 'operator') ? createAgentButton() : undefined);
 }
 
@@ -54,7 +56,7 @@ export function agentsMessage(input: { page: AgentsPage; role: Role }): SlackMes
  */
 export function agentInUseMessage(inUse: AgentInUse): SlackMessage {
   const agent = agentLabel(inUse.agent);
-  const still = inUse.total === 1 ? '1 number still routes' : `${count(inUse.total)} numbers still route`;
+  const still = `${counted(inUse.total, 'number')} still ${inUse.total === 1 ? 'routes' : 'route'}`;
   const text =
     `:no_entry: Agent ${agent} cannot be deleted: ${still} to it, and the provider refuses to delete an agent in ` +
     'use. Map each number to another agent (a number cannot be left routing nowhere), or release it; then delete.';

@@ -1,10 +1,11 @@
 // Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
 // outcome), and what the requester is told.
+import { counted } from '../../counts.js';
 import { type ApprovalRequest, NEEDED_ROLE } from '../../ops/index.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
-import { confirmationSummary } from './confirmation.js';
+import { confirmationSummary, destroys } from './confirmation.js';
 
 const expiry = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -23,8 +24,14 @@ export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
         `${expiry(request.expiresAt)}.`,
     ),
     actions([
-      button({ text: 'Approve', actionId: ACTION.approveChange, value: request.approvalId, style: 'primary' }),
-      button({ text: 'Reject', actionId: ACTION.rejectChange, value: request.approvalId, style: 'danger' }),
+      // Approving is the last confirmation of the change: red when it takes something away, as Confirm is.
+      button({
+        text: 'Approve',
+        actionId: ACTION.approveChange,
+        value: request.approvalId,
+        style: destroys(request.change) ? 'danger' : 'primary',
+      }),
+      button({ text: 'Reject', actionId: ACTION.rejectChange, value: request.approvalId }),
     ]),
   ]);
 }
@@ -53,7 +60,7 @@ export function rejectedMessage(request: ApprovalRequest): SlackMessage {
 
 export function expiredApprovalMessage(request: ApprovalRequest, hours: number): SlackMessage {
   return textMessage(
-    `:hourglass: Nobody approved your change within ${hours} hours: nothing was changed. Ask again if you still ` +
+    `:hourglass: Nobody approved your change within ${counted(hours, 'hour')}: nothing was changed. Ask again if you still ` +
       `want it.\n${confirmationSummary(request.change)}`,
   );
 }

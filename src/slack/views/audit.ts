@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { count, counted } from '../../counts.js';
 import type { AuditChange, AuditPage } from '../../ops/audit.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
@@ -6,7 +7,7 @@ import { PAGE } from '../ids.js';
 import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
-import { count, counted, pager } from './pager.js';
+import { pager } from './pager.js';
 
 /** Changes on one page of `/voice audit`. */
 export const AUDIT_PAGE_SIZE = 20;
@@ -49,6 +50,11 @@ function subject(change: AuditChange): string[] {
   return target;
 }
 
+/** An outcome and its error code, the code left out when it only repeats the outcome ("denied `denied`"). */
+function outcomeText(outcome: string, errorCode: string | undefined): string {
+  return errorCode && errorCode !== outcome ? `${outcome} ${code(errorCode, MAX.errorCode)}` : outcome;
+}
+
 function noteText(note: AuditChange['notes'][number]): string {
   const what =
     note.action === 'change.announce'
@@ -58,8 +64,7 @@ function noteText(note: AuditChange['notes'][number]): string {
         : note.action === 'access.denied'
           ? `attempt by ${truncate(mentionUser(note.actorId), MAX.actor)}`
           : `\`${note.action}\``;
-  const error = note.errorCode ? ` \`${escapeAndTruncate(note.errorCode, MAX.errorCode)}\`` : '';
-  return `${what} ${note.outcome}${error}`;
+  return `${what} ${outcomeText(note.outcome, note.errorCode)}`;
 }
 
 /** One change in one line, in escaped mrkdwn: also the history on a number's or an agent's card. */
@@ -70,8 +75,7 @@ export function changeLine(change: AuditChange): string {
     code(change.action),
     ...(change.attempted ? [`(${escapeAndTruncate(change.attempted, MAX.target)})`] : []),
     ...subject(change),
-    `${OUTCOME_EMOJI[change.outcome]} ${change.outcome}`,
-    ...(change.errorCode ? [code(change.errorCode, MAX.errorCode)] : []),
+    `${OUTCOME_EMOJI[change.outcome]} ${outcomeText(change.outcome, change.errorCode)}`,
     ...(change.errorMessage ? [escapeAndTruncate(change.errorMessage, MAX.errorMessage)] : []),
     ...(change.notes.length ? [`· ${change.notes.map(noteText).join(', ')}`] : []),
   ];
@@ -99,7 +103,7 @@ export function describeAuditFilter(filter: AuditFilter): string {
     ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
     ...(filter.target === undefined ? [] : [`about ${code(filter.target)}`]),
     ...(filter.agentId === undefined ? [] : [`about agent ${code(filter.agentId)}`]),
-    ...(filter.failed ? ['with a failed step'] : []),
+    ...(filter.failed ? ['that failed or were refused'] : []),
   ].join(', ');
 }
 

@@ -1,5 +1,6 @@
 // One number or one agent: what it is, where its calls go, what happened to it lately, and its buttons.
 import type { KnownBlock } from '@slack/types';
+import { count } from '../../counts.js';
 import type { AuditChange } from '../../ops/audit.js';
 import type { AgentCard, NumberCard } from '../../ops/cards.js';
 import { regionName } from '../../ops/regions.js';
@@ -9,7 +10,6 @@ import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { changeLine } from './audit.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { capabilityText, NO_VOICE } from './numbers.js';
-import { count } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel, listOf } from './text.js';
 

@@ -73,13 +73,24 @@ export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): Slac
   ]);
 }
 
-/** The same confirmation inside a modal: submitting confirms, closing cancels (hence notify_on_close). */
+/**
+ * The same confirmation inside a modal; closing it cancels (hence notify_on_close). Slack draws a modal's submit button
+ * in its own colour, which no app can change, so a change that takes something away is confirmed by a red button in
+ * the modal instead, unless it asks for typed digits, which only a submission carries.
+ */
 export function confirmationModal(prompt: ConfirmationPrompt, now: Date): ModalView {
   const labels = LABELS[prompt.change.kind];
+  const red = destroys(prompt.change) && !prompt.mustType;
+  const confirm = button({
+    text: labels.verb,
+    actionId: ACTION.confirmChange,
+    value: prompt.confirmationId,
+    style: 'danger',
+  });
   return modal({
     title: labels.title,
     callbackId: CALLBACK.confirmChange,
-    submit: labels.verb,
+    ...(red ? {} : { submit: labels.verb }),
     close: 'Cancel',
     privateMetadata: prompt.confirmationId,
     notifyOnClose: true,
@@ -87,6 +98,7 @@ export function confirmationModal(prompt: ConfirmationPrompt, now: Date): ModalV
       section(confirmationSummary(prompt.change)),
       context(expiryLine(prompt.expiresAt, now)),
       ...(prompt.mustType ? [typedConfirmationInput(prompt.mustType)] : []),
+      ...(red ? [actions([confirm])] : []),
     ],
   });
 }

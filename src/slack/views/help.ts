@@ -20,7 +20,10 @@ export function helpMessage(input: {
   /** The guardrails in force, shown under the role. */
   policies?: string[];
 }): SlackMessage {
-  const lines = input.commands.map((spec) => `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`);
+  const lines = input.commands.map((spec) => {
+    const line = `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`;
+    return spec.note ? `${line}\n      ↳ ${escapeMrkdwn(spec.note)}` : line;
+  });
   const error = input.error === undefined ? undefined : `:warning: ${input.error}`;
   const blocks = [
     ...(error ? [section(error)] : []),

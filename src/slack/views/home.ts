@@ -17,6 +17,10 @@ import { can, roleLine, SANDBOX_WARNING } from './roles.js';
 export const HOME_AGENTS_PAGE_SIZE = 15;
 export const HOME_NUMBERS_PAGE_SIZE = 25;
 
+// Each section has one heading, the provider dashboard's; its list says what it holds beneath it.
+const AGENTS_SUBTITLE = 'Agents and the numbers that route to each';
+const NUMBERS_SUBTITLE = 'Numbers bought and where each routes';
+
 /** The filters the Home tab offers, each valued with the filter itself. */
 const HOME_FILTERS: { label: string; filter: NumberFilter }[] = [
   { label: 'All numbers', filter: {} },
@@ -59,11 +63,15 @@ export function homeView(input: {
       : [section(`:warning: Could not read the provider: ${escapeMrkdwn(input.error)}`)]),
     header('Voice AI'),
     ...(agents
-      ? [agentsIntro(agents, role), ...agentRows(agents.items, role), ...listPager(agents, 'agent', PAGE.homeAgents)]
+      ? [
+          agentsIntro(agents, role, AGENTS_SUBTITLE),
+          ...agentRows(agents.items, role),
+          ...listPager(agents, 'agent', PAGE.homeAgents),
+        ]
       : []),
     divider(),
     header('Numbers'),
-    ...(numbers ? [numbersIntro(numbers)] : []),
+    ...(numbers ? [numbersIntro(numbers, NUMBERS_SUBTITLE)] : []),
     actions(numberTools),
     ...(numbers ? [...numberRows(numbers.items, role), ...listPager(numbers, 'number', PAGE.homeNumbers)] : []),
     divider(),

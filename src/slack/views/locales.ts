@@ -1,4 +1,8 @@
 // Languages offered by the agent form; any other locale tag can be typed in its "Other locale" field.
+
+/** The Language picker's last option: the locale is the one typed in the field below. */
+export const OTHER_LOCALE = 'other';
+
 export const COMMON_LOCALES: { tag: string; name: string }[] = [
   { tag: 'en-US', name: 'English (United States)' },
   { tag: 'en-GB', name: 'English (United Kingdom)' },

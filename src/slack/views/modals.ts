@@ -1,7 +1,9 @@
 import type { KnownBlock, ModalView, OptionGroup, PlainTextOption } from '@slack/types';
+import { count, counted } from '../../counts.js';
 import type { NumberSummary } from '../../ops/numbers.js';
 import type { AgentChoices, NumberChoices } from '../../ops/pickers.js';
 import { REGIONS } from '../../ops/regions.js';
+import { NO_UNROUTE } from '../../ops/routing.js';
 import type { SearchPage } from '../../ops/search.js';
 import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
@@ -22,9 +24,8 @@ import {
   staticSelect,
   textMessage,
 } from './blocks.js';
-import { COMMON_LOCALES } from './locales.js';
+import { COMMON_LOCALES, OTHER_LOCALE } from './locales.js';
 import { searchResultsBlocks } from './numbers.js';
-import { count } from './pager.js';
 
 /** The longest agent name the provider accepts (see the `agentName` schema). */
 const AGENT_NAME_MAX = 100;
@@ -43,6 +44,10 @@ export function agentCreatedModal(agent: CreatedAgent): ModalView {
   return infoModal('Agent created', agentCreatedMessage(agent));
 }
 
+/**
+ * Language is required: one of the common locales, or "Other locale", which the field below it then gives. So the one
+ * field Slack marks "(optional)" is needed only when Other is picked, and the form never asks for both.
+ */
 export function createAgentModal(input: { agentName?: string; language?: string; privateMetadata: string }): ModalView {
   const listed = COMMON_LOCALES.some((locale) => locale.tag === input.language);
   const other = input.language !== undefined && !listed ? input.language : undefined;
@@ -63,19 +68,21 @@ export function createAgentModal(input: { agentName?: string; language?: string;
       type: 'input',
       block_id: INPUT.agentLanguage.block,
       label: plainText('Language'),
-      optional: true,
       element: staticSelect({
         actionId: INPUT.agentLanguage.action,
         placeholder: 'Pick a language',
-        options: COMMON_LOCALES.map((locale) => option(`${locale.name} · ${locale.tag}`, locale.tag)),
-        initialValue: input.language,
+        options: [
+          ...COMMON_LOCALES.map((locale) => option(`${locale.name} · ${locale.tag}`, locale.tag)),
+          option('Other locale: type it below', OTHER_LOCALE),
+        ],
+        initialValue: other ? OTHER_LOCALE : input.language,
       }),
     },
     {
       type: 'input',
       block_id: INPUT.agentLanguageOther.block,
       label: plainText('Other locale, e.g. sv-SE'),
-      hint: plainText('Used when the language you need is not in the list.'),
+      hint: plainText('Needed only when Language is “Other locale”: a language and a region, language-REGION.'),
       optional: true,
       element: {
         type: 'plain_text_input',
@@ -206,16 +213,19 @@ export function mapModal(input: {
           placeholder: 'Type digits of one of your numbers',
           initialOption: input.initial && numberOption(input.initial),
         }),
-        hint: plainText(`${count(input.numbers)} numbers; those that route nowhere come first.`),
+        hint: plainText(`${counted(input.numbers, 'number')}; those that route nowhere come first.`),
       },
       {
         type: 'input',
         block_id: INPUT.mapAgent.block,
         label: plainText('Agent'),
         element: externalSelect({ actionId: INPUT.mapAgent.action, placeholder: 'Type part of the agent’s name' }),
-        hint: plainText(`${count(input.agents)} agents.`),
+        hint: plainText(`${counted(input.agents, 'agent')}.`),
       },
-      context('A number that already routes to another agent asks you to confirm the re-route first.'),
+      context(
+        'A number that already routes to another agent asks you to confirm the re-route first. ' +
+          escapeMrkdwn(NO_UNROUTE),
+      ),
     ],
   });
 }

@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import { counted } from '../../counts.js';
 import type { NumberFilter, NumberSummary, NumbersPage } from '../../ops/numbers.js';
 import { regionName } from '../../ops/regions.js';
 import type { SearchPage } from '../../ops/search.js';
@@ -8,7 +9,7 @@ import { ACTION, PAGE } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { encodeValue, nextSearchPosition, previousSearchPosition, type SearchPosition, searchPage } from '../paging.js';
 import { actions, button, capped, context, message, type SlackMessage, section } from './blocks.js';
-import { count, counted, listPager, pager } from './pager.js';
+import { listPager, pager } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel } from './text.js';
 
@@ -39,11 +40,12 @@ function regionLabel(region: string): string {
 }
 
 /** "*Phone numbers* · not routed", or the empty state. */
-export function numbersIntro(page: NumbersPage): KnownBlock {
+/** The list's title and filter, or why it is empty; the Home tab, under its own heading, gives a subtitle. */
+export function numbersIntro(page: NumbersPage, title = '*Phone numbers*'): KnownBlock {
   const filter = describeNumberFilter(page.filter);
-  const title = `*Phone numbers*${filter ? ` · ${filter}` : ''}`;
-  if (page.total > 0) return section(title);
-  return section(filter ? `${title}\nNo numbers match.` : `${title}\nNo numbers yet.`);
+  const titled = `${title}${filter ? ` · ${filter}` : ''}`;
+  if (page.total > 0) return section(titled);
+  return section(filter ? `${titled}\nNo numbers match.` : `${titled}\nNo numbers yet.`);
 }
 
 function numberRow(number: NumberSummary, role: Role): KnownBlock[] {
@@ -132,11 +134,11 @@ export function searchResultsBlocks(input: { page: SearchPage; position: SearchP
   return [
     section(searchTitle(position)),
     ...shown.map((available) => resultRow(available, role)),
-    ...(hidden ? [context(`Showing ${shown.length} of the ${page.data.length} numbers on this page.`)] : []),
+    ...(hidden ? [context(`Showing ${shown.length} of the ${counted(page.data.length, 'number')} on this page.`)] : []),
     ...(page.stopped
       ? [
           context(
-            `Looked through ${count(page.scanned)} numbers for sale and stopped there, having found ` +
+            `Looked through ${counted(page.scanned, 'number')} for sale and stopped there, having found ` +
               `${page.data.length}: Next looks further.`,
           ),
         ]

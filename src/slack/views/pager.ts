@@ -1,18 +1,9 @@
 // Previous and Next under a page of a list, with where the page stands: "Page 3 of 500 · 10,000 numbers".
 import type { KnownBlock } from '@slack/types';
+import { count, counted } from '../../counts.js';
 import type { Page } from '../../ops/pages.js';
 import { encodeValue } from '../paging.js';
 import { actions, button, context } from './blocks.js';
-
-/** `10,000`: counts are read at a glance. */
-export function count(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
-/** `1 number`, `10,000 numbers`. */
-export function counted(value: number, noun: string, plural = `${noun}s`): string {
-  return `${count(value)} ${value === 1 ? noun : plural}`;
-}
 
 export interface PagerInput {
   page: number;
