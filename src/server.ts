@@ -108,7 +108,7 @@ export async function startVoiceOps(
     store,
     seen: new SeenNumbers(),
     access,
-    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, now),
+    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store.openAnnouncements, now),
     locks: new ResourceLocks(),
     changes,
     policy: config.policy,

@@ -31,7 +31,7 @@ export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
 export type { OpsDeps } from './context.js';
-export { type Announcement, AnnouncementFailed, type Announcer, type Change } from './notify.js';
+export { type Announcement, AnnouncementFailed, type Announcer, type Change, change } from './notify.js';
 export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
 export type { AgentChoices, NumberChoices } from './pickers.js';

@@ -1,19 +1,28 @@
+import { z } from 'zod';
 import type { Done } from './carry-out.js';
 import { type OpsDeps, record } from './context.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 
-/** A successful change, as announced in the team's channel. Never carries a secret. */
-export type Change =
-  | { action: 'agent.create'; agent: { id: string; name: string; language: string } }
-  | { action: 'agent.delete'; agent: { id: string; name: string } }
-  | { action: 'number.buy'; number: { id: string; number: string } }
-  | { action: 'number.release'; number: { id: string; number: string }; unroutedAgent?: { id: string; name?: string } }
-  | {
-      action: 'routing.map';
-      number: string;
-      agent: { id: string; name: string };
-      previousAgent?: { id: string; name?: string };
-    };
+const numberRef = z.object({ id: z.string(), number: z.string() });
+const agentRef = z.object({ id: z.string(), name: z.string().optional() });
+
+/** A successful change, as announced in the team's channel (and kept while its message is open). Never a secret. */
+export const change = z.discriminatedUnion('action', [
+  z.object({
+    action: z.literal('agent.create'),
+    agent: z.object({ id: z.string(), name: z.string(), language: z.string() }),
+  }),
+  z.object({ action: z.literal('agent.delete'), agent: z.object({ id: z.string(), name: z.string() }) }),
+  z.object({ action: z.literal('number.buy'), number: numberRef }),
+  z.object({ action: z.literal('number.release'), number: numberRef, unroutedAgent: agentRef.optional() }),
+  z.object({
+    action: z.literal('routing.map'),
+    number: z.string(),
+    agent: z.object({ id: z.string(), name: z.string() }),
+    previousAgent: agentRef.optional(),
+  }),
+]);
+export type Change = z.infer<typeof change>;
 
 /** The number or agent id a change is about, as the audit log names it. */
 export function subjectOf(change: Change): string {

@@ -1,4 +1,12 @@
-import { type Announcement, AnnouncementFailed, type Announcer, type Change } from '../ops/index.js';
+import { z } from 'zod';
+import {
+  type Announcement,
+  AnnouncementFailed,
+  type Announcer,
+  type Change,
+  change as changeSchema,
+} from '../ops/index.js';
+import type { OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';
 import { slackRefusal } from './slack-errors.js';
@@ -22,22 +30,25 @@ interface Burst {
   channel: string;
   ts: string;
   changes: Change[];
-  postedAt: number;
+  postedAt: string;
 }
+
+const keptChanges = z.array(changeSchema);
 
 /**
  * Posts each successful change to the team's channel on a client of its own, so that a rate limit or a hang here
  * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A person's changes within a minute of their
- * message share it: it is rewritten in place (`chat.update`) with a line per change. Each person's message is kept in
- * memory, and their announcements go out one at a time, so that two changes finishing together cannot both post.
+ * message share it: it is rewritten in place (`chat.update`) with a line per change. Each person's open message is kept
+ * in the store, so that a restarted process rewrites it too, and their announcements go out one at a time, so that two
+ * changes finishing together cannot both post.
  * Changes made outside Voice Ops are posted in a message of their own. A failure says why, in words for the requester.
  */
 export function slackAnnouncer(
   client: WebClient,
   channelId: string | undefined,
+  open: OpenAnnouncementsRepo,
   now: () => Date = () => new Date(),
 ): Announcer {
-  const bursts = new Map<string, Burst>();
   const turns = new Map<string, Promise<void>>();
 
   const post = async (channel: string, message: SlackMessage) => {
@@ -50,32 +61,41 @@ export function slackAnnouncer(
     }
   };
 
-  /** The person's message still open to their next change, if any; forgets those past their minute. */
+  /**
+   * The person's message still open to their next change, if any; forgets those past their minute. One whose kept
+   * changes no longer read as changes (written by another version) is not rewritten.
+   */
   const openBurst = (actorId: string, at: number): Burst | undefined => {
-    for (const [actor, burst] of bursts) if (at - burst.postedAt >= BURST_MS) bursts.delete(actor);
-    const burst = bursts.get(actorId);
-    return burst && burst.changes.length < BURST_MAX ? burst : undefined;
+    open.forgetPostedBy(new Date(at - BURST_MS));
+    const kept = open.get(actorId);
+    const changes = keptChanges.safeParse(kept?.changes);
+    if (!kept || !changes.success || changes.data.length >= BURST_MAX) return undefined;
+    return { channel: kept.channelId, ts: kept.messageTs, changes: changes.data, postedAt: kept.postedAt };
   };
+  const keep = (actorId: string, { channel, ts, changes, postedAt }: Burst) =>
+    open.keep(actorId, { channelId: channel, messageTs: ts, changes, postedAt });
 
   const announceOne = async (channel: string, actorId: string, change: Change): Promise<void> => {
     const at = now().getTime();
     const burst = openBurst(actorId, at);
     // Kept again only once Slack has taken the change: after a failure the next change starts a new message.
-    bursts.delete(actorId);
+    open.forget(actorId);
     if (burst) {
       const changes = [...burst.changes, change];
       try {
         const message = announcementMessage(actorId, changes);
         await withRetryAfter(() => client.chat.update({ channel: burst.channel, ts: burst.ts, ...message }));
-        bursts.set(actorId, { ...burst, changes });
+        keep(actorId, { ...burst, changes });
         return;
       } catch (error) {
         if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
       }
     }
     const posted = await post(channel, announcementMessage(actorId, [change]));
-    if (posted.ts)
-      bursts.set(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt: at });
+    if (posted.ts) {
+      const postedAt = new Date(at).toISOString();
+      keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt });
+    }
   };
 
   return {

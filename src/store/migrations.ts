@@ -244,6 +244,20 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE outcome IN ('failed', 'rejected', 'denied');
     `,
   },
+  {
+    version: 8,
+    name: "each person's open announcement, kept where a restarted process finds it",
+    sql: `
+      CREATE TABLE open_announcements (
+        actor_id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL,
+        message_ts TEXT NOT NULL,
+        changes TEXT NOT NULL CHECK (json_valid(changes) AND json_type(changes) = 'array'),
+        posted_at TEXT NOT NULL
+      );
+      CREATE INDEX open_announcements_by_post ON open_announcements (posted_at);
+    `,
+  },
 ];
 
 export class SchemaVersionError extends Error {

@@ -8,6 +8,7 @@ import { checkWritable, openDatabase } from './db.js';
 import { DeliveryKeys } from './dedupe.js';
 import { LearnedFacts } from './facts.js';
 import { Intents } from './intents.js';
+import { OpenAnnouncements } from './open-announcements.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
 import { RoutingRecords } from './routes.js';
 import type { Store } from './store.js';
@@ -32,6 +33,7 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
     facts: new LearnedFacts(db, { now }),
     snapshot: new ProviderSnapshot(db),
     deliveries: new DeliveryKeys(db, { now }),
+    openAnnouncements: new OpenAnnouncements(db),
     transaction: <T>(work: (bound: Store) => T): T => db.transaction(() => work(store))(),
     checkWritable: () => checkWritable(db),
     close: () => db.close(),

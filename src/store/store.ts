@@ -7,6 +7,7 @@ import type { AuditAction, AuditEntry, AuditEvent, AuditOutcome } from './audit.
 import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
 import type { ClaimResult, Confirmation, PendingAction } from './confirmations.js';
 import type { Intent, IntentOutcome } from './intents.js';
+import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { RouteRecord } from './routes.js';
 
@@ -98,6 +99,16 @@ export interface DeliveriesRepo {
   firstSeen(key: string): boolean;
 }
 
+/** Each person's announcement message still open to their next changes. */
+export interface OpenAnnouncementsRepo {
+  get(actorId: string): OpenAnnouncement | undefined;
+  /** Keeps (or replaces) the person's open message. */
+  keep(actorId: string, open: OpenAnnouncement): void;
+  forget(actorId: string): void;
+  /** Forgets every message posted at or before `time`. */
+  forgetPostedBy(time: Date): void;
+}
+
 /** Every repository, as bound to the store or to one transaction. */
 export interface Repos {
   audit: AuditRepo;
@@ -109,6 +120,7 @@ export interface Repos {
   facts: FactsRepo;
   snapshot: SnapshotRepo;
   deliveries: DeliveriesRepo;
+  openAnnouncements: OpenAnnouncementsRepo;
 }
 
 export interface Store extends Repos {

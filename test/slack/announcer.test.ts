@@ -1,9 +1,14 @@
 // The announcer with Slack's own Web API client against the fake Slack: a message holds at most 50 changes, so that
 // a long burst never outgrows what Slack takes; the 51st change starts a new message.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../src/ops/index.js';
-import { slackAnnouncer } from '../../src/slack/announcer.js';
+import { BURST_MS, slackAnnouncer } from '../../src/slack/announcer.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { type FakeSlack, startFakeSlack } from '../harness/fake-slack.js';
 import { limitViolations, many } from '../views/support.js';
 
@@ -15,15 +20,21 @@ afterAll(async () => {
   await fake.close();
 });
 
+/** Slack's own Web API client, pointed at the fake. */
+function slackClient(): webApi.WebClient {
+  return new webApi.WebClient('xoxb-announcer-test', {
+    slackApiUrl: fake.apiUrl,
+    retryConfig: { retries: 0 },
+    logLevel: webApi.LogLevel.ERROR,
+  });
+}
+
 describe('slackAnnouncer', () => {
   it('gathers at most 50 of one person’s changes in a message; the next one starts another', async () => {
-    const client = new webApi.WebClient('xoxb-announcer-test', {
-      slackApiUrl: fake.apiUrl,
-      retryConfig: { retries: 0 },
-      logLevel: webApi.LogLevel.ERROR,
-    });
+    const client = slackClient();
     const at = new Date('2026-11-02T10:00:00Z');
-    const announcer = slackAnnouncer(client, 'CBURST', () => at);
+    const store = openSqliteStore(':memory:', { approvalTtlMs: 60_000 });
+    const announcer = slackAnnouncer(client, 'CBURST', store.openAnnouncements, () => at);
     const changes = many(
       51,
       (i): Change => ({
@@ -48,5 +59,38 @@ describe('slackAnnouncer', () => {
       '<@UBUSY> re-routed *+14155550050* (US) from ' +
         `*${'A former agent name '.repeat(5)}50* (\`ag_old_50\`) to *${'A long agent name '.repeat(5)}50* (\`ag_50\`)`,
     );
+    store.close();
+  });
+
+  it('keeps a person’s open message in the store: a restarted process rewrites it within the minute, then posts anew', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'voice-ops-announcer-'));
+    const path = join(dir, 'voice-ops.db');
+    let at = new Date('2026-11-02T11:00:00Z');
+    const buy = (i: number): Change => ({ action: 'number.buy', number: { id: `pn_${i}`, number: `+1415666000${i}` } });
+    const announceWith = async (store: Store, i: number) =>
+      slackAnnouncer(slackClient(), 'CRESTART', store.openAnnouncements, () => at).announce({
+        actor: { userId: 'URESTART', source: 'command' },
+        change: buy(i),
+      });
+    try {
+      const before = openSqliteStore(path, { approvalTtlMs: 60_000 });
+      await announceWith(before, 1);
+      before.close();
+
+      // Another process on the same database, half a minute later: the same message, rewritten.
+      at = new Date(at.getTime() + BURST_MS / 2);
+      const after = openSqliteStore(path, { approvalTtlMs: 60_000 });
+      await announceWith(after, 2);
+      expect(fake.messages('CRESTART').map((message) => message.edits)).toEqual([1]);
+      expect(fake.messages('CRESTART')[0]?.text).toMatch(/^<@URESTART> made 2 changes:/);
+
+      // A minute after the post, the next change starts a message of its own.
+      at = new Date(at.getTime() + BURST_MS / 2);
+      await announceWith(after, 3);
+      expect(fake.messages('CRESTART').map((message) => message.edits)).toEqual([1, 0]);
+      after.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

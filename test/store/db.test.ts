@@ -35,6 +35,7 @@ describe('openDatabase', () => {
       'delivery_keys',
       'intents',
       'number_facts',
+      'open_announcements',
       'provider_snapshot',
       'provider_snapshot_taken',
       'routes',

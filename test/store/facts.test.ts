@@ -60,10 +60,12 @@ function oldRow(db: Sqlite.Database, version: number): void {
 }
 
 describe('the facts migration', () => {
-  it('comes after every rebuild of the audit table, and only indexes follow it', () => {
+  it('comes after every rebuild of the audit table, which would drop its indexes', () => {
     expect(MIGRATIONS[FACTS_VERSION - 1]?.name).toMatch(/^facts learned at buy and create time/);
     for (const later of MIGRATIONS.slice(FACTS_VERSION)) {
-      expect('sql' in later && later.sql.replace(/(DROP|CREATE) INDEX[^;]*;/g, '').trim(), later.name).toBe('');
+      expect('sql' in later && !/audit_events_rebuilt|DROP TABLE audit_events\b/.test(later.sql), later.name).toBe(
+        true,
+      );
     }
   });
 
