@@ -187,7 +187,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
       container: { type: 'view', viewId: 'VHOMEOP', viewType: 'home', privateMetadata: viewOf(home).private_metadata },
     });
     const filtered = await t.slack.waitFor('views.publish', (call) => call.body.user_id === OPERATOR, { since: at });
-    expect(shownText(filtered)).toContain('*Phone numbers* · not routed');
+    expect(shownText(filtered)).toContain('Numbers bought and where each routes · not routed');
     expect(shownText(filtered)).toContain(
       `Page 1 of ${Math.ceil(unrouted / 25).toLocaleString('en-US')} · ${unrouted.toLocaleString('en-US')} numbers`,
     );
