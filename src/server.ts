@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.js';
 import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
+import { metricsRoute, PrometheusMetrics } from './metrics.js';
 import { AccessControl, MEMBERSHIP_TTL_MS } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { accountLists } from './ops/lists.js';
@@ -60,7 +61,10 @@ export async function startVoiceOps(
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
-  const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets);
+  const metrics = new PrometheusMetrics();
+  const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets, (call) =>
+    metrics.slackCall(call),
+  );
   // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
   const store = openSqliteStore(config.databasePath, {
     approvalTtlMs: config.policy.approvalTtlHours * 60 * 60 * 1000,
@@ -78,16 +82,20 @@ export async function startVoiceOps(
     timeoutMs: config.providerOptions.timeoutMs,
     cursorParam: config.providerOptions.cursorParam,
     logger,
+    onRequest: (request) => metrics.providerCall(request),
   });
-  const routes = healthRoutes({
-    database: async () => store.checkWritable(),
-    slack: async () => {
-      const status = await identity.check();
-      if (status.ok) return status;
-      return { ok: false, reason: `${status.refused ? 'token refused' : 'unreachable'} (${status.reason})` };
-    },
-    provider: providerCheck(provider),
-  });
+  const routes = [
+    ...healthRoutes({
+      database: async () => store.checkWritable(),
+      slack: async () => {
+        const status = await identity.check();
+        if (status.ok) return status;
+        return { ok: false, reason: `${status.refused ? 'token refused' : 'unreachable'} (${status.reason})` };
+      },
+      provider: providerCheck(provider),
+    }),
+    metricsRoute(metrics),
+  ];
   // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
   const onFatal = options.onFatal ?? ((reason: string) => logger.fatal(reason));
   const app = createBoltApp(config.slack, { logger, identity, healthRoutes: routes, onFatal });
@@ -106,6 +114,7 @@ export async function startVoiceOps(
     provider,
     lists: accountLists(provider, store.routes),
     store,
+    metrics,
     seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store.openAnnouncements, now),
@@ -125,7 +134,7 @@ export async function startVoiceOps(
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
-  const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger };
+  const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger, metrics };
   registerListeners(app, slackDeps, { deliveries: store.deliveries, identity, people });
   // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
   const expireApprovals = () =>

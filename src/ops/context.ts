@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditOutcome } from '../store/audit.js';
@@ -19,6 +20,7 @@ export interface OpsDeps {
   lists: AccountLists;
   /** Everything the app keeps: audit log, confirmations, approvals, intents, routing records, learnt facts. */
   store: Store;
+  metrics: Metrics;
   /** Capabilities of numbers recent searches showed. */
   seen: SeenNumbers;
   access: AccessControl;
@@ -43,7 +45,12 @@ export const newCorrelationId = (): string => randomUUID();
  * the store bound to that transaction, so that everything it calls writes there.
  */
 export function atomically<D extends OpsDeps, T>(deps: D, work: (deps: D) => T): T {
-  return deps.store.transaction((store) => work({ ...deps, store }));
+  const started = performance.now();
+  try {
+    return deps.store.transaction((store) => work({ ...deps, store }));
+  } finally {
+    deps.metrics.storeTransaction((performance.now() - started) / 1000);
+  }
 }
 
 export interface Step {
@@ -70,6 +77,7 @@ export function record(deps: OpsDeps, actor: Actor, correlationId: string, step:
     errorMessage: step.error?.message,
     correlationId,
   });
+  deps.metrics.auditStep(step.action, step.outcome);
 }
 
 /** An attempt at a change, as its refusals are audited. */

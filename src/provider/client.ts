@@ -44,6 +44,8 @@ export interface ProviderClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Gets one debug line per request: method, path, status, ms, attempt. Never keys or bodies. */
   logger?: Logger;
+  /** Told of each request once it has ended: its endpoint (the path's first segment), time and failure kind. */
+  onRequest?: (request: { method: string; endpoint: string; seconds: number; error?: ProviderErrorKind }) => void;
 }
 
 /** A purchase; `reconciled` is true when the answer was lost and the purchase was found in the purchased list. */
@@ -74,6 +76,7 @@ export class ProviderClient {
   private readonly cursorParam: string;
   private readonly retryPolicy: RetryPolicy;
   private readonly logger?: Logger;
+  private readonly onRequest?: ProviderClientOptions['onRequest'];
 
   constructor(options: ProviderClientOptions) {
     const url = new URL(checkInput(baseUrl, options.baseUrl, 'baseUrl'));
@@ -92,6 +95,7 @@ export class ProviderClient {
       maxTotalMs: retry.maxTotalMs ?? DEFAULT_RETRY_POLICY.maxTotalMs,
     };
     this.logger = options.logger;
+    this.onRequest = options.onRequest;
   }
 
   async createAgent(input: CreateAgentRequest): Promise<CreatedAgent> {
@@ -232,8 +236,14 @@ export class ProviderClient {
       failure = error instanceof ProviderError ? error : this.transportError(error, signal, context);
       throw failure;
     } finally {
-      const ms = Math.round(performance.now() - started);
-      this.logger?.debug({ method, path, status, ms, attempt, error: failure?.kind }, 'provider request');
+      const elapsed = performance.now() - started;
+      this.logger?.debug(
+        { method, path, status, ms: Math.round(elapsed), attempt, error: failure?.kind },
+        'provider request',
+      );
+      // Ids and queries stay out of the endpoint, so that it names one of the API's few routes.
+      const endpoint = `/${path.split(/[/?]/)[1] ?? ''}`;
+      this.onRequest?.({ method, endpoint, seconds: elapsed / 1000, error: failure?.kind });
     }
   }
 

@@ -71,11 +71,13 @@ export class Reconciler {
   }
 
   async #pass(): Promise<void> {
+    let ok = false;
     try {
       await resolveIntents(this.#deps, this.#tell, this.#settledBefore());
       if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;
+      ok = true;
     } catch (error) {
       if (!(error instanceof ProviderError)) {
         this.#logger.error({ err: error }, 'a reconciliation pass failed');
@@ -85,6 +87,8 @@ export class Reconciler {
         this.#logger.warn({ err: error }, 'the provider did not answer the reconciliation pass: nothing was changed');
       }
       this.#outage = true;
+    } finally {
+      this.#deps.metrics.reconcilerPass(this.#options.now(), ok);
     }
   }
 }

@@ -44,22 +44,37 @@ const answerNotes = z.object({
  * A client that notes the warnings Slack adds to a successful answer (`warning`, `response_metadata.warnings` and
  * `.messages`, e.g. a missing charset) at debug level: the call worked, so they change nothing. The library's own
  * warn and error lines are debug lines too, since every call that fails is thrown to code that logs it in context.
+ * Each call, once ended, is told to `onCall` with its time and Slack's error code if it failed.
  */
+/** Told of each Web API call once it has ended. */
+export type OnSlackCall = (call: { method: string; seconds: number; error?: string }) => void;
+
 class NotingWebClient extends webApi.WebClient {
   readonly #logger: BoltLogger;
+  readonly #onCall: OnSlackCall;
 
-  constructor(token: string, options: webApi.WebClientOptions & { logger: BoltLogger }) {
-    const { logger } = options;
-    super(token, { ...options, logger: { ...logger, warn: logger.debug, error: logger.debug } });
+  constructor(token: string, options: webApi.WebClientOptions & { logger: BoltLogger; onCall: OnSlackCall }) {
+    const { logger, onCall, ...rest } = options;
+    super(token, { ...rest, logger: { ...logger, warn: logger.debug, error: logger.debug } });
     this.#logger = logger;
+    this.#onCall = onCall;
   }
 
   override async apiCall(method: string, options?: Record<string, unknown>): Promise<webApi.WebAPICallResult> {
-    const answer = await super.apiCall(method, options);
-    const { warning, response_metadata: metadata } = answerNotes.parse(answer);
-    const notes = [warning, ...(metadata?.warnings ?? []), ...(metadata?.messages ?? [])].filter(Boolean);
-    if (notes.length > 0) this.#logger.debug(`Slack answered ${method} with warnings: ${notes.join('; ')}`);
-    return answer;
+    const started = performance.now();
+    let error: string | undefined;
+    try {
+      const answer = await super.apiCall(method, options);
+      const { warning, response_metadata: metadata } = answerNotes.parse(answer);
+      const notes = [warning, ...(metadata?.warnings ?? []), ...(metadata?.messages ?? [])].filter(Boolean);
+      if (notes.length > 0) this.#logger.debug(`Slack answered ${method} with warnings: ${notes.join('; ')}`);
+      return answer;
+    } catch (failure) {
+      error = slackErrorCode(failure);
+      throw failure;
+    } finally {
+      this.#onCall({ method, seconds: (performance.now() - started) / 1000, error });
+    }
   }
 }
 
@@ -67,11 +82,13 @@ export function createSlackClients(
   slack: Config['slack'],
   logger: BoltLogger,
   budgets: SlackBudgets = SLACK_BUDGETS,
+  onCall: OnSlackCall,
 ): SlackClients {
   const client = ({ timeoutMs, retries }: Budget) =>
     new NotingWebClient(slack.botToken, {
       slackApiUrl: slack.apiUrl,
       logger,
+      onCall,
       timeout: timeoutMs,
       // A 429 is answered by the caller (announcements wait out a short Retry-After once); the client never
       // pauses its queue for whatever time Slack names.

@@ -2,6 +2,7 @@
 // a command and the button that leads to the same flow answer alike.
 import type { ModalView } from '@slack/types';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
 import type { Actor, ConfirmationPrompt, Done, Person, Result, VoiceOps } from '../ops/index.js';
 import type { ReadOptions } from '../ops/lists.js';
 import { postApprovalRequest } from './approvals.js';
@@ -41,6 +42,7 @@ export interface SlackDeps {
   sandbox: boolean;
   now: () => Date;
   logger: Logger;
+  metrics: Metrics;
 }
 
 function doneOrFailure(result: Result<Done>): Answer {

@@ -48,6 +48,7 @@ export function registerCommands(app: App, deps: SlackDeps): void {
       respond: replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: command.response_url }),
     };
     const parsed = parseCommand(command.text);
+    deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
     if (!parsed.ok) {
       if (parsed.attempted) deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
       return showHelp(invocation, parsed.error);

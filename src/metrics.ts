@@ -1,0 +1,145 @@
+// The app's Prometheus metrics, served as text at GET /metrics: commands, audited steps by action and outcome,
+// provider and Slack calls (latency, failures), database transactions, and the reconciler's last pass. One registry
+// per running app (not prom-client's global one), so that several apps in one process count apart.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { HealthRoute } from './health.js';
+
+/** What a provider or Slack call reports once it has ended: how long it took, and its error if it failed. */
+export interface CallEnded {
+  seconds: number;
+  /** The provider error's kind or Slack's error code; absent when the call succeeded. */
+  error?: string;
+}
+
+/** What the rest of the app reports; prom-client stays behind it. */
+export interface Metrics {
+  command(name: string): void;
+  auditStep(action: string, outcome: string): void;
+  providerCall(call: CallEnded & { method: string; endpoint: string }): void;
+  slackCall(call: CallEnded & { method: string }): void;
+  storeTransaction(seconds: number): void;
+  reconcilerPass(at: Date, ok: boolean): void;
+}
+
+// Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
+const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const STORE_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5];
+
+export class PrometheusMetrics implements Metrics {
+  readonly registry = new Registry();
+  readonly #commands;
+  readonly #auditSteps;
+  readonly #providerSeconds;
+  readonly #providerFailures;
+  readonly #slackSeconds;
+  readonly #slackFailures;
+  readonly #storeSeconds;
+  readonly #reconcilerLastPass;
+  readonly #reconcilerLastPassOk;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'voice_ops_' });
+    this.#commands = new Counter({
+      name: 'voice_ops_commands_total',
+      help: '/voice commands received, by command',
+      labelNames: ['command'],
+      registers,
+    });
+    this.#auditSteps = new Counter({
+      name: 'voice_ops_audit_steps_total',
+      help: 'Audit rows written, by action and outcome (requested, confirmed, succeeded, failed, denied, ...)',
+      labelNames: ['action', 'outcome'],
+      registers,
+    });
+    this.#providerSeconds = new Histogram({
+      name: 'voice_ops_provider_request_seconds',
+      help: "Provider API requests, by method and endpoint, each attempt timed to its answer's end",
+      labelNames: ['method', 'endpoint'],
+      buckets: CALL_BUCKETS,
+      registers,
+    });
+    this.#providerFailures = new Counter({
+      name: 'voice_ops_provider_request_failures_total',
+      help: 'Provider API requests that failed, by method, endpoint and kind of failure',
+      labelNames: ['method', 'endpoint', 'kind'],
+      registers,
+    });
+    this.#slackSeconds = new Histogram({
+      name: 'voice_ops_slack_call_seconds',
+      help: 'Slack Web API calls, by method',
+      labelNames: ['method'],
+      buckets: CALL_BUCKETS,
+      registers,
+    });
+    this.#slackFailures = new Counter({
+      name: 'voice_ops_slack_call_failures_total',
+      help: "Slack Web API calls that failed, by method and Slack's error code",
+      labelNames: ['method', 'error'],
+      registers,
+    });
+    this.#storeSeconds = new Histogram({
+      name: 'voice_ops_database_transaction_seconds',
+      help: 'Database transactions, each timed from begin to commit or rollback',
+      buckets: STORE_BUCKETS,
+      registers,
+    });
+    this.#reconcilerLastPass = new Gauge({
+      name: 'voice_ops_reconciler_last_pass_timestamp_seconds',
+      help: "When the reconciler's last pass ended (Unix time)",
+      registers,
+    });
+    this.#reconcilerLastPassOk = new Gauge({
+      name: 'voice_ops_reconciler_last_pass_ok',
+      help: "1 when the reconciler's last pass could read the provider, 0 when it could not",
+      registers,
+    });
+  }
+
+  command(name: string): void {
+    this.#commands.inc({ command: name });
+  }
+
+  auditStep(action: string, outcome: string): void {
+    this.#auditSteps.inc({ action, outcome });
+  }
+
+  providerCall({ method, endpoint, seconds, error }: CallEnded & { method: string; endpoint: string }): void {
+    this.#providerSeconds.observe({ method, endpoint }, seconds);
+    if (error !== undefined) this.#providerFailures.inc({ method, endpoint, kind: error });
+  }
+
+  slackCall({ method, seconds, error }: CallEnded & { method: string }): void {
+    this.#slackSeconds.observe({ method }, seconds);
+    if (error !== undefined) this.#slackFailures.inc({ method, error });
+  }
+
+  storeTransaction(seconds: number): void {
+    this.#storeSeconds.observe(seconds);
+  }
+
+  reconcilerPass(at: Date, ok: boolean): void {
+    this.#reconcilerLastPass.set(at.getTime() / 1000);
+    this.#reconcilerLastPassOk.set(ok ? 1 : 0);
+  }
+}
+
+/** GET /metrics: the registry in Prometheus' text format, beside /healthz and /readyz. */
+export function metricsRoute(metrics: PrometheusMetrics): HealthRoute {
+  return {
+    path: '/metrics',
+    method: ['GET'],
+    handler: (_request, response) => {
+      void metrics.registry.metrics().then(
+        (text) => {
+          response.writeHead(200, { 'content-type': metrics.registry.contentType });
+          response.end(text);
+        },
+        () => {
+          response.writeHead(500);
+          response.end();
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// GET /metrics serves Prometheus' text format beside /healthz and /readyz, in HTTP mode and in Socket Mode: commands,
+// audited steps by action and outcome, provider and Slack calls with their failures, database transactions and the
+// reconciler's last pass, each counted as it happens.
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import { askForConfirmation, buyThroughApp, confirmAs, shownText, voiceNumber } from './support.js';
+
+interface Scrape {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+async function scrape(t: TestApp): Promise<Scrape> {
+  const { statusCode, headers, body } = await request(`${t.app.url}/metrics`);
+  return { status: statusCode, contentType: String(headers['content-type']), text: await body.text() };
+}
+
+/** The value of one sample (`name{labels} value`), 0 when the series does not exist yet. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? '').split(',');
+    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
+  }
+  return 0;
+}
+
+describe('GET /metrics on an app in HTTP mode', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers in the Prometheus text format, with the process metrics', async () => {
+    const { status, contentType, text } = await scrape(t);
+    expect(status).toBe(200);
+    expect(contentType).toContain('text/plain');
+    expect(text).toContain('# TYPE voice_ops_commands_total counter');
+    expect(sample(text, 'voice_ops_process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('counts each command by name', async () => {
+    const before = sample((await scrape(t)).text, 'voice_ops_commands_total', { command: 'help' });
+    await t.respondedTo((await t.command('help', OPERATOR)).responseUrlId);
+    const after = (await scrape(t)).text;
+    expect(sample(after, 'voice_ops_commands_total', { command: 'help' })).toBe(before + 1);
+  });
+
+  it('counts a buy: its audited steps, its provider call, its database transactions and its Slack calls', async () => {
+    const number = await voiceNumber(t, 'GB');
+    const buy = { method: 'POST', endpoint: '/buy-phone-number' };
+    const before = (await scrape(t)).text;
+
+    await buyThroughApp(t, OPERATOR, number);
+    await t.settled();
+    const after = (await scrape(t)).text;
+
+    for (const outcome of ['requested', 'confirmed', 'succeeded']) {
+      const step = { action: 'number.buy', outcome };
+      expect(sample(after, 'voice_ops_audit_steps_total', step), outcome).toBe(
+        sample(before, 'voice_ops_audit_steps_total', step) + 1,
+      );
+    }
+    expect(sample(after, 'voice_ops_provider_request_seconds_count', buy)).toBe(
+      sample(before, 'voice_ops_provider_request_seconds_count', buy) + 1,
+    );
+    expect(sample(after, 'voice_ops_database_transaction_seconds_count')).toBeGreaterThan(
+      sample(before, 'voice_ops_database_transaction_seconds_count'),
+    );
+    const announced = { method: 'chat.postMessage' };
+    expect(sample(after, 'voice_ops_slack_call_seconds_count', announced)).toBeGreaterThan(
+      sample(before, 'voice_ops_slack_call_seconds_count', announced),
+    );
+  });
+
+  it('counts a failed provider call by its kind, and the failed step', async () => {
+    const number = await voiceNumber(t, 'GB', 1);
+    const refused = { method: 'POST', endpoint: '/buy-phone-number', kind: 'validation' };
+    const failedStep = { action: 'number.buy', outcome: 'failed' };
+    const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
+    const before = (await scrape(t)).text;
+
+    t.sandbox.faults.inject('buyNumber', { type: 'status', status: 422 }, { times: 1 });
+    expect(shownText(await confirmAs(t, OPERATOR, confirmationId))).not.toMatch(/Bought/);
+    const after = (await scrape(t)).text;
+
+    expect(sample(after, 'voice_ops_provider_request_failures_total', refused)).toBe(
+      sample(before, 'voice_ops_provider_request_failures_total', refused) + 1,
+    );
+    expect(sample(after, 'voice_ops_audit_steps_total', failedStep)).toBe(
+      sample(before, 'voice_ops_audit_steps_total', failedStep) + 1,
+    );
+  });
+
+  it("counts a failed Slack call by Slack's error code", async () => {
+    const number = await voiceNumber(t, 'GB', 2);
+    const refused = { method: 'chat.postMessage', error: 'not_in_channel' };
+    const before = (await scrape(t)).text;
+
+    // Someone with no announcement open yet, so that theirs is a new post rather than a rewrite.
+    t.slack.failNext('chat.postMessage', 'not_in_channel');
+    await buyThroughApp(t, ADMIN, number);
+    await t.settled();
+    const after = (await scrape(t)).text;
+
+    expect(sample(after, 'voice_ops_slack_call_failures_total', refused)).toBe(
+      sample(before, 'voice_ops_slack_call_failures_total', refused) + 1,
+    );
+  });
+
+  it("records the reconciler's last pass and whether it read the provider", async () => {
+    await t.app.reconcile();
+    const text = (await scrape(t)).text;
+    expect(sample(text, 'voice_ops_reconciler_last_pass_timestamp_seconds')).toBeGreaterThan(0);
+    expect(sample(text, 'voice_ops_reconciler_last_pass_ok')).toBe(1);
+  });
+});
+
+describe('GET /metrics on an app in Socket Mode', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ socketMode: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is served by the health server on PORT', async () => {
+    const { status, text } = await scrape(t);
+    expect(status).toBe(200);
+    expect(text).toContain('# TYPE voice_ops_audit_steps_total counter');
+  });
+});
