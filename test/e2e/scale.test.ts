@@ -86,7 +86,13 @@ async function walk(
   return { pages, last };
 }
 
-describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS} agents`, () => {
+// A walk through every page is hundreds of round trips one after another: on a machine busy with other work it needs
+// more than the suite's usual limit, which only ever ends a stuck test.
+const WALK_TIMEOUT_MS = 240_000;
+
+describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS} agents`, {
+  timeout: WALK_TIMEOUT_MS,
+}, () => {
   it('walks every page of `/voice numbers` and finds every number exactly once, reading the provider once', async () => {
     const reads = t.sandbox.requestCount('listPurchasedNumbers');
     const first = await t.respondedTo((await t.command('numbers', VIEWER)).responseUrlId);
