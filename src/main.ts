@@ -3,6 +3,7 @@
 import { ConfigError, parseConfig, readEnvironment, secretValues } from './config.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './log.js';
+import { readableLines } from './log-lines.js';
 import { startVoiceOps } from './server.js';
 import { SlackRefusedToken } from './slack/identity.js';
 import { appTokenRefusal } from './slack/socket-mode.js';
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  const logger = createLogger(config.logLevel);
+  // A person at a terminal reads lines; anything else (a pipe, a collector) gets JSON lines to parse.
+  const logger = createLogger(config.logLevel, process.stdout.isTTY ? readableLines(process.stdout) : undefined);
   const lifecycle = new Lifecycle({
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,

@@ -55,6 +55,8 @@ export async function startVoiceOps(
     onFatal?: (reason: string, error?: unknown) => void;
     /** Slack timeouts and retries by use; tests shorten them so that a hang costs milliseconds. */
     slackBudgets?: SlackBudgets;
+    /** The playground says it is ready itself, with the page's address; the app's own address is then for debugging. */
+    readyLevel?: 'info' | 'debug';
     /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
     slackRecheck?: Recheck;
   },
@@ -155,7 +157,7 @@ export async function startVoiceOps(
   const listening = socketMode ? await startHealthServer(routes, config.slack.port) : started;
   const address = listening?.address();
   const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : '';
-  logger.info({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
+  logger[options.readyLevel ?? 'info']({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
   reconciler.start();
 
   return {
@@ -179,11 +181,17 @@ export async function startVoiceOps(
   };
 }
 
+/** The embedded sandbox's database: the one configured, else `sandbox.db` beside the app's. */
+export function sandboxDatabasePath(config: Config): string {
+  return (
+    config.sandbox.databasePath ??
+    (config.databasePath === ':memory:' ? ':memory:' : join(dirname(config.databasePath), 'sandbox.db'))
+  );
+}
+
 /** With no provider configured, the sandbox runs in-process, its state kept beside the app's database. */
 async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<Sandbox> {
-  const databasePath =
-    config.sandbox.databasePath ??
-    (config.databasePath === ':memory:' ? ':memory:' : join(dirname(config.databasePath), 'sandbox.db'));
+  const databasePath = sandboxDatabasePath(config);
   const { apiKey, numbersPerRegion, seed } = config.sandbox;
   const sandbox = await startSandbox({ port: 0, apiKey, databasePath, numbersPerRegion, seed, logger });
   logger.warn(

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
+import { readableLines } from '../src/log-lines.js';
 import { boltLogger } from '../src/slack/bolt-logger.js';
 
 function capture() {
@@ -41,5 +42,19 @@ describe('log redaction', () => {
     expect(out.text()).toContain('apiCall start');
     expect(out.text()).not.toContain('xoxb-123');
     expect(out.text()).not.toContain('atk_secret');
+  });
+});
+
+describe('readable log lines, for a terminal', () => {
+  it('writes time, level, message and fields on one line, and an error’s stack below it, with secrets redacted', () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', readableLines({ write: (text: string) => lines.push(text) }));
+    logger.info({ url: 'http://127.0.0.1:3000/', token: 'xoxb-secret' }, 'Playground: open http://127.0.0.1:3000/');
+    logger.error({ err: new Error('it broke') }, 'a request failed');
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d INFO {2}Playground: open http:\/\/127\.0\.0\.1:3000\/ url="http:\/\/127\.0\.0\.1:3000\/" token="\[redacted\]"\n$/,
+    );
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d ERROR a request failed\nError: it broke\n {4}at /);
+    expect(lines.join('')).not.toContain('"level"');
   });
 });

@@ -132,7 +132,7 @@ export function createOps(deps: OpsDeps) {
     /** The map form's type-ahead pickers, and what the form needs before it opens. */
     numberChoices: (typed: string) => numberChoices(deps, typed),
     agentChoices: (typed: string) => agentChoices(deps, typed),
-    mapFormData: (initialNumber?: string) => mapFormData(deps, initialNumber),
+    mapFormData: (asked?: { number?: string; agentId?: string }) => mapFormData(deps, asked),
     /** One page of changes from the audit log, one line per change, newest first. */
     auditPage: (request: AuditRequest) => auditPage(deps, request),
   };

@@ -71,13 +71,20 @@ export interface MapFormData {
   agents: number;
   /** The number the form was opened for, wherever it stands in the list; absent when it is not one of ours. */
   initial?: NumberSummary;
+  /** The agent the form was opened for; absent when there is no such agent (any more). */
+  initialAgent?: { id: string; name: string };
 }
 
-/** What the map form needs before it opens: whether there is anything to map, and the number asked for. */
-export async function mapFormData(deps: OpsDeps, initialNumber?: string): Promise<Result<MapFormData>> {
+/** What the map form needs before it opens: whether there is anything to map, and the number and agent asked for. */
+export async function mapFormData(
+  deps: OpsDeps,
+  asked: { number?: string; agentId?: string } = {},
+): Promise<Result<MapFormData>> {
+  const initialNumber = asked.number;
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
     const found = initialNumber === undefined ? undefined : purchased.find((entry) => entry.number === initialNumber);
+    const agent = agents.find((candidate) => candidate.id === asked.agentId);
     const route = found && deps.store.routes.forNumber(found.number);
     const routes = new Map(found && route ? [[found.number, route.agentId]] : []);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
@@ -86,6 +93,7 @@ export async function mapFormData(deps: OpsDeps, initialNumber?: string): Promis
       numbers: purchased.length,
       agents: agents.length,
       initial: found && summarize(found, routes, names),
+      ...(agent ? { initialAgent: { id: agent.id, name: agent.name } } : {}),
     };
   } catch (error) {
     return providerFailure(error);

@@ -63,9 +63,14 @@ function staticOptions(element: ActionElement): SlackOption[] {
 export class Interactions {
   constructor(
     private readonly slack: FakeSlack,
-    private readonly app: AppEndpoint,
+    private app: AppEndpoint,
     private readonly logger: Logger,
   ) {}
+
+  /** The app started again (Start over), on a new port: requests go there from now on. */
+  reconnect(app: AppEndpoint): void {
+    this.app = app;
+  }
 
   private get workspace() {
     return this.slack.workspace;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { listen } from '../listen.js';
 import type { Logger } from '../log.js';
-import type { Interactions } from './interactions.js';
+import type { Interactions, Outcome } from './interactions.js';
 import { PEOPLE, type PlaygroundPerson } from './people.js';
 import { pageState, uiOption } from './render.js';
 import type { Workspace } from './workspace.js';
@@ -56,6 +56,7 @@ const requests = {
   '/api/close': z.object({ user: person, viewId: z.string(), all: z.boolean().default(false) }),
   '/api/suggest': z.object({ user: person, target, ...element, value: z.string().max(3000) }),
   '/api/home': z.object({ user: person }),
+  '/api/start-over': z.object({ user: person }),
 };
 type Requests = { [path in keyof typeof requests]: z.infer<(typeof requests)[path]> };
 
@@ -97,9 +98,11 @@ export function servePage(input: {
   server: Server;
   workspace: Workspace;
   interactions: Interactions;
+  /** Removes the playground's data and starts a fresh app. */
+  startOver: () => Promise<Outcome>;
   logger: Logger;
 }): PageServer {
-  const { server, workspace, interactions, logger } = input;
+  const { server, workspace, interactions, startOver, logger } = input;
   const files = Object.fromEntries(
     Object.entries(FILES).map(([path, { file, type }]) => [
       path,
@@ -141,6 +144,7 @@ export function servePage(input: {
       return suggested.ok ? { ok: true, options: suggested.options.map(uiOption) } : suggested;
     },
     '/api/home': (body) => interactions.openHome(body.user),
+    '/api/start-over': () => startOver(),
   };
 
   async function post(path: keyof Requests, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -5,6 +5,7 @@
 import type { Block, ConfirmDialog, Element, SlackOption, TextObject } from './block-kit.js';
 import { type Inline, type Names, parseMrkdwn, withEmoji } from './mrkdwn.js';
 import { ANNOUNCEMENTS, PEOPLE, type PlaygroundPerson } from './people.js';
+import { WELCOME } from './welcome.js';
 import { BOT_USER_ID, type Message, type OpenView, type Refusal, type Workspace } from './workspace.js';
 
 export interface UiOption {
@@ -119,6 +120,8 @@ export interface PageState {
   home?: UiView;
   modal?: UiView;
   refusals: UiRefusal[];
+  /** The playground's first message, above the messages of its channel. */
+  welcome: { channel: string; text: Inline[]; tries: { command: string; what: string }[] };
 }
 
 export const APP_NAME = 'Voice Ops';
@@ -313,5 +316,6 @@ export function pageState(workspace: Workspace, me: PlaygroundPerson): PageState
     ...(home ? { home: uiView(home, 0, names) } : {}),
     ...(modal ? { modal: uiView(modal, workspace.modalDepth(me.id) - 1, names) } : {}),
     refusals: workspace.refusalsFor(me.id).map(uiRefusal),
+    welcome: { ...WELCOME, text: parseMrkdwn(WELCOME.text, names) },
   };
 }

@@ -9,12 +9,14 @@ import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
 import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE } from './people.js';
 import { APP_NAME } from './render.js';
+import { playgroundDataFiles, removeFiles } from './start-over.js';
 import { BOT_USER_ID } from './workspace.js';
 
 export interface RunningPlayground {
   /** The page: `http://127.0.0.1:PORT/`. */
   url: string;
-  app: RunningVoiceOps;
+  /** The app as it runs now: Start over replaces it. */
+  readonly app: RunningVoiceOps;
   slack: FakeSlack;
   /** Closes the page, stops the app (letting changes under way finish), then the stand-in for Slack. */
   stop(): Promise<void>;
@@ -22,12 +24,34 @@ export interface RunningPlayground {
   underWay: RunningVoiceOps['underWay'];
 }
 
-export async function startPlayground(
-  config: Config,
-  options: { logger: Logger; onFatal?: (reason: string, error?: unknown) => void },
-): Promise<RunningPlayground> {
+type Options = { logger: Logger; onFatal?: (reason: string, error?: unknown) => void };
+
+/** The app as a team would configure it, pointed at the stand-in for Slack at `apiUrl`. */
+function startApp(config: Config, apiUrl: string, options: Options): Promise<RunningVoiceOps> {
+  // The playground's people in its role lists and its channels wherever the configuration names one, so that the
+  // guardrails set can be tried here too.
+  const { policy } = config;
+  return startVoiceOps(
+    {
+      ...config,
+      slack: { ...config.slack, apiUrl },
+      provider: undefined,
+      access: { admins: [ADMIN.id], operators: [OPERATOR.id] },
+      notifyChannelId: ANNOUNCEMENTS.id,
+      policy: {
+        ...policy,
+        approvalsChannelId: ANNOUNCEMENTS.id,
+        changeChannels: policy.changeChannels.length > 0 ? [OPS_CHANNEL.id] : [],
+      },
+    },
+    { ...options, readyLevel: 'debug' },
+  );
+}
+
+export async function startPlayground(config: Config, options: Options): Promise<RunningPlayground> {
   const { logger } = options;
-  if (!config.playground || !config.slack.signingSecret) throw new Error('the configuration is not a playground one');
+  const signingSecret = config.slack.signingSecret;
+  if (!config.playground || !signingSecret) throw new Error('the configuration is not a playground one');
   const pageServer = await bindPage(config.playground.port);
   const slack = await startFakeSlack({ strict: true }).catch(async (error: unknown) => {
     await new Promise((resolve) => pageServer.close(resolve));
@@ -38,38 +62,43 @@ export async function startPlayground(
     workspace.addPerson({ id: BOT_USER_ID, name: APP_NAME });
     for (const person of PEOPLE) workspace.addPerson(person);
     for (const channel of CHANNELS) workspace.addChannel(channel);
-    // The app as a team would configure it, pointed at the stand-in: the playground's people in its role lists and
-    // its channels wherever the configuration names one, so that the guardrails set can be tried here too.
-    const { policy } = config;
-    const app = await startVoiceOps(
-      {
-        ...config,
-        slack: { ...config.slack, apiUrl: slack.apiUrl },
-        provider: undefined,
-        access: { admins: [ADMIN.id], operators: [OPERATOR.id] },
-        notifyChannelId: ANNOUNCEMENTS.id,
-        policy: {
-          ...policy,
-          approvalsChannelId: ANNOUNCEMENTS.id,
-          changeChannels: policy.changeChannels.length > 0 ? [OPS_CHANNEL.id] : [],
-        },
-      },
-      options,
-    );
-    const interactions = new Interactions(
-      slack,
-      { eventsUrl: `${app.url}/slack/events`, signingSecret: config.slack.signingSecret },
-      logger,
-    );
-    const page = servePage({ server: pageServer, workspace, interactions, logger });
-    logger.warn(
+    let app = await startApp(config, slack.apiUrl, options);
+    const endpoint = (running: RunningVoiceOps) => ({ eventsUrl: `${running.url}/slack/events`, signingSecret });
+    const interactions = new Interactions(slack, endpoint(app), logger);
+
+    /** Stops the app, removes the playground's data and what the stand-in shows, and starts a fresh app. */
+    const restart = async () => {
+      const data = playgroundDataFiles(config);
+      if (!data.ok) return { ok: false as const, reason: `Start over removes nothing here: ${data.reason}` };
+      await app.stop();
+      await removeFiles(data.files);
+      workspace.forget();
+      app = await startApp(config, slack.apiUrl, options);
+      interactions.reconnect(endpoint(app));
+      logger.info({ removed: data.files }, 'Playground: started over with no numbers, agents or messages');
+      return { ok: true as const };
+    };
+
+    // Two clicks (or two tabs) at once start over once.
+    let restarting: ReturnType<typeof restart> | undefined;
+    const startOver = () => {
+      restarting ??= restart().finally(() => {
+        restarting = undefined;
+      });
+      return restarting;
+    };
+
+    const page = servePage({ server: pageServer, workspace, interactions, startOver, logger });
+    logger.info(
       { url: page.url },
       `Playground: open ${page.url} to use Voice Ops as three people would in Slack, with no Slack workspace. ` +
         'Slack is a local stand-in and the provider is the sandbox: nothing real is bought or routed.',
     );
     return {
       url: page.url,
-      app,
+      get app() {
+        return app;
+      },
       slack,
       underWay: () => app.underWay(),
       stop: async () => {

@@ -5,6 +5,8 @@ export const ACTION = {
   releaseNumber: 'release_number',
   deleteAgent: 'delete_agent',
   mapNumber: 'map_number',
+  /** On a map's result: the map form again, for another number, with the same agent picked. */
+  mapToAgent: 'map_to_agent',
   createAgent: 'create_agent',
   searchNumbers: 'search_numbers',
   searchRegion: 'search_region',

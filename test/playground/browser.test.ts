@@ -2,29 +2,21 @@
 // flow of the README, clicked through against the real app behind the stand-in for Slack. In CI (CI set) a missing
 // browser fails these tests; elsewhere they are skipped with a message saying how to get one.
 import { webApi } from '@slack/bolt';
-import type { Dialog, Locator, Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Browser, findChromium, launchChromium } from '../../src/playground/browser.js';
+import { type Browser, launchChromium } from '../../src/playground/browser.js';
 import { ADMIN, ANNOUNCEMENTS, OPERATOR, OPS_CHANNEL, VIEWER } from '../../src/playground/people.js';
+import { eventually, noBrowser, person, requireChromium } from './in-chromium.js';
 import { startTestPlayground, type TestPlayground } from './support.js';
-
-const chromiumPath = findChromium();
-const inCi = Boolean(process.env.CI);
-if (!chromiumPath && !inCi) {
-  console.warn('Browser tests skipped: no Chromium at /usr/bin/chromium (apt-get install chromium). In CI they fail.');
-}
-
-/** Waits for what the page shows to settle: a reply comes after the app has talked to the provider. */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 let t: TestPlayground;
 let browser: Browser;
 let page: Page;
 const dialogs: Dialog[] = [];
 
-describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
+describe.skipIf(noBrowser)('the playground in Chromium', () => {
   beforeAll(async () => {
-    if (!chromiumPath) throw new Error('CI is set and no Chromium was found: apt-get install chromium');
+    const chromiumPath = requireChromium();
     t = await startTestPlayground();
     browser = await launchChromium(chromiumPath);
   }, 60_000);
@@ -47,32 +39,11 @@ describe.skipIf(!chromiumPath && !inCi)('the playground in Chromium', () => {
     });
   });
 
-  /** Opens the page as one of the playground's people. */
-  async function openAs(userId: string): Promise<void> {
-    await page.goto(`${t.url}?user=${userId}`);
-    await eventually(() => page.getByLabel('User').inputValue()).toBe(userId);
-  }
-
-  async function type(text: string): Promise<void> {
-    const composer = page.getByRole('textbox', { name: 'Message' });
-    await composer.fill(text);
-    await composer.press('Enter');
-  }
-
-  /** The message in the open conversation that contains `text`. */
-  const message = (text: string | RegExp): Locator => page.getByRole('listitem').filter({ hasText: text }).last();
-
-  /** Picks an option: in a static select by its text, in a type-ahead by typing and choosing what the app offers. */
-  async function choose(form: Locator, label: string, typed: string, option: string | RegExp): Promise<void> {
-    const field = form.getByRole('combobox', { name: label, exact: true });
-    if ((await field.evaluate((element) => element.tagName)) === 'SELECT') {
-      const value = await field.locator('option').filter({ hasText: option }).first().getAttribute('value');
-      await field.selectOption(value ?? '');
-      return;
-    }
-    await field.fill(typed);
-    await form.getByRole('option', { name: option }).first().click();
-  }
+  const as = () => person(page, t.url);
+  const openAs = (userId: string) => as().openAs(userId);
+  const type = (text: string) => as().type(text);
+  const message = (text: string | RegExp) => as().message(text);
+  const choose = (...args: Parameters<ReturnType<typeof as>['choose']>) => as().choose(...args);
 
   it('says it is a playground where nothing real is bought, and so does /voice help', async () => {
     await openAs(OPERATOR.id);

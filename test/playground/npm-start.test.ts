@@ -54,6 +54,9 @@ describe('npm start', () => {
       'the playground line',
     );
     expect(String(line.msg)).toContain('nothing real is bought');
+    // Not a TTY: JSON lines, the address in an info line, and no other address said to be ready.
+    expect(line.level).toBe(30);
+    expect(app.entries().some((entry) => entry.msg === 'Voice Ops is ready')).toBe(false);
     const url = String(line.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(String(line.msg)).toContain(url);

@@ -84,7 +84,13 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
       { eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET },
       logger,
     );
-    pageServer = servePage({ server: await bindPage(0), workspace: slack.workspace, interactions, logger });
+    pageServer = servePage({
+      server: await bindPage(0),
+      workspace: slack.workspace,
+      interactions,
+      startOver: async () => ({ ok: false, reason: 'This page has no playground to start over.' }),
+      logger,
+    });
     browser = await launchChromium(chromiumPath);
   }, 60_000);
 

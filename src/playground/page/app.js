@@ -46,6 +46,8 @@ const ui = {
   connection: byId('connection', HTMLElement),
   modal: byId('modal', HTMLDialogElement),
   confirm: byId('confirm', HTMLDialogElement),
+  welcome: byId('welcome', HTMLElement),
+  startOver: byId('start-over', HTMLButtonElement),
 };
 
 const page = {
@@ -214,7 +216,7 @@ function drawConversation(messages, channel) {
     previous = drawn.item;
   }
   ui.messages.hidden = false;
-  if (messages.length === 0) ui.panelNote.textContent = 'Nothing here yet.';
+  if (messages.length === 0 && ui.welcome.hidden) ui.panelNote.textContent = 'Nothing here yet.';
   if (added && atBottom) ui.panel.scrollTop = ui.panel.scrollHeight;
 }
 
@@ -241,13 +243,19 @@ function tab(id, name, list) {
   return button;
 }
 
+/** Forgets what the panel and modal show, so that the next draw starts afresh. */
+function forgetDrawn() {
+  page.drawn.clear();
+  ui.messages.replaceChildren();
+  page.modalShown = '';
+  page.homeShown = '';
+}
+
 /** @param {string} id */
 function select(id) {
   if (page.tab === id) return;
   page.tab = id;
-  page.drawn.clear();
-  ui.messages.replaceChildren();
-  page.homeShown = '';
+  forgetDrawn();
   // Slack tells the app each time a person opens its Home tab.
   if (id === HOME) void post('/api/home', {});
   draw();
@@ -282,6 +290,7 @@ function draw() {
   const channel = channels.find((candidate) => candidate.id === page.tab);
   ui.panelNote.textContent = '';
   ui.composer.hidden = !channel;
+  drawWelcome(state.welcome, channel?.id);
   if (channel) {
     ui.panelTitle.textContent = `#${channel.name}`;
     if (channel.announcements) ui.panelNote.textContent = `Where ${state.app.name} announces every change.`;
@@ -301,6 +310,30 @@ function draw() {
   }
   drawRefusals(state);
   drawModal(state.modal);
+}
+
+/**
+ * The playground's first message, in its channel: what Voice Ops manages, and commands that run as if typed.
+ * @param {PageState['welcome']} welcome
+ * @param {string | undefined} channel the channel shown, if one is
+ */
+function drawWelcome(welcome, channel) {
+  ui.welcome.hidden = channel !== welcome.channel;
+  if (ui.welcome.hidden || ui.welcome.childElementCount > 0) return;
+  const meta = el('p', 'message-meta');
+  meta.append(el('strong', 'message-author', 'Playground'));
+  const text = el('div', 'message-body');
+  text.append(renderInline(welcome.text));
+  const tries = el('ul', 'welcome-tries');
+  for (const { command, what } of welcome.tries) {
+    const button = el('button', 'bk-button', command);
+    button.type = 'button';
+    button.addEventListener('click', () => send(command));
+    const item = el('li');
+    item.append(button, el('span', 'welcome-what', what));
+    tries.append(item);
+  }
+  ui.welcome.append(meta, text, tries);
 }
 
 /** @param {UiView | undefined} home */
@@ -419,23 +452,55 @@ function listen() {
 
 ui.user.addEventListener('change', () => {
   page.user = ui.user.value;
-  page.drawn.clear();
-  ui.messages.replaceChildren();
-  page.modalShown = '';
-  page.homeShown = '';
+  forgetDrawn();
   history.replaceState(null, '', `?user=${encodeURIComponent(page.user)}`);
   if (page.tab === HOME) void post('/api/home', {});
   void refresh();
 });
 
+/**
+ * Sends what a person typed (or a command they clicked) in the open channel; ↑ recalls it.
+ * @param {string} text
+ */
+function send(text) {
+  page.history.push(text);
+  page.historyAt = page.history.length;
+  void post('/api/type', { channel: page.tab, text });
+}
+
 ui.composer.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = ui.message.value.trim();
   if (!text) return;
-  page.history.push(text);
-  page.historyAt = page.history.length;
   ui.message.value = '';
-  void post('/api/type', { channel: page.tab, text });
+  send(text);
+});
+
+// Start over destroys every number, agent and message of the playground: asked first, as Slack asks before a loss.
+ui.startOver.addEventListener('click', async () => {
+  const sure = await askToConfirm({
+    title: 'Start over?',
+    text: [
+      {
+        t: 'text',
+        text:
+          'This removes every number, agent, routing and audit line of the playground, and every message. ' +
+          'Nothing real is touched.',
+      },
+    ],
+    confirm: 'Start over',
+    deny: 'Keep it',
+    style: 'danger',
+  });
+  if (!sure) return;
+  ui.startOver.disabled = true;
+  const answer = await post('/api/start-over', {});
+  ui.startOver.disabled = false;
+  if (!answer.ok) return;
+  forgetDrawn();
+  page.values.clear();
+  if (page.tab === HOME) void post('/api/home', {});
+  void refresh();
 });
 
 ui.message.addEventListener('keydown', (event) => {

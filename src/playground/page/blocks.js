@@ -341,7 +341,8 @@ function staticSelect(element, blockId, surface, place) {
 }
 
 /**
- * A type-ahead: each keystroke (past the minimum length) asks the app for options, as Slack's block_suggestion does.
+ * A type-ahead: each keystroke (past the minimum length), and focus when that minimum is 0, asks the app for options,
+ * as Slack's block_suggestion does.
  * @param {Extract<UiElement, { t: 'external_select' }>} element
  * @param {string} blockId
  * @param {Surface} surface
@@ -398,10 +399,8 @@ function externalSelect(element, blockId, surface, place) {
     surface.act(blockId, element.actionId, option);
   };
   let asked = 0;
-  field.addEventListener('input', async () => {
-    chosen = undefined;
-    store();
-    const typed = field.value;
+  /** @param {string} typed */
+  const offer = async (typed) => {
     if (typed.length < element.minQueryLength) {
       close();
       status.textContent = `Type at least ${counted(element.minQueryLength, 'character')}.`;
@@ -424,6 +423,15 @@ function externalSelect(element, blockId, surface, place) {
     list.hidden = options.length === 0;
     field.setAttribute('aria-expanded', String(options.length > 0));
     status.textContent = options.length === 0 ? 'No matches.' : `${counted(options.length, 'option')}.`;
+  };
+  field.addEventListener('input', () => {
+    chosen = undefined;
+    store();
+    void offer(field.value);
+  });
+  // Slack lists a type-ahead's options as soon as it is focused when it needs no characters first.
+  field.addEventListener('focus', () => {
+    if (element.minQueryLength === 0) void offer(chosen ? '' : field.value);
   });
   field.addEventListener('keydown', (event) => {
     const items = /** @type {HTMLElement[]} */ ([...list.querySelectorAll('[role=option]')]);

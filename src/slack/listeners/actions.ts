@@ -168,6 +168,21 @@ export function registerActions(app: App, deps: SlackDeps): void {
     });
   });
 
+  app.action<Body>(ACTION.mapToAgent, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    if (denied) return (await surfaceFor(deps, body, actor, 'Map a number')).show({ kind: 'failure', failure: denied });
+    // In a modal, the result becomes the next form: a launch of many numbers never outgrows Slack's stack of three.
+    await openMapModal(deps, actor, {
+      triggerId: body.trigger_id,
+      initialAgentId: chosenValue(body) || undefined,
+      metadata: encodeMetadata({ channelId: actor.channelId }),
+      ...(body.view?.type === 'modal' ? { replaceViewId: body.view.id } : {}),
+      reply: replyFor(deps, body),
+    });
+  });
+
   app.action<Body>(ACTION.createAgent, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));

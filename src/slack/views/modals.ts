@@ -184,6 +184,8 @@ export function mapModal(input: {
   agents: number;
   /** The number the form was opened for, picked already. */
   initial?: NumberSummary;
+  /** The agent the form was opened for (the one the last number was routed to), picked already. */
+  initialAgent?: { id: string; name: string };
   /** A number the form was opened for that is not one of the account's. */
   notOurs?: string;
   privateMetadata: string;
@@ -219,7 +221,11 @@ export function mapModal(input: {
         type: 'input',
         block_id: INPUT.mapAgent.block,
         label: plainText('Agent'),
-        element: externalSelect({ actionId: INPUT.mapAgent.action, placeholder: 'Type part of the agent’s name' }),
+        element: externalSelect({
+          actionId: INPUT.mapAgent.action,
+          placeholder: 'Type part of the agent’s name',
+          initialOption: input.initialAgent && agentOption(input.initialAgent),
+        }),
         hint: plainText(`${counted(input.agents, 'agent')}.`),
       },
       context(

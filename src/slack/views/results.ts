@@ -5,19 +5,30 @@ import type { PendingChange } from '../../ops/changes.js';
 import type { Failure } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import type { Reconciled } from '../../reconcile/intents.js';
+import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { slackRefusal } from '../slack-errors.js';
 import { agentCreatedMessage } from './agents.js';
-import { context, message, type SlackMessage, section, textMessage } from './blocks.js';
+import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
 import { agentLabel } from './text.js';
 
 export function doneMessage(done: Finished): SlackMessage {
-  if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
-  const predicate = describeChange(done.change);
+  const { change } = done;
+  if (change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
+  const predicate = describeChange(change);
   const text = `:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}.`;
-  return message(text, [section(text), ...(done.note ? [context(escapeMrkdwn(done.note))] : [])]);
+  // A launch routes several numbers to one agent: the next one is a click away, its agent picked already.
+  const next =
+    change.action === 'routing.map'
+      ? [
+          actions([
+            button({ text: 'Map another number to this agent', actionId: ACTION.mapToAgent, value: change.agent.id }),
+          ]),
+        ]
+      : [];
+  return message(text, [section(text), ...(done.note ? [context(escapeMrkdwn(done.note))] : []), ...next]);
 }
 
 export function doneModal(done: Finished): ModalView {

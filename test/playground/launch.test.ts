@@ -1,0 +1,233 @@
+// A newcomer's launch in Germany, in Chromium, on a fresh playground: three DE numbers bought (each confirmed), a
+// de-DE agent created through its form, the three numbers routed to it through the map form, then one undone. Each
+// step a person takes is counted, and the launch must stay within 3 typed commands, 14 clicks and 6 form fields.
+// Also what a newcomer meets first: the welcome and its three commands, type-aheads that list options on focus, and
+// Start over, which clears the playground and nothing else.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config.js';
+import { type Browser, launchChromium } from '../../src/playground/browser.js';
+import { ADMIN, OPERATOR, OPS_CHANNEL } from '../../src/playground/people.js';
+import { playgroundDataFiles } from '../../src/playground/start-over.js';
+import { WELCOME } from '../../src/playground/welcome.js';
+import { eventually, noBrowser, person, requireChromium } from './in-chromium.js';
+import { startTestPlayground, type TestPlayground } from './support.js';
+
+/** What a person does, counted: commands typed, clicks (buttons, tabs), form fields given a value. */
+interface Steps {
+  commands: number;
+  clicks: number;
+  fields: number;
+}
+
+const AGENT = 'Berlin hotline';
+const GERMAN_NUMBER = /\+49\d+/;
+
+let t: TestPlayground;
+let browser: Browser;
+let page: Page;
+
+describe.skipIf(noBrowser)('a launch in Germany, in Chromium', () => {
+  beforeAll(async () => {
+    const chromiumPath = requireChromium();
+    t = await startTestPlayground();
+    browser = await launchChromium(chromiumPath);
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await page?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A person's ways of using the page, each counted in `steps`. */
+  function counted(steps: Steps) {
+    const you = person(page, t.url);
+    return {
+      ...you,
+      async command(text: string): Promise<void> {
+        steps.commands += 1;
+        await you.type(text);
+      },
+      async click(target: Locator): Promise<void> {
+        steps.clicks += 1;
+        await target.click();
+      },
+      async fill(form: Locator, label: string, text: string): Promise<void> {
+        steps.fields += 1;
+        await form.getByLabel(label, { exact: true }).fill(text);
+      },
+      /** Typing to narrow a picker and choosing what it offers gives one field its value. */
+      async pick(form: Locator, label: string, typed: string, option: string | RegExp): Promise<void> {
+        steps.fields += 1;
+        await you.choose(form, label, typed, option);
+      },
+    };
+  }
+
+  it('first shows what Voice Ops manages, with three commands to try that run as if typed', async () => {
+    const you = person(page, t.url);
+    await you.openAs(OPERATOR.id);
+    const welcome = page.getByRole('region', { name: 'Welcome to Voice Ops' });
+    await eventually(() => welcome.innerText()).toContain('phone numbers');
+    const said = await welcome.innerText();
+    for (const words of ['AI agents', 'routes', 'confirmed', 'role', 'audit log', 'nothing real is bought']) {
+      expect(said).toContain(words);
+    }
+    for (const { command } of WELCOME.tries) {
+      expect(await welcome.getByRole('button', { name: command, exact: true }).isVisible()).toBe(true);
+    }
+    expect(await page.locator('#panel-note').innerText()).not.toContain('Nothing here yet');
+
+    await welcome.getByRole('button', { name: '/voice help', exact: true }).click();
+    const help = you.message('Voice Ops commands');
+    await help.waitFor();
+    expect(await help.innerText()).toContain('Only visible to you');
+    // Sent as if typed: the command shows as the person's own, and ↑ recalls it.
+    await you.message(/^Omar Operator.*\/voice help$/s).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).press('ArrowUp');
+    expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('/voice help');
+  });
+
+  const launch: Steps = { commands: 0, clicks: 0, fields: 0 };
+  const routed: string[] = [];
+
+  it('buys three DE numbers, creates a de-DE agent and routes the three to it within 3 commands, 14 clicks, 6 fields', async () => {
+    const you = counted(launch);
+    await you.openAs(OPERATOR.id);
+
+    await you.command('/voice numbers search DE');
+    const results = you.message('Available numbers in Germany (DE)');
+    const bought: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      await you.click(results.getByRole('button', { name: 'Buy', exact: true }).nth(index));
+      const prompt = you.message('This spends money on the provider account.');
+      const number = /Buy (\+49\d+)\./.exec(await prompt.innerText())?.[1] ?? '';
+      expect(number).not.toBe('');
+      await you.click(prompt.getByRole('button', { name: 'Buy', exact: true }));
+      await you.message(`Bought ${number}`).waitFor();
+      bought.push(number);
+    }
+    expect(new Set(bought).size).toBe(3);
+
+    await you.command('/voice agents create');
+    const create = page.getByRole('dialog', { name: 'Create AI agent' });
+    await you.fill(create, 'Name', AGENT);
+    await you.pick(create, 'Language', 'de', 'de-DE');
+    await you.click(create.getByRole('button', { name: 'Create', exact: true }));
+    const created = page.getByRole('dialog', { name: 'Agent created' });
+    await eventually(() => created.innerText()).toContain(`Created agent ${AGENT}`);
+    await you.click(created.getByRole('button', { name: 'Close', exact: true }));
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+
+    await you.command('/voice map');
+    const form = page.getByRole('dialog', { name: 'Map a number' });
+    await you.pick(form, 'Number', '+49', /not routed/);
+    await you.pick(form, 'Agent', 'Berlin', new RegExp(AGENT));
+    for (let map = 1; map <= 3; map += 1) {
+      if (map > 1) {
+        // The agent is picked already: only the number is left to choose.
+        await eventually(() => form.getByRole('combobox', { name: 'Agent', exact: true }).inputValue()).toContain(
+          AGENT,
+        );
+        await you.pick(form, 'Number', '+49', /not routed/);
+      }
+      await you.click(form.getByRole('button', { name: 'Map', exact: true }));
+      const done = page.getByRole('dialog', { name: 'Done' });
+      await eventually(() => done.innerText()).toMatch(new RegExp(`Routed \\+49\\d+ \\(DE\\) to ${AGENT}`));
+      routed.push(GERMAN_NUMBER.exec(await done.innerText())?.[0] ?? '');
+      if (map < 3) await you.click(done.getByRole('button', { name: 'Map another number to this agent' }));
+      else await you.click(done.getByRole('button', { name: 'Close', exact: true }));
+    }
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    expect(new Set(routed)).toEqual(new Set(bought));
+
+    await page.getByRole('tab', { name: 'Home' }).click();
+    const home = page.getByRole('tabpanel');
+    for (const number of bought) {
+      await eventually(() => home.innerText()).toMatch(new RegExp(`\\${number}[^\\n]*\\n?Routes to ${AGENT}`));
+    }
+    console.info(`A launch in Germany took ${JSON.stringify(launch)}`);
+    expect(launch.commands).toBeLessThanOrEqual(3);
+    expect(launch.clicks).toBeLessThanOrEqual(14);
+    expect(launch.fields).toBeLessThanOrEqual(6);
+  });
+
+  it('undoes one number: unmap says the provider cannot, and the admin releases it instead', async () => {
+    const undone = routed[0] ?? '';
+    expect(undone).toMatch(GERMAN_NUMBER);
+    const you = person(page, t.url);
+    await you.openAs(OPERATOR.id);
+    await page.getByRole('tab', { name: `#${OPS_CHANNEL.name}` }).click();
+    await you.type(`/voice unmap ${undone}`);
+    const answer = you.message('There is no unmap');
+    await answer.waitFor();
+    expect(await answer.innerText()).toContain(`/voice numbers release ${undone}`);
+
+    await page.getByLabel('User').selectOption(ADMIN.id);
+    await you.type(`/voice numbers release ${undone}`);
+    const prompt = you.message(`Release ${undone}`);
+    await prompt.getByRole('button', { name: 'Release', exact: true }).click();
+    await you.message(`Released ${undone}`).waitFor();
+    await you.type('/voice numbers DE');
+    const listed = you.message('Numbers');
+    await eventually(() => listed.innerText()).not.toContain(undone);
+    for (const kept of routed.slice(1)) expect(await listed.innerText()).toContain(kept);
+  });
+
+  it('lists a type-ahead’s options as soon as it is focused when it needs no characters first', async () => {
+    const you = person(page, t.url);
+    await you.openAs(OPERATOR.id);
+    await you.type('/voice map');
+    const form = page.getByRole('dialog', { name: 'Map a number' });
+    await form.getByRole('combobox', { name: 'Agent', exact: true }).click();
+    await eventually(() => form.getByRole('option').allInnerTexts()).toContainEqual(expect.stringContaining(AGENT));
+    await form.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('starts over after a confirmation: no numbers, agents or messages, and nothing else in its folder touched', async () => {
+    const folder = dirname(t.config.databasePath);
+    const notes = join(folder, 'notes.txt');
+    await writeFile(notes, 'not the playground’s');
+    const you = person(page, t.url);
+    await you.openAs(OPERATOR.id);
+    await page.getByRole('button', { name: 'Start over' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Start over?' });
+    await ask.getByRole('button', { name: 'Keep it' }).click();
+    await you.type('/voice numbers');
+    await eventually(() => you.message('Numbers').innerText()).toContain('+49');
+
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await ask.getByRole('button', { name: 'Start over' }).click();
+    await eventually(() => page.locator('#messages').getByRole('listitem').count()).toBe(0);
+    await page.getByRole('region', { name: 'Welcome to Voice Ops' }).waitFor();
+    await you.type('/voice agents');
+    await eventually(() => you.message('agents').innerText()).toMatch(/no agents/i);
+    await page.getByRole('tab', { name: 'Home' }).click();
+    await eventually(() => page.getByRole('tabpanel').innerText()).toContain('Buy a number');
+    expect(await page.getByRole('tabpanel').innerText()).not.toContain(AGENT);
+    expect(existsSync(notes)).toBe(true);
+  });
+});
+
+describe('what Start over removes', () => {
+  it('only the app’s and the sandbox’s databases, and only inside the playground’s data folder', () => {
+    const files = playgroundDataFiles(parseConfig({ DATABASE_PATH: '/srv/play/voice-ops.db' }));
+    expect(files).toEqual({
+      ok: true,
+      files: ['/srv/play/voice-ops.db', '/srv/play/sandbox.db'].flatMap((path) =>
+        ['', '-wal', '-shm', '-journal'].map((suffix) => `${path}${suffix}`),
+      ),
+    });
+    const elsewhere = playgroundDataFiles(
+      parseConfig({ DATABASE_PATH: '/srv/play/voice-ops.db', SANDBOX_DATABASE_PATH: '/srv/sandbox.db' }),
+    );
+    expect(elsewhere).toEqual({ ok: false, reason: expect.stringContaining('/srv/sandbox.db') });
+  });
+});
