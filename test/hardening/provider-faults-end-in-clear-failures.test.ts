@@ -27,10 +27,13 @@ import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/
 import type { SlackCall } from '../harness/fake-slack.js';
 import { correlationOf, expectActionable, routeRecords, until } from './support.js';
 
-/** The app gives up on the provider after this long (VOICE_API_TIMEOUT_MS). */
-const TIMEOUT_MS = 300;
-/** A slow provider: it finishes the request well after the app gave up and checked what happened. */
-const SLOW_MS = TIMEOUT_MS + 900;
+/**
+ * The app gives up on the provider after this long (VOICE_API_TIMEOUT_MS): long enough that a fault answered at once
+ * is never taken for a timeout on a busy machine.
+ */
+const TIMEOUT_MS = 2_000;
+/** A slow provider: it holds the request until the test lets it go, well after the app gave up and checked. */
+const SLOW: Fault = { type: 'hold' };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,7 +58,7 @@ interface FaultCase {
 const FAULTS: FaultCase[] = [
   {
     name: 'slower than the timeout',
-    fault: { type: 'delay', ms: SLOW_MS },
+    fault: SLOW,
     code: 'timeout',
     says: /did not answer in time/,
     uncertain: true,
@@ -146,7 +149,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     if (failure.uncertain) expect(shownText(shown)).toMatch(escaped(number));
     // A buy is never sent twice; only a 429, which the provider did not process, is repeated.
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(failure.code === 'rate_limited' ? 3 : 1);
-    if (failure.fault.type !== 'delay') {
+    if (failure.fault.type !== 'hold') {
       expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number);
     }
   });
@@ -162,7 +165,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     // A creation cannot be verified like a buy, so the user is told it may exist and where to look.
     const says = failure.uncertain ? /may have been created.+Check \/voice agents before trying again/ : failure.says;
     expectCleanFailure(shown, says, failure.code, requestRow('agent.create', name).correlation_id, since);
-    if (failure.fault.type !== 'delay') {
+    if (failure.fault.type !== 'hold') {
       expect((await sandboxAgents(t)).map((agent) => agent.name)).not.toContain(name);
     }
   });
@@ -190,7 +193,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     const shown = await confirmAs(t, ADMIN, confirmationId);
 
     expectCleanFailure(shown, failure.says, failure.code, correlationOf(t, confirmationId), since);
-    if (failure.fault.type !== 'delay') {
+    if (failure.fault.type !== 'hold') {
       expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
       expect(routeRecords(t)[number], 'the route still stands, and so does its record').toBe(agent.id);
     }
@@ -198,15 +201,15 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 });
 
 describe('answers that arrive late or not at all', () => {
-  const slow: Fault = { type: 'delay', ms: SLOW_MS };
 
   it('a buy the provider finishes after the timeout is never bought twice: a retry is refused as already yours', async () => {
     const number = await voiceNumber(t, 'FR', 0);
     const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
     const buys = t.sandbox.requestCount('buyNumber');
-    t.sandbox.faults.inject('buyNumber', slow, { times: 1 });
+    t.sandbox.faults.inject('buyNumber', SLOW, { times: 1 });
     const shown = await confirmAs(t, OPERATOR, confirmationId);
     expect(shownText(shown)).toContain('safe to try again');
+    t.sandbox.faults.clear();
 
     await until(sandboxNumbers.bind(null, t), (list) => list.some((entry) => entry.number === number), 'the late buy');
     const retried = await t.command(`numbers buy ${number}`, OPERATOR);
@@ -219,9 +222,10 @@ describe('answers that arrive late or not at all', () => {
 
   it('an agent the provider creates after the timeout is where the failure message says to look', async () => {
     const name = agentName('Late desk');
-    t.sandbox.faults.inject('createAgent', slow, { times: 1 });
+    t.sandbox.faults.inject('createAgent', SLOW, { times: 1 });
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
     expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check /voice agents');
+    t.sandbox.faults.clear();
 
     await until(sandboxAgents.bind(null, t), (list) => list.some((agent) => agent.name === name), 'the late agent');
     const listed = await t.command('agents', OPERATOR);
@@ -232,10 +236,11 @@ describe('answers that arrive late or not at all', () => {
     const number = await voiceNumber(t, 'ES', 0);
     await buyThroughApp(t, OPERATOR, number);
     const { agent } = await createAgentThroughApp(t, OPERATOR, agentName('Retry target'));
-    t.sandbox.faults.inject('mapNumber', slow, { times: 1 });
+    t.sandbox.faults.inject('mapNumber', SLOW, { times: 1 });
     const first = await t.command(`map ${number} ${agent.id}`, OPERATOR);
     expect(shownText(await t.respondedTo(first.responseUrlId))).toContain('did not answer in time');
     expect(routeRecords(t)[number]).toBeUndefined();
+    t.sandbox.faults.clear();
 
     await mapThroughApp(t, OPERATOR, number, agent.id);
     expect(routeRecords(t)[number]).toBe(agent.id);
@@ -244,9 +249,10 @@ describe('answers that arrive late or not at all', () => {
   it('a release the provider finishes after the timeout leaves no stale routing record once the reconciler looks', async () => {
     const { number, agent } = await routedNumber('IT');
     const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
-    t.sandbox.faults.inject('releaseNumber', slow, { times: 1 });
+    t.sandbox.faults.inject('releaseNumber', SLOW, { times: 1 });
     expect(shownText(await confirmAs(t, ADMIN, confirmationId))).toContain('did not answer in time');
     expect(routeRecords(t)[number], 'not known to be released yet').toBe(agent.id);
+    t.sandbox.faults.clear();
 
     await until(sandboxNumbers.bind(null, t), (list) => !list.some((entry) => entry.number === number), 'the release');
     await t.app.reconcile();
