@@ -201,7 +201,6 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 });
 
 describe('answers that arrive late or not at all', () => {
-
   it('a buy the provider finishes after the timeout is never bought twice: a retry is refused as already yours', async () => {
     const number = await voiceNumber(t, 'FR', 0);
     const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
