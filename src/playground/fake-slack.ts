@@ -44,7 +44,7 @@ export interface PostedMessage {
 }
 
 export interface WaitOptions {
-  /** Default 5000. */
+  /** Default 15 s: only a call that never comes waits it out. */
   timeoutMs?: number;
   /** Only calls recorded at or after this mark (from `mark()`) count. Default 0: every call since the last clear(). */
   since?: number;
@@ -406,7 +406,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     waitFor(method, predicate = anyCall, timeoutOrOptions = {}) {
       const options = typeof timeoutOrOptions === 'number' ? { timeoutMs: timeoutOrOptions } : timeoutOrOptions;
-      const { timeoutMs = 5000, since = 0, description } = options;
+      const { timeoutMs = 15_000, since = 0, description } = options;
       const found = recorded.find(
         (entry) => entry.call.method === method && entry.seq >= since && predicate(entry.call),
       );

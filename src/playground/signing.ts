@@ -1,7 +1,7 @@
 // Requests as Slack signs and sends them: X-Slack-Signature is `v0=` + hex HMAC-SHA256 of
 // `v0:{timestamp}:{raw body}` under the signing secret, X-Slack-Request-Timestamp is that timestamp in seconds.
 import { createHmac } from 'node:crypto';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 
 /** Bolt's HTTPReceiver compares the content type exactly: no `; charset=…`, or the form is parsed as JSON. */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -57,6 +57,12 @@ export interface AppResponse {
   ms: number;
 }
 
+/**
+ * A connection per delivery, as Slack's are as far as the app can tell. A kept-alive one races the app's server
+ * closing it when idle: on a busy machine a request could go out on a socket already closing, and end in ECONNRESET.
+ */
+const FRESH_CONNECTIONS = new Agent({ pipelining: 0 });
+
 /** POSTs `body` to the app as Slack would, signed with `signingSecret`. */
 export async function postToSlackApp(
   url: string,
@@ -75,7 +81,7 @@ export async function postToSlackApp(
 
   const started = performance.now();
   const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
-  const response = await request(url, { method: 'POST', headers, body, signal });
+  const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: FRESH_CONNECTIONS });
   const text = await response.body.text();
   const ms = Math.round(performance.now() - started);
   return { status: response.statusCode, body: text, json: parseJson(text), headers: response.headers, ms };

@@ -315,7 +315,7 @@ export function lastAuditRow(t: TestApp, match: Partial<AuditRow>): AuditRow | u
  * Waits until an audit row with these column values exists: for steps that no Slack call follows (closing a
  * modal), where there is nothing else to wait for.
  */
-export async function waitForAuditRow(t: TestApp, match: Partial<AuditRow>, timeoutMs = 5000): Promise<AuditRow> {
+export async function waitForAuditRow(t: TestApp, match: Partial<AuditRow>, timeoutMs = 15_000): Promise<AuditRow> {
   await waitUntil(
     () => lastAuditRow(t, match) !== undefined,
     `an audit row matching ${JSON.stringify(match)}`,
@@ -325,7 +325,7 @@ export async function waitForAuditRow(t: TestApp, match: Partial<AuditRow>, time
 }
 
 /** Polls `condition` until it holds; fails after the timeout, naming what it waited for. */
-export async function waitUntil(condition: () => boolean, description: string, timeoutMs = 5000): Promise<void> {
+export async function waitUntil(condition: () => boolean, description: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${description}`);
@@ -472,7 +472,7 @@ export function announced(t: TestApp, channel = NOTIFY_CHANNEL): Announced[] {
 }
 
 /** Waits until a message in the notify channel reads `match`; resolves with it as it reads then. */
-export async function announcedWith(t: TestApp, match: string | RegExp, timeoutMs = 5000): Promise<Announced> {
+export async function announcedWith(t: TestApp, match: string | RegExp, timeoutMs = 15_000): Promise<Announced> {
   const reads = (message: Announced) =>
     typeof match === 'string' ? message.text.includes(match) : match.test(message.text);
   await waitUntil(() => announced(t).some(reads), `an announcement reading ${String(match)}`, timeoutMs);

@@ -13,7 +13,7 @@ export async function until<T>(
   probe: () => T | Promise<T>,
   done: (value: T) => boolean,
   description: string,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -32,7 +32,7 @@ describe.skipIf(noBrowser)('the playground in Chromium', () => {
 
   beforeEach(async () => {
     page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(30_000);
     page.on('dialog', (dialog) => {
       dialogs.push(dialog);
       void dialog.dismiss();

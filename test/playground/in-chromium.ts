@@ -18,8 +18,11 @@ export function requireChromium(): string {
   return chromiumPath;
 }
 
-/** Waits for what the page shows to settle: a reply comes after the app has talked to the provider. */
-export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+/**
+ * Waits for what the page shows to settle: a reply comes after the app has talked to the provider. The limit only
+ * ends a wait for a page that never gets there, so it allows for a machine busy with other work.
+ */
+export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 30_000 });
 
 /** A person on the playground's page. */
 export function person(page: Page, url: string) {

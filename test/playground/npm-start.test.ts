@@ -37,7 +37,8 @@ async function databaseIn(): Promise<string> {
 }
 
 async function until<T>(read: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  // Generous: npm and a build when dist/ is stale come first, which a machine busy with other work can make slow.
+  const deadline = Date.now() + 45_000;
   for (;;) {
     const found = read();
     if (found !== undefined) return found;

@@ -32,7 +32,7 @@ async function stateOf(userId: string): Promise<PageState> {
 }
 
 async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const found = await read();
     if (found !== undefined) return found;

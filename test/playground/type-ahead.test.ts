@@ -103,7 +103,7 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
 
   async function openForm(): Promise<Page> {
     const page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(30_000);
     await page.goto(`${pageServer.url}?user=${OPERATOR.id}`);
     const composer = page.getByRole('textbox', { name: 'Message' });
     await composer.fill('/voice pick');
@@ -122,11 +122,11 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
     expect(await form.getByRole('option').allInnerTexts()).toEqual(['Athens']);
     await city.fill('B');
     await city.fill('Be');
-    await expect.poll(() => form.getByRole('option').allInnerTexts(), { timeout: 10_000 }).toEqual(['Berlin', 'Bern']);
+    await expect.poll(() => form.getByRole('option').allInnerTexts(), { timeout: 30_000 }).toEqual(['Berlin', 'Bern']);
     await form.getByRole('option', { name: 'Bern' }).click();
     expect(await city.inputValue()).toBe('Bern');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => form.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => form.count(), { timeout: 30_000 }).toBe(0);
     expect(chosen).toEqual(['Bern']);
     await page.close();
   });
@@ -137,7 +137,7 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
     await form.getByRole('combobox', { name: 'Broken' }).fill('xx');
     const refusals = page.getByRole('region', { name: 'Refused by Slack' });
     await expect
-      .poll(() => refusals.innerText(), { timeout: 10_000 })
+      .poll(() => refusals.innerText(), { timeout: 30_000 })
       .toContain('block_suggestion answer: invalid_options');
     expect(await refusals.innerText()).toContain('must be less than 76 characters [json-pointer:/options/0/text/text]');
     expect(await form.getByRole('option').count()).toBe(0);

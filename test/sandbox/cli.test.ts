@@ -28,7 +28,8 @@ function runCli(env: Record<string, string>) {
 }
 
 async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  // Generous: tsx compiles the CLI first, which a machine busy with other work can make slow.
+  const deadline = Date.now() + 45_000;
   for (;;) {
     const found = probe();
     if (found !== undefined) return found;
