@@ -132,7 +132,11 @@ function origin(fields: ActionOptions): ResponseOrigin {
 }
 
 /** Waits for the post to the fake response_url `responseUrlId`. */
-export function respondedTo(fake: FakeSlack, responseUrlId: string | undefined, timeoutMs = 15_000): Promise<SlackCall> {
+export function respondedTo(
+  fake: FakeSlack,
+  responseUrlId: string | undefined,
+  timeoutMs = 15_000,
+): Promise<SlackCall> {
   if (responseUrlId === undefined) return Promise.reject(new Error('that request carried no response_url'));
   return fake.waitFor(RESPONSE_URL, (call) => call.responseUrlId === responseUrlId, {
     timeoutMs,
