@@ -374,6 +374,7 @@ describe('a buy from the search form', () => {
       viewId: String(prompt.body.view_id),
       callbackId: CALLBACK.confirmChange,
       privateMetadata: viewOf(prompt).private_metadata,
+      stateValues: {},
     });
     const rewritten = await t.slack.waitFor('views.update', (call) => call.body.view_id === viewId, { since: mark });
     expect(viewOf(rewritten).callback_id).toBe(CALLBACK.searchNumbers);
