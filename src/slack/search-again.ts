@@ -7,16 +7,27 @@ import type { Answer } from './surfaces.js';
 import { searchModal } from './views/modals.js';
 import { searchResultsMessage } from './views/numbers.js';
 
-/** The last search a person was shown: its position, and the search form's view when it was shown in one. */
+/**
+ * The last search a person was shown: its position, the search form's view when it was shown in one, and the
+ * number whose Buy was last pressed in it (a number bought by typing its command leaves the search alone).
+ */
 export interface ShownSearch {
   position: SearchPosition;
   viewId?: string;
   privateMetadata?: string;
+  buying?: string;
+}
+
+/** Buy was pressed in the person's last search (Buy buttons are only in search results). */
+export function buyPressed(deps: SlackDeps, userId: string, number: string): void {
+  const shown = deps.searches.get(userId);
+  if (shown) deps.searches.set(userId, { ...shown, buying: number });
 }
 
 function boughtFromSearch(deps: SlackDeps, actor: Actor, answer: Answer): ShownSearch | undefined {
   if (answer.kind !== 'done' || answer.done.change.action !== 'number.buy') return undefined;
-  return deps.searches.get(actor.userId);
+  const shown = deps.searches.get(actor.userId);
+  return shown?.buying === answer.done.change.number.number ? shown : undefined;
 }
 
 /**

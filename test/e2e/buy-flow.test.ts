@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
 import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
-import { EPHEMERAL, respondedWith, shownText } from './support.js';
+import { buyThroughApp, EPHEMERAL, respondedWith, shownText } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -103,4 +103,16 @@ it('leaves a note in place of the confirmation when Buy is cancelled: nothing bo
   expect(shownText(note)).toContain(number);
   expect(shownText(note)).toContain('/voice numbers search');
   expect(t.sandbox.requestCount('buyNumber')).toBe(bought);
+});
+
+it('shows no search after a buy typed as a command, even after a search', async () => {
+  const search = await t.command('numbers search FR', OPERATOR);
+  const number = buttons((await t.respondedTo(search.responseUrlId ?? '')).body.blocks as Block[], ACTION.buyNumber)[0];
+  await buyThroughApp(t, OPERATOR, number ?? '');
+  const outcome = t.slack
+    .calls('response_url')
+    .filter((call) => shownText(call).includes(`Bought *${number}*`))
+    .at(-1);
+  if (!outcome) throw new Error(`no outcome showing ${number} bought`);
+  expect(shownText(outcome)).not.toContain('Available numbers');
 });

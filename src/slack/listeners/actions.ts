@@ -36,7 +36,7 @@ import {
   searchRequestOf,
 } from '../paging.js';
 import type { Respond } from '../respond.js';
-import { withSearchAgain } from '../search-again.js';
+import { buyPressed, withSearchAgain } from '../search-again.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -100,12 +100,18 @@ async function surfaceFor(
 
 type Flow = (deps: SlackDeps, actor: Actor, value: string) => Promise<Answer>;
 
+/** Buy, pressed in a search result: the search is marked, to be shown again once the buy is done. */
+const buyInSearch: Flow = (deps, actor, number) => {
+  buyPressed(deps, actor.userId, number);
+  return buyAnswer(deps, actor, number);
+};
+
 /**
  * Buttons that lead into a flow which answers with a confirmation or a failure. Buy sits in a search result, often
  * long: its confirmation replaces that message, so that Confirm and Cancel appear where Buy was pressed.
  */
 const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow, replace: boolean][] = [
-  [ACTION.buyNumber, 'Buy a number', buyAnswer, true],
+  [ACTION.buyNumber, 'Buy a number', buyInSearch, true],
   [ACTION.releaseNumber, 'Release a number', releaseAnswer, false],
   [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer, false],
 ];
