@@ -30,6 +30,14 @@ function boughtFromSearch(deps: SlackDeps, actor: Actor, answer: Answer): ShownS
   return shown?.buying === answer.done.change.number.number ? shown : undefined;
 }
 
+async function searchAgain(deps: SlackDeps, actor: Actor, shown: ShownSearch) {
+  const [searched, role] = await Promise.all([
+    deps.ops.searchNumbers(searchRequestOf(shown.position)),
+    deps.ops.roleOf(actor),
+  ]);
+  return { searched, role };
+}
+
 /**
  * A buy confirmed in the message that held the search results: its outcome, which replaces that message, is
  * followed by the same search page again, so the list stays where the person is looking and stays true.
@@ -37,10 +45,7 @@ function boughtFromSearch(deps: SlackDeps, actor: Actor, answer: Answer): ShownS
 export async function withSearchAgain(deps: SlackDeps, actor: Actor, answer: Answer): Promise<Answer> {
   const shown = boughtFromSearch(deps, actor, answer);
   if (!shown || shown.viewId || answer.kind !== 'done') return answer;
-  const [searched, role] = await Promise.all([
-    deps.ops.searchNumbers(searchRequestOf(shown.position)),
-    deps.ops.roleOf(actor),
-  ]);
+  const { searched, role } = await searchAgain(deps, actor, shown);
   if (!searched.ok) return answer;
   return { ...answer, after: searchResultsMessage({ page: searched.page, position: shown.position, role }) };
 }
@@ -49,10 +54,7 @@ export async function withSearchAgain(deps: SlackDeps, actor: Actor, answer: Ans
 export async function refreshSearchForm(deps: SlackDeps, actor: Actor, answer: Answer): Promise<void> {
   const shown = boughtFromSearch(deps, actor, answer);
   if (!shown?.viewId) return;
-  const [searched, role] = await Promise.all([
-    deps.ops.searchNumbers(searchRequestOf(shown.position)),
-    deps.ops.roleOf(actor),
-  ]);
+  const { searched, role } = await searchAgain(deps, actor, shown);
   const result = searched.ok ? { page: searched.page } : { error: searched.message };
   const view = searchModal({ role, position: shown.position, privateMetadata: shown.privateMetadata ?? '', ...result });
   await deps.slack.ui.views.update({ view_id: shown.viewId, view }).catch((error: unknown) => {
