@@ -136,7 +136,16 @@ export async function startVoiceOps(
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
-  const slackDeps = { ops, slack, homePositions: new Map(), sandbox: Boolean(sandbox), now, logger, metrics };
+  const slackDeps = {
+    ops,
+    slack,
+    homePositions: new Map(),
+    searches: new Map(),
+    sandbox: Boolean(sandbox),
+    now,
+    logger,
+    metrics,
+  };
   registerListeners(app, slackDeps, { deliveries: store.deliveries, identity, people });
   // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
   const expireApprovals = () =>

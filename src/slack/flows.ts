@@ -17,6 +17,7 @@ import {
   searchRequestOf,
 } from './paging.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
+import type { ShownSearch } from './search-again.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
 import { approvalNotPostedMessage, awaitingApprovalMessage } from './views/approvals.js';
@@ -38,6 +39,8 @@ export interface SlackDeps {
   slack: SlackClients;
   /** Where each user last left their Home tab (its pages and filter), so that a refresh keeps them. */
   homePositions: Map<string, HomePosition>;
+  /** The last search each user was shown, so that a buy from it can show it again without the number bought. */
+  searches: Map<string, ShownSearch>;
   /** True when the embedded sandbox stands in for the provider: nothing real is bought. */
   sandbox: boolean;
   now: () => Date;
@@ -89,6 +92,7 @@ export async function searchAnswer(deps: SlackDeps, actor: Actor, position: Sear
   const request = searchRequestOf(position);
   const [searched, role] = await Promise.all([deps.ops.searchNumbers(request), deps.ops.roleOf(actor)]);
   if (!searched.ok) return { kind: 'failure', failure: searched };
+  deps.searches.set(actor.userId, { position });
   return { kind: 'message', message: searchResultsMessage({ page: searched.page, position, role }) };
 }
 

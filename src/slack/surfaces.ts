@@ -7,7 +7,7 @@ import type { ConfirmationPrompt } from '../ops/changes.js';
 import type { Failure } from '../ops/types.js';
 import type { WebClient } from './clients.js';
 import type { Respond } from './respond.js';
-import type { SlackMessage } from './views/blocks.js';
+import { followedBy, type SlackMessage } from './views/blocks.js';
 import { confirmationMessage, confirmationModal } from './views/confirmation.js';
 import { infoModal, loadingModal, withNote } from './views/modals.js';
 import { doneMessage, doneModal, failureMessage, failureModal } from './views/results.js';
@@ -16,7 +16,8 @@ export type Answer =
   | { kind: 'message'; message: SlackMessage }
   | { kind: 'modal'; view: ModalView }
   | { kind: 'prompt'; prompt: ConfirmationPrompt }
-  | { kind: 'done'; done: Done }
+  /** `after`: what the message shows after the outcome (a modal shows the outcome alone). */
+  | { kind: 'done'; done: Done; after?: SlackMessage }
   | { kind: 'failure'; failure: Failure };
 
 export interface Surface {
@@ -51,7 +52,7 @@ function asMessage(answer: Answer, now: () => Date): SlackMessage | undefined {
     case 'prompt':
       return confirmationMessage(answer.prompt, now());
     case 'done':
-      return doneMessage(answer.done);
+      return answer.after ? followedBy(doneMessage(answer.done), answer.after) : doneMessage(answer.done);
     case 'failure':
       return failureMessage(answer.failure);
     case 'modal':

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
 import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { buyThroughApp, EPHEMERAL, respondedWith, shownText } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,4 +57,62 @@ it('searches, then buys a number after confirmation', async () => {
   expect(posted.body.channel).toBe('CNOTIFY');
   expect(JSON.stringify(posted.body)).toContain(number);
   expect(t.sandbox.requestCount('buyNumber')).toBe(1);
+});
+
+it('puts the confirmation where Buy was pressed, and the search again after it, without the number bought', async () => {
+  const search = await t.command('numbers search CA', OPERATOR);
+  const results = await t.respondedTo(search.responseUrlId ?? '');
+  const number = buttons(results.body.blocks as Block[], ACTION.buyNumber)[0] ?? '';
+
+  const buy = await t.action({ userId: OPERATOR, actionId: ACTION.buyNumber, value: number, container: EPHEMERAL });
+  const prompt = await t.respondedTo(buy.responseUrlId ?? '');
+  expect(prompt.body.replace_original, 'the confirmation replaces the search result').toBe(true);
+  const [confirmationId] = buttons(prompt.body.blocks as Block[], ACTION.confirmChange);
+
+  const confirm = await t.action({
+    userId: OPERATOR,
+    actionId: ACTION.confirmChange,
+    value: confirmationId ?? '',
+    container: EPHEMERAL,
+  });
+  const done = await respondedWith(t, confirm.responseUrlId, `Bought *${number}*`);
+  expect(done.body.replace_original).toBe(true);
+  expect(shownText(done)).toContain('Available numbers in Canada (CA)');
+  const stillForSale = buttons(done.body.blocks as Block[], ACTION.buyNumber);
+  expect(stillForSale.length).toBeGreaterThan(0);
+  expect(stillForSale).not.toContain(number);
+});
+
+it('leaves a note in place of the confirmation when Buy is cancelled: nothing bought, and how to search again', async () => {
+  const search = await t.command('numbers search GB', OPERATOR);
+  const results = await t.respondedTo(search.responseUrlId ?? '');
+  const number = buttons(results.body.blocks as Block[], ACTION.buyNumber)[0] ?? '';
+  const buy = await t.action({ userId: OPERATOR, actionId: ACTION.buyNumber, value: number, container: EPHEMERAL });
+  const prompt = await t.respondedTo(buy.responseUrlId ?? '');
+  const [confirmationId] = buttons(prompt.body.blocks as Block[], ACTION.cancelChange);
+  const bought = t.sandbox.requestCount('buyNumber');
+
+  const cancel = await t.action({
+    userId: OPERATOR,
+    actionId: ACTION.cancelChange,
+    value: confirmationId ?? '',
+    container: EPHEMERAL,
+  });
+  const note = await respondedWith(t, cancel.responseUrlId, 'was not bought');
+  expect(note.body.replace_original).toBe(true);
+  expect(shownText(note)).toContain(number);
+  expect(shownText(note)).toContain('/voice numbers search');
+  expect(t.sandbox.requestCount('buyNumber')).toBe(bought);
+});
+
+it('shows no search after a buy typed as a command, even after a search', async () => {
+  const search = await t.command('numbers search FR', OPERATOR);
+  const number = buttons((await t.respondedTo(search.responseUrlId ?? '')).body.blocks as Block[], ACTION.buyNumber)[0];
+  await buyThroughApp(t, OPERATOR, number ?? '');
+  const outcome = t.slack
+    .calls('response_url')
+    .filter((call) => shownText(call).includes(`Bought *${number}*`))
+    .at(-1);
+  if (!outcome) throw new Error(`no outcome showing ${number} bought`);
+  expect(shownText(outcome)).not.toContain('Available numbers');
 });

@@ -1,9 +1,9 @@
 // Creating an AI agent: by modal and by command, with inline form errors, and the agent token shown once, to its
 // creator only: never logged, stored, posted or published.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { OTHER_LOCALE } from '../../src/slack/views/locales.js';
-import { NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
 import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
@@ -12,13 +12,17 @@ import {
   announcementCalls,
   auditRows,
   blocksOf,
+  buyThroughApp,
   createAgentThroughApp,
+  EPHEMERAL,
   everyRowAsJson,
   lastAuditRow,
+  onlyButton,
   readable,
   sandboxAgents,
   shownText,
   viewOf,
+  voiceNumber,
 } from './support.js';
 
 // Operators of their own for the test that compares two announcements: each opens a message of its own, of one shape.
@@ -304,5 +308,49 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(posted).toContain('&lt;!channel&gt; Bot');
     expect(posted).not.toContain('<!channel>');
     expect(posted).not.toContain(token);
+  });
+});
+
+describe('after the create form', () => {
+  it('leaves the agent’s name and id (never its token) in the channel, with a button to route numbers to it', async () => {
+    const { view } = await openCreateModal();
+    const viewId = 'VCREATEDPOSTS';
+    const mark = t.slack.mark();
+    await t.submit({
+      userId: OPERATOR,
+      viewId,
+      callbackId: CALLBACK.createAgent,
+      privateMetadata: view.private_metadata,
+      stateValues: createForm('Evening desk', 'en-US'),
+    });
+    const shown = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && readable(blocksOf(call)).includes('Agent token'),
+      { since: mark },
+    );
+    const token = /```([^`]+)```/.exec(readable(blocksOf(shown)))?.[1] ?? '';
+    const agent = (await sandboxAgents(t)).find((candidate) => candidate.name === 'Evening desk');
+    const left = await t.slack.waitFor('chat.postEphemeral', (call) => call.body.user === OPERATOR, { since: mark });
+    expect(left.body.channel).toBe(OPS_CHANNEL);
+    expect(shownText(left)).toContain('Evening desk');
+    expect(shownText(left)).toContain(`\`${agent?.id}\``);
+    expect(onlyButton(blocksOf(left), ACTION.mapToAgent)).toBe(agent?.id);
+    await t.settled();
+    expectNowhereButWhereShown(token, shown);
+
+    // Its button opens the map form with the agent picked (a number to route is bought first).
+    await buyThroughApp(t, OPERATOR, await voiceNumber(t));
+    const pressed = await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.mapToAgent,
+      value: agent?.id ?? '',
+      container: EPHEMERAL,
+    });
+    const form = await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.mapNumber, {
+      since: mark,
+      description: `the map form after ${pressed.triggerId}`,
+    });
+    const agentInput = viewOf(form).blocks.find((block) => block.block_id === INPUT.mapAgent.block);
+    expect(agentInput?.element?.initial_option?.value).toBe(agent?.id);
   });
 });

@@ -255,7 +255,8 @@ describe('what a purchase learns', () => {
     });
     const prompt = await t.respondedTo(pressed.responseUrlId);
     await confirmAs(t, OPERATOR, onlyButton(blocksOf(prompt), ACTION.confirmChange));
-    expect(t.sandbox.requestCount('searchNumbers'), 'the search already said').toBe(searches);
+    // The one search more shows the list again after the buy; none was needed to learn the capabilities.
+    expect(t.sandbox.requestCount('searchNumbers'), 'the search already said').toBe(searches + 1);
 
     const listed = shownText(
       await t.respondedTo((await t.command(`numbers ${chosen?.number}`, OPERATOR)).responseUrlId),
@@ -341,5 +342,45 @@ describe('/voice numbers search REGION DIGITS', () => {
     } finally {
       await big.close();
     }
+  });
+});
+
+describe('a buy from the search form', () => {
+  it('rewrites the form underneath once confirmed, without a Buy button for the number bought', async () => {
+    const viewId = 'VSEARCHBUY';
+    const container = { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.searchNumbers } as const;
+    let mark = t.slack.mark();
+    await t.action({ userId: OPERATOR, actionId: ACTION.searchRegion, selectedOption: 'FR', container });
+    const filled = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === viewId && resultRows(blocksOf(call)).length > 0,
+      { since: mark },
+    );
+    const number = resultRows(blocksOf(filled)).find((row) => row.buy)?.buy ?? '';
+
+    mark = t.slack.mark();
+    await t.action({ userId: OPERATOR, actionId: ACTION.buyNumber, value: number, container });
+    const pushed = await t.slack.waitFor('views.push', () => true, { since: mark });
+    const prompt = await t.slack.waitFor(
+      'views.update',
+      (call) => viewOf(call).callback_id === CALLBACK.confirmChange,
+      { since: mark },
+    );
+    expect(pushed.body.trigger_id).toBeDefined();
+
+    mark = t.slack.mark();
+    await t.submit({
+      userId: OPERATOR,
+      viewId: String(prompt.body.view_id),
+      callbackId: CALLBACK.confirmChange,
+      privateMetadata: viewOf(prompt).private_metadata,
+      stateValues: {},
+    });
+    const rewritten = await t.slack.waitFor('views.update', (call) => call.body.view_id === viewId, { since: mark });
+    expect(viewOf(rewritten).callback_id).toBe(CALLBACK.searchNumbers);
+    const rows = resultRows(blocksOf(rewritten));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row.buy)).not.toContain(number);
+    expect(t.sandbox.requestCount('buyNumber')).toBeGreaterThan(0);
   });
 });

@@ -115,6 +115,9 @@ describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH
       expect(number).not.toBe('');
       await you.click(prompt.getByRole('button', { name: 'Buy', exact: true }));
       await you.message(`Bought ${number}`).waitFor();
+      // The outcome took the place of the results, which follow it again without the number bought.
+      expect(await results.getByRole('button', { name: 'Buy', exact: true }).count()).toBeGreaterThan(0);
+      expect(await results.innerText()).toContain(`Bought ${number}`);
       bought.push(number);
     }
     expect(new Set(bought).size).toBe(3);
@@ -128,6 +131,10 @@ describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH
     await eventually(() => created.innerText()).toContain(`Created agent ${AGENT}`);
     await you.click(created.getByRole('button', { name: 'Close', exact: true }));
     await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    // The agent's id stays in the channel once the token dialog is closed, with no token.
+    const ready = you.message(`Agent ${AGENT} is ready`);
+    expect(await ready.innerText()).toMatch(/agt_\w+/);
+    expect(await ready.getByRole('button', { name: 'Route numbers to this agent' }).isVisible()).toBe(true);
 
     await you.command('/voice map');
     const form = page.getByRole('dialog', { name: 'Map a number' });

@@ -36,6 +36,7 @@ import {
   searchRequestOf,
 } from '../paging.js';
 import type { Respond } from '../respond.js';
+import { buyPressed, withSearchAgain } from '../search-again.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -77,8 +78,14 @@ function replyFor(deps: SlackDeps, body: Body): Respond {
  * A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal, or, when
  * Slack does not open it, privately in a message.
  */
-async function surfaceFor(deps: SlackDeps, body: Body, actor: Actor, title: string): Promise<Surface> {
-  if (!body.view) return messageSurface(replyFor(deps, body), deps.now);
+async function surfaceFor(
+  deps: SlackDeps,
+  body: Body,
+  actor: Actor,
+  title: string,
+  options: { replace?: boolean } = {},
+): Promise<Surface> {
+  if (!body.view) return messageSurface(replyFor(deps, body), deps.now, options);
   try {
     return await modalSurface(modalContext(deps, actor), {
       triggerId: body.trigger_id,
@@ -93,19 +100,28 @@ async function surfaceFor(deps: SlackDeps, body: Body, actor: Actor, title: stri
 
 type Flow = (deps: SlackDeps, actor: Actor, value: string) => Promise<Answer>;
 
-/** Buttons that lead into a flow which answers with a confirmation or a failure. */
-const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow][] = [
-  [ACTION.buyNumber, 'Buy a number', buyAnswer],
-  [ACTION.releaseNumber, 'Release a number', releaseAnswer],
-  [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer],
+/** Buy, pressed in a search result: the search is marked, to be shown again once the buy is done. */
+const buyInSearch: Flow = (deps, actor, number) => {
+  buyPressed(deps, actor.userId, number);
+  return buyAnswer(deps, actor, number);
+};
+
+/**
+ * Buttons that lead into a flow which answers with a confirmation or a failure. Buy sits in a search result, often
+ * long: its confirmation replaces that message, so that Confirm and Cancel appear where Buy was pressed.
+ */
+const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow, replace: boolean][] = [
+  [ACTION.buyNumber, 'Buy a number', buyInSearch, true],
+  [ACTION.releaseNumber, 'Release a number', releaseAnswer, false],
+  [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer, false],
 ];
 
 export function registerActions(app: App, deps: SlackDeps): void {
-  for (const [actionId, title, flow] of CONFIRMED_FLOWS) {
+  for (const [actionId, title, flow, replace] of CONFIRMED_FLOWS) {
     app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
       const actor = actorOf(body, requesterIn(context));
-      const surface = await surfaceFor(deps, body, actor, title);
+      const surface = await surfaceFor(deps, body, actor, title, { replace });
       await deliver(deps, surface, actor, await flow(deps, actor, chosenValue(body)));
     });
   }
@@ -119,7 +135,8 @@ export function registerActions(app: App, deps: SlackDeps): void {
         ? updatingSurface(modalContext(deps, actor), body.view.id, 'Confirm')
         : messageSurface(replyFor(deps, body), deps.now, { replace: true });
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
-    await deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
+    const answer = await confirmAnswer(deps, actor, chosenValue(body));
+    await deliver(deps, surface, actor, await withSearchAgain(deps, actor, answer));
   });
 
   // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
@@ -282,6 +299,7 @@ async function showSearchPage(deps: SlackDeps, body: Body, actor: Actor, positio
   const surface = updatingSurface(modalContext(deps, actor), view.id, 'Search numbers');
   const role = await deps.ops.roleOf(actor);
   const base = { role, position, privateMetadata: view.private_metadata };
+  deps.searches.set(actor.userId, { position, viewId: view.id, privateMetadata: view.private_metadata });
   await surface.show({ kind: 'modal', view: searchModal({ ...base, loading: true }) });
   const searched = await deps.ops.searchNumbers(searchRequestOf(position));
   const result = searched.ok ? { page: searched.page } : { error: searched.message };

@@ -1,5 +1,5 @@
 import type { App, ViewOutput } from '@slack/bolt';
-import type { Actor } from '../../ops/index.js';
+import type { Actor, Done } from '../../ops/index.js';
 import { unknownLocale } from '../../ops/locales.js';
 import { agentName, language } from '../../provider/schemas.js';
 import { normalizeLocale } from '../command.js';
@@ -10,12 +10,15 @@ import {
   deliver,
   mapAnswer,
   modalContext,
+  replyTo,
   type SlackDeps,
 } from '../flows.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
+import { refreshSearchForm } from '../search-again.js';
 import { updatingSurface } from '../surfaces.js';
+import { agentReadyMessage } from '../views/agents.js';
 import { OTHER_LOCALE } from '../views/locales.js';
 import { loadingModal } from '../views/modals.js';
 import { type Requester, requesterIn } from '../who-asked.js';
@@ -61,6 +64,21 @@ function createAgentErrors(name: string, chosen: ReturnType<typeof chosenLocale>
   return errors;
 }
 
+/**
+ * The token modal is the only place that shows a new agent, and it closes for good: the agent's name and id (never
+ * its token) are left privately where the form was opened from, with the way on to routing numbers to it.
+ */
+async function tellAgentReady(deps: SlackDeps, actor: Actor, done: Done): Promise<void> {
+  if (!done.createdAgent) return;
+  const to = { userId: actor.userId, channelId: actor.channelId };
+  await replyTo(
+    deps,
+    to,
+  )(agentReadyMessage(done.createdAgent)).catch((error: unknown) => {
+    deps.logger.warn({ err: error, userId: actor.userId }, 'could not leave the new agent’s id');
+  });
+}
+
 export function registerViews(app: App, deps: SlackDeps): void {
   app.view(CALLBACK.createAgent, async ({ ack, view, context }) => {
     const name = textOf(view, INPUT.agentName);
@@ -71,7 +89,9 @@ export function registerViews(app: App, deps: SlackDeps): void {
     await ack({ response_action: 'update', view: loadingModal('Create an agent') });
     const actor = actorOf(requesterIn(context), view);
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Create an agent');
-    await deliver(deps, surface, actor, await createAgentAnswer(deps, actor, { name, language: locale }));
+    const answer = await createAgentAnswer(deps, actor, { name, language: locale });
+    await deliver(deps, surface, actor, answer);
+    if (answer.kind === 'done') await tellAgentReady(deps, actor, answer.done);
   });
 
   app.view(CALLBACK.mapNumber, async ({ ack, view, context }) => {
@@ -96,7 +116,9 @@ export function registerViews(app: App, deps: SlackDeps): void {
     }
     await ack({ response_action: 'update', view: loadingModal('Working…') });
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Confirm');
-    await deliver(deps, surface, actor, await confirmAnswer(deps, actor, view.private_metadata, typed));
+    const answer = await confirmAnswer(deps, actor, view.private_metadata, typed);
+    await deliver(deps, surface, actor, answer);
+    await refreshSearchForm(deps, actor, answer);
   });
 
   // Closing a confirmation modal is its Cancel button.

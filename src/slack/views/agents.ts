@@ -5,7 +5,7 @@ import type { Role } from '../../ops/types.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
-import { button, context, message, type SlackMessage, section } from './blocks.js';
+import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { listPager } from './pager.js';
 import { can } from './roles.js';
 import { agentLabel, listOf } from './text.js';
@@ -88,5 +88,15 @@ export function agentCreatedMessage(agent: CreatedAgent): SlackMessage {
       ':lock: Store this token now, in your secrets manager: it is shown only this once and will not be shown again. ' +
         'It is not logged, stored or posted anywhere.',
     ),
+  ]);
+}
+
+/** Left where the create form was opened from, once its token modal closes: the id `/voice map` needs, no token. */
+export function agentReadyMessage(agent: { id: string; name: string }): SlackMessage {
+  const text = `:robot_face: Agent ${bold(agent.name)} is ready: its id is ${code(agent.id)}.`;
+  return message(text, [
+    section(text),
+    context(`Route numbers to it with the button, or type \`/voice map NUMBER ${escapeMrkdwn(agent.id)}\`.`),
+    actions([button({ text: 'Route numbers to this agent', actionId: ACTION.mapToAgent, value: agent.id })]),
   ]);
 }

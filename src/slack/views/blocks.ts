@@ -122,6 +122,11 @@ export function message(text: string, blocks: KnownBlock[]): SlackMessage {
   return { text: truncate(text, LIMITS.sectionText), blocks };
 }
 
+/** One message showing `first`, then `then`: its fallback text is the first's. */
+export function followedBy(first: SlackMessage, then: SlackMessage): SlackMessage {
+  return message(first.text, [...first.blocks, ...then.blocks].slice(0, LIMITS.messageBlocks));
+}
+
 /** A one-line message: its fallback text and its only section are the same escaped mrkdwn. */
 export function textMessage(mrkdwn: string): SlackMessage {
   return message(mrkdwn, [section(mrkdwn)]);

@@ -48,7 +48,7 @@ export function failureModal(title: string, failure: Failure): ModalView {
 function kept(change: PendingChange): string {
   switch (change.kind) {
     case 'number.buy':
-      return `${bold(change.number)} was not bought.`;
+      return `${bold(change.number)} was not bought. To search again, type \`/voice numbers search REGION\`.`;
     case 'number.release':
       return `${bold(change.number)} was not released.`;
     case 'agent.delete':
