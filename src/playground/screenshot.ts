@@ -1,6 +1,6 @@
 // `npm run screenshot`: the README's picture of the playground, taken in Debian's Chromium: an operator has searched
-// for US numbers, pressed Buy and confirmed, and the confirmation was replaced by the bought reply. Written to
-// docs/playground.png.
+// for US numbers, pressed Buy where the number was listed and confirmed there; the bought reply took the
+// confirmation's place, with the search shown again beneath it. Written to docs/playground.png.
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,15 @@ try {
   await page.getByRole('button', { name: 'Buy', exact: true }).first().click();
   const prompt = page.getByRole('listitem').filter({ hasText: 'This spends money' });
   await prompt.getByRole('button', { name: 'Buy', exact: true }).click();
-  await page.getByRole('listitem').filter({ hasText: 'Bought' }).waitFor();
+  const bought = page.getByRole('listitem').filter({ hasText: 'Bought' });
+  await bought.waitFor();
+  // The bought reply at the top of the channel, below the channel's heading, with the search beneath it.
+  await bought.evaluate((element) => {
+    element.scrollIntoView({ block: 'start' });
+    let scroller = element.parentElement;
+    while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
+    scroller?.scrollBy(0, -12);
+  });
   await mkdir(join(OUTPUT, '..'), { recursive: true });
   await page.screenshot({ path: OUTPUT });
   console.log(`Wrote ${OUTPUT} (${Math.round((await stat(OUTPUT)).size / 1024)} KB).`);
