@@ -171,32 +171,35 @@ export function registerActions(app: App, deps: SlackDeps): void {
     );
   });
 
-  app.action<Body>(ACTION.mapNumber, async ({ ack, body, context }) => {
-    await ack();
-    const actor = actorOf(body, requesterIn(context));
+  /** The map form, opened from a button once the clicker may map, with a number or an agent already picked. */
+  const openMapFormFrom = async (
+    body: Body,
+    actor: Actor,
+    picked: { initialNumber?: string; initialAgentId?: string },
+  ) => {
     const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
     if (denied) return (await surfaceFor(deps, body, actor, 'Map a number')).show({ kind: 'failure', failure: denied });
+    const inModal = body.view?.type === 'modal';
     await openMapModal(deps, actor, {
       triggerId: body.trigger_id,
-      initialNumber: chosenValue(body) || undefined,
+      ...picked,
       metadata: encodeMetadata({ channelId: actor.channelId }),
-      push: body.view?.type === 'modal',
+      // From a map's result, the result becomes the next form: a launch of many numbers never outgrows Slack's stack
+      // of three. From any other modal the form is pushed onto it.
+      ...(inModal && picked.initialAgentId !== undefined ? { replaceViewId: body.view?.id } : { push: inModal }),
       reply: replyFor(deps, body),
     });
+  };
+
+  app.action<Body>(ACTION.mapNumber, async ({ ack, body, context }) => {
+    await ack();
+    await openMapFormFrom(body, actorOf(body, requesterIn(context)), { initialNumber: chosenValue(body) || undefined });
   });
 
   app.action<Body>(ACTION.mapToAgent, async ({ ack, body, context }) => {
     await ack();
-    const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
-    if (denied) return (await surfaceFor(deps, body, actor, 'Map a number')).show({ kind: 'failure', failure: denied });
-    // In a modal, the result becomes the next form: a launch of many numbers never outgrows Slack's stack of three.
-    await openMapModal(deps, actor, {
-      triggerId: body.trigger_id,
+    await openMapFormFrom(body, actorOf(body, requesterIn(context)), {
       initialAgentId: chosenValue(body) || undefined,
-      metadata: encodeMetadata({ channelId: actor.channelId }),
-      ...(body.view?.type === 'modal' ? { replaceViewId: body.view.id } : {}),
-      reply: replyFor(deps, body),
     });
   });
 
