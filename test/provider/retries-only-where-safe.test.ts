@@ -75,7 +75,7 @@ describe('changes (POST, DELETE)', () => {
       const error = await rejection(impatient.createAgent({ name: 'Slow create', language: 'en-US' }));
       expect(error.kind).toBe('timeout');
       sandbox.faults.clear();
-      await vi.waitFor(async () => expect(await agentNames()).toContain('Slow create'));
+      await vi.waitFor(async () => expect(await agentNames()).toContain('Slow create'), { timeout: 15_000 });
       expect(creates()).toBe(1);
       // The sandbox finished the create after the client gave up: a retry would have made a twin.
       expect((await agentNames()).filter((name) => name === 'Slow create')).toHaveLength(1);

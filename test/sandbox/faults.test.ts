@@ -14,6 +14,8 @@ import type { Fault, RouteName } from '../../src/sandbox/server.js';
 import { type CallOptions, expectError, type Provider, useSandbox } from './helpers.js';
 
 const api = useSandbox();
+/** How long a request may take to be seen arriving: a limit only for one that never comes, on a busy machine. */
+const SETTLED = { timeout: 15_000 };
 const NUMBER = '+12125550100';
 
 /** A valid request to each route, and the schema its answer must meet. */
@@ -154,10 +156,11 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
   });
 
   it('delay: still buys the number when the client has given up waiting', async () => {
-    await switches.inject(api(), 'buyNumber', { type: 'delay', ms: 300 }, 1);
+    // Long enough that the purchase is surely not made yet when the client has given up, even on a busy machine.
+    await switches.inject(api(), 'buyNumber', { type: 'delay', ms: 2_000 }, 1);
     await expect(send(api(), 'buyNumber', { signal: AbortSignal.timeout(50) })).rejects.toThrow(/aborted/i);
     expect(await api().purchased()).toEqual([]);
-    await vi.waitFor(async () => expect(await api().purchased()).toHaveLength(1), { timeout: 2000, interval: 50 });
+    await vi.waitFor(async () => expect(await api().purchased()).toHaveLength(1), { ...SETTLED, interval: 50 });
   });
 
   it('hold: keeps the request waiting until the faults are cleared, then makes the change and answers', async () => {
@@ -167,7 +170,7 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
       answered();
       return response;
     });
-    await vi.waitFor(() => expect(api().sandbox.requestCount('buyNumber')).toBe(1));
+    await vi.waitFor(() => expect(api().sandbox.requestCount('buyNumber')).toBe(1), SETTLED);
     // Other requests, to this route too, go on meanwhile.
     expect((await send(api(), 'listAgents')).status).toBe(200);
     expect(await api().purchased()).toEqual([]);
@@ -241,7 +244,7 @@ describe('sandbox fault switches', () => {
   it('close the sandbox promptly even while a request is held by a delay', async () => {
     api().sandbox.faults.inject('listAgents', { type: 'delay', ms: 10_000 });
     const held = send(api(), 'listAgents');
-    await vi.waitFor(() => expect(api().sandbox.requestCount('listAgents')).toBe(1));
+    await vi.waitFor(() => expect(api().sandbox.requestCount('listAgents')).toBe(1), SETTLED);
     // Closing does not wait out the delay (the test would time out if it did), and the held request ends.
     await api().sandbox.close();
     await expect(held).rejects.toThrow(TypeError);
@@ -250,7 +253,7 @@ describe('sandbox fault switches', () => {
   it('close the sandbox promptly while a request is held, and the held request ends', async () => {
     api().sandbox.faults.inject('buyNumber', { type: 'hold' });
     const held = send(api(), 'buyNumber');
-    await vi.waitFor(() => expect(api().sandbox.requestCount('buyNumber')).toBe(1));
+    await vi.waitFor(() => expect(api().sandbox.requestCount('buyNumber')).toBe(1), SETTLED);
     await api().sandbox.close();
     await expect(held).rejects.toThrow(TypeError);
   });
