@@ -3,29 +3,18 @@
 // type, counts that agree with their nouns, one heading per Home section, and a red button for a release from the
 // Home tab.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, launchChromium } from '../../src/playground/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, OPS_CHANNEL, VIEWER } from '../../src/playground/people.js';
-import { eventually, noBrowser, person, requireChromium } from './in-chromium.js';
-import { startTestPlayground, type TestPlayground } from './support.js';
+import { eventually, noBrowser, person, usePlaygroundInChromium } from './in-chromium.js';
+import type { TestPlayground } from './support.js';
 
 let t: TestPlayground;
-let browser: Browser;
 let page: Page;
 
 describe.skipIf(noBrowser)('the first hour, in Chromium', { timeout: 180_000 }, () => {
-  beforeAll(async () => {
-    const chromiumPath = requireChromium();
-    t = await startTestPlayground();
-    browser = await launchChromium(chromiumPath);
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(30_000);
-  }, 60_000);
-
-  afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await t?.close();
+  const bed = usePlaygroundInChromium();
+  beforeAll(() => {
+    ({ page, t } = bed);
   });
 
   it('finds a viewer’s refused attempt by @Name and by `failed`', async () => {

@@ -2,8 +2,9 @@
 // them; elsewhere they are skipped with a message), and a person's ways of using the page, by the names a screen
 // reader gives its controls.
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { findChromium } from '../../src/playground/browser.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Browser, findChromium, launchChromium } from '../../src/playground/browser.js';
+import { startTestPlayground, type TestPlayground } from './support.js';
 
 export const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI);
@@ -54,4 +55,22 @@ export function person(page: Page, url: string) {
       await form.getByRole('option', { name: option }).first().click();
     },
   };
+}
+
+/** A fresh playground and one Chromium page on it for the tests of a describe block, closed after them. */
+export function usePlaygroundInChromium(): { readonly page: Page; readonly t: TestPlayground } {
+  const bed = {} as { page: Page; t: TestPlayground; browser: Browser };
+  beforeAll(async () => {
+    const chromiumPath = requireChromium();
+    bed.t = await startTestPlayground();
+    bed.browser = await launchChromium(chromiumPath);
+    bed.page = await bed.browser.context.newPage();
+    bed.page.setDefaultTimeout(30_000);
+  }, 60_000);
+  afterAll(async () => {
+    await bed.page?.close();
+    await bed.browser?.close();
+    await bed.t?.close();
+  });
+  return bed;
 }

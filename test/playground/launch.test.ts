@@ -7,14 +7,13 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import { type Browser, launchChromium } from '../../src/playground/browser.js';
 import { ADMIN, OPERATOR, OPS_CHANNEL } from '../../src/playground/people.js';
 import { playgroundDataFiles } from '../../src/playground/start-over.js';
 import { WELCOME } from '../../src/playground/welcome.js';
-import { eventually, noBrowser, person, requireChromium } from './in-chromium.js';
-import { startTestPlayground, type TestPlayground } from './support.js';
+import { eventually, noBrowser, person, usePlaygroundInChromium } from './in-chromium.js';
+import type { TestPlayground } from './support.js';
 
 /** What a person does, counted: commands typed, clicks (buttons, tabs), form fields given a value. */
 interface Steps {
@@ -27,7 +26,6 @@ const AGENT = 'Berlin hotline';
 const GERMAN_NUMBER = /\+49\d+/;
 
 let t: TestPlayground;
-let browser: Browser;
 let page: Page;
 
 // The launch is dozens of clicks through the page, the app and the sandbox: on a machine busy with other work it needs
@@ -35,18 +33,9 @@ let page: Page;
 const LAUNCH_TIMEOUT_MS = 180_000;
 
 describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH_TIMEOUT_MS }, () => {
-  beforeAll(async () => {
-    const chromiumPath = requireChromium();
-    t = await startTestPlayground();
-    browser = await launchChromium(chromiumPath);
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(30_000);
-  }, 60_000);
-
-  afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await t?.close();
+  const bed = usePlaygroundInChromium();
+  beforeAll(() => {
+    ({ page, t } = bed);
   });
 
   /** A person's ways of using the page, each counted in `steps`. */
