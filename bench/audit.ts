@@ -12,10 +12,18 @@ import { AUDIT_PAGE_SIZE, auditMessage } from '../src/slack/views/audit.js';
 import { type AuditEntry, AuditLog } from '../src/store/audit.js';
 import { AuditChanges } from '../src/store/audit-changes.js';
 import { openDatabase } from '../src/store/db.js';
+import { sqliteEngine } from '../src/store/sqlite-sql.js';
 import { type Distribution, distribution } from './stats.js';
 
+/** Rows appended one after another for a while. */
+export interface AppendRate {
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+}
+
 export interface AuditResult {
-  insert: { rows: number; seconds: number; rowsPerSecond: number };
+  insert: AppendRate;
   rows: number;
   fillSeconds: number;
   /** AuditLog.recent(n), warm, ms. */
@@ -41,14 +49,20 @@ const entry = (i: number): AuditEntry => ({
   correlationId: `bench-${i}`,
 });
 
-function time(runs: number, work: () => unknown): Distribution {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    times.push(performance.now() - started);
+/**
+ * AuditLog.append, one row after another for `seconds`, as the app appends: each row one transaction that takes the
+ * chain's lock, reads the last hash, hashes and inserts, its parameters redacted and JSON-encoded. bench/engines.ts
+ * measures Postgres with it.
+ */
+export async function appendRate(log: AuditLog, seconds: number): Promise<AppendRate> {
+  let rows = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  while (performance.now() < deadline) {
+    for (let i = 0; i < 100; i++) await log.append(entry(rows++));
   }
-  return distribution(times);
+  const elapsed = (performance.now() - started) / 1000;
+  return { rows, seconds: elapsed, rowsPerSecond: rows / elapsed };
 }
 
 async function timeAsync(runs: number, work: () => Promise<unknown>): Promise<Distribution> {
@@ -68,17 +82,9 @@ export async function measureAudit(options: {
 }): Promise<AuditResult> {
   const dir = mkdtempSync(join(tmpdir(), 'voice-ops-bench-audit-'));
   try {
-    // Insert rate: one IMMEDIATE transaction per row (read the last hash, hash, INSERT … RETURNING), parameters
-    // redacted and JSON-encoded, as in the app.
+    // Insert rate on SQLite, where the transaction is BEGIN IMMEDIATE: the file's one write lock is the chain's.
     const insertDb = openDatabase(join(dir, 'insert.db'));
-    const insertLog = new AuditLog(insertDb);
-    let inserted = 0;
-    const insertStarted = performance.now();
-    const deadline = insertStarted + options.insertSeconds * 1000;
-    while (performance.now() < deadline) {
-      for (let i = 0; i < 100; i++) insertLog.append(entry(inserted++));
-    }
-    const insertSeconds = (performance.now() - insertStarted) / 1000;
+    const insert = await appendRate(new AuditLog(sqliteEngine(insertDb)), options.insertSeconds);
     insertDb.close();
 
     // A table of `rows` rows, the last few written through AuditLog as the app would. SQL cannot compute SHA-256,
@@ -96,8 +102,8 @@ export async function measureAudit(options: {
         '{"phoneNumber":"+14155550123","region":"US","agentId":"agent-' || (i % 100) || '"}',
         'requested', 'fill-' || i
       FROM n`);
-    let log = new AuditLog(db);
-    for (let i = 0; i < 100; i++) log.append(entry(i));
+    let log = new AuditLog(sqliteEngine(db));
+    for (let i = 0; i < 100; i++) await log.append(entry(i));
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const rows = (db.prepare('SELECT count(*) AS n FROM audit_events').get() as { n: number }).n;
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -105,15 +111,19 @@ export async function measureAudit(options: {
     // Cold: a fresh connection (the operating system's cache is warm; SQLite's own is empty).
     db.close();
     db = openDatabase(path);
-    log = new AuditLog(db);
+    const sql = sqliteEngine(db);
+    log = new AuditLog(sql);
     const coldStarted = performance.now();
-    log.recent(200);
+    await log.recent(200);
     const firstAfterReopen200 = performance.now() - coldStarted;
 
-    time(5, () => log.recent(200));
-    const recent20 = time(options.queryRuns, () => log.recent(20));
-    const recent200 = time(options.queryRuns, () => log.recent(200));
-    const pageDeps = { store: { auditChanges: new AuditChanges(db) }, lists: { agents: new KeptList(async () => []) } };
+    await timeAsync(5, () => log.recent(200));
+    const recent20 = await timeAsync(options.queryRuns, () => log.recent(20));
+    const recent200 = await timeAsync(options.queryRuns, () => log.recent(200));
+    const pageDeps = {
+      store: { auditChanges: new AuditChanges(sql) },
+      lists: { agents: new KeptList(async () => []) },
+    };
     const auditPageWithView = await timeAsync(options.queryRuns, async () =>
       auditMessage(await auditPage(pageDeps, { page: 1, size: AUDIT_PAGE_SIZE })),
     );
@@ -122,7 +132,7 @@ export async function measureAudit(options: {
     db.close();
 
     return {
-      insert: { rows: inserted, seconds: insertSeconds, rowsPerSecond: inserted / insertSeconds },
+      insert,
       rows,
       fillSeconds,
       recent20,

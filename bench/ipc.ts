@@ -19,6 +19,12 @@ interface Reply {
   error?: string;
 }
 
+/** Output lines a child wrote (stdout and stderr): how many, and the first ones. */
+export interface ChildOutput {
+  count: number;
+  lines: string[];
+}
+
 export interface Child<Ready> {
   /** What the child sent as `{ type: 'ready', ... }`. */
   ready: Ready;
@@ -26,7 +32,7 @@ export interface Child<Ready> {
   /** Sends a request and resolves with the child's answer. */
   request<T>(request: Request, timeoutMs?: number): Promise<T>;
   /** Output lines the child wrote (stdout and stderr), oldest first, at most `maxLines` kept. */
-  output(): { count: number; lines: string[] };
+  output(): ChildOutput;
   /** Asks the child to stop (`{ op: 'stop' }`) and waits for it to exit; kills it if it does not. */
   stop(): Promise<void>;
 }

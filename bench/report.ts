@@ -2,6 +2,7 @@
 import type { AckRow } from './ack.js';
 import type { AuditResult } from './audit.js';
 import { SCALE } from './constants.js';
+import type { EnginesOutcome, EnginesResult } from './engines.js';
 import type { ListRow } from './lists.js';
 import type { MemoryResult } from './memory.js';
 import type { ModalRow } from './modal.js';
@@ -22,6 +23,7 @@ export interface Results {
   lists: ListRow[];
   audit: AuditResult;
   startup: StartupResult;
+  engines: EnginesOutcome;
 }
 
 export const LIMITS = {
@@ -32,6 +34,8 @@ export const LIMITS = {
   /** Slack shows a type-ahead's options only when they come back in the acknowledgement, within 3 s. */
   optionsAckMs: 3000,
   readyMs: 1000,
+  /** A command's p99 on loopback Postgres over its p99 on SQLite. */
+  postgresP99Ratio: 1.3,
 } as const;
 
 const ms = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
@@ -101,7 +105,32 @@ export function targets(results: Results): Target[] {
     measured: `${ms(startup.npmStart.p50, 0)} ms (median), ${ms(startup.npmStart.max, 0)} ms (max)`,
     pass: startup.npmStart.p50 <= LIMITS.readyMs,
   });
+  if ('skipped' in results.engines) return list;
+  for (const row of results.engines.help.filter((candidate) => candidate.engine === 'postgres')) {
+    list.push({
+      name: `a command on loopback Postgres, help, c=${row.connections}`,
+      limit: `p99 ≤ ${LIMITS.postgresP99Ratio}× SQLite`,
+      measured: `${times(row.p99Ratio)} (${ms(row.latency.p99)} vs ${ms(row.latency.p99 / row.p99Ratio)} ms)`,
+      pass: row.p99Ratio <= LIMITS.postgresP99Ratio,
+    });
+  }
+  const claims = results.engines.claims;
+  list.push({
+    name: `Confirm on ${claims.replicas} replicas at once, ${claims.confirmations} confirmations`,
+    limit: `${claims.confirmations} buys, one each`,
+    measured: `${claims.providerBuys} buys at the provider, ${claims.bought} bought, ${claims.refused} refused`,
+    pass: onceEach(results.engines),
+  });
   return list;
+}
+
+/** Each confirmation bought its number once: one buy at the provider, one "Bought" answer, the other presses refused. */
+function onceEach({ claims }: EnginesResult): boolean {
+  return (
+    claims.providerBuys === claims.confirmations &&
+    claims.bought === claims.confirmations &&
+    claims.refused === claims.presses - claims.confirmations
+  );
 }
 
 export function render(results: Results, list: Target[]): string {
@@ -252,6 +281,8 @@ export function render(results: Results, list: Target[]): string {
     ),
   );
   out.push('');
+  out.push(...renderEngines(results.engines, results.audit));
+  out.push('');
   out.push('Targets');
   out.push(
     table(
@@ -260,4 +291,59 @@ export function render(results: Results, list: Target[]): string {
     ),
   );
   return out.join('\n');
+}
+
+function renderEngines(engines: EnginesOutcome, sqliteAudit: AuditResult): string[] {
+  if ('skipped' in engines) return [`Postgres beside SQLite: skipped. ${engines.skipped}`];
+  const name = { sqlite: 'SQLite', postgres: 'Postgres' } as const;
+  const { claims } = engines;
+  return [
+    `/voice help on each engine, closed loop over loopback (ms; × = Postgres / SQLite; ${engines.server})`,
+    table(
+      ['load', 'engine', 'p50', 'p95', 'p99', 'req/s', 'p99 ×', 'app CPU ms/cmd', 'failed'],
+      engines.help.map((row) => [
+        `c=${row.connections}`,
+        name[row.engine],
+        ms(row.latency.p50),
+        ms(row.latency.p95),
+        ms(row.latency.p99),
+        String(Math.round(row.rps)),
+        times(row.p99Ratio),
+        ms(row.appCpuMsPerCommand, 3),
+        String(row.non2xx + row.errors + row.timeouts),
+      ]),
+    ),
+    '',
+    'A buy on each engine, one after another: command → prompt, Confirm → answer (ms, p50 / p99)',
+    table(
+      ['engine', 'buys', 'ask', 'Confirm', 'buy (ask + Confirm)'],
+      engines.buys.map((row) => [
+        name[row.engine],
+        String(row.buy.count),
+        `${ms(row.ask.p50, 1)} / ${ms(row.ask.p99, 1)}`,
+        `${ms(row.confirm.p50, 1)} / ${ms(row.confirm.p99, 1)}`,
+        `${ms(row.buy.p50, 1)} / ${ms(row.buy.p99, 1)}`,
+      ]),
+    ),
+    '',
+    'Postgres: replicas and the audit log',
+    table(
+      ['measure', 'value'],
+      [
+        [
+          `Confirm of ${claims.confirmations} buys pressed on ${claims.replicas} replicas at once (${claims.presses} presses)`,
+          `${ms(claims.ms, 0)} ms to the last answer`,
+        ],
+        [
+          '  buys at the provider / "Bought" answers / refused',
+          `${claims.providerBuys} / ${claims.bought} / ${claims.refused}: ` +
+            (onceEach(engines) ? `exactly one each` : 'NOT one each'),
+        ],
+        [
+          'AuditLog.append, one transaction each: Postgres / SQLite',
+          `${Math.round(engines.auditAppends.rowsPerSecond)} / ${Math.round(sqliteAudit.insert.rowsPerSecond)} rows/s`,
+        ],
+      ],
+    ),
+  ];
 }

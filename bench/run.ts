@@ -1,4 +1,5 @@
-// `npm run bench`: Voice Ops against the bare Bolt floor, plus memory, modal, lists at scale, audit and start-up figures.
+// `npm run bench`: Voice Ops against the bare Bolt floor, plus memory, modal, lists at scale, audit and start-up figures,
+// and Voice Ops on Postgres beside SQLite.
 // Prints the tables and the targets (PASS/MISS) and writes the same figures to bench/results.json. See
 // bench/README.md for what is measured how, and the knobs (BENCH_SECONDS, BENCH_CPU_PROF, …).
 import { writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { measureAcks } from './ack.js';
 import type { AppKind, AppReady } from './app-process.js';
 import type { AuditResult } from './audit.js';
 import { SCALE, SIGNING_SECRET } from './constants.js';
+import { measureEngines } from './engines.js';
 import { type Child, REPO_ROOT, spawnChild } from './ipc.js';
 import { measureLists } from './lists.js';
 import { measureMemory } from './memory.js';
@@ -34,6 +36,10 @@ const settings = {
   auditRows: numberSetting('BENCH_AUDIT_ROWS', 1_000_000),
   startupRuns: numberSetting('BENCH_STARTUP_RUNS', 3),
   listSamples: numberSetting('BENCH_LIST_SAMPLES', 10),
+  /** Seconds of audit appends, on SQLite and on Postgres alike. */
+  auditInsertSeconds: 1.5,
+  buys: numberSetting('BENCH_BUYS', 30),
+  claims: numberSetting('BENCH_CLAIMS', 50),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
   /** A directory: the Voice Ops process writes a V8 CPU profile there on exit. */
   cpuProfileDir:
@@ -53,8 +59,15 @@ const machine = {
   platform: `${process.platform} ${process.arch}`,
 };
 
-/** An app under test; Voice Ops reads the stubs' small sandbox unless given another (the listing bench's). */
-async function startApp(kind: AppKind, stubs: StubsReady, sandboxUrl = stubs.sandboxUrl): Promise<Child<AppReady>> {
+/**
+ * An app under test; Voice Ops reads the stubs' small sandbox unless given another (the listing bench's), and keeps
+ * its store in a SQLite file of its own unless given a Postgres database.
+ */
+async function startApp(
+  kind: AppKind,
+  stubs: StubsReady,
+  { sandboxUrl = stubs.sandboxUrl, databaseUrl }: { sandboxUrl?: string; databaseUrl?: string } = {},
+): Promise<Child<AppReady>> {
   const profiling = kind === 'voice' && settings.cpuProfileDir;
   return spawnChild<AppReady>('bench/app-process.ts', [kind], {
     nodeFlags: ['--expose-gc', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [])],
@@ -64,6 +77,7 @@ async function startApp(kind: AppKind, stubs: StubsReady, sandboxUrl = stubs.san
       BENCH_SANDBOX_URL: sandboxUrl,
       BENCH_SANDBOX_KEY: stubs.sandboxKey,
       BENCH_LOG_LEVEL: settings.logLevel,
+      ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
     },
   });
 }
@@ -108,7 +122,7 @@ async function main(): Promise<void> {
     for (const app of [voice, bare, bareRespond]) await app.stop();
 
     log(`lists at ${SCALE.numbers} numbers and ${SCALE.agents} agents, on a Voice Ops process of their own`);
-    const listing = await startApp('voice', stubs.ready, stubs.ready.scaleSandboxUrl);
+    const listing = await startApp('voice', stubs.ready, { sandboxUrl: stubs.ready.scaleSandboxUrl });
     children.push(listing);
     const lists = await measureLists(stubs, listing, { samples: settings.listSamples, log });
     const listingOutput = listing.output();
@@ -126,16 +140,29 @@ async function main(): Promise<void> {
     log(`audit log: inserts, then ${settings.auditRows} rows`);
     const auditChild = await spawnChild<{ result: AuditResult }>(
       'bench/audit-process.ts',
-      [String(settings.auditRows), '1.5', '50'],
+      [String(settings.auditRows), String(settings.auditInsertSeconds), '50'],
       { readyTimeoutMs: 120_000 },
     );
     const audit = auditChild.ready.result;
     await auditChild.stop();
 
-    const results: Results = { ack, memory, modals, lists, audit, startup };
+    // Last: its buys change the stubs' sandbox, which the earlier measures list.
+    const { engines, output: enginesOutput } = await measureEngines(session, {
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      buys: settings.buys,
+      claims: settings.claims,
+      auditSeconds: settings.auditInsertSeconds,
+      startApp: (databaseUrl) => startApp('voice', stubs.ready, { databaseUrl }),
+      log,
+    });
+    if ('skipped' in engines) log(`Postgres beside SQLite: skipped. ${engines.skipped}`);
+
+    const results: Results = { ack, memory, modals, lists, audit, startup, engines };
     const list = targets(results);
     process.stdout.write(`\n${render(results, list)}\n\n`);
-    for (const [name, out] of Object.entries({ ...output, listing: listingOutput, stubs: stubs.output() })) {
+    const childOutput = { ...output, listing: listingOutput, ...enginesOutput, stubs: stubs.output() };
+    for (const [name, out] of Object.entries(childOutput)) {
       if (out.count === 0) continue;
       process.stdout.write(`${name} process wrote ${out.count} log lines; the first:\n  ${out.lines.join('\n  ')}\n`);
     }
@@ -153,7 +180,7 @@ async function main(): Promise<void> {
       settings,
       ...results,
       targets: list,
-      childOutput: { ...output, listing: listingOutput, stubs: stubs.output() },
+      childOutput,
       elapsedSeconds,
     };
     const file = join(REPO_ROOT, 'bench', 'results.json');

@@ -15,6 +15,8 @@ export interface Session {
 
 export interface DriveOptions {
   kind: AppKind;
+  /** The process to drive, when not the session's app of this kind (the Voice Ops on each engine, bench/engines.ts). */
+  app?: Child<AppReady>;
   text: string;
   connections: number;
   seconds?: number;
@@ -42,7 +44,7 @@ export interface Driven extends LoadResult {
 
 /** Runs one load, then waits until the app's posts after the acks have landed, so the next run starts quiet. */
 export async function drive(session: Session, options: DriveOptions): Promise<Driven> {
-  const app = session.apps[options.kind];
+  const app = options.app ?? session.apps[options.kind];
   const before = await session.stubs.request<StubCounts>({ op: 'responses' });
   const cpuBefore = await app.request<number>({ op: 'cpu' });
   await app.request<LoopDelay>({ op: 'loopDelay' });

@@ -7,7 +7,7 @@
 //
 // Requests: `responses` (response_url posts and Web API calls so far, and CPU time), `clear`, `latency`
 // (the sandbox's added latency), `modal` (sends one command and times its views.open), `list` (sends one command,
-// button, Home tab opening or type-ahead and times its answer), `stop`.
+// button, Home tab opening or type-ahead and times its answer), `buys` and `claims` (bench/buys.ts), `stop`.
 import { performance } from 'node:perf_hooks';
 import { ProviderClient } from '../src/provider/client.js';
 import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
@@ -21,6 +21,8 @@ import {
   slashCommand,
 } from '../test/harness/payloads.js';
 import { JSON_CONTENT_TYPE, postToSlackApp } from '../test/harness/signing.js';
+import { buttonValue } from './blocks.js';
+import { type BuysRequest, buyFlow, type ClaimsRequest } from './buys.js';
 import { SCALE } from './constants.js';
 import { cpuMs, type Request, serveParent } from './ipc.js';
 
@@ -57,6 +59,7 @@ const sandbox: Sandbox = await startSandbox({ port: 0 });
 await seed(sandbox);
 // Seeded straight into its SQLite (12 regions of 1,000 numbers for sale, SCALE.numbers of them bought).
 const scaleSandbox: Sandbox = await startSandbox({ port: 0, numbersPerRegion: 1000, seed: SCALE });
+const buys = buyFlow(slack, sandbox);
 let responses = 0;
 let webApi = 0;
 
@@ -172,25 +175,6 @@ export interface ListTiming {
 
 let lists = 0;
 
-/** The value of the first element with this action_id anywhere in a Slack body. */
-function buttonValue(value: unknown, actionId: string): string | undefined {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = buttonValue(item, actionId);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  if (record.action_id === actionId && typeof record.value === 'string') return record.value;
-  for (const child of Object.values(record)) {
-    const found = buttonValue(child, actionId);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
 async function timeList(request: ListRequest): Promise<ListTiming> {
   const responseUrlId = `list${++lists}`;
   const responseUrl = slack.respondUrl(responseUrlId);
@@ -269,6 +253,10 @@ serveParent(
         return timeModal(request as ModalRequest);
       case 'list':
         return timeList(request as ListRequest);
+      case 'buys':
+        return buys.buys(request as Request & BuysRequest);
+      case 'claims':
+        return buys.claims(request as Request & ClaimsRequest);
       case 'stop':
         clearInterval(counter);
         await slack.close();

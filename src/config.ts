@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './ops/policy-config.js';
+import type { DatabaseTarget } from './store/open-store.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -23,6 +24,21 @@ const DEFAULT_DATABASE = 'data/voice-ops.db';
 /** The playground's people and changes stay out of the app's own audit log. */
 const PLAYGROUND_DATABASE = 'data/playground/voice-ops.db';
 const url = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional());
+// The URL's own text never appears in a message: it may carry a password.
+const databaseUrl = optionalText.pipe(
+  z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+);
+const databaseFields = {
+  DATABASE_PATH: optionalText,
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: 'must be a whole number of connections from 1 to 100' })
+    .int('must be a whole number of connections from 1 to 100')
+    .min(1, 'must be a whole number of connections from 1 to 100')
+    .max(100, 'must be a whole number of connections from 1 to 100')
+    .default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(100, 600_000, 15_000),
+};
 
 const idList = (what: string, pattern = /^[UWS][A-Z0-9]{2,}$/) =>
   optionalText.transform((value, ctx) => {
@@ -92,7 +108,13 @@ const environment = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
       .default('cursor'),
-    DATABASE_PATH: optionalText,
+    ...databaseFields,
+    LEASE_TTL_S: z.coerce
+      .number({ error: 'must be a whole number of seconds from 2 to 600' })
+      .int('must be a whole number of seconds from 2 to 600')
+      .min(2, 'must be a whole number of seconds from 2 to 600')
+      .max(600, 'must be a whole number of seconds from 2 to 600')
+      .default(30),
     SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
     NOTIFY_CHANNEL_ID: channelId,
     VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
@@ -211,7 +233,15 @@ export interface Config {
     /** Written into an empty sandbox at start, for trying the app at scale. */
     seed: { agents: number; numbers: number };
   };
+  /** The SQLite file: the store's without DATABASE_URL, and beside it the embedded sandbox's. */
   databasePath: string;
+  /** Where the store lives: Postgres at DATABASE_URL, else the SQLite file at databasePath. */
+  database: DatabaseTarget;
+  /**
+   * How long a replica's hold on the background work, and a change's on its number or agent, outlive a process that
+   * died: another replica takes over within this.
+   */
+  leaseTtlMs: number;
   /** How long a graceful stop may wait for the work under way before the process gives up on it. */
   shutdownTimeoutMs: number;
   notifyChannelId?: string;
@@ -224,10 +254,21 @@ export interface Config {
 
 /** The configured secret values, so that free text (an error's message) can be scrubbed of them before it is logged. */
 export function secretValues(config: Config): string[] {
-  const { slack, provider, sandbox } = config;
-  return [slack.botToken, slack.signingSecret, slack.appToken, provider?.apiKey, sandbox.apiKey].filter(
-    (value): value is string => Boolean(value),
-  );
+  const { slack, provider, sandbox, database } = config;
+  const databasePassword = database.kind === 'postgres' ? passwordOf(database.url) : undefined;
+  return [
+    slack.botToken,
+    slack.signingSecret,
+    slack.appToken,
+    provider?.apiKey,
+    sandbox.apiKey,
+    databasePassword,
+  ].filter((value): value is string => Boolean(value));
+}
+
+function passwordOf(databaseUrl: string): string | undefined {
+  const { password } = new URL(databaseUrl);
+  return password ? decodeURIComponent(password) : undefined;
 }
 
 export class ConfigError extends Error {
@@ -268,6 +309,8 @@ export function parseConfig(env: Environment): Config {
     providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },
     sandbox: sandboxSettings(e),
     databasePath: e.DATABASE_PATH ?? (playground ? PLAYGROUND_DATABASE : DEFAULT_DATABASE),
+    database: databaseTarget(e, playground ? PLAYGROUND_DATABASE : DEFAULT_DATABASE),
+    leaseTtlMs: e.LEASE_TTL_S * 1000,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     notifyChannelId: e.NOTIFY_CHANNEL_ID,
     access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
@@ -306,7 +349,17 @@ function sandboxSettings(e: z.infer<z.ZodObject<typeof sandboxFields>>): Config[
   };
 }
 
-/** The database path alone, for tools such as `npm run audit`, which need no Slack credentials. */
-export function parseDatabasePath(env: Environment): string {
-  return validate(z.object({ DATABASE_PATH: optionalText }), env).DATABASE_PATH ?? DEFAULT_DATABASE;
+function databaseTarget(e: z.infer<z.ZodObject<typeof databaseFields>>, defaultPath: string): DatabaseTarget {
+  if (e.DATABASE_URL === undefined) return { kind: 'sqlite', path: e.DATABASE_PATH ?? defaultPath };
+  return {
+    kind: 'postgres',
+    url: e.DATABASE_URL,
+    poolSize: e.DATABASE_POOL_SIZE,
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+/** Where the store is, alone, for tools such as `npm run audit`, which need no Slack credentials. */
+export function parseDatabaseTarget(env: Environment): DatabaseTarget {
+  return databaseTarget(validate(z.object(databaseFields), env), DEFAULT_DATABASE);
 }

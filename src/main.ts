@@ -8,6 +8,7 @@ import { startVoiceOps } from './server.js';
 import { SlackRefusedToken } from './slack/identity.js';
 import { appTokenRefusal } from './slack/socket-mode.js';
 import { DatabaseUnusable } from './store/db.js';
+import { SchemaVersionError } from './store/migrations.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseConfig>;
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
 
 /** What to do about the usual start-up failures, in a sentence; undefined for any other failure. */
 function knownStartFailure(error: unknown, port: number): string | undefined {
-  if (error instanceof DatabaseUnusable) return error.message;
+  if (error instanceof DatabaseUnusable || error instanceof SchemaVersionError) return error.message;
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT to another port.`;
   if (code === 'EACCES') return `port ${port} needs privileges: set PORT to 1024 or above.`;

@@ -18,7 +18,10 @@ export interface Metrics {
   providerCall(call: CallEnded & { method: string; endpoint: string }): void;
   slackCall(call: CallEnded & { method: string }): void;
   storeTransaction(seconds: number): void;
+  databaseStatement(seconds: number): void;
   reconcilerPass(at: Date, ok: boolean): void;
+  /** Whether this replica holds the background lease now. */
+  backgroundLease(replica: string, held: boolean): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -34,8 +37,10 @@ export class PrometheusMetrics implements Metrics {
   readonly #slackSeconds;
   readonly #slackFailures;
   readonly #storeSeconds;
+  readonly #statementSeconds;
   readonly #reconcilerLastPass;
   readonly #reconcilerLastPassOk;
+  readonly #backgroundLease;
 
   constructor() {
     const registers = [this.registry];
@@ -84,6 +89,12 @@ export class PrometheusMetrics implements Metrics {
       buckets: STORE_BUCKETS,
       registers,
     });
+    this.#statementSeconds = new Histogram({
+      name: 'voice_ops_database_statement_seconds',
+      help: 'Database statements (each query, and BEGIN and COMMIT on Postgres), each timed to its answer',
+      buckets: STORE_BUCKETS,
+      registers,
+    });
     this.#reconcilerLastPass = new Gauge({
       name: 'voice_ops_reconciler_last_pass_timestamp_seconds',
       help: "When the reconciler's last pass ended (Unix time)",
@@ -94,6 +105,16 @@ export class PrometheusMetrics implements Metrics {
       help: "1 when the reconciler's last pass could read the provider, 0 when it could not",
       registers,
     });
+    this.#backgroundLease = new Gauge({
+      name: 'voice_ops_background_lease_held',
+      help: 'Per replica: 1 while it holds the lease on the background work (reconciler, approval expiry), else 0',
+      labelNames: ['replica'],
+      registers,
+    });
+  }
+
+  backgroundLease(replica: string, held: boolean): void {
+    this.#backgroundLease.set({ replica }, held ? 1 : 0);
   }
 
   command(name: string): void {
@@ -116,6 +137,10 @@ export class PrometheusMetrics implements Metrics {
 
   storeTransaction(seconds: number): void {
     this.#storeSeconds.observe(seconds);
+  }
+
+  databaseStatement(seconds: number): void {
+    this.#statementSeconds.observe(seconds);
   }
 
   reconcilerPass(at: Date, ok: boolean): void {

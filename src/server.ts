@@ -12,6 +12,7 @@ import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
 import { SeenNumbers } from './ops/seen-numbers.js';
 import { ProviderClient } from './provider/index.js';
+import { BackgroundLease } from './reconcile/background-lease.js';
 import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
@@ -24,7 +25,7 @@ import { readGroupMembers } from './slack/groups.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { People } from './slack/people.js';
 import { tellRequester } from './slack/requester.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 
 export interface RunningVoiceOps {
   /**
@@ -68,13 +69,15 @@ export async function startVoiceOps(
     metrics.slackCall(call),
   );
   // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
-  const store = openSqliteStore(config.databasePath, {
+  const store = await openStore(config.database, {
     approvalTtlMs: config.policy.approvalTtlHours * 60 * 60 * 1000,
     now,
+    onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
+    onStatement: (seconds) => metrics.databaseStatement(seconds),
   });
   const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);
-  await identity.connect().catch((error: unknown) => {
-    store.close();
+  await identity.connect().catch(async (error: unknown) => {
+    await store.close();
     throw error;
   });
   const sandbox = config.provider ? undefined : await startEmbeddedSandbox(config, logger);
@@ -88,7 +91,7 @@ export async function startVoiceOps(
   });
   const routes = [
     ...healthRoutes({
-      database: async () => store.checkWritable(),
+      database: () => store.checkWritable(),
       slack: async () => {
         const status = await identity.check();
         if (status.ok) return status;
@@ -119,19 +122,21 @@ export async function startVoiceOps(
     metrics,
     seen: new SeenNumbers(),
     access,
-    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store.openAnnouncements, now),
-    locks: new ResourceLocks(),
+    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store, now),
+    locks: new ResourceLocks(store.leases, config.leaseTtlMs),
     changes,
     policy: config.policy,
     now,
     logger,
   };
   const ops = createOps(opsDeps);
+  const lease = new BackgroundLease(store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
     intervalS: config.reconcileIntervalS,
     // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
     settleMs: 2 * config.providerOptions.timeoutMs,
     now,
+    lease,
   });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
@@ -153,10 +158,11 @@ export async function startVoiceOps(
       () => 'expiring approvals',
       () => expireApprovalRequests(slackDeps),
     );
-  const sweep = () => {
-    expireApprovals().catch((error: unknown) => logger.warn({ err: error }, 'could not end expired approvals'));
+  const sweep = async () => {
+    if (!(await lease.hold())) return;
+    await expireApprovals().catch((error: unknown) => logger.warn({ err: error }, 'could not end expired approvals'));
   };
-  const approvalSweep = config.policy.requireApproval.length > 0 ? setInterval(sweep, 60_000) : undefined;
+  const approvalSweep = config.policy.requireApproval.length > 0 ? setInterval(() => void sweep(), 60_000) : undefined;
   approvalSweep?.unref();
 
   const socketMode = Boolean(config.slack.appToken);
@@ -167,6 +173,7 @@ export async function startVoiceOps(
   const address = listening?.address();
   const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : '';
   logger[options.readyLevel ?? 'info']({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
+  lease.start();
   reconciler.start();
 
   return {
@@ -179,11 +186,12 @@ export async function startVoiceOps(
       clearInterval(approvalSweep);
       identity.stop();
       await reconciler.stop();
+      await lease.stop();
       if (socketMode) await new Promise((resolve) => listening?.close(resolve));
       await app.stop();
       await inFlight.drain();
       await provider.close();
-      store.close();
+      await store.close();
       await sandbox?.close();
     },
     underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, parseSandboxConfig } from '../src/config.js';
+import { ConfigError, parseConfig, parseSandboxConfig, secretValues } from '../src/config.js';
 
 const minimal = { SLACK_BOT_TOKEN: 'xoxb-1-2', SLACK_SIGNING_SECRET: 'secret' };
 
@@ -23,6 +23,31 @@ describe('configuration', () => {
     expect(config.access).toEqual({ admins: [], operators: [] });
     expect(config.logLevel).toBe('info');
     expect(config.shutdownTimeoutMs).toBe(10_000);
+  });
+
+  it('keeps the store in the SQLite file unless DATABASE_URL names a Postgres, whose password is a secret', () => {
+    expect(parseConfig(minimal).database).toEqual({ kind: 'sqlite', path: 'data/voice-ops.db' });
+    expect(parseConfig(minimal).leaseTtlMs).toBe(30_000);
+    const url = 'postgresql://ops:p%40ss%2Fw0rd@db.internal:5432/voiceops?sslmode=require';
+    const config = parseConfig({ ...minimal, DATABASE_URL: url, DATABASE_POOL_SIZE: '4', LEASE_TTL_S: '10' });
+    expect(config.database).toEqual({ kind: 'postgres', url, poolSize: 4, statementTimeoutMs: 15_000 });
+    expect(config.leaseTtlMs).toBe(10_000);
+    expect(secretValues(config)).toContain('p@ss/w0rd');
+
+    const message = problems({
+      ...minimal,
+      DATABASE_URL: 'mysql://ops:hunter2@db/voiceops',
+      DATABASE_POOL_SIZE: '0',
+      DATABASE_STATEMENT_TIMEOUT_MS: '5',
+      LEASE_TTL_S: '1',
+    });
+    expect(message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    expect(message).toContain('DATABASE_POOL_SIZE must be a whole number of connections from 1 to 100');
+    expect(message).toContain(
+      'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000',
+    );
+    expect(message).toContain('LEASE_TTL_S must be a whole number of seconds from 2 to 600');
+    expect(message).not.toContain('hunter2');
   });
 
   it('names every missing or malformed variable in one message', () => {

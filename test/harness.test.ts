@@ -9,6 +9,7 @@ import { App, type BlockAction, LogLevel, verifySlackRequest, webApi } from '@sl
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
+import { databaseText } from './harness/database.js';
 import { type FakeSlack, type SlackCall, startFakeSlack } from './harness/fake-slack.js';
 import { captureLogs } from './harness/logs.js';
 import {
@@ -558,15 +559,15 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
 
   const sweep =
     (logText = '') =>
-    () =>
-      sweepForSecrets({ slack: fake, logText, dbPath, credentials: [SECRET] });
+    async () =>
+      sweepForSecrets({ slack: fake, logText, databaseText: await databaseText(dbPath), credentials: [SECRET] });
 
   it('accepts a token shown only to its creator', async () => {
     await client.views.open({
       trigger_id: 't',
       view: shownIn(token),
     });
-    expect(sweep()).not.toThrow();
+    await expect(sweep()()).resolves.toBeUndefined();
   });
 
   it('finds a token shown to the creator and then posted to a channel, logged or stored', async () => {
@@ -575,17 +576,17 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
       view: shownIn(token),
     });
     await client.chat.postMessage({ channel: 'C1', text: `leak ${token}` });
-    expect(sweep()).toThrow(/atk_ab12.* in a chat\.postMessage call/);
+    await expect(sweep()()).rejects.toThrow(/atk_ab12.* in a chat\.postMessage call/);
     fake.clear();
     await client.views.open({
       trigger_id: 't',
       view: shownIn(token),
     });
-    expect(sweep(`{"msg":"${token}"}`)).toThrow(/in the logs/);
+    await expect(sweep(`{"msg":"${token}"}`)()).rejects.toThrow(/in the logs/);
     const db = new Database(dbPath);
     db.prepare('INSERT INTO notes VALUES (?)').run(token);
     db.close();
-    expect(sweep()).toThrow(/in the database/);
+    await expect(sweep()()).rejects.toThrow(/in the database/);
   });
 
   it('finds a credential anywhere, even in the requester’s own messages', async () => {
@@ -593,6 +594,6 @@ describe('the secrets sweep run when each end-to-end app closes', () => {
       trigger_id: 't',
       view: shownIn(SECRET),
     });
-    expect(sweep()).toThrow(/shown to a user/);
+    await expect(sweep()()).rejects.toThrow(/shown to a user/);
   });
 });

@@ -50,12 +50,14 @@ export async function listAgents(
     request,
     filter,
   );
-  const languages = deps.store.facts.languages(page.items.map((agent) => agent.id));
-  const items = page.items.map((agent) => ({
-    ...agent,
-    language: languages.get(agent.id),
-    numbers: deps.store.routes.forAgent(agent.id).map((route) => route.phoneNumber),
-  }));
+  const languages = await deps.store.facts.languages(page.items.map((agent) => agent.id));
+  const items = await Promise.all(
+    page.items.map(async (agent) => ({
+      ...agent,
+      language: languages.get(agent.id),
+      numbers: (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber),
+    })),
+  );
   return { ok: true, page: { ...page, items } };
 }
 
@@ -73,7 +75,7 @@ export async function createAgent(
   const unknown = unknownLocale(checked.value.language);
   if (unknown) return unknown;
   const params = checked.value;
-  record(deps, actor, correlationId, { action: 'agent.create', outcome: 'requested', params });
+  await record(deps, actor, correlationId, { action: 'agent.create', outcome: 'requested', params });
   return carryOut(deps, actor, correlationId, {
     action: 'agent.create',
     params,
@@ -98,7 +100,7 @@ export async function createAgent(
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
-      deps.store.facts.rememberAgent(agent.id, params.language);
+      await deps.store.facts.rememberAgent(agent.id, params.language);
       return {
         ok: true,
         change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: params.language } },
@@ -144,14 +146,14 @@ export async function requestDeleteAgent(
     return providerFailure(error);
   }
   if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
-  const routed = deps.store.routes.forAgent(agent.id).map((route) => route.phoneNumber);
+  const routed = (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber);
   if (routed.length) {
     const inUse = {
       agent: { id: agent.id, name: agent.name },
       numbers: routed.slice(0, IN_USE_SHOWN),
       total: routed.length,
     };
-    record(deps, actor, correlationId, {
+    await record(deps, actor, correlationId, {
       action: 'agent.delete',
       outcome: 'rejected',
       target: agent.id,
@@ -160,7 +162,7 @@ export async function requestDeleteAgent(
     });
     return { ok: true, status: 'in_use', inUse };
   }
-  const asked = requestConfirmation(deps, actor, correlationId, {
+  const asked = await requestConfirmation(deps, actor, correlationId, {
     kind: 'agent.delete',
     agentId: agent.id,
     agentName: agent.name,
@@ -197,8 +199,8 @@ export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { 
           { providerKind: failure.providerKind },
         );
       }
-      deps.store.routes.removeAgent(change.agentId);
-      deps.store.facts.forgetAgent(change.agentId);
+      await deps.store.routes.removeAgent(change.agentId);
+      await deps.store.facts.forgetAgent(change.agentId);
       return { ok: true, change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } } };
     },
   };

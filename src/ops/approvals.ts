@@ -45,20 +45,25 @@ function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
 }
 
 /** Stores the wait, to be called in the transaction that claims the requester's confirmation. */
-export function awaitApproval(deps: OpsDeps, requester: Actor, correlationId: string, change: PendingChange): Approval {
+export function awaitApproval(
+  deps: OpsDeps,
+  requester: Actor,
+  correlationId: string,
+  change: PendingChange,
+): Promise<Approval> {
   const { replyAddress: _replyAddress, ...who } = requester;
   return deps.store.approvals.create({ correlationId, change, requester: who });
 }
 
 /** Audits that the change now waits, and says for whom. */
-export function recordAwaiting(
+export async function recordAwaiting(
   deps: OpsDeps,
   requester: Actor,
   approval: Approval,
   change: PendingChange,
-): Result<AwaitingApproval> {
+): Promise<Result<AwaitingApproval>> {
   const request = requestOf(deps, approval);
-  record(deps, requester, approval.correlationId, {
+  await record(deps, requester, approval.correlationId, {
     action: change.kind,
     outcome: 'awaiting_approval',
     target: targetOf(change),
@@ -67,8 +72,8 @@ export function recordAwaiting(
   return { ok: true, awaitingApproval: request };
 }
 
-export function approvalPosted(deps: OpsDeps, approvalId: string, channelId: string, ts: string): void {
-  deps.store.approvals.posted(approvalId, channelId, ts);
+export function approvalPosted(deps: OpsDeps, approvalId: string, channelId: string, ts: string): Promise<void> {
+  return deps.store.approvals.posted(approvalId, channelId, ts);
 }
 
 /**
@@ -81,7 +86,7 @@ export async function decide(
   approvalId: string,
   verdict: 'approve' | 'reject',
 ): Promise<Result<Decision>> {
-  const approval = deps.store.approvals.get(approvalId);
+  const approval = await deps.store.approvals.get(approvalId);
   if (!approval) return fail('not_found', 'That request for approval does not exist.');
   const request = requestOf(deps, approval);
   const { change, requester, correlationId } = request;
@@ -91,19 +96,19 @@ export async function decide(
     if (refused) return refused;
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';
-  const decided = atomically(deps, (deps): Approval | Failure | undefined => {
-    const current = deps.store.approvals.get(approvalId);
+  const decided = await atomically(deps, async (deps): Promise<Approval | Failure | undefined> => {
+    const current = await deps.store.approvals.get(approvalId);
     if (to === 'approved' && current?.state === 'pending' && current.expiresAt > deps.now().toISOString()) {
-      const overLimit = refuseOverBuyLimitAtClaim(deps, requester, change, attempt);
+      const overLimit = await refuseOverBuyLimitAtClaim(deps, requester, change, attempt);
       if (overLimit) return overLimit;
     }
-    const claimed = deps.store.approvals.decide(approvalId, to, approver.userId);
-    if (claimed && to === 'approved') openIntent(deps, requester, correlationId, change);
+    const claimed = await deps.store.approvals.decide(approvalId, to, approver.userId);
+    if (claimed && to === 'approved') await openIntent(deps, requester, correlationId, change);
     return claimed;
   });
   if (decided === undefined) return undecidable(deps, approvalId);
   if ('ok' in decided) return decided;
-  record(deps, approver, correlationId, {
+  await record(deps, approver, correlationId, {
     action: change.kind,
     outcome: to,
     target: attempt.target,
@@ -116,8 +121,8 @@ export async function decide(
 }
 
 /** Why a decision found nothing to decide: someone decided first, or its time is up. */
-function undecidable(deps: OpsDeps, approvalId: string): Failure {
-  const approval = deps.store.approvals.get(approvalId);
+async function undecidable(deps: OpsDeps, approvalId: string): Promise<Failure> {
+  const approval = await deps.store.approvals.get(approvalId);
   if (approval?.state === 'approved' || approval?.state === 'rejected') {
     return fail('already_used', `That change was already ${approval.state} by ${approval.decidedBy ?? 'someone'}.`);
   }
@@ -129,15 +134,17 @@ function undecidable(deps: OpsDeps, approvalId: string): Failure {
 }
 
 /** Ends the requests nobody decided in time, each audited as expired once; returns them to be told. */
-export function expireApprovals(deps: OpsDeps): ApprovalRequest[] {
-  return deps.store.approvals.expireDue().map((approval) => {
+export async function expireApprovals(deps: OpsDeps): Promise<ApprovalRequest[]> {
+  const requests: ApprovalRequest[] = [];
+  for (const approval of await deps.store.approvals.expireDue()) {
     const request = requestOf(deps, approval);
-    record(deps, { ...request.requester, source: 'system' }, approval.correlationId, {
+    await record(deps, { ...request.requester, source: 'system' }, approval.correlationId, {
       action: request.change.kind,
       outcome: 'expired',
       target: targetOf(request.change),
       params: { approvalId: approval.id, afterHours: deps.policy.approvalTtlHours },
     });
-    return request;
-  });
+    requests.push(request);
+  }
+  return requests;
 }

@@ -7,19 +7,19 @@ import { typedConfirmation } from './policies.js';
 import type { Actor, Result } from './types.js';
 
 /** Stores a change that waits for the requester's Confirm, and audits the request. */
-export function requestConfirmation(
+export async function requestConfirmation(
   deps: OpsDeps,
   actor: Actor,
   correlationId: string,
   change: PendingChange,
-): Result<{ prompt: ConfirmationPrompt }> {
-  const confirmation = deps.store.confirmations.create({
+): Promise<Result<{ prompt: ConfirmationPrompt }>> {
+  const confirmation = await deps.store.confirmations.create({
     action: { kind: change.kind, params: change },
     requestedBy: actor.userId,
     correlationId,
     context: { channelId: actor.channelId, teamId: actor.teamId, enterpriseId: actor.enterpriseId },
   });
-  record(deps, actor, correlationId, {
+  await record(deps, actor, correlationId, {
     action: change.kind,
     outcome: 'requested',
     target: targetOf(change),

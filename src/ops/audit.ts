@@ -59,8 +59,10 @@ export interface AuditDeps {
 export async function auditPage(deps: AuditDeps, request: AuditRequest): Promise<AuditPage> {
   const filter = request.filter ?? {};
   const newest = request.page <= 1 || request.cursor === undefined;
-  const found = deps.store.auditChanges.page(filter, newest ? undefined : request.cursor, request.size);
-  const counted = deps.store.auditChanges.count(filter, AUDIT_COUNT_LIMIT + 1);
+  const [found, counted] = await Promise.all([
+    deps.store.auditChanges.page(filter, newest ? undefined : request.cursor, request.size),
+    deps.store.auditChanges.count(filter, AUDIT_COUNT_LIMIT + 1),
+  ]);
   const atLeast = counted > AUDIT_COUNT_LIMIT;
   const total = Math.min(counted, AUDIT_COUNT_LIMIT);
   const pages = Math.max(1, Math.ceil(total / request.size));

@@ -33,11 +33,11 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
         `${checked.value} is not one of your numbers. /voice numbers ${digits} finds numbers containing those digits.`,
       );
     }
-    const route = deps.store.routes.forNumber(found.number);
+    const route = await deps.store.routes.forNumber(found.number);
     const routes = new Map(route ? [[found.number, route.agentId]] : []);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const history = await auditPage(deps, { filter: { target: found.number }, page: 1, size: CARD_HISTORY });
-    const [number] = withCapabilities(deps, [summarize(found, routes, names)]);
+    const [number] = await withCapabilities(deps, [summarize(found, routes, names)]);
     if (!number) throw new Error('a summary of one number is one number');
     return { ok: true, number, history: history.items };
   } catch (error) {
@@ -65,8 +65,8 @@ export async function findAgents(
     try {
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
-        const numbers = deps.store.routes.forAgent(agent.id).map((route) => route.phoneNumber);
-        const language = deps.store.facts.languages([agent.id]).get(agent.id);
+        const numbers = (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber);
+        const language = (await deps.store.facts.languages([agent.id])).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
         return { ok: true, kind: 'card', card: { agent: { ...agent, language, numbers }, history: history.items } };
       }

@@ -36,9 +36,9 @@ export interface Work {
  * Records that a change is about to reach the provider, so that a crash before its outcome is written leaves a
  * trace the reconciler can resolve. Opening it twice changes nothing (a confirmation's claim opens it first).
  */
-export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, intent: ChangeIntent): void {
+export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, intent: ChangeIntent): Promise<void> {
   const { replyAddress, ...who } = actor;
-  deps.store.intents.open({ correlationId, action: intent.kind, change: intent, actor: who, replyAddress });
+  return deps.store.intents.open({ correlationId, action: intent.kind, change: intent, actor: who, replyAddress });
 }
 
 /**
@@ -47,34 +47,34 @@ export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, i
  * announcing it is the caller's next step (see `announce`), so that neither the requester's answer nor anyone
  * else's change waits on the announcement channel.
  */
-export function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const describe = () =>
     [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
-  openIntent(deps, actor, correlationId, work.intent);
+  await openIntent(deps, actor, correlationId, work.intent);
   return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
 }
 
 async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   const step = { action: work.action, target: work.target, params: work.params };
-  const locked = await deps.locks.tryWith(work.lockKeys, async () => {
+  const locked = await deps.locks.tryWith(work.lockKeys, correlationId, async () => {
     // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
     const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
-    atomically(deps, (deps) => {
+    await atomically(deps, async (deps) => {
       if (result.ok) {
-        record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-        deps.store.intents.close(correlationId, 'succeeded');
+        await record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
+        await deps.store.intents.close(correlationId, 'succeeded');
       } else {
-        record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
-        deps.store.intents.close(correlationId, 'failed');
+        await record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
+        await deps.store.intents.close(correlationId, 'failed');
       }
     });
     return result.ok ? { ...result, correlationId } : result;
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
-  atomically(deps, (deps) => {
-    record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
-    deps.store.intents.close(correlationId, 'failed');
+  await atomically(deps, async (deps) => {
+    await record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
+    await deps.store.intents.close(correlationId, 'failed');
   });
   return failure;
 }

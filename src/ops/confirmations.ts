@@ -12,15 +12,24 @@ import { type Actor, type Failure, fail, type Result } from './types.js';
 import { workFor } from './work.js';
 
 /** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
-export function pendingPrompt(deps: OpsDeps, actor: Actor, confirmationId: string): ConfirmationPrompt | undefined {
-  const pending = deps.store.confirmations.get(confirmationId);
+export async function pendingPrompt(
+  deps: OpsDeps,
+  actor: Actor,
+  confirmationId: string,
+): Promise<ConfirmationPrompt | undefined> {
+  const pending = await deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined;
   return promptOf(deps, pending, pendingChange.parse(pending.action.params));
 }
 
 /** Whether `typed` is what a pending confirmation asks to be typed; the failure is for the form's input. */
-export function checkTyped(deps: OpsDeps, actor: Actor, confirmationId: string, typed: string): Failure | undefined {
-  const pending = deps.store.confirmations.get(confirmationId);
+export async function checkTyped(
+  deps: OpsDeps,
+  actor: Actor,
+  confirmationId: string,
+  typed: string,
+): Promise<Failure | undefined> {
+  const pending = await deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined; // confirm() says why it cannot go ahead
   return refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
 }
@@ -37,7 +46,7 @@ export async function confirm(
   confirmationId: string,
   typed?: string,
 ): Promise<Result<Done | AwaitingApproval>> {
-  const pending = deps.store.confirmations.get(confirmationId);
+  const pending = await deps.store.confirmations.get(confirmationId);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
     // A change that silences a live line needs its typed confirmation: without it, nothing happens.
     const mistyped = refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
@@ -49,27 +58,28 @@ export async function confirm(
   // the intent takes the change's slot under the buy limits checked just before, in the same transaction.
   // A change that needs a second person waits instead, its approval stored in the same transaction as the claim.
   let approval: Approval | undefined;
-  const claim = atomically(deps, (deps): ClaimResult | Failure => {
-    const current = deps.store.confirmations.get(confirmationId);
-    const overLimit = current && claimable(deps, current, actor) ? refuseAtClaim(deps, actor, current) : undefined;
+  const claim = await atomically(deps, async (deps): Promise<ClaimResult | Failure> => {
+    const current = await deps.store.confirmations.get(confirmationId);
+    const overLimit =
+      current && claimable(deps, current, actor) ? await refuseAtClaim(deps, actor, current) : undefined;
     if (overLimit) return overLimit;
-    const claimed = deps.store.confirmations.claim(confirmationId, actor.userId);
+    const claimed = await deps.store.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
       const { correlationId, action } = claimed.confirmation;
       const change = pendingChange.parse(action.params);
       const confirmer = asConfirmer(actor, claimed.confirmation);
-      if (needsApproval(deps, change)) approval = awaitApproval(deps, confirmer, correlationId, change);
-      else openIntent(deps, confirmer, correlationId, change);
+      if (needsApproval(deps, change)) approval = await awaitApproval(deps, confirmer, correlationId, change);
+      else await openIntent(deps, confirmer, correlationId, change);
     }
     return claimed;
   });
   if ('ok' in claim) return claim;
-  const settled = settle(deps, actor, claim);
+  const settled = await settle(deps, actor, claim);
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
   const confirmer = asConfirmer(actor, confirmation);
   const target = targetOf(change);
-  record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
+  await record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
   if (approval) return recordAwaiting(deps, confirmer, approval, change);
   return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
 }
@@ -83,7 +93,7 @@ function claimable(deps: OpsDeps, confirmation: Confirmation, actor: Actor): boo
   );
 }
 
-function refuseAtClaim(deps: OpsDeps, actor: Actor, confirmation: Confirmation): Failure | undefined {
+function refuseAtClaim(deps: OpsDeps, actor: Actor, confirmation: Confirmation): Promise<Failure | undefined> {
   const change = pendingChange.parse(confirmation.action.params);
   return refuseOverBuyLimitAtClaim(deps, asConfirmer(actor, confirmation), change, {
     action: change.kind,
@@ -135,11 +145,15 @@ async function refuseBeforeClaim(
   return mayConfirm(deps, confirmer, change, attempt);
 }
 
-export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Result<{ change: PendingChange }> {
-  const settled = settle(deps, actor, deps.store.confirmations.cancel(confirmationId, actor.userId));
+export async function cancel(
+  deps: OpsDeps,
+  actor: Actor,
+  confirmationId: string,
+): Promise<Result<{ change: PendingChange }>> {
+  const settled = await settle(deps, actor, await deps.store.confirmations.cancel(confirmationId, actor.userId));
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;
-  record(deps, actor, confirmation.correlationId, {
+  await record(deps, actor, confirmation.correlationId, {
     action: change.kind,
     outcome: 'cancelled',
     target: targetOf(change),
@@ -151,11 +165,11 @@ export function cancel(deps: OpsDeps, actor: Actor, confirmationId: string): Res
  * The confirmation and its change when this call won the claim; otherwise why not, audited where it matters
  * (an expiry, another user's click).
  */
-function settle(
+async function settle(
   deps: OpsDeps,
   actor: Actor,
   claim: ClaimResult,
-): Result<{ confirmation: Confirmation; change: PendingChange }> {
+): Promise<Result<{ confirmation: Confirmation; change: PendingChange }>> {
   if (claim.status === 'not_found') {
     return fail('not_found', 'That confirmation does not exist. Start again from the command.');
   }
@@ -166,11 +180,11 @@ function settle(
     case 'claimed':
       return { ok: true, confirmation, change };
     case 'already_used': {
-      const approval = deps.store.approvals.forChange(confirmation.correlationId);
+      const approval = await deps.store.approvals.forChange(confirmation.correlationId);
       if (approval?.state === 'pending') {
         return fail('already_used', 'That change is confirmed and waits for a second approver: nothing to do here.');
       }
-      return fail('already_used', alreadyUsed(deps.store.intents.get(confirmation.correlationId)));
+      return fail('already_used', alreadyUsed(await deps.store.intents.get(confirmation.correlationId)));
     }
     case 'cancelled':
       return fail('cancelled', 'That change was cancelled. Start again from the command if you still want it.');
@@ -179,7 +193,7 @@ function settle(
         'expired',
         'That confirmation expired (they last 10 minutes). Nothing was changed: start again.',
       );
-      record(deps, actor, confirmation.correlationId, {
+      await record(deps, actor, confirmation.correlationId, {
         action: change.kind,
         outcome: 'expired',
         target,

@@ -44,10 +44,10 @@ export const newCorrelationId = (): string => randomUUID();
  * Runs `work` in one transaction of the store: all of its writes happen, or none. `work` gets the same deps with
  * the store bound to that transaction, so that everything it calls writes there.
  */
-export function atomically<D extends OpsDeps, T>(deps: D, work: (deps: D) => T): T {
+export async function atomically<D extends OpsDeps, T>(deps: D, work: (deps: D) => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
-    return deps.store.transaction((store) => work({ ...deps, store }));
+    return await deps.store.transaction((store) => work({ ...deps, store }));
   } finally {
     deps.metrics.storeTransaction((performance.now() - started) / 1000);
   }
@@ -62,8 +62,8 @@ export interface Step {
 }
 
 /** Appends one audit row for a step of a request; every step of one request shares its correlation id. */
-export function record(deps: OpsDeps, actor: Actor, correlationId: string, step: Step): void {
-  deps.store.audit.append({
+export async function record(deps: OpsDeps, actor: Actor, correlationId: string, step: Step): Promise<void> {
+  await deps.store.audit.append({
     actorId: actor.userId,
     actorName: actor.userName,
     teamId: actor.teamId,
@@ -88,14 +88,14 @@ export interface Attempt {
 }
 
 /** Audits a refusal of the attempt as `access.denied`, with why (the rule, the reason), and returns it. */
-export function deny(
+export async function deny(
   deps: OpsDeps,
   actor: Actor,
   attempt: Attempt,
   failure: Failure,
   why: Record<string, unknown>,
-): Failure {
-  record(deps, actor, attempt.correlationId, {
+): Promise<Failure> {
+  await record(deps, actor, attempt.correlationId, {
     action: 'access.denied',
     outcome: 'denied',
     target: attempt.target,
@@ -150,10 +150,10 @@ export async function attempt<T extends object>(
   const correlationId = newCorrelationId();
   const result = await request(correlationId);
   if (result.ok) return result;
-  const last = deps.store.audit.lastOutcome(correlationId);
+  const last = await deps.store.audit.lastOutcome(correlationId);
   if (last === undefined || last === 'requested') {
     const outcome = result.providerKind ? 'failed' : 'rejected';
-    record(deps, actor, correlationId, { ...what, outcome, error: result });
+    await record(deps, actor, correlationId, { ...what, outcome, error: result });
   }
   return result;
 }

@@ -62,14 +62,14 @@ export function createOps(deps: OpsDeps) {
      * Audits a person from another organization (in a channel shared with it through Slack Connect), who may read
      * and change nothing, and returns why, for them.
      */
-    refuseOutsider: (actor: Actor, appHome: string) => {
+    refuseOutsider: async (actor: Actor, appHome: string) => {
       const failure = fail(
         'denied',
         `Voice Ops serves ${appHome} only, and you are in another organization (a channel shared through Slack ` +
           'Connect): it shows and changes nothing for you. Ask someone in that organization to run it.',
         { code: 'other_organization' },
       );
-      record(deps, actor, newCorrelationId(), {
+      await record(deps, actor, newCorrelationId(), {
         action: 'access.denied',
         outcome: 'denied',
         params: { reason: 'other organization', appHome, enterpriseId: actor.enterpriseId },
@@ -112,7 +112,10 @@ export function createOps(deps: OpsDeps) {
     /** Ends the requests for approval nobody decided in time; each is audited as expired. */
     expireApprovals: () => expireApprovals(deps),
     /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
-    policiesInForce: (userId: string): PoliciesInForce => ({ policy: deps.policy, buying: buyUsage(deps, userId) }),
+    policiesInForce: async (userId: string): Promise<PoliciesInForce> => ({
+      policy: deps.policy,
+      buying: await buyUsage(deps, userId),
+    }),
     policy: deps.policy,
     /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
     pendingPrompt: (actor: Actor, confirmationId: string) => pendingPrompt(deps, actor, confirmationId),

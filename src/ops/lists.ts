@@ -74,9 +74,9 @@ export function accountLists(
   options: { maxAgeMs?: number; now?: () => number } = {},
 ): AccountLists {
   const numbers = new KeptList(async () => {
-    const recorded = routes.all();
+    const recorded = await routes.all();
     const purchased = await provider.listPurchasedNumbers();
-    forgetUnlisted(routes, recorded, purchased);
+    await forgetUnlisted(routes, recorded, purchased);
     return purchased;
   }, options);
   const agents = new KeptList(() => provider.listAgents(), options);
@@ -95,7 +95,11 @@ export function accountLists(
  * the provider finished after the app stopped waiting for its answer. Only records read before the list was asked
  * for are dropped, so that a map made meanwhile is kept.
  */
-function forgetUnlisted(routes: RoutesRepo, recorded: RouteRecord[], purchased: PurchasedNumber[]): void {
+async function forgetUnlisted(
+  routes: RoutesRepo,
+  recorded: RouteRecord[],
+  purchased: PurchasedNumber[],
+): Promise<void> {
   const listed = new Set(purchased.map((entry) => entry.number));
-  for (const route of recorded) if (!listed.has(route.phoneNumber)) routes.removeNumber(route.phoneNumber);
+  for (const route of recorded) if (!listed.has(route.phoneNumber)) await routes.removeNumber(route.phoneNumber);
 }

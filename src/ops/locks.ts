@@ -1,18 +1,42 @@
+import type { LeasesRepo } from '../store/store.js';
+
+const lockName = (key: string) => `lock:${key}`;
+const changeName = (correlationId: string) => `change:${correlationId}`;
+
 /**
- * In-process locks on resources (a number, an agent) so that two concurrent changes to the same one
- * cannot both reach the provider: the second is told to wait instead of queueing behind the first.
+ * Locks on resources (a number, an agent), so that two concurrent changes to the same one cannot both reach the
+ * provider, whichever replicas they run on: the second is told to wait instead of queueing behind the first. Each
+ * lock is a lease in the store, renewed while its change runs; a change also holds a lease of its own, which tells
+ * every replica's reconciler that it is under way. The leases of a process that died expire within `ttlMs`, and
+ * the reconciler then resolves its change.
  */
 export class ResourceLocks {
-  readonly #held = new Set<string>();
+  constructor(
+    private readonly leases: LeasesRepo,
+    private readonly ttlMs: number,
+  ) {}
 
-  /** Runs `work` holding every key, or returns undefined at once when any key is already held. */
-  async tryWith<T>(keys: string[], work: () => Promise<T>): Promise<{ value: T } | undefined> {
-    if (keys.some((key) => this.#held.has(key))) return undefined;
-    for (const key of keys) this.#held.add(key);
+  /** Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held. */
+  async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
+    const taken: string[] = [];
+    const renew = () => Promise.all(taken.map((name) => this.leases.take(name, correlationId, this.ttlMs)));
+    const renewal = setInterval(() => void renew().catch(() => {}), this.ttlMs / 3);
+    renewal.unref();
     try {
+      for (const name of [changeName(correlationId), ...keys.map(lockName)]) {
+        if (!(await this.leases.take(name, correlationId, this.ttlMs))) return undefined;
+        taken.push(name);
+      }
       return { value: await work() };
     } finally {
-      for (const key of keys) this.#held.delete(key);
+      clearInterval(renewal);
+      // A lease that cannot be given back (the database is gone) expires by itself.
+      await Promise.all(taken.map((name) => this.leases.release(name, correlationId).catch(() => {})));
     }
+  }
+
+  /** Whether the change holds its lease: it runs now, in this process or another replica. */
+  async isUnderWay(correlationId: string): Promise<boolean> {
+    return (await this.leases.holder(changeName(correlationId))) === correlationId;
   }
 }

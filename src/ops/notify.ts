@@ -75,7 +75,7 @@ export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise
         ? fail('undelivered', error.message, { code: error.code })
         : fail('undelivered', 'The announcement could not be posted.', { code: 'unknown' });
     deps.logger.warn({ err: error, action: done.change.action }, 'could not announce a change');
-    record(deps, actor, done.correlationId, {
+    await record(deps, actor, done.correlationId, {
       action: 'change.announce',
       outcome: 'failed',
       target: subjectOf(done.change),

@@ -48,11 +48,11 @@ export async function listNumbers(
   if (refused) return refused;
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(request), deps.lists.agents.get(request)]);
-    const routed = deps.store.routes.agentByNumber();
+    const routed = await deps.store.routes.agentByNumber();
     const matching = purchased.filter((entry) => matches(filter, entry, routed.get(entry.number)));
     const page = pageOf(matching, request, filter);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
-    const items = withCapabilities(
+    const items = await withCapabilities(
       deps,
       page.items.map((entry) => summarize(entry, routed, names)),
     );
@@ -63,8 +63,8 @@ export async function listNumbers(
 }
 
 /** Adds what the app learnt of each number's capabilities: one query for the page. */
-export function withCapabilities(deps: OpsDeps, numbers: NumberSummary[]): NumberSummary[] {
-  const known = deps.store.facts.capabilities(numbers.map((entry) => entry.number));
+export async function withCapabilities(deps: OpsDeps, numbers: NumberSummary[]): Promise<NumberSummary[]> {
+  const known = await deps.store.facts.capabilities(numbers.map((entry) => entry.number));
   return numbers.map((entry) => ({ ...entry, capabilities: known.get(entry.number) }));
 }
 
@@ -178,9 +178,9 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
       if (bought.status !== EXPECTED_STATUS.numberBought) {
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
       }
-      if (change.capabilities) deps.store.facts.rememberNumber(bought.number, change.capabilities);
+      if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
       // A number just bought routes nowhere: a record left from when the account last owned it is stale.
-      deps.store.routes.removeNumber(bought.number);
+      await deps.store.routes.removeNumber(bought.number);
       return {
         ok: true,
         change: { action: 'number.buy', number: { id: bought.id, number: bought.number } },
@@ -217,7 +217,7 @@ export async function requestRelease(
   if (!found) {
     return fail('not_found', `${checked.value} is not one of your numbers: /voice numbers lists them.`);
   }
-  const agentId = deps.store.routes.forNumber(found.number)?.agentId;
+  const agentId = (await deps.store.routes.forNumber(found.number))?.agentId;
   const routedAgent = agentId ? { id: agentId, name: await agentName(deps, agentId) } : undefined;
   return requestConfirmation(deps, actor, correlationId, {
     kind: 'number.release',
@@ -239,8 +239,8 @@ export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind
       if (released.status !== EXPECTED_STATUS.numberReleased) {
         return unexpectedStatus('the release', EXPECTED_STATUS.numberReleased, released.status);
       }
-      deps.store.routes.removeNumber(change.number);
-      deps.store.facts.forgetNumber(change.number);
+      await deps.store.routes.removeNumber(change.number);
+      await deps.store.facts.forgetNumber(change.number);
       return {
         ok: true,
         change: {

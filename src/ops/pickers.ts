@@ -25,7 +25,7 @@ export async function numberChoices(deps: OpsDeps, typed: string, limit = PICKER
   const words = typed.replace(/[\d\s+().-]/g, '').toLowerCase();
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
-    const routes = deps.store.routes.agentByNumber();
+    const routes = await deps.store.routes.agentByNumber();
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const unrouted: NumberSummary[] = [];
     const routed: NumberSummary[] = [];
@@ -85,7 +85,7 @@ export async function mapFormData(
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
     const found = initialNumber === undefined ? undefined : purchased.find((entry) => entry.number === initialNumber);
     const agent = agents.find((candidate) => candidate.id === asked.agentId);
-    const route = found && deps.store.routes.forNumber(found.number);
+    const route = found && (await deps.store.routes.forNumber(found.number));
     const routes = new Map(found && route ? [[found.number, route.agentId]] : []);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     return {

@@ -25,8 +25,8 @@ export async function mayRequest(
 ): Promise<Failure | undefined> {
   return (
     (await authorize(deps, actor, needed, attempt)) ??
-    refuseOutsideChangeChannels(deps, actor, attempt) ??
-    (attempt.action === 'number.buy' ? refuseOverBuyLimit(deps, actor, attempt) : undefined)
+    (await refuseOutsideChangeChannels(deps, actor, attempt)) ??
+    (attempt.action === 'number.buy' ? await refuseOverBuyLimit(deps, actor, attempt) : undefined)
   );
 }
 
@@ -39,21 +39,24 @@ export async function mayConfirm(
 ): Promise<Failure | undefined> {
   return (
     (await authorize(deps, confirmer, NEEDED_ROLE[change.kind], attempt)) ??
-    refuseOutsideChangeChannels(deps, confirmer, attempt)
+    (await refuseOutsideChangeChannels(deps, confirmer, attempt))
   );
 }
 
 /**
  * The last check of a buy, to be run inside the transaction that claims it: the slot is taken by the change's intent,
- * opened in that same transaction, so two confirmations of the last slot cannot both pass.
+ * opened in that same transaction, so two confirmations of the last slot cannot both pass. Claims of buys take turns
+ * (a lock held to the end of the transaction), so that replicas count what each other took.
  */
-export function refuseOverBuyLimitAtClaim(
+export async function refuseOverBuyLimitAtClaim(
   deps: OpsDeps,
   actor: Actor,
   change: PendingChange,
   attempt: Attempt,
-): Failure | undefined {
-  return change.kind === 'number.buy' ? refuseOverBuyLimit(deps, actor, attempt) : undefined;
+): Promise<Failure | undefined> {
+  if (change.kind !== 'number.buy') return undefined;
+  await deps.store.lock('buy-limits');
+  return refuseOverBuyLimit(deps, actor, attempt);
 }
 
 /** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
@@ -114,7 +117,11 @@ export function refuseMistyped(deps: OpsDeps, change: PendingChange, typed: stri
  * With VOICE_CHANGE_CHANNELS set, changes are accepted only in those channels, where colleagues see them. A change
  * with no channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one.
  */
-function refuseOutsideChangeChannels(deps: OpsDeps, actor: Actor, attempt: Attempt): Failure | undefined {
+async function refuseOutsideChangeChannels(
+  deps: OpsDeps,
+  actor: Actor,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
   const allowed = deps.policy.changeChannels;
   if (allowed.length === 0 || (actor.channelId !== undefined && allowed.includes(actor.channelId))) return undefined;
   const where = allowed.length === 1 ? `channel ${allowed[0]}` : `channels ${allowed.join(', ')}`;
@@ -136,27 +143,28 @@ export interface BuyUsage {
 }
 
 /** The configured buy limits and how much of each is used now: the workspace's, then the person's. */
-export function buyUsage(deps: OpsDeps, userId: string): BuyUsage[] {
+export async function buyUsage(deps: OpsDeps, userId: string): Promise<BuyUsage[]> {
   const { buyLimit, buyLimitPerUser } = deps.policy;
   const usage: BuyUsage[] = [];
-  if (buyLimit) usage.push(usageOf(deps, 'VOICE_BUY_LIMIT', buyLimit));
-  if (buyLimitPerUser) usage.push(usageOf(deps, 'VOICE_BUY_LIMIT_PER_USER', buyLimitPerUser, userId));
+  if (buyLimit) usage.push(await usageOf(deps, 'VOICE_BUY_LIMIT', buyLimit));
+  if (buyLimitPerUser) usage.push(await usageOf(deps, 'VOICE_BUY_LIMIT_PER_USER', buyLimitPerUser, userId));
   return usage;
 }
 
 /** Buys that succeeded in the window, and buys under way (their slot is taken until they end). */
-function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): BuyUsage {
+async function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): Promise<BuyUsage> {
   const window = windowAround(limit.window, deps.now());
   const used =
-    deps.store.audit.succeededCount('number.buy', window, userId) + deps.store.intents.openCount('number.buy', userId);
+    (await deps.store.audit.succeededCount('number.buy', window, userId)) +
+    (await deps.store.intents.openCount('number.buy', userId));
   return { rule, limit, used, window };
 }
 
-function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt): Failure | undefined {
-  const reached = buyUsage(deps, actor.userId).find((usage) => usage.used >= usage.limit.count);
+async function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt): Promise<Failure | undefined> {
+  const reached = (await buyUsage(deps, actor.userId)).find((usage) => usage.used >= usage.limit.count);
   if (!reached) return undefined;
   const failure = fail('limit', limitMessage(reached), { code: 'buy_limit' });
-  record(deps, actor, attempt.correlationId, {
+  await record(deps, actor, attempt.correlationId, {
     action: 'number.buy',
     outcome: 'rejected',
     target: attempt.target,

@@ -55,10 +55,10 @@ export async function mapNumber(
   const agent = agents.find((candidate) => candidate.id === agentId.value);
   if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
 
-  const current = deps.store.routes.forNumber(number.value);
+  const current = await deps.store.routes.forNumber(number.value);
   if (current?.agentId === agent.id) {
     // Nothing to do, and an attempt all the same: audited as rejected, so that /voice audit shows it was asked.
-    record(deps, actor, correlationId, {
+    await record(deps, actor, correlationId, {
       action: 'routing.map',
       outcome: 'rejected',
       target: number.value,
@@ -78,10 +78,10 @@ export async function mapNumber(
   };
   // A re-route is confirmed (callers will reach another agent), and so is any map that waits for a second approver.
   if (current || needsApproval(deps, change)) {
-    const asked = requestConfirmation(deps, actor, correlationId, change);
+    const asked = await requestConfirmation(deps, actor, correlationId, change);
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }
-  record(deps, actor, correlationId, {
+  await record(deps, actor, correlationId, {
     action: 'routing.map',
     outcome: 'requested',
     target: number.value,
@@ -103,7 +103,7 @@ export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'r
       if (routed.status !== EXPECTED_STATUS.routeConnected) {
         return unexpectedStatus('the mapping', EXPECTED_STATUS.routeConnected, routed.status);
       }
-      deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
+      await deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
       return {
         ok: true,
         change: {

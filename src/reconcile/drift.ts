@@ -18,23 +18,29 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
     numbers: new Map(numbers.map((entry) => [entry.number, entry.id])),
     agents: new Map(agents.map((agent) => [agent.id, agent.name])),
   };
-  const since = deps.store.snapshot.takenAt();
-  if (since === undefined) {
-    deps.store.snapshot.replace(current, readAt);
-    return [];
-  }
-  // What the provider should hold: the last read, with the changes the app made since then. A target a change was
-  // under way on around the read is left to that change: compared again on the next pass.
-  const expected = withChangesMade(
-    deps.store.snapshot.read(),
-    deps.store.audit.changesMade(since, readAt.toISOString()),
-  );
-  const underWay = new Set(deps.store.intents.touchedSince(readAt).flatMap((intent) => targetsOf(intent.change)));
-  const outside = differences(expected, current).filter(({ target }) => !underWay.has(target));
-  atomically(deps, (deps) => {
-    for (const found of outside) recordOutside(deps, found);
-    dropRoutesToNothing(deps, current, underWay);
-    deps.store.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
+  // The comparison and its records are one transaction under one lock: should two replicas ever pass at once, the
+  // second compares with the first's snapshot (or finds it newer than its own read and stops), so nothing is
+  // audited or announced twice.
+  const outside = await atomically(deps, async (deps): Promise<Difference[]> => {
+    await deps.store.lock('drift');
+    const since = await deps.store.snapshot.takenAt();
+    if (since === undefined || since >= readAt.toISOString()) {
+      if (since === undefined) await deps.store.snapshot.replace(current, readAt);
+      return [];
+    }
+    // What the provider should hold: the last read, with the changes the app made since then. A target a change was
+    // under way on around the read is left to that change: compared again on the next pass.
+    const expected = withChangesMade(
+      await deps.store.snapshot.read(),
+      await deps.store.audit.changesMade(since, readAt.toISOString()),
+    );
+    const touched = await deps.store.intents.touchedSince(readAt);
+    const underWay = new Set(touched.flatMap((intent) => targetsOf(intent.change)));
+    const found = differences(expected, current).filter(({ target }) => !underWay.has(target));
+    for (const difference of found) await recordOutside(deps, difference);
+    await dropRoutesToNothing(deps, current, underWay);
+    await deps.store.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
+    return found;
   });
   const changes = outside.map((found) => found.change);
   if (changes.length > 0) {
@@ -94,18 +100,22 @@ function differences(before: ProviderState, after: ProviderState): Difference[] 
 }
 
 /** One audit row per outside change. */
-function recordOutside(deps: OpsDeps, found: Difference): void {
-  record(deps, OUTSIDE, newCorrelationId(), { action: found.action, outcome: 'succeeded', target: found.target });
+function recordOutside(deps: OpsDeps, found: Difference): Promise<void> {
+  return record(deps, OUTSIDE, newCorrelationId(), {
+    action: found.action,
+    outcome: 'succeeded',
+    target: found.target,
+  });
 }
 
 /** Routing records whose number or agent the provider no longer has point nowhere: each is dropped and audited. */
-function dropRoutesToNothing(deps: OpsDeps, current: ProviderState, underWay: Set<string>): void {
-  for (const route of deps.store.routes.all()) {
+async function dropRoutesToNothing(deps: OpsDeps, current: ProviderState, underWay: Set<string>): Promise<void> {
+  for (const route of await deps.store.routes.all()) {
     const numberGone = !current.numbers.has(route.phoneNumber);
     const agentGone = !current.agents.has(route.agentId);
     if ((!numberGone && !agentGone) || underWay.has(route.phoneNumber) || underWay.has(route.agentId)) continue;
-    deps.store.routes.removeNumber(route.phoneNumber);
-    record(deps, OUTSIDE, newCorrelationId(), {
+    await deps.store.routes.removeNumber(route.phoneNumber);
+    await record(deps, OUTSIDE, newCorrelationId(), {
       action: 'routing.drop',
       outcome: 'succeeded',
       target: route.phoneNumber,

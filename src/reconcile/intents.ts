@@ -42,12 +42,24 @@ class ProviderReads {
  * the rest open for the next pass (the error is thrown to the caller).
  */
 export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedBefore: Date): Promise<number> {
-  const open = deps.store.intents
-    .openedBefore(openedBefore)
-    .filter((intent) => !deps.changes.isRunning(intent.correlationId));
+  const open = await underWayNowhere(deps, await deps.store.intents.openedBefore(openedBefore));
   const reads = new ProviderReads(deps);
   for (const intent of open) await resolveOne(deps, tell, reads, intent);
   return open.length;
+}
+
+/**
+ * The open intents whose change is not under way anywhere: neither in this process nor, holding its lease, in
+ * another replica. What is left was stopped by a process that died.
+ */
+export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<Intent[]> {
+  const stopped: Intent[] = [];
+  for (const intent of open) {
+    if (deps.changes.isRunning(intent.correlationId)) continue;
+    if (await deps.locks.isUnderWay(intent.correlationId)) continue;
+    stopped.push(intent);
+  }
+  return stopped;
 }
 
 async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderReads, intent: Intent): Promise<void> {
@@ -55,17 +67,17 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
   const requester = storedActor.parse(intent.actor);
   // The requester made the same change again since, and it went through: that one was answered and announced.
   const target = targetOf(change);
-  const redone = deps.store.audit
-    .changesMade(intent.openedAt, new Date().toISOString())
-    .some((made) => made.action === change.kind && made.target === target);
+  const redone = (await deps.store.audit.changesMade(intent.openedAt, new Date().toISOString())).some(
+    (made) => made.action === change.kind && made.target === target,
+  );
   if (redone) return closeQuietly(deps, requester, intent, change);
   const outcome = await outcomeOf(deps, reads, change, requester.userId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
   const actor: Actor = { ...requester, source: 'system' };
-  const closed = atomically(deps, (deps) => {
-    const closing = deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
+  const closed = await atomically(deps, async (deps) => {
+    const closing = await deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
     if (!closing) return false; // resolved meanwhile by another pass or process
-    record(deps, actor, intent.correlationId, {
+    await record(deps, actor, intent.correlationId, {
       action: change.kind,
       outcome: outcome.ok ? 'succeeded' : 'failed',
       target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
@@ -90,10 +102,10 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
   );
 }
 
-function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): void {
-  atomically(deps, (deps) => {
-    if (!deps.store.intents.close(intent.correlationId, 'succeeded')) return;
-    record(deps, { ...requester, source: 'system' }, intent.correlationId, {
+function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): Promise<void> {
+  return atomically(deps, async (deps) => {
+    if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return;
+    await record(deps, { ...requester, source: 'system' }, intent.correlationId, {
       action: change.kind,
       outcome: 'succeeded',
       target: targetOf(change),
@@ -114,7 +126,7 @@ async function outcomeOf(deps: OpsDeps, reads: ProviderReads, change: ChangeInte
       if ((await reads.numbers()).has(change.number)) {
         return fail('provider', `${change.number} was not released: it is still one of your numbers.`);
       }
-      deps.store.routes.removeNumber(change.number);
+      await deps.store.routes.removeNumber(change.number);
       const number = { id: change.numberId, number: change.number };
       return { ok: true, change: { action: 'number.release', number, unroutedAgent: change.routedAgent } };
     }
@@ -156,7 +168,7 @@ async function remap(
     const failure = providerFailure(error);
     return fail(failure.reason, `${change.phoneNumber} was not routed to ${change.agentName}: ${failure.message}`);
   }
-  deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
+  await deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
   const agent = { id: change.agentId, name: change.agentName };
   return {
     ok: true,

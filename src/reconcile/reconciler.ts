@@ -1,12 +1,14 @@
 // Keeps the app's view of the provider true: at start and then every RECONCILE_INTERVAL_S, changes left open by a
 // stop mid-call are resolved, and changes made outside Voice Ops are noticed. One pass at a time; a provider that
 // does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
-// interval at 0: that is the app's own bookkeeping, not watching.
+// interval at 0: that is the app's own bookkeeping, not watching. Of several replicas, only the one holding the
+// background lease makes passes.
 import type { Logger } from '../log.js';
 import type { OpsDeps } from '../ops/context.js';
 import { ProviderError } from '../provider/errors.js';
+import type { BackgroundLease } from './background-lease.js';
 import { detectDrift } from './drift.js';
-import { resolveIntents, type TellRequester } from './intents.js';
+import { resolveIntents, type TellRequester, underWayNowhere } from './intents.js';
 
 export interface ReconcilerOptions {
   /** Seconds between passes; 0 turns the periodic passes and the noticing of outside changes off. */
@@ -17,6 +19,8 @@ export interface ReconcilerOptions {
    */
   settleMs: number;
   now: () => Date;
+  /** Passes run only in the replica that holds it. */
+  lease: BackgroundLease;
 }
 
 export class Reconciler {
@@ -47,10 +51,18 @@ export class Reconciler {
       this.#timers.push(timer);
     };
     if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
-    every(this.#options.settleMs, () => {
-      const open = this.#deps.store.intents.openedBefore(this.#settledBefore());
-      if (open.some((intent) => !this.#deps.changes.isRunning(intent.correlationId))) void this.pass();
-    });
+    every(this.#options.settleMs, () => void this.#passIfUnsettled());
+  }
+
+  /** Between passes, only the replica that runs them looks for changes left unsettled. */
+  async #passIfUnsettled(): Promise<void> {
+    if (!this.#options.lease.held) return;
+    try {
+      const open = await this.#deps.store.intents.openedBefore(this.#settledBefore());
+      if ((await underWayNowhere(this.#deps, open)).length) await this.pass();
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'could not look for changes left unsettled');
+    }
   }
 
   #settledBefore(): Date {
@@ -71,6 +83,7 @@ export class Reconciler {
   }
 
   async #pass(): Promise<void> {
+    if (!(await this.#options.lease.hold())) return;
     let ok = false;
     try {
       await resolveIntents(this.#deps, this.#tell, this.#settledBefore());

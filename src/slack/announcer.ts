@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   type Announcement,
@@ -6,7 +7,7 @@ import {
   type Change,
   change as changeSchema,
 } from '../ops/index.js';
-import type { OpenAnnouncementsRepo } from '../store/store.js';
+import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';
 import { slackRefusal } from './slack-errors.js';
@@ -24,6 +25,9 @@ export const BURST_MS = 60_000;
 const BURST_MAX = 50;
 /** Answers to chat.update meaning the message is no longer there to update: the change gets a message of its own. */
 const GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
+/** How long one replica may hold a person's open message while it posts or rewrites it. */
+const TURN_TTL_MS = 30_000;
+const TURN_POLL_MS = 50;
 
 /** The message a person's latest changes share. */
 interface Burst {
@@ -39,17 +43,32 @@ const keptChanges = z.array(changeSchema);
  * Posts each successful change to the team's channel on a client of its own, so that a rate limit or a hang here
  * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A person's changes within a minute of their
  * message share it: it is rewritten in place (`chat.update`) with a line per change. Each person's open message is kept
- * in the store, so that a restarted process rewrites it too, and their announcements go out one at a time, so that two
- * changes finishing together cannot both post.
+ * in the store, so that a restarted process or another replica rewrites it too, and their announcements go out one at
+ * a time, across replicas too (a lease in the store), so that two changes finishing together cannot both post.
  * Changes made outside Voice Ops are posted in a message of their own. A failure says why, in words for the requester.
  */
 export function slackAnnouncer(
   client: WebClient,
   channelId: string | undefined,
-  open: OpenAnnouncementsRepo,
+  store: { openAnnouncements: OpenAnnouncementsRepo; leases: LeasesRepo },
   now: () => Date = () => new Date(),
 ): Announcer {
+  const open = store.openAnnouncements;
   const turns = new Map<string, Promise<void>>();
+  const replica = randomUUID();
+
+  /** Runs `work` holding the person's turn, which another replica may hold for a moment. */
+  const inTurn = async (actorId: string, work: () => Promise<void>): Promise<void> => {
+    const name = `announce:${actorId}`;
+    while (!(await store.leases.take(name, replica, TURN_TTL_MS))) {
+      await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+    }
+    try {
+      await work();
+    } finally {
+      await store.leases.release(name, replica).catch(() => {});
+    }
+  };
 
   const post = async (channel: string, message: SlackMessage) => {
     try {
@@ -65,9 +84,9 @@ export function slackAnnouncer(
    * The person's message still open to their next change, if any; forgets those past their minute. One whose kept
    * changes no longer read as changes (written by another version) is not rewritten.
    */
-  const openBurst = (actorId: string, at: number): Burst | undefined => {
-    open.forgetPostedBy(new Date(at - BURST_MS));
-    const kept = open.get(actorId);
+  const openBurst = async (actorId: string, at: number): Promise<Burst | undefined> => {
+    await open.forgetPostedBy(new Date(at - BURST_MS));
+    const kept = await open.get(actorId);
     const changes = keptChanges.safeParse(kept?.changes);
     if (!kept || !changes.success || changes.data.length >= BURST_MAX) return undefined;
     return { channel: kept.channelId, ts: kept.messageTs, changes: changes.data, postedAt: kept.postedAt };
@@ -77,15 +96,15 @@ export function slackAnnouncer(
 
   const announceOne = async (channel: string, actorId: string, change: Change): Promise<void> => {
     const at = now().getTime();
-    const burst = openBurst(actorId, at);
+    const burst = await openBurst(actorId, at);
     // Kept again only once Slack has taken the change: after a failure the next change starts a new message.
-    open.forget(actorId);
+    await open.forget(actorId);
     if (burst) {
       const changes = [...burst.changes, change];
       try {
         const message = announcementMessage(actorId, changes);
         await withRetryAfter(() => client.chat.update({ channel: burst.channel, ts: burst.ts, ...message }));
-        keep(actorId, { ...burst, changes });
+        await keep(actorId, { ...burst, changes });
         return;
       } catch (error) {
         if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
@@ -94,7 +113,7 @@ export function slackAnnouncer(
     const posted = await post(channel, announcementMessage(actorId, [change]));
     if (posted.ts) {
       const postedAt = new Date(at).toISOString();
-      keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt });
+      await keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt });
     }
   };
 
@@ -103,7 +122,7 @@ export function slackAnnouncer(
       if (!channelId) return Promise.resolve();
       const actorId = announcement.actor.userId;
       const turn = (turns.get(actorId) ?? Promise.resolve()).then(() =>
-        announceOne(channelId, actorId, announcement.change),
+        inTurn(actorId, () => announceOne(channelId, actorId, announcement.change)),
       );
       const done = turn.catch(() => undefined);
       turns.set(actorId, done);

@@ -24,7 +24,7 @@ export async function postApprovalRequest(deps: SlackDeps, request: ApprovalRequ
       unfurl_links: false,
       unfurl_media: false,
     });
-    if (posted.ts) deps.ops.approvalPosted(request.approvalId, request.channelId, posted.ts);
+    if (posted.ts) await deps.ops.approvalPosted(request.approvalId, request.channelId, posted.ts);
     return undefined;
   } catch (error) {
     deps.logger.warn({ err: error, approvalId: request.approvalId }, 'could not post a request for approval');
@@ -63,7 +63,7 @@ const failedLine = (by: string, failure: Failure) => `:x: Approved by ${by}, but
 
 /** Ends the requests nobody decided in time: each message updated, each requester told. */
 export async function expireApprovals(deps: SlackDeps): Promise<void> {
-  for (const request of deps.ops.expireApprovals()) {
+  for (const request of await deps.ops.expireApprovals()) {
     const hours = deps.ops.policy.approvalTtlHours;
     await updateRequest(
       deps,

@@ -17,7 +17,7 @@ const identified = z.union([
 export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const key = identified.safeParse(args.body);
-    if (!key.success || keys.firstSeen(key.data)) return args.next();
+    if (!key.success || (await keys.firstSeen(key.data))) return args.next();
     logger.info({ delivery: key.data, retry: args.context.retryNum }, 'dropped a repeated delivery');
     if ('ack' in args && args.ack) await args.ack();
   };

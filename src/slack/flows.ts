@@ -143,8 +143,8 @@ export async function confirmAnswer(
   return { kind: 'message', message: approvalNotPostedMessage(waiting, notPosted) };
 }
 
-export function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Answer {
-  const cancelled = deps.ops.cancel(actor, confirmationId);
+export async function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Promise<Answer> {
+  const cancelled = await deps.ops.cancel(actor, confirmationId);
   return cancelled.ok
     ? { kind: 'message', message: cancelledMessage(cancelled.change) }
     : { kind: 'failure', failure: cancelled };
@@ -219,7 +219,7 @@ async function show(deps: SlackDeps, surface: Surface, actor: Actor, answer: Ans
   } catch (error) {
     deps.logger.warn({ err: error, userId: actor.userId, answer: answer.kind }, 'could not deliver a reply');
     if (answer.kind !== 'done' || !answer.done.createdAgent) return;
-    deps.ops.recordUndeliveredToken(actor, answer.done, error instanceof Error ? error.message : String(error));
+    await deps.ops.recordUndeliveredToken(actor, answer.done, error instanceof Error ? error.message : String(error));
     await surface.note(tokenUndeliveredMessage(answer.done.createdAgent)).catch(() => undefined);
   }
 }
@@ -259,7 +259,7 @@ export async function refreshHome(
       numbers: numbers.ok ? numbers.page : undefined,
       role,
       sandbox: deps.sandbox,
-      policies: policyLines(deps.ops.policiesInForce(userId)),
+      policies: policyLines(await deps.ops.policiesInForce(userId)),
       position: shown,
       error: failed && !failed.ok ? failed.message : undefined,
     });

@@ -1,11 +1,10 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Actor } from '../ops/index.js';
 import type { AuditSource } from '../store/audit.js';
-import { replyTo, type SlackDeps } from './flows.js';
+import type { SlackDeps } from './flows.js';
 import { belongsTo, type Identity, type SlackIdentity } from './identity.js';
-import { escapeMrkdwn } from './mrkdwn.js';
 import type { People } from './people.js';
-import { textMessage } from './views/blocks.js';
+import { acknowledge, tellPrivately } from './private-answer.js';
 import { type Requester, requesterIn } from './who-asked.js';
 
 const NOT_READY = 'Voice Ops cannot reach Slack right now, so it cannot answer. Try again in a minute.';
@@ -24,13 +23,13 @@ export function oneWorkspace(identity: SlackIdentity, people: People, deps: Slac
     const who = requesterIn(args.context);
     const actor = actorOf(args.body, who);
     if (!belongsTo(known, args.context)) {
-      deps.ops.refuseOtherWorkspace(actor, homeOf(known));
+      await deps.ops.refuseOtherWorkspace(actor, homeOf(known));
       return acknowledge(args, OTHER_WORKSPACE);
     }
     if (await isMember(known, who, args.context.teamId, people)) return args.next();
-    const refusal = deps.ops.refuseOutsider(actor, homeOf(known));
+    const refusal = await deps.ops.refuseOutsider(actor, homeOf(known));
     await acknowledge(args, refusal.message);
-    if (!('command' in args.body)) await tellOutsider(deps, args.body, actor, refusal.message);
+    if (!('command' in args.body)) await tellPrivately(deps, args.body, actor.userId, refusal.message);
   };
 }
 
@@ -58,21 +57,4 @@ function sourceOf(body: AnyMiddlewareArgs['body']): AuditSource {
   if (body.type === 'view_submission' || body.type === 'view_closed' || body.type === 'block_suggestion')
     return 'modal';
   return 'home';
-}
-
-/** A click is acknowledged bare, so its refusal goes back the private way a reply would. */
-async function tellOutsider(deps: SlackDeps, body: AnyMiddlewareArgs['body'], actor: Actor, text: string) {
-  const responseUrl = 'response_url' in body && typeof body.response_url === 'string' ? body.response_url : undefined;
-  const channelId = 'channel' in body && body.channel && 'id' in body.channel ? body.channel.id : undefined;
-  const reply = replyTo(deps, { userId: actor.userId, channelId, responseUrl });
-  await reply(textMessage(`:no_entry: ${escapeMrkdwn(text)}`)).catch((error: unknown) => {
-    deps.logger.warn({ err: error, userId: actor.userId }, 'could not tell someone from another organization why not');
-  });
-}
-
-/** A slash command's acknowledgement can carry a reply; other kinds are acknowledged bare. */
-async function acknowledge(args: AnyMiddlewareArgs, text: string): Promise<void> {
-  if (!('ack' in args) || !args.ack) return;
-  if ('command' in args) await args.ack({ response_type: 'ephemeral', text });
-  else await (args.ack as () => Promise<void>)();
 }

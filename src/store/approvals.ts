@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { jsonObject, optionalText } from './columns.js';
-import type { Database } from './db.js';
+import type { Sql } from './sql.js';
+import type { ApprovalsRepo } from './store.js';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
@@ -57,42 +58,38 @@ const approvalRow = z
 
 const toApproval = (row: unknown): Approval => approvalRow.parse(row);
 
-export class Approvals {
+const INSERT = `
+  INSERT INTO approvals (id, correlation_id, change, requester, created_at, expires_at)
+  VALUES (@id, @correlationId, @change, @requester, @createdAt, @expiresAt)
+  RETURNING *`;
+const SELECT = 'SELECT * FROM approvals WHERE id = ?';
+const BY_CORRELATION = 'SELECT * FROM approvals WHERE correlation_id = ?';
+const DECIDE = `
+  UPDATE approvals SET state = @to, decided_by = @by, decided_at = @now
+  WHERE id = @id AND state = 'pending' AND expires_at > @now
+  RETURNING *`;
+const EXPIRE = `
+  UPDATE approvals SET state = 'expired', decided_at = @now
+  WHERE state = 'pending' AND expires_at <= @now
+  RETURNING *`;
+const POSTED = 'UPDATE approvals SET channel_id = @channelId, message_ts = @ts WHERE id = @id';
+
+export class Approvals implements ApprovalsRepo {
   readonly #ttlMs: number;
   readonly #now: () => Date;
-  readonly #insert;
-  readonly #select;
-  readonly #byCorrelation;
-  readonly #decide;
-  readonly #expire;
-  readonly #posted;
 
-  constructor(db: Database, options: { ttlMs: number; now?: () => Date }) {
+  constructor(
+    private readonly sql: Sql,
+    options: { ttlMs: number; now?: () => Date },
+  ) {
     this.#ttlMs = options.ttlMs;
     this.#now = options.now ?? (() => new Date());
-    this.#insert = db.prepare<[Record<string, string>]>(`
-      INSERT INTO approvals (id, correlation_id, change, requester, created_at, expires_at)
-      VALUES (@id, @correlationId, @change, @requester, @createdAt, @expiresAt)
-      RETURNING *`);
-    this.#select = db.prepare<[string]>('SELECT * FROM approvals WHERE id = ?');
-    this.#byCorrelation = db.prepare<[string]>('SELECT * FROM approvals WHERE correlation_id = ?');
-    this.#decide = db.prepare<[{ id: string; to: ApprovalState; by: string; now: string }]>(`
-      UPDATE approvals SET state = @to, decided_by = @by, decided_at = @now
-      WHERE id = @id AND state = 'pending' AND expires_at > @now
-      RETURNING *`);
-    this.#expire = db.prepare<[{ now: string }]>(`
-      UPDATE approvals SET state = 'expired', decided_at = @now
-      WHERE state = 'pending' AND expires_at <= @now
-      RETURNING *`);
-    this.#posted = db.prepare<[{ id: string; channelId: string; ts: string }]>(
-      'UPDATE approvals SET channel_id = @channelId, message_ts = @ts WHERE id = @id',
-    );
   }
 
-  create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'>): Approval {
+  async create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'>): Promise<Approval> {
     const now = this.#now();
     return toApproval(
-      this.#insert.get({
+      await this.sql.get(INSERT, {
         id: randomUUID(),
         correlationId: input.correlationId,
         change: JSON.stringify(input.change),
@@ -103,30 +100,30 @@ export class Approvals {
     );
   }
 
-  get(id: string): Approval | undefined {
-    const row = this.#select.get(id);
+  async get(id: string): Promise<Approval | undefined> {
+    const row = await this.sql.get(SELECT, [id]);
     return row === undefined ? undefined : toApproval(row);
   }
 
   /** The approval a change waited for, if it needed one. */
-  forChange(correlationId: string): Approval | undefined {
-    const row = this.#byCorrelation.get(correlationId);
+  async forChange(correlationId: string): Promise<Approval | undefined> {
+    const row = await this.sql.get(BY_CORRELATION, [correlationId]);
     return row === undefined ? undefined : toApproval(row);
   }
 
   /** Decides a pending approval, once: undefined when it was decided already or has expired. */
-  decide(id: string, to: 'approved' | 'rejected', by: string): Approval | undefined {
-    const row = this.#decide.get({ id, to, by, now: this.#now().toISOString() });
+  async decide(id: string, to: 'approved' | 'rejected', by: string): Promise<Approval | undefined> {
+    const row = await this.sql.get(DECIDE, { id, to, by, now: this.#now().toISOString() });
     return row === undefined ? undefined : toApproval(row);
   }
 
   /** Ends every pending approval whose time is up, and returns them (each once). */
-  expireDue(): Approval[] {
-    return this.#expire.all({ now: this.#now().toISOString() }).map(toApproval);
+  async expireDue(): Promise<Approval[]> {
+    return (await this.sql.all(EXPIRE, { now: this.#now().toISOString() })).map(toApproval);
   }
 
   /** Remembers where the request was posted, so that its message can be updated with the outcome. */
-  posted(id: string, channelId: string, ts: string): void {
-    this.#posted.run({ id, channelId, ts });
+  async posted(id: string, channelId: string, ts: string): Promise<void> {
+    await this.sql.run(POSTED, { id, channelId, ts });
   }
 }

@@ -3,15 +3,19 @@
 //
 // The canonical content of a row, so that a verifier in any language can recompute it:
 //   a JSON array, without white space, of the previous row's hash (GENESIS_HASH for the first row) followed by the
-//   row's CHAINED_COLUMNS in that order, each value as SQLite holds it: TEXT as a string, INTEGER as a number, NULL
-//   as null. Strings are escaped as JSON.stringify does: `"`, `\` and U+0000 to U+001F only (\b \t \n \f \r, the
-//   others as \u00xx), everything else written as is. The hash is the lower-case hex SHA-256 of its UTF-8 bytes.
+//   row's CHAINED_COLUMNS in that order, each value as the database holds it: TEXT as a string, INTEGER (BIGINT on
+//   Postgres) as a number, NULL as null. Strings are escaped as JSON.stringify does: `"`, `\` and U+0000 to U+001F
+//   only (\b \t \n \f \r, the others as \u00xx), everything else written as is. The hash is the lower-case hex SHA-256
+//   of its UTF-8 bytes.
 //   In Python: hashlib.sha256(json.dumps([prev, *values], ensure_ascii=False, separators=(',', ':')).encode())
 import { createHash } from 'node:crypto';
-import type { Database } from './db.js';
+import type { Sql } from './sql.js';
 
 /** The "previous hash" of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
+
+/** Rows read at a time by the walks over the whole log (export, verification): memory stays flat at any size. */
+export const WALK_PAGE_ROWS = 1000;
 
 /** The columns a row's hash covers, in canonical order: every column but the hash itself. */
 export const CHAINED_COLUMNS = [
@@ -33,7 +37,7 @@ export const CHAINED_COLUMNS = [
 
 export type ChainedColumn = (typeof CHAINED_COLUMNS)[number];
 
-/** A row's columns as better-sqlite3 reads them: whatever an edit may have put there, not only what we write. */
+/** A row's columns as the engine reads them: whatever an edit may have put there, not only what we write. */
 export type ChainedRow = Record<ChainedColumn, unknown>;
 
 export function canonicalContent(previousHash: string, row: ChainedRow): string {
@@ -44,9 +48,12 @@ export function chainHash(previousHash: string, row: ChainedRow): string {
   return createHash('sha256').update(canonicalContent(previousHash, row), 'utf8').digest('hex');
 }
 
-/** SQLite stores UTF-8: a lone surrogate would be stored as something else than what was hashed. */
+/**
+ * Text as both engines can keep it, so that what is stored is what was hashed: a lone surrogate has no UTF-8 form,
+ * and Postgres refuses U+0000 in TEXT and in JSON; each becomes U+FFFD.
+ */
 export function wellFormed(text: string): string {
-  return text.replace(/\p{Cs}/gu, '\uFFFD');
+  return text.replace(/\p{Cs}/gu, '\uFFFD').replaceAll('\u0000', '\uFFFD');
 }
 
 export type ChainCheck =
@@ -72,12 +79,26 @@ function breakIn(row: StoredRow, previous: { id: number; hash: string }): string
   return undefined;
 }
 
+const CHAIN_ROWS = `SELECT ${CHAINED_COLUMNS.join(', ')}, hash FROM audit_events`;
+const FIRST_ROWS = `${CHAIN_ROWS} ORDER BY id LIMIT ${WALK_PAGE_ROWS}`;
+const ROWS_AFTER = `${CHAIN_ROWS} WHERE id > ? ORDER BY id LIMIT ${WALK_PAGE_ROWS}`;
+
+/** Every row in id order, a page at a time; the first page has no lower bound, since an edit may put any id first. */
+async function* storedRows(sql: Sql): AsyncGenerator<StoredRow> {
+  let page = await sql.all<StoredRow>(FIRST_ROWS);
+  for (;;) {
+    yield* page;
+    const last = page.at(-1);
+    if (last === undefined || page.length < WALK_PAGE_ROWS) return;
+    page = await sql.all<StoredRow>(ROWS_AFTER, [last.id]);
+  }
+}
+
 /** Walks the whole table in id order, recomputing each hash; stops at the first row that breaks the chain. */
-export function verifyChain(db: Database): ChainCheck {
-  const rows = db.prepare<[], StoredRow>(`SELECT ${CHAINED_COLUMNS.join(', ')}, hash FROM audit_events ORDER BY id`);
+export async function verifyChain(sql: Sql): Promise<ChainCheck> {
   let previous = { id: 0, hash: GENESIS_HASH };
   let verified = 0;
-  for (const row of rows.iterate()) {
+  for await (const row of storedRows(sql)) {
     const reason = breakIn(row, previous);
     if (reason) return { ok: false, rows: verified, id: row.id, reason };
     previous = { id: row.id, hash: row.hash as string };

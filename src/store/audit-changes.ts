@@ -2,10 +2,11 @@
 // failed announcement) belong to one change, and `/voice audit` shows one line per change, newest first, a page at a
 // time. Pages are found by position, never by offset, so that reading an old page of a million rows costs what the
 // first page costs: a change's position is the id of its newest row that the filter matches.
-import type Sqlite from 'better-sqlite3';
 import { z } from 'zod';
 import { type AuditEvent, toEvent } from './audit.js';
-import type { Database } from './db.js';
+import { wellFormed } from './audit-chain.js';
+import type { Dialect, Sql } from './sql.js';
+import type { AuditChangesRepo } from './store.js';
 
 /** Which changes to show; every field given must match one of the change's rows. It travels in buttons. */
 export const auditFilter = z.object({
@@ -43,12 +44,18 @@ export interface ChangesPage {
 type Params = Record<string, string | number>;
 
 /**
+ * Folds the letters A–Z only: what SQLite's NOCASE folds, and what Postgres's lower() folds under the "C" collation
+ * of its columns. The column's side is folded by the dialect's `caseless`, as its index is built.
+ */
+const foldCase = (text: string): string => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+/**
  * The audit records a slash command's `user_name`, the person's handle (`vera`), while people type the name they see
  * (`@Vera Viewer`): a name of several words also matches the handles Slack makes of it (`vera.viewer`,
  * `veraviewer`) and its first word.
  */
 function actorNameForms(name: string): Params {
-  const words = name.trim().split(/\s+/);
+  const words = foldCase(name).trim().split(/\s+/);
   return {
     actorName: words.join(' '),
     actorNameDotted: words.join('.'),
@@ -60,107 +67,94 @@ function actorNameForms(name: string): Params {
 /** Outcomes of a step that did not go through: the `failed` filter's, and its partial index's (migration 7). */
 const UNSUCCESSFUL = "outcome IN ('failed', 'rejected', 'denied')";
 
-/** The filter as SQL on the row `alias`, with its parameters. */
-function matching(filter: AuditFilter, alias: string): { sql: string; params: Params } {
+/**
+ * The filter as SQL on the row `alias`, with its parameters. Typed text is made storable as the audit's text was
+ * (wellFormed), so that it matches what was stored and Postgres can take it.
+ */
+function matching(filter: AuditFilter, alias: string, dialect: Dialect): { sql: string; params: Params } {
   const parts: string[] = [];
   const params: Params = {};
   const add = (sql: string, name: string, value: string | undefined) => {
     if (value === undefined) return;
     parts.push(sql);
-    params[name] = value;
+    params[name] = wellFormed(value);
   };
   add(`${alias}.actor_id = @actorId`, 'actorId', filter.actorId);
   if (filter.actorName !== undefined) {
-    // COLLATE NOCASE, as the index on actor_name is (migration 7).
     parts.push(
-      `${alias}.actor_name COLLATE NOCASE IN (@actorName, @actorNameDotted, @actorNameJoined, @actorNameFirst)`,
+      `${dialect.caseless(`${alias}.actor_name`)} IN (@actorName, @actorNameDotted, @actorNameJoined, @actorNameFirst)`,
     );
-    Object.assign(params, actorNameForms(filter.actorName));
+    Object.assign(params, actorNameForms(wellFormed(filter.actorName)));
   }
   add(`${alias}.target = @target`, 'target', filter.target);
   add(
-    `(${alias}.target = @agentId OR json_extract(${alias}.params, '$.agentId') = @agentId)`,
+    `(${alias}.target = @agentId OR ${dialect.jsonField(`${alias}.params`, 'agentId')} = @agentId)`,
     'agentId',
     filter.agentId,
   );
   if (filter.failed) parts.push(`${alias}.${UNSUCCESSFUL}`);
-  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+  return { sql: parts.length ? parts.join(' AND ') : 'TRUE', params };
 }
 
-export class AuditChanges {
-  readonly #db: Database;
-  readonly #statements = new Map<string, Sqlite.Statement>();
-  readonly #trails;
+type Position = { position: number; correlationId: string };
 
-  constructor(db: Database) {
-    this.#db = db;
-    this.#trails = db.prepare<[string]>(
-      'SELECT * FROM audit_events WHERE correlation_id IN (SELECT value FROM json_each(?)) ORDER BY id',
-    );
+export class AuditChanges implements AuditChangesRepo {
+  readonly #trails: string;
+
+  constructor(private readonly sql: Sql) {
+    this.#trails = `SELECT * FROM audit_events WHERE correlation_id ${sql.dialect.inJsonArray('?')} ORDER BY id`;
   }
 
   /** Up to `size` changes from the cursor on (the newest when there is none), newest first. */
-  page(filter: AuditFilter, cursor: AuditCursor | undefined, size: number): ChangesPage {
+  async page(filter: AuditFilter, cursor: AuditCursor | undefined, size: number): Promise<ChangesPage> {
     const backwards = cursor !== undefined && 'after' in cursor;
     const bound = cursor === undefined ? Number.MAX_SAFE_INTEGER : 'after' in cursor ? cursor.after : cursor.before;
-    const found = this.#positions(filter, backwards ? 'newer' : 'older', bound, size + 1);
+    const found = await this.#positions(filter, backwards ? 'newer' : 'older', bound, size + 1);
     const more = found.length > size;
     const shown = found.slice(0, size);
     if (backwards) shown.reverse();
     const first = shown[0]?.position;
     const last = shown.at(-1)?.position;
-    const newer = backwards ? more : first !== undefined && this.#positions(filter, 'newer', first, 1).length > 0;
-    const older = backwards ? last !== undefined && this.#positions(filter, 'older', last, 1).length > 0 : more;
-    return { trails: this.#withEvents(shown), newer, older };
+    const newer = backwards
+      ? more
+      : first !== undefined && (await this.#positions(filter, 'newer', first, 1)).length > 0;
+    const older = backwards ? last !== undefined && (await this.#positions(filter, 'older', last, 1)).length > 0 : more;
+    return { trails: await this.#withEvents(shown), newer, older };
   }
 
   /**
    * How many changes match, counted up to `upTo` (a larger count answers `upTo`): an exact count of a million rows takes
    * a tenth of a second, and nobody pages that far back from the newest.
    */
-  count(filter: AuditFilter, upTo: number): number {
-    const match = matching(filter, 'e');
+  async count(filter: AuditFilter, upTo: number): Promise<number> {
+    const match = matching(filter, 'e', this.sql.dialect);
     const sql = `SELECT COUNT(*) AS n FROM (
-      SELECT DISTINCT e.correlation_id FROM audit_events e WHERE ${match.sql} LIMIT @upTo)`;
-    return (this.#statement(sql).get({ ...match.params, upTo }) as { n: number }).n;
+      SELECT DISTINCT e.correlation_id FROM audit_events e WHERE ${match.sql} LIMIT @upTo) AS matched`;
+    return (await this.sql.get<{ n: number }>(sql, { ...match.params, upTo }))?.n ?? 0;
   }
 
   /** Changes whose position is beyond `bound` in the given direction, nearest first. */
-  #positions(
-    filter: AuditFilter,
-    direction: 'older' | 'newer',
-    bound: number,
-    limit: number,
-  ): { position: number; correlationId: string }[] {
-    const row = matching(filter, 'e');
-    const later = matching(filter, 'l');
+  #positions(filter: AuditFilter, direction: 'older' | 'newer', bound: number, limit: number): Promise<Position[]> {
+    const row = matching(filter, 'e', this.sql.dialect);
+    const later = matching(filter, 'l', this.sql.dialect);
     // A row stands for its change only when no later row of the same change matches: each change once, at its newest.
     const sql = `
-      SELECT e.id AS position, e.correlation_id AS correlationId FROM audit_events e
+      SELECT e.id AS position, e.correlation_id AS "correlationId" FROM audit_events e
       WHERE e.id ${direction === 'older' ? '<' : '>'} @bound AND ${row.sql}
         AND NOT EXISTS (
           SELECT 1 FROM audit_events l WHERE l.correlation_id = e.correlation_id AND l.id > e.id AND ${later.sql})
       ORDER BY e.id ${direction === 'older' ? 'DESC' : 'ASC'} LIMIT @limit`;
-    return this.#statement(sql).all({ ...row.params, bound, limit }) as { position: number; correlationId: string }[];
+    return this.sql.all<Position>(sql, { ...row.params, bound, limit });
   }
 
-  #withEvents(found: { position: number; correlationId: string }[]): ChangeTrail[] {
+  async #withEvents(found: Position[]): Promise<ChangeTrail[]> {
     if (!found.length) return [];
-    const events = this.#trails.all(JSON.stringify(found.map((entry) => entry.correlationId))).map(toEvent);
+    const ids = JSON.stringify(found.map((entry) => entry.correlationId));
+    const events = (await this.sql.all(this.#trails, [ids])).map(toEvent);
     return found.map(({ position, correlationId }) => ({
       correlationId,
       position,
       events: events.filter((event) => event.correlationId === correlationId),
     }));
-  }
-
-  /** One prepared statement per shape of filter, made on first use. */
-  #statement(sql: string): Sqlite.Statement {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 }

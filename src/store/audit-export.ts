@@ -1,4 +1,5 @@
-// Audit events as CSV (RFC 4180) or JSON lines, one chunk per row, so that an export streams at any size.
+// Audit events as CSV (RFC 4180) or JSON lines, one chunk per row, so that an export streams at any size as the
+// events are read (AuditLog.since).
 import type { AuditEvent } from './audit.js';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -42,20 +43,22 @@ function csvText(event: AuditEvent, column: (typeof EXPORT_COLUMNS)[number]): st
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+type Events = AsyncIterable<AuditEvent> | Iterable<AuditEvent>;
+
 /** A header row, then one row per event; `params` as JSON text. */
-export function* toCsv(events: Iterable<AuditEvent>): Generator<string> {
+export async function* toCsv(events: Events): AsyncGenerator<string> {
   yield csvLine(EXPORT_COLUMNS);
-  for (const event of events) yield csvLine(EXPORT_COLUMNS.map((column) => csvText(event, column)));
+  for await (const event of events) yield csvLine(EXPORT_COLUMNS.map((column) => csvText(event, column)));
 }
 
 /** One JSON object per line, every column present (null when absent), so that each line has the same shape. */
-export function* toJsonl(events: Iterable<AuditEvent>): Generator<string> {
-  for (const event of events) {
+export async function* toJsonl(events: Events): AsyncGenerator<string> {
+  for await (const event of events) {
     yield `${JSON.stringify(Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, event[column] ?? null])))}\n`;
   }
 }
 
-export const FORMATTERS: Record<ExportFormat, (events: Iterable<AuditEvent>) => Iterable<string>> = {
+export const FORMATTERS: Record<ExportFormat, (events: Events) => AsyncIterable<string>> = {
   csv: toCsv,
   jsonl: toJsonl,
 };

@@ -1,11 +1,12 @@
 // The audit log: one row per attempt and per outcome, tied together by a correlation id. The schema's triggers
-// refuse every statement but an append (UPDATE, DELETE, REPLACE, an insert at a used or past id), so not even a bug
-// or a hand-typed statement can rewrite history; each row's hash chains it to the one before (audit-chain.ts), so
-// an edit made around the triggers is found by `npm run audit -- --verify`.
+// refuse every statement but an append (UPDATE, DELETE, REPLACE, TRUNCATE, an insert at a used or past id), so not
+// even a bug or a hand-typed statement can rewrite history; each row's hash chains it to the one before
+// (audit-chain.ts), so an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
-import { type ChainedRow, chainHash, GENESIS_HASH, wellFormed } from './audit-chain.js';
+import { type ChainedRow, chainHash, GENESIS_HASH, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
 import { jsonObject, optionalText } from './columns.js';
-import type { Database } from './db.js';
+import type { Sql, SqlParam } from './sql.js';
+import type { AuditRepo } from './store.js';
 
 export const AUDIT_ACTIONS = [
   'agent.create',
@@ -92,7 +93,7 @@ function hasToJson(value: object): value is { toJSON: () => unknown } {
 }
 
 function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return truncate(value);
+  if (typeof value === 'string') return wellFormed(truncate(value));
   if (typeof value === 'bigint') return value.toString(); // JSON.stringify would throw on it
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[too deep]';
@@ -104,11 +105,17 @@ function redactValue(value: unknown, depth: number): unknown {
 
 function redactObject(value: object, depth: number): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, looksSecret(key) ? REDACTED : redactValue(item, depth + 1)]),
+    Object.entries(value).map(([key, item]) => [
+      wellFormed(key),
+      looksSecret(key) ? REDACTED : redactValue(item, depth + 1),
+    ]),
   );
 }
 
-/** Hides the values of keys that look secret, at any depth, and truncates long strings. */
+/**
+ * Hides the values of keys that look secret, at any depth, truncates long strings, and replaces in keys and values
+ * what a database cannot keep as text (wellFormed).
+ */
 export function redactParams(params: Record<string, unknown>): Record<string, unknown> {
   return redactObject(params, 0);
 }
@@ -160,63 +167,54 @@ const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).
 
 type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
 
-export class AuditLog {
-  readonly #now: () => Date;
-  readonly #append;
-  readonly #recent;
-  readonly #since;
-  readonly #changesMade;
-  readonly #lastOutcome;
-  readonly #succeeded;
+/** Every replica appends under this lock, so that the chain has one end. */
+const CHAIN_LOCK = 'audit-chain';
+const LAST = 'SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1';
+const INSERT = `
+  INSERT INTO audit_events (id, at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
+    outcome, error_code, error_message, correlation_id, hash)
+  VALUES (@id, @at, @actor_id, @actor_name, @team_id, @channel_id, @source, @action, @target, @params,
+    @outcome, @error_code, @error_message, @correlation_id, @hash)`;
+// Newest first by id: a walk back from the end of the table, however large it is.
+const RECENT = 'SELECT * FROM audit_events ORDER BY id DESC LIMIT ?';
+const LAST_OUTCOME = 'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1';
+// Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
+const SUCCEEDED = `
+  SELECT COUNT(*) AS count FROM audit_events
+  WHERE at >= @from AND at < @until AND action = @action AND outcome = 'succeeded'
+    AND (CAST(@actorId AS TEXT) IS NULL OR (actor_id = @actorId AND source != 'provider'))`;
+const CHANGES_MADE = `
+  SELECT action, target FROM audit_events
+  WHERE at >= @from AND at < @until AND outcome = 'succeeded' AND source != 'provider' AND target IS NOT NULL
+  ORDER BY at, id`;
 
-  constructor(db: Database, options: { now?: () => Date } = {}) {
+/**
+ * A page of `since`, in `at, id` order, the order of the time index on both engines (SQLite's entries on `at` end in
+ * the id), so that no page sorts; each begins after the row that ended the one before (at `@from`, for the first).
+ */
+function sincePage(after: boolean, bounded: boolean): string {
+  const start = after ? '(at, id) > (@at, @id)' : 'at >= @from';
+  const end = bounded ? ' AND at < @until' : '';
+  return `SELECT * FROM audit_events WHERE ${start}${end} ORDER BY at, id LIMIT ${WALK_PAGE_ROWS}`;
+}
+
+export class AuditLog implements AuditRepo {
+  readonly #now: () => Date;
+
+  constructor(
+    private readonly sql: Sql,
+    options: { now?: () => Date } = {},
+  ) {
     this.#now = options.now ?? (() => new Date());
-    const last = db.prepare('SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1');
-    const insert = db.prepare<[ChainedRow & { hash: string }]>(`
-      INSERT INTO audit_events (id, at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
-        outcome, error_code, error_message, correlation_id, hash)
-      VALUES (@id, @at, @actor_id, @actor_name, @team_id, @channel_id, @source, @action, @target, @params,
-        @outcome, @error_code, @error_message, @correlation_id, @hash)`);
-    // The previous hash is read under the write lock (BEGIN IMMEDIATE), so that two processes appending to one
-    // file take turns and cannot both chain to the same row. The row returned is the one built here: after an
-    // INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
-    this.#append = db.transaction((columns: Columns) => {
-      const previous = lastRow.parse(last.get());
-      const row = { ...columns, id: (previous?.id ?? 0) + 1 };
-      const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
-      insert.run(stored);
-      return stored;
-    });
-    // Newest first by rowid: a walk back from the end of the table, however large it is.
-    this.#recent = db.prepare<[number]>('SELECT * FROM audit_events ORDER BY id DESC LIMIT ?');
-    // `at, id` is the order of the index on `at` (which ends in the rowid), so rows stream without a sort.
-    this.#since = db.prepare<[{ from: string; until: string | null }]>(
-      'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
-    );
-    this.#lastOutcome = db.prepare<[string], { outcome: AuditOutcome }>(
-      'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1',
-    );
-    // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
-    this.#succeeded = db.prepare<
-      [{ action: string; from: string; until: string; actorId: string | null }],
-      { count: number }
-    >(`
-      SELECT COUNT(*) AS count FROM audit_events
-      WHERE at >= @from AND at < @until AND action = @action AND outcome = 'succeeded'
-        AND (@actorId IS NULL OR (actor_id = @actorId AND source != 'provider'))`);
-    this.#changesMade = db.prepare<[{ from: string; until: string }]>(`
-      SELECT action, target FROM audit_events
-      WHERE at >= @from AND at < @until AND outcome = 'succeeded' AND source != 'provider' AND target IS NOT NULL
-      ORDER BY at, id`);
   }
 
   /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
-  append(entry: AuditEntry): AuditEvent {
+  async append(entry: AuditEntry): Promise<AuditEvent> {
     const text = (value: string | undefined): string | null => (value === undefined ? null : wellFormed(value));
     const capped = (value: string | undefined): string | null =>
       text(value === undefined ? undefined : truncate(value));
     return toEvent(
-      this.#append.immediate({
+      await this.#chained({
         at: this.#now().toISOString(),
         actor_id: wellFormed(entry.actorId),
         actor_name: text(entry.actorName),
@@ -234,34 +232,64 @@ export class AuditLog {
     );
   }
 
+  /**
+   * The previous hash is read under the chain's lock (SQLite's write lock, taken at BEGIN IMMEDIATE; an advisory lock
+   * on Postgres), in the transaction that inserts, so that two processes or replicas appending take turns and cannot
+   * both chain to the same row. The row returned is the one built here: after an INSERT … RETURNING, SQLite's
+   * automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
+   */
+  #chained(columns: Columns): Promise<ChainedRow & { hash: string }> {
+    return this.sql.transaction(async (tx) => {
+      await tx.lock(CHAIN_LOCK);
+      const previous = lastRow.parse(await tx.get(LAST));
+      const row = { ...columns, id: (previous?.id ?? 0) + 1 };
+      const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
+      await tx.run(INSERT, stored);
+      return stored;
+    });
+  }
+
   /** Newest first; `limit` is clamped to 1…MAX_RECENT. */
-  recent(limit: number): AuditEvent[] {
+  async recent(limit: number): Promise<AuditEvent[]> {
     const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
-    return this.#recent.all(clamped).map(toEvent);
+    return (await this.sql.all(RECENT, [clamped])).map(toEvent);
   }
 
   /** The outcome of the newest row of a request, if it has any. */
-  lastOutcome(correlationId: string): AuditOutcome | undefined {
-    return this.#lastOutcome.get(correlationId)?.outcome;
+  async lastOutcome(correlationId: string): Promise<AuditOutcome | undefined> {
+    return (await this.sql.get<{ outcome: AuditOutcome }>(LAST_OUTCOME, [correlationId]))?.outcome;
   }
 
   /**
    * How many `action`s succeeded from `from` until before `until`: reconciled ones and those made outside Voice Ops
    * included, or only `actorId`'s own when given.
    */
-  succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): number {
+  async succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number> {
     const range = { from: window.from.toISOString(), until: window.until.toISOString() };
-    return this.#succeeded.get({ action, ...range, actorId: actorId ?? null })?.count ?? 0;
+    const row = await this.sql.get<{ count: number }>(SUCCEEDED, { action, ...range, actorId: actorId ?? null });
+    return row?.count ?? 0;
   }
 
   /** The changes Voice Ops itself made (or reconciled) from `from` until before `until`, oldest first. */
-  changesMade(from: string, until: string): { action: AuditAction; target: string }[] {
-    return this.#changesMade.all({ from, until }).map((row) => changeRow.parse(row));
+  async changesMade(from: string, until: string): Promise<{ action: AuditAction; target: string }[]> {
+    return (await this.sql.all(CHANGES_MADE, { from, until })).map((row) => changeRow.parse(row));
   }
 
-  /** Events at or after `from` and, when given, before `until`, oldest first, streamed row by row for exports. */
-  *since(from: Date, until?: Date): IterableIterator<AuditEvent> {
-    const range = { from: from.toISOString(), until: until?.toISOString() ?? null };
-    for (const row of this.#since.iterate(range)) yield toEvent(row);
+  /**
+   * Events at or after `from` and, when given, before `until`, oldest first, for exports: read a page at a time, so
+   * that memory stays flat at any size, and holding nothing between pages, so that a reader may stop at any point.
+   */
+  async *since(from: Date, until?: Date): AsyncGenerator<AuditEvent> {
+    const end: Record<string, SqlParam> = until === undefined ? {} : { until: until.toISOString() };
+    let after: AuditEvent | undefined;
+    for (;;) {
+      const start: Record<string, SqlParam> =
+        after === undefined ? { from: from.toISOString() } : { at: after.at, id: after.id };
+      const text = sincePage(after !== undefined, until !== undefined);
+      const page = (await this.sql.all(text, { ...start, ...end })).map(toEvent);
+      yield* page;
+      after = page.at(-1);
+      if (after === undefined || page.length < WALK_PAGE_ROWS) return;
+    }
   }
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { jsonObject } from './columns.js';
-import type { Database } from './db.js';
+import type { Sql } from './sql.js';
 
 export const CONFIRMATION_STATES = ['pending', 'used', 'cancelled'] as const;
 export type ConfirmationState = (typeof CONFIRMATION_STATES)[number];
@@ -76,36 +76,37 @@ function refusal(confirmation: Confirmation, userId: string): Refusal {
   return 'expired'; // pending and the right user: only the expiry can have stopped the UPDATE
 }
 
+const INSERT = `
+  INSERT INTO confirmations (id, kind, params, requested_by, correlation_id, context, created_at, expires_at)
+  VALUES (@id, @kind, @params, @requestedBy, @correlationId, @context, @createdAt, @expiresAt)
+  RETURNING *`;
+const SELECT = 'SELECT * FROM confirmations WHERE id = ?';
+const RESOLVE = `
+  UPDATE confirmations SET state = @to
+  WHERE id = @id AND state = 'pending' AND requested_by = @userId AND expires_at > @now
+  RETURNING *`;
+
 export class Confirmations {
   readonly #ttlMs: number;
   readonly #now: () => Date;
-  readonly #insert;
-  readonly #select;
-  readonly #resolve;
 
-  constructor(db: Database, options: { ttlMs?: number; now?: () => Date } = {}) {
+  constructor(
+    private readonly sql: Sql,
+    options: { ttlMs?: number; now?: () => Date } = {},
+  ) {
     this.#ttlMs = options.ttlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
     this.#now = options.now ?? (() => new Date());
-    this.#insert = db.prepare<[Record<string, string>]>(`
-      INSERT INTO confirmations (id, kind, params, requested_by, correlation_id, context, created_at, expires_at)
-      VALUES (@id, @kind, @params, @requestedBy, @correlationId, @context, @createdAt, @expiresAt)
-      RETURNING *`);
-    this.#select = db.prepare<[string]>('SELECT * FROM confirmations WHERE id = ?');
-    this.#resolve = db.prepare<[{ id: string; userId: string; now: string; to: ConfirmationState }]>(`
-      UPDATE confirmations SET state = @to
-      WHERE id = @id AND state = 'pending' AND requested_by = @userId AND expires_at > @now
-      RETURNING *`);
   }
 
-  create(input: {
+  async create(input: {
     action: PendingAction;
     requestedBy: string;
     correlationId: string;
     context?: Record<string, unknown>;
-  }): Confirmation {
+  }): Promise<Confirmation> {
     const now = this.#now();
     return toConfirmation(
-      this.#insert.get({
+      await this.sql.get(INSERT, {
         id: randomUUID(),
         kind: input.action.kind,
         params: JSON.stringify(input.action.params),
@@ -119,24 +120,24 @@ export class Confirmations {
   }
 
   /** Takes the confirmation for its requester, once: the caller that gets 'claimed' performs the change. */
-  claim(id: string, userId: string): ClaimResult {
+  claim(id: string, userId: string): Promise<ClaimResult> {
     return this.#resolveAs(id, userId, 'used');
   }
 
   /** Withdraws a pending confirmation, with the same checks as `claim`. */
-  cancel(id: string, userId: string): ClaimResult {
+  cancel(id: string, userId: string): Promise<ClaimResult> {
     return this.#resolveAs(id, userId, 'cancelled');
   }
 
-  get(id: string): Confirmation | undefined {
-    const row = this.#select.get(id);
+  async get(id: string): Promise<Confirmation | undefined> {
+    const row = await this.sql.get(SELECT, [id]);
     return row === undefined ? undefined : toConfirmation(row);
   }
 
-  #resolveAs(id: string, userId: string, to: Exclude<ConfirmationState, 'pending'>): ClaimResult {
-    const row = this.#resolve.get({ id, userId, now: this.#now().toISOString(), to });
+  async #resolveAs(id: string, userId: string, to: Exclude<ConfirmationState, 'pending'>): Promise<ClaimResult> {
+    const row = await this.sql.get(RESOLVE, { id, userId, now: this.#now().toISOString(), to });
     if (row !== undefined) return { status: 'claimed', confirmation: toConfirmation(row) };
-    const confirmation = this.get(id);
+    const confirmation = await this.get(id);
     if (confirmation === undefined) return { status: 'not_found' };
     return { status: refusal(confirmation, userId), confirmation };
   }

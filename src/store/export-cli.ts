@@ -1,5 +1,7 @@
 // `npm run audit -- --since DATE --format csv|jsonl [--until DATE] [--db PATH]`: streams the audit log to stdout.
 // `npm run audit -- --verify [--db PATH]`: checks the hash chain of every row.
+// The log is read from the SQLite file --db names, else from Postgres at DATABASE_URL, else from the SQLite file at
+// DATABASE_PATH. Nothing is written: a file is opened read-only, and Postgres is only read.
 // Exit codes: 0 done (and the chain intact), 1 could not export or the chain is broken, 2 bad arguments or
 // configuration.
 import { existsSync } from 'node:fs';
@@ -7,11 +9,17 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigError, parseDatabasePath, readEnvironment } from '../config.js';
+import { ConfigError, parseDatabaseTarget, readEnvironment } from '../config.js';
 import { AuditLog } from './audit.js';
 import { type ChainCheck, verifyChain } from './audit-chain.js';
 import { EXPORT_FORMATS, FORMATTERS } from './audit-export.js';
-import { type Database, openDatabaseReadOnly } from './db.js';
+import { openDatabaseReadOnly } from './db.js';
+import { assertNotNewer, LATEST_VERSION, SchemaVersionError } from './migrations.js';
+import type { DatabaseTarget } from './open-store.js';
+import { postgresSchemaVersion } from './postgres-schema.js';
+import { postgresEngine, reasonOf } from './postgres-sql.js';
+import type { SqlEngine } from './sql.js';
+import { sqliteEngine } from './sqlite-sql.js';
 
 const USAGE = `Usage: npm run audit -- --since DATE --format csv|jsonl [--until DATE] [--db PATH]
        npm run audit -- --verify [--db PATH]
@@ -21,7 +29,8 @@ const USAGE = `Usage: npm run audit -- --since DATE --format csv|jsonl [--until 
   --format        csv (with a header row) or jsonl (one JSON object per line)
   --verify        recomputes every row's hash: prints "N rows verified" and exits 0, or the first row that breaks
                   the chain and why, and exits 1
-  --db PATH       the database (default: DATABASE_PATH, else data/voice-ops.db)
+  --db PATH       a SQLite database file (default: the Postgres database at DATABASE_URL when it is set, else the
+                  file at DATABASE_PATH, else data/voice-ops.db)
 `;
 
 class UsageError extends Error {}
@@ -93,15 +102,60 @@ function verdict(check: ChainCheck): string {
   return check.last ? `${verified}\nlast row ${check.last.id}, hash ${check.last.hash}\n` : `${verified}\n`;
 }
 
-async function run(args: CliArgs, db: Database): Promise<void> {
+async function run(args: CliArgs, sql: SqlEngine): Promise<void> {
   if (args.mode === 'export') {
-    const events = new AuditLog(db).since(args.since, args.until);
+    const events = new AuditLog(sql).since(args.since, args.until);
     await pipeline(Readable.from(FORMATTERS[args.format](events)), process.stdout);
     return;
   }
-  const check = verifyChain(db);
+  const check = await verifyChain(sql);
   process.stdout.write(verdict(check));
   if (!check.ok) process.exitCode = 1;
+}
+
+/** The schema must be the one this code reads: the app migrates it, this tool only reads. */
+function assertReadable(label: string, version: number): void {
+  if (version === 0) throw new SchemaVersionError(`${label} has no voice-ops schema: start the app once to create it`);
+  if (version < LATEST_VERSION) {
+    throw new SchemaVersionError(
+      `${label} has schema version ${version}, older than this code's ${LATEST_VERSION}: start the app once to ` +
+        'migrate it',
+    );
+  }
+  assertNotNewer(label, version, LATEST_VERSION);
+}
+
+/**
+ * Read-only use of a server the app shares: two connections at most, and the app's statement timeout, which a page
+ * of the export or of the verification takes a small part of.
+ */
+async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<SqlEngine> {
+  const engine = postgresEngine(target.url, {
+    poolSize: 2,
+    statementTimeoutMs: target.statementTimeoutMs,
+    onIdleError: () => {},
+  });
+  try {
+    const version = await engine.connected(postgresSchemaVersion).catch((error: unknown) => {
+      // The label names the host and database, never the URL, which may carry a password.
+      throw new Error(
+        `cannot reach ${engine.label} (${reasonOf(error)}): check DATABASE_URL and that the server takes connections`,
+      );
+    });
+    assertReadable(engine.label, version);
+    return engine;
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+}
+
+async function openTarget(target: DatabaseTarget): Promise<SqlEngine> {
+  if (target.kind === 'postgres') return openPostgres(target);
+  if (!existsSync(target.path)) {
+    throw new Error(`no database at ${target.path} (pass --db PATH, or set DATABASE_URL or DATABASE_PATH)`);
+  }
+  return sqliteEngine(openDatabaseReadOnly(target.path), target.path);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -110,13 +164,13 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const path = args.db ?? parseDatabasePath(readEnvironment());
-  if (!existsSync(path)) throw new Error(`no database at ${path} (pass --db PATH or set DATABASE_PATH)`);
-  const db = openDatabaseReadOnly(path);
+  // A --db given on the command line names the file to read, whatever the environment says.
+  const target: DatabaseTarget = args.db ? { kind: 'sqlite', path: args.db } : parseDatabaseTarget(readEnvironment());
+  const sql = await openTarget(target);
   try {
-    await run(args, db);
+    await run(args, sql);
   } finally {
-    db.close();
+    await sql.close();
   }
 }
 

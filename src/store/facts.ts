@@ -1,7 +1,8 @@
 // What the app learns about a number or an agent when it buys or creates it, which the provider's lists do not say:
 // a number's capabilities (from the search results it was bought from) and an agent's language (from its creation).
 import { z } from 'zod';
-import type { Database } from './db.js';
+import type { Dialect, Sql } from './sql.js';
+import type { FactsRepo } from './store.js';
 
 const capabilityRow = z.object({
   phone_number: z.string(),
@@ -12,61 +13,61 @@ const capabilityRow = z.object({
 });
 const languageRow = z.object({ agent_id: z.string(), language: z.string() });
 
-export class LearnedFacts {
-  readonly #now: () => Date;
-  readonly #rememberNumber;
-  readonly #forgetNumber;
-  readonly #capabilities;
-  readonly #rememberAgent;
-  readonly #forgetAgent;
-  readonly #languages;
+const REMEMBER_NUMBER = `
+  INSERT INTO number_facts (phone_number, capabilities, learned_at) VALUES (?, ?, ?)
+  ON CONFLICT (phone_number) DO UPDATE SET capabilities = excluded.capabilities, learned_at = excluded.learned_at`;
+const FORGET_NUMBER = 'DELETE FROM number_facts WHERE phone_number = ?';
+const REMEMBER_AGENT = `
+  INSERT INTO agent_facts (agent_id, language, learned_at) VALUES (?, ?, ?)
+  ON CONFLICT (agent_id) DO UPDATE SET language = excluded.language, learned_at = excluded.learned_at`;
+const FORGET_AGENT = 'DELETE FROM agent_facts WHERE agent_id = ?';
+// One query for a page of numbers or agents, whatever its size: the page's keys go in as one JSON array.
+const capabilitiesOf = (dialect: Dialect) =>
+  `SELECT phone_number, capabilities FROM number_facts WHERE phone_number ${dialect.inJsonArray('?')}`;
+const languagesOf = (dialect: Dialect) =>
+  `SELECT agent_id, language FROM agent_facts WHERE agent_id ${dialect.inJsonArray('?')}`;
 
-  constructor(db: Database, options: { now?: () => Date } = {}) {
+export class LearnedFacts implements FactsRepo {
+  readonly #now: () => Date;
+  readonly #capabilities: string;
+  readonly #languages: string;
+
+  constructor(
+    private readonly sql: Sql,
+    options: { now?: () => Date } = {},
+  ) {
     this.#now = options.now ?? (() => new Date());
-    this.#rememberNumber = db.prepare<[string, string, string]>(
-      `INSERT INTO number_facts (phone_number, capabilities, learned_at) VALUES (?, ?, ?)
-       ON CONFLICT (phone_number) DO UPDATE SET capabilities = excluded.capabilities, learned_at = excluded.learned_at`,
-    );
-    this.#forgetNumber = db.prepare<[string]>('DELETE FROM number_facts WHERE phone_number = ?');
-    // One query for a page of numbers, whatever its size.
-    this.#capabilities = db.prepare<[string]>(
-      'SELECT phone_number, capabilities FROM number_facts WHERE phone_number IN (SELECT value FROM json_each(?))',
-    );
-    this.#rememberAgent = db.prepare<[string, string, string]>(
-      `INSERT INTO agent_facts (agent_id, language, learned_at) VALUES (?, ?, ?)
-       ON CONFLICT (agent_id) DO UPDATE SET language = excluded.language, learned_at = excluded.learned_at`,
-    );
-    this.#forgetAgent = db.prepare<[string]>('DELETE FROM agent_facts WHERE agent_id = ?');
-    this.#languages = db.prepare<[string]>(
-      'SELECT agent_id, language FROM agent_facts WHERE agent_id IN (SELECT value FROM json_each(?))',
-    );
+    this.#capabilities = capabilitiesOf(sql.dialect);
+    this.#languages = languagesOf(sql.dialect);
   }
 
-  rememberNumber(phoneNumber: string, capabilities: string[]): void {
-    this.#rememberNumber.run(phoneNumber, JSON.stringify(capabilities), this.#now().toISOString());
+  async rememberNumber(phoneNumber: string, capabilities: string[]): Promise<void> {
+    await this.sql.run(REMEMBER_NUMBER, [phoneNumber, JSON.stringify(capabilities), this.#now().toISOString()]);
   }
 
   /** After a release: the number may come back from the inventory with other capabilities. */
-  forgetNumber(phoneNumber: string): void {
-    this.#forgetNumber.run(phoneNumber);
+  async forgetNumber(phoneNumber: string): Promise<void> {
+    await this.sql.run(FORGET_NUMBER, [phoneNumber]);
   }
 
   /** The capabilities known of these numbers; a number bought outside the app (or before it learned) is absent. */
-  capabilities(phoneNumbers: string[]): Map<string, string[]> {
-    const rows = this.#capabilities.all(JSON.stringify(phoneNumbers)).map((row) => capabilityRow.parse(row));
+  async capabilities(phoneNumbers: string[]): Promise<Map<string, string[]>> {
+    const rows = (await this.sql.all(this.#capabilities, [JSON.stringify(phoneNumbers)])).map((row) =>
+      capabilityRow.parse(row),
+    );
     return new Map(rows.map((row) => [row.phone_number, row.capabilities]));
   }
 
-  rememberAgent(agentId: string, language: string): void {
-    this.#rememberAgent.run(agentId, language, this.#now().toISOString());
+  async rememberAgent(agentId: string, language: string): Promise<void> {
+    await this.sql.run(REMEMBER_AGENT, [agentId, language, this.#now().toISOString()]);
   }
 
-  forgetAgent(agentId: string): void {
-    this.#forgetAgent.run(agentId);
+  async forgetAgent(agentId: string): Promise<void> {
+    await this.sql.run(FORGET_AGENT, [agentId]);
   }
 
-  languages(agentIds: string[]): Map<string, string> {
-    const rows = this.#languages.all(JSON.stringify(agentIds)).map((row) => languageRow.parse(row));
+  async languages(agentIds: string[]): Promise<Map<string, string>> {
+    const rows = (await this.sql.all(this.#languages, [JSON.stringify(agentIds)])).map((row) => languageRow.parse(row));
     return new Map(rows.map((row) => [row.agent_id, row.language]));
   }
 }

@@ -3,7 +3,8 @@
 // really happened, and tells the requester.
 import { z } from 'zod';
 import { jsonObject, optionalText } from './columns.js';
-import type { Database } from './db.js';
+import type { Dialect, Sql } from './sql.js';
+import type { IntentsRepo } from './store.js';
 
 export const INTENT_OUTCOMES = ['succeeded', 'failed'] as const;
 export type IntentOutcome = (typeof INTENT_OUTCOMES)[number];
@@ -48,40 +49,38 @@ const intentRow = z
 
 const toIntent = (row: unknown): Intent => intentRow.parse(row);
 
-export class Intents {
-  readonly #now: () => Date;
-  readonly #open;
-  readonly #close;
-  readonly #get;
-  readonly #openBefore;
-  readonly #touchedSince;
-  readonly #underWay;
+// One intent per change: opening again (the confirmation's claim opened it already) changes nothing.
+const OPEN = `
+  INSERT INTO intents (correlation_id, action, change, actor, reply_address, opened_at)
+  VALUES (@correlationId, @action, @change, @actor, @replyAddress, @openedAt)
+  ON CONFLICT (correlation_id) DO NOTHING`;
+const CLOSE = `
+  UPDATE intents SET outcome = @outcome, closed_at = @closedAt, reply_address = NULL
+  WHERE correlation_id = @correlationId AND closed_at IS NULL
+  RETURNING *`;
+const SELECT = 'SELECT * FROM intents WHERE correlation_id = ?';
+const TOUCHED_SINCE = 'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time';
+const OPENED_BEFORE = 'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at';
+// The CAST gives Postgres the type of a parameter it would otherwise see only compared with NULL.
+const underWay = (dialect: Dialect) => `
+  SELECT COUNT(*) AS count FROM intents
+  WHERE closed_at IS NULL AND action = @action
+    AND (CAST(@userId AS TEXT) IS NULL OR ${dialect.jsonField('actor', 'userId')} = @userId)`;
 
-  constructor(db: Database, options: { now?: () => Date } = {}) {
+export class Intents implements IntentsRepo {
+  readonly #now: () => Date;
+  readonly #underWay: string;
+
+  constructor(
+    private readonly sql: Sql,
+    options: { now?: () => Date } = {},
+  ) {
     this.#now = options.now ?? (() => new Date());
-    // One intent per change: opening again (the confirmation's claim opened it already) changes nothing.
-    this.#open = db.prepare<[Record<string, string | null>]>(`
-      INSERT INTO intents (correlation_id, action, change, actor, reply_address, opened_at)
-      VALUES (@correlationId, @action, @change, @actor, @replyAddress, @openedAt)
-      ON CONFLICT (correlation_id) DO NOTHING`);
-    this.#close = db.prepare<[{ correlationId: string; outcome: IntentOutcome; closedAt: string }]>(`
-      UPDATE intents SET outcome = @outcome, closed_at = @closedAt, reply_address = NULL
-      WHERE correlation_id = @correlationId AND closed_at IS NULL
-      RETURNING *`);
-    this.#get = db.prepare<[string]>('SELECT * FROM intents WHERE correlation_id = ?');
-    this.#touchedSince = db.prepare<[{ time: string }]>(
-      'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time',
-    );
-    this.#underWay = db.prepare<[{ action: string; userId: string | null }], { count: number }>(`
-      SELECT COUNT(*) AS count FROM intents
-      WHERE closed_at IS NULL AND action = @action AND (@userId IS NULL OR json_extract(actor, '$.userId') = @userId)`);
-    this.#openBefore = db.prepare<[string]>(
-      'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at',
-    );
+    this.#underWay = underWay(sql.dialect);
   }
 
-  open(intent: Pick<Intent, 'correlationId' | 'action' | 'change' | 'actor' | 'replyAddress'>): void {
-    this.#open.run({
+  async open(intent: Pick<Intent, 'correlationId' | 'action' | 'change' | 'actor' | 'replyAddress'>): Promise<void> {
+    await this.sql.run(OPEN, {
       correlationId: intent.correlationId,
       action: intent.action,
       change: JSON.stringify(intent.change),
@@ -92,28 +91,29 @@ export class Intents {
   }
 
   /** Closes an open intent; undefined when it was closed already (by the change itself, or by the reconciler). */
-  close(correlationId: string, outcome: IntentOutcome): Intent | undefined {
-    const row = this.#close.get({ correlationId, outcome, closedAt: this.#now().toISOString() });
+  async close(correlationId: string, outcome: IntentOutcome): Promise<Intent | undefined> {
+    const row = await this.sql.get(CLOSE, { correlationId, outcome, closedAt: this.#now().toISOString() });
     return row === undefined ? undefined : toIntent(row);
   }
 
-  get(correlationId: string): Intent | undefined {
-    const row = this.#get.get(correlationId);
+  async get(correlationId: string): Promise<Intent | undefined> {
+    const row = await this.sql.get(SELECT, [correlationId]);
     return row === undefined ? undefined : toIntent(row);
   }
 
   /** How many `action`s are open (under way, or awaiting reconciliation), or only `userId`'s own when given. */
-  openCount(action: string, userId?: string): number {
-    return this.#underWay.get({ action, userId: userId ?? null })?.count ?? 0;
+  async openCount(action: string, userId?: string): Promise<number> {
+    const row = await this.sql.get<{ count: number }>(this.#underWay, { action, userId: userId ?? null });
+    return row?.count ?? 0;
   }
 
   /** Intents still open, or opened or closed at or after `time`: changes that may be under way around `time`. */
-  touchedSince(time: Date): Intent[] {
-    return this.#touchedSince.all({ time: time.toISOString() }).map(toIntent);
+  async touchedSince(time: Date): Promise<Intent[]> {
+    return (await this.sql.all(TOUCHED_SINCE, { time: time.toISOString() })).map(toIntent);
   }
 
   /** Intents still open that were opened at or before `time`, oldest first. */
-  openedBefore(time: Date): Intent[] {
-    return this.#openBefore.all(time.toISOString()).map(toIntent);
+  async openedBefore(time: Date): Promise<Intent[]> {
+    return (await this.sql.all(OPENED_BEFORE, [time.toISOString()])).map(toIntent);
   }
 }

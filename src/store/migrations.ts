@@ -1,5 +1,7 @@
 // The schema, as an ordered list of steps. A released step is never edited: a change is a new step, so every
-// database, however old, reaches the same schema. The version lives in `PRAGMA user_version`.
+// database, however old, reaches the same schema. On SQLite the version lives in `PRAGMA user_version`. Steps 1–8
+// are SQLite's own history; Postgres starts at their result (postgres-schema.ts), and from step 9 on both engines
+// take the same steps, written once in the SQL they share.
 import { CHAINED_COLUMNS, type ChainedRow, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { Database } from './db.js';
 
@@ -74,7 +76,7 @@ function rebuildAuditEvents(outcomes: readonly string[]): string {
 
 const OUTCOMES_V4 = ['requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected'];
 
-export const MIGRATIONS: readonly Migration[] = [
+const SQLITE_HISTORY: readonly Migration[] = [
   {
     version: 1,
     name: 'audit log, confirmations, routing records, delivery keys',
@@ -260,6 +262,27 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The version SQLite's own history reaches, where Postgres's baseline starts. */
+export const SQLITE_HISTORY_VERSION = 8;
+
+/** Steps both engines take, in SQL both speak. */
+export const SHARED_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 9,
+    name: "leases: one replica's hold on the background work, a change's on its number or agent",
+    sql: `
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export const MIGRATIONS: readonly Migration[] = [...SQLITE_HISTORY, ...SHARED_MIGRATIONS];
+export const LATEST_VERSION = MIGRATIONS.length;
+
 export class SchemaVersionError extends Error {
   override readonly name = 'SchemaVersionError';
 }
@@ -269,10 +292,10 @@ export function schemaVersion(db: Database): number {
 }
 
 /** Refuses a database written by newer code: this code would misread it. */
-function assertNotNewer(db: Database, version: number, latest: number): void {
+export function assertNotNewer(label: string, version: number, latest: number): void {
   if (version > latest) {
     throw new SchemaVersionError(
-      `${db.name} has schema version ${version}, but this code knows versions up to ${latest}: run a newer voice-ops`,
+      `${label} has schema version ${version}, but this code knows versions up to ${latest}: run a newer voice-ops`,
     );
   }
 }
@@ -284,7 +307,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   }
   const latest = migrations.length;
   const current = schemaVersion(db);
-  assertNotNewer(db, current, latest);
+  assertNotNewer(db.name, current, latest);
 
   const applied: number[] = [];
   for (const migration of migrations.slice(current)) {
@@ -316,5 +339,5 @@ export function assertReadableSchema(db: Database): void {
       `${db.name} has schema version ${version}, older than this code's ${latest}: start the app once to migrate it`,
     );
   }
-  assertNotNewer(db, version, latest);
+  assertNotNewer(db.name, version, latest);
 }

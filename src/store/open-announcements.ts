@@ -2,7 +2,8 @@
 // when it was posted. Kept in the database rather than in one process, so that a restarted process (or another one
 // on the same database) rewrites the same message instead of posting a second.
 import { z } from 'zod';
-import type { Database } from './db.js';
+import type { Sql } from './sql.js';
+import type { OpenAnnouncementsRepo } from './store.js';
 
 export interface OpenAnnouncement {
   channelId: string;
@@ -23,42 +24,39 @@ const row = z
     }),
   );
 
-export class OpenAnnouncements {
-  readonly #get;
-  readonly #keep;
-  readonly #forget;
-  readonly #forgetPostedBy;
+const SELECT = 'SELECT channel_id, message_ts, changes, posted_at FROM open_announcements WHERE actor_id = ?';
+const KEEP = `
+  INSERT INTO open_announcements (actor_id, channel_id, message_ts, changes, posted_at)
+  VALUES (@actorId, @channelId, @messageTs, @changes, @postedAt)
+  ON CONFLICT (actor_id) DO UPDATE SET channel_id = excluded.channel_id, message_ts = excluded.message_ts,
+    changes = excluded.changes, posted_at = excluded.posted_at`;
+const FORGET = 'DELETE FROM open_announcements WHERE actor_id = ?';
+const FORGET_POSTED_BY = 'DELETE FROM open_announcements WHERE posted_at <= ?';
 
-  constructor(db: Database) {
-    this.#get = db.prepare<[string]>(
-      'SELECT channel_id, message_ts, changes, posted_at FROM open_announcements WHERE actor_id = ?',
-    );
-    this.#keep = db.prepare<
-      [{ actorId: string; channelId: string; messageTs: string; changes: string; postedAt: string }]
-    >(`
-      INSERT INTO open_announcements (actor_id, channel_id, message_ts, changes, posted_at)
-      VALUES (@actorId, @channelId, @messageTs, @changes, @postedAt)
-      ON CONFLICT (actor_id) DO UPDATE SET channel_id = excluded.channel_id, message_ts = excluded.message_ts,
-        changes = excluded.changes, posted_at = excluded.posted_at`);
-    this.#forget = db.prepare<[string]>('DELETE FROM open_announcements WHERE actor_id = ?');
-    this.#forgetPostedBy = db.prepare<[string]>('DELETE FROM open_announcements WHERE posted_at <= ?');
-  }
+export class OpenAnnouncements implements OpenAnnouncementsRepo {
+  constructor(private readonly sql: Sql) {}
 
-  get(actorId: string): OpenAnnouncement | undefined {
-    const found = this.#get.get(actorId);
+  async get(actorId: string): Promise<OpenAnnouncement | undefined> {
+    const found = await this.sql.get(SELECT, [actorId]);
     return found === undefined ? undefined : row.parse(found);
   }
 
-  keep(actorId: string, open: OpenAnnouncement): void {
-    this.#keep.run({ actorId, ...open, changes: JSON.stringify(open.changes) });
+  async keep(actorId: string, open: OpenAnnouncement): Promise<void> {
+    await this.sql.run(KEEP, {
+      actorId,
+      channelId: open.channelId,
+      messageTs: open.messageTs,
+      changes: JSON.stringify(open.changes),
+      postedAt: open.postedAt,
+    });
   }
 
-  forget(actorId: string): void {
-    this.#forget.run(actorId);
+  async forget(actorId: string): Promise<void> {
+    await this.sql.run(FORGET, [actorId]);
   }
 
   /** Forgets every message posted at or before `time`. */
-  forgetPostedBy(time: Date): void {
-    this.#forgetPostedBy.run(time.toISOString());
+  async forgetPostedBy(time: Date): Promise<void> {
+    await this.sql.run(FORGET_POSTED_BY, [time.toISOString()]);
   }
 }

@@ -1,7 +1,8 @@
 // The provider's numbers and agents as the reconciler last read them: what a later read is compared with to find
-// changes made outside Voice Ops. Kept in SQLite, so that changes made while the app was down are noticed too.
+// changes made outside Voice Ops. Kept in the database, so that changes made while the app was down are noticed too.
 import { z } from 'zod';
-import type { Database } from './db.js';
+import type { Sql } from './sql.js';
+import type { SnapshotRepo } from './store.js';
 
 export interface ProviderState {
   /** Purchased numbers: E.164 → provider id. */
@@ -13,45 +14,37 @@ export interface ProviderState {
 // `detail` is a number's provider id, or an agent's name.
 const row = z.object({ kind: z.enum(['number', 'agent']), key: z.string(), detail: z.string() });
 
-export class ProviderSnapshot {
-  readonly #db: Database;
-  readonly #taken;
-  readonly #rows;
-  readonly #clear;
-  readonly #insert;
-  readonly #stamp;
+const TAKEN_AT = 'SELECT at FROM provider_snapshot_taken';
+const ROWS = 'SELECT kind, key, detail FROM provider_snapshot';
+const CLEAR = 'DELETE FROM provider_snapshot';
+const INSERT = 'INSERT INTO provider_snapshot (kind, key, detail) VALUES (?, ?, ?)';
+const UNSTAMP = 'DELETE FROM provider_snapshot_taken';
+const STAMP = 'INSERT INTO provider_snapshot_taken (at) VALUES (?)';
 
-  constructor(db: Database) {
-    this.#db = db;
-    this.#taken = db.prepare<[], { at: string }>('SELECT at FROM provider_snapshot_taken');
-    this.#rows = db.prepare('SELECT kind, key, detail FROM provider_snapshot');
-    this.#clear = db.prepare('DELETE FROM provider_snapshot');
-    this.#insert = db.prepare<[string, string, string]>(
-      'INSERT INTO provider_snapshot (kind, key, detail) VALUES (?, ?, ?)',
-    );
-    this.#stamp = db.prepare<[string]>('INSERT INTO provider_snapshot_taken (at) VALUES (?)');
-  }
+export class ProviderSnapshot implements SnapshotRepo {
+  constructor(private readonly sql: Sql) {}
 
   /** When the snapshot was taken (the start of the read it holds); undefined before the first. */
-  takenAt(): string | undefined {
-    return this.#taken.get()?.at;
+  async takenAt(): Promise<string | undefined> {
+    return (await this.sql.get<{ at: string }>(TAKEN_AT))?.at;
   }
 
-  read(): ProviderState {
+  async read(): Promise<ProviderState> {
     const state: ProviderState = { numbers: new Map(), agents: new Map() };
-    for (const { kind, key, detail } of this.#rows.all().map((entry) => row.parse(entry))) {
+    for (const { kind, key, detail } of (await this.sql.all(ROWS)).map((entry) => row.parse(entry))) {
       (kind === 'number' ? state.numbers : state.agents).set(key, detail);
     }
     return state;
   }
 
-  replace(state: ProviderState, takenAt: Date): void {
-    this.#db.transaction(() => {
-      this.#clear.run();
-      for (const [number, id] of state.numbers) this.#insert.run('number', number, id);
-      for (const [id, name] of state.agents) this.#insert.run('agent', id, name);
-      this.#db.prepare('DELETE FROM provider_snapshot_taken').run();
-      this.#stamp.run(takenAt.toISOString());
-    })();
+  /** Replaces the whole snapshot at once: a reader sees the old one or the new one, never a mix. */
+  async replace(state: ProviderState, takenAt: Date): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.run(CLEAR);
+      for (const [number, id] of state.numbers) await tx.run(INSERT, ['number', number, id]);
+      for (const [id, name] of state.agents) await tx.run(INSERT, ['agent', id, name]);
+      await tx.run(UNSTAMP);
+      await tx.run(STAMP, [takenAt.toISOString()]);
+    });
   }
 }

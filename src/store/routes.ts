@@ -2,7 +2,8 @@
 // so these records are what listings and warnings ("this number still routes to…") rely on.
 import { z } from 'zod';
 import { optionalText } from './columns.js';
-import type { Database } from './db.js';
+import type { Sql } from './sql.js';
+import type { RoutesRepo } from './store.js';
 
 export interface RouteRecord {
   phoneNumber: string;
@@ -32,38 +33,40 @@ const routeRow = z
 
 const toRecord = (row: unknown): RouteRecord => routeRow.parse(row);
 
-export class RoutingRecords {
-  readonly #now: () => Date;
-  readonly #upsert;
-  readonly #forNumber;
-  readonly #forAgent;
-  readonly #removeNumber;
-  readonly #removeAgent;
-  readonly #all;
-  readonly #agentByNumber;
+const UPSERT = `
+  INSERT INTO routes (phone_number, agent_id, number_id, updated_at, updated_by)
+  VALUES (@phoneNumber, @agentId, @numberId, @updatedAt, @updatedBy)
+  ON CONFLICT (phone_number) DO UPDATE SET
+    agent_id = excluded.agent_id, number_id = excluded.number_id,
+    updated_at = excluded.updated_at, updated_by = excluded.updated_by
+  RETURNING *`;
+const FOR_NUMBER = 'SELECT * FROM routes WHERE phone_number = ?';
+const FOR_AGENT = 'SELECT * FROM routes WHERE agent_id = ? ORDER BY phone_number';
+const REMOVE_NUMBER = 'DELETE FROM routes WHERE phone_number = ?';
+const REMOVE_AGENT = 'DELETE FROM routes WHERE agent_id = ?';
+const ALL = 'SELECT * FROM routes ORDER BY phone_number';
+// Two text columns only, read without parsing: listings at 10,000 numbers read this on every page.
+const AGENT_BY_NUMBER = 'SELECT phone_number, agent_id FROM routes';
 
-  constructor(db: Database, options: { now?: () => Date } = {}) {
+export class RoutingRecords implements RoutesRepo {
+  readonly #now: () => Date;
+
+  constructor(
+    private readonly sql: Sql,
+    options: { now?: () => Date } = {},
+  ) {
     this.#now = options.now ?? (() => new Date());
-    this.#upsert = db.prepare<[Record<string, string | null>]>(`
-      INSERT INTO routes (phone_number, agent_id, number_id, updated_at, updated_by)
-      VALUES (@phoneNumber, @agentId, @numberId, @updatedAt, @updatedBy)
-      ON CONFLICT (phone_number) DO UPDATE SET
-        agent_id = excluded.agent_id, number_id = excluded.number_id,
-        updated_at = excluded.updated_at, updated_by = excluded.updated_by
-      RETURNING *`);
-    this.#forNumber = db.prepare<[string]>('SELECT * FROM routes WHERE phone_number = ?');
-    this.#forAgent = db.prepare<[string]>('SELECT * FROM routes WHERE agent_id = ? ORDER BY phone_number');
-    this.#removeNumber = db.prepare<[string]>('DELETE FROM routes WHERE phone_number = ?');
-    this.#removeAgent = db.prepare<[string]>('DELETE FROM routes WHERE agent_id = ?');
-    this.#all = db.prepare<[]>('SELECT * FROM routes ORDER BY phone_number');
-    // Two text columns straight into a map: listings at 10,000 numbers read this on every page.
-    this.#agentByNumber = db.prepare<[], [string, string]>('SELECT phone_number, agent_id FROM routes').raw(true);
   }
 
   /** Records a successful map; a number routes to one agent, so this replaces any earlier record for it. */
-  set(input: { phoneNumber: string; agentId: string; numberId?: string; updatedBy: string }): RouteRecord {
+  async set(input: {
+    phoneNumber: string;
+    agentId: string;
+    numberId?: string;
+    updatedBy: string;
+  }): Promise<RouteRecord> {
     return toRecord(
-      this.#upsert.get({
+      await this.sql.get(UPSERT, {
         phoneNumber: input.phoneNumber,
         agentId: input.agentId,
         numberId: input.numberId ?? null,
@@ -73,31 +76,32 @@ export class RoutingRecords {
     );
   }
 
-  forNumber(phoneNumber: string): RouteRecord | undefined {
-    const row = this.#forNumber.get(phoneNumber);
+  async forNumber(phoneNumber: string): Promise<RouteRecord | undefined> {
+    const row = await this.sql.get(FOR_NUMBER, [phoneNumber]);
     return row === undefined ? undefined : toRecord(row);
   }
 
-  forAgent(agentId: string): RouteRecord[] {
-    return this.#forAgent.all(agentId).map(toRecord);
+  async forAgent(agentId: string): Promise<RouteRecord[]> {
+    return (await this.sql.all(FOR_AGENT, [agentId])).map(toRecord);
   }
 
   /** After the number is released. */
-  removeNumber(phoneNumber: string): void {
-    this.#removeNumber.run(phoneNumber);
+  async removeNumber(phoneNumber: string): Promise<void> {
+    await this.sql.run(REMOVE_NUMBER, [phoneNumber]);
   }
 
   /** After the agent is deleted: its numbers no longer route anywhere. */
-  removeAgent(agentId: string): void {
-    this.#removeAgent.run(agentId);
+  async removeAgent(agentId: string): Promise<void> {
+    await this.sql.run(REMOVE_AGENT, [agentId]);
   }
 
-  all(): RouteRecord[] {
-    return this.#all.all().map(toRecord);
+  async all(): Promise<RouteRecord[]> {
+    return (await this.sql.all(ALL)).map(toRecord);
   }
 
   /** Every routed number and the agent it routes to. */
-  agentByNumber(): Map<string, string> {
-    return new Map(this.#agentByNumber.all());
+  async agentByNumber(): Promise<Map<string, string>> {
+    const rows = await this.sql.all<{ phone_number: string; agent_id: string }>(AGENT_BY_NUMBER);
+    return new Map(rows.map((row) => [row.phone_number, row.agent_id]));
   }
 }

@@ -1,5 +1,5 @@
 // What the app keeps, as the rest of the code sees it: one interface per kind of record and a Store that bundles them
-// with transactions. An engine (today SQLite, in sqlite-store.ts) implements it; ops, the reconciler and the Slack
+// with transactions. One implementation (open-store.ts) runs on either engine (sql.ts); ops, the reconciler and the Slack
 // layer know only these interfaces. Work inside `transaction` gets the repositories bound to that transaction, so
 // that an engine whose transactions live on one connection knows which one each statement belongs to.
 import type { Approval } from './approvals.js';
@@ -13,19 +13,19 @@ import type { RouteRecord } from './routes.js';
 
 /** The append-only, hash-chained audit log. */
 export interface AuditRepo {
-  append(entry: AuditEntry): AuditEvent;
-  recent(limit: number): AuditEvent[];
-  lastOutcome(correlationId: string): AuditOutcome | undefined;
+  append(entry: AuditEntry): Promise<AuditEvent>;
+  recent(limit: number): Promise<AuditEvent[]>;
+  lastOutcome(correlationId: string): Promise<AuditOutcome | undefined>;
   /** Successful changes of `action` in the window, for the buy limits (a person's own when `actorId` is given). */
-  succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): number;
+  succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number>;
   /** The changes the app made in [from, until), oldest first. */
-  changesMade(from: string, until: string): { action: AuditAction; target: string }[];
+  changesMade(from: string, until: string): Promise<{ action: AuditAction; target: string }[]>;
 }
 
 /** The audit log read a change (a correlation id) at a time, for `/voice audit`. */
 export interface AuditChangesRepo {
-  page(filter: AuditFilter, cursor: AuditCursor | undefined, size: number): ChangesPage;
-  count(filter: AuditFilter, upTo: number): number;
+  page(filter: AuditFilter, cursor: AuditCursor | undefined, size: number): Promise<ChangesPage>;
+  count(filter: AuditFilter, upTo: number): Promise<number>;
 }
 
 /** Single-use confirmations of pending changes. */
@@ -35,78 +35,89 @@ export interface ConfirmationsRepo {
     requestedBy: string;
     correlationId: string;
     context?: Record<string, unknown>;
-  }): Confirmation;
+  }): Promise<Confirmation>;
   /** Takes the confirmation for its requester, once: the caller that gets 'claimed' performs the change. */
-  claim(id: string, userId: string): ClaimResult;
-  cancel(id: string, userId: string): ClaimResult;
-  get(id: string): Confirmation | undefined;
+  claim(id: string, userId: string): Promise<ClaimResult>;
+  cancel(id: string, userId: string): Promise<ClaimResult>;
+  get(id: string): Promise<Confirmation | undefined>;
 }
 
 /** Confirmed changes waiting for a second person's approval. */
 export interface ApprovalsRepo {
-  create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'>): Approval;
-  get(id: string): Approval | undefined;
-  forChange(correlationId: string): Approval | undefined;
+  create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'>): Promise<Approval>;
+  get(id: string): Promise<Approval | undefined>;
+  forChange(correlationId: string): Promise<Approval | undefined>;
   /** Decides a pending, unexpired approval, once; undefined when it was not (any longer) pending. */
-  decide(id: string, to: 'approved' | 'rejected', by: string): Approval | undefined;
+  decide(id: string, to: 'approved' | 'rejected', by: string): Promise<Approval | undefined>;
   /** Ends the pending approvals whose time is up, each once, and returns them. */
-  expireDue(): Approval[];
-  posted(id: string, channelId: string, ts: string): void;
+  expireDue(): Promise<Approval[]>;
+  posted(id: string, channelId: string, ts: string): Promise<void>;
 }
 
 /** A change's intent, written before its provider call and closed by its outcome. */
 export interface IntentsRepo {
-  open(intent: Pick<Intent, 'correlationId' | 'action' | 'change' | 'actor' | 'replyAddress'>): void;
+  open(intent: Pick<Intent, 'correlationId' | 'action' | 'change' | 'actor' | 'replyAddress'>): Promise<void>;
   /** Closes an open intent, once; undefined when it was closed already. */
-  close(correlationId: string, outcome: IntentOutcome): Intent | undefined;
-  get(correlationId: string): Intent | undefined;
-  openCount(action: string, userId?: string): number;
-  touchedSince(time: Date): Intent[];
-  openedBefore(time: Date): Intent[];
+  close(correlationId: string, outcome: IntentOutcome): Promise<Intent | undefined>;
+  get(correlationId: string): Promise<Intent | undefined>;
+  openCount(action: string, userId?: string): Promise<number>;
+  touchedSince(time: Date): Promise<Intent[]>;
+  openedBefore(time: Date): Promise<Intent[]>;
 }
 
 /** The app's own records of routes, which the provider's API cannot list. */
 export interface RoutesRepo {
-  set(input: { phoneNumber: string; agentId: string; numberId?: string; updatedBy: string }): RouteRecord;
-  forNumber(phoneNumber: string): RouteRecord | undefined;
-  forAgent(agentId: string): RouteRecord[];
-  removeNumber(phoneNumber: string): void;
-  removeAgent(agentId: string): void;
-  all(): RouteRecord[];
-  agentByNumber(): Map<string, string>;
+  set(input: { phoneNumber: string; agentId: string; numberId?: string; updatedBy: string }): Promise<RouteRecord>;
+  forNumber(phoneNumber: string): Promise<RouteRecord | undefined>;
+  forAgent(agentId: string): Promise<RouteRecord[]>;
+  removeNumber(phoneNumber: string): Promise<void>;
+  removeAgent(agentId: string): Promise<void>;
+  all(): Promise<RouteRecord[]>;
+  agentByNumber(): Promise<Map<string, string>>;
 }
 
 /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
 export interface FactsRepo {
-  rememberNumber(phoneNumber: string, capabilities: string[]): void;
-  forgetNumber(phoneNumber: string): void;
-  capabilities(phoneNumbers: string[]): Map<string, string[]>;
-  rememberAgent(agentId: string, language: string): void;
-  forgetAgent(agentId: string): void;
-  languages(agentIds: string[]): Map<string, string>;
+  rememberNumber(phoneNumber: string, capabilities: string[]): Promise<void>;
+  forgetNumber(phoneNumber: string): Promise<void>;
+  capabilities(phoneNumbers: string[]): Promise<Map<string, string[]>>;
+  rememberAgent(agentId: string, language: string): Promise<void>;
+  forgetAgent(agentId: string): Promise<void>;
+  languages(agentIds: string[]): Promise<Map<string, string>>;
 }
 
 /** The provider's numbers and agents as last read, for noticing changes made outside the app. */
 export interface SnapshotRepo {
-  takenAt(): string | undefined;
-  read(): ProviderState;
-  replace(state: ProviderState, takenAt: Date): void;
+  takenAt(): Promise<string | undefined>;
+  read(): Promise<ProviderState>;
+  replace(state: ProviderState, takenAt: Date): Promise<void>;
 }
 
 /** Keys of Slack deliveries already handled, so that a retried delivery acts once. */
 export interface DeliveriesRepo {
   /** True the first time a key is seen (within its time to live). */
-  firstSeen(key: string): boolean;
+  firstSeen(key: string): Promise<boolean>;
 }
 
 /** Each person's announcement message still open to their next changes. */
 export interface OpenAnnouncementsRepo {
-  get(actorId: string): OpenAnnouncement | undefined;
+  get(actorId: string): Promise<OpenAnnouncement | undefined>;
   /** Keeps (or replaces) the person's open message. */
-  keep(actorId: string, open: OpenAnnouncement): void;
-  forget(actorId: string): void;
+  keep(actorId: string, open: OpenAnnouncement): Promise<void>;
+  forget(actorId: string): Promise<void>;
   /** Forgets every message posted at or before `time`. */
-  forgetPostedBy(time: Date): void;
+  forgetPostedBy(time: Date): Promise<void>;
+}
+
+/** Named, expiring holds: a replica's claim on the background work, a change's on its number or agent. */
+export interface LeasesRepo {
+  /**
+   * Takes (or renews) the lease for `holder` until `ttlMs` from now; false while someone else holds it unexpired.
+   */
+  take(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  release(name: string, holder: string): Promise<void>;
+  /** Who holds the lease now, if anyone. */
+  holder(name: string): Promise<string | undefined>;
 }
 
 /** Every repository, as bound to the store or to one transaction. */
@@ -121,6 +132,7 @@ export interface Repos {
   snapshot: SnapshotRepo;
   deliveries: DeliveriesRepo;
   openAnnouncements: OpenAnnouncementsRepo;
+  leases: LeasesRepo;
 }
 
 export interface Store extends Repos {
@@ -128,8 +140,12 @@ export interface Store extends Repos {
    * Runs `work` in one transaction: all of its writes happen, or none. `work` gets a store bound to that
    * transaction (a transaction begun inside it joins it). No provider or Slack call happens inside one.
    */
-  transaction<T>(work: (store: Store) => T): T;
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  /** Inside a transaction: waits for, then holds until it ends, the lock called `key` (see Sql.lock). */
+  lock(key: string): Promise<void>;
+  /** The database as a person would name it (never with a password), for messages. */
+  readonly label: string;
   /** Whether the database takes writes now, for /readyz. */
-  checkWritable(): { ok: true } | { ok: false; reason: string };
-  close(): void;
+  checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  close(): Promise<void>;
 }

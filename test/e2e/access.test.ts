@@ -74,7 +74,7 @@ async function setScene(t: TestApp): Promise<Scene> {
 async function expectDenied(t: TestApp, user: string, attempt: Attempt): Promise<void> {
   await homeRefreshesDone(t);
   const provider = providerRequests(t);
-  const rowsBefore = auditRows(t).length;
+  const rowsBefore = (await auditRows(t)).length;
   const formsBefore = t.slack.calls('views.open').length;
 
   const sent = await attempt.send(t, user);
@@ -84,7 +84,7 @@ async function expectDenied(t: TestApp, user: string, attempt: Attempt): Promise
   expect(answer, what).toContain(attempt.variable);
   expect(answer, what).toContain(`your user id (${user})`);
 
-  const rows = auditRows(t).slice(rowsBefore);
+  const rows = (await auditRows(t)).slice(rowsBefore);
   expect(rows, what).toHaveLength(1);
   expect(rows[0], what).toMatchObject({
     actor_id: user,
@@ -141,7 +141,7 @@ describe('a viewer (in neither list)', () => {
     const audit = await read('audit');
     expect(shownText(audit)).toContain('access.denied');
     // Reading changes nothing: the viewer's only audit rows are the denials.
-    expect(auditRows(t).filter((row) => row.actor_id === VIEWER && row.outcome !== 'denied')).toEqual([]);
+    expect((await auditRows(t)).filter((row) => row.actor_id === VIEWER && row.outcome !== 'denied')).toEqual([]);
   });
 });
 
@@ -162,7 +162,7 @@ describe('an operator', () => {
     expect(t.sandbox.requestCount('createAgent')).toBe(1);
     expect(t.sandbox.requestCount('buyNumber')).toBe(1);
     expect(t.sandbox.requestCount('mapNumber')).toBe(1);
-    const succeeded = auditRows(t).filter((row) => row.actor_id === OPERATOR && row.outcome === 'succeeded');
+    const succeeded = (await auditRows(t)).filter((row) => row.actor_id === OPERATOR && row.outcome === 'succeeded');
     expect(succeeded.map((row) => row.action)).toEqual(['agent.create', 'number.buy', 'routing.map']);
 
     const scene = { agent, owned, forSale: await voiceNumber(t) };

@@ -53,8 +53,10 @@ async function numberId(number: string): Promise<string> {
 }
 
 /** The newest audit row of the buy of `number`'s request: its correlation id ties the announcement's failure to it. */
-function buyCorrelation(number: string): string {
-  const row = auditRows(t).findLast((candidate) => candidate.action === 'number.buy' && candidate.target === number);
+async function buyCorrelation(number: string): Promise<string> {
+  const row = (await auditRows(t)).findLast(
+    (candidate) => candidate.action === 'number.buy' && candidate.target === number,
+  );
   return row?.correlation_id ?? '';
 }
 
@@ -169,7 +171,9 @@ describe('a rewrite Slack does not take', () => {
     expect(shownText(note)).toContain(`<#${NOTIFY_CHANNEL}> did not get the announcement`);
     expect(shownText(note)).toContain('limiting how often the app may post');
     await t.settled();
-    expect(auditTrail(t, buyCorrelation(lost)).map((row) => [row.action, row.outcome, row.error_code])).toEqual([
+    expect(
+      (await auditTrail(t, await buyCorrelation(lost))).map((row) => [row.action, row.outcome, row.error_code]),
+    ).toEqual([
       ['number.buy', 'requested', null],
       ['number.buy', 'confirmed', null],
       ['number.buy', 'succeeded', null],
@@ -197,7 +201,9 @@ describe('a rewrite Slack does not take', () => {
     expect(message.text).toContain(`<@${OPERATOR}> made 2 changes:`);
     expect(message.text).toContain(`bought *${first}*`);
     expect(announcementCalls(t, mark).map((call) => call.method)).toEqual(['chat.update', 'chat.update']);
-    expect(auditTrail(t, buyCorrelation(second)).map((row) => row.action)).not.toContain('change.announce');
+    expect((await auditTrail(t, await buyCorrelation(second))).map((row) => row.action)).not.toContain(
+      'change.announce',
+    );
   });
 
   it('because the message was deleted from the channel posts the change anew, nothing audited', async () => {
@@ -213,6 +219,8 @@ describe('a rewrite Slack does not take', () => {
     const next = await announcedWith(t, `<@${OPERATOR}> bought *${second}*`);
     expect(next.text).not.toContain(first);
     expect(announcementCalls(t, mark).map((call) => call.method)).toEqual(['chat.update', 'chat.postMessage']);
-    expect(auditTrail(t, buyCorrelation(second)).map((row) => row.action)).not.toContain('change.announce');
+    expect((await auditTrail(t, await buyCorrelation(second))).map((row) => row.action)).not.toContain(
+      'change.announce',
+    );
   });
 });

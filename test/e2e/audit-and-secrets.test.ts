@@ -5,7 +5,6 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { encodeMetadata } from '../../src/slack/metadata.js';
@@ -98,6 +97,13 @@ function trails(rows: AuditRow[]): AuditRow[][] {
   return [...byCorrelation.values()];
 }
 
+/** How `npm run audit` is pointed at the app's database: `--db PATH` for a SQLite file, DATABASE_URL for Postgres. */
+const whichDatabase = (t: TestApp) => (t.database.target.kind === 'sqlite' ? ['--db', t.dbPath] : []);
+const cliEnv = (t: TestApp) => ({
+  ...process.env,
+  ...(t.database.target.kind === 'postgres' ? { DATABASE_URL: t.database.target.url } : {}),
+});
+
 describe('after every kind of change', () => {
   let t: TestApp;
   let story: Story;
@@ -109,8 +115,8 @@ describe('after every kind of change', () => {
     await t.close();
   });
 
-  it('each change left its request, confirmation and success under one correlation id, with who, where and what', () => {
-    const rows = auditRows(t);
+  it('each change left its request, confirmation and success under one correlation id, with who, where and what', async () => {
+    const rows = await auditRows(t);
     const summary = trails(rows).map((trail) => trail.map((row) => `${row.action} ${row.outcome} ${row.source}`));
     expect(summary).toEqual([
       ['agent.create requested command', 'agent.create succeeded command'],
@@ -149,40 +155,33 @@ describe('after every kind of change', () => {
     expect(agentId).toBe(story.agentId);
   });
 
-  it('refuses to update, delete or replace audit rows, even by hand', () => {
-    const db = new Database(t.dbPath);
-    try {
-      const before = db.prepare('SELECT * FROM audit_events ORDER BY id').all();
-      expect(before.length).toBeGreaterThan(0);
-      expect(() => db.prepare("UPDATE audit_events SET outcome = 'failed'").run()).toThrow(/append-only/);
-      expect(() => db.prepare("UPDATE audit_events SET actor_id = 'UNOBODY' WHERE id = 1").run()).toThrow(
-        /append-only/,
-      );
-      expect(() => db.prepare('DELETE FROM audit_events').run()).toThrow(/append-only/);
-      expect(() => db.prepare('DELETE FROM audit_events WHERE id = 1').run()).toThrow(/append-only/);
-      expect(() =>
-        db
-          .prepare(
-            'INSERT OR REPLACE INTO audit_events (id, at, actor_id, source, action, outcome, correlation_id, hash) ' +
-              "SELECT id, at, 'UNOBODY', source, action, outcome, correlation_id, hash FROM audit_events WHERE id = 1",
-          )
-          .run(),
-      ).toThrow(/append-only/);
-      expect(db.prepare('SELECT * FROM audit_events ORDER BY id').all()).toEqual(before);
-    } finally {
-      db.close();
-    }
+  it('refuses to update, delete or replace audit rows, even by hand', async () => {
+    const db = await t.database.sql();
+    const before = await db.all('SELECT * FROM audit_events ORDER BY id');
+    expect(before.length).toBeGreaterThan(0);
+    const byHand = [
+      "UPDATE audit_events SET outcome = 'failed'",
+      "UPDATE audit_events SET actor_id = 'UNOBODY' WHERE id = 1",
+      'DELETE FROM audit_events',
+      'DELETE FROM audit_events WHERE id = 1',
+      t.database.target.kind === 'sqlite'
+        ? 'INSERT OR REPLACE INTO audit_events (id, at, actor_id, source, action, outcome, correlation_id, hash) ' +
+          "SELECT id, at, 'UNOBODY', source, action, outcome, correlation_id, hash FROM audit_events WHERE id = 1"
+        : 'TRUNCATE audit_events',
+    ];
+    for (const statement of byHand) await expect(db.run(statement), statement).rejects.toThrow(/append-only/);
+    expect(await db.all('SELECT * FROM audit_events ORDER BY id')).toEqual(before);
   });
 
   describe('`npm run audit` exports the rows', () => {
     const exportAs = async (format: 'jsonl' | 'csv') => {
-      const args = ['--import', 'tsx', 'src/store/export-cli.ts', '--db', t.dbPath, '--since', '2000-01-01'];
-      const { stdout } = await run(process.execPath, [...args, '--format', format], { cwd: REPO });
+      const args = ['--import', 'tsx', 'src/store/export-cli.ts', ...whichDatabase(t), '--since', '2000-01-01'];
+      const { stdout } = await run(process.execPath, [...args, '--format', format], { cwd: REPO, env: cliEnv(t) });
       return stdout;
     };
 
     it('as JSON lines', async () => {
-      const rows = auditRows(t);
+      const rows = await auditRows(t);
       const exported = (await exportAs('jsonl'))
         .trimEnd()
         .split('\n')
@@ -211,7 +210,7 @@ describe('after every kind of change', () => {
     });
 
     it('as CSV', async () => {
-      const rows = auditRows(t);
+      const rows = await auditRows(t);
       const [header, ...records] = parseCsv(await exportAs('csv'));
       expect(header).toEqual([...EXPORT_COLUMNS]);
       expect(records).toHaveLength(rows.length);
@@ -229,13 +228,13 @@ describe('after every kind of change', () => {
   });
 
   it('`npm run audit -- --verify` recomputes the hash chain of every row the app wrote', async () => {
-    const args = ['--import', 'tsx', 'src/store/export-cli.ts', '--db', t.dbPath, '--verify'];
-    const { stdout } = await run(process.execPath, args, { cwd: REPO });
-    const rows = auditRows(t);
+    const args = ['--import', 'tsx', 'src/store/export-cli.ts', ...whichDatabase(t), '--verify'];
+    const { stdout } = await run(process.execPath, args, { cwd: REPO, env: cliEnv(t) });
+    const rows = await auditRows(t);
     expect(stdout).toBe(`${rows.length} rows verified\nlast row ${rows.length}, hash ${rows.at(-1)?.hash}\n`);
   });
 
-  it('never logs, stores or shares a secret; each agent token is shown once, to its creator', () => {
+  it('never logs, stores or shares a secret; each agent token is shown once, to its creator', async () => {
     const { byCommand, byModal } = story.tokens;
     expect(byCommand).toMatch(/^\S{16,}$/);
     expect(byModal).toMatch(/^\S{16,}$/);
@@ -262,7 +261,7 @@ describe('after every kind of change', () => {
 
     const logs = t.logs.text();
     expect(t.logs.lines().length).toBeGreaterThan(20); // debug level: Bolt and the provider client had their say
-    const rows = everyRowAsJson(t);
+    const rows = await everyRowAsJson(t);
     const files = [t.dbPath, `${t.dbPath}-wal`].filter(existsSync).map((path) => readFileSync(path).toString('latin1'));
     const shared = ['chat.postMessage', 'chat.update', 'views.publish'].flatMap((method) =>
       t.slack.calls(method).map((call) => JSON.stringify(call.body)),
@@ -316,7 +315,7 @@ describe('requests Slack did not sign', () => {
       }),
     };
     const provider = providerRequests(t);
-    const rows = auditRows(t).length;
+    const rows = (await auditRows(t)).length;
     const now = Math.floor(Date.now() / 1000);
 
     for (const body of Object.values(forged)) {
@@ -335,7 +334,7 @@ describe('requests Slack did not sign', () => {
     }
 
     expect(providerRequests(t)).toEqual(provider);
-    expect(auditRows(t)).toHaveLength(rows);
+    expect(await auditRows(t)).toHaveLength(rows);
     expect(t.slack.calls(RESPONSE_URL).filter((call) => call.responseUrlId?.startsWith('forged'))).toEqual([]);
 
     // The confirmation the forged click aimed at is still pending: its requester can use it, once.

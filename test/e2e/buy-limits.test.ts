@@ -13,9 +13,9 @@ import {
   onlyButton,
   outcomeOf,
   press,
+  rowsOf,
   shownText,
   voiceNumber,
-  withDatabase,
 } from './support.js';
 
 const OTHER_OPERATOR = 'UOPERATOR2';
@@ -34,14 +34,14 @@ async function start(env: Record<string, string>): Promise<TestApp> {
   return t;
 }
 
-const confirmationCount = (app: TestApp): number =>
-  withDatabase(app, (db) => (db.prepare('SELECT COUNT(*) AS n FROM confirmations').get() as { n: number }).n);
+const confirmationCount = async (app: TestApp): Promise<number> =>
+  (await rowsOf<{ n: number }>(app, 'SELECT COUNT(*) AS n FROM confirmations'))[0]?.n ?? 0;
 
 it('refuses a buy over the workspace limit before any confirmation, saying how many and when it frees up', async () => {
   const app = await start({ VOICE_BUY_LIMIT: '2/day' });
   await buyThroughApp(app, OPERATOR, await voiceNumber(app, 'US', 0));
   await buyThroughApp(app, OTHER_OPERATOR, await voiceNumber(app, 'US', 1));
-  const confirmationsBefore = confirmationCount(app);
+  const confirmationsBefore = await confirmationCount(app);
 
   const third = await voiceNumber(app, 'US', 2);
   const asked = await app.command(`numbers buy ${third}`, OPERATOR);
@@ -50,10 +50,10 @@ it('refuses a buy over the workspace limit before any confirmation, saying how m
   expect(answer).toContain('2 were bought today');
   expect(answer).toContain('It frees up at 2026-11-24 00:00 UTC');
   expect(answer).toContain('Whoever runs Voice Ops can change VOICE_BUY_LIMIT');
-  expect(confirmationCount(app)).toBe(confirmationsBefore);
+  expect(await confirmationCount(app)).toBe(confirmationsBefore);
   expect(app.sandbox.requestCount('buyNumber')).toBe(2);
 
-  const refusal = auditRows(app).at(-1);
+  const refusal = (await auditRows(app)).at(-1);
   expect(refusal).toMatchObject({ action: 'number.buy', target: third, outcome: 'rejected', error_code: 'buy_limit' });
   expect(JSON.parse(refusal?.params ?? '{}')).toMatchObject({ rule: 'VOICE_BUY_LIMIT', used: 2 });
 
@@ -80,7 +80,9 @@ it('lets only one of two confirmations pressed at once take the last slot', asyn
   expect(texts.filter((text) => text.includes('Bought'))).toHaveLength(1);
   expect(texts.filter((text) => text.includes('Buying limit reached'))).toHaveLength(1);
   expect(app.sandbox.requestCount('buyNumber')).toBe(2);
-  expect(auditRows(app).filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded')).toHaveLength(2);
+  expect(
+    (await auditRows(app)).filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded'),
+  ).toHaveLength(2);
 });
 
 it('counts each person against their own limit, and another person may still buy', async () => {

@@ -28,7 +28,7 @@ it('refuses a change from a channel not listed, naming the allowed one, and audi
   );
   expect(answer).toContain('Whoever runs Voice Ops can change VOICE_CHANGE_CHANNELS');
   expect(providerRequests(t)).toEqual(before);
-  expect(auditRows(t).at(-1)).toMatchObject({
+  expect((await auditRows(t)).at(-1)).toMatchObject({
     action: 'access.denied',
     outcome: 'denied',
     channel_id: OPS_CHANNEL,
@@ -83,5 +83,9 @@ it('refuses a change started from the Home tab, which has no channel', async () 
     description: 'the refusal in the modal',
   });
   expect(shownText(shown)).toContain('not outside a channel (the Home tab)');
-  expect(auditRows(t).at(-1)).toMatchObject({ action: 'access.denied', source: 'home', error_code: 'change_channel' });
+  expect((await auditRows(t)).at(-1)).toMatchObject({
+    action: 'access.denied',
+    source: 'home',
+    error_code: 'change_channel',
+  });
 });

@@ -124,7 +124,7 @@ describe('listings', () => {
   });
 
   it('shows the audit log one line per change, newest first, each with its latest outcome', async () => {
-    const rows = auditRows(t);
+    const rows = await auditRows(t);
     const changes = [...new Set(rows.map((row) => row.correlation_id))];
     expect(changes.length).toBeGreaterThanOrEqual(3);
     const answer = await reply('audit', VIEWER);
@@ -385,7 +385,7 @@ describe('the Home tab', () => {
     expect(readable(viewOf(republished).blocks)).not.toContain(number.number);
     expect(readable(viewOf(republished).blocks)).toContain('No numbers yet');
 
-    const rows = auditRows(t).filter((row) => row.action === 'number.release' && row.actor_id === ADMIN);
+    const rows = (await auditRows(t)).filter((row) => row.action === 'number.release' && row.actor_id === ADMIN);
     expect(rows.map((row) => [row.outcome, row.source])).toEqual([
       ['requested', 'home'],
       ['confirmed', 'button'],

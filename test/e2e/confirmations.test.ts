@@ -10,12 +10,12 @@ import {
   lastAuditRow,
   outcomeOf,
   press,
+  rowsOf,
   sandboxNumbers,
   shownText,
   viewOf,
   voiceNumber,
   waitForAuditRow,
-  withDatabase,
 } from './support.js';
 
 let t: TestApp | undefined;
@@ -34,17 +34,18 @@ interface StoredConfirmation {
   state: string;
 }
 
-function storedConfirmation(app: TestApp, id: string): StoredConfirmation {
-  const row = withDatabase(app, (db) =>
-    db.prepare('SELECT correlation_id, state FROM confirmations WHERE id = ?').get(id),
-  ) as StoredConfirmation | undefined;
+async function storedConfirmation(app: TestApp, id: string): Promise<StoredConfirmation> {
+  const [row] = await rowsOf<StoredConfirmation>(app, 'SELECT correlation_id, state FROM confirmations WHERE id = ?', [
+    id,
+  ]);
   if (!row) throw new Error(`no stored confirmation ${id}`);
   return row;
 }
 
 /** The outcomes audited for the request behind this confirmation, in order. */
-function outcomes(app: TestApp, confirmationId: string): string[] {
-  return auditTrail(app, storedConfirmation(app, confirmationId).correlation_id).map((row) => row.outcome);
+async function outcomes(app: TestApp, confirmationId: string): Promise<string[]> {
+  const { correlation_id: correlationId } = await storedConfirmation(app, confirmationId);
+  return (await auditTrail(app, correlationId)).map((row) => row.outcome);
 }
 
 /** `/voice numbers buy` for the first voice number, answered with a confirmation. */
@@ -94,13 +95,13 @@ it('Cancel replaces the confirmation, buys nothing, and is audited as cancelled'
   const answer = await app.respondedTo(cancel.responseUrlId);
   expect(answer.body.replace_original).toBe(true);
   expect(shownText(answer)).toContain(`Cancelled: nothing changed. *${number}* was not bought.`);
-  expect(outcomes(app, confirmationId)).toEqual(['requested', 'cancelled']);
+  expect(await outcomes(app, confirmationId)).toEqual(['requested', 'cancelled']);
 
   // A Confirm pressed afterwards, on a stale copy of the message, does nothing either.
   const late = await confirmAs(app, OPERATOR, confirmationId);
   expect(shownText(late)).toContain('That change was cancelled');
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  expect(outcomes(app, confirmationId)).toEqual(['requested', 'cancelled']);
+  expect(await outcomes(app, confirmationId)).toEqual(['requested', 'cancelled']);
 });
 
 it('closing a confirmation modal cancels it', async () => {
@@ -115,11 +116,11 @@ it('closing a confirmation modal cancels it', async () => {
     viewId,
   });
   expect(closed.status).toBe(200);
-  const { correlation_id } = storedConfirmation(app, confirmationId);
+  const { correlation_id } = await storedConfirmation(app, confirmationId);
   await waitForAuditRow(app, { correlation_id, outcome: 'cancelled' });
 
-  expect(storedConfirmation(app, confirmationId).state).toBe('cancelled');
-  expect(outcomes(app, confirmationId)).toEqual(['requested', 'cancelled']);
+  expect((await storedConfirmation(app, confirmationId)).state).toBe('cancelled');
+  expect(await outcomes(app, confirmationId)).toEqual(['requested', 'cancelled']);
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
 });
 
@@ -134,8 +135,8 @@ it('a confirmation expires after 10 minutes: confirming then buys nothing and sa
   expect(shownText(outcome)).toContain('That confirmation expired');
   expect(shownText(outcome)).toContain('Nothing was changed');
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  expect(outcomes(app, confirmationId)).toEqual(['requested', 'expired']);
-  expect(lastAuditRow(app, { outcome: 'expired' })).toMatchObject({
+  expect(await outcomes(app, confirmationId)).toEqual(['requested', 'expired']);
+  expect(await lastAuditRow(app, { outcome: 'expired' })).toMatchObject({
     actor_id: OPERATOR,
     action: 'number.buy',
     target: number,
@@ -154,7 +155,7 @@ it('confirming twice buys once; the second click is told the confirmation was al
 
   expect(app.sandbox.requestCount('buyNumber')).toBe(1);
   expect((await sandboxNumbers(app)).map((entry) => entry.number)).toEqual([number]);
-  expect(outcomes(app, confirmationId)).toEqual(['requested', 'confirmed', 'succeeded']);
+  expect(await outcomes(app, confirmationId)).toEqual(['requested', 'confirmed', 'succeeded']);
 });
 
 it('two clicks on Confirm sent at once buy once', async () => {
@@ -176,13 +177,13 @@ it('two clicks on Confirm sent at once buy once', async () => {
     expect.stringContaining(`Bought *${number}*`),
   ]);
   expect(app.sandbox.requestCount('buyNumber')).toBe(1);
-  expect(outcomes(app, confirmationId)).toEqual(['requested', 'confirmed', 'succeeded']);
+  expect(await outcomes(app, confirmationId)).toEqual(['requested', 'confirmed', 'succeeded']);
 });
 
 it("another user cannot confirm or cancel someone else's change; the requester still can", async () => {
   const app = await start();
   const { number, confirmationId } = await askToBuy(app, OPERATOR);
-  const { correlation_id } = storedConfirmation(app, confirmationId);
+  const { correlation_id } = await storedConfirmation(app, confirmationId);
 
   // Even an admin: only the person who asked confirms.
   const refused = await confirmAs(app, ADMIN, confirmationId);
@@ -190,9 +191,9 @@ it("another user cannot confirm or cancel someone else's change; the requester s
   const cancel = await press(app, ADMIN, ACTION.cancelChange, confirmationId);
   expect(shownText(await app.respondedTo(cancel.responseUrlId))).toContain('Only the person who asked');
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  expect(storedConfirmation(app, confirmationId).state).toBe('pending');
+  expect((await storedConfirmation(app, confirmationId)).state).toBe('pending');
 
-  const denials = auditTrail(app, correlation_id).filter((row) => row.actor_id === ADMIN);
+  const denials = (await auditTrail(app, correlation_id)).filter((row) => row.actor_id === ADMIN);
   expect(denials).toHaveLength(2);
   for (const row of denials) {
     expect(row).toMatchObject({ action: 'access.denied', outcome: 'denied', target: number, error_code: 'wrong_user' });
@@ -202,7 +203,7 @@ it("another user cannot confirm or cancel someone else's change; the requester s
   const bought = await confirmAs(app, OPERATOR, confirmationId);
   expect(shownText(bought)).toContain(`Bought *${number}*`);
   expect(app.sandbox.requestCount('buyNumber')).toBe(1);
-  expect(auditTrail(app, correlation_id).map((row) => `${row.actor_id} ${row.action} ${row.outcome}`)).toEqual([
+  expect((await auditTrail(app, correlation_id)).map((row) => `${row.actor_id} ${row.action} ${row.outcome}`)).toEqual([
     `${OPERATOR} number.buy requested`,
     `${ADMIN} access.denied denied`,
     `${ADMIN} access.denied denied`,
@@ -240,7 +241,7 @@ it.each([
     expect(shownText(result)).toContain(`Bought *${number}*`);
     expect(app.sandbox.requestCount('buyNumber')).toBe(1);
     expect((await sandboxNumbers(app)).map((entry) => entry.number)).toEqual([number]);
-    const trail = auditTrail(app, storedConfirmation(app, confirmationId).correlation_id);
+    const trail = await auditTrail(app, (await storedConfirmation(app, confirmationId)).correlation_id);
     expect(trail.map((row) => `${row.outcome} ${row.source}`)).toEqual([
       `requested ${source}`,
       'confirmed modal',

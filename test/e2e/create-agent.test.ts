@@ -54,11 +54,11 @@ async function openCreateModal(user = OPERATOR) {
 }
 
 /** Every place a secret must never reach: the log, the database file, the channel, the Home tab. */
-function expectNowhereButWhereShown(token: string, shownIn: SlackCall) {
+async function expectNowhereButWhereShown(token: string, shownIn: SlackCall) {
   expect(token.length).toBeGreaterThan(8);
   expect(t.logs.lines().length, 'the app logged something to search').toBeGreaterThan(0);
   expect(t.logs.text()).not.toContain(token);
-  expect(everyRowAsJson(t)).not.toContain(token);
+  expect(await everyRowAsJson(t)).not.toContain(token);
   const leaks = t.slack.calls().filter((call) => call !== shownIn && JSON.stringify(call.body).includes(token));
   expect(leaks.map((call) => call.method)).toEqual([]);
   for (const method of ['chat.postMessage', 'chat.update', 'views.publish']) {
@@ -84,7 +84,7 @@ describe('the create-agent modal', () => {
     const reply = await t.respondedTo(sent.responseUrlId);
     expect(shownText(reply)).toContain('VOICE_OPERATORS');
     expect(t.slack.calls('views.open').filter((call) => call.body.trigger_id === sent.triggerId)).toHaveLength(0);
-    const denied = auditRows(t).filter((row) => row.actor_id === VIEWER && row.action === 'access.denied');
+    const denied = (await auditRows(t)).filter((row) => row.actor_id === VIEWER && row.action === 'access.denied');
     expect(denied.map((row) => [row.outcome, JSON.parse(row.params ?? '{}').attempted])).toEqual([
       ['denied', 'agent.create'],
     ]);
@@ -139,7 +139,7 @@ describe('the create-agent modal', () => {
     const { view } = await openCreateModal();
     const created = t.sandbox.requestCount('createAgent');
     const agentsBefore = await sandboxAgents(t);
-    const auditBefore = auditRows(t).length;
+    const auditBefore = (await auditRows(t)).length;
     const mark = t.slack.mark();
 
     const answer = await t.submit({
@@ -156,11 +156,7 @@ describe('the create-agent modal', () => {
     expect(json.errors?.[block]).toContain(says);
     expect(t.sandbox.requestCount('createAgent')).toBe(created);
     expect(await sandboxAgents(t)).toEqual(agentsBefore);
-    expect(
-      auditRows(t)
-        .slice(auditBefore)
-        .filter((row) => row.action === 'agent.create'),
-    ).toEqual([]);
+    expect((await auditRows(t)).slice(auditBefore).filter((row) => row.action === 'agent.create')).toEqual([]);
     // The form stays as it was: no update, no announcement.
     const after = t.slack.calls().slice(mark);
     expect(after.filter((call) => ['views.update', 'chat.postMessage', 'chat.update'].includes(call.method))).toEqual(
@@ -195,7 +191,7 @@ describe('the create-agent modal', () => {
 
     const agent = (await sandboxAgents(t)).find((candidate) => candidate.name === 'Night shift');
     expect(agent).toMatchObject({ status: 'active' });
-    const rows = auditRows(t).filter((row) => row.action === 'agent.create' && row.actor_id === OPERATOR);
+    const rows = (await auditRows(t)).filter((row) => row.action === 'agent.create' && row.actor_id === OPERATOR);
     expect(rows.map((row) => [row.outcome, row.source])).toEqual(
       expect.arrayContaining([
         ['requested', 'modal'],
@@ -216,7 +212,7 @@ describe('the create-agent modal', () => {
       (call) => call.body.user_id === OPERATOR && readable(blocksOf(call)).includes('Night shift'),
       { since: mark },
     );
-    expectNowhereButWhereShown(token, shown);
+    await expectNowhereButWhereShown(token, shown);
   });
 });
 
@@ -241,8 +237,8 @@ describe('/voice agents create NAME LANGUAGE', () => {
       { since: mark },
     );
 
-    expectNowhereButWhereShown(token, reply);
-    const rows = auditRows(t).filter((row) => row.target === agent.id);
+    await expectNowhereButWhereShown(token, reply);
+    const rows = (await auditRows(t)).filter((row) => row.target === agent.id);
     expect(rows.map((row) => [row.action, row.outcome, row.source])).toEqual([
       ['agent.create', 'succeeded', 'command'],
     ]);
@@ -254,7 +250,9 @@ describe('/voice agents create NAME LANGUAGE', () => {
     const reply = await t.respondedTo(sent.responseUrlId);
     expect(shownText(reply)).toContain('xx-YY is not a locale: xx is not a language code and YY is not a region code.');
     expect(t.sandbox.requestCount('createAgent')).toBe(created);
-    expect(lastAuditRow(t, { action: 'agent.create', actor_id: OPERATOR })).toMatchObject({ outcome: 'rejected' });
+    expect(await lastAuditRow(t, { action: 'agent.create', actor_id: OPERATOR })).toMatchObject({
+      outcome: 'rejected',
+    });
   });
 
   it('refuses a name with a line break, naming it, before anything reaches the provider or the channel', async () => {
@@ -336,7 +334,7 @@ describe('after the create form', () => {
     expect(shownText(left)).toContain(`\`${agent?.id}\``);
     expect(onlyButton(blocksOf(left), ACTION.mapToAgent)).toBe(agent?.id);
     await t.settled();
-    expectNowhereButWhereShown(token, shown);
+    await expectNowhereButWhereShown(token, shown);
 
     // Its button opens the map form with the agent picked (a number to route is bought first).
     await buyThroughApp(t, OPERATOR, await voiceNumber(t));

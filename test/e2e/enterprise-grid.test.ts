@@ -92,7 +92,7 @@ describe('an org-wide install', () => {
 
       const stranger = await press(COLLEAGUE, BRANCH);
       expect(shownText(await outcomeOf(t, stranger.responseUrlId))).toContain('Only the person who asked');
-      expect(lastAuditRow(t, { action: 'access.denied', actor_id: COLLEAGUE })?.outcome).toBe('denied');
+      expect((await lastAuditRow(t, { action: 'access.denied', actor_id: COLLEAGUE }))?.outcome).toBe('denied');
 
       const own = await press(MEMBER, HOME);
       expect(shownText(await outcomeOf(t, own.responseUrlId))).toContain(`Bought *${number}*`);
@@ -109,7 +109,9 @@ describe('an org-wide install', () => {
   it('refuses and audits a delivery from another org', async () => {
     const sent = await t.command('numbers', MEMBER, { teamId: 'T0ELSE', enterpriseId: 'E0ELSE', orgWide: true });
     expect(JSON.parse(sent.body)).toMatchObject({ text: expect.stringContaining('another workspace') });
-    expect(lastAuditRow(t, { action: 'access.denied', team_id: 'T0ELSE' })?.params).toContain('other workspace');
+    expect((await lastAuditRow(t, { action: 'access.denied', team_id: 'T0ELSE' }))?.params).toContain(
+      'other workspace',
+    );
   });
 
   it('explains a group Slack will not let it read in that workspace, and grants nothing', async () => {

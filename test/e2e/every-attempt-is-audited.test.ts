@@ -28,11 +28,11 @@ afterAll(async () => {
 
 /** Sends the command and returns the one audit row it left. */
 async function attemptRow(user: string, text: string, says: string): Promise<AuditRow> {
-  const before = auditRows(t).length;
+  const before = (await auditRows(t)).length;
   const sent = await t.command(text, user);
   await respondedWith(t, sent.responseUrlId, says);
   await t.settled();
-  const rows = auditRows(t).slice(before);
+  const rows = (await auditRows(t)).slice(before);
   expect(rows, `one row for /voice ${text}`).toHaveLength(1);
   return rows[0] as AuditRow;
 }

@@ -149,7 +149,7 @@ describe('the map modal', () => {
     // The operator's changes of the last minute share one message: the map is its newest line.
     const announcement = await announcedWith(t, `routed *${first}* (GB) to *Alpha desk* (\`${alpha.id}\`)`);
     expect(announcement.text).toContain(`<@${OPERATOR}>`);
-    const rows = auditRows(t).filter((row) => row.action === 'routing.map' && row.target === first);
+    const rows = (await auditRows(t)).filter((row) => row.action === 'routing.map' && row.target === first);
     expect(rows.map((row) => [row.outcome, row.source])).toEqual([
       ['requested', 'modal'],
       ['succeeded', 'modal'],
@@ -190,7 +190,7 @@ describe('the map modal', () => {
       t,
       `re-routed *${first}* (GB) from *Alpha desk* (\`${alpha.id}\`) to *Beta desk* (\`${beta.id}\`)`,
     );
-    const rows = auditRows(t).filter((row) => row.action === 'routing.map' && row.source !== 'modal');
+    const rows = (await auditRows(t)).filter((row) => row.action === 'routing.map' && row.source !== 'modal');
     expect(rows.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'succeeded']);
     expect(new Set(rows.map((row) => row.correlation_id)).size).toBe(1);
   });

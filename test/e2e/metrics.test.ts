@@ -138,3 +138,34 @@ describe('GET /metrics on an app in Socket Mode', () => {
     expect(text).toContain('# TYPE voice_ops_audit_steps_total counter');
   });
 });
+
+describe('the database work of a command', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // No background work while the command is counted: no reconciler passes, and no lease renewal due.
+    t = await startTestApp({
+      env: { RECONCILE_INTERVAL_S: '0', LEASE_TTL_S: '600', VOICE_API_TIMEOUT_MS: '60000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('`/voice help` runs one database statement, its delivery key, on either engine', async () => {
+    const count = async () => sample((await scrape(t)).text, 'voice_ops_database_statement_seconds_count');
+    const help = async () => {
+      const { responseUrlId } = await t.command('help', OPERATOR);
+      expect(shownText(await t.respondedTo(responseUrlId))).toContain('/voice');
+      await t.settled();
+    };
+    await help(); // the first delivery also prunes old delivery keys, once an hour
+    const before = await count();
+    await help();
+    expect((await count()) - before).toBe(1);
+  });
+
+  it('says which replica holds the background lease: this one, the only one', async () => {
+    const text = (await scrape(t)).text;
+    expect(text).toMatch(/^voice_ops_background_lease_held\{replica="[0-9a-f-]{36}"\} 1$/m);
+  });
+});

@@ -46,7 +46,7 @@ describe('a delivery from another workspace', () => {
     await t.settled();
     expect(callsSince(t, RESPONSE_URL, since), 'nothing answered on the response_url').toEqual([]);
     expect(providerRequests(t)).toEqual(before);
-    expect(lastAuditRow(t, { action: 'access.denied', actor_id: MEMBER })).toMatchObject({
+    expect(await lastAuditRow(t, { action: 'access.denied', actor_id: MEMBER })).toMatchObject({
       outcome: 'denied',
       team_id: FOREIGN_TEAM,
       source: 'command',
@@ -101,9 +101,9 @@ describe('the role, checked again at confirmation', () => {
       container: EPHEMERAL,
     });
     expect(shownText(await outcomeOf(t, pressed.responseUrlId))).toContain(`Bought *${number}*`);
-    const trail = auditTrail(
+    const trail = await auditTrail(
       t,
-      lastAuditRow(t, { action: 'number.buy', target: number, outcome: 'succeeded' })?.correlation_id ?? '',
+      (await lastAuditRow(t, { action: 'number.buy', target: number, outcome: 'succeeded' }))?.correlation_id ?? '',
     );
     expect(trail.map((row) => [row.action, row.outcome])).toEqual([
       ['number.buy', 'requested'],

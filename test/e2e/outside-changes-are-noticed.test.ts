@@ -20,15 +20,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-const providerRows = () => auditRows(t).filter((row) => row.source === 'provider');
+const providerRows = async () => (await auditRows(t)).filter((row) => row.source === 'provider');
 const outsideAnnouncements = (since: number) =>
   callsSince(t, 'chat.postMessage', since).filter(
     (call) => call.body.channel === NOTIFY_CHANNEL && shownText(call).includes('outside Voice Ops'),
   );
 
 describe('the reconciler', () => {
-  it('takes its first read as the baseline: nothing is news', () => {
-    expect(providerRows()).toEqual([]);
+  it('takes its first read as the baseline: nothing is news', async () => {
+    expect(await providerRows()).toEqual([]);
   });
 
   it('audits, corrects and announces once what changed outside, and nothing it made itself', async () => {
@@ -48,7 +48,7 @@ describe('the reconciler', () => {
     const since = t.slack.mark();
     await t.app.reconcile();
 
-    const rows = providerRows();
+    const rows = await providerRows();
     expect(rows.map((row) => [row.action, row.target, row.outcome, row.actor_name]).sort()).toEqual(
       [
         ['agent.create', created.id, 'succeeded', 'outside Voice Ops'],
@@ -70,10 +70,10 @@ describe('the reconciler', () => {
   });
 
   it('reports each outside change once: a second pass finds nothing new', async () => {
-    const before = providerRows().length;
+    const before = (await providerRows()).length;
     const since = t.slack.mark();
     await t.app.reconcile();
-    expect(providerRows()).toHaveLength(before);
+    expect(await providerRows()).toHaveLength(before);
     expect(outsideAnnouncements(since)).toEqual([]);
   });
 
@@ -82,20 +82,18 @@ describe('the reconciler', () => {
     await outside.deleteAgent(deleted?.id ?? '');
     t.sandbox.faults.inject('listAgents', { type: 'status', status: 503 });
     const warnings = () => t.logs.lines().filter((line) => line.includes('did not answer the reconciliation')).length;
-    const before = providerRows().length;
+    const before = (await providerRows()).length;
     try {
       await t.app.reconcile();
       await t.app.reconcile();
-      expect(providerRows()).toHaveLength(before);
+      expect(await providerRows()).toHaveLength(before);
       expect(warnings()).toBe(1);
     } finally {
       t.sandbox.faults.clear();
     }
     await t.app.reconcile();
-    expect(
-      providerRows()
-        .slice(before)
-        .map((row) => [row.action, row.target]),
-    ).toEqual([['agent.delete', deleted?.id]]);
+    expect((await providerRows()).slice(before).map((row) => [row.action, row.target])).toEqual([
+      ['agent.delete', deleted?.id],
+    ]);
   });
 });

@@ -51,7 +51,7 @@ describe('someone from another organization in a Slack Connect channel', () => {
     await t.settled();
     const shown = t.slack.calls().filter((call) => call.method.startsWith('views.') || call.method === RESPONSE_URL);
     expect(shown.filter((call) => t.slack.calls().indexOf(call) >= since)).toEqual([told]);
-    expect(lastAuditRow(t, { action: 'access.denied', actor_id: OUTSIDER })).toMatchObject({
+    expect(await lastAuditRow(t, { action: 'access.denied', actor_id: OUTSIDER })).toMatchObject({
       outcome: 'denied',
       team_id: PARTNER_TEAM,
       error_code: 'other_organization',
@@ -81,7 +81,7 @@ describe('a guest', () => {
     const answer = shownText(await t.respondedTo(sent.responseUrlId));
     expect(answer).toContain('You need the operator role');
     expect(answer).toContain('guests get no role through a user group');
-    expect(lastAuditRow(t, { action: 'access.denied', actor_id: GUEST })?.params).toContain('guest');
+    expect((await lastAuditRow(t, { action: 'access.denied', actor_id: GUEST }))?.params).toContain('guest');
   });
 
   it('listed by their own user id, holds that role', async () => {

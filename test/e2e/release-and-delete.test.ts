@@ -20,6 +20,7 @@ import {
   onlyButton,
   press,
   respondedWith,
+  rowsOf,
   type SandboxAgent,
   sandboxAgents,
   sandboxNumbers,
@@ -27,7 +28,6 @@ import {
   shownText,
   viewOf,
   voiceNumber,
-  withDatabase,
 } from './support.js';
 
 let t: TestApp;
@@ -49,33 +49,31 @@ async function routedNumber(): Promise<{ agent: SandboxAgent; number: string; nu
   return { agent, number, numberId };
 }
 
-function routeRecord(number: string): { agent_id: string } | undefined {
-  return withDatabase(t, (db) => db.prepare('SELECT agent_id FROM routes WHERE phone_number = ?').get(number)) as
-    | { agent_id: string }
-    | undefined;
+async function routeRecord(number: string): Promise<{ agent_id: string } | undefined> {
+  return (await rowsOf<{ agent_id: string }>(t, 'SELECT agent_id FROM routes WHERE phone_number = ?', [number]))[0];
 }
 
-function confirmationCount(): number {
-  return withDatabase(t, (db) => (db.prepare('SELECT count(*) AS n FROM confirmations').get() as { n: number }).n);
+async function confirmationCount(): Promise<number> {
+  return (await rowsOf<{ n: number }>(t, 'SELECT count(*) AS n FROM confirmations'))[0]?.n ?? 0;
 }
 
 /** The outcomes of the newest request of `action`, in order, whatever its first row. */
-function outcomesOfLatestOf(action: string): string[] {
-  const newest = auditRows(t).findLast((row) => row.action === action);
-  return auditTrail(t, newest?.correlation_id ?? '').map((row) => row.outcome);
+async function outcomesOfLatestOf(action: string): Promise<string[]> {
+  const newest = (await auditRows(t)).findLast((row) => row.action === action);
+  return (await auditTrail(t, newest?.correlation_id ?? '')).map((row) => row.outcome);
 }
 
 /** The outcomes of the request whose `requested` row is the newest of `action`, in order. */
-function outcomesOfLatest(action: string): string[] {
-  const requested = lastAuditRow(t, { action, outcome: 'requested' });
+async function outcomesOfLatest(action: string): Promise<string[]> {
+  const requested = await lastAuditRow(t, { action, outcome: 'requested' });
   expect(requested, `a requested ${action} row`).toBeDefined();
-  return auditTrail(t, requested?.correlation_id ?? '').map((row) => row.outcome);
+  return (await auditTrail(t, requested?.correlation_id ?? '')).map((row) => row.outcome);
 }
 
 describe('/voice numbers release', () => {
   it('warns that a routed number routes to its agent, then releases it, removes the route, audits and announces', async () => {
     const { agent, number, numberId } = await routedNumber();
-    expect(routeRecord(number)?.agent_id).toBe(agent.id);
+    expect((await routeRecord(number))?.agent_id).toBe(agent.id);
 
     const { prompt, confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
     const asked = shownText(prompt);
@@ -93,10 +91,10 @@ describe('/voice numbers release', () => {
 
     expect(t.sandbox.requestCount('releaseNumber')).toBe(1);
     expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number);
-    expect(routeRecord(number)).toBeUndefined();
+    expect(await routeRecord(number)).toBeUndefined();
 
-    expect(outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
-    const succeeded = lastAuditRow(t, { action: 'number.release', outcome: 'succeeded' });
+    expect(await outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
+    const succeeded = await lastAuditRow(t, { action: 'number.release', outcome: 'succeeded' });
     expect(succeeded).toMatchObject({ actor_id: ADMIN, target: number });
 
     const release = `released *${number}* (US, id \`${numberId}\`): it no longer routes to *Front desk* (\`${agent.id}\`)`;
@@ -123,7 +121,7 @@ describe('/voice numbers release', () => {
     const outcome = await confirmAs(t, ADMIN, confirmationId);
     expect(shownText(outcome)).toContain('Released');
     expect(await sandboxNumbers(t)).toEqual([]);
-    expect(outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
+    expect(await outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
   });
   it('the Release button of `/voice numbers` leads to the same confirmation', async () => {
     const { agent, number, numberId } = await routedNumber();
@@ -138,15 +136,15 @@ describe('/voice numbers release', () => {
     const outcome = await confirmAs(t, ADMIN, onlyButton(blocksOf(prompt), ACTION.confirmChange));
     expect(shownText(outcome)).toContain(`Released *${number}*`);
     expect(await sandboxNumbers(t)).toEqual([]);
-    expect(outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
-    expect(lastAuditRow(t, { action: 'number.release', outcome: 'requested' })?.source).toBe('button');
+    expect(await outcomesOfLatest('number.release')).toEqual(['requested', 'confirmed', 'succeeded']);
+    expect((await lastAuditRow(t, { action: 'number.release', outcome: 'requested' }))?.source).toBe('button');
   });
 });
 
 describe('/voice agents delete', () => {
   it('refuses an agent that numbers route to before any confirmation, audited, offering Map on each number', async () => {
     const { agent, number } = await routedNumber();
-    const confirmations = confirmationCount();
+    const confirmations = await confirmationCount();
 
     const sent = await t.command(`agents delete ${agent.id}`, ADMIN);
     const refused = await t.respondedTo(sent.responseUrlId);
@@ -154,10 +152,10 @@ describe('/voice agents delete', () => {
     expect(said).toContain(`Agent *Front desk* (\`${agent.id}\`) cannot be deleted: 1 number still routes to it`);
     expect(hasElement(blocksOf(refused), ACTION.confirmChange), 'no confirmation is offered').toBe(false);
     expect(onlyButton(blocksOf(refused), ACTION.mapNumber)).toBe(number);
-    expect(confirmationCount()).toBe(confirmations);
+    expect(await confirmationCount()).toBe(confirmations);
     expect(t.sandbox.requestCount('deleteAgent')).toBe(0);
-    expect(outcomesOfLatestOf('agent.delete')).toEqual(['rejected']);
-    expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'rejected' })).toMatchObject({
+    expect(await outcomesOfLatestOf('agent.delete')).toEqual(['rejected']);
+    expect(await lastAuditRow(t, { action: 'agent.delete', outcome: 'rejected' })).toMatchObject({
       actor_id: ADMIN,
       target: agent.id,
       error_code: 'agent_in_use',
@@ -182,7 +180,7 @@ describe('/voice agents delete', () => {
     expect(shownText(deleted)).toContain('Deleted agent');
     expect(t.sandbox.requestCount('deleteAgent')).toBe(1);
     expect((await sandboxAgents(t)).map((entry) => entry.id)).not.toContain(agent.id);
-    expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'succeeded']);
+    expect(await outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'succeeded']);
     await announcedWith(t, `deleted agent *Front desk* (\`${agent.id}\`)`);
   });
 
@@ -205,8 +203,8 @@ describe('/voice agents delete', () => {
     expect(shownText(refused)).toContain('a number still routes to it');
     expect(shownText(refused)).toContain(`still routed from ${number}`);
     expect(t.sandbox.requestCount('deleteAgent')).toBe(1);
-    expect(outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'failed']);
-    expect(lastAuditRow(t, { action: 'agent.delete', outcome: 'failed' })).toMatchObject({
+    expect(await outcomesOfLatest('agent.delete')).toEqual(['requested', 'confirmed', 'failed']);
+    expect(await lastAuditRow(t, { action: 'agent.delete', outcome: 'failed' })).toMatchObject({
       target: agent.id,
       error_code: 'conflict',
     });
@@ -226,12 +224,12 @@ describe('unknown numbers and agents', () => {
   ])(
     '`/voice %s` is refused with the reason, asks for no confirmation, and audits the attempt as rejected',
     async (text, message, code) => {
-      const rowsBefore = auditRows(t).length;
+      const rowsBefore = (await auditRows(t)).length;
       const sent = await t.command(text, ADMIN);
       const answer = await respondedWith(t, sent.responseUrlId, message);
       expect(hasElement(blocksOf(answer), ACTION.confirmChange)).toBe(false);
-      expect(confirmationCount()).toBe(0);
-      const [row, ...more] = auditRows(t).slice(rowsBefore);
+      expect(await confirmationCount()).toBe(0);
+      const [row, ...more] = (await auditRows(t)).slice(rowsBefore);
       expect(more).toEqual([]);
       expect(row).toMatchObject({ actor_id: ADMIN, outcome: 'rejected', error_code: code });
       expect(row?.error_message).toContain(message);

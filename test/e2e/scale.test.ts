@@ -1,7 +1,6 @@
 // An account of 10,000 purchased numbers and 1,000 agents (seeded straight into the sandbox's SQLite, the first 150
 // numbers routed, the app's own routing records to match), driven through signed requests to the real app: every
 // page of every list is reachable, each item found exactly once, and nothing the app sends breaks Slack's limits.
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
@@ -18,6 +17,7 @@ import {
   listedAgents,
   listedNumbers,
   readable,
+  rowsOf,
   type SandboxAgent,
   type SandboxNumber,
   sandboxAgents,
@@ -27,7 +27,6 @@ import {
   shownText,
   suggested,
   viewOf,
-  withDatabase,
 } from './support.js';
 
 const NUMBERS = 10_000;
@@ -44,7 +43,7 @@ beforeAll(async () => {
     sandboxSeed: { agents: AGENTS, numbers: NUMBERS, routed: ROUTED },
   });
   [numbers, agents] = await Promise.all([sandboxNumbers(t), sandboxAgents(t)]);
-  seedRoutes(t, seededRoutes(numbers, agents, ROUTED));
+  await seedRoutes(t, seededRoutes(numbers, agents, ROUTED));
 });
 afterAll(async () => {
   // Whatever the tests made the app send, every message and view kept within Slack's limits.
@@ -147,14 +146,14 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
   });
 
   it('filters by route, region, agent and digits, each filtered list walked to its end, each number once', async () => {
-    const routed = new Set(routeRecords(t).keys());
+    const routed = new Set((await routeRecords(t)).keys());
     const cases: [text: string, expected: string[]][] = [
       ['numbers routed', numbers.map((entry) => entry.number).filter((number) => routed.has(number))],
       ['numbers DE', numbers.map((entry) => entry.number).filter((number) => number.startsWith('+49'))],
       ['numbers 415', numbers.map((entry) => entry.number).filter((number) => number.includes('415'))],
       [
         `numbers agent ${agents[3]?.id}`,
-        [...routeRecords(t)].filter(([, agentId]) => agentId === agents[3]?.id).map(([number]) => number),
+        [...(await routeRecords(t))].filter(([, agentId]) => agentId === agents[3]?.id).map(([number]) => number),
       ],
     ];
     for (const [text, expected] of cases) {
@@ -174,7 +173,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     expect(buttonValues(blocksOf(card), ACTION.releaseNumber)).toEqual([far?.id]);
 
     const agent = agents[7];
-    const own = [...routeRecords(t)].filter(([, agentId]) => agentId === agent?.id).map(([number]) => number);
+    const own = [...(await routeRecords(t))].filter(([, agentId]) => agentId === agent?.id).map(([number]) => number);
     const agentCard = await t.respondedTo((await t.command(`agents ${agent?.id}`, VIEWER)).responseUrlId);
     expect(shownText(agentCard)).toContain(`*${agent?.name}*  \`${agent?.id}\``);
     expect(shownText(agentCard)).toContain(`Numbers: ${own.length} routed: ${own.sort().join(', ')}`);
@@ -184,7 +183,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     const mark = t.slack.mark();
     await t.homeOpened(OPERATOR);
     const home = await t.slack.waitFor('views.publish', (call) => call.body.user_id === OPERATOR, { since: mark });
-    const unrouted = NUMBERS - routeRecords(t).size;
+    const unrouted = NUMBERS - (await routeRecords(t)).size;
     const at = t.slack.mark();
     await t.action({
       userId: OPERATOR,
@@ -197,7 +196,8 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     expect(shownText(filtered)).toContain(
       `Page 1 of ${Math.ceil(unrouted / 25).toLocaleString('en-US')} · ${unrouted.toLocaleString('en-US')} numbers`,
     );
-    expect(listedNumbers(viewOf(filtered).blocks).every((number) => !routeRecords(t).has(number))).toBe(true);
+    const records = await routeRecords(t);
+    expect(listedNumbers(viewOf(filtered).blocks).every((number) => !records.has(number))).toBe(true);
   });
 
   it('maps an unrouted number past the 100th through the type-ahead pickers, unrouted numbers offered first', async () => {
@@ -272,7 +272,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
   it('walks every page of `/voice audit`, one line per change, each change exactly once while new ones arrive', async () => {
     const changes = 1000;
     const target = (i: number) => `+1555000${String(i).padStart(4, '0')}`;
-    appendChanges(changes, target);
+    await appendChanges(changes, target);
     const first = await t.respondedTo((await t.command('audit', VIEWER)).responseUrlId);
     expect(shownText(first)).toMatch(/Page 1 of 5\d · 1,0\d\d changes/);
 
@@ -282,7 +282,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     let page = first;
     for (let next = only(blocksOf(page), PAGE.audit.next); next !== undefined; ) {
       // A change made while someone reads older pages does not move what they have yet to see.
-      if (pages.length === 10) appendChanges(1, () => '+15559999999');
+      if (pages.length === 10) await appendChanges(1, () => '+15559999999');
       page = await turn(PAGE.audit.next, next);
       pages.push(lines(blocksOf(page)));
       next = only(blocksOf(page), PAGE.audit.next);
@@ -300,11 +300,8 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
 });
 
 /** The app's own routing records: number → agent. */
-function routeRecords(t: TestApp): Map<string, string> {
-  const rows = withDatabase(t, (db) => db.prepare('SELECT phone_number, agent_id FROM routes').all()) as {
-    phone_number: string;
-    agent_id: string;
-  }[];
+async function routeRecords(t: TestApp): Promise<Map<string, string>> {
+  const rows = await rowsOf<{ phone_number: string; agent_id: string }>(t, 'SELECT phone_number, agent_id FROM routes');
   return new Map(rows.map((row) => [row.phone_number, row.agent_id]));
 }
 
@@ -312,10 +309,9 @@ function routeRecords(t: TestApp): Map<string, string> {
  * Writes `count` finished maps into the app's audit log as the app does (request, confirmation, success), two changes
  * at a time with their rows interleaved, as concurrent requests leave them.
  */
-function appendChanges(count: number, target: (i: number) => string): void {
-  const db = new Database(t.dbPath, { fileMustExist: true });
-  try {
-    const log = new AuditLog(db);
+async function appendChanges(count: number, target: (i: number) => string): Promise<void> {
+  await (await t.database.sql()).transaction(async (tx) => {
+    const log = new AuditLog(tx);
     const step = (i: number, outcome: 'requested' | 'confirmed' | 'succeeded') =>
       log.append({
         actorId: ADMIN,
@@ -326,13 +322,10 @@ function appendChanges(count: number, target: (i: number) => string): void {
         outcome,
         correlationId: `seeded-${target(i)}-${i}`,
       });
-    db.transaction(() => {
-      for (let i = 0; i < count; i += 2) {
-        const pair = [i, i + 1].filter((j) => j < count);
-        for (const outcome of ['requested', 'confirmed', 'succeeded'] as const) for (const j of pair) step(j, outcome);
-      }
-    })();
-  } finally {
-    db.close();
-  }
+    for (let i = 0; i < count; i += 2) {
+      const pair = [i, i + 1].filter((j) => j < count);
+      for (const outcome of ['requested', 'confirmed', 'succeeded'] as const)
+        for (const j of pair) await step(j, outcome);
+    }
+  });
 }

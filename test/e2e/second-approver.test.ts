@@ -17,10 +17,10 @@ import {
   lastAuditRow,
   onlyButton,
   outcomeOf,
+  rowsOf,
   shownText,
   voiceNumber,
   waitUntil,
-  withDatabase,
 } from './support.js';
 
 const APPROVALS = 'CAPPROVALS';
@@ -59,7 +59,7 @@ async function confirmedBuy(app: TestApp) {
   expect(posted).toHaveLength(1);
   expect(shownText(posted[0] as SlackCall)).toContain(number);
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  const waiting = lastAuditRow(app, { target: number, outcome: 'awaiting_approval' });
+  const waiting = await lastAuditRow(app, { target: number, outcome: 'awaiting_approval' });
   expect(waiting, 'an awaiting_approval row').toBeDefined();
   return {
     number,
@@ -122,7 +122,7 @@ it('refuses the requester and a viewer; two approvals at once make one purchase,
     'the requester told of the purchase',
   );
 
-  const trail = auditTrail(app, correlationId);
+  const trail = await auditTrail(app, correlationId);
   expect(trail.map((row) => `${row.action} ${row.outcome}`)).toEqual([
     'number.buy requested',
     'number.buy confirmed',
@@ -137,7 +137,7 @@ it('refuses the requester and a viewer; two approvals at once make one purchase,
     [VIEWER, 'denied'],
   ]);
   expect(trail.find((row) => row.outcome === 'approved')?.actor_id).toMatch(/^(UOPERATOR2|UADMIN)$/);
-  expect(auditRows(app).filter((row) => row.outcome === 'approved')).toHaveLength(1);
+  expect((await auditRows(app)).filter((row) => row.outcome === 'approved')).toHaveLength(1);
 });
 
 function hasButtons(call: SlackCall): boolean {
@@ -163,7 +163,7 @@ async function expectEndedUnmade(
   expect(shownText(await outcomeOf(app, late.responseUrlId))).toContain(request.lateSays);
   await app.settled();
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-  expect(auditTrail(app, request.correlationId).map((row) => row.outcome)).toEqual([
+  expect((await auditTrail(app, request.correlationId)).map((row) => row.outcome)).toEqual([
     'requested',
     'confirmed',
     'awaiting_approval',
@@ -222,9 +222,7 @@ it('a map that needs approval is confirmed, waits, and is made once approved, in
   await decide(app, ADMIN, 'approve', onlyButton(blocksOf(request), ACTION.approveChange));
   await app.settled();
   expect(app.sandbox.requestCount('mapNumber')).toBe(1);
-  const route = withDatabase(app, (db) =>
-    db.prepare('SELECT agent_id, updated_by FROM routes WHERE phone_number = ?').get(number),
-  );
+  const [route] = await rowsOf(app, 'SELECT agent_id, updated_by FROM routes WHERE phone_number = ?', [number]);
   expect(route).toEqual({ agent_id: agent.id, updated_by: OPERATOR });
-  expect(lastAuditRow(app, { action: 'routing.map', outcome: 'succeeded' })?.actor_id).toBe(OPERATOR);
+  expect((await lastAuditRow(app, { action: 'routing.map', outcome: 'succeeded' }))?.actor_id).toBe(OPERATOR);
 });

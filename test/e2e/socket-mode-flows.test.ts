@@ -72,7 +72,7 @@ describe('commands and buttons over envelopes', () => {
     expect(shownText(outcome)).toContain(`Bought *${number}*`);
     expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
     await announcedWith(t, `bought *${number}* (GB`);
-    const trail = auditRows(t).filter((row) => row.action === 'number.buy' && row.target === number);
+    const trail = (await auditRows(t)).filter((row) => row.action === 'number.buy' && row.target === number);
     expect(trail.map((row) => `${row.action} ${row.outcome}`)).toEqual([
       'number.buy requested',
       'number.buy confirmed',

@@ -1,11 +1,11 @@
 // Helpers shared by the end-to-end tests: reading what Slack was sent (blocks, views), reading the sandbox through
 // its own HTTP API, reading the app's SQLite file read-only, and driving the app's own flows to set a scene.
 // Append new helpers at the end: several test files (and authors) share this module.
-import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { RoutingRecords } from '../../src/store/routes.js';
+import type { SqlParam } from '../../src/store/sql.js';
 import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { limitViolations } from '../views/support.js';
@@ -194,31 +194,21 @@ export interface AuditRow {
   hash: string;
 }
 
-export function withDatabase<T>(t: TestApp, read: (db: Database.Database) => T): T {
-  const db = new Database(t.dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return read(db);
-  } finally {
-    db.close();
-  }
+/** Rows a query reads from the app's database, on this run's engine. */
+export async function rowsOf<T>(t: TestApp, text: string, params: SqlParam[] = []): Promise<T[]> {
+  return (await t.database.sql()).all<T>(text, params);
 }
 
 /** Every audit row, oldest first. */
-export function auditRows(t: TestApp): AuditRow[] {
-  return withDatabase(t, (db) => db.prepare('SELECT * FROM audit_events ORDER BY id').all() as AuditRow[]);
+export function auditRows(t: TestApp): Promise<AuditRow[]> {
+  return rowsOf<AuditRow>(t, 'SELECT * FROM audit_events ORDER BY id');
 }
 
 /** Every row of every table, as JSON: for proving that something (a secret) was never stored. */
-export function everyRowAsJson(t: TestApp): string {
-  return withDatabase(t, (db) => {
-    const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .all()
-      .map((row) => (row as { name: string }).name);
-    expect(tables).toContain('audit_events');
-    const dump = Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]));
-    return JSON.stringify(dump);
-  });
+export async function everyRowAsJson(t: TestApp): Promise<string> {
+  const text = await t.database.text();
+  expect(text).toContain('audit_events');
+  return text;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -300,13 +290,13 @@ export async function confirmAs(t: TestApp, user: string, confirmationId: string
 }
 
 /** The audit rows of one request (request, confirmation, outcome), oldest first. */
-export function auditTrail(t: TestApp, correlationId: string): AuditRow[] {
-  return auditRows(t).filter((row) => row.correlation_id === correlationId);
+export async function auditTrail(t: TestApp, correlationId: string): Promise<AuditRow[]> {
+  return (await auditRows(t)).filter((row) => row.correlation_id === correlationId);
 }
 
 /** The newest audit row with these column values, or undefined. */
-export function lastAuditRow(t: TestApp, match: Partial<AuditRow>): AuditRow | undefined {
-  return auditRows(t)
+export async function lastAuditRow(t: TestApp, match: Partial<AuditRow>): Promise<AuditRow | undefined> {
+  return (await auditRows(t))
     .reverse()
     .find((row) => Object.entries(match).every(([column, value]) => row[column as keyof AuditRow] === value));
 }
@@ -317,17 +307,21 @@ export function lastAuditRow(t: TestApp, match: Partial<AuditRow>): AuditRow | u
  */
 export async function waitForAuditRow(t: TestApp, match: Partial<AuditRow>, timeoutMs = 15_000): Promise<AuditRow> {
   await waitUntil(
-    () => lastAuditRow(t, match) !== undefined,
+    async () => (await lastAuditRow(t, match)) !== undefined,
     `an audit row matching ${JSON.stringify(match)}`,
     timeoutMs,
   );
-  return lastAuditRow(t, match) as AuditRow;
+  return (await lastAuditRow(t, match)) as AuditRow;
 }
 
 /** Polls `condition` until it holds; fails after the timeout, naming what it waited for. */
-export async function waitUntil(condition: () => boolean, description: string, timeoutMs = 15_000): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  description: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${description}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -337,8 +331,8 @@ export async function waitUntil(condition: () => boolean, description: string, t
  * Waits until every successful change has refreshed its actor's Home tab (views.publish, after the answer), so that
  * no provider read of such a refresh is still under way: then request counts stand still.
  */
-export function homeRefreshesDone(t: TestApp): Promise<void> {
-  const changes = auditRows(t).filter((row) => row.outcome === 'succeeded').length;
+export async function homeRefreshesDone(t: TestApp): Promise<void> {
+  const changes = (await auditRows(t)).filter((row) => row.outcome === 'succeeded').length;
   return waitUntil(
     () => t.slack.calls('views.publish').length >= changes,
     `${changes} Home tab refreshes, one per successful change`,
@@ -375,16 +369,11 @@ export async function voiceNumber(t: TestApp, region = 'US', skip = 0): Promise<
 // Accounts at scale, and Slack's Block Kit limits on everything the app sent
 
 /** Routing records written into the app's own store, as the app would after these maps (seeded sandbox routes). */
-export function seedRoutes(t: TestApp, routes: { phoneNumber: string; agentId: string }[]): void {
-  const db = new Database(t.dbPath, { fileMustExist: true });
-  try {
-    const records = new RoutingRecords(db);
-    db.transaction(() => {
-      for (const route of routes) records.set({ ...route, updatedBy: 'USEED' });
-    })();
-  } finally {
-    db.close();
-  }
+export async function seedRoutes(t: TestApp, routes: { phoneNumber: string; agentId: string }[]): Promise<void> {
+  await (await t.database.sql()).transaction(async (tx) => {
+    const records = new RoutingRecords(tx);
+    for (const route of routes) await records.set({ ...route, updatedBy: 'USEED' });
+  });
 }
 
 /** The routes a sandbox seed of `routed` numbers made: the first numbers, to the agents in turn. */

@@ -14,11 +14,11 @@ import {
   onlyButton,
   outcomeOf,
   press,
+  rowsOf,
   sandboxNumbers,
   shownText,
   viewOf,
   voiceNumber,
-  withDatabase,
 } from './support.js';
 
 let t: TestApp;
@@ -35,12 +35,8 @@ async function routedNumber(skip: number): Promise<string> {
   return number;
 }
 
-const stateOf = (id: string): string | undefined =>
-  (
-    withDatabase(t, (db) => db.prepare('SELECT state FROM confirmations WHERE id = ?').get(id)) as
-      | { state: string }
-      | undefined
-  )?.state;
+const stateOf = async (id: string): Promise<string | undefined> =>
+  (await rowsOf<{ state: string }>(t, 'SELECT state FROM confirmations WHERE id = ?', [id]))[0]?.state;
 
 const typed = (value: string) => ({
   [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput(value) },
@@ -74,7 +70,7 @@ it('asks for the last four digits in a modal: a wrong entry is an inline error, 
     errors: { [INPUT.typedConfirmation.block]: expect.stringContaining('nothing was changed') },
   });
   expect(t.sandbox.requestCount('releaseNumber')).toBe(0);
-  expect(stateOf(confirmationId)).toBe('pending');
+  expect(await stateOf(confirmationId)).toBe('pending');
 
   const right = await submit(number.slice(-4));
   expect(right.json).toMatchObject({ response_action: 'update' });
@@ -93,7 +89,7 @@ it('changes nothing when the typed confirmation is skipped by a plain Confirm', 
   expect(shownText(await outcomeOf(t, pressed.responseUrlId))).toContain('Type the last four digits');
   await t.settled();
   expect(t.sandbox.requestCount('releaseNumber')).toBe(before);
-  expect(stateOf(confirmationId)).toBe('pending');
+  expect(await stateOf(confirmationId)).toBe('pending');
 });
 
 it('asks nothing more for a number that routes nowhere', async () => {

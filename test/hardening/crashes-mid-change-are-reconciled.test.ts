@@ -2,17 +2,16 @@
 // With an external provider the change goes through without the app; with the embedded sandbox it dies with the
 // app. Either way the restarted app finds out from the provider what really happened, audits it as reconciled,
 // announces only what happened, and tells the requester on the interaction they were left waiting on.
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteName, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
 import { ADMIN, BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, spawnApp } from '../harness/app-process.js';
+import { type TestDatabase, testDatabase } from '../harness/database.js';
 import { type FakeSlack, RESPONSE_URL, startFakeSlack } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { sweepForSecrets } from '../harness/secrets.js';
@@ -38,23 +37,32 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   try {
-    const dbs = ['external', 'embedded'].flatMap((provider) =>
-      ['buy', 'release', 'map', 'delete'].map((kind) => join(dir, `${provider}-${kind}`, 'voice-ops.db')),
-    );
-    for (const dbPath of dbs.filter((path) => existsSync(path))) {
+    for (const database of databases.values()) {
       sweepForSecrets({
         slack,
         logText: logs.join('\n'),
-        dbPath,
+        databaseText: await (await database).text(),
         credentials: [BOT_TOKEN, SIGNING_SECRET, SANDBOX_KEY],
       });
     }
   } finally {
+    for (const database of databases.values()) await (await database).remove();
     await external?.close();
     await slack?.close();
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+/** Each case's database, on this run's engine, made with its folder the first time it is asked for. */
+const databases = new Map<string, Promise<TestDatabase>>();
+function databaseOf(home: string): Promise<TestDatabase> {
+  let database = databases.get(home);
+  if (database === undefined) {
+    database = mkdir(home, { recursive: true }).then(() => testDatabase(home));
+    databases.set(home, database);
+  }
+  return database;
+}
 
 type Provider = 'external' | 'embedded';
 type Kind = 'buy' | 'release' | 'map' | 'delete';
@@ -75,7 +83,8 @@ async function startApp(provider: Provider, home: string, timeoutMs = TIMEOUT_MS
       SLACK_API_URL: slack.apiUrl,
       ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
       VOICE_API_TIMEOUT_MS: String(timeoutMs),
-      DATABASE_PATH: join(home, 'voice-ops.db'),
+      ...(await databaseOf(home)).env,
+      LEASE_TTL_S: '3',
       NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
       VOICE_OPERATORS: OPERATOR,
       VOICE_ADMINS: ADMIN,
@@ -142,24 +151,17 @@ async function confirm(app: Running, user: string, promptId: string): Promise<st
   return id;
 }
 
-function openIntents(home: string): number {
-  const db = new Database(join(home, 'voice-ops.db'), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
+async function openIntents(home: string): Promise<number> {
+  const db = await (await databaseOf(home)).sql();
+  return (await db.get<{ n: number }>('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL'))?.n ?? 0;
 }
 
-function auditOf(home: string, action: string): { outcome: string; source: string; params: string | null }[] {
-  const db = new Database(join(home, 'voice-ops.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db
-      .prepare('SELECT outcome, source, params FROM audit_events WHERE action = ? ORDER BY id')
-      .all(action) as never;
-  } finally {
-    db.close();
-  }
+async function auditOf(home: string, action: string) {
+  const db = await (await databaseOf(home)).sql();
+  return db.all<{ outcome: string; source: string; params: string | null }>(
+    'SELECT outcome, source, params FROM audit_events WHERE action = ? ORDER BY id',
+    [action],
+  );
 }
 
 interface Scene {
@@ -304,7 +306,7 @@ describe.each<Provider>(['external', 'embedded'])('SIGKILL mid-change, provider 
         (open) => open === 0,
         'the intent to be closed',
       );
-      const last = auditOf(home, change.action).at(-1);
+      const last = (await auditOf(home, change.action)).at(-1);
       expect(last).toMatchObject({ outcome: made ? 'succeeded' : 'failed', source: 'system' });
       expect(JSON.parse(last?.params ?? '{}')).toEqual({ reconciled: true });
       await stop(second);

@@ -78,7 +78,7 @@ describe('the same delivery, twice', () => {
       expect.stringContaining('Working on it'),
       expect.stringContaining('Bought'),
     ]);
-    expect(auditTrail(t, correlationOf(t, confirmationId)).map((row) => row.outcome)).toEqual([
+    expect((await auditTrail(t, await correlationOf(t, confirmationId))).map((row) => row.outcome)).toEqual([
       'requested',
       'confirmed',
       'succeeded',
@@ -100,9 +100,9 @@ describe('the same delivery, twice', () => {
     expect(repeatsDropped() - dropped).toBe(1);
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
     expect(postsTo(responseUrlId)).toHaveLength(2);
-    expect(auditTrail(t, correlationOf(t, confirmationId)).filter((row) => row.outcome === 'confirmed')).toHaveLength(
-      1,
-    );
+    expect(
+      (await auditTrail(t, await correlationOf(t, confirmationId))).filter((row) => row.outcome === 'confirmed'),
+    ).toHaveLength(1);
   });
 
   it('a slash command that creates an agent, delivered twice at once and then retried, creates one agent', async () => {
@@ -125,7 +125,7 @@ describe('the same delivery, twice', () => {
     expect(t.sandbox.requestCount('createAgent') - creates).toBe(1);
     expect((await sandboxAgents(t)).filter((agent) => agent.name === name)).toHaveLength(1);
     expect(postsTo('dup-create')).toHaveLength(1);
-    const audited = auditRows(t).filter((row) => row.action === 'agent.create' && row.params?.includes(name));
+    const audited = (await auditRows(t)).filter((row) => row.action === 'agent.create' && row.params?.includes(name));
     expect(audited.map((row) => row.outcome)).toEqual(['requested', 'succeeded']);
   });
 
@@ -168,7 +168,7 @@ describe('two people, one number', () => {
 
     expect(late).toContain(`${number} can no longer be bought: it was bought in the meantime.`);
     expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
-    expect(auditTrail(t, correlationOf(t, second.confirmationId)).at(-1)).toMatchObject({
+    expect((await auditTrail(t, await correlationOf(t, second.confirmationId))).at(-1)).toMatchObject({
       actor_id: ADMIN,
       outcome: 'failed',
       error_code: 'conflict',
@@ -195,7 +195,9 @@ describe('two people, one number', () => {
     ]);
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
     expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
-    const outcomes = [first, second].map((asked) => auditTrail(t, correlationOf(t, asked.confirmationId)).at(-1));
+    const outcomes = await Promise.all(
+      [first, second].map(async (asked) => (await auditTrail(t, await correlationOf(t, asked.confirmationId))).at(-1)),
+    );
     expect(outcomes.map((row) => `${row?.outcome} ${row?.error_code ?? ''}`).sort()).toEqual([
       'failed busy',
       'succeeded ',
@@ -230,11 +232,11 @@ describe('two people, one number', () => {
       // The re-route won: the release was refused and changed nothing.
       expect(rerouted).toMatch(/Re-routed/);
       expect(released).toContain(busy);
-      expect(routeRecords(t)[number]).toBe(beta.id);
+      expect((await routeRecords(t))[number]).toBe(beta.id);
     } else {
       expect(released).toMatch(/Released/);
       expect(rerouted).toContain(busy);
-      expect(routeRecords(t)[number]).toBeUndefined();
+      expect((await routeRecords(t))[number]).toBeUndefined();
     }
   });
 });

@@ -34,7 +34,7 @@ async function startApp(options: Partial<SpawnOptions> & { env?: Record<string, 
   const app = spawnApp({
     via: 'node',
     ...options,
-    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.dbPath), ...options.env },
+    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...options.env },
   });
   bed.started.push(app);
   return { ...app, ...(await app.ready) };
@@ -97,7 +97,7 @@ describe('an error nothing handled', () => {
     ]);
     // The graceful stop: the buy was finished, audited and reported before the process went.
     expect(messages(app)).toContain('stopped');
-    expect(inspectDatabase(bed.dbPath).trail).toEqual([
+    expect((await inspectDatabase(bed.database)).trail).toEqual([
       'number.buy requested',
       'number.buy confirmed',
       'number.buy succeeded',

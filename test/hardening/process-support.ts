@@ -4,7 +4,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
@@ -12,6 +11,7 @@ import { AuditLog } from '../../src/store/audit.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
 import { OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, killLeftovers } from '../harness/app-process.js';
+import { type TestDatabase, testDatabase } from '../harness/database.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { sweepForSecrets } from '../harness/secrets.js';
@@ -83,19 +83,22 @@ export async function purchased(sandbox: Sandbox): Promise<string[]> {
   return ((await response.json()) as { data: { number: string }[] }).data.map((entry) => entry.number);
 }
 
-/** Opens the file as a reader would after the process went, and checks it through SQLite and the app's row schema. */
-export function inspectDatabase(dbPath: string) {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    const integrity = db.pragma('integrity_check', { simple: true });
-    const count = (db.prepare('SELECT count(*) AS n FROM audit_events').get() as { n: number }).n;
-    const events = [...new AuditLog(db).since(new Date(0))];
-    const confirmations = db.prepare('SELECT id, state FROM confirmations').all() as { id: string; state: string }[];
-    const trail = events.map((event) => `${event.action} ${event.outcome}`);
-    return { integrity, count, events, trail, confirmations };
-  } finally {
-    db.close();
-  }
+/**
+ * Reads the database as a reader would after the process went, through the app's row schema, with SQLite's own
+ * integrity check on a file ('ok' stands for Postgres, whose server checks its own).
+ */
+export async function inspectDatabase(database: TestDatabase) {
+  const db = await database.sql();
+  const integrity =
+    database.target.kind === 'sqlite'
+      ? (await db.get<{ integrity_check: string }>('PRAGMA integrity_check'))?.integrity_check
+      : 'ok';
+  const count = (await db.get<{ n: number }>('SELECT count(*) AS n FROM audit_events'))?.n ?? 0;
+  const events = [];
+  for await (const event of new AuditLog(db).since(new Date(0))) events.push(event);
+  const confirmations = await db.all<{ id: string; state: string }>('SELECT id, state FROM confirmations');
+  const trail = events.map((event) => `${event.action} ${event.outcome}`);
+  return { integrity, count, events, trail, confirmations };
 }
 
 /** What the tests of the app's own process share: one fake Slack and one sandbox, a fresh database per test. */
@@ -104,7 +107,8 @@ export interface ProcessBed {
   sandbox: Sandbox;
   /** This test's directory, removed after it. */
   dir: string;
-  dbPath: string;
+  /** This test's database, on this run's engine. */
+  database: TestDatabase;
   /** Every process this test started, for the secrets sweep over all they wrote. */
   started: AppProcess[];
 }
@@ -121,7 +125,7 @@ export function useProcessBed(prefix: string, credentials: string[]): ProcessBed
   });
   beforeEach(async () => {
     bed.dir = await mkdtemp(join(tmpdir(), prefix));
-    bed.dbPath = join(bed.dir, 'voice-ops.db');
+    bed.database = await testDatabase(bed.dir);
     bed.started = [];
   });
   afterEach(async () => {
@@ -132,10 +136,11 @@ export function useProcessBed(prefix: string, credentials: string[]): ProcessBed
       sweepForSecrets({
         slack: bed.slack,
         logText,
-        dbPath: bed.dbPath,
+        databaseText: await bed.database.text(),
         credentials: [...credentials, bed.sandbox.apiKey],
       });
     } finally {
+      await bed.database.remove();
       await rm(bed.dir, { recursive: true, force: true });
     }
   });

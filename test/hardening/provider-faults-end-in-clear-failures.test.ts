@@ -101,20 +101,26 @@ let usNumbers = 0;
 const escaped = (number: string) => new RegExp(number.replace('+', '\\+'));
 
 /** Every check a failed change must pass: the message, the audit row, and no announcement. */
-function expectCleanFailure(shown: SlackCall, says: RegExp, code: string, correlationId: string, since: number): void {
+async function expectCleanFailure(
+  shown: SlackCall,
+  says: RegExp,
+  code: string,
+  correlationId: string,
+  since: number,
+): Promise<void> {
   const text = shownText(shown);
   expect(text).toMatch(/^:warning: /);
   expect(text).toMatch(says);
   expectActionable(text);
-  const outcome = auditTrail(t, correlationId).at(-1);
+  const outcome = (await auditTrail(t, correlationId)).at(-1);
   expect(outcome, 'the last audit row of the request').toMatchObject({ outcome: 'failed', error_code: code });
   expect(outcome?.error_message ?? '').not.toBe('');
   expect(announcementCalls(t, since), 'no announcement of a failure').toEqual([]);
 }
 
 /** The audit row that opened the newest request for this action and target (or whose params mention it). */
-function requestRow(action: string, mention: string) {
-  const row = auditRows(t).findLast(
+async function requestRow(action: string, mention: string) {
+  const row = (await auditRows(t)).findLast(
     (candidate) =>
       candidate.action === action &&
       candidate.outcome === 'requested' &&
@@ -145,7 +151,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 
     // When the provider may have bought it, the purchased list was read to tell the user which it is.
     const says = failure.uncertain ? /The purchase of .+ was NOT completed.+safe to try again/ : failure.says;
-    expectCleanFailure(shown, says, failure.code, correlationOf(t, confirmationId), since);
+    await expectCleanFailure(shown, says, failure.code, await correlationOf(t, confirmationId), since);
     if (failure.uncertain) expect(shownText(shown)).toMatch(escaped(number));
     // A buy is never sent twice; only a 429, which the provider did not process, is repeated.
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(failure.code === 'rate_limited' ? 3 : 1);
@@ -164,7 +170,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 
     // A creation cannot be verified like a buy, so the user is told it may exist and where to look.
     const says = failure.uncertain ? /may have been created.+Check \/voice agents before trying again/ : failure.says;
-    expectCleanFailure(shown, says, failure.code, requestRow('agent.create', name).correlation_id, since);
+    await expectCleanFailure(shown, says, failure.code, (await requestRow('agent.create', name)).correlation_id, since);
     if (failure.fault.type !== 'hold') {
       expect((await sandboxAgents(t)).map((agent) => agent.name)).not.toContain(name);
     }
@@ -180,8 +186,14 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     const sent = await t.command(`map ${number} ${agent.id}`, OPERATOR);
     const shown = await t.respondedTo(sent.responseUrlId);
 
-    expectCleanFailure(shown, failure.says, failure.code, requestRow('routing.map', number).correlation_id, since);
-    expect(routeRecords(t)[number], 'no routing record without a route').toBeUndefined();
+    await expectCleanFailure(
+      shown,
+      failure.says,
+      failure.code,
+      (await requestRow('routing.map', number)).correlation_id,
+      since,
+    );
+    expect((await routeRecords(t))[number], 'no routing record without a route').toBeUndefined();
   });
 
   it('a confirmed release fails cleanly and keeps the number and its routing record', async () => {
@@ -192,10 +204,10 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 
     const shown = await confirmAs(t, ADMIN, confirmationId);
 
-    expectCleanFailure(shown, failure.says, failure.code, correlationOf(t, confirmationId), since);
+    await expectCleanFailure(shown, failure.says, failure.code, await correlationOf(t, confirmationId), since);
     if (failure.fault.type !== 'hold') {
       expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
-      expect(routeRecords(t)[number], 'the route still stands, and so does its record').toBe(agent.id);
+      expect((await routeRecords(t))[number], 'the route still stands, and so does its record').toBe(agent.id);
     }
   });
 });
@@ -238,11 +250,11 @@ describe('answers that arrive late or not at all', () => {
     t.sandbox.faults.inject('mapNumber', SLOW, { times: 1 });
     const first = await t.command(`map ${number} ${agent.id}`, OPERATOR);
     expect(shownText(await t.respondedTo(first.responseUrlId))).toContain('did not answer in time');
-    expect(routeRecords(t)[number]).toBeUndefined();
+    expect((await routeRecords(t))[number]).toBeUndefined();
     t.sandbox.faults.clear();
 
     await mapThroughApp(t, OPERATOR, number, agent.id);
-    expect(routeRecords(t)[number]).toBe(agent.id);
+    expect((await routeRecords(t))[number]).toBe(agent.id);
   });
 
   it('a release the provider finishes after the timeout leaves no stale routing record once the reconciler looks', async () => {
@@ -250,13 +262,13 @@ describe('answers that arrive late or not at all', () => {
     const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
     t.sandbox.faults.inject('releaseNumber', SLOW, { times: 1 });
     expect(shownText(await confirmAs(t, ADMIN, confirmationId))).toContain('did not answer in time');
-    expect(routeRecords(t)[number], 'not known to be released yet').toBe(agent.id);
+    expect((await routeRecords(t))[number], 'not known to be released yet').toBe(agent.id);
     t.sandbox.faults.clear();
 
     await until(sandboxNumbers.bind(null, t), (list) => !list.some((entry) => entry.number === number), 'the release');
     await t.app.reconcile();
-    expect(routeRecords(t)[number], 'no routing record without a route').toBeUndefined();
-    expect(lastAuditRow(t, { action: 'routing.drop', target: number })).toMatchObject({ source: 'provider' });
+    expect((await routeRecords(t))[number], 'no routing record without a route').toBeUndefined();
+    expect(await lastAuditRow(t, { action: 'routing.drop', target: number })).toMatchObject({ source: 'provider' });
     const agentsListed = await t.command('agents', ADMIN);
     const row = shownText(await t.respondedTo(agentsListed.responseUrlId));
     expect(row).toContain(agent.id);
@@ -277,7 +289,7 @@ describe('answers that arrive late or not at all', () => {
     expect(shown).toContain("The provider's answer was lost; the purchase was verified in the purchased list.");
     expectActionable(shown);
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
-    expect(auditTrail(t, correlationOf(t, confirmationId)).map((row) => row.outcome)).toEqual([
+    expect((await auditTrail(t, await correlationOf(t, confirmationId))).map((row) => row.outcome)).toEqual([
       'requested',
       'confirmed',
       'succeeded',
@@ -312,7 +324,7 @@ describe('answers that arrive late or not at all', () => {
     expect(performance.now() - started, 'waited as the provider asked').toBeGreaterThanOrEqual(1000);
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(2);
     expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
-    expect(auditTrail(t, correlationOf(t, confirmationId)).at(-1)?.outcome).toBe('succeeded');
+    expect((await auditTrail(t, await correlationOf(t, confirmationId))).at(-1)?.outcome).toBe('succeeded');
   });
 });
 

@@ -61,8 +61,10 @@ describe('an agent token whose response_url fails', () => {
     t.slack.failNext('chat.postEphemeral', 'not_in_channel');
     t.slack.failNext('chat.postMessage', 'cannot_dm_bot');
     const { name } = await createAgentWithoutResponseUrl();
-    const created = auditRows(t).findLast((row) => row.action === 'agent.create' && row.outcome === 'succeeded');
-    const undelivered = auditRows(t).findLast((row) => row.action === 'agent.token');
+    const created = (await auditRows(t)).findLast(
+      (row) => row.action === 'agent.create' && row.outcome === 'succeeded',
+    );
+    const undelivered = (await auditRows(t)).findLast((row) => row.action === 'agent.token');
     expect(undelivered).toMatchObject({
       outcome: 'failed',
       target: created?.target,

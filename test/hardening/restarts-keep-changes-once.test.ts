@@ -28,7 +28,10 @@ afterEach(() => {
 /** Starts the app from the build and waits until it is ready (in Socket Mode: connected). */
 async function startApp(mode: 'HTTP' | 'Socket Mode' = 'HTTP'): Promise<AppProcess & { eventsUrl: string }> {
   const socket: Record<string, string> = mode === 'Socket Mode' ? { SLACK_APP_TOKEN: APP_TOKEN } : {};
-  const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.dbPath), ...socket } });
+  const app = spawnApp({
+    via: 'node',
+    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...socket },
+  });
   bed.started.push(app);
   return { ...app, eventsUrl: (await app.ready).eventsUrl };
 }
@@ -42,7 +45,7 @@ it('a confirmation survives a SIGKILL between request and Confirm, then buys onc
   first.child.kill('SIGKILL');
   expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
-  const crashed = inspectDatabase(bed.dbPath);
+  const crashed = await inspectDatabase(bed.database);
   expect(crashed.integrity).toBe('ok');
   expect(crashed.events).toHaveLength(crashed.count);
   expect(crashed.trail).toEqual(['number.buy requested']);
@@ -58,7 +61,7 @@ it('a confirmation survives a SIGKILL between request and Confirm, then buys onc
   expect((await purchased(bed.sandbox)).filter((entry) => entry === number)).toHaveLength(1);
   second.child.kill('SIGTERM');
   expect(await second.exited).toEqual({ code: 0, signal: null });
-  const after = inspectDatabase(bed.dbPath);
+  const after = await inspectDatabase(bed.database);
   expect(after.integrity).toBe('ok');
   expect(after.trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
 });
@@ -83,7 +86,7 @@ it.each(['HTTP', 'Socket Mode'] as const)(
 
     expect(await app.exited).toEqual({ code: 0, signal: null });
     expect(await purchased(bed.sandbox)).toContain(number);
-    const { integrity, trail } = inspectDatabase(bed.dbPath);
+    const { integrity, trail } = await inspectDatabase(bed.database);
     expect(integrity).toBe('ok');
     expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
     // The requester and the channel heard about it before the process went.

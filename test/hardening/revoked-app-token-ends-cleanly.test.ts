@@ -9,6 +9,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { shownText } from '../e2e/support.js';
 import { ADMIN, APP_TOKEN, BOT_TOKEN, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, spawnApp } from '../harness/app-process.js';
+import { databaseText } from '../harness/database.js';
 import { type FakeSlack, RESPONSE_URL, startFakeSlack } from '../harness/fake-slack.js';
 import { slashCommand } from '../harness/payloads.js';
 import { sweepForSecrets } from '../harness/secrets.js';
@@ -32,7 +33,7 @@ afterEach(async () => {
   try {
     const logText = app ? app.output() : '';
     const credentials = [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey];
-    sweepForSecrets({ slack, logText, dbPath: join(dir, 'voice-ops.db'), credentials });
+    sweepForSecrets({ slack, logText, databaseText: await databaseText(join(dir, 'voice-ops.db')), credentials });
   } finally {
     app = undefined;
     await rm(dir, { recursive: true, force: true });

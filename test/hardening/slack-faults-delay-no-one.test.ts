@@ -80,14 +80,14 @@ describe('an announcement that never answers', () => {
         positionOf(note),
       );
       expect(positionOf(opened), 'the form opened while the announcement hung').toBeLessThan(positionOf(note));
-      const correlationId = correlationOf(t, confirmationId);
-      expect(auditTrail(t, correlationId).map((row) => [row.action, row.outcome])).toEqual([
+      const correlationId = await correlationOf(t, confirmationId);
+      expect((await auditTrail(t, correlationId)).map((row) => [row.action, row.outcome])).toEqual([
         ['number.buy', 'requested'],
         ['number.buy', 'confirmed'],
         ['number.buy', 'succeeded'],
         ['change.announce', 'failed'],
       ]);
-      expect(auditTrail(t, correlationId).at(-1)?.error_code).toBe('timeout');
+      expect((await auditTrail(t, correlationId)).at(-1)?.error_code).toBe('timeout');
     } finally {
       t.slack.setLatency('chat.postMessage', 0);
     }
@@ -111,7 +111,7 @@ describe('a 429 on an announcement', () => {
     expect(announcementsOf(number, since), 'the rate-limited post and its one retry').toHaveLength(2);
     expect(positionOf(limited)).toBeLessThan(positionOf(opened));
     expect(positionOf(opened), 'the modal opened while the announcement waited').toBeLessThan(positionOf(retried));
-    expect(auditRows(t).filter((row) => row.action === 'change.announce' && row.target === number)).toEqual([]);
+    expect((await auditRows(t)).filter((row) => row.action === 'change.announce' && row.target === number)).toEqual([]);
   });
 
   it('with a long Retry-After is given up at once, audited as rate-limited, and the requester told', async () => {
@@ -126,7 +126,7 @@ describe('a 429 on an announcement', () => {
     );
     expect(shownText(note)).toContain('limiting how often the app may post');
     await t.settled();
-    const failed = auditTrail(t, correlationOf(t, confirmationId)).at(-1);
+    const failed = (await auditTrail(t, await correlationOf(t, confirmationId))).at(-1);
     expect(failed).toMatchObject({ action: 'change.announce', outcome: 'failed', error_code: 'ratelimited' });
   });
 });
@@ -139,7 +139,7 @@ describe('a 5xx on an announcement', () => {
     await buyThroughApp(t, UNAVAILABLE, number);
     const posts = announcementsOf(number, since);
     expect(posts).toHaveLength(2);
-    expect(auditRows(t).filter((row) => row.action === 'change.announce' && row.target === number)).toEqual([]);
+    expect((await auditRows(t)).filter((row) => row.action === 'change.announce' && row.target === number)).toEqual([]);
   });
 });
 
@@ -158,7 +158,7 @@ describe('a channel the app is not in', () => {
     expect(shownText(note)).toContain('/invite @Voice Ops');
     expect(note.body.replace_original, 'the note leaves the answer in place').toBe(false);
     await t.settled();
-    const failed = auditTrail(t, correlationOf(t, confirmationId)).at(-1);
+    const failed = (await auditTrail(t, await correlationOf(t, confirmationId))).at(-1);
     expect(failed).toMatchObject({ action: 'change.announce', outcome: 'failed', error_code: 'not_in_channel' });
   });
 });

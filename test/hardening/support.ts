@@ -1,7 +1,7 @@
 // Helpers shared by the hardening tests: waiting for a state (not for time), reading what the app posted, and the
 // checks every failure shown to a user must pass.
 import { expect } from 'vitest';
-import { withDatabase } from '../e2e/support.js';
+import { rowsOf } from '../e2e/support.js';
 import type { TestApp } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 
@@ -41,19 +41,16 @@ export function callsSince(t: TestApp, method: string, mark: number): SlackCall[
 }
 
 /** The app's routing records, number → agent id. */
-export function routeRecords(t: TestApp): Record<string, string> {
-  const rows = withDatabase(t, (db) => db.prepare('SELECT phone_number, agent_id FROM routes').all()) as {
-    phone_number: string;
-    agent_id: string;
-  }[];
+export async function routeRecords(t: TestApp): Promise<Record<string, string>> {
+  const rows = await rowsOf<{ phone_number: string; agent_id: string }>(t, 'SELECT phone_number, agent_id FROM routes');
   return Object.fromEntries(rows.map((row) => [row.phone_number, row.agent_id]));
 }
 
 /** The correlation id of a stored confirmation. */
-export function correlationOf(t: TestApp, confirmationId: string): string {
-  const row = withDatabase(t, (db) =>
-    db.prepare('SELECT correlation_id FROM confirmations WHERE id = ?').get(confirmationId),
-  ) as { correlation_id: string } | undefined;
+export async function correlationOf(t: TestApp, confirmationId: string): Promise<string> {
+  const [row] = await rowsOf<{ correlation_id: string }>(t, 'SELECT correlation_id FROM confirmations WHERE id = ?', [
+    confirmationId,
+  ]);
   if (!row) throw new Error(`no stored confirmation ${confirmationId}`);
   return row.correlation_id;
 }

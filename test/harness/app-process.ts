@@ -57,8 +57,16 @@ export interface SpawnOptions {
 const running = new Set<ChildProcess>();
 const appPids = new Set<number>();
 
-/** The environment of an app that talks to `slack` and `sandbox` and keeps its records in `dbPath`. */
-export function appEnvironment(slack: FakeSlack, sandbox: Sandbox, dbPath: string): Record<string, string> {
+/**
+ * The environment of an app that talks to `slack` and `sandbox` and keeps its records where `database` says (a SQLite
+ * file's path, or the variables of a TestDatabase). Leases last 3 s, so that a process started after one was killed
+ * takes over the background work and the killed process's changes within seconds.
+ */
+export function appEnvironment(
+  slack: FakeSlack,
+  sandbox: Sandbox,
+  database: string | Record<string, string>,
+): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -68,7 +76,8 @@ export function appEnvironment(slack: FakeSlack, sandbox: Sandbox, dbPath: strin
     VOICE_API_BASE_URL: sandbox.url,
     VOICE_API_KEY: sandbox.apiKey,
     VOICE_API_TIMEOUT_MS: '5000',
-    DATABASE_PATH: dbPath,
+    ...(typeof database === 'string' ? { DATABASE_PATH: database } : database),
+    LEASE_TTL_S: '3',
     NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
     VOICE_OPERATORS: OPERATOR,
     LOG_LEVEL: 'debug',

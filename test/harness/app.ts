@@ -11,6 +11,7 @@ import { type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
 import type { SlackBudgets } from '../../src/slack/clients.js';
 import type { Recheck } from '../../src/slack/identity.js';
+import { type TestDatabase, testDatabase } from './database.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from './fake-slack.js';
 import { type CapturedLogs, captureLogs } from './logs.js';
 import {
@@ -91,7 +92,10 @@ export interface TestApp {
   sandbox: Sandbox;
   config: Config;
   dir: string;
+  /** The SQLite file the app keeps its records in, on the SQLite engine (on Postgres there is none). */
   dbPath: string;
+  /** What the app keeps its records in, on this run's engine. */
+  database: TestDatabase;
   logs: CapturedLogs;
   signingSecret: string;
   /** The app's request URL, `${app.url}/slack/events`; HTTP mode only (Socket Mode has none: reading it throws). */
@@ -182,14 +186,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
     const dir = await mkdtemp(join(tmpdir(), 'voice-ops-test-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const database = await testDatabase(dir);
+    cleanups.push(() => database.remove());
     const dbPath = join(dir, 'voice-ops.db');
     const logs = captureLogs();
-    // Runs after the app has stopped (cleanups run in reverse) and before its files are removed.
+    // Runs after the app has stopped (cleanups run in reverse) and before its database is removed.
     cleanups.push(async () =>
       sweepForSecrets({
         slack,
         logText: logs.text(),
-        dbPath,
+        databaseText: await database.text(),
         credentials: [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey],
       }),
     );
@@ -210,6 +216,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       VOICE_API_BASE_URL: sandbox.url,
       VOICE_API_KEY: sandbox.apiKey,
       VOICE_API_TIMEOUT_MS: '2000',
+      ...database.env,
+      // The embedded sandbox is not used, but its file would go beside the app's: in the test's folder.
       DATABASE_PATH: dbPath,
       ...(notifyChannel === null ? {} : { NOTIFY_CHANNEL_ID: notifyChannel }),
       VOICE_ADMINS: (options.admins ?? [ADMIN]).join(','),
@@ -226,6 +234,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       slackRecheck: options.slackRecheck,
     });
     cleanups.push(() => app.stop());
+    // The start-up pass of the reconciler reads the provider; a test begins once it is done, so that the requests
+    // a test counts are its own.
+    await app.reconcile();
     // In Socket Mode, app.url serves only the health routes: requests travel over the socket.
     const eventsUrl = options.socketMode ? undefined : `${app.url}/slack/events`;
 
@@ -242,6 +253,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       config,
       dir,
       dbPath,
+      database,
       logs,
       signingSecret: SIGNING_SECRET,
       get eventsUrl() {

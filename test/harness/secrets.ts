@@ -1,6 +1,5 @@
 // The secrets sweep every end-to-end test file runs when it closes its app: no agent token, provider key or
 // Slack credential may appear in a log line, a database row, or anything posted where others can see it.
-import Database from 'better-sqlite3';
 import type { FakeSlack, SlackCall } from './fake-slack.js';
 
 /** Tokens the sandbox issues; collected from wherever the app showed them to their creator. */
@@ -18,21 +17,9 @@ const isPrivate = (call: SlackCall) =>
 export interface SweepInput {
   slack: FakeSlack;
   logText: string;
-  dbPath: string;
+  /** Every row the app kept, as text (TestDatabase.text). */
+  databaseText: string;
   credentials: string[];
-}
-
-function databaseText(path: string): string {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const tables = db
-      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .all()
-      .map((row) => row.name);
-    return tables.map((table) => JSON.stringify(db.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-  } finally {
-    db.close();
-  }
 }
 
 /** Throws, naming the place, when any secret turns up where it must not be. */
@@ -42,7 +29,7 @@ export function sweepForSecrets(input: SweepInput): void {
   const everySecret = [...input.credentials, ...agentTokens];
   const places: [string, string][] = [
     ['the logs', input.logText],
-    ['the database', databaseText(input.dbPath)],
+    ['the database', input.databaseText],
     ...calls
       .filter((call) => !isPrivate(call))
       .map((call): [string, string] => [`a ${call.method} call`, JSON.stringify(call.body)]),

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
+import { databaseText } from '../harness/database.js';
 import { type CapturedLogs, captureLogs } from '../harness/logs.js';
 import { sweepForSecrets } from '../harness/secrets.js';
 
@@ -44,7 +45,7 @@ export async function startTestPlayground(env: Record<string, string> = {}): Pro
         sweepForSecrets({
           slack: playground.slack,
           logText: logs.text(),
-          dbPath,
+          databaseText: await databaseText(dbPath),
           credentials: [config.slack.botToken, config.slack.signingSecret ?? '', sandboxKey].filter(Boolean),
         });
       } finally {

@@ -7,7 +7,7 @@ import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../src/ops/index.js';
 import { BURST_MS, slackAnnouncer } from '../../src/slack/announcer.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { type FakeSlack, startFakeSlack } from '../harness/fake-slack.js';
 import { limitViolations, many } from '../views/support.js';
@@ -33,8 +33,8 @@ describe('slackAnnouncer', () => {
   it('gathers at most 50 of one person’s changes in a message; the next one starts another', async () => {
     const client = slackClient();
     const at = new Date('2026-11-02T10:00:00Z');
-    const store = openSqliteStore(':memory:', { approvalTtlMs: 60_000 });
-    const announcer = slackAnnouncer(client, 'CBURST', store.openAnnouncements, () => at);
+    const store = await openStore({ kind: 'sqlite', path: ':memory:' }, { approvalTtlMs: 60_000 });
+    const announcer = slackAnnouncer(client, 'CBURST', store, () => at);
     const changes = many(
       51,
       (i): Change => ({
@@ -59,7 +59,7 @@ describe('slackAnnouncer', () => {
       '<@UBUSY> re-routed *+14155550050* (US) from ' +
         `*${'A former agent name '.repeat(5)}50* (\`ag_old_50\`) to *${'A long agent name '.repeat(5)}50* (\`ag_50\`)`,
     );
-    store.close();
+    await store.close();
   });
 
   it('keeps a person’s open message in the store: a restarted process rewrites it within the minute, then posts anew', async () => {
@@ -68,18 +68,18 @@ describe('slackAnnouncer', () => {
     let at = new Date('2026-11-02T11:00:00Z');
     const buy = (i: number): Change => ({ action: 'number.buy', number: { id: `pn_${i}`, number: `+1415666000${i}` } });
     const announceWith = async (store: Store, i: number) =>
-      slackAnnouncer(slackClient(), 'CRESTART', store.openAnnouncements, () => at).announce({
+      slackAnnouncer(slackClient(), 'CRESTART', store, () => at).announce({
         actor: { userId: 'URESTART', source: 'command' },
         change: buy(i),
       });
     try {
-      const before = openSqliteStore(path, { approvalTtlMs: 60_000 });
+      const before = await openStore({ kind: 'sqlite', path }, { approvalTtlMs: 60_000 });
       await announceWith(before, 1);
-      before.close();
+      await before.close();
 
       // Another process on the same database, half a minute later: the same message, rewritten.
       at = new Date(at.getTime() + BURST_MS / 2);
-      const after = openSqliteStore(path, { approvalTtlMs: 60_000 });
+      const after = await openStore({ kind: 'sqlite', path }, { approvalTtlMs: 60_000 });
       await announceWith(after, 2);
       expect(fake.messages('CRESTART').map((message) => message.edits)).toEqual([1]);
       expect(fake.messages('CRESTART')[0]?.text).toMatch(/^<@URESTART> made 2 changes:/);
@@ -88,7 +88,7 @@ describe('slackAnnouncer', () => {
       at = new Date(at.getTime() + BURST_MS / 2);
       await announceWith(after, 3);
       expect(fake.messages('CRESTART').map((message) => message.edits)).toEqual([1, 0]);
-      after.close();
+      await after.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/store/audit.js';
 import { EXPORT_COLUMNS, toCsv, toJsonl } from '../../src/store/audit-export.js';
+import { collect } from './audit-support.js';
 import { parseCsv } from './rfc4180.js';
 
 const HASH = 'ab'.repeat(32);
@@ -18,11 +19,11 @@ const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   ...overrides,
 });
 
-const csv = (events: AuditEvent[]) => [...toCsv(events)].join('');
+const csv = async (events: Iterable<AuditEvent> | AsyncIterable<AuditEvent>) => (await collect(toCsv(events))).join('');
 
 describe('toCsv', () => {
-  it('writes a header row, then one CRLF-terminated row per event, params as JSON text', () => {
-    const text = csv([
+  it('writes a header row, then one CRLF-terminated row per event, params as JSON text', async () => {
+    const text = await csv([
       event(),
       event({
         id: 2,
@@ -46,9 +47,9 @@ describe('toCsv', () => {
     );
   });
 
-  it('neutralises cells a spreadsheet would run as a formula', () => {
+  it('neutralises cells a spreadsheet would run as a formula', async () => {
     const names = ['=HYPERLINK("http://x")', '+1+1', '-2', '@SUM(A1)', '\tTab', '\rCR', 'plain', "'quoted"];
-    const rows = parseCsv(csv(names.map((actorName) => event({ actorName }))));
+    const rows = parseCsv(await csv(names.map((actorName) => event({ actorName }))));
     const column = EXPORT_COLUMNS.indexOf('actorName');
 
     expect(rows.slice(1).map((row) => row[column])).toEqual([
@@ -63,11 +64,20 @@ describe('toCsv', () => {
     ]);
   });
 
-  it('writes only the header for no events', () => {
-    expect(parseCsv(csv([]))).toEqual([[...EXPORT_COLUMNS]]);
+  it('writes only the header for no events', async () => {
+    expect(parseCsv(await csv([]))).toEqual([[...EXPORT_COLUMNS]]);
   });
 
-  it('round-trips any text through a strict RFC 4180 reader, every row with every column', () => {
+  it('writes each event as it comes from an asynchronous source, such as AuditLog.since', async () => {
+    async function* events() {
+      yield event();
+      yield event({ id: 2 });
+    }
+    const rows = parseCsv(await csv(events()));
+    expect(rows.map((row) => row[EXPORT_COLUMNS.indexOf('id')])).toEqual(['id', '1', '2']);
+  });
+
+  it('round-trips any text through a strict RFC 4180 reader, every row with every column', async () => {
     const special = fc.string({ unit: fc.constantFrom('"', ',', '\r', '\n', '=', '+', '-', '@', '\t', "'", 'a', ' ') });
     const text = fc.oneof(special, fc.string({ unit: 'binary' }));
     const events = fc.array(
@@ -84,10 +94,10 @@ describe('toCsv', () => {
     const inert = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
     const at = (name: (typeof EXPORT_COLUMNS)[number]) => EXPORT_COLUMNS.indexOf(name);
 
-    fc.assert(
-      fc.property(events, (fields) => {
+    await fc.assert(
+      fc.asyncProperty(events, async (fields) => {
         const input = fields.map((f, index) => event({ ...f, id: index + 1 }));
-        const [header, ...rows] = parseCsv(csv(input));
+        const [header, ...rows] = parseCsv(await csv(input));
 
         expect(header).toEqual([...EXPORT_COLUMNS]);
         expect(rows).toHaveLength(input.length);
@@ -108,8 +118,8 @@ describe('toCsv', () => {
 });
 
 describe('toJsonl', () => {
-  it('writes one JSON object per line, every column present and in order, null when absent', () => {
-    const lines = [...toJsonl([event(), event({ id: 2, target: 'a\nb', params: { region: 'US' } })])];
+  it('writes one JSON object per line, every column present and in order, null when absent', async () => {
+    const lines = await collect(toJsonl([event(), event({ id: 2, target: 'a\nb', params: { region: 'US' } })]));
 
     expect(lines).toEqual([
       '{"id":1,"at":"2026-11-01T09:00:00.000Z","actorId":"U0123ABC","actorName":null,"teamId":null,' +

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type AuditEntry, AuditLog, MAX_RECENT, redactParams } from '../../src/store/audit.js';
-import { openDatabase } from '../../src/store/db.js';
-import { manualClock, useTempDatabases } from './helpers.js';
-
-const temp = useTempDatabases();
+import { type AuditEntry, type AuditEvent, AuditLog, MAX_RECENT, redactParams } from '../../src/store/audit.js';
+import { verifyChain } from '../../src/store/audit-chain.js';
+import type { Sql } from '../../src/store/sql.js';
+import { collect, fill, planOf, recording, SORTS } from './audit-support.js';
+import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 
 const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   actorId: 'U0123ABC',
@@ -15,96 +15,263 @@ const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   ...overrides,
 });
 
-function auditLog() {
-  const clock = manualClock();
-  const db = temp.open();
-  return { db, clock, log: new AuditLog(db, { now: clock.now }) };
+const SECRETS = ['agent-token-4d3c2b1a', 'api-key-9f8e7d6c', 'hunter2-password'];
+
+/** Appends `count` entries in one transaction (far quicker than one each); `each` may move the clock. */
+function appendMany(sql: Sql, now: () => Date, count: number, each: (index: number) => Partial<AuditEntry>) {
+  return sql.transaction(async (tx) => {
+    const log = new AuditLog(tx, { now });
+    for (let i = 1; i <= count; i++) await log.append(entry(each(i)));
+  });
 }
 
-describe('AuditLog.append', () => {
-  it('stores every field and returns the stored row, timed by the clock in UTC', () => {
-    const { log } = auditLog();
-    const full: AuditEntry = {
-      actorId: 'U0123ABC',
-      actorName: 'ada',
-      teamId: 'T0001',
-      channelId: 'C0001',
-      source: 'button',
-      action: 'number.buy',
-      target: '+15550100',
-      params: { region: 'US', nested: { count: 2 } },
-      outcome: 'failed',
-      errorCode: 'conflict',
-      errorMessage: 'The number is no longer available.',
-      correlationId: 'corr-9',
-    };
+describe.each(ENGINES)('on %s', (engine) => {
+  const temp = useTempDatabases(engine);
 
-    const stored = log.append(full);
+  async function auditLog() {
+    const clock = manualClock();
+    const sql = await temp.open();
+    return { sql, clock, log: new AuditLog(sql, { now: clock.now }) };
+  }
 
-    expect(stored).toEqual({
-      ...full,
-      id: 1,
-      at: '2026-11-01T09:00:00.000Z',
-      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+  describe('AuditLog.append', () => {
+    it('stores every field and returns the stored row, timed by the clock in UTC', async () => {
+      const { log } = await auditLog();
+      const full: AuditEntry = {
+        actorId: 'U0123ABC',
+        actorName: 'ada',
+        teamId: 'T0001',
+        channelId: 'C0001',
+        source: 'button',
+        action: 'number.buy',
+        target: '+15550100',
+        params: { region: 'US', nested: { count: 2 } },
+        outcome: 'failed',
+        errorCode: 'conflict',
+        errorMessage: 'The number is no longer available.',
+        correlationId: 'corr-9',
+      };
+
+      const stored = await log.append(full);
+
+      expect(stored).toEqual({
+        ...full,
+        id: 1,
+        at: '2026-11-01T09:00:00.000Z',
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+      expect(await log.recent(1)).toEqual([stored]);
     });
-    expect(log.recent(1)).toEqual([stored]);
+
+    it('reads absent optional fields back as absent, not as null', async () => {
+      const { log } = await auditLog();
+      const stored = await log.append(entry());
+      expect(stored.actorName).toBeUndefined();
+      expect(stored.params).toBeUndefined();
+      expect(stored.errorMessage).toBeUndefined();
+    });
+
+    it('truncates a very long target and error message', async () => {
+      const { log } = await auditLog();
+      const stored = await log.append(entry({ target: 't'.repeat(10_000), errorMessage: 'e'.repeat(10_000) }));
+      expect(stored.target).toBe(`${'t'.repeat(500)}…[truncated 9500 characters]`);
+      expect(stored.errorMessage).toBe(`${'e'.repeat(500)}…[truncated 9500 characters]`);
+    });
+
+    it('stores U+0000 and lone surrogates as U+FFFD, in columns and in params, and returns what it stored', async () => {
+      const { log } = await auditLog();
+      const stored = await log.append(
+        entry({ actorName: 'a\u0000b', target: '\ud800', params: { 'k\u0000': ['x\udfff', { y: '\u0000' }] } }),
+      );
+
+      expect(stored).toMatchObject({
+        actorName: 'a\uFFFDb',
+        target: '\uFFFD',
+        params: { 'k\uFFFD': ['x\uFFFD', { y: '\uFFFD' }] },
+      });
+      expect(await log.recent(1)).toEqual([stored]);
+    });
+
+    it('chains the appends of concurrent callers on one connection: each takes the next id', async () => {
+      const { sql, log } = await auditLog();
+
+      const stored = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => log.append(entry({ correlationId: `c-${i}` }))),
+      );
+
+      expect(stored.map((event) => event.id).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 40 }, (_, i) => i + 1),
+      );
+      expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 40 });
+    });
+
+    it('leaves no row when the transaction it joined rolls back, and the chain goes on from the last kept row', async () => {
+      const { sql, log, clock } = await auditLog();
+      await log.append(entry({ correlationId: 'kept' }));
+
+      const failing = sql.transaction(async (tx) => {
+        await new AuditLog(tx, { now: clock.now }).append(entry({ correlationId: 'rolled back' }));
+        throw new Error('the change failed');
+      });
+
+      await expect(failing).rejects.toThrow('the change failed');
+      expect((await log.append(entry({ correlationId: 'next' }))).id).toBe(2);
+      expect((await log.recent(10)).map((event) => event.correlationId)).toEqual(['next', 'kept']);
+      expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 2 });
+    });
   });
 
-  it('reads absent optional fields back as absent, not as null', () => {
-    const { log } = auditLog();
-    const stored = log.append(entry());
-    expect(stored.actorName).toBeUndefined();
-    expect(stored.params).toBeUndefined();
-    expect(stored.errorMessage).toBeUndefined();
+  describe('AuditLog reads', () => {
+    it('recent: newest first, clamped to 1…200', async () => {
+      const { sql, log, clock } = await auditLog();
+      await appendMany(sql, clock.now, 250, (i) => ({ correlationId: `c-${i}` }));
+
+      expect((await log.recent(3)).map((event) => event.correlationId)).toEqual(['c-250', 'c-249', 'c-248']);
+      expect(await log.recent(1000)).toHaveLength(MAX_RECENT);
+      expect((await log.recent(1000)).at(-1)?.correlationId).toBe('c-51');
+      expect(await log.recent(0)).toHaveLength(1);
+      expect(await log.recent(-5)).toHaveLength(1);
+      expect(await log.recent(Number.NaN)).toHaveLength(1);
+      expect(await log.recent(2.9)).toHaveLength(2);
+    });
+
+    it('lastOutcome: the newest row of a request', async () => {
+      const { log } = await auditLog();
+      await log.append(entry({ correlationId: 'a', outcome: 'requested' }));
+      await log.append(entry({ correlationId: 'b', outcome: 'requested' }));
+      await log.append(entry({ correlationId: 'a', outcome: 'succeeded' }));
+
+      expect(await log.lastOutcome('a')).toBe('succeeded');
+      expect(await log.lastOutcome('b')).toBe('requested');
+      expect(await log.lastOutcome('none')).toBeUndefined();
+    });
+
+    it('changesMade: what Voice Ops changed in the window, oldest first, without reads, failures or outside changes', async () => {
+      const { log, clock } = await auditLog();
+      const at = async (iso: string, overrides: Partial<AuditEntry>) => {
+        clock.set(iso);
+        await log.append(entry({ outcome: 'succeeded', ...overrides }));
+      };
+      await at('2026-11-01T08:59:59.999Z', { target: '+1before' });
+      await at('2026-11-01T09:00:00.000Z', { action: 'number.buy', target: '+1bought' });
+      await at('2026-11-01T09:30:00.000Z', { action: 'agent.list' });
+      await at('2026-11-01T09:40:00.000Z', { action: 'number.release', target: '+1failed', outcome: 'failed' });
+      await at('2026-11-01T09:50:00.000Z', { action: 'number.release', target: '+1outside', source: 'provider' });
+      await at('2026-11-01T09:55:00.000Z', { action: 'routing.map', target: '+1mapped', source: 'system' });
+      await at('2026-11-01T10:00:00.000Z', { target: '+1after' });
+
+      expect(await log.changesMade('2026-11-01T09:00:00.000Z', '2026-11-01T10:00:00.000Z')).toEqual([
+        { action: 'number.buy', target: '+1bought' },
+        { action: 'routing.map', target: '+1mapped' },
+      ]);
+    });
+
+    it('since: from inclusive, until exclusive, oldest first', async () => {
+      const { log, clock } = await auditLog();
+      for (const name of ['day1', 'day2', 'day3', 'day4']) {
+        await log.append(entry({ correlationId: name }));
+        clock.advance(24 * 60 * 60 * 1000);
+      }
+      const names = async (events: AsyncIterable<AuditEvent>) =>
+        (await collect(events)).map((event) => event.correlationId);
+
+      expect(await names(log.since(new Date('2026-11-02T09:00:00.000Z')))).toEqual(['day2', 'day3', 'day4']);
+      expect(await names(log.since(new Date('2026-11-02T09:00:00.001Z')))).toEqual(['day3', 'day4']);
+      expect(await names(log.since(new Date('2026-11-02'), new Date('2026-11-04T09:00:00.000Z')))).toEqual([
+        'day2',
+        'day3',
+      ]);
+      expect(await names(log.since(new Date('2027-01-01')))).toEqual([]);
+    });
+
+    it('since: in time order, ties (and a clock that went back) in id order, a page of at most 1000 rows at a time', async () => {
+      const { sql, clock } = await auditLog();
+      // 1500 rows in one millisecond, so that a page ends among rows of the same time; then one 10 seconds earlier,
+      // as another replica's clock may write it; then 999 more, each a millisecond later.
+      await appendMany(sql, clock.now, 2500, (i) => {
+        if (i === 1501) clock.advance(-10_000);
+        if (i === 1502) clock.advance(10_000);
+        if (i > 1501) clock.advance(1);
+        return { correlationId: `c-${i}` };
+      });
+      const { sql: recorded, reads } = recording(sql);
+      const log = new AuditLog(recorded);
+
+      const ids = (await collect(log.since(new Date(0)))).map((event) => event.id);
+
+      expect(ids).toEqual([
+        1501,
+        ...Array.from({ length: 1500 }, (_, i) => i + 1),
+        ...Array.from({ length: 999 }, (_, i) => i + 1502),
+      ]);
+      expect(reads.map((read) => read.rows)).toEqual([1000, 1000, 500]);
+
+      reads.length = 0;
+      const bounded = await collect(
+        log.since(new Date('2026-11-01T09:00:00.000Z'), new Date('2026-11-01T09:00:00.500Z')),
+      );
+      expect(bounded.map((event) => event.id)).toEqual([
+        ...Array.from({ length: 1500 }, (_, i) => i + 1),
+        ...Array.from({ length: 499 }, (_, i) => i + 1502),
+      ]);
+      expect(reads.map((read) => read.rows)).toEqual([1000, 999]);
+    });
+
+    it('since: holds nothing between pages, so that appends go on and the database closes mid-export', async () => {
+      const { sql, log } = await auditLog();
+      for (let i = 1; i <= 5; i++) await log.append(entry({ correlationId: `c-${i}` }));
+
+      const stream = log.since(new Date(0));
+      expect((await stream.next()).value?.correlationId).toBe('c-1');
+      expect((await log.append(entry({ correlationId: 'c-6' }))).id).toBe(6);
+      await stream.return(undefined);
+      await expect(sql.close()).resolves.toBeUndefined();
+    });
   });
 
-  it('truncates a very long target and error message', () => {
-    const { log } = auditLog();
-    const stored = log.append(entry({ target: 't'.repeat(10_000), errorMessage: 'e'.repeat(10_000) }));
-    expect(stored.target).toBe(`${'t'.repeat(500)}…[truncated 9500 characters]`);
-    expect(stored.errorMessage).toBe(`${'e'.repeat(500)}…[truncated 9500 characters]`);
-  });
-});
+  describe('secrets never reach the database', () => {
+    it('stores redacted parameters only, in every row', async () => {
+      const { sql, log } = await auditLog();
+      await log.append(entry({ action: 'agent.create', params: { name: 'Sales', agent_token: SECRETS[0] } }));
+      await log.append(entry({ params: { request: { headers: [{ API_KEY: SECRETS[1] }] } } }));
+      await log.append(entry({ params: { users: [{ login: 'ada', Password: SECRETS[2] }] } }));
 
-describe('AuditLog reads', () => {
-  it('recent: newest first, clamped to 1…200', () => {
-    const { db, log } = auditLog();
-    db.transaction(() => {
-      for (let i = 1; i <= 250; i++) log.append(entry({ correlationId: `c-${i}` }));
-    })();
-
-    expect(log.recent(3).map((event) => event.correlationId)).toEqual(['c-250', 'c-249', 'c-248']);
-    expect(log.recent(1000)).toHaveLength(MAX_RECENT);
-    expect(log.recent(1000).at(-1)?.correlationId).toBe('c-51');
-    expect(log.recent(0)).toHaveLength(1);
-    expect(log.recent(-5)).toHaveLength(1);
-    expect(log.recent(Number.NaN)).toHaveLength(1);
-    expect(log.recent(2.9)).toHaveLength(2);
+      const rows = JSON.stringify(await sql.all('SELECT * FROM audit_events'));
+      expect(rows).toContain('Sales');
+      expect(rows.match(/\[redacted\]/g)).toHaveLength(3);
+      for (const secret of SECRETS) expect(rows).not.toContain(secret);
+    });
   });
 
-  it('since: from inclusive, until exclusive, oldest first', () => {
-    const { log, clock } = auditLog();
-    for (const name of ['day1', 'day2', 'day3', 'day4']) {
-      log.append(entry({ correlationId: name }));
-      clock.advance(24 * 60 * 60 * 1000);
-    }
-    const names = (events: Iterable<{ correlationId: string }>) => [...events].map((event) => event.correlationId);
+  // How fast at 1,000,000 rows is measured by the benchmark; here, that the queries need no scan or sort.
+  describe('at scale', () => {
+    it('answers recent(), exports and look-ups by correlation id from indexes, without a sort', async () => {
+      const sql = await temp.open();
+      await fill(sql, 20_000, new Date('2026-11-01T09:00:01.000Z'));
+      expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 20_000 });
+      if (engine === 'postgres') await sql.run('ANALYZE audit_events');
+      const { sql: recorded, reads } = recording(sql);
+      const log = new AuditLog(recorded);
 
-    expect(names(log.since(new Date('2026-11-02T09:00:00.000Z')))).toEqual(['day2', 'day3', 'day4']);
-    expect(names(log.since(new Date('2026-11-02T09:00:00.001Z')))).toEqual(['day3', 'day4']);
-    expect(names(log.since(new Date('2026-11-02'), new Date('2026-11-04T09:00:00.000Z')))).toEqual(['day2', 'day3']);
-    expect(names(log.since(new Date('2027-01-01')))).toEqual([]);
-  });
+      const latest = await log.recent(MAX_RECENT);
+      await log.lastOutcome('c-1');
+      const exported = log.since(new Date('2026-11-01T10:00:00.000Z'));
+      for (let i = 0; i < 1500; i++) await exported.next();
+      await exported.return(undefined);
 
-  it('since: streams row by row, and stopping early releases the connection', () => {
-    const { db, log } = auditLog();
-    for (let i = 1; i <= 5; i++) log.append(entry({ correlationId: `c-${i}` }));
-
-    const stream = log.since(new Date(0));
-    expect(stream.next().value?.correlationId).toBe('c-1');
-    expect(() => db.close()).toThrow(/busy/); // the statement is still open mid-stream…
-    stream.return?.();
-    expect(() => db.close()).not.toThrow(); // …and closed once the consumer stops
+      expect(latest).toHaveLength(MAX_RECENT);
+      expect(latest[0]?.correlationId).toBe('c-20000');
+      expect(reads).toHaveLength(4);
+      const [recent, lastOutcome, firstPage, nextPage] = await Promise.all(
+        reads.map((read) => planOf(sql, read.text, read.params)),
+      );
+      expect(recent).not.toMatch(SORTS);
+      expect(lastOutcome).toMatch(/audit_events_by_correlation/);
+      for (const page of [firstPage, nextPage]) {
+        expect(page).toMatch(/audit_events_by_time/);
+        expect(page).not.toMatch(SORTS);
+      }
+    });
   });
 });
 
@@ -170,58 +337,22 @@ describe('redactParams', () => {
   });
 });
 
-describe('secrets never reach the database file', () => {
-  it('stores redacted parameters only: not in any row, not in the file or its WAL', () => {
-    const path = temp.path('secrets.db');
-    const db = temp.track(openDatabase(path));
-    const log = new AuditLog(db);
-    const secrets = ['agent-token-4d3c2b1a', 'api-key-9f8e7d6c', 'hunter2-password'];
+// On the SQLite half of the matrix only: what a file holds.
+describe.runIf(ENGINES.includes('sqlite'))('secrets never reach the database file', () => {
+  const temp = useTempDatabases('sqlite');
 
-    log.append(entry({ action: 'agent.create', params: { name: 'Sales', agent_token: secrets[0] } }));
-    log.append(entry({ params: { request: { headers: [{ API_KEY: secrets[1] }] } } }));
-    log.append(entry({ params: { users: [{ login: 'ada', Password: secrets[2] }] } }));
+  it('keeps nothing of a secret in the SQLite file or its WAL', async () => {
+    const path = temp.path();
+    const sql = await temp.open();
+    const log = new AuditLog(sql);
 
-    const rows = JSON.stringify(db.prepare('SELECT * FROM audit_events').all());
-    expect(rows.match(/\[redacted\]/g)).toHaveLength(3);
-    db.close();
+    await log.append(entry({ action: 'agent.create', params: { name: 'Sales', agent_token: SECRETS[0] } }));
+    await log.append(entry({ params: { request: { headers: [{ API_KEY: SECRETS[1] }] } } }));
+    await log.append(entry({ params: { users: [{ login: 'ada', Password: SECRETS[2] }] } }));
+    await sql.close();
 
     const files = [path, `${path}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1'));
     expect(files.join('')).toContain('Sales'); // the reading works: stored text is plainly visible
-    for (const secret of secrets) expect(files.join('')).not.toContain(secret);
-  });
-});
-
-// How fast at 1,000,000 rows is measured by the benchmark; here, that the queries need no scan or sort.
-describe('at scale', () => {
-  it('answers recent(), exports and look-ups by correlation id from indexes, without a sort', () => {
-    const { db, log, clock } = auditLog();
-    db.transaction(() => {
-      for (let i = 1; i <= 20000; i++) {
-        clock.advance(1000);
-        log.append(entry({ action: 'agent.list', outcome: 'succeeded', correlationId: `c-${i}` }));
-      }
-    })();
-
-    const latest = log.recent(MAX_RECENT);
-
-    expect(latest).toHaveLength(MAX_RECENT);
-    expect(latest[0]?.correlationId).toBe('c-20000');
-
-    const plan = (sql: string, ...params: unknown[]) =>
-      db
-        .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-        .all(...params)
-        .map((row) => row.detail)
-        .join('; ');
-    expect(plan('SELECT * FROM audit_events ORDER BY id DESC LIMIT 200')).not.toMatch(/TEMP B-TREE/);
-    expect(plan('SELECT * FROM audit_events WHERE correlation_id = ? ORDER BY id', 'c-1')).toMatch(
-      /USING INDEX audit_events_by_correlation/,
-    );
-    const since = plan(
-      'SELECT * FROM audit_events WHERE at >= @from AND (@until IS NULL OR at < @until) ORDER BY at, id',
-      { from: '2026-01-02', until: null },
-    );
-    expect(since).toMatch(/USING INDEX audit_events_by_time/);
-    expect(since).not.toMatch(/TEMP B-TREE/);
+    for (const secret of SECRETS) expect(files.join('')).not.toContain(secret);
   });
 });

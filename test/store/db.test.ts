@@ -3,11 +3,22 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_OUTCOMES, AUDIT_SOURCES, AuditLog } from '../../src/store/audit.js';
-import { openDatabase, openDatabaseReadOnly } from '../../src/store/db.js';
+import { type Database, openDatabase, openDatabaseReadOnly } from '../../src/store/db.js';
 import { MIGRATIONS, migrate, SchemaVersionError, schemaVersion } from '../../src/store/migrations.js';
+import { sqliteEngine } from '../../src/store/sqlite-sql.js';
 import { useTempDatabases } from './helpers.js';
 
-const temp = useTempDatabases();
+// The SQLite file itself: its connection, its schema's history, its read-only use.
+const temp = useTempDatabases('sqlite');
+
+/** A connection of its own, closed after the test. */
+function tracked(db: Database): Database {
+  temp.track(sqliteEngine(db));
+  return db;
+}
+
+/** The app's connection to the file called `name` in the test's directory. */
+const open = (name?: string): Database => tracked(openDatabase(temp.path(name)));
 
 const tableNames = (db: Sqlite.Database): string[] =>
   db
@@ -19,7 +30,7 @@ const tableNames = (db: Sqlite.Database): string[] =>
 describe('openDatabase', () => {
   it('creates the missing parent directory, tunes the connection and applies every migration', () => {
     const path = join(temp.path('nested'), 'deeper', 'app.db');
-    const db = temp.track(openDatabase(path));
+    const db = tracked(openDatabase(path));
 
     expect(existsSync(path)).toBe(true);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -34,6 +45,7 @@ describe('openDatabase', () => {
       'confirmations',
       'delivery_keys',
       'intents',
+      'leases',
       'number_facts',
       'open_announcements',
       'provider_snapshot',
@@ -42,9 +54,9 @@ describe('openDatabase', () => {
     ]);
   });
 
-  it('applies nothing to an up-to-date database and keeps its data when reopened', () => {
-    const first = temp.open('app.db');
-    new AuditLog(first).append({
+  it('applies nothing to an up-to-date database and keeps its data when reopened', async () => {
+    const first = open('app.db');
+    await new AuditLog(sqliteEngine(first)).append({
       actorId: 'U1',
       source: 'command',
       action: 'agent.list',
@@ -53,10 +65,10 @@ describe('openDatabase', () => {
     });
     first.close();
 
-    const again = temp.open('app.db');
+    const again = open('app.db');
     expect(schemaVersion(again)).toBe(MIGRATIONS.length);
     expect(migrate(again)).toEqual([]);
-    expect(new AuditLog(again).recent(10).map((event) => event.correlationId)).toEqual(['c-1']);
+    expect((await new AuditLog(sqliteEngine(again)).recent(10)).map((event) => event.correlationId)).toEqual(['c-1']);
   });
 
   it('refuses a database written by newer code, with a message naming both versions', () => {
@@ -72,12 +84,12 @@ describe('openDatabase', () => {
   });
 
   it('works in memory, for callers that need no file', () => {
-    const db = temp.track(openDatabase(':memory:'));
+    const db = tracked(openDatabase(':memory:'));
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
   });
 
   it('has CHECK constraints that accept exactly the sources and outcomes the code knows', () => {
-    const db = temp.open();
+    const db = open();
     // At the next id and with a well-formed hash, as the append-only trigger asks, so that only a CHECK can refuse.
     const insert = db.prepare<[string, string]>(
       `INSERT INTO audit_events (id, at, actor_id, source, action, outcome, correlation_id, hash)
@@ -97,7 +109,7 @@ describe('migrate', () => {
   ];
 
   it('applies pending steps in order, once, recording each version', () => {
-    const db = temp.track(new Sqlite(temp.path('steps.db')));
+    const db = tracked(new Sqlite(temp.path('steps.db')));
     expect(migrate(db, steps.slice(0, 1))).toEqual([1]);
     expect(schemaVersion(db)).toBe(1);
     expect(migrate(db, steps)).toEqual([2]);
@@ -107,7 +119,7 @@ describe('migrate', () => {
   });
 
   it('rolls back a failing step entirely and keeps the steps before it', () => {
-    const db = temp.track(new Sqlite(temp.path('broken.db')));
+    const db = tracked(new Sqlite(temp.path('broken.db')));
     const broken = [...steps, { version: 3, name: 'broken', sql: 'CREATE TABLE three (x INTEGER); NOT SQL' }];
 
     expect(() => migrate(db, broken)).toThrow(/syntax error/);
@@ -116,7 +128,7 @@ describe('migrate', () => {
   });
 
   it('rejects a list that is not numbered 1, 2, 3… in order', () => {
-    const db = temp.track(new Sqlite(temp.path('misnumbered.db')));
+    const db = tracked(new Sqlite(temp.path('misnumbered.db')));
     expect(() => migrate(db, [...steps].reverse())).toThrow(/numbered/);
     expect(() => migrate(db, [{ version: 2, name: 'gap', sql: 'CREATE TABLE gap (x INTEGER)' }])).toThrow(/numbered/);
     expect(schemaVersion(db)).toBe(0);
@@ -124,12 +136,12 @@ describe('migrate', () => {
 });
 
 describe('openDatabaseReadOnly', () => {
-  it('reads a migrated database and refuses to write to it', () => {
+  it('reads a migrated database and refuses to write to it', async () => {
     const path = temp.path('app.db');
-    temp.open('app.db').close();
+    openDatabase(path).close();
 
-    const db = temp.track(openDatabaseReadOnly(path));
-    expect(new AuditLog(db).recent(5)).toEqual([]);
+    const db = tracked(openDatabaseReadOnly(path));
+    expect(await new AuditLog(sqliteEngine(db)).recent(5)).toEqual([]);
     expect(() => db.exec("INSERT INTO routes VALUES ('+15550100', 'a', NULL, 't', 'U1')")).toThrow(/readonly/);
   });
 
@@ -142,8 +154,8 @@ describe('openDatabaseReadOnly', () => {
     expect(() => openDatabaseReadOnly(path)).toThrow(
       `has schema version 1, older than this code's ${MIGRATIONS.length}: start the app once to migrate it`,
     );
-    temp.open('old.db').close();
-    expect(() => temp.track(openDatabaseReadOnly(path))).not.toThrow();
+    openDatabase(path).close();
+    expect(() => tracked(openDatabaseReadOnly(path))).not.toThrow();
   });
 
   it('refuses a file without the schema, and a file that is not there', () => {

@@ -1,51 +1,76 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryKeys } from '../../src/store/dedupe.js';
-import { manualClock, useTempDatabases } from './helpers.js';
+import type { Sql } from '../../src/store/sql.js';
+import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 
-const temp = useTempDatabases();
 const TTL_MS = 60 * 60 * 1000;
 
-function deliveryKeys() {
-  const clock = manualClock();
-  const db = temp.open();
-  return { db, clock, keys: new DeliveryKeys(db, { now: clock.now }) };
+const neverPruned = () => ({ lastAt: Number.NEGATIVE_INFINITY });
+
+async function keyCount(sql: Sql): Promise<number | undefined> {
+  return (await sql.get<{ n: number }>('SELECT count(*) AS n FROM delivery_keys'))?.n;
 }
 
-describe('DeliveryKeys', () => {
-  it('says true to the first caller with a key and false to every repeat', () => {
-    const { keys } = deliveryKeys();
-    expect(keys.firstSeen('event:Ev01')).toBe(true);
-    expect(keys.firstSeen('event:Ev01')).toBe(false);
-    expect(keys.firstSeen('event:Ev01')).toBe(false);
-    expect(keys.firstSeen('event:Ev02')).toBe(true);
+describe.each(ENGINES)('DeliveryKeys on %s', (engine) => {
+  const temp = useTempDatabases(engine);
+
+  async function deliveryKeys() {
+    const clock = manualClock();
+    const sql = await temp.open();
+    return { sql, clock, keys: new DeliveryKeys(sql, { now: clock.now, pruning: neverPruned() }) };
+  }
+
+  it('says true to the first caller with a key and false to every repeat', async () => {
+    const { keys } = await deliveryKeys();
+    expect(await keys.firstSeen('event:Ev01')).toBe(true);
+    expect(await keys.firstSeen('event:Ev01')).toBe(false);
+    expect(await keys.firstSeen('event:Ev01')).toBe(false);
+    expect(await keys.firstSeen('event:Ev02')).toBe(true);
   });
 
-  it('remembers a key for the ttl (one hour by default), then treats it as new', () => {
-    const { keys, clock } = deliveryKeys();
-    keys.firstSeen('action:1');
+  it('remembers a key for the ttl (one hour by default), then treats it as new', async () => {
+    const { keys, clock } = await deliveryKeys();
+    await keys.firstSeen('action:1');
     clock.advance(TTL_MS - 1);
-    expect(keys.firstSeen('action:1')).toBe(false);
+    expect(await keys.firstSeen('action:1')).toBe(false);
     clock.advance(1);
-    expect(keys.firstSeen('action:1')).toBe(true);
-    expect(keys.firstSeen('action:1')).toBe(false);
+    expect(await keys.firstSeen('action:1')).toBe(true);
+    expect(await keys.firstSeen('action:1')).toBe(false);
   });
 
-  it('prunes expired keys as it goes, so the table does not grow without end', () => {
-    const { keys, clock, db } = deliveryKeys();
-    const count = () => db.prepare<[], { n: number }>('SELECT count(*) AS n FROM delivery_keys').get()?.n;
-    for (let i = 0; i < 50; i++) keys.firstSeen(`old:${i}`);
-    expect(count()).toBe(50);
+  it('prunes expired keys as it goes, so the table does not grow without end', async () => {
+    const { keys, clock, sql } = await deliveryKeys();
+    for (let i = 0; i < 50; i++) await keys.firstSeen(`old:${i}`);
+    expect(await keyCount(sql)).toBe(50);
 
     clock.advance(TTL_MS + 1);
-    keys.firstSeen('new:1');
-    expect(count()).toBe(1);
+    await keys.firstSeen('new:1');
+    expect(await keyCount(sql)).toBe(1);
   });
 
-  it('is shared by every connection to the same file', () => {
+  it('prunes once per ttl across the bindings that share its state, not once per binding', async () => {
     const clock = manualClock();
-    const one = new DeliveryKeys(temp.open('shared.db'), { now: clock.now });
-    const two = new DeliveryKeys(temp.open('shared.db'), { now: clock.now });
-    expect(one.firstSeen('k')).toBe(true);
-    expect(two.firstSeen('k')).toBe(false);
+    const sql = await temp.open();
+    const pruning = neverPruned();
+    const one = new DeliveryKeys(sql, { now: clock.now, pruning });
+    const two = new DeliveryKeys(sql, { now: clock.now, pruning });
+    await one.firstSeen('old'); // prunes (nothing yet)
+    clock.advance(TTL_MS / 2);
+    await one.firstSeen('middle');
+    clock.advance(TTL_MS * 0.7);
+    await one.firstSeen('x'); // prunes 'old'
+    clock.advance(TTL_MS * 0.4);
+    // 'middle' has expired, but the last pruning was less than a ttl ago, whichever binding made it.
+    expect(await two.firstSeen('y')).toBe(true);
+    expect(await keyCount(sql)).toBe(3);
+    expect(await two.firstSeen('middle')).toBe(true);
+  });
+
+  it('is shared by every connection to the same database', async () => {
+    const clock = manualClock();
+    const one = new DeliveryKeys(await temp.open('shared.db'), { now: clock.now, pruning: neverPruned() });
+    const two = new DeliveryKeys(await temp.open('shared.db'), { now: clock.now, pruning: neverPruned() });
+    expect(await one.firstSeen('k')).toBe(true);
+    expect(await two.firstSeen('k')).toBe(false);
   });
 });

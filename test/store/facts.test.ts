@@ -1,6 +1,6 @@
-// What the app learns at buy and create time (capabilities, languages), and the migration that keeps it, on a real
-// SQLite file: a database of an older schema, with its audit rows, is brought up to date without loss, and the
-// audit filters' indexes outlive the rebuilds of the audit table that come before them.
+// What the app learns at buy and create time (capabilities, languages), on both engines, and the migration that keeps
+// it, on a real SQLite file: a database of an older schema, with its audit rows, is brought up to date without loss,
+// and the audit filters' indexes outlive the rebuilds of the audit table that come before them.
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/store/audit.js';
@@ -8,28 +8,30 @@ import { AuditChanges } from '../../src/store/audit-changes.js';
 import { openDatabase } from '../../src/store/db.js';
 import { LearnedFacts } from '../../src/store/facts.js';
 import { MIGRATIONS, migrate, schemaVersion } from '../../src/store/migrations.js';
-import { useTempDatabases } from './helpers.js';
+import { sqliteEngine } from '../../src/store/sqlite-sql.js';
+import { ENGINES, useTempDatabases } from './helpers.js';
 
-const temp = useTempDatabases();
+describe.each(ENGINES)('LearnedFacts on %s', (engine) => {
+  const temp = useTempDatabases(engine);
 
-describe('LearnedFacts', () => {
-  it('remembers capabilities and languages, reads a page of them at once, and forgets them', () => {
-    const facts = new LearnedFacts(temp.open());
-    facts.rememberNumber('+14155550100', ['voice', 'sms']);
-    facts.rememberNumber('+14155550101', ['sms']);
-    facts.rememberNumber('+14155550101', []);
-    facts.rememberAgent('agt_1', 'fr-CA');
-    expect(facts.capabilities(['+14155550100', '+14155550101', '+19995550100'])).toEqual(
+  it('remembers capabilities and languages, reads a page of them at once, and forgets them', async () => {
+    const facts = new LearnedFacts(await temp.open());
+    await facts.rememberNumber('+14155550100', ['voice', 'sms']);
+    await facts.rememberNumber('+14155550101', ['sms']);
+    await facts.rememberNumber('+14155550101', []);
+    await facts.rememberAgent('agt_1', 'fr-CA');
+    expect(await facts.capabilities(['+14155550100', '+14155550101', '+19995550100'])).toEqual(
       new Map([
         ['+14155550100', ['voice', 'sms']],
         ['+14155550101', []],
       ]),
     );
-    expect(facts.languages(['agt_1', 'agt_2'])).toEqual(new Map([['agt_1', 'fr-CA']]));
-    facts.forgetNumber('+14155550100');
-    facts.forgetAgent('agt_1');
-    expect(facts.capabilities(['+14155550100']).size).toBe(0);
-    expect(facts.languages(['agt_1']).size).toBe(0);
+    expect(await facts.languages(['agt_1', 'agt_2'])).toEqual(new Map([['agt_1', 'fr-CA']]));
+    expect(await facts.capabilities([])).toEqual(new Map());
+    await facts.forgetNumber('+14155550100');
+    await facts.forgetAgent('agt_1');
+    expect((await facts.capabilities(['+14155550100'])).size).toBe(0);
+    expect((await facts.languages(['agt_1'])).size).toBe(0);
   });
 });
 
@@ -38,7 +40,7 @@ const FACTS_VERSION = 6;
 const LATEST = MIGRATIONS.length;
 
 /** A row as the schema of that version stores it: before the hash chain (version 1) by hand, after it by AuditLog. */
-function oldRow(db: Sqlite.Database, version: number): void {
+async function oldRow(db: Sqlite.Database, version: number): Promise<void> {
   if (version === 1) {
     db.prepare(
       `INSERT INTO audit_events (at, actor_id, actor_name, source, action, target, params, outcome, correlation_id)
@@ -47,7 +49,7 @@ function oldRow(db: Sqlite.Database, version: number): void {
     ).run();
     return;
   }
-  new AuditLog(db).append({
+  await new AuditLog(sqliteEngine(db)).append({
     actorId: 'U1',
     actorName: 'alice',
     source: 'command',
@@ -59,7 +61,10 @@ function oldRow(db: Sqlite.Database, version: number): void {
   });
 }
 
+// A step of SQLite's own history of the schema: Postgres starts from its result (postgres-schema.ts).
 describe('the facts migration', () => {
+  const temp = useTempDatabases('sqlite');
+
   it('comes after every rebuild of the audit table, which would drop its indexes', () => {
     expect(MIGRATIONS[FACTS_VERSION - 1]?.name).toMatch(/^facts learned at buy and create time/);
     for (const later of MIGRATIONS.slice(FACTS_VERSION)) {
@@ -71,16 +76,16 @@ describe('the facts migration', () => {
 
   it.each([1, FACTS_VERSION - 1])(
     'brings a database of schema %i up to date, keeping its rows, and the audit filters use its indexes',
-    (version) => {
+    async (version) => {
       const path = temp.path(`schema-${version}.db`);
       const old = new Sqlite(path);
       migrate(old, MIGRATIONS.slice(0, version));
-      oldRow(old, version);
+      await oldRow(old, version);
       old.close();
 
-      const db = temp.track(openDatabase(path));
+      const db = openDatabase(path);
+      const changes = new AuditChanges(temp.track(sqliteEngine(db)));
       expect(schemaVersion(db)).toBe(LATEST);
-      const changes = new AuditChanges(db);
       const filters = [
         { actorId: 'U1' },
         { actorName: 'ALICE' },
@@ -90,7 +95,7 @@ describe('the facts migration', () => {
       ];
       for (const filter of filters) {
         expect(
-          changes.page(filter, undefined, 20).trails.map((trail) => trail.correlationId),
+          (await changes.page(filter, undefined, 20)).trails.map((trail) => trail.correlationId),
           JSON.stringify(filter),
         ).toEqual(['c1']);
       }

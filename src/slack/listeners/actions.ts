@@ -143,7 +143,7 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action<Body>(ACTION.confirmTyped, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const prompt = deps.ops.pendingPrompt(actor, chosenValue(body));
+    const prompt = await deps.ops.pendingPrompt(actor, chosenValue(body));
     if (!prompt) {
       const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
       return deliver(deps, surface, actor, await confirmAnswer(deps, actor, chosenValue(body)));
@@ -167,7 +167,7 @@ export function registerActions(app: App, deps: SlackDeps): void {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(
-      cancelAnswer(deps, actor, chosenValue(body)),
+      await cancelAnswer(deps, actor, chosenValue(body)),
     );
   });
 

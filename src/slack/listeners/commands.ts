@@ -50,7 +50,7 @@ export function registerCommands(app: App, deps: SlackDeps): void {
     const parsed = parseCommand(command.text);
     deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
     if (!parsed.ok) {
-      if (parsed.attempted) deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
+      if (parsed.attempted) await deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
       return showHelp(invocation, parsed.error);
     }
     await run(invocation, parsed.command);
@@ -69,7 +69,7 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
 async function showHelp({ deps, actor, respond }: Invocation, error?: string): Promise<void> {
   const role = await deps.ops.roleOf(actor);
   const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
-  const policies = policyLines(deps.ops.policiesInForce(actor.userId));
+  const policies = policyLines(await deps.ops.policiesInForce(actor.userId));
   const message = helpMessage({ commands, role, sandbox: deps.sandbox, error, policies });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });
 }

@@ -110,7 +110,7 @@ export function registerViews(app: App, deps: SlackDeps): void {
   app.view(CALLBACK.confirmChange, async ({ ack, view, context }) => {
     const actor = actorOf(requesterIn(context), view);
     const typed = view.state.values[INPUT.typedConfirmation.block] ? textOf(view, INPUT.typedConfirmation) : undefined;
-    const mistyped = typed === undefined ? undefined : deps.ops.checkTyped(actor, view.private_metadata, typed);
+    const mistyped = typed === undefined ? undefined : await deps.ops.checkTyped(actor, view.private_metadata, typed);
     if (mistyped) {
       return ack({ response_action: 'errors', errors: { [INPUT.typedConfirmation.block]: mistyped.message } });
     }
@@ -124,6 +124,6 @@ export function registerViews(app: App, deps: SlackDeps): void {
   // Closing a confirmation modal is its Cancel button.
   app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, view, context }) => {
     await ack();
-    cancelAnswer(deps, actorOf(requesterIn(context), view), view.private_metadata);
+    await cancelAnswer(deps, actorOf(requesterIn(context), view), view.private_metadata);
   });
 }

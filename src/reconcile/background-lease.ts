@@ -1,0 +1,62 @@
+// Background work (the reconciler's passes, the expiry of approvals) runs in one replica at a time: the one holding
+// the `background` lease. Every replica tries to take it on each beat, and the holder renews it; when the holder
+// dies, its lease expires and another replica takes over within one time to live.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { LeasesRepo } from '../store/store.js';
+
+const NAME = 'background';
+
+export class BackgroundLease {
+  /** This process, as the lease and the metrics name it. */
+  readonly replica = randomUUID();
+  #held = false;
+  #beat?: NodeJS.Timeout;
+
+  constructor(
+    private readonly leases: LeasesRepo,
+    private readonly ttlMs: number,
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** Whether this replica held the lease at its last beat. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** Takes or renews the lease; whether this replica holds it. A database that cannot be reached holds nothing. */
+  async hold(): Promise<boolean> {
+    let held = false;
+    try {
+      held = await this.leases.take(NAME, this.replica, this.ttlMs);
+    } catch (error) {
+      this.logger.debug({ err: error }, 'could not take the background lease');
+    }
+    if (held !== this.#held) {
+      this.logger.info(
+        { replica: this.replica },
+        held ? 'this replica runs the background work' : 'lost the background lease',
+      );
+    }
+    this.#held = held;
+    this.metrics.backgroundLease(this.replica, held);
+    return held;
+  }
+
+  /** Renews (or tries to take) the lease three times per time to live, so that it never lapses while held. */
+  start(): void {
+    void this.hold();
+    this.#beat = setInterval(() => void this.hold(), this.ttlMs / 3);
+    this.#beat.unref();
+  }
+
+  /** Gives the lease back, so that another replica takes over at once rather than when it expires. */
+  async stop(): Promise<void> {
+    clearInterval(this.#beat);
+    if (this.#held) await this.leases.release(NAME, this.replica).catch(() => {});
+    this.#held = false;
+    this.metrics.backgroundLease(this.replica, false);
+  }
+}

@@ -1,0 +1,29 @@
+// Answering a delivery that no listener will answer (a refusal, a database that cannot be reached): a slash
+// command's acknowledgement carries the text; any other delivery is acknowledged bare and told the private way a
+// reply would go.
+import type { AnyMiddlewareArgs } from '@slack/bolt';
+import { replyTo, type SlackDeps } from './flows.js';
+import { escapeMrkdwn } from './mrkdwn.js';
+import { textMessage } from './views/blocks.js';
+
+/** A slash command's acknowledgement can carry a reply; other kinds are acknowledged bare. */
+export async function acknowledge(args: AnyMiddlewareArgs, text: string): Promise<void> {
+  if (!('ack' in args) || !args.ack) return;
+  if ('command' in args) await args.ack({ response_type: 'ephemeral', text });
+  else await (args.ack as () => Promise<void>)();
+}
+
+/** Tells the person privately: through the delivery's response_url, else as an ephemeral or direct message. */
+export async function tellPrivately(
+  deps: SlackDeps,
+  body: AnyMiddlewareArgs['body'],
+  userId: string,
+  text: string,
+): Promise<void> {
+  const responseUrl = 'response_url' in body && typeof body.response_url === 'string' ? body.response_url : undefined;
+  const channelId = 'channel' in body && body.channel && 'id' in body.channel ? body.channel.id : undefined;
+  const reply = replyTo(deps, { userId, channelId, responseUrl });
+  await reply(textMessage(`:no_entry: ${escapeMrkdwn(text)}`)).catch((error: unknown) => {
+    deps.logger.warn({ err: error, userId }, 'could not answer privately');
+  });
+}

@@ -1,0 +1,238 @@
+// Postgres as an Sql engine: a pool of connections; a transaction runs on one of them, from BEGIN to COMMIT. The
+// store's `?` and `@name` placeholders become `$1…` once per statement text.
+import pg from 'pg';
+import { parse, toClientConfig } from 'pg-connection-string';
+import {
+  DatabaseUnreachable,
+  type Dialect,
+  isNamed,
+  type Sql,
+  type SqlEngine,
+  type SqlParam,
+  type SqlParams,
+  type StatementObserver,
+} from './sql.js';
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  jsonField: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  inJsonArray: (param) => `IN (SELECT jsonb_array_elements_text(CAST(${param} AS jsonb)))`,
+  caseless: (expression) => `lower(${expression})`,
+};
+
+interface Compiled {
+  text: string;
+  /** For named parameters, the name behind each $n. */
+  names?: string[];
+}
+
+const PLACEHOLDER = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\?|@([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** `?` → `$1, $2…` in order; `@name` → one `$n` per distinct name. Quoted text is left as it is. */
+export function compile(text: string): Compiled {
+  const names: string[] = [];
+  let positional = 0;
+  const compiled = text.replace(PLACEHOLDER, (match, name: string | undefined) => {
+    if (match === '?') return `$${++positional}`;
+    if (name === undefined) return match;
+    const index = names.indexOf(name);
+    if (index >= 0) return `$${index + 1}`;
+    names.push(name);
+    return `$${names.length}`;
+  });
+  return names.length ? { text: compiled, names } : { text: compiled };
+}
+
+const compiledTexts = new Map<string, Compiled>();
+
+function compiledOf(text: string): Compiled {
+  let compiled = compiledTexts.get(text);
+  if (compiled === undefined) {
+    compiled = compile(text);
+    compiledTexts.set(text, compiled);
+  }
+  return compiled;
+}
+
+function values(compiled: Compiled, params: SqlParams): SqlParam[] {
+  if (!isNamed(params)) return [...params];
+  return (compiled.names ?? []).map((name) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`No value for the SQL parameter @${name}`);
+    return value;
+  });
+}
+
+// BIGINT (counts, ids) and NUMERIC arrive as text; every one the store reads fits a double.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+type Runner = pg.Pool | pg.PoolClient;
+
+/**
+ * Whether an error means the server is gone rather than the statement wrong: no answer at all, or Postgres's
+ * connection exceptions (class 08) and operator interventions (57P: shut down, restarting).
+ */
+function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (!(error instanceof pg.DatabaseError)) return true;
+  return /^(08|57P)/.test(error.code ?? '');
+}
+
+class PostgresSql implements Sql {
+  readonly dialect = postgresDialect;
+  constructor(
+    protected readonly runner: Runner,
+    private readonly pool: pg.Pool | undefined,
+    readonly label: string,
+    private readonly observe: StatementObserver,
+  ) {}
+
+  /** Runs a query; a lost server becomes a DatabaseUnreachable naming the database. */
+  protected async query(text: string, params: SqlParams): Promise<pg.QueryResult> {
+    const compiled = compiledOf(text);
+    const started = performance.now();
+    try {
+      return await this.runner.query(compiled.text, values(compiled, params));
+    } catch (error) {
+      throw this.unreachableOr(error);
+    } finally {
+      this.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  protected unreachableOr(error: unknown): unknown {
+    if (error instanceof DatabaseUnreachable || !isConnectionLoss(error)) return error;
+    return new DatabaseUnreachable(this.label, reasonOf(error), { cause: error });
+  }
+
+  async all<T>(text: string, params: SqlParams = []): Promise<T[]> {
+    return (await this.query(text, params)).rows as T[];
+  }
+
+  async get<T>(text: string, params: SqlParams = []): Promise<T | undefined> {
+    return (await this.all<T>(text, params))[0];
+  }
+
+  async run(text: string, params: SqlParams = []): Promise<number> {
+    return (await this.query(text, params)).rowCount ?? 0;
+  }
+
+  async lock(key: string): Promise<void> {
+    if (this.pool) throw new Error('A lock is taken inside a transaction');
+    await this.query('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+  }
+
+  async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    if (!this.pool) return work(this);
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw this.unreachableOr(error);
+    });
+    let broken: Error | undefined;
+    try {
+      const inside = new PostgresSql(client, undefined, this.label, this.observe);
+      await inside.run('BEGIN');
+      try {
+        const value = await work(inside);
+        await inside.run('COMMIT');
+        return value;
+      } catch (error) {
+        // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused. The error
+        // is the work's own, or a statement's (already named as the server lost, when it was).
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+export interface PostgresOptions {
+  /** Connections the pool may open. */
+  poolSize: number;
+  /** A statement that runs longer is cancelled by the server. */
+  statementTimeoutMs: number;
+  /** For errors the pool meets on idle connections (the server restarting, say). */
+  onIdleError: (error: Error) => void;
+  onStatement?: StatementObserver;
+}
+
+export class PostgresEngine extends PostgresSql implements SqlEngine {
+  readonly #pool: pg.Pool;
+  constructor(pool: pg.Pool, label: string, observe: StatementObserver) {
+    super(pool, pool, label, observe);
+    this.#pool = pool;
+  }
+
+  async checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }> {
+    try {
+      const { rows } = await this.#pool.query<{ read_only: string }>(
+        "SELECT current_setting('transaction_read_only') AS read_only",
+      );
+      if (rows[0]?.read_only === 'on') return { ok: false, reason: `${this.label} is read-only` };
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: `${this.label} cannot be reached: ${reasonOf(error)}` };
+    }
+  }
+
+  /** Runs `work` on one connection of its own (the migrations hold a session lock on it). */
+  async connected<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
+/** What went wrong, in words that never carry the connection string. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof Error) {
+    const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+    return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}
+
+/** The server and database a URL names, for messages: never its user's password. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'postgres';
+    return `the Postgres database "${database}" on ${parsed.host || 'localhost'}`;
+  } catch {
+    return 'the Postgres database in DATABASE_URL (which is not a valid URL)';
+  }
+}
+
+/** How the pool connects to the database at `url`: `sslmode` and the rest read as libpq reads them. */
+export function connectionOf(url: string): pg.ClientConfig {
+  // pg's own reading takes sslmode=require (and prefer, verify-ca) as verify-full; libpq's is what operators know.
+  return toClientConfig(parse(url, { useLibpqCompat: true }));
+}
+
+/** A pool on the database at `url`; no connection is opened yet. */
+export function postgresEngine(url: string, options: PostgresOptions): PostgresEngine {
+  const pool = new pg.Pool({
+    ...connectionOf(url),
+    max: options.poolSize,
+    statement_timeout: options.statementTimeoutMs,
+    connectionTimeoutMillis: 5_000,
+    types,
+  });
+  pool.on('error', options.onIdleError);
+  return new PostgresEngine(pool, describeUrl(url), options.onStatement ?? (() => {}));
+}

@@ -1,0 +1,59 @@
+// The one way the store speaks to a database, whichever engine: SQL written once, in what SQLite and Postgres share,
+// with `?` or `@name` placeholders. The few places where the dialects differ are functions of the Dialect, so that a
+// query is still one definition. The engines are in sqlite-sql.ts and postgres-sql.ts.
+
+export type SqlParam = string | number | null;
+/** Positional (`?`) or named (`@name`) parameters; one statement uses one kind. */
+export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
+
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** The text at `key` of a JSON object stored in a TEXT column. */
+  jsonField(column: string, key: string): string;
+  /** `IN` over the elements of a JSON array of strings passed as one parameter. */
+  inJsonArray(param: string): string;
+  /** An expression compared without regard to case, as its index is built. */
+  caseless(expression: string): string;
+}
+
+export interface Sql {
+  readonly dialect: Dialect;
+  all<T>(text: string, params?: SqlParams): Promise<T[]>;
+  get<T>(text: string, params?: SqlParams): Promise<T | undefined>;
+  /** Runs a statement and returns how many rows it changed. */
+  run(text: string, params?: SqlParams): Promise<number>;
+  /**
+   * Inside a transaction: waits until no other transaction holds `key`, and holds it until this one ends. Postgres
+   * takes an advisory lock; SQLite's transactions already take the one writer lock at BEGIN.
+   */
+  lock(key: string): Promise<void>;
+  /** Runs `work` in one transaction: all of its statements happen, or none. A transaction begun inside joins it. */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+/** Where a database is, and what its connection can do, as a store opens it. */
+export interface SqlEngine extends Sql {
+  /** The database as a person would name it: a file's path, or a server's host and database (never a password). */
+  readonly label: string;
+  /** Whether the database takes writes now, for /readyz. */
+  checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  close(): Promise<void>;
+}
+
+/** Told of every statement an engine runs, with how long it took: the metrics' database latency. */
+export type StatementObserver = (seconds: number) => void;
+
+export const isNamed = (params: SqlParams): params is Readonly<Record<string, SqlParam>> => !Array.isArray(params);
+
+/** The database could not be reached (or was lost mid-statement): nothing of the statement or its transaction holds. */
+export class DatabaseUnreachable extends Error {
+  override readonly name = 'DatabaseUnreachable';
+  constructor(
+    /** The database as a person would name it, never with a password. */
+    readonly database: string,
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${database} cannot be reached: ${reason}`, options);
+  }
+}

@@ -1,0 +1,216 @@
+// Several app processes on one database behave as one app: what one replica asks for another confirms; two clicks
+// on two replicas make one change; a Slack retry that reaches another replica is dropped; a replica killed
+// mid-change is resolved by another, once; replicas started together on an empty database all come up; the audit log
+// stays one chain; an outside change is announced once; and one person's changes share one announcement whichever
+// replica made them. Real processes, one fake Slack, one sandbox, and this run's engine (a SQLite file or a Postgres
+// database).
+import { expect, it } from 'vitest';
+import { verifyChain } from '../../src/store/audit-chain.js';
+import { LATEST_VERSION } from '../../src/store/migrations.js';
+import { shownText } from '../e2e/support.js';
+import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
+import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { slashCommand } from '../harness/payloads.js';
+import { postToSlackApp } from '../harness/signing.js';
+import {
+  askToBuy,
+  availableNumber,
+  inspectDatabase,
+  outcome,
+  pressConfirm,
+  purchased,
+  useProcessBed,
+} from './process-support.js';
+import { until } from './support.js';
+
+const bed = useProcessBed('voice-ops-replicas-', [BOT_TOKEN, SIGNING_SECRET]);
+
+type Replica = AppProcess & { eventsUrl: string };
+
+async function replicas(count: number, env: Record<string, string> = {}): Promise<Replica[]> {
+  const started = Array.from({ length: count }, () => {
+    const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...env } });
+    bed.started.push(app);
+    return app;
+  });
+  return Promise.all(started.map(async (app) => ({ ...app, eventsUrl: (await app.ready).eventsUrl })));
+}
+
+const announcements = () => bed.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+
+it('a confirmation asked for on one replica is confirmed on another', async () => {
+  const [a, b] = await replicas(2);
+  if (!a || !b) throw new Error('two replicas');
+  const number = await availableNumber(bed.sandbox, 'CA');
+  const buys = bed.sandbox.requestCount('buyNumber');
+  const confirmationId = await askToBuy(bed.slack, a.eventsUrl, number);
+  expect(shownText(await outcome(bed.slack, await pressConfirm(bed.slack, b.eventsUrl, confirmationId)))).toContain(
+    `Bought *${number}*`,
+  );
+  expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
+  expect((await inspectDatabase(bed.database)).trail).toEqual([
+    'number.buy requested',
+    'number.buy confirmed',
+    'number.buy succeeded',
+  ]);
+});
+
+it('Confirm pressed on two replicas at once makes one change', async () => {
+  const [a, b] = await replicas(2);
+  if (!a || !b) throw new Error('two replicas');
+  const number = await availableNumber(bed.sandbox, 'BR');
+  const buys = bed.sandbox.requestCount('buyNumber');
+  const confirmationId = await askToBuy(bed.slack, a.eventsUrl, number);
+  const pressed = await Promise.all(
+    [a, b].map((replica) => pressConfirm(bed.slack, replica.eventsUrl, confirmationId)),
+  );
+  const shown = (await Promise.all(pressed.map((id) => outcome(bed.slack, id)))).map(shownText);
+  expect(shown.filter((text) => text.includes(`Bought *${number}*`))).toHaveLength(1);
+  expect(shown.filter((text) => /already used|under way|in progress/.test(text))).toHaveLength(1);
+  expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
+  expect((await purchased(bed.sandbox)).filter((entry) => entry === number)).toHaveLength(1);
+});
+
+it('a replica killed mid-buy is resolved by another replica: audited, announced and told once', async () => {
+  const env = { VOICE_API_TIMEOUT_MS: '1000' };
+  const [a, b] = await replicas(2, env);
+  if (!a || !b) throw new Error('two replicas');
+  const number = await availableNumber(bed.sandbox, 'IN');
+  const confirmationId = await askToBuy(bed.slack, a.eventsUrl, number);
+  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
+  const buys = bed.sandbox.requestCount('buyNumber');
+  const answers = await pressConfirm(bed.slack, a.eventsUrl, confirmationId);
+  await until(
+    () => bed.sandbox.requestCount('buyNumber'),
+    (count) => count > buys,
+    'the buy to reach the provider',
+  );
+  a.child.kill('SIGKILL');
+  await a.exited;
+  const announcedBefore = announcements().length;
+  bed.sandbox.faults.clear();
+
+  const told = await bed.slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider'),
+    { timeoutMs: 45_000 },
+  );
+  expect(shownText(told)).toContain(`Bought *${number}*`);
+  await until(
+    async () => (await inspectDatabase(bed.database)).trail,
+    (trail) => trail.at(-1) === 'number.buy succeeded',
+    'the reconciled outcome in the audit',
+  );
+  // A further pass of the surviving replica finds nothing left to do.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const { trail, events } = await inspectDatabase(bed.database);
+  expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
+  expect(events.at(-1)?.params).toEqual({ reconciled: true });
+  expect(
+    bed.slack
+      .calls(RESPONSE_URL)
+      .filter((call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider')),
+  ).toHaveLength(1);
+  expect(announcements().length - announcedBefore).toBe(1);
+  expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
+});
+
+it('a Slack retry that reaches another replica is dropped: the command acts once', async () => {
+  const [a, b] = await replicas(2);
+  if (!a || !b) throw new Error('two replicas');
+  const number = await availableNumber(bed.sandbox, 'AU');
+  const id = 'replica-retry';
+  const body = slashCommand({
+    text: `numbers buy ${number}`,
+    userId: OPERATOR,
+    triggerId: 'T-RETRIED-ACROSS-REPLICAS',
+    responseUrl: bed.slack.respondUrl(id),
+  });
+  expect((await postToSlackApp(a.eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
+  await bed.slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === id);
+  expect((await postToSlackApp(b.eventsUrl, SIGNING_SECRET, body, { retryNum: 1 })).status).toBe(200);
+  await until(
+    () => b.entries().some((entry) => entry.msg === 'dropped a repeated delivery'),
+    Boolean,
+    'the other replica to drop the retry',
+  );
+  expect(bed.slack.calls(RESPONSE_URL).filter((call) => call.responseUrlId === id)).toHaveLength(1);
+  const { confirmations, trail } = await inspectDatabase(bed.database);
+  expect(confirmations).toHaveLength(1);
+  expect(trail).toEqual(['number.buy requested']);
+});
+
+it('three replicas started together on an empty database all come up, and the schema is made once', async () => {
+  const started = await replicas(3);
+  expect(started).toHaveLength(3);
+  const db = await bed.database.sql();
+  const version =
+    bed.database.target.kind === 'sqlite'
+      ? (await db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version
+      : (await db.all<{ version: number }>('SELECT version FROM voice_ops_schema')).map((row) => row.version);
+  expect(version).toEqual(bed.database.target.kind === 'sqlite' ? LATEST_VERSION : [LATEST_VERSION]);
+});
+
+it('the audit log stays one chain with appends from three replicas at once', async () => {
+  const started = await replicas(3);
+  const regions = ['GB', 'DE', 'FR'];
+  await Promise.all(
+    started.map(async (replica, index) => {
+      const number = await availableNumber(bed.sandbox, regions[index]);
+      const confirmationId = await askToBuy(bed.slack, replica.eventsUrl, number);
+      await outcome(bed.slack, await pressConfirm(bed.slack, replica.eventsUrl, confirmationId));
+    }),
+  );
+  const { events, count } = await inspectDatabase(bed.database);
+  expect(count).toBe(9);
+  expect(events.map((event) => event.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(await verifyChain(await bed.database.sql())).toMatchObject({ ok: true, rows: 9 });
+});
+
+it('a change made outside the app is audited and announced once, however many replicas watch', async () => {
+  await replicas(3, { RECONCILE_INTERVAL_S: '1' });
+  // Every replica has started; the first pass of the one holding the lease takes the baseline.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  const number = await availableNumber(bed.sandbox, 'JP');
+  const response = await fetch(`${bed.sandbox.url}/buy-phone-number`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bed.sandbox.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ number }),
+  });
+  expect(response.ok).toBe(true);
+  await until(
+    async () => (await inspectDatabase(bed.database)).events.filter((event) => event.source === 'provider'),
+    (rows) => rows.length > 0,
+    'the outside buy in the audit',
+  );
+  // Several more passes, on whichever replicas: still one row and one announcement.
+  await new Promise((resolve) => setTimeout(resolve, 4_000));
+  const outside = (await inspectDatabase(bed.database)).events.filter((event) => event.source === 'provider');
+  expect(outside.map((event) => `${event.action} ${event.target}`)).toEqual([`number.buy ${number}`]);
+  expect(announcements().filter((call) => JSON.stringify(call.body).includes(number))).toHaveLength(1);
+});
+
+it("one person's changes through two replicas within a minute share one announcement", async () => {
+  const [a, b] = await replicas(2);
+  if (!a || !b) throw new Error('two replicas');
+  const before = announcements().length;
+  for (const [replica, region] of [
+    [a, 'US'],
+    [b, 'NL'],
+  ] as const) {
+    const number = await availableNumber(bed.sandbox, region);
+    const confirmationId = await askToBuy(bed.slack, replica.eventsUrl, number);
+    expect(
+      shownText(await outcome(bed.slack, await pressConfirm(bed.slack, replica.eventsUrl, confirmationId))),
+    ).toContain('Bought');
+  }
+  await until(
+    () => bed.slack.calls('chat.update').filter((call) => call.body.channel === NOTIFY_CHANNEL),
+    (updates) => updates.length > 0,
+    'the announcement to be rewritten',
+  );
+  expect(announcements().length - before).toBe(1);
+  const [update] = bed.slack.calls('chat.update').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+  expect(String(update?.body.text)).toMatch(/made 2 changes/);
+});
