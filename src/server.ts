@@ -123,7 +123,7 @@ export async function startVoiceOps(
     seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store, now),
-    locks: new ResourceLocks(store.leases, config.leaseTtlMs),
+    locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger),
     changes,
     policy: config.policy,
     now,

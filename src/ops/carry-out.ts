@@ -59,22 +59,27 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
   const locked = await deps.locks.tryWith(work.lockKeys, correlationId, async () => {
     // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
     const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
+    // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
+    // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
     await atomically(deps, async (deps) => {
-      if (result.ok) {
-        await record(deps, actor, correlationId, { ...step, target: subjectOf(result.change), outcome: 'succeeded' });
-        await deps.store.intents.close(correlationId, 'succeeded');
-      } else {
-        await record(deps, actor, correlationId, { ...step, outcome: 'failed', error: result });
-        await deps.store.intents.close(correlationId, 'failed');
-      }
+      if (!(await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed'))) return;
+      await record(
+        deps,
+        actor,
+        correlationId,
+        result.ok
+          ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
+          : { ...step, outcome: 'failed', error: result },
+      );
     });
     return result.ok ? { ...result, correlationId } : result;
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
   await atomically(deps, async (deps) => {
-    await record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
-    await deps.store.intents.close(correlationId, 'failed');
+    if (await deps.store.intents.close(correlationId, 'failed')) {
+      await record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
+    }
   });
   return failure;
 }

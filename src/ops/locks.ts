@@ -1,3 +1,4 @@
+import type { Logger } from '../log.js';
 import type { LeasesRepo } from '../store/store.js';
 
 const lockName = (key: string) => `lock:${key}`;
@@ -14,13 +15,20 @@ export class ResourceLocks {
   constructor(
     private readonly leases: LeasesRepo,
     private readonly ttlMs: number,
+    private readonly logger: Logger,
   ) {}
 
   /** Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held. */
   async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
     const taken: string[] = [];
-    const renew = () => Promise.all(taken.map((name) => this.leases.take(name, correlationId, this.ttlMs)));
-    const renewal = setInterval(() => void renew().catch(() => {}), this.ttlMs / 3);
+    const renew = async () => {
+      const kept = await Promise.all(taken.map((name) => this.leases.take(name, correlationId, this.ttlMs)));
+      // Another holder has it: this change ran longer than the lease while it could not be renewed.
+      if (kept.includes(false)) this.logger.error({ correlationId }, 'a change lost its lock while under way');
+    };
+    const renewal = setInterval(() => {
+      renew().catch((error: unknown) => this.logger.warn({ err: error, correlationId }, 'could not renew a lock'));
+    }, this.ttlMs / 3);
     renewal.unref();
     try {
       for (const name of [changeName(correlationId), ...keys.map(lockName)]) {

@@ -5,7 +5,7 @@
 import { atomically, newCorrelationId, type OpsDeps, record } from '../ops/context.js';
 import type { Change } from '../ops/notify.js';
 import type { Actor } from '../ops/types.js';
-import type { AuditAction } from '../store/audit.js';
+import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
 
 const OUTSIDE: Actor = { userId: 'provider', userName: 'outside Voice Ops', source: 'provider' };
@@ -20,9 +20,11 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   };
   // The comparison and its records are one transaction under one lock: should two replicas ever pass at once, the
   // second compares with the first's snapshot (or finds it newer than its own read and stops), so nothing is
-  // audited or announced twice.
+  // audited or announced twice. It also holds the audit chain's lock: every change stamped before the read has then
+  // been committed, so none is taken for one made outside.
   const outside = await atomically(deps, async (deps): Promise<Difference[]> => {
     await deps.store.lock('drift');
+    await deps.store.lock(CHAIN_LOCK);
     const since = await deps.store.snapshot.takenAt();
     if (since === undefined || since >= readAt.toISOString()) {
       if (since === undefined) await deps.store.snapshot.replace(current, readAt);

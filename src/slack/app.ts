@@ -4,7 +4,7 @@ import type { HealthRoute } from '../health.js';
 import type { Logger } from '../log.js';
 import type { DeliveriesRepo } from '../store/store.js';
 import { boltLogger } from './bolt-logger.js';
-import { sayWhenDatabaseUnreachable } from './database-unreachable.js';
+import { listenersHaveIt, sayWhenDatabaseUnreachable } from './database-unreachable.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './flows.js';
 import type { SlackIdentity } from './identity.js';
@@ -72,6 +72,7 @@ export function registerListeners(
   app.use(sayWhenDatabaseUnreachable(deps));
   app.use(oneWorkspace(stores.identity, stores.people, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
+  app.use(listenersHaveIt());
   registerCommands(app, deps);
   registerActions(app, deps);
   registerViews(app, deps);

@@ -2,7 +2,7 @@
 // however many approvers click at once, exactly one decision wins; an expired request can no longer be decided.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { jsonObject, optionalText } from './columns.js';
+import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Sql } from './sql.js';
 import type { ApprovalsRepo } from './store.js';
 
@@ -92,8 +92,8 @@ export class Approvals implements ApprovalsRepo {
       await this.sql.get(INSERT, {
         id: randomUUID(),
         correlationId: input.correlationId,
-        change: JSON.stringify(input.change),
-        requester: JSON.stringify(input.requester),
+        change: jsonText(input.change),
+        requester: jsonText(input.requester),
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + this.#ttlMs).toISOString(),
       }),

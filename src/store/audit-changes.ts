@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { type AuditEvent, toEvent } from './audit.js';
 import { wellFormed } from './audit-chain.js';
+import { jsonText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
 import type { AuditChangesRepo } from './store.js';
 
@@ -149,7 +150,7 @@ export class AuditChanges implements AuditChangesRepo {
 
   async #withEvents(found: Position[]): Promise<ChangeTrail[]> {
     if (!found.length) return [];
-    const ids = JSON.stringify(found.map((entry) => entry.correlationId));
+    const ids = jsonText(found.map((entry) => entry.correlationId));
     const events = (await this.sql.all(this.#trails, [ids])).map(toEvent);
     return found.map(({ position, correlationId }) => ({
       correlationId,

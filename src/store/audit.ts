@@ -4,7 +4,7 @@
 // (audit-chain.ts), so an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
 import { type ChainedRow, chainHash, GENESIS_HASH, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
-import { jsonObject, optionalText } from './columns.js';
+import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Sql, SqlParam } from './sql.js';
 import type { AuditRepo } from './store.js';
 
@@ -168,7 +168,8 @@ const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).
 type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
 
 /** Every replica appends under this lock, so that the chain has one end. */
-const CHAIN_LOCK = 'audit-chain';
+/** Held by each append from reading the chain's head to the end of its transaction. */
+export const CHAIN_LOCK = 'audit-chain';
 const LAST = 'SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1';
 const INSERT = `
   INSERT INTO audit_events (id, at, actor_id, actor_name, team_id, channel_id, source, action, target, params,
@@ -215,7 +216,6 @@ export class AuditLog implements AuditRepo {
       text(value === undefined ? undefined : truncate(value));
     return toEvent(
       await this.#chained({
-        at: this.#now().toISOString(),
         actor_id: wellFormed(entry.actorId),
         actor_name: text(entry.actorName),
         team_id: text(entry.teamId),
@@ -223,7 +223,7 @@ export class AuditLog implements AuditRepo {
         source: entry.source,
         action: entry.action,
         target: capped(entry.target),
-        params: entry.params === undefined ? null : JSON.stringify(redactParams(entry.params)),
+        params: entry.params === undefined ? null : jsonText(redactParams(entry.params)),
         outcome: entry.outcome,
         error_code: text(entry.errorCode),
         error_message: capped(entry.errorMessage),
@@ -235,14 +235,16 @@ export class AuditLog implements AuditRepo {
   /**
    * The previous hash is read under the chain's lock (SQLite's write lock, taken at BEGIN IMMEDIATE; an advisory lock
    * on Postgres), in the transaction that inserts, so that two processes or replicas appending take turns and cannot
-   * both chain to the same row. The row returned is the one built here: after an INSERT … RETURNING, SQLite's
-   * automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
+   * both chain to the same row. The time is read under the lock too, so that rows' times follow their ids, and a
+   * reader holding the lock (the reconciler's drift pass) sees every row stamped before its own time. The row
+   * returned is the one built here: after an INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to
+   * run, and the WAL grew without bound.
    */
-  #chained(columns: Columns): Promise<ChainedRow & { hash: string }> {
+  #chained(columns: Omit<Columns, 'at'>): Promise<ChainedRow & { hash: string }> {
     return this.sql.transaction(async (tx) => {
       await tx.lock(CHAIN_LOCK);
       const previous = lastRow.parse(await tx.get(LAST));
-      const row = { ...columns, id: (previous?.id ?? 0) + 1 };
+      const row = { ...columns, at: this.#now().toISOString(), id: (previous?.id ?? 0) + 1 };
       const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
       await tx.run(INSERT, stored);
       return stored;

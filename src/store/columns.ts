@@ -1,5 +1,6 @@
 // Column codecs for rows read back from SQLite: the schema says what a column may hold, these make the types say so.
 import { z } from 'zod';
+import { wellFormed } from './audit-chain.js';
 
 /** A nullable TEXT column, with NULL read as an absent (undefined) property. */
 export const optionalText = z
@@ -19,3 +20,11 @@ export const jsonObject = z
     }
   })
   .pipe(z.record(z.string(), z.unknown()));
+
+/**
+ * A value as JSON text both engines keep: each string well-formed first, since Postgres's jsonb refuses a lone
+ * surrogate and U+0000 even written as escapes, which is how JSON.stringify writes them.
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? wellFormed(item) : item));
+}

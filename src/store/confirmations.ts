@@ -3,7 +3,7 @@
 // caller wins. Expired and used rows stay, so that a late click can be told why it does nothing.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { jsonObject } from './columns.js';
+import { jsonObject, jsonText } from './columns.js';
 import type { Sql } from './sql.js';
 
 export const CONFIRMATION_STATES = ['pending', 'used', 'cancelled'] as const;
@@ -109,10 +109,10 @@ export class Confirmations {
       await this.sql.get(INSERT, {
         id: randomUUID(),
         kind: input.action.kind,
-        params: JSON.stringify(input.action.params),
+        params: jsonText(input.action.params),
         requestedBy: input.requestedBy,
         correlationId: input.correlationId,
-        context: JSON.stringify(input.context ?? {}),
+        context: jsonText(input.context ?? {}),
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + this.#ttlMs).toISOString(),
       }),

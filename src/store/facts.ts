@@ -1,6 +1,7 @@
 // What the app learns about a number or an agent when it buys or creates it, which the provider's lists do not say:
 // a number's capabilities (from the search results it was bought from) and an agent's language (from its creation).
 import { z } from 'zod';
+import { jsonText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
 import type { FactsRepo } from './store.js';
 
@@ -42,7 +43,7 @@ export class LearnedFacts implements FactsRepo {
   }
 
   async rememberNumber(phoneNumber: string, capabilities: string[]): Promise<void> {
-    await this.sql.run(REMEMBER_NUMBER, [phoneNumber, JSON.stringify(capabilities), this.#now().toISOString()]);
+    await this.sql.run(REMEMBER_NUMBER, [phoneNumber, jsonText(capabilities), this.#now().toISOString()]);
   }
 
   /** After a release: the number may come back from the inventory with other capabilities. */
@@ -52,7 +53,7 @@ export class LearnedFacts implements FactsRepo {
 
   /** The capabilities known of these numbers; a number bought outside the app (or before it learned) is absent. */
   async capabilities(phoneNumbers: string[]): Promise<Map<string, string[]>> {
-    const rows = (await this.sql.all(this.#capabilities, [JSON.stringify(phoneNumbers)])).map((row) =>
+    const rows = (await this.sql.all(this.#capabilities, [jsonText(phoneNumbers)])).map((row) =>
       capabilityRow.parse(row),
     );
     return new Map(rows.map((row) => [row.phone_number, row.capabilities]));
@@ -67,7 +68,7 @@ export class LearnedFacts implements FactsRepo {
   }
 
   async languages(agentIds: string[]): Promise<Map<string, string>> {
-    const rows = (await this.sql.all(this.#languages, [JSON.stringify(agentIds)])).map((row) => languageRow.parse(row));
+    const rows = (await this.sql.all(this.#languages, [jsonText(agentIds)])).map((row) => languageRow.parse(row));
     return new Map(rows.map((row) => [row.agent_id, row.language]));
   }
 }

@@ -2,7 +2,7 @@
 // open means the app stopped (or lost the answer) mid-change: the reconciler finds out from the provider what
 // really happened, and tells the requester.
 import { z } from 'zod';
-import { jsonObject, optionalText } from './columns.js';
+import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
 import type { IntentsRepo } from './store.js';
 
@@ -83,8 +83,8 @@ export class Intents implements IntentsRepo {
     await this.sql.run(OPEN, {
       correlationId: intent.correlationId,
       action: intent.action,
-      change: JSON.stringify(intent.change),
-      actor: JSON.stringify(intent.actor),
+      change: jsonText(intent.change),
+      actor: jsonText(intent.actor),
       replyAddress: intent.replyAddress ?? null,
       openedAt: this.#now().toISOString(),
     });

@@ -2,6 +2,7 @@
 // when it was posted. Kept in the database rather than in one process, so that a restarted process (or another one
 // on the same database) rewrites the same message instead of posting a second.
 import { z } from 'zod';
+import { jsonText } from './columns.js';
 import type { Sql } from './sql.js';
 import type { OpenAnnouncementsRepo } from './store.js';
 
@@ -46,7 +47,7 @@ export class OpenAnnouncements implements OpenAnnouncementsRepo {
       actorId,
       channelId: open.channelId,
       messageTs: open.messageTs,
-      changes: JSON.stringify(open.changes),
+      changes: jsonText(open.changes),
       postedAt: open.postedAt,
     });
   }

@@ -73,14 +73,20 @@ const types = {
 
 type Runner = pg.Pool | pg.PoolClient;
 
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+// What pg itself says when a connection ends or cannot be made in time.
+const CONNECTION_ENDED = /Connection terminated|timeout exceeded when trying to connect|not queryable/i;
+
 /**
- * Whether an error means the server is gone rather than the statement wrong: no answer at all, or Postgres's
- * connection exceptions (class 08) and operator interventions (57P: shut down, restarting).
+ * Whether an error means the server is gone rather than the statement (or the code) wrong: the socket failed,
+ * pg lost the connection, or Postgres's connection exceptions (class 08) and operator interventions (57P: shut
+ * down, restarting).
  */
 function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (!(error instanceof pg.DatabaseError)) return true;
-  return /^(08|57P)/.test(error.code ?? '');
+  if (error instanceof pg.DatabaseError) return /^(08|57P)/.test(error.code ?? '');
+  const code = 'code' in error ? String(error.code) : '';
+  return SOCKET_ERRORS.has(code) || CONNECTION_ENDED.test(error.message);
 }
 
 class PostgresSql implements Sql {
@@ -95,9 +101,10 @@ class PostgresSql implements Sql {
   /** Runs a query; a lost server becomes a DatabaseUnreachable naming the database. */
   protected async query(text: string, params: SqlParams): Promise<pg.QueryResult> {
     const compiled = compiledOf(text);
+    const given = values(compiled, params);
     const started = performance.now();
     try {
-      return await this.runner.query(compiled.text, values(compiled, params));
+      return await this.runner.query(compiled.text, given);
     } catch (error) {
       throw this.unreachableOr(error);
     } finally {
@@ -123,7 +130,7 @@ class PostgresSql implements Sql {
   }
 
   async lock(key: string): Promise<void> {
-    if (this.pool) throw new Error('A lock is taken inside a transaction');
+    if (this.pool) throw new Error('A lock can only be taken inside a transaction');
     await this.query('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   }
 

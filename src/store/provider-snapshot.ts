@@ -17,7 +17,33 @@ const row = z.object({ kind: z.enum(['number', 'agent']), key: z.string(), detai
 const TAKEN_AT = 'SELECT at FROM provider_snapshot_taken';
 const ROWS = 'SELECT kind, key, detail FROM provider_snapshot';
 const CLEAR = 'DELETE FROM provider_snapshot';
-const INSERT = 'INSERT INTO provider_snapshot (kind, key, detail) VALUES (?, ?, ?)';
+/** Rows per INSERT: a few statements for 10,000 numbers, each well within either engine's parameter limit. */
+const BATCH_ROWS = 512;
+const inserts = new Map<number, string>();
+
+/** The INSERT of `count` rows, made once per count. */
+function insertOf(count: number): string {
+  let text = inserts.get(count);
+  if (text === undefined) {
+    text = `INSERT INTO provider_snapshot (kind, key, detail) VALUES ${Array(count).fill('(?, ?, ?)').join(', ')}`;
+    inserts.set(count, text);
+  }
+  return text;
+}
+
+/**
+ * Batches of BATCH_ROWS, then the rest in powers of two, so that the statements' texts (each prepared once on
+ * SQLite) are a handful whatever the counts.
+ */
+function* batches<T>(rows: T[]): Generator<T[]> {
+  let at = 0;
+  for (; rows.length - at >= BATCH_ROWS; at += BATCH_ROWS) yield rows.slice(at, at + BATCH_ROWS);
+  for (let size = BATCH_ROWS / 2; size >= 1; size /= 2) {
+    if (rows.length - at < size) continue;
+    yield rows.slice(at, at + size);
+    at += size;
+  }
+}
 const UNSTAMP = 'DELETE FROM provider_snapshot_taken';
 const STAMP = 'INSERT INTO provider_snapshot_taken (at) VALUES (?)';
 
@@ -41,8 +67,11 @@ export class ProviderSnapshot implements SnapshotRepo {
   async replace(state: ProviderState, takenAt: Date): Promise<void> {
     await this.sql.transaction(async (tx) => {
       await tx.run(CLEAR);
-      for (const [number, id] of state.numbers) await tx.run(INSERT, ['number', number, id]);
-      for (const [id, name] of state.agents) await tx.run(INSERT, ['agent', id, name]);
+      const rows = [
+        ...[...state.numbers].map(([number, id]) => ['number', number, id]),
+        ...[...state.agents].map(([id, name]) => ['agent', id, name]),
+      ];
+      for (const batch of batches(rows)) await tx.run(insertOf(batch.length), batch.flat());
       await tx.run(UNSTAMP);
       await tx.run(STAMP, [takenAt.toISOString()]);
     });

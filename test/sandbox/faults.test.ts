@@ -156,9 +156,10 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
   });
 
   it('delay: still buys the number when the client has given up waiting', async () => {
-    // Long enough that the purchase is surely not made yet when the client has given up, even on a busy machine.
-    await switches.inject(api(), 'buyNumber', { type: 'delay', ms: 2_000 }, 1);
-    await expect(send(api(), 'buyNumber', { signal: AbortSignal.timeout(50) })).rejects.toThrow(/aborted/i);
+    // The client waits long enough for its whole request to be sent and read even on a busy machine, and the delay
+    // is long enough that the purchase is surely not made yet when the client gives up.
+    await switches.inject(api(), 'buyNumber', { type: 'delay', ms: 3_000 }, 1);
+    await expect(send(api(), 'buyNumber', { signal: AbortSignal.timeout(500) })).rejects.toThrow(/aborted/i);
     expect(await api().purchased()).toEqual([]);
     await vi.waitFor(async () => expect(await api().purchased()).toHaveLength(1), { ...SETTLED, interval: 50 });
   });

@@ -26,6 +26,15 @@ describe.each(ENGINES)('on %s', (engine) => {
   }
 
   describe('Confirmations.create', () => {
+    it('keeps text that Postgres refuses in JSON (a lone surrogate, U+0000) as U+FFFD, on either engine', async () => {
+      const { store } = await confirmations();
+      const params = { agentName: '\ud800 <!channel>', note: 'a\u0000b', nested: ['\udfff'] };
+      const created = await store.create({ ...request, action: { kind: 'agent.delete', params } });
+      const expected = { agentName: '\ufffd <!channel>', note: 'a\ufffdb', nested: ['\ufffd'] };
+      expect(created.action.params).toEqual(expected);
+      expect((await store.get(created.id))?.action.params).toEqual(expected);
+    });
+
     it('stores the pending action with a random single-use id and a ten-minute expiry', async () => {
       const { store } = await confirmations();
       const created = await store.create(request);
