@@ -13,6 +13,9 @@ export class BackgroundLease {
   readonly replica = randomUUID();
   #held = false;
   #beat?: NodeJS.Timeout;
+  #stopped = false;
+  /** The take under way, which a stop waits for before it gives the lease back. */
+  #taking?: Promise<boolean>;
 
   constructor(
     private readonly leases: LeasesRepo,
@@ -28,12 +31,12 @@ export class BackgroundLease {
 
   /** Takes or renews the lease; whether this replica holds it. A database that cannot be reached holds nothing. */
   async hold(): Promise<boolean> {
-    let held = false;
-    try {
-      held = await this.leases.take(NAME, this.replica, this.ttlMs);
-    } catch (error) {
+    if (this.#stopped) return false;
+    this.#taking = this.leases.take(NAME, this.replica, this.ttlMs).catch((error: unknown) => {
       this.logger.debug({ err: error }, 'could not take the background lease');
-    }
+      return false;
+    });
+    const held = await this.#taking;
     if (held !== this.#held) {
       this.logger.info(
         { replica: this.replica },
@@ -54,7 +57,9 @@ export class BackgroundLease {
 
   /** Gives the lease back, so that another replica takes over at once rather than when it expires. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#beat);
+    await this.#taking;
     if (this.#held) await this.leases.release(NAME, this.replica).catch(() => {});
     this.#held = false;
     this.metrics.backgroundLease(this.replica, false);

@@ -63,9 +63,15 @@ export function slackAnnouncer(
     while (!(await store.leases.take(name, replica, TURN_TTL_MS))) {
       await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
     }
+    // Renewed while Slack is slow (a Retry-After, a timeout), so that another replica never takes the turn midway.
+    const renewal = setInterval(() => {
+      store.leases.take(name, replica, TURN_TTL_MS).catch(() => false);
+    }, TURN_TTL_MS / 3);
+    renewal.unref();
     try {
       await work();
     } finally {
+      clearInterval(renewal);
       await store.leases.release(name, replica).catch(() => {});
     }
   };
