@@ -13,7 +13,6 @@ import { Leases } from './leases.js';
 import { SchemaVersionError } from './migrations.js';
 import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
-import { postgresEngine, reasonOf } from './postgres-sql.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
 import { RoutingRecords } from './routes.js';
 import type { Sql, SqlEngine, StatementObserver } from './sql.js';
@@ -41,6 +40,8 @@ export async function openEngine(
   options: Pick<StoreOptions, 'onIdleError' | 'onStatement'> = {},
 ) {
   if (target.kind === 'sqlite') return sqliteEngine(openDatabase(target.path), target.path, options.onStatement);
+  // Loaded only for Postgres, so that the SQLite default starts without the pg client.
+  const { postgresEngine, reasonOf } = await import('./postgres-sql.js');
   const engine = postgresEngine(target.url, {
     poolSize: target.poolSize,
     statementTimeoutMs: target.statementTimeoutMs,
