@@ -50,14 +50,16 @@ export async function listAgents(
     request,
     filter,
   );
-  const languages = await deps.store.facts.languages(page.items.map((agent) => agent.id));
-  const items = await Promise.all(
-    page.items.map(async (agent) => ({
-      ...agent,
-      language: languages.get(agent.id),
-      numbers: (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber),
-    })),
-  );
+  const ids = page.items.map((agent) => agent.id);
+  const [languages, numbers] = await Promise.all([
+    deps.store.facts.languages(ids),
+    deps.store.routes.numbersByAgent(ids),
+  ]);
+  const items = page.items.map((agent) => ({
+    ...agent,
+    language: languages.get(agent.id),
+    numbers: numbers.get(agent.id) ?? [],
+  }));
   return { ok: true, page: { ...page, items } };
 }
 

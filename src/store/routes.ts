@@ -1,8 +1,8 @@
 // Which agent each number routes to, as this app last set it. The provider API can set routing but not read it,
 // so these records are what listings and warnings ("this number still routes to…") rely on.
 import { z } from 'zod';
-import { optionalText } from './columns.js';
-import type { Sql } from './sql.js';
+import { jsonText, optionalText } from './columns.js';
+import type { Dialect, Sql } from './sql.js';
 import type { RoutesRepo } from './store.js';
 
 export interface RouteRecord {
@@ -43,6 +43,8 @@ const UPSERT = `
 const FOR_NUMBER = 'SELECT * FROM routes WHERE phone_number = ?';
 const FOR_AGENT = 'SELECT * FROM routes WHERE agent_id = ? ORDER BY phone_number';
 const REMOVE_NUMBER = 'DELETE FROM routes WHERE phone_number = ?';
+const forAgentsOf = (dialect: Dialect) =>
+  `SELECT phone_number, agent_id FROM routes WHERE agent_id ${dialect.inJsonArray('?')} ORDER BY phone_number`;
 const REMOVE_AGENT = 'DELETE FROM routes WHERE agent_id = ?';
 const ALL = 'SELECT * FROM routes ORDER BY phone_number';
 // Two text columns only, read without parsing: listings at 10,000 numbers read this on every page.
@@ -50,12 +52,14 @@ const AGENT_BY_NUMBER = 'SELECT phone_number, agent_id FROM routes';
 
 export class RoutingRecords implements RoutesRepo {
   readonly #now: () => Date;
+  readonly #forAgents: string;
 
   constructor(
     private readonly sql: Sql,
     options: { now?: () => Date } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
+    this.#forAgents = forAgentsOf(sql.dialect);
   }
 
   /** Records a successful map; a number routes to one agent, so this replaces any earlier record for it. */
@@ -83,6 +87,14 @@ export class RoutingRecords implements RoutesRepo {
 
   async forAgent(agentId: string): Promise<RouteRecord[]> {
     return (await this.sql.all(FOR_AGENT, [agentId])).map(toRecord);
+  }
+
+  /** The numbers routed to each of these agents, in one query (a page of agents). */
+  async numbersByAgent(agentIds: string[]): Promise<Map<string, string[]>> {
+    const rows = await this.sql.all<{ phone_number: string; agent_id: string }>(this.#forAgents, [jsonText(agentIds)]);
+    const numbers = new Map<string, string[]>();
+    for (const row of rows) numbers.set(row.agent_id, [...(numbers.get(row.agent_id) ?? []), row.phone_number]);
+    return numbers;
   }
 
   /** After the number is released. */

@@ -70,6 +70,8 @@ export interface RoutesRepo {
   set(input: { phoneNumber: string; agentId: string; numberId?: string; updatedBy: string }): Promise<RouteRecord>;
   forNumber(phoneNumber: string): Promise<RouteRecord | undefined>;
   forAgent(agentId: string): Promise<RouteRecord[]>;
+  /** The numbers routed to each of these agents, in number order. */
+  numbersByAgent(agentIds: string[]): Promise<Map<string, string[]>>;
   removeNumber(phoneNumber: string): Promise<void>;
   removeAgent(agentId: string): Promise<void>;
   all(): Promise<RouteRecord[]>;

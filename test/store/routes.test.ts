@@ -57,6 +57,22 @@ describe.each(ENGINES)('RoutingRecords on %s', (engine) => {
     expect((await routes.all()).map((route) => route.phoneNumber)).toEqual(['+15550100', '+15550200', '+15550300']);
   });
 
+  it('lists the numbers of a page of agents in one read, each in number order, and none for an agent without', async () => {
+    const { routes } = await records();
+    await routes.set({ phoneNumber: '+15550300', agentId: 'agent-1', updatedBy: 'U_ADA' });
+    await routes.set({ phoneNumber: '+15550100', agentId: 'agent-1', updatedBy: 'U_ADA' });
+    await routes.set({ phoneNumber: '+15550200', agentId: 'agent-2', updatedBy: 'U_ADA' });
+    await routes.set({ phoneNumber: '+15550400', agentId: 'agent-3', updatedBy: 'U_ADA' });
+
+    expect(await routes.numbersByAgent(['agent-1', 'agent-2', 'agent-9'])).toEqual(
+      new Map([
+        ['agent-1', ['+15550100', '+15550300']],
+        ['agent-2', ['+15550200']],
+      ]),
+    );
+    expect(await routes.numbersByAgent([])).toEqual(new Map());
+  });
+
   it('maps every routed number to its agent', async () => {
     const { routes } = await records();
     expect(await routes.agentByNumber()).toEqual(new Map());
