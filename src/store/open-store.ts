@@ -41,7 +41,7 @@ export async function openEngine(
 ) {
   if (target.kind === 'sqlite') return sqliteEngine(openDatabase(target.path), target.path, options.onStatement);
   // Loaded only for Postgres, so that the SQLite default starts without the pg client.
-  const { postgresEngine, reasonOf } = await import('./postgres-sql.js');
+  const { isConnectionLoss, postgresEngine, reasonOf } = await import('./postgres-sql.js');
   const engine = postgresEngine(target.url, {
     poolSize: target.poolSize,
     statementTimeoutMs: target.statementTimeoutMs,
@@ -54,11 +54,12 @@ export async function openEngine(
   } catch (error) {
     await engine.close().catch(() => {});
     if (error instanceof SchemaVersionError) throw error;
-    throw new DatabaseUnusable(
-      'cannot_open',
-      `Cannot reach ${engine.label}: ${reasonOf(error)}. Check DATABASE_URL and that the server takes connections.`,
-      { cause: error },
-    );
+    // A server that is not there, and one that refuses this user or this work, want different remedies.
+    const sentence = isConnectionLoss(error)
+      ? `Cannot reach ${engine.label}: ${reasonOf(error)}. Check DATABASE_URL and that the server takes connections.`
+      : `Cannot use ${engine.label}: ${reasonOf(error)}. Check DATABASE_URL's user, password and database, and ` +
+        'that the user may create tables there.';
+    throw new DatabaseUnusable('cannot_open', sentence, { cause: error });
   }
 }
 

@@ -152,11 +152,11 @@ const MIGRATION_LOCK = 7_346_812_001;
 
 /** The version of the schema, 0 for a database the app has not touched. */
 export async function postgresSchemaVersion(client: pg.ClientBase): Promise<number> {
-  const { rows } = await client
-    .query<{ version: number }>(
-      `SELECT version FROM voice_ops_schema WHERE to_regclass('voice_ops_schema') IS NOT NULL`,
-    )
-    .catch(() => ({ rows: [] as { version: number }[] }));
+  const table = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('voice_ops_schema') IS NOT NULL AS present",
+  );
+  if (!table.rows[0]?.present) return 0;
+  const { rows } = await client.query<{ version: number }>('SELECT version FROM voice_ops_schema');
   return rows[0]?.version ?? 0;
 }
 

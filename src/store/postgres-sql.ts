@@ -89,7 +89,7 @@ const CONNECTION_ENDED = /Connection terminated|timeout exceeded when trying to 
  * pg lost the connection, or Postgres's connection exceptions (class 08) and operator interventions (57P: shut
  * down, restarting).
  */
-function isConnectionLoss(error: unknown): boolean {
+export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof pg.DatabaseError) return /^(08|57P)/.test(error.code ?? '');
   const code = 'code' in error ? String(error.code) : '';

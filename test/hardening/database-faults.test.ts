@@ -3,7 +3,7 @@
 // /readyz answering 503 and commands told why, nothing half-done, and the change resolved and reported, once, when
 // the server is back. The app's own process, on a Postgres server of the test's own (it is stopped mid-test).
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
 import { openEngine } from '../../src/store/open-store.js';
 import { shownText } from '../e2e/support.js';
@@ -61,6 +61,16 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
     expect(output).toContain('Check DATABASE_URL');
     expect(output).not.toContain(PASSWORD);
     expect(output).not.toMatch(/\n\s+at /); // a sentence, not a stack trace
+  });
+
+  it('a Postgres that refuses the database named stops start-up with one sentence saying what to check', async () => {
+    const url = new URL(inject('postgresUrl'));
+    url.pathname = '/no_such_database';
+    const { exit, output } = await failedStart(start({ DATABASE_URL: url.toString() }));
+    expect(exit).toEqual({ code: 1, signal: null });
+    expect(output).toContain('Cannot use the Postgres database \\"no_such_database\\"');
+    expect(output).toContain("Check DATABASE_URL's user, password and database");
+    expect(output).not.toMatch(/\n\s+at /);
   });
 
   it('a Postgres restarted during a change: /readyz says so, commands are told, and the change is resolved once when it is back', async () => {
