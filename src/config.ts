@@ -255,20 +255,30 @@ export interface Config {
 /** The configured secret values, so that free text (an error's message) can be scrubbed of them before it is logged. */
 export function secretValues(config: Config): string[] {
   const { slack, provider, sandbox, database } = config;
-  const databasePassword = database.kind === 'postgres' ? passwordOf(database.url) : undefined;
+  const databasePasswords = database.kind === 'postgres' ? passwordsOf(database.url) : [];
   return [
     slack.botToken,
     slack.signingSecret,
     slack.appToken,
     provider?.apiKey,
     sandbox.apiKey,
-    databasePassword,
+    ...new Set(databasePasswords),
   ].filter((value): value is string => Boolean(value));
 }
 
-function passwordOf(databaseUrl: string): string | undefined {
-  const { password } = new URL(databaseUrl);
-  return password ? decodeURIComponent(password) : undefined;
+/** The URL's password as written and as decoded (a log may hold either), and one passed as `?password=`. */
+function passwordsOf(databaseUrl: string): string[] {
+  const url = new URL(databaseUrl);
+  const written = [url.password, url.searchParams.get('password') ?? ''].filter(Boolean);
+  return [...written, ...written.map(decodedOrSame)];
+}
+
+function decodedOrSame(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // a stray % is kept as written
+  }
 }
 
 export class ConfigError extends Error {

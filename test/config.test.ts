@@ -32,7 +32,9 @@ describe('configuration', () => {
     const config = parseConfig({ ...minimal, DATABASE_URL: url, DATABASE_POOL_SIZE: '4', LEASE_TTL_S: '10' });
     expect(config.database).toEqual({ kind: 'postgres', url, poolSize: 4, statementTimeoutMs: 15_000 });
     expect(config.leaseTtlMs).toBe(10_000);
-    expect(secretValues(config)).toContain('p@ss/w0rd');
+    expect(secretValues(config)).toEqual(expect.arrayContaining(['p@ss/w0rd', 'p%40ss%2Fw0rd']));
+    const inQuery = parseConfig({ ...minimal, DATABASE_URL: 'postgres://ops@db/voiceops?password=hunter%252' });
+    expect(secretValues(inQuery)).toEqual(expect.arrayContaining(['hunter%2']));
 
     const message = problems({
       ...minimal,
