@@ -24,7 +24,7 @@ import { describeDelivery } from './slack/deliveries.js';
 import { readGroupMembers } from './slack/groups.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { People } from './slack/people.js';
-import { tellRequester } from './slack/requester.js';
+import { tellInterruptedBatch, tellRequester } from './slack/requester.js';
 import { openStore } from './store/open-store.js';
 
 export interface RunningVoiceOps {
@@ -137,6 +137,7 @@ export async function startVoiceOps(
     settleMs: 2 * config.providerOptions.timeoutMs,
     now,
     lease,
+    tellInterrupted: tellInterruptedBatch(slack, logger),
   });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.

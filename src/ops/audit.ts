@@ -24,6 +24,8 @@ export interface AuditChange {
   previousAgent?: { id: string; name?: string };
   /** For a denial: what was attempted. */
   attempted?: string;
+  /** For a bulk change: its items by outcome, as its last step counted them. */
+  batch?: { succeeded: number; failed: number; cancelled: number };
   /** Side steps: an announcement or an agent token that did not arrive, someone else refused. */
   notes: { action: AuditAction; outcome: AuditOutcome; actorId: string; errorCode?: string }[];
 }
@@ -118,6 +120,7 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
     agent: named(agentId),
     previousAgent: named(stringParam(trail.events, 'previousAgentId') ?? nestedId(trail.events, 'previousAgent')),
     attempted: request.action === 'access.denied' ? stringParam([request], 'attempted') : undefined,
+    batch: request.action === 'batch.map' ? batchCounts(trail.events) : undefined,
     notes: trail.events
       .filter((event) => !main.includes(event))
       .map((event) => ({
@@ -127,6 +130,15 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
         errorCode: event.errorCode,
       })),
   };
+}
+
+/** The items' outcomes, as the batch's latest count recorded them. */
+function batchCounts(events: AuditEvent[]): AuditChange['batch'] {
+  const counted = events.findLast((event) => event.action === 'batch.map' && event.params?.succeeded !== undefined);
+  if (!counted?.params) return undefined;
+  const { succeeded, failed, cancelled } = counted.params;
+  const number = (value: unknown) => (typeof value === 'number' ? value : 0);
+  return { succeeded: number(succeeded), failed: number(failed), cancelled: number(cancelled) };
 }
 
 function stringParam(events: AuditEvent[], key: string): string | undefined {

@@ -1,6 +1,6 @@
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
-import type { ChangeIntent } from './changes.js';
+import { auditIdOf, type ChangeIntent } from './changes.js';
 import { atomically, busy, type OpsDeps, providerFailure, record } from './context.js';
 import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
@@ -66,7 +66,7 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
       await record(
         deps,
         actor,
-        correlationId,
+        auditIdOf(correlationId),
         result.ok
           ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
           : { ...step, outcome: 'failed', error: result },
@@ -78,7 +78,7 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
   const failure = busy(work.target ?? 'that item');
   await atomically(deps, async (deps) => {
     if (await deps.store.intents.close(correlationId, 'failed')) {
-      await record(deps, actor, correlationId, { ...step, outcome: 'failed', error: failure });
+      await record(deps, actor, auditIdOf(correlationId), { ...step, outcome: 'failed', error: failure });
     }
   });
   return failure;

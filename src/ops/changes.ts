@@ -60,3 +60,18 @@ export function targetOf(change: ChangeIntent): string | undefined {
       return undefined;
   }
 }
+
+/**
+ * An item of a bulk change is carried out as a change of its own, with its own intent and locks under the id
+ * `BATCH/SEQ`, and audited under its batch's correlation id, so that the audit shows the batch as one request.
+ */
+export const itemCorrelationId = (batchId: string, seq: number): string => `${batchId}/${seq}`;
+
+/** The batch and item a correlation id names, when it names an item of a batch. */
+export function batchItemOf(correlationId: string): { batchId: string; seq: number } | undefined {
+  const match = /^(.+)\/(\d+)$/.exec(correlationId);
+  return match?.[1] && match[2] ? { batchId: match[1], seq: Number(match[2]) } : undefined;
+}
+
+/** The correlation id a change's audit rows carry: its batch's for an item of one, else its own. */
+export const auditIdOf = (correlationId: string): string => batchItemOf(correlationId)?.batchId ?? correlationId;

@@ -43,9 +43,21 @@ export interface Announcement {
   change: Change;
 }
 
+/** A bulk change, announced once as a whole, never item by item. */
+export interface BatchAnnouncement {
+  actor: Actor;
+  batchId: string;
+  agent: { id: string; name: string };
+  /** Items by outcome. */
+  counts: { succeeded: number; failed: number; cancelled: number; pending: number };
+  /** Items the batch set out to change. */
+  total: number;
+}
+
 /** Where announcements go; the Slack layer posts them to NOTIFY_CHANNEL_ID. */
 export interface Announcer {
   announce(announcement: Announcement): Promise<void>;
+  announceBatch(announcement: BatchAnnouncement): Promise<void>;
   /** Changes noticed at the provider that no one made through Voice Ops, in one message. */
   announceOutside(changes: Change[]): Promise<void>;
 }

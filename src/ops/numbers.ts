@@ -69,7 +69,7 @@ export async function withCapabilities(deps: OpsDeps, numbers: NumberSummary[]):
 }
 
 /** A filter that cannot match anything is explained rather than answered with an empty list. */
-function refuseFilter(filter: NumberFilter): Failure | undefined {
+export function refuseFilter(filter: NumberFilter): Failure | undefined {
   if (filter.region !== undefined) {
     const unknown = unknownRegion(filter.region);
     if (unknown) return unknown;
@@ -81,7 +81,7 @@ function refuseFilter(filter: NumberFilter): Failure | undefined {
   return undefined;
 }
 
-function matches(filter: NumberFilter, entry: PurchasedNumber, agentId: string | undefined): boolean {
+export function matches(filter: NumberFilter, entry: PurchasedNumber, agentId: string | undefined): boolean {
   if (filter.routed !== undefined && filter.routed !== (agentId !== undefined)) return false;
   if (filter.agentId !== undefined && agentId !== filter.agentId) return false;
   if (filter.region !== undefined && regionOf(entry.number) !== filter.region) return false;

@@ -1,7 +1,7 @@
 // Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
 import type { Done } from '../ops/carry-out.js';
-import { type ChangeIntent, changeIntent, targetOf } from '../ops/changes.js';
+import { auditIdOf, batchItemOf, type ChangeIntent, changeIntent, targetOf } from '../ops/changes.js';
 import { atomically, type OpsDeps, providerFailure, record } from '../ops/context.js';
 import { announce, type Change, subjectOf } from '../ops/notify.js';
 import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
@@ -72,12 +72,18 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
   );
   if (redone) return closeQuietly(deps, requester, intent, change);
   const outcome = await outcomeOf(deps, reads, change, requester.userId);
+  // An item of a batch is told with its batch (see interruptAbandoned), never on its own.
+  const item = batchItemOf(intent.correlationId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
   const actor: Actor = { ...requester, source: 'system' };
   const closed = await atomically(deps, async (deps) => {
     const closing = await deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
     if (!closing) return false; // resolved meanwhile by another pass or process
-    await record(deps, actor, intent.correlationId, {
+    if (item) {
+      const error = outcome.ok ? undefined : outcome.message;
+      await deps.store.batches.finishItem(item.batchId, item.seq, outcome.ok ? 'succeeded' : 'failed', error);
+    }
+    await record(deps, actor, auditIdOf(intent.correlationId), {
       action: change.kind,
       outcome: outcome.ok ? 'succeeded' : 'failed',
       target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
@@ -92,6 +98,7 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
     { correlationId: intent.correlationId, action: change.kind, outcome: outcome.ok ? 'succeeded' : 'failed' },
     'reconciled a change the app did not see to its end',
   );
+  if (item) return;
   if (outcome.ok) {
     const done: Done = { change: outcome.change, correlationId: intent.correlationId };
     await announce(deps, actor, done);
@@ -105,7 +112,7 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
 function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): Promise<void> {
   return atomically(deps, async (deps) => {
     if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return;
-    await record(deps, { ...requester, source: 'system' }, intent.correlationId, {
+    await record(deps, { ...requester, source: 'system' }, auditIdOf(intent.correlationId), {
       action: change.kind,
       outcome: 'succeeded',
       target: targetOf(change),

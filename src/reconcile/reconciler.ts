@@ -4,7 +4,9 @@
 // interval at 0: that is the app's own bookkeeping, not watching. Of several replicas, only the one holding the
 // background lease makes passes.
 import type { Logger } from '../log.js';
+import { abandonedBatches, type BatchView, interruptAbandoned } from '../ops/batches.js';
 import type { OpsDeps } from '../ops/context.js';
+import type { Actor } from '../ops/types.js';
 import { ProviderError } from '../provider/errors.js';
 import type { BackgroundLease } from './background-lease.js';
 import { detectDrift } from './drift.js';
@@ -21,6 +23,8 @@ export interface ReconcilerOptions {
   now: () => Date;
   /** Passes run only in the replica that holds it. */
   lease: BackgroundLease;
+  /** Tells the requester of a batch a stopped process cut short where it stopped, with a Resume. */
+  tellInterrupted: (actor: Actor, view: BatchView) => Promise<void>;
 }
 
 export class Reconciler {
@@ -59,7 +63,9 @@ export class Reconciler {
     if (!this.#options.lease.held) return;
     try {
       const open = await this.#deps.store.intents.openedBefore(this.#settledBefore());
-      if ((await underWayNowhere(this.#deps, open)).length) await this.pass();
+      if ((await underWayNowhere(this.#deps, open)).length || (await abandonedBatches(this.#deps)).length) {
+        await this.pass();
+      }
     } catch (error) {
       this.#logger.warn({ err: error }, 'could not look for changes left unsettled');
     }
@@ -82,11 +88,21 @@ export class Reconciler {
     await this.#running;
   }
 
+  /** Batches whose process died are never continued by themselves: their requesters are told, and may resume. */
+  async #interruptAbandonedBatches(): Promise<void> {
+    for (const { actor, view } of await interruptAbandoned(this.#deps)) {
+      await this.#options.tellInterrupted(actor, view).catch((error: unknown) => {
+        this.#logger.warn({ err: error, batchId: view.id }, 'could not tell a requester that their batch stopped');
+      });
+    }
+  }
+
   async #pass(): Promise<void> {
     if (!(await this.#options.lease.hold())) return;
     let ok = false;
     try {
       await resolveIntents(this.#deps, this.#tell, this.#settledBefore());
+      await this.#interruptAbandonedBatches();
       if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;

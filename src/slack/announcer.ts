@@ -4,6 +4,7 @@ import {
   type Announcement,
   AnnouncementFailed,
   type Announcer,
+  type BatchAnnouncement,
   type Change,
   change as changeSchema,
 } from '../ops/index.js';
@@ -12,6 +13,7 @@ import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js'
 import { mentionChannel } from './mrkdwn.js';
 import { slackRefusal } from './slack-errors.js';
 import { announcementMessage, outsideChangesMessage } from './views/announcement.js';
+import { batchAnnouncementMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
 
 // A short Retry-After is waited out once; a longer one would hold the graceful stop for a post nobody waits on.
@@ -136,6 +138,10 @@ export function slackAnnouncer(
         if (turns.get(actorId) === done) turns.delete(actorId);
       });
       return turn;
+    },
+    // A batch has a message of its own, posted once: it is never grouped with single changes.
+    announceBatch: async (announcement: BatchAnnouncement) => {
+      if (channelId) await post(channelId, batchAnnouncementMessage(announcement));
     },
     announceOutside: async (changes: Change[]) => {
       if (channelId) await post(channelId, outsideChangesMessage(changes));

@@ -10,6 +10,7 @@ import type { SlackDeps } from './flows.js';
 import type { SlackIdentity } from './identity.js';
 import { EVENT } from './ids.js';
 import { registerActions } from './listeners/actions.js';
+import { registerBatchActions } from './listeners/batches.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
@@ -75,6 +76,7 @@ export function registerListeners(
   app.use(listenersHaveIt());
   registerCommands(app, deps);
   registerActions(app, deps);
+  registerBatchActions(app, deps);
   registerViews(app, deps);
   registerOptions(app, deps);
   registerHome(app, deps);

@@ -19,6 +19,8 @@ export type Command =
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
   | { name: 'map'; number?: string; agentId?: string }
+  /** Every purchased number a `/voice numbers` filter picks, routed to one agent: a plan first. */
+  | { name: 'map.bulk'; filter: NumberFilter; agentId: string }
   | { name: 'audit'; filter: AuditFilter }
   /** Removing a route, which the provider cannot do: answered with what it can. */
   | { name: 'unroute'; number?: string };
@@ -98,9 +100,8 @@ function nationalNumberProblem(number: string): Parsed | undefined {
 const NUMBERS_FORMS =
   '`unrouted`, `routed`, a region such as `US`, `agent AGENT_ID`, digits such as `415`, or `+NUMBER`';
 
-/** `/voice numbers` and its filters, which combine (`/voice numbers unrouted US 415`), or one number. */
-function parseNumbers(args: string[]): Parsed {
-  if (args[0]?.startsWith('+')) return ok({ name: 'numbers.show', number: compactNumber(args) });
+/** The filters of `/voice numbers`, which combine (`unrouted US 415`); `after` names the words they follow. */
+function parseNumberFilter(args: string[], after: string): { ok: true; filter: NumberFilter } | Parsed {
   const filter: NumberFilter = {};
   for (let index = 0; index < args.length; index++) {
     const word = args[index] ?? '';
@@ -117,13 +118,31 @@ function parseNumbers(args: string[]): Parsed {
     else {
       const named = regionNameAt(args, index);
       if (named) return regionCodeHint(named.region, `/voice numbers ${named.region.code}`);
-      return error(`I don't understand ${code(word, ECHO_MAX)} after \`numbers\`: give ${NUMBERS_FORMS}.`);
+      return error(`I don't understand ${code(word, ECHO_MAX)} after ${after}: give ${NUMBERS_FORMS}.`);
     }
   }
   if (filter.digits && filter.digits.length > DIGITS_MAX) {
     return error(`A number has at most ${DIGITS_MAX} digits: give fewer, such as an area code.`);
   }
-  return ok({ name: 'numbers.list', filter });
+  return { ok: true, filter };
+}
+
+/** `/voice numbers` and its filters, or one number. */
+function parseNumbers(args: string[]): Parsed {
+  if (args[0]?.startsWith('+')) return ok({ name: 'numbers.show', number: compactNumber(args) });
+  const parsed = parseNumberFilter(args, '`numbers`');
+  return 'filter' in parsed ? ok({ name: 'numbers.list', filter: parsed.filter }) : parsed;
+}
+
+/** `/voice map FILTER to AGENT_ID`: the numbers a filter picks, all routed to one agent. */
+function parseBulkMap(args: string[], to: number): Parsed {
+  const [agentId, ...extra] = args.slice(to + 1);
+  if (!agentId || extra.length) return error('Give one agent id after `to`: `/voice map unrouted DE to AGENT_ID`.');
+  if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
+  const words = args.slice(0, to);
+  if (!words.length) return error('Say which numbers before `to`: `/voice map unrouted DE to AGENT_ID`.');
+  const parsed = parseNumberFilter(words, '`map`');
+  return 'filter' in parsed ? ok({ name: 'map.bulk', filter: parsed.filter, agentId }) : parsed;
 }
 
 /**
@@ -259,13 +278,17 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['map'],
-    args: '[NUMBER AGENT_ID]',
-    summary: 'Route a purchased number to an agent (opens a form when details are missing)',
+    args: '[NUMBER AGENT_ID | FILTER to AGENT_ID]',
+    summary:
+      'Route a purchased number to an agent (opens a form when details are missing), or every number a filter ' +
+      'picks (`unrouted DE`, `agent AGENT_ID`, digits), after one confirmation of the whole plan',
     note: NO_UNROUTE,
     role: 'operator',
     changes: 'routing.map',
     parse: (args) => {
       if (args.length === 0) return ok({ name: 'map' });
+      const to = args.findIndex((word) => word.toLowerCase() === 'to');
+      if (to >= 0) return parseBulkMap(args, to);
       const number = compactNumber(args.length === 1 ? args : args.slice(0, -1));
       const national = nationalNumberProblem(number);
       if (national) return national;

@@ -17,6 +17,11 @@ export const ACTION = {
   cancelChange: 'cancel_change',
   approveChange: 'approve_change',
   rejectChange: 'reject_change',
+  /** A bulk plan: applied, cancelled, stopped while it runs, and planned again (the failed items, or a Resume). */
+  confirmBatch: 'confirm_batch',
+  cancelBatch: 'cancel_batch',
+  stopBatch: 'stop_batch',
+  planAgain: 'plan_again',
 } as const;
 
 /** Previous and Next of each paged list: two action ids, since Slack wants them unique within their block. */
@@ -30,6 +35,7 @@ export const PAGE = {
   search: pageActions('search'),
   homeAgents: pageActions('home_agents'),
   homeNumbers: pageActions('home_numbers'),
+  batch: pageActions('batch'),
 } as const;
 
 /** The Events API events the app listens to; any other event is acknowledged and ignored (see unlistened-events.ts). */

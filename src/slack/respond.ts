@@ -64,7 +64,7 @@ function errorText(error: unknown): string {
  * Posts to a response_url with undici: Bolt's own respond() goes through fetch, which costs about twice the CPU
  * per reply, and on the shared event loop that shows in every user's acknowledgement time under load.
  */
-async function postToResponseUrl(url: string, message: object): Promise<void> {
+export async function postToResponseUrl(url: string, message: object): Promise<void> {
   const { statusCode, body } = await request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

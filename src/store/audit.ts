@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'audit.read',
   'change.announce',
   'agent.token',
+  'batch.map',
   'routing.drop',
 ] as const;
 export const AUDIT_OUTCOMES = [

@@ -278,6 +278,33 @@ export const SHARED_MIGRATIONS: readonly { version: number; name: string; sql: s
       );
     `,
   },
+  {
+    version: 10,
+    name: 'batches: a bulk plan, and one row per item with its outcome',
+    sql: `
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        requested_by TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        state TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX batches_by_state ON batches (state);
+      CREATE TABLE batch_items (
+        batch_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        change TEXT NOT NULL,
+        state TEXT NOT NULL,
+        error TEXT,
+        PRIMARY KEY (batch_id, seq)
+      );
+    `,
+  },
 ];
 
 export const MIGRATIONS: readonly Migration[] = [...SQLITE_HISTORY, ...SHARED_MIGRATIONS];

@@ -4,6 +4,7 @@
 import { Approvals } from './approvals.js';
 import { AuditLog } from './audit.js';
 import { AuditChanges } from './audit-changes.js';
+import { Batches } from './batches.js';
 import { Confirmations } from './confirmations.js';
 import { DatabaseUnusable, openDatabase } from './db.js';
 import { DeliveryKeys } from './dedupe.js';
@@ -78,6 +79,7 @@ function reposOn(sql: Sql, options: StoreOptions, pruning: { lastAt: number }): 
     deliveries: new DeliveryKeys(sql, { now, pruning }),
     openAnnouncements: new OpenAnnouncements(sql),
     leases: new Leases(sql, { now }),
+    batches: new Batches(sql, { now }),
   };
 }
 

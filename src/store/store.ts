@@ -5,6 +5,7 @@
 import type { Approval } from './approvals.js';
 import type { AuditAction, AuditEntry, AuditEvent, AuditOutcome } from './audit.js';
 import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
+import type { Batch, BatchItem, BatchState, ItemCounts, ItemState } from './batches.js';
 import type { ClaimResult, Confirmation, PendingAction } from './confirmations.js';
 import type { Intent, IntentOutcome } from './intents.js';
 import type { OpenAnnouncement } from './open-announcements.js';
@@ -122,6 +123,31 @@ export interface LeasesRepo {
   holder(name: string): Promise<string | undefined>;
 }
 
+/** Bulk plans and their items (see batches.ts). */
+export interface BatchesRepo {
+  create(input: {
+    id: string;
+    kind: string;
+    plan: Record<string, unknown>;
+    requestedBy: string;
+    actor: Record<string, unknown>;
+    items: { change: Record<string, unknown>; state: 'pending' | 'unchanged' }[];
+  }): Promise<Batch>;
+  get(id: string): Promise<Batch | undefined>;
+  start(id: string, userId: string): Promise<Batch | undefined>;
+  move(id: string, from: readonly BatchState[], to: BatchState): Promise<Batch | undefined>;
+  items(id: string, range: { offset: number; limit: number }): Promise<BatchItem[]>;
+  itemsIn(id: string, states: readonly ItemState[]): Promise<BatchItem[]>;
+  counts(id: string): Promise<ItemCounts>;
+  /** Marks a pending item running, only while its batch runs; false when it did not start. */
+  startItem(batchId: string, seq: number): Promise<boolean>;
+  finishItem(batchId: string, seq: number, state: ItemState, error?: string): Promise<void>;
+  /** Cancels every item not yet started, and returns them. */
+  cancelPending(id: string): Promise<BatchItem[]>;
+  /** Batches running or stopping, in whichever process. */
+  underWay(): Promise<Batch[]>;
+}
+
 /** Every repository, as bound to the store or to one transaction. */
 export interface Repos {
   audit: AuditRepo;
@@ -135,6 +161,7 @@ export interface Repos {
   deliveries: DeliveriesRepo;
   openAnnouncements: OpenAnnouncementsRepo;
   leases: LeasesRepo;
+  batches: BatchesRepo;
 }
 
 export interface Store extends Repos {

@@ -59,7 +59,7 @@ const OPERATOR_USAGES = [
   ...VIEWER_USAGES,
   '/voice agents create [NAME LANGUAGE]',
   '/voice numbers buy NUMBER',
-  '/voice map [NUMBER AGENT_ID]',
+  '/voice map [NUMBER AGENT_ID | FILTER to AGENT_ID]',
 ];
 const ADMIN_USAGES = [...OPERATOR_USAGES, '/voice agents delete AGENT_ID', '/voice numbers release NUMBER_OR_ID'];
 

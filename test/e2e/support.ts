@@ -20,6 +20,7 @@ export interface BlockElement {
   text?: { type?: string; text?: string };
   options?: { text: { text: string }; value: string }[];
   initial_option?: { value: string };
+  style?: string;
 }
 
 export interface Block {

@@ -42,6 +42,8 @@ describe('openDatabase', () => {
       'agent_facts',
       'approvals',
       'audit_events',
+      'batch_items',
+      'batches',
       'confirmations',
       'delivery_keys',
       'intents',

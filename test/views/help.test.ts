@@ -18,7 +18,7 @@ describe('helpMessage', () => {
   it('says under map that a route cannot be removed, and what to do instead', () => {
     const text = rendered(helpMessage({ commands: COMMANDS, role: 'operator', sandbox: false }));
     expect(text).toMatch(
-      /`\/voice map \[NUMBER AGENT_ID\]` — Route a purchased number[^\n]*\n +↳ The provider cannot remove a route: to stop a number reaching an agent, route it to another agent, or release the number \(admins\)\./,
+      /`\/voice map \[NUMBER AGENT_ID \| FILTER to AGENT_ID\]` — Route a purchased number[^\n]*\n +↳ The provider cannot remove a route: to stop a number reaching an agent, route it to another agent, or release the number \(admins\)\./,
     );
   });
 

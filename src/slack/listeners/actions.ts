@@ -44,9 +44,9 @@ import { workingMessage } from '../views/results.js';
 import { type Requester, requesterIn } from '../who-asked.js';
 import { openMapModal } from './modal-openers.js';
 
-type Body = BlockAction<BlockElementAction>;
+export type Body = BlockAction<BlockElementAction>;
 
-function actorOf(body: Body, who: Requester): Actor {
+export function actorOf(body: Body, who: Requester): Actor {
   return {
     ...who,
     channelId: channelOf(body),
@@ -56,7 +56,7 @@ function actorOf(body: Body, who: Requester): Actor {
 }
 
 /** The value a button carries, or the option a select picked. */
-function chosenValue(body: Body): string {
+export function chosenValue(body: Body): string {
   const [action] = body.actions;
   if (!action) return '';
   if ('value' in action && typeof action.value === 'string') return action.value;
@@ -70,7 +70,7 @@ function channelOf(body: Body): string | undefined {
 }
 
 /** Private replies to whoever pressed the button: its response_url (buttons in messages carry one), or fallbacks. */
-function replyFor(deps: SlackDeps, body: Body): Respond {
+export function replyFor(deps: SlackDeps, body: Body): Respond {
   return replyTo(deps, { userId: body.user.id, channelId: channelOf(body), responseUrl: body.response_url });
 }
 

@@ -27,6 +27,7 @@ import { createAgentModal, searchModal } from '../views/modals.js';
 import { policyLines } from '../views/policies.js';
 import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
+import { bulkMapAnswer } from './batches.js';
 import { openMapModal } from './modal-openers.js';
 
 interface Invocation {
@@ -117,6 +118,8 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       if (denied) return reply({ kind: 'failure', failure: denied });
       return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
+    case 'map.bulk':
+      return reply(await bulkMapAnswer(deps, actor, { filter: command.filter, agentId: command.agentId }));
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
     case 'unroute':

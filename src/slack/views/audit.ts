@@ -42,7 +42,7 @@ function agentText(agent: { id: string; name?: string }): string {
 /** What the change was about: its target, and the agents a map moved the number between. */
 function subject(change: AuditChange): string[] {
   const target = change.target ? [bold(change.target, MAX.target)] : [];
-  if (change.action === 'routing.map' && change.agent) {
+  if ((change.action === 'routing.map' || change.action === 'batch.map') && change.agent) {
     const from = change.previousAgent ? ` from ${agentText(change.previousAgent)}` : '';
     return [...target, `${from} → ${agentText(change.agent)}`.trim()];
   }
@@ -67,6 +67,14 @@ function noteText(note: AuditChange['notes'][number]): string {
   return `${what} ${outcomeText(note.outcome, note.errorCode)}`;
 }
 
+/** A batch's items by outcome: `12 succeeded, 1 failed`. */
+function batchText(batch: NonNullable<AuditChange['batch']>): string {
+  const parts = [`${count(batch.succeeded)} succeeded`];
+  if (batch.failed) parts.push(`${count(batch.failed)} failed`);
+  if (batch.cancelled) parts.push(`${count(batch.cancelled)} cancelled`);
+  return `(${parts.join(', ')})`;
+}
+
 /** One change in one line, in escaped mrkdwn: also the history on a number's or an agent's card. */
 export function changeLine(change: AuditChange): string {
   const parts = [
@@ -76,6 +84,7 @@ export function changeLine(change: AuditChange): string {
     ...(change.attempted ? [`(${escapeAndTruncate(change.attempted, MAX.target)})`] : []),
     ...subject(change),
     `${OUTCOME_EMOJI[change.outcome]} ${outcomeText(change.outcome, change.errorCode)}`,
+    ...(change.batch ? [batchText(change.batch)] : []),
     ...(change.errorMessage ? [escapeAndTruncate(change.errorMessage, MAX.errorMessage)] : []),
     ...(change.notes.length ? [`· ${change.notes.map(noteText).join(', ')}`] : []),
   ];

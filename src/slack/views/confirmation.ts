@@ -42,7 +42,7 @@ export function confirmationSummary(change: PendingChange): string {
 }
 
 /** "Expires in 9 minutes, at 12:34": in minutes from `now`, and as a time Slack shows in the reader's zone. */
-function expiryLine(expiresAt: string, now: Date): string {
+export function expiryLine(expiresAt: string, now: Date): string {
   const expires = new Date(expiresAt);
   const left = expires.getTime() - now.getTime();
   const at = `<!date^${Math.floor(expires.getTime() / 1000)}^{time}|${expires.toISOString().slice(11, 16)} UTC>`;

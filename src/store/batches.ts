@@ -1,0 +1,220 @@
+// Bulk changes: a plan stored as a batch with one row per item. The batch's state moves forward by conditional
+// UPDATEs only (planned → running → finished, or stopped, interrupted, expired), so a double click, a retried
+// delivery or another replica can start, stop or resume a batch at most once; its items move pending → running →
+// an outcome the same way.
+import { z } from 'zod';
+import { jsonObject, jsonText, optionalText } from './columns.js';
+import { DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
+import type { Sql } from './sql.js';
+import type { BatchesRepo } from './store.js';
+
+export const BATCH_STATES = [
+  'planned',
+  'running',
+  'stopping',
+  'stopped',
+  'finished',
+  'interrupted',
+  'expired',
+] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+export const ITEM_STATES = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'unchanged'] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+
+export interface Batch {
+  id: string;
+  kind: string;
+  /** What the plan was asked for (the filter, the agent), as the ops layer describes it (JSON). */
+  plan: Record<string, unknown>;
+  requestedBy: string;
+  /** Who asked, from where (JSON). */
+  actor: Record<string, unknown>;
+  state: BatchState;
+  total: number;
+  createdAt: string;
+  expiresAt: string;
+  updatedAt: string;
+}
+
+export interface BatchItem {
+  batchId: string;
+  seq: number;
+  /** The item's change, as the ops layer describes it (JSON). */
+  change: Record<string, unknown>;
+  state: ItemState;
+  error?: string;
+}
+
+export type ItemCounts = Record<ItemState, number>;
+
+const batchRow = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    plan: jsonObject,
+    requested_by: z.string(),
+    actor: jsonObject,
+    state: z.enum(BATCH_STATES),
+    total: z.coerce.number(),
+    created_at: z.string(),
+    expires_at: z.string(),
+    updated_at: z.string(),
+  })
+  .transform(
+    (row): Batch => ({
+      id: row.id,
+      kind: row.kind,
+      plan: row.plan,
+      requestedBy: row.requested_by,
+      actor: row.actor,
+      state: row.state,
+      total: row.total,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      updatedAt: row.updated_at,
+    }),
+  );
+
+const itemRow = z
+  .object({
+    batch_id: z.string(),
+    seq: z.coerce.number(),
+    change: jsonObject,
+    state: z.enum(ITEM_STATES),
+    error: optionalText,
+  })
+  .transform(
+    (row): BatchItem => ({
+      batchId: row.batch_id,
+      seq: row.seq,
+      change: row.change,
+      state: row.state,
+      error: row.error,
+    }),
+  );
+
+const toBatch = (row: unknown): Batch => batchRow.parse(row);
+const toItem = (row: unknown): BatchItem => itemRow.parse(row);
+
+const INSERT_BATCH = `
+  INSERT INTO batches (id, kind, plan, requested_by, actor, state, total, created_at, expires_at, updated_at)
+  VALUES (@id, @kind, @plan, @requestedBy, @actor, 'planned', @total, @now, @expiresAt, @now)`;
+/** Rows per INSERT: well under either engine's limit on parameters in one statement. */
+const ITEMS_PER_INSERT = 200;
+const SELECT_BATCH = 'SELECT * FROM batches WHERE id = ?';
+const MOVE = (from: readonly BatchState[]) => `
+  UPDATE batches SET state = @to, updated_at = @now
+  WHERE id = @id AND state IN (${from.map((state) => `'${state}'`).join(', ')})
+  RETURNING *`;
+const START = `
+  UPDATE batches SET state = 'running', updated_at = @now
+  WHERE id = @id AND state = 'planned' AND requested_by = @userId AND expires_at > @now
+  RETURNING *`;
+const ITEMS = 'SELECT * FROM batch_items WHERE batch_id = ? ORDER BY seq LIMIT ? OFFSET ?';
+const ITEMS_IN = (states: readonly ItemState[]) =>
+  `SELECT * FROM batch_items WHERE batch_id = ? AND state IN (${states.map((s) => `'${s}'`).join(', ')}) ORDER BY seq`;
+const COUNTS = 'SELECT state, COUNT(*) AS count FROM batch_items WHERE batch_id = ? GROUP BY state';
+// An item starts only while its batch runs: a Stop pressed meanwhile keeps it from starting.
+const START_ITEM = `
+  UPDATE batch_items SET state = 'running'
+  WHERE batch_id = @batchId AND seq = @seq AND state = 'pending'
+    AND EXISTS (SELECT 1 FROM batches WHERE id = @batchId AND state = 'running')`;
+const FINISH_ITEM = `
+  UPDATE batch_items SET state = @state, error = @error
+  WHERE batch_id = @batchId AND seq = @seq AND state = 'running'`;
+const CANCEL_PENDING = `
+  UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending' RETURNING *`;
+const UNDER_WAY = "SELECT * FROM batches WHERE state IN ('running', 'stopping') ORDER BY created_at";
+
+export class Batches implements BatchesRepo {
+  readonly #now: () => Date;
+  readonly #ttlMs: number;
+
+  constructor(
+    private readonly sql: Sql,
+    options: { now?: () => Date; ttlMs?: number } = {},
+  ) {
+    this.#now = options.now ?? (() => new Date());
+    // A plan expires like a confirmation: what it would do is checked again when it is confirmed.
+    this.#ttlMs = options.ttlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
+  }
+
+  async create(input: {
+    id: string;
+    kind: string;
+    plan: Record<string, unknown>;
+    requestedBy: string;
+    actor: Record<string, unknown>;
+    items: { change: Record<string, unknown>; state: 'pending' | 'unchanged' }[];
+  }): Promise<Batch> {
+    const now = this.#now();
+    await this.sql.run(INSERT_BATCH, {
+      id: input.id,
+      kind: input.kind,
+      plan: jsonText(input.plan),
+      requestedBy: input.requestedBy,
+      actor: jsonText(input.actor),
+      total: input.items.length,
+      now: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.#ttlMs).toISOString(),
+    });
+    for (let start = 0; start < input.items.length; start += ITEMS_PER_INSERT) {
+      const chunk = input.items.slice(start, start + ITEMS_PER_INSERT);
+      const values = chunk.map(() => '(?, ?, ?, ?)').join(', ');
+      const params = chunk.flatMap((item, index) => [input.id, start + index + 1, jsonText(item.change), item.state]);
+      await this.sql.run(`INSERT INTO batch_items (batch_id, seq, change, state) VALUES ${values}`, params);
+    }
+    const created = await this.get(input.id);
+    if (!created) throw new Error(`batch ${input.id} was not stored`);
+    return created;
+  }
+
+  async get(id: string): Promise<Batch | undefined> {
+    const row = await this.sql.get(SELECT_BATCH, [id]);
+    return row === undefined ? undefined : toBatch(row);
+  }
+
+  /** Starts a planned batch for its requester before it expires; undefined when this call did not start it. */
+  async start(id: string, userId: string): Promise<Batch | undefined> {
+    const row = await this.sql.get(START, { id, userId, now: this.#now().toISOString() });
+    return row === undefined ? undefined : toBatch(row);
+  }
+
+  /** Moves the batch to `to` from one of `from`; undefined when it was in none of them. */
+  async move(id: string, from: readonly BatchState[], to: BatchState): Promise<Batch | undefined> {
+    const row = await this.sql.get(MOVE(from), { id, to, now: this.#now().toISOString() });
+    return row === undefined ? undefined : toBatch(row);
+  }
+
+  async items(id: string, range: { offset: number; limit: number }): Promise<BatchItem[]> {
+    return (await this.sql.all(ITEMS, [id, range.limit, range.offset])).map(toItem);
+  }
+
+  async itemsIn(id: string, states: readonly ItemState[]): Promise<BatchItem[]> {
+    return (await this.sql.all(ITEMS_IN(states), [id])).map(toItem);
+  }
+
+  async counts(id: string): Promise<ItemCounts> {
+    const counts = Object.fromEntries(ITEM_STATES.map((state) => [state, 0])) as ItemCounts;
+    const rows = await this.sql.all<{ state: ItemState; count: number | string }>(COUNTS, [id]);
+    for (const row of rows) counts[row.state] = Number(row.count);
+    return counts;
+  }
+
+  async startItem(batchId: string, seq: number): Promise<boolean> {
+    return (await this.sql.run(START_ITEM, { batchId, seq })) === 1;
+  }
+
+  async finishItem(batchId: string, seq: number, state: ItemState, error?: string): Promise<void> {
+    await this.sql.run(FINISH_ITEM, { batchId, seq, state, error: error ?? null });
+  }
+
+  async cancelPending(id: string): Promise<BatchItem[]> {
+    return (await this.sql.all(CANCEL_PENDING, [id])).map(toItem);
+  }
+
+  async underWay(): Promise<Batch[]> {
+    return (await this.sql.all(UNDER_WAY)).map(toBatch);
+  }
+}

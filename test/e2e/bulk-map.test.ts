@@ -1,0 +1,282 @@
+// `/voice map FILTER to AGENT_ID`: a plan of every number the filter picks, with each one's effect and the totals;
+// one confirmation applies it once, whatever the clicks; progress, Stop, failures offered again, a plan that changed
+// before it was confirmed, and the batch read back as one line of the audit and one announcement.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { regionOf } from '../../src/ops/regions.js';
+import { ACTION, PAGE } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import {
+  announced,
+  askForConfirmation,
+  auditRows,
+  blockKitProblems,
+  blocksOf,
+  buttonValues,
+  confirmAs,
+  onlyButton,
+  press,
+  readable,
+  type SandboxAgent,
+  type SandboxNumber,
+  sandboxAgents,
+  sandboxNumbers,
+  seededRoutes,
+  seedRoutes,
+  shownText,
+  waitUntil,
+} from './support.js';
+
+const NUMBERS = 60;
+const ROUTED = 12;
+
+let t: TestApp;
+let numbers: SandboxNumber[];
+let agents: SandboxAgent[];
+/** The app's routing records, as the test changes them: number → agent id. */
+const routes = new Map<string, string>();
+
+beforeAll(async () => {
+  t = await startTestApp({ sandboxSeed: { agents: 4, numbers: NUMBERS, routed: ROUTED } });
+  [numbers, agents] = await Promise.all([sandboxNumbers(t), sandboxAgents(t)]);
+  const seeded = seededRoutes(numbers, agents, ROUTED);
+  await seedRoutes(t, seeded);
+  for (const route of seeded) routes.set(route.phoneNumber, route.agentId);
+});
+afterAll(async () => {
+  const sent = t?.slack.calls().filter((call) => call.method === RESPONSE_URL || call.method === 'chat.postMessage');
+  const problems = (sent ?? []).flatMap(blockKitProblems);
+  await t?.close();
+  expect(problems).toEqual([]);
+});
+
+const agent = (index: number): SandboxAgent => {
+  const found = agents[index];
+  if (!found) throw new Error(`no seeded agent ${index}`);
+  return found;
+};
+
+/** Every post to one response_url, oldest first. */
+const postsTo = (responseUrlId: string | undefined): SlackCall[] =>
+  t.slack.calls().filter((call) => call.method === RESPONSE_URL && call.responseUrlId === responseUrlId);
+
+/** `/voice map …` as `user`: the plan (or refusal) it answers with. */
+async function plan(text: string, user = OPERATOR): Promise<SlackCall> {
+  return t.respondedTo((await t.command(`map ${text}`, user)).responseUrlId);
+}
+
+/** Presses Apply on a plan and waits for the batch's result (the last post to the click's response_url). */
+async function apply(planned: SlackCall, user = OPERATOR): Promise<{ result: SlackCall; posts: SlackCall[] }> {
+  const pressed = await press(t, user, ACTION.confirmBatch, onlyButton(blocksOf(planned), ACTION.confirmBatch));
+  await waitUntil(() => postsTo(pressed.responseUrlId).some(isEnd), 'the batch to end');
+  await t.settled();
+  const posts = postsTo(pressed.responseUrlId);
+  return { result: posts.at(-1) as SlackCall, posts };
+}
+
+const isEnd = (call: SlackCall) =>
+  /Routed|Stopped|changed since|plan|Plan/.test(shownText(call)) &&
+  !/of \d+ done/.test(shownText(call)) &&
+  !shownText(call).includes('Checking');
+
+const mapRequests = () => t.sandbox.requestCount('mapNumber');
+
+describe('a bulk map', () => {
+  it('plans every number the filter picks, each with its effect, and the totals; nothing changes yet', async () => {
+    const region = regionOf(numbers[0]?.number ?? '') ?? '';
+    const inRegion = numbers.filter((entry) => regionOf(entry.number) === region);
+    const target = agent(1);
+    const rerouted = inRegion.filter((entry) => routes.has(entry.number) && routes.get(entry.number) !== target.id);
+    const unchanged = inRegion.filter((entry) => routes.get(entry.number) === target.id);
+    const added = inRegion.length - rerouted.length - unchanged.length;
+    expect(rerouted.length + unchanged.length, 'the scene has routed numbers in the region').toBeGreaterThan(0);
+    const before = mapRequests();
+
+    const planned = await plan(`${region} to ${target.id}`);
+    const text = readable(blocksOf(planned));
+    expect(text).toContain(`route to *${target.name}*`);
+    expect(text).toContain(`${added} number${added === 1 ? '' : 's'} to route`);
+    if (rerouted.length) expect(text).toContain(`${rerouted.length} re-routed from another agent`);
+    if (unchanged.length) expect(text).toContain(`${unchanged.length} already routed there (unchanged)`);
+    for (const entry of inRegion.slice(0, 20)) expect(text).toContain(entry.number);
+    for (const entry of unchanged.slice(0, 20)) expect(text).toContain(`${entry.number}*: already routes there`);
+    const apply = blocksOf(planned)
+      .flatMap((block) => block.elements ?? [])
+      .find((element) => element.action_id === ACTION.confirmBatch);
+    expect(apply?.style, 'taking numbers from another agent is confirmed in red').toBe(
+      rerouted.length ? 'danger' : 'primary',
+    );
+    expect(mapRequests()).toBe(before);
+    await press(t, OPERATOR, ACTION.cancelBatch, onlyButton(blocksOf(planned), ACTION.cancelBatch));
+  });
+
+  it('is applied once under a double click, audited as one batch and announced in one message', async () => {
+    const target = agent(2);
+    const picked = numbers.filter((entry) => !routes.has(entry.number)).slice(0, 10);
+    const digits = picked.map((entry) => entry.number);
+    // The unrouted numbers of the account, all of them, to agent 2.
+    const unrouted = numbers.filter((entry) => !routes.has(entry.number));
+    expect(digits.length).toBeGreaterThan(0);
+    const planned = await plan(`unrouted to ${target.id}`);
+    const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+    const before = mapRequests();
+    const announcementsBefore = announced(t).length;
+
+    const value = batchId;
+    const [first, second] = await Promise.all([
+      press(t, OPERATOR, ACTION.confirmBatch, value),
+      press(t, OPERATOR, ACTION.confirmBatch, value),
+    ]);
+    await waitUntil(
+      () =>
+        [first, second].every(
+          (click) =>
+            postsTo(click.responseUrlId).some(isEnd) ||
+            postsTo(click.responseUrlId).some(
+              (c) => shownText(c).includes('being applied') || shownText(c).includes('already applied'),
+            ),
+        ),
+      'both clicks to be answered',
+    );
+    await t.settled();
+    expect(mapRequests() - before, 'one provider call per number, once').toBe(unrouted.length);
+    const answers = [first, second].map((click) => shownText(postsTo(click.responseUrlId).at(-1) as SlackCall));
+    expect(answers.filter((text) => text.includes(`Routed ${unrouted.length} of ${unrouted.length}`))).toHaveLength(1);
+    expect(answers.filter((text) => /being applied|already applied/.test(text))).toHaveLength(1);
+    for (const entry of unrouted) routes.set(entry.number, target.id);
+
+    const trail = (await auditRows(t)).filter((row) => row.correlation_id === batchId);
+    expect(trail.filter((row) => row.action === 'batch.map').map((row) => row.outcome)).toEqual([
+      'requested',
+      'confirmed',
+      'succeeded',
+    ]);
+    const items = trail.filter((row) => row.action === 'routing.map');
+    expect(items.map((row) => row.outcome)).toEqual(unrouted.map(() => 'succeeded'));
+    expect(new Set(items.map((row) => row.target))).toEqual(new Set(unrouted.map((entry) => entry.number)));
+
+    const posted = announced(t).slice(announcementsBefore);
+    expect(posted, 'one announcement for the whole batch').toHaveLength(1);
+    expect(posted[0]?.text).toContain(`<@${OPERATOR}> routed ${unrouted.length} numbers to *${target.name}*`);
+
+    const audit = await t.respondedTo((await t.command('audit', OPERATOR)).responseUrlId);
+    const lines = readable(blocksOf(audit))
+      .split('\n')
+      .filter((line) => line.includes('batch.map') && line.includes(`*${target.name}*`));
+    expect(lines, `the batch is one line of the audit:\n${lines.join('\n')}`).toHaveLength(1);
+    expect(lines[0]).toContain(`${unrouted.length} numbers`);
+    expect(lines[0]).toContain(`${unrouted.length} succeeded`);
+  });
+
+  it('shows progress in place, within the five posts Slack allows to one response_url', async () => {
+    const target = agent(3);
+    const picked = numbers.filter((entry) => routes.get(entry.number) === agent(2).id).slice(0, 16);
+    t.sandbox.faults.setLatency(150);
+    try {
+      const planned = await plan(`agent ${agent(2).id} to ${target.id}`);
+      const { result, posts } = await apply(planned);
+      expect(posts.length).toBeLessThanOrEqual(5);
+      expect(
+        posts.some((call) => /of \d+ done/.test(shownText(call))),
+        'at least one progress rewrite',
+      ).toBe(true);
+      expect(posts.every((call) => call.body.replace_original === true)).toBe(true);
+      expect(shownText(result)).toContain('Routed');
+    } finally {
+      t.sandbox.faults.setLatency(0);
+    }
+    for (const entry of numbers) if (routes.get(entry.number) === agent(2).id) routes.set(entry.number, target.id);
+    expect(picked.length).toBeGreaterThan(0);
+  });
+
+  it('stops: the numbers not yet started do not change, and are audited as cancelled', async () => {
+    const from = agent(3);
+    const target = agent(0);
+    const moving = numbers.filter((entry) => routes.get(entry.number) === from.id);
+    expect(moving.length).toBeGreaterThan(8);
+    const planned = await plan(`agent ${from.id} to ${target.id}`);
+    const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+    const before = mapRequests();
+    t.sandbox.faults.inject('mapNumber', { type: 'hold' });
+    const pressed = await press(t, OPERATOR, ACTION.confirmBatch, batchId);
+    await waitUntil(
+      async () => (await auditRows(t)).some((row) => row.correlation_id === batchId && row.outcome === 'confirmed'),
+      'the batch to start',
+    );
+    const stopped = await press(t, OPERATOR, ACTION.stopBatch, batchId);
+    await waitUntil(
+      async () =>
+        (await auditRows(t)).some(
+          (row) => row.correlation_id === batchId && row.action === 'batch.map' && row.outcome === 'cancelled',
+        ),
+      'the stop to be recorded',
+    );
+    t.sandbox.faults.clear();
+    await waitUntil(
+      () => postsTo(pressed.responseUrlId).some((call) => shownText(call).includes('Stopped')),
+      'the result',
+    );
+    await t.settled();
+    const made = mapRequests() - before;
+    expect(made, 'only the items under way at the stop reached the provider').toBeLessThanOrEqual(4);
+    const result = shownText(postsTo(pressed.responseUrlId).at(-1) as SlackCall);
+    expect(result).toContain(`Stopped: ${made} of ${moving.length} routed`);
+    expect(postsTo(stopped.responseUrlId)).toEqual([]);
+    const trail = (await auditRows(t)).filter((row) => row.correlation_id === batchId);
+    expect(trail.filter((row) => row.action === 'routing.map' && row.outcome === 'cancelled')).toHaveLength(
+      moving.length - made,
+    );
+    expect(trail.filter((row) => row.action === 'routing.map' && row.outcome === 'succeeded')).toHaveLength(made);
+    expect(buttonValues(blocksOf(postsTo(pressed.responseUrlId).at(-1) as SlackCall), ACTION.planAgain)).toHaveLength(
+      1,
+    );
+  });
+});
+
+describe('refusals and changes of plan', () => {
+  it('refuses a viewer, and changes nothing', async () => {
+    const before = mapRequests();
+    const refused = await plan(`unrouted to ${agent(0).id}`, VIEWER);
+    expect(shownText(refused)).toContain('You need the operator role to map numbers to agents');
+    expect(mapRequests()).toBe(before);
+  });
+
+  it('shows the new plan, applying nothing, when the numbers changed after the plan was shown', async () => {
+    const from = agent(0);
+    const target = agent(1);
+    const planned = await plan(`agent ${from.id} to ${target.id}`);
+    const moved = numbers.find((entry) => routes.get(entry.number) === from.id);
+    if (!moved) throw new Error('agent 0 routes no number');
+    const asked = await askForConfirmation(t, ADMIN, `map ${moved.number} ${agent(2).id}`);
+    await confirmAs(t, ADMIN, asked.confirmationId);
+    routes.set(moved.number, agent(2).id);
+    const before = mapRequests();
+    const { result } = await apply(planned);
+    expect(shownText(result)).toContain('changed since it was shown');
+    expect(readable(blocksOf(result))).not.toContain(moved.number);
+    expect(mapRequests()).toBe(before);
+    expect(buttonValues(blocksOf(result), ACTION.confirmBatch)).toHaveLength(1);
+  });
+
+  it('lists a failure with its reason, and plans the failed ones again', async () => {
+    const from = agent(1);
+    const target = agent(2);
+    const planned = await plan(`agent ${from.id} to ${target.id}`);
+    t.sandbox.faults.inject('mapNumber', { type: 'status', status: 404, body: { error: 'not found' } }, { times: 1 });
+    const { result } = await apply(planned);
+    expect(shownText(result)).toContain('1 failed');
+    expect(readable(blocksOf(result))).toContain('Failed:');
+    const again = await press(t, OPERATOR, ACTION.planAgain, onlyButton(blocksOf(result), ACTION.planAgain));
+    const replanned = await t.respondedTo(again.responseUrlId);
+    expect(shownText(replanned)).toContain('1 re-routed from another agent');
+    expect(buttonValues(blocksOf(replanned), ACTION.confirmBatch)).toHaveLength(1);
+  });
+
+  it('pages a long plan', async () => {
+    const planned = await plan(`routed to ${agent(0).id}`);
+    const next = onlyButton(blocksOf(planned), PAGE.batch.next);
+    const page = await t.respondedTo((await press(t, OPERATOR, PAGE.batch.next, next)).responseUrlId);
+    expect(readable(blocksOf(page))).toContain('Page 2 of');
+    expect(page.body.replace_original).toBe(true);
+  });
+});
