@@ -1,0 +1,118 @@
+// Desired routing as text, one `NUMBER AGENT_ID` per line: what a team pastes into a plan, and what an export prints so
+// that it can be edited and pasted back. Only the shape of each line is checked here; whether a number belongs to the
+// account, or comes twice, is for the caller, which knows the account.
+import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js';
+import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
+
+/** Entries one text may hold. Parsing returns them all, so that the caller can say by how many a text is over. */
+export const ROUTING_TEXT_MAX_LINES = 1000;
+
+/**
+ * Characters of an entry (a line without its comment). A number and an id fit well within it, and a longer line is
+ * something else pasted by mistake, which is not worth echoing.
+ */
+const ENTRY_MAX = 200;
+
+/** How people write numbers. Anything else (letters, `ext`, `tel:`) is refused, not skipped as the library would. */
+const WRITTEN_NUMBER = /^(?=.*\d)[+\d\s()./\p{Pd}]+$/u;
+const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
+
+/** One entry read from a text: its 1-based line, the line as written (trimmed), and what it routes or why it cannot. */
+export type RoutingLine = { line: number; text: string } & (
+  | { ok: true; number: string; agentId: string }
+  | { ok: false; error: string }
+);
+
+type Refusal = { ok: false; error: string };
+
+function refused(error: string): Refusal {
+  return { ok: false, error };
+}
+
+/**
+ * Every entry of a text, in order: `NUMBER AGENT_ID` a line, the agent id its last word, `#` starting a comment. Blank
+ * and comment-only lines yield nothing; a line at fault yields its error, and the others are read all the same.
+ */
+export function parseRoutingText(text: string): RoutingLine[] {
+  const lines: RoutingLine[] = [];
+  for (const [index, raw] of text.split(/\r\n?|\n/).entries()) {
+    const written = raw.trim();
+    const entry = (raw.split('#', 1)[0] ?? '').trim();
+    if (!entry) continue;
+    lines.push({ line: index + 1, text: shortened(written), ...parseEntry(entry) });
+  }
+  return lines;
+}
+
+/** The line as written, cut short when too long to show whole. */
+function shortened(written: string): string {
+  if (written.length <= ENTRY_MAX) return written;
+  // Half a surrogate pair at the cut would render as garbage.
+  return `${written.slice(0, ENTRY_MAX).replace(/[\uD800-\uDBFF]$/, '')}…`;
+}
+
+function parseEntry(entry: string): { ok: true; number: string; agentId: string } | Refusal {
+  if (entry.length > ENTRY_MAX) {
+    return refused(
+      `this line is ${entry.length} characters long: a line holds one phone number and one agent id, at most ${ENTRY_MAX} characters`,
+    );
+  }
+  // A line of digits alone is a number without its agent id, rather than a number whose last digits are an id.
+  if (WRITTEN_NUMBER.test(entry)) return refused('give the agent id after the number');
+  const words = entry.split(/\s+/);
+  if (words.length < 2) return refused('give a phone number, then the agent id, e.g. +49 30 1234567 agt_123');
+  const number = parseNumber(words.slice(0, -1).join(' '));
+  if (!number.ok) return number;
+  const agentId = resourceId.safeParse(words.at(-1));
+  if (!agentId.success) return refused(`the agent id ${agentId.error.issues[0]?.message ?? 'is invalid'}`);
+  return { ok: true, number: number.value, agentId: agentId.data };
+}
+
+function parseNumber(written: string): { ok: true; value: string } | Refusal {
+  const quoted = `"${written}"`;
+  if (!WRITTEN_NUMBER.test(written)) return refused(`${quoted} is not a phone number`);
+  // 00 is the international prefix across most of the world; the library knows it only given a country.
+  const international = written.replace(/^00/, '+');
+  const parsed = parsePhoneNumberFromString(international);
+  // Possible, not valid: a number the account holds must read back even when the metadata has not caught up with it.
+  if (parsed?.isPossible()) return { ok: true, value: parsed.number };
+  switch (validatePhoneNumberLength(international)) {
+    case 'INVALID_COUNTRY':
+      return international.startsWith('+')
+        ? refused(`${quoted} does not start with a known country code`)
+        : refused(
+            `${quoted} needs its country code: start it with + and the country code, e.g. +49 30 1234567 rather than 030 1234567`,
+          );
+    case 'TOO_SHORT':
+      return refused(`${quoted} is too short for a phone number in its country`);
+    case 'TOO_LONG':
+      return refused(`${quoted} is too long for a phone number in its country`);
+    case 'INVALID_LENGTH':
+      return refused(`${quoted} does not have the length of a phone number in its country`);
+    default:
+      return refused(`${quoted} is not a phone number`);
+  }
+}
+
+/**
+ * Routes in the format `parseRoutingText` reads, sorted by number, each agent's name as a trailing comment, after an
+ * optional header of comment lines. Names are made one line, so that the routing reads back as it was; a `#` in a name
+ * stays, since the comment ignores it anyway.
+ */
+export function routingText(
+  routes: { phoneNumber: string; agentId: string; agentName?: string }[],
+  header?: string,
+): string {
+  const comments = header === undefined ? [] : header.split(/\r\n?|\n/).map((line) => `# ${oneLine(line)}`.trimEnd());
+  const entries = routes
+    .toSorted((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : a.phoneNumber > b.phoneNumber ? 1 : 0))
+    .map(({ phoneNumber, agentId, agentName }) => {
+      const name = oneLine(agentName ?? '');
+      return name ? `${phoneNumber} ${agentId}  # ${name}` : `${phoneNumber} ${agentId}`;
+    });
+  return [...comments, ...entries].join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(ANY_CONTROL_CHARACTER, ' ').trim();
+}
