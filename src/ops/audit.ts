@@ -120,7 +120,7 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
     agent: named(agentId),
     previousAgent: named(stringParam(trail.events, 'previousAgentId') ?? nestedId(trail.events, 'previousAgent')),
     attempted: request.action === 'access.denied' ? stringParam([request], 'attempted') : undefined,
-    batch: request.action === 'batch.map' ? batchCounts(trail.events) : undefined,
+    batch: request.action.startsWith('batch.') ? batchCounts(trail.events, request.action) : undefined,
     notes: trail.events
       .filter((event) => !main.includes(event))
       .map((event) => ({
@@ -133,8 +133,8 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
 }
 
 /** The items' outcomes, as the batch's latest count recorded them. */
-function batchCounts(events: AuditEvent[]): AuditChange['batch'] {
-  const counted = events.findLast((event) => event.action === 'batch.map' && event.params?.succeeded !== undefined);
+function batchCounts(events: AuditEvent[], action: AuditAction): AuditChange['batch'] {
+  const counted = events.findLast((event) => event.action === action && event.params?.succeeded !== undefined);
   if (!counted?.params) return undefined;
   const { succeeded, failed, cancelled } = counted.params;
   const number = (value: unknown) => (typeof value === 'number' ? value : 0);

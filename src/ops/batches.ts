@@ -3,39 +3,51 @@
 // its audit rows under the batch's correlation id), a few at a time. Stop keeps the items not yet started from
 // happening. A batch cut short by a crash is never continued by itself: its requester is told, and may resume it.
 import { z } from 'zod';
+import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import {
-  type BulkMapRequest,
-  bulkMapRequest,
-  type MapChange,
-  type PlannedMap,
-  planMapItems,
+  type BulkKind,
+  type BulkRequest,
+  bulkRequest,
+  type Planned,
+  planItems,
+  requestFor,
   samePlan,
-} from './bulk-map.js';
+} from './bulk-plans.js';
 import { carryOut } from './carry-out.js';
-import { itemCorrelationId, pendingChange } from './changes.js';
-import { busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
+import { itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { atomically, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
 import type { Page } from './pages.js';
-import { mayConfirm, mayRequest, needsApproval } from './policies.js';
-import { mapWork } from './routing.js';
+import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
+import { workFor } from './work.js';
 
 /** Items under way at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
 export const BATCH_CONCURRENCY = 4;
 
+/** How each kind of batch is audited: the batch as one request, its items as the single changes they are. */
+export const BATCH_ACTION: Record<BulkKind, AuditAction> = {
+  'routing.map': 'batch.map',
+  'number.buy': 'batch.buy',
+  'number.release': 'batch.release',
+};
+
+/** The audit action of a stored batch. */
+const actionOf = (batch: Batch): AuditAction => BATCH_ACTION[storedPlan.parse(batch.plan).request.kind];
+
 /** What a batch's plan says, as stored with it. */
 const storedPlan = z.object({
-  request: bulkMapRequest,
-  agent: z.object({ id: z.string(), name: z.string() }),
-  totals: z.object({ add: z.number(), reroute: z.number(), unchanged: z.number() }),
+  request: bulkRequest,
+  agent: z.object({ id: z.string(), name: z.string() }).optional(),
+  /** Items that change something; re-routes among them (a map), or numbers routed to an agent (a release). */
+  totals: z.object({ change: z.number(), taken: z.number(), unchanged: z.number() }),
 });
 export type StoredPlan = z.infer<typeof storedPlan>;
 
-/** One item as shown: the number, where it routes now, and what became of it. */
+/** One item as shown: its change, and what became of it. */
 export interface BatchLine {
   seq: number;
-  number: string;
-  previousAgent?: { id: string; name?: string };
+  change: PendingChange;
   state: BatchItem['state'];
   error?: string;
 }
@@ -57,16 +69,12 @@ export interface BatchView {
 
 export type PlanResult = Result<{ view: BatchView }>;
 
-const lineOf = (item: BatchItem): BatchLine => {
-  const change = pendingChange.parse(item.change) as MapChange;
-  return {
-    seq: item.seq,
-    number: change.phoneNumber,
-    previousAgent: change.previousAgent,
-    state: item.state,
-    error: item.error,
-  };
-};
+const lineOf = (item: BatchItem): BatchLine => ({
+  seq: item.seq,
+  change: pendingChange.parse(item.change),
+  state: item.state,
+  error: item.error,
+});
 
 /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */
 export async function batchView(deps: OpsDeps, batchId: string, page = 1, size = 20): Promise<BatchView | undefined> {
@@ -93,17 +101,29 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
   };
 }
 
-/** The numbers a `/voice numbers` filter picks (or a list names), routed to one agent: planned, not yet done. */
-export async function planMap(deps: OpsDeps, actor: Actor, request: BulkMapRequest): Promise<PlanResult> {
+/** Any change of a kind, for the rules that depend only on the kind (its role, its approval). */
+const PROBES: Record<BulkKind, PendingChange> = {
+  'routing.map': { kind: 'routing.map', phoneNumber: '', agentId: '', agentName: '' },
+  'number.buy': { kind: 'number.buy', number: '' },
+  'number.release': { kind: 'number.release', numberId: '', number: '' },
+};
+
+/** Plans a bulk change: every item with its effect, stored as a batch that waits for one confirmation. */
+export async function planBatch(deps: OpsDeps, actor: Actor, request: BulkRequest): Promise<PlanResult> {
   const batchId = newCorrelationId();
-  const attempt = { action: 'routing.map' as const, correlationId: batchId };
-  const denied = await mayRequest(deps, actor, 'operator', attempt);
+  const action = BATCH_ACTION[request.kind];
+  const attempt = { action: request.kind, correlationId: batchId };
+  const denied = await mayRequest(deps, actor, NEEDED_ROLE[request.kind], attempt);
   if (denied) return denied;
-  const approval = refuseWhereApprovalIsNeeded(deps);
+  const approval = refuseWhereApprovalIsNeeded(deps, request.kind);
   if (approval) return deny(deps, actor, attempt, approval, { rule: 'VOICE_REQUIRE_APPROVAL', bulk: true });
-  const planned = await planMapItems(deps, request);
+  if (request.kind === 'number.buy') {
+    const overLimit = await refuseBulkOverBuyLimit(deps, actor, request.count, { ...attempt, action });
+    if (overLimit) return overLimit;
+  }
+  const planned = await planItems(deps, request);
   if (!planned.ok) {
-    await record(deps, actor, batchId, { action: 'batch.map', outcome: 'rejected', error: planned });
+    await record(deps, actor, batchId, { action, outcome: 'rejected', error: planned });
     return planned;
   }
   return storePlan(deps, actor, batchId, request, planned);
@@ -113,32 +133,36 @@ async function storePlan(
   deps: OpsDeps,
   actor: Actor,
   batchId: string,
-  request: BulkMapRequest,
-  planned: PlannedMap,
+  request: BulkRequest,
+  planned: Planned,
 ): Promise<PlanResult> {
+  const changing = planned.items.filter((item) => !item.unchanged);
   const totals = {
-    add: planned.items.filter((item) => !item.unchanged && !item.change.previousAgent).length,
-    reroute: planned.items.filter((item) => item.change.previousAgent).length,
-    unchanged: planned.items.filter((item) => item.unchanged).length,
+    change: changing.length,
+    taken: changing.filter(({ change }) =>
+      change.kind === 'routing.map' ? change.previousAgent : change.kind === 'number.release' && change.routedAgent,
+    ).length,
+    unchanged: planned.items.length - changing.length,
   };
   const plan: StoredPlan = { request, agent: planned.agent, totals };
   const { replyAddress: _, ...who } = actor;
   await deps.store.batches.create({
     id: batchId,
-    kind: 'routing.map',
+    kind: request.kind,
     plan,
     requestedBy: actor.userId,
     actor: who,
     items: planned.items.map((item) => ({ change: item.change, state: item.unchanged ? 'unchanged' : 'pending' })),
   });
+  const { numbers, ...asked } = request;
   await record(deps, actor, batchId, {
-    action: 'batch.map',
+    action: BATCH_ACTION[request.kind],
     outcome: 'requested',
     target: `${planned.items.length} numbers`,
     params: {
-      agentId: planned.agent.id,
-      agentName: planned.agent.name,
-      ...(request.filter ? { filter: request.filter } : { named: request.numbers?.length }),
+      ...asked,
+      ...(planned.agent ? { agentId: planned.agent.id, agentName: planned.agent.name } : {}),
+      ...(numbers ? { named: numbers.length } : {}),
       ...totals,
     },
   });
@@ -147,21 +171,23 @@ async function storePlan(
   return { ok: true, view };
 }
 
-/** Any map, for the rules that depend only on the kind of change (its role, its approval). */
-const mapProbe: MapChange = { kind: 'routing.map', phoneNumber: '', agentId: '', agentName: '' };
-
 /**
- * A second approver is asked for each change, never for a batch as a whole yet: rather than let a batch slip past
- * the rule, bulk changes are refused while it covers maps.
+ * A second approver is asked for each change, never yet for a batch as a whole: rather than let a batch slip past
+ * the rule, bulk changes of a kind it covers are refused.
  */
-function refuseWhereApprovalIsNeeded(deps: OpsDeps): Failure | undefined {
-  if (!needsApproval(deps, mapProbe)) return undefined;
+function refuseWhereApprovalIsNeeded(deps: OpsDeps, kind: BulkKind): Failure | undefined {
+  if (!needsApproval(deps, PROBES[kind])) return undefined;
   return fail(
     'denied',
-    'Maps wait for a second approver here (VOICE_REQUIRE_APPROVAL), and a bulk map cannot wait for one: map the ' +
-      'numbers one at a time, or ask whoever runs Voice Ops to change VOICE_REQUIRE_APPROVAL.',
+    `${kind} changes wait for a second approver here (VOICE_REQUIRE_APPROVAL), and a bulk change cannot wait for ` +
+      'one: make them one at a time, or ask whoever runs Voice Ops to change VOICE_REQUIRE_APPROVAL.',
     { code: 'approval_required' },
   );
+}
+
+/** What a release's confirmation asks to be typed: the count of numbers, as a repository's name is typed to delete it. */
+export function typedCount(view: Pick<BatchView, 'plan' | 'total'>): string | undefined {
+  return view.plan.request.kind === 'number.release' ? String(view.total) : undefined;
 }
 
 /** Told after each item, to show progress. */
@@ -171,52 +197,89 @@ export type ApplyResult = Result<{ status: 'done'; view: BatchView } | { status:
 
 /**
  * Confirms a plan and applies it. The plan is checked again against the provider first: when it would now do
- * something else, the plan is not applied and the new one is returned for its own confirmation. Starting the batch is
+ * something else, nothing is applied and the new plan is returned for its own confirmation. Starting the batch is
  * one conditional UPDATE, so a double click, a retried delivery or another replica applies it once.
  */
 export async function applyBatch(
   deps: OpsDeps,
   actor: Actor,
   batchId: string,
-  onProgress: OnProgress,
+  options: { typed?: string; onProgress: OnProgress },
 ): Promise<ApplyResult> {
   const batch = await deps.store.batches.get(batchId);
-  const refused = batch ? await refuseToStart(deps, actor, batch) : notFound();
-  if (refused || !batch) return refused ?? notFound();
+  if (!batch) return notFound();
   const plan = storedPlan.parse(batch.plan);
-  const attempt = { action: 'routing.map' as const, correlationId: batchId };
-  const denied = (await mayConfirm(deps, actor, mapProbe, attempt)) ?? refuseWhereApprovalIsNeeded(deps);
-  if (denied) return denied;
-  const now = await planMapItems(deps, plan.request);
-  const shown = (await deps.store.batches.items(batchId, { offset: 0, limit: batch.total })).map((item) => ({
-    change: pendingChange.parse(item.change) as MapChange,
-    unchanged: item.state === 'unchanged',
-  }));
-  if (!now.ok || !samePlan(shown, now.items)) {
-    if (!(await deps.store.batches.move(batchId, ['planned'], 'expired'))) return alreadyStarted(deps, batchId);
-    await record(deps, actor, batchId, {
-      action: 'batch.map',
-      outcome: 'expired',
-      error: fail('conflict', 'What the plan would do changed before it was confirmed.', { code: 'plan_changed' }),
+  const kind = plan.request.kind;
+  const refused = await refuseToStart(deps, actor, batch);
+  if (refused) return refused;
+  const expected = typedCount({ plan, total: plan.totals.change });
+  if (expected !== undefined && options.typed?.trim() !== expected) {
+    return fail('invalid', `Type ${expected}, the count of numbers to release: nothing was changed.`, {
+      field: 'typed_confirmation',
     });
-    if (!now.ok) return now;
-    const replanned = await storePlan(deps, actor, newCorrelationId(), plan.request, now);
-    return replanned.ok ? { ok: true, status: 'changed', view: replanned.view } : replanned;
   }
-  // The batch's own lease tells every replica that it is under way while this process runs it; it holds the agent,
-  // so that nobody deletes it midway, and each item holds its number.
-  const ran = await deps.locks.tryWith([`agent:${plan.agent.id}`], batchId, async () => {
-    if (!(await deps.store.batches.start(batchId, actor.userId))) return undefined;
-    await record(deps, actor, batchId, { action: 'batch.map', outcome: 'confirmed' });
+  const attempt = { action: kind, correlationId: batchId };
+  const denied = (await mayConfirm(deps, actor, PROBES[kind], attempt)) ?? refuseWhereApprovalIsNeeded(deps, kind);
+  if (denied) return denied;
+  const changed = await replanIfChanged(deps, actor, batch, plan);
+  if (changed) return changed;
+  // The batch's own lease tells every replica that it is under way while this process runs it; a map's batch holds
+  // its agent, so that nobody deletes it midway, and each item holds its number.
+  const keys = plan.agent ? [`agent:${plan.agent.id}`] : [];
+  const ran = await deps.locks.tryWith(keys, batchId, async () => {
+    const started = await start(deps, actor, batch);
+    if (started) return started;
+    await record(deps, actor, batchId, { action: BATCH_ACTION[kind], outcome: 'confirmed' });
     const describe = () => `batch ${batchId} by ${actor.userId}`;
-    await deps.changes.run(describe, () => runItems(deps, actor, batchId, onProgress), batchId);
+    await deps.changes.run(describe, () => runItems(deps, actor, batchId, options.onProgress), batchId);
     return finish(deps, actor, batchId);
   });
-  if (ran?.value) return { ok: true, status: 'done', view: ran.value };
+  if (ran) return 'id' in ran.value ? { ok: true, status: 'done', view: ran.value } : ran.value;
   const current = await deps.store.batches.get(batchId);
   // Still planned: the agent is busy with another change (or a second click holds the batch for a moment).
-  if (!ran && current?.state === 'planned') return busy(`agent ${plan.agent.name}`);
+  if (current?.state === 'planned') return busy(plan.agent ? `agent ${plan.agent.name}` : 'those numbers');
   return current ? alreadyStartedMessage(current) : notFound();
+}
+
+/** The plan as things stand now, stored as a new plan, when it differs from the one shown; the old one expires. */
+async function replanIfChanged(
+  deps: OpsDeps,
+  actor: Actor,
+  batch: Batch,
+  plan: StoredPlan,
+): Promise<ApplyResult | undefined> {
+  const now = await planItems(deps, plan.request);
+  const shown = (await deps.store.batches.items(batch.id, { offset: 0, limit: batch.total })).map((item) => ({
+    change: pendingChange.parse(item.change),
+    unchanged: item.state === 'unchanged',
+  }));
+  if (now.ok && samePlan(shown, now.items)) return undefined;
+  if (!(await deps.store.batches.move(batch.id, ['planned'], 'expired'))) return alreadyStarted(deps, batch.id);
+  await record(deps, actor, batch.id, {
+    action: BATCH_ACTION[plan.request.kind],
+    outcome: 'expired',
+    error: fail('conflict', 'What the plan would do changed before it was confirmed.', { code: 'plan_changed' }),
+  });
+  if (!now.ok) return now;
+  const replanned = await storePlan(deps, actor, newCorrelationId(), plan.request, now);
+  return replanned.ok ? { ok: true, status: 'changed', view: replanned.view } : replanned;
+}
+
+/**
+ * Starts the batch, in one transaction with the last check of the buy limits: the batch's items not yet started
+ * count against them from now on, so that no single buy takes a slot the batch was granted.
+ */
+async function start(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure | undefined> {
+  return atomically(deps, async (deps) => {
+    if (batch.kind === 'number.buy') {
+      await deps.store.lock('buy-limits');
+      const count = (await deps.store.batches.counts(batch.id)).pending;
+      const attempt = { action: BATCH_ACTION['number.buy'], correlationId: batch.id };
+      const overLimit = await refuseBulkOverBuyLimit(deps, actor, count, attempt);
+      if (overLimit) return overLimit;
+    }
+    return (await deps.store.batches.start(batch.id, actor.userId)) ? undefined : alreadyStarted(deps, batch.id);
+  });
 }
 
 const notFound = (): Failure => fail('not_found', 'That plan does not exist. Start again from the command.');
@@ -224,15 +287,14 @@ const notFound = (): Failure => fail('not_found', 'That plan does not exist. Sta
 async function refuseToStart(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure | undefined> {
   if (batch.requestedBy !== actor.userId) {
     const failure = fail('wrong_user', 'Only the person who asked for this plan can confirm, stop or cancel it.');
-    return deny(deps, actor, { action: 'routing.map', correlationId: batch.id }, failure, {
-      reason: 'not the requester',
-    });
+    const attempt = { action: actionOf(batch), correlationId: batch.id };
+    return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
   }
   if (batch.state !== 'planned') return alreadyStartedMessage(batch);
   if (Date.parse(batch.expiresAt) > deps.now().getTime()) return undefined;
   if (await deps.store.batches.move(batch.id, ['planned'], 'expired')) {
     const failure = fail('expired', 'That plan expired (plans last 10 minutes). Nothing was changed: start again.');
-    await record(deps, actor, batch.id, { action: 'batch.map', outcome: 'expired', error: failure });
+    await record(deps, actor, batch.id, { action: actionOf(batch), outcome: 'expired', error: failure });
     return failure;
   }
   return alreadyStarted(deps, batch.id);
@@ -249,7 +311,7 @@ function alreadyStartedMessage(batch: Batch): Failure {
     case 'stopping':
       return fail('already_used', 'That plan is being applied: its message shows how far it has gone.');
     case 'expired':
-      return fail('expired', 'That plan expired or was replaced by a newer one. Nothing was changed: start again.');
+      return fail('expired', 'That plan expired, was cancelled or was replaced by a newer one. Nothing was changed.');
     default:
       return fail('already_used', 'That plan was already applied, once. `/voice audit` shows what became of it.');
   }
@@ -264,11 +326,11 @@ async function runItems(deps: OpsDeps, actor: Actor, batchId: string, onProgress
   const worker = async () => {
     for (let item = pending[next++]; item; item = pending[next++]) {
       if (!(await deps.store.batches.startItem(batchId, item.seq))) return; // stopped
-      const change = pendingChange.parse(item.change) as MapChange;
-      const correlationId = itemCorrelationId(batchId, item.seq);
-      // The batch holds the agent for all of its items (see applyBatch); each item holds its number.
-      const work = { ...mapWork(deps, change, actor.userId), lockKeys: [`number:${change.phoneNumber}`] };
-      const done = await carryOut(deps, actor, correlationId, work);
+      const change = pendingChange.parse(item.change);
+      const work = workFor(deps, change, actor.userId);
+      // A map's batch holds the agent for all of its items (see applyBatch); each item holds its number.
+      const lockKeys = work.lockKeys.filter((key) => !key.startsWith('agent:'));
+      const done = await carryOut(deps, actor, itemCorrelationId(batchId, item.seq), { ...work, lockKeys });
       const state = done.ok ? 'succeeded' : 'failed';
       await deps.store.batches.finishItem(batchId, item.seq, state, done.ok ? undefined : done.message);
       counts.pending -= 1;
@@ -284,17 +346,17 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
   const stopped = await deps.store.batches.move(batchId, ['stopping'], 'stopped');
   if (stopped) await cancelRest(deps, actor, batchId);
   else await deps.store.batches.move(batchId, ['running'], 'finished');
-  const counts = await deps.store.batches.counts(batchId);
+  const view = await batchView(deps, batchId);
+  if (!view) throw new Error(`batch ${batchId} vanished`);
+  const { counts } = view;
   await record(deps, actor, batchId, {
-    action: 'batch.map',
+    action: BATCH_ACTION[view.plan.request.kind],
     outcome: stopped ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
     params: countsParams(counts),
     error: counts.failed
       ? fail('provider', `${counts.failed} of the items failed.`, { code: 'items_failed' })
       : undefined,
   });
-  const view = await batchView(deps, batchId);
-  if (!view) throw new Error(`batch ${batchId} vanished`);
   await announceBatch(deps, actor, view);
   return view;
 }
@@ -309,8 +371,8 @@ const countsParams = (counts: ItemCounts) => ({
 /** Each item that will not start now is audited as cancelled. */
 async function cancelRest(deps: OpsDeps, actor: Actor, batchId: string): Promise<void> {
   for (const item of await deps.store.batches.cancelPending(batchId)) {
-    const change = pendingChange.parse(item.change) as MapChange;
-    await record(deps, actor, batchId, { action: 'routing.map', outcome: 'cancelled', target: change.phoneNumber });
+    const change = pendingChange.parse(item.change);
+    await record(deps, actor, batchId, { action: change.kind, outcome: 'cancelled', target: targetOf(change) });
   }
 }
 
@@ -319,7 +381,14 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
   if (view.counts.succeeded === 0) return;
   try {
     const { plan, counts, total } = view;
-    await deps.announcer.announceBatch({ actor, batchId: view.id, agent: plan.agent, counts, total });
+    await deps.announcer.announceBatch({
+      actor,
+      batchId: view.id,
+      kind: plan.request.kind,
+      agent: plan.agent,
+      counts,
+      total,
+    });
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');
     await record(deps, actor, view.id, {
@@ -330,37 +399,41 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
   }
 }
 
-/** Stop: items not yet started will not start. Items under way finish; the batch's runner then ends it. */
-export async function stopBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<{ view: BatchView }>> {
+/** Only the requester may stop or cancel a batch; anyone else is refused, and audited. */
+async function ownBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<{ batch: Batch }>> {
   const batch = await deps.store.batches.get(batchId);
   if (!batch) return notFound();
-  if (batch.requestedBy !== actor.userId) {
-    const failure = fail('wrong_user', 'Only the person who asked for this plan can confirm, stop or cancel it.');
-    return deny(deps, actor, { action: 'routing.map', correlationId: batchId }, failure, {
-      reason: 'not the requester',
-    });
-  }
+  if (batch.requestedBy === actor.userId) return { ok: true, batch };
+  const failure = fail('wrong_user', 'Only the person who asked for this plan can confirm, stop or cancel it.');
+  const attempt = { action: actionOf(batch), correlationId: batchId };
+  return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
+}
+
+/** Stop: items not yet started will not start. Items under way finish; the batch's runner then ends it. */
+export async function stopBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<object>> {
+  const own = await ownBatch(deps, actor, batchId);
+  if (!own.ok) return own;
   if (!(await deps.store.batches.move(batchId, ['running'], 'stopping'))) {
     return fail('already_used', 'That batch is no longer running: nothing is left to stop.');
   }
-  await record(deps, actor, batchId, { action: 'batch.map', outcome: 'cancelled', params: { stop: 'requested' } });
-  const view = await batchView(deps, batchId);
-  return view ? { ok: true, view } : notFound();
-}
-
-/** Cancel on a plan not yet confirmed. */
-export async function cancelPlan(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<object>> {
-  const batch = await deps.store.batches.get(batchId);
-  if (!batch) return notFound();
-  const refused = await refuseToStart(deps, actor, batch);
-  if (refused) return refused;
-  if (!(await deps.store.batches.move(batchId, ['planned'], 'expired'))) return alreadyStarted(deps, batchId);
-  await cancelRest(deps, actor, batchId);
-  await record(deps, actor, batchId, { action: 'batch.map', outcome: 'cancelled' });
+  await record(deps, actor, batchId, {
+    action: actionOf(own.batch),
+    outcome: 'cancelled',
+    params: { stop: 'requested' },
+  });
   return { ok: true };
 }
 
-/** The failed items of an ended batch, or those it never reached, planned again (re-checked) as a new plan. */
+/** Cancel on a plan not yet confirmed: it can no longer be applied. */
+export async function cancelPlan(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<object>> {
+  const own = await ownBatch(deps, actor, batchId);
+  if (!own.ok) return own;
+  if (!(await deps.store.batches.move(batchId, ['planned'], 'expired'))) return alreadyStarted(deps, batchId);
+  await record(deps, actor, batchId, { action: actionOf(own.batch), outcome: 'cancelled' });
+  return { ok: true };
+}
+
+/** The failed items of an ended batch, or those it never reached, planned again (checked afresh) as a new plan. */
 export async function planAgain(
   deps: OpsDeps,
   actor: Actor,
@@ -371,9 +444,8 @@ export async function planAgain(
   if (!batch) return notFound();
   const items = await deps.store.batches.itemsIn(batchId, which === 'failed' ? ['failed'] : ['pending', 'cancelled']);
   if (items.length === 0) return fail('not_found', 'Nothing is left to plan again: every item of that batch ended.');
-  const { request } = storedPlan.parse(batch.plan);
-  const numbers = items.map((item) => (pendingChange.parse(item.change) as MapChange).phoneNumber);
-  return planMap(deps, actor, { kind: request.kind, agentId: request.agentId, numbers });
+  const numbers = items.map((item) => targetOf(pendingChange.parse(item.change)));
+  return planBatch(deps, actor, requestFor(storedPlan.parse(batch.plan).request, numbers));
 }
 
 /** Batches marked running that no process runs: neither this one nor, holding its lease, another replica. */
@@ -395,23 +467,23 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
   for (const batch of await abandonedBatches(deps)) {
     if (!(await deps.store.batches.move(batch.id, ['running', 'stopping'], 'interrupted'))) continue;
     const actor: Actor = { ...storedActor.parse(batch.actor), source: 'system' };
-    // An item marked started whose change never opened its intent did not reach the provider.
+    // An item marked started whose change never opened its intent did not reach the provider: it waits for Resume.
     for (const item of await deps.store.batches.itemsIn(batch.id, ['running'])) {
       const intent = await deps.store.intents.get(itemCorrelationId(batch.id, item.seq));
       if (!intent) await deps.store.batches.finishItem(batch.id, item.seq, 'pending');
       else if (intent.outcome) await deps.store.batches.finishItem(batch.id, item.seq, intent.outcome);
     }
-    const counts = await deps.store.batches.counts(batch.id);
+    const view = await batchView(deps, batch.id);
+    if (!view) continue;
     await record(deps, actor, batch.id, {
-      action: 'batch.map',
+      action: BATCH_ACTION[view.plan.request.kind],
       outcome: 'failed',
-      params: countsParams(counts),
+      params: countsParams(view.counts),
       error: fail('provider', 'The app stopped while applying the batch: the rest waits for Resume.', {
         code: 'interrupted',
       }),
     });
-    const view = await batchView(deps, batch.id);
-    if (view) interrupted.push({ actor, view });
+    interrupted.push({ actor, view });
   }
   return interrupted;
 }

@@ -4,8 +4,8 @@ import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import { approvalPosted, decide, expireApprovals } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
-import { applyBatch, batchView, cancelPlan, type OnProgress, planAgain, planMap, stopBatch } from './batches.js';
-import type { BulkMapRequest } from './bulk-map.js';
+import { applyBatch, batchView, cancelPlan, type OnProgress, planAgain, planBatch, stopBatch } from './batches.js';
+import type { BulkRequest } from './bulk-plans.js';
 import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
@@ -30,6 +30,7 @@ export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
 export type { ApprovalRequest, AwaitingApproval, Decision } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export type { ApplyResult, BatchLine, BatchView, PlanResult } from './batches.js';
+export type { BulkRequest } from './bulk-plans.js';
 export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
@@ -147,10 +148,10 @@ export function createOps(deps: OpsDeps) {
     agentChoices: (typed: string) => agentChoices(deps, typed),
     mapFormData: (asked?: { number?: string; agentId?: string }) => mapFormData(deps, asked),
     /** Bulk changes: a plan of every item, applied once confirmed, a few items at a time (see batches.ts). */
-    planMap: (actor: Actor, request: Omit<BulkMapRequest, 'kind'>) =>
-      planMap(deps, actor, { kind: 'routing.map', ...request }),
+    planBatch: (actor: Actor, request: BulkRequest) => planBatch(deps, actor, request),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
-    applyBatch: (actor: Actor, batchId: string, onProgress: OnProgress) => applyBatch(deps, actor, batchId, onProgress),
+    applyBatch: (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) =>
+      applyBatch(deps, actor, batchId, options),
     stopBatch: (actor: Actor, batchId: string) => stopBatch(deps, actor, batchId),
     cancelPlan: (actor: Actor, batchId: string) => cancelPlan(deps, actor, batchId),
     planAgain: (actor: Actor, batchId: string, which: 'failed' | 'rest') => planAgain(deps, actor, batchId, which),

@@ -47,7 +47,9 @@ export interface Announcement {
 export interface BatchAnnouncement {
   actor: Actor;
   batchId: string;
-  agent: { id: string; name: string };
+  kind: 'routing.map' | 'number.buy' | 'number.release';
+  /** The agent of a bulk map. */
+  agent?: { id: string; name: string };
   /** Items by outcome. */
   counts: { succeeded: number; failed: number; cancelled: number; pending: number };
   /** Items the batch set out to change. */

@@ -151,13 +151,50 @@ export async function buyUsage(deps: OpsDeps, userId: string): Promise<BuyUsage[
   return usage;
 }
 
-/** Buys that succeeded in the window, and buys under way (their slot is taken until they end). */
+/**
+ * Buys that succeeded in the window, and buys under way: single buys by their open intent, and a batch's buys from
+ * its start (their slot is taken until they end).
+ */
 async function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): Promise<BuyUsage> {
   const window = windowAround(limit.window, deps.now());
   const used =
     (await deps.store.audit.succeededCount('number.buy', window, userId)) +
-    (await deps.store.intents.openCount('number.buy', userId));
+    (await deps.store.intents.openCount('number.buy', userId)) +
+    (await deps.store.batches.openItems('number.buy', userId));
   return { rule, limit, used, window };
+}
+
+/**
+ * A bulk buy of `count` numbers counts against the buy limits as a whole: refused, before any confirmation and again
+ * when it starts, when it does not fit, saying how many would.
+ */
+export async function refuseBulkOverBuyLimit(
+  deps: OpsDeps,
+  actor: Actor,
+  count: number,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  const over = (await buyUsage(deps, actor.userId)).find((usage) => usage.used + count > usage.limit.count);
+  if (!over) return undefined;
+  const fits = Math.max(0, over.limit.count - over.used);
+  const { limit, rule, used, window } = over;
+  const whose = rule === 'VOICE_BUY_LIMIT' ? 'The workspace may buy' : 'Each person may buy';
+  const failure = fail(
+    'limit',
+    `That would buy ${count} numbers, and only ${fits} fit: ${whose} ${limit.count} a ${limit.window} ` +
+      `(${rule}=${limitText(limit)}), and ${used} are bought or under way ${PERIOD[limit.window]}. ` +
+      `${fits ? `Ask for ${fits} or fewer, or wait` : 'Wait'} until ${utcText(window.until)}. ` +
+      `${WHO_CHANGES_CONFIG} ${rule}.`,
+    { code: 'buy_limit' },
+  );
+  await record(deps, actor, attempt.correlationId, {
+    action: attempt.action,
+    outcome: 'rejected',
+    target: `${count} numbers`,
+    params: { rule, limit: limitText(limit), used, fits, freesAt: window.until.toISOString() },
+    error: failure,
+  });
+  return failure;
 }
 
 async function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt): Promise<Failure | undefined> {

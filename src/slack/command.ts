@@ -1,4 +1,5 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
+import { MAX_BATCH_ITEMS } from '../ops/bulk-plans.js';
 import type { NumberFilter } from '../ops/numbers.js';
 import { type Region, regionNamed } from '../ops/regions.js';
 import { NO_UNROUTE } from '../ops/routing.js';
@@ -19,8 +20,10 @@ export type Command =
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
   | { name: 'map'; number?: string; agentId?: string }
-  /** Every purchased number a `/voice numbers` filter picks, routed to one agent: a plan first. */
+  /** Bulk changes, each a plan first: numbers a filter picks routed to one agent, or released; COUNT numbers bought. */
   | { name: 'map.bulk'; filter: NumberFilter; agentId: string }
+  | { name: 'numbers.buy.bulk'; region: string; count: number; digits?: string }
+  | { name: 'numbers.release.bulk'; filter: NumberFilter }
   | { name: 'audit'; filter: AuditFilter }
   /** Removing a route, which the provider cannot do: answered with what it can. */
   | { name: 'unroute'; number?: string };
@@ -132,6 +135,24 @@ function parseNumbers(args: string[]): Parsed {
   if (args[0]?.startsWith('+')) return ok({ name: 'numbers.show', number: compactNumber(args) });
   const parsed = parseNumberFilter(args, '`numbers`');
   return 'filter' in parsed ? ok({ name: 'numbers.list', filter: parsed.filter }) : parsed;
+}
+
+const REGION_CODE = /^[A-Za-z]{2}$/;
+/** The words that start a filter rather than name a number (a provider id may be anything else). */
+const FILTER_START = /^(unrouted|routed|agent)$/i;
+
+/** `/voice numbers buy REGION COUNT [DIGITS]`: COUNT voice numbers for sale in the region, as one plan. */
+function parseBulkBuy(args: string[]): Parsed {
+  const [region = '', countText = '', ...rest] = args;
+  const count = Number(countText);
+  if (!/^\d+$/.test(countText) || count < 1 || count > MAX_BATCH_ITEMS) {
+    return error(`Give how many to buy after the region, 1 to ${MAX_BATCH_ITEMS}: \`/voice numbers buy DE 20\`.`);
+  }
+  const digits = compactNumber(rest);
+  if (rest.length && !/^\d{1,15}$/.test(digits)) {
+    return error('Give digits after the count, if you like: `/voice numbers buy US 5 415`.');
+  }
+  return ok({ name: 'numbers.buy.bulk', region: region.toUpperCase(), count, ...(digits ? { digits } : {}) });
 }
 
 /** `/voice map FILTER to AGENT_ID`: the numbers a filter picks, all routed to one agent. */
@@ -252,24 +273,32 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['numbers', 'buy'],
-    args: 'NUMBER',
-    summary: 'Buy a number, after confirmation (it spends money)',
+    args: 'NUMBER | REGION COUNT [DIGITS]',
+    summary:
+      'Buy a number, or COUNT voice numbers in a region (containing DIGITS), after one confirmation (it spends money)',
     role: 'operator',
     changes: 'number.buy',
     parse: (args) => {
       if (!args.length) return error('Give the number to buy: `/voice numbers buy +14155550123`.');
+      if (REGION_CODE.test(args[0] ?? '')) return parseBulkBuy(args);
       const number = compactNumber(args);
       return nationalNumberProblem(number) ?? ok({ name: 'numbers.buy', number });
     },
   },
   {
     words: ['numbers', 'release'],
-    args: 'NUMBER_OR_ID',
-    summary: 'Release a number, after confirmation',
+    args: 'NUMBER_OR_ID | FILTER',
+    summary:
+      'Release a number, or every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT_ID`, then ' +
+      'digits), after confirmation; a filter asks you to type the count',
     role: 'admin',
     changes: 'number.release',
     parse: (args) => {
       if (!args.length) return error('Give the number or its id: `/voice numbers release +14155550123`.');
+      if (FILTER_START.test(args[0] ?? '') || REGION_CODE.test(args[0] ?? '')) {
+        const parsed = parseNumberFilter(args, '`numbers release`');
+        return 'filter' in parsed ? ok({ name: 'numbers.release.bulk', filter: parsed.filter }) : parsed;
+      }
       const compact = compactNumber(args);
       // Provider ids may be digits, but not ones that start with a national trunk 0 or were typed in groups.
       const national = compact.startsWith('0') || args.length > 1 ? nationalNumberProblem(compact) : undefined;

@@ -19,6 +19,8 @@ export const ACTION = {
   rejectChange: 'reject_change',
   /** A bulk plan: applied, cancelled, stopped while it runs, and planned again (the failed items, or a Resume). */
   confirmBatch: 'confirm_batch',
+  /** Apply on a plan that asks for a typed confirmation (a release): opens the modal that asks for it. */
+  confirmBatchTyped: 'confirm_batch_typed',
   cancelBatch: 'cancel_batch',
   stopBatch: 'stop_batch',
   planAgain: 'plan_again',
@@ -48,6 +50,7 @@ export const CALLBACK = {
   mapNumber: 'map_number_modal',
   searchNumbers: 'search_numbers_modal',
   confirmChange: 'confirm_change_modal',
+  confirmBatch: 'confirm_batch_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
 } as const;

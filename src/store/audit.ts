@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'change.announce',
   'agent.token',
   'batch.map',
+  'batch.buy',
+  'batch.release',
   'routing.drop',
 ] as const;
 export const AUDIT_OUTCOMES = [

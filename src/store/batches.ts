@@ -126,6 +126,12 @@ const FINISH_ITEM = `
 const CANCEL_PENDING = `
   UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending' RETURNING *`;
 const UNDER_WAY = "SELECT * FROM batches WHERE state IN ('running', 'stopping') ORDER BY created_at";
+// Items not started of a batch that runs, and items started (under way, or left open by a crash).
+const OPEN_ITEMS = `
+  SELECT COUNT(*) AS count FROM batch_items i JOIN batches b ON b.id = i.batch_id
+  WHERE b.kind = @kind
+    AND (i.state = 'running' OR (i.state = 'pending' AND b.state IN ('running', 'stopping')))
+    AND (CAST(@userId AS TEXT) IS NULL OR b.requested_by = @userId)`;
 
 export class Batches implements BatchesRepo {
   readonly #now: () => Date;
@@ -212,6 +218,11 @@ export class Batches implements BatchesRepo {
 
   async cancelPending(id: string): Promise<BatchItem[]> {
     return (await this.sql.all(CANCEL_PENDING, [id])).map(toItem);
+  }
+
+  async openItems(kind: string, userId?: string): Promise<number> {
+    const row = await this.sql.get<{ count: number | string }>(OPEN_ITEMS, { kind, userId: userId ?? null });
+    return Number(row?.count ?? 0);
   }
 
   async underWay(): Promise<Batch[]> {

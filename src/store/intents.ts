@@ -61,10 +61,11 @@ const CLOSE = `
 const SELECT = 'SELECT * FROM intents WHERE correlation_id = ?';
 const TOUCHED_SINCE = 'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time';
 const OPENED_BEFORE = 'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at';
+// An item of a batch (its id is BATCH/SEQ) is counted with its batch (see Batches.openItems), not here.
 // The CAST gives Postgres the type of a parameter it would otherwise see only compared with NULL.
 const underWay = (dialect: Dialect) => `
   SELECT COUNT(*) AS count FROM intents
-  WHERE closed_at IS NULL AND action = @action
+  WHERE closed_at IS NULL AND action = @action AND correlation_id NOT LIKE '%/%'
     AND (CAST(@userId AS TEXT) IS NULL OR ${dialect.jsonField('actor', 'userId')} = @userId)`;
 
 export class Intents implements IntentsRepo {

@@ -144,6 +144,8 @@ export interface BatchesRepo {
   finishItem(batchId: string, seq: number, state: ItemState, error?: string): Promise<void>;
   /** Cancels every item not yet started, and returns them. */
   cancelPending(id: string): Promise<BatchItem[]>;
+  /** Items of `kind` batches (by `userId` only, when given) that are under way or will be: buys count as spent. */
+  openItems(kind: string, userId?: string): Promise<number>;
   /** Batches running or stopping, in whichever process. */
   underWay(): Promise<Batch[]>;
 }

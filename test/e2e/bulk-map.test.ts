@@ -24,6 +24,7 @@ import {
   seededRoutes,
   seedRoutes,
   shownText,
+  WORKING,
   waitUntil,
 } from './support.js';
 
@@ -77,7 +78,7 @@ async function apply(planned: SlackCall, user = OPERATOR): Promise<{ result: Sla
 const isEnd = (call: SlackCall) =>
   /Routed|Stopped|changed since|plan|Plan/.test(shownText(call)) &&
   !/of \d+ done/.test(shownText(call)) &&
-  !shownText(call).includes('Checking');
+  !shownText(call).includes(WORKING);
 
 const mapRequests = () => t.sandbox.requestCount('mapNumber');
 
@@ -95,7 +96,8 @@ describe('a bulk map', () => {
     const planned = await plan(`${region} to ${target.id}`);
     const text = readable(blocksOf(planned));
     expect(text).toContain(`route to *${target.name}*`);
-    expect(text).toContain(`${added} number${added === 1 ? '' : 's'} to route`);
+    const changing = added + rerouted.length;
+    expect(text).toContain(`${changing} number${changing === 1 ? '' : 's'} to route`);
     if (rerouted.length) expect(text).toContain(`${rerouted.length} re-routed from another agent`);
     if (unchanged.length) expect(text).toContain(`${unchanged.length} already routed there (unchanged)`);
     for (const entry of inRegion.slice(0, 20)) expect(text).toContain(entry.number);

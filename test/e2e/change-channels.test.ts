@@ -89,3 +89,21 @@ it('refuses a change started from the Home tab, which has no channel', async () 
     error_code: 'change_channel',
   });
 });
+
+it('applies to a bulk plan as one request: refused where the plan is asked, and where its Apply is pressed', async () => {
+  const refused = await answerTo('numbers buy US 3', OPS_CHANNEL);
+  expect(refused).toContain(`Changes are made only in channel ${CHANGES} (VOICE_CHANGE_CHANNELS)`);
+
+  const sent = await t.command('numbers buy US 3', OPERATOR, { channelId: CHANGES });
+  const batchId = onlyButton(blocksOf(await t.respondedTo(sent.responseUrlId)), ACTION.confirmBatch);
+  const before = t.sandbox.requestCount('buyNumber');
+  const elsewhere = await t.action({
+    userId: OPERATOR,
+    actionId: ACTION.confirmBatch,
+    value: batchId,
+    container: { type: 'message', channelId: OPS_CHANNEL, isEphemeral: true },
+  });
+  expect(shownText(await outcomeOf(t, elsewhere.responseUrlId))).toContain('VOICE_CHANGE_CHANNELS');
+  await t.settled();
+  expect(t.sandbox.requestCount('buyNumber')).toBe(before);
+});

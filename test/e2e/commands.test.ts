@@ -58,10 +58,14 @@ const VIEWER_USAGES = [
 const OPERATOR_USAGES = [
   ...VIEWER_USAGES,
   '/voice agents create [NAME LANGUAGE]',
-  '/voice numbers buy NUMBER',
+  '/voice numbers buy NUMBER | REGION COUNT [DIGITS]',
   '/voice map [NUMBER AGENT_ID | FILTER to AGENT_ID]',
 ];
-const ADMIN_USAGES = [...OPERATOR_USAGES, '/voice agents delete AGENT_ID', '/voice numbers release NUMBER_OR_ID'];
+const ADMIN_USAGES = [
+  ...OPERATOR_USAGES,
+  '/voice agents delete AGENT_ID',
+  '/voice numbers release NUMBER_OR_ID | FILTER',
+];
 
 describe('help', () => {
   it.each(['', 'help', '  HELP  '])('answers `/voice %s` with the help, ephemerally', async (text) => {

@@ -226,3 +226,12 @@ it('a map that needs approval is confirmed, waits, and is made once approved, in
   expect(route).toEqual({ agent_id: agent.id, updated_by: OPERATOR });
   expect((await lastAuditRow(app, { action: 'routing.map', outcome: 'succeeded' }))?.actor_id).toBe(OPERATOR);
 });
+
+it('refuses a bulk change of a kind that waits for a second approver, rather than let it slip past the rule', async () => {
+  const app = await start('number.buy');
+  const sent = await app.command('numbers buy US 3', OPERATOR);
+  const refused = shownText(await app.respondedTo(sent.responseUrlId));
+  expect(refused).toContain('wait for a second approver here (VOICE_REQUIRE_APPROVAL)');
+  expect(refused).toContain('make them one at a time');
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+});

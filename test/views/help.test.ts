@@ -11,7 +11,7 @@ describe('helpMessage', () => {
   it('lists each given command with its arguments and summary', () => {
     const text = rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }));
     expect(text).toContain('`/voice agents create [NAME LANGUAGE]` — Create an AI agent');
-    expect(text).toContain('`/voice numbers release NUMBER_OR_ID` — Release a number');
+    expect(text).toContain('`/voice numbers release NUMBER_OR_ID | FILTER` — Release a number');
     expect(text).toContain('`/voice help` — Show this help');
   });
 

@@ -1,29 +1,43 @@
-// The buttons of a bulk plan: apply it (its message then shows progress, with Stop, and the result), cancel it, page
-// through its items, and plan again what failed or what a stop or a crash left undone.
+// The buttons of a bulk plan: apply it (its message, or for a release the modal that asks for the typed count, then
+// shows progress with Stop, and the result), cancel it, page through its items, and plan again what failed or what a
+// stop or a crash left undone.
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import type { Actor, BatchView, NumberFilter, PlanResult } from '../../ops/index.js';
+import type { Actor, BatchView, BulkRequest, PlanResult } from '../../ops/index.js';
 import type { ItemCounts } from '../../store/batches.js';
 import type { SlackDeps } from '../flows.js';
-import { ACTION, PAGE } from '../ids.js';
-import { decodeValue } from '../paging.js';
+import { modalContext } from '../flows.js';
+import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
+import { decodeValue, encodeValue } from '../paging.js';
 import { postToResponseUrl } from '../respond.js';
-import { type Answer, messageSurface } from '../surfaces.js';
-import { BATCH_PAGE_SIZE, planMessage, progressMessage, resultMessage } from '../views/batches.js';
+import { type Answer, messageSurface, type Surface, updatingSurface } from '../surfaces.js';
+import {
+  BATCH_PAGE_SIZE,
+  batchTypedModal,
+  planChangedMessage,
+  planMessage,
+  progressMessage,
+  resultMessage,
+} from '../views/batches.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { textMessage } from '../views/blocks.js';
+import { infoModal, loadingModal } from '../views/modals.js';
 import { workingMessage } from '../views/results.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, chosenValue, replyFor } from './actions.js';
 
 /**
- * Slack takes five posts to one response_url in 30 minutes: the click's "working" and its result take two, so
- * progress rewrites the message at most three times, and at most once every few seconds.
+ * Slack takes five posts to one response_url in 30 minutes: the click's "checking" and its result take two, so
+ * progress rewrites the message at most three times, and at most once a second.
  */
 const PROGRESS_REWRITES = 3;
 const PROGRESS_EVERY_MS = 1000;
+const MODAL_TITLE = 'Release numbers';
 
 const batchPosition = z.object({ batchId: z.string(), page: z.number().int().min(1) });
 const again = z.object({ batchId: z.string(), which: z.enum(['failed', 'rest']) });
+/** What the typed confirmation's modal remembers: the batch, and the channel of the plan's message. */
+const typedMetadata = z.object({ batchId: z.string(), channelId: z.string().optional() });
 
 /** A plan, or why there is none. */
 export function planAnswer(deps: SlackDeps, planned: PlanResult): Answer {
@@ -32,24 +46,73 @@ export function planAnswer(deps: SlackDeps, planned: PlanResult): Answer {
     : { kind: 'failure', failure: planned };
 }
 
+export const bulkAnswer = async (deps: SlackDeps, actor: Actor, request: BulkRequest): Promise<Answer> =>
+  planAnswer(deps, await deps.ops.planBatch(actor, request));
+
+/**
+ * Applies a plan, showing its progress through `rewrite` (a progress line is not worth a fallback message, so a
+ * rewrite Slack refuses is skipped), then its end on `surface`.
+ */
+async function applyAndShow(
+  deps: SlackDeps,
+  actor: Actor,
+  batchId: string,
+  shown: { surface: Surface; rewrite: (message: SlackMessage) => Promise<void>; typed?: string },
+): Promise<void> {
+  const progress = progressRewriter(deps, batchId, shown.rewrite);
+  const applied = await deps.ops.applyBatch(actor, batchId, { typed: shown.typed, onProgress: progress.onProgress });
+  await progress.settled();
+  if (!applied.ok) return shown.surface.show({ kind: 'failure', failure: applied });
+  const message =
+    applied.status === 'changed' ? planChangedMessage(applied.view, deps.now()) : resultMessage(applied.view);
+  await shown.surface.show({ kind: 'message', message });
+}
+
 export function registerBatchActions(app: App, deps: SlackDeps): void {
   app.action<Body>(ACTION.confirmBatch, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
-    await surface.show({ kind: 'message', message: workingMessage('Checking the plan against the provider…') });
-    const progress = progressRewriter(deps, body);
-    const applied = await deps.ops.applyBatch(actor, chosenValue(body), progress.onProgress);
-    await progress.settled();
-    if (!applied.ok) return surface.show({ kind: 'failure', failure: applied });
-    if (applied.status === 'changed') {
-      const note = textMessage(
-        ':arrows_counterclockwise: What the plan would do changed since it was shown: nothing was applied. Here is the plan as things stand now.',
-      );
-      const plan = planMessage(applied.view, deps.now());
-      return surface.show({ kind: 'message', message: { text: plan.text, blocks: [...note.blocks, ...plan.blocks] } });
+    await surface.show({
+      kind: 'message',
+      message: workingMessage('Working on it: checking the plan against the provider…'),
+    });
+    const url = body.response_url;
+    const rewrite = (message: SlackMessage) =>
+      url
+        ? postToResponseUrl(url, { response_type: 'ephemeral', replace_original: true, ...message })
+        : Promise.resolve();
+    await applyAndShow(deps, actor, chosenValue(body), { surface, rewrite });
+  });
+
+  // A release asks for the count of numbers, typed in a modal, before anything happens.
+  app.action<Body>(ACTION.confirmBatchTyped, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const view = await deps.ops.batchView(chosenValue(body), 1, 1);
+    if (!view) return;
+    const metadata = encodeValue({ batchId: view.id, channelId: actor.channelId });
+    await deps.slack.ui.views
+      .open({ trigger_id: body.trigger_id, view: batchTypedModal(view, deps.now(), metadata) })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'Slack did not open the typed confirmation'));
+  });
+
+  app.view(CALLBACK.confirmBatch, async ({ ack, view, context }) => {
+    const asked = decodeValue(typedMetadata, view.private_metadata);
+    if (!asked) return ack();
+    const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
+    const typed = view.state.values[INPUT.typedConfirmation.block]?.[INPUT.typedConfirmation.action]?.value ?? '';
+    const expected = String((await deps.ops.batchView(asked.batchId, 1, 1))?.total ?? '');
+    if (typed.trim() !== expected) {
+      const error = `Type ${expected}, the count of numbers to release: nothing was changed.`;
+      return ack({ response_action: 'errors', errors: { [INPUT.typedConfirmation.block]: error } });
     }
-    await surface.show({ kind: 'message', message: resultMessage(applied.view) });
+    await ack({ response_action: 'update', view: loadingModal(MODAL_TITLE) });
+    const surface = updatingSurface(modalContext(deps, actor), view.id, MODAL_TITLE);
+    const rewrite = async (message: SlackMessage) => {
+      await deps.slack.ui.views.update({ view_id: view.id, view: infoModal(MODAL_TITLE, message) });
+    };
+    await applyAndShow(deps, actor, asked.batchId, { surface, rewrite, typed });
   });
 
   app.action<Body>(ACTION.stopBatch, async ({ ack, body, context }) => {
@@ -93,38 +156,28 @@ export function registerBatchActions(app: App, deps: SlackDeps): void {
 }
 
 /**
- * Rewrites the plan's message in place as items finish, through the click's response_url only: a progress line is
- * not worth a fallback message, so a rewrite Slack refuses is skipped. `settled` waits for the last rewrite, so that
- * none lands over the result.
+ * Rewrites the batch's message or modal as items finish, a few times at most. `settled` waits for the last rewrite,
+ * so that none lands over the result.
  */
-function progressRewriter(deps: SlackDeps, body: Body) {
-  const url = body.response_url;
+function progressRewriter(deps: SlackDeps, batchId: string, rewrite: (message: SlackMessage) => Promise<void>) {
   let rewrites = 0;
   let lastAt = deps.now().getTime();
   let last: Promise<void> = Promise.resolve();
   let view: Pick<BatchView, 'id' | 'total' | 'plan'> | undefined;
-  const rewrite = async (counts: ItemCounts) => {
-    view ??= await deps.ops.batchView(chosenValue(body), 1, 1);
-    if (!view || !url) return;
-    const message = progressMessage({ ...view, counts });
-    await postToResponseUrl(url, { response_type: 'ephemeral', replace_original: true, ...message });
+  const show = async (counts: ItemCounts) => {
+    view ??= await deps.ops.batchView(batchId, 1, 1);
+    if (view) await rewrite(progressMessage({ ...view, counts }));
   };
   return {
     onProgress: (counts: ItemCounts) => {
       const at = deps.now().getTime();
-      if (!url || rewrites >= PROGRESS_REWRITES || at - lastAt < PROGRESS_EVERY_MS) return;
+      if (rewrites >= PROGRESS_REWRITES || at - lastAt < PROGRESS_EVERY_MS) return;
       rewrites += 1;
       lastAt = at;
       last = last
-        .then(() => rewrite(counts))
+        .then(() => show(counts))
         .catch((error: unknown) => deps.logger.warn({ err: error }, "could not show a batch's progress"));
     },
     settled: () => last,
   };
 }
-
-export const bulkMapAnswer = async (
-  deps: SlackDeps,
-  actor: Actor,
-  request: { filter: NumberFilter; agentId: string },
-): Promise<Answer> => planAnswer(deps, await deps.ops.planMap(actor, request));

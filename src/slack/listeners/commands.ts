@@ -27,7 +27,7 @@ import { createAgentModal, searchModal } from '../views/modals.js';
 import { policyLines } from '../views/policies.js';
 import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
-import { bulkMapAnswer } from './batches.js';
+import { bulkAnswer } from './batches.js';
 import { openMapModal } from './modal-openers.js';
 
 interface Invocation {
@@ -118,8 +118,16 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       if (denied) return reply({ kind: 'failure', failure: denied });
       return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
+    case 'numbers.buy.bulk': {
+      const { region, count, digits } = command;
+      return reply(await bulkAnswer(deps, actor, { kind: 'number.buy', region, count, digits }));
+    }
+    case 'numbers.release.bulk':
+      return reply(await bulkAnswer(deps, actor, { kind: 'number.release', filter: command.filter }));
     case 'map.bulk':
-      return reply(await bulkMapAnswer(deps, actor, { filter: command.filter, agentId: command.agentId }));
+      return reply(
+        await bulkAnswer(deps, actor, { kind: 'routing.map', filter: command.filter, agentId: command.agentId }),
+      );
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
     case 'unroute':

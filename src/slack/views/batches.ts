@@ -1,12 +1,16 @@
 // A bulk plan, its progress, its result and its announcement. Each message lists at most a page of items, so that
 // a plan of 1,000 stays within Slack's limits; the rest is a page away, or in `/voice audit`.
+
+import type { ModalView } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { BatchLine, BatchView } from '../../ops/batches.js';
+import { type BatchLine, type BatchView, typedCount } from '../../ops/batches.js';
+import type { BulkKind } from '../../ops/bulk-plans.js';
+import { targetOf } from '../../ops/changes.js';
 import type { BatchAnnouncement } from '../../ops/notify.js';
-import { ACTION, PAGE } from '../ids.js';
+import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { bold, code, escapeAndTruncate, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
-import { actions, button, context, header, message, type SlackMessage, section } from './blocks.js';
+import { actions, button, context, header, message, modal, plainText, type SlackMessage, section } from './blocks.js';
 import { expiryLine } from './confirmation.js';
 import { pager } from './pager.js';
 import { agentLabel, agentNameOrId } from './text.js';
@@ -26,22 +30,60 @@ const STATE_MARK: Record<BatchLine['state'], string> = {
   unchanged: ':heavy_equals_sign:',
 };
 
-function itemLine(line: BatchLine, shownBefore: boolean): string {
-  const number = bold(line.number);
-  const mark = shownBefore ? '' : `${STATE_MARK[line.state]} `;
-  if (line.state === 'unchanged') return `${mark}${number}: already routes there, unchanged`;
-  const from = line.previousAgent ? `re-route from ${agentNameOrId(line.previousAgent)}` : 'route';
-  const error = line.error ? `: ${escapeAndTruncate(line.error, REASON_MAX)}` : '';
-  return `${mark}${number}: ${from}${error}`;
+/** What each kind of batch does, in the words of its messages. */
+const WORDS: Record<BulkKind, { doing: string; done: string; apply: string }> = {
+  'routing.map': { doing: 'Routing', done: 'Routed', apply: 'Apply to' },
+  'number.buy': { doing: 'Buying', done: 'Bought', apply: 'Buy' },
+  'number.release': { doing: 'Releasing', done: 'Released', apply: 'Release' },
+};
+
+const kindOf = (view: Pick<BatchView, 'plan'>): BulkKind => view.plan.request.kind;
+
+/** What the item does, or did: its number, and what changes for its callers. */
+function effectOf(line: BatchLine): string {
+  const { change } = line;
+  switch (change.kind) {
+    case 'routing.map':
+      if (line.state === 'unchanged') return 'already routes there, unchanged';
+      return change.previousAgent ? `re-route from ${agentNameOrId(change.previousAgent)}` : 'route';
+    case 'number.buy':
+      return change.capabilities?.length ? `buy (${change.capabilities.join(', ')})` : 'buy';
+    case 'number.release':
+      return change.routedAgent
+        ? `release: routes to ${agentNameOrId(change.routedAgent)}, whose callers will reach no agent`
+        : 'release';
+    default:
+      return change.kind;
+  }
 }
 
-function totalsLine(view: BatchView): string {
-  const { add, reroute, unchanged } = view.plan.totals;
-  return [
-    `${counted(add, 'number')} to route`,
-    ...(reroute ? [`:warning: ${count(reroute)} re-routed from another agent: their callers will reach this one`] : []),
-    ...(unchanged ? [`${count(unchanged)} already routed there (unchanged)`] : []),
-  ].join(' · ');
+function itemLine(line: BatchLine, shownBefore: boolean): string {
+  const mark = shownBefore ? '' : `${STATE_MARK[line.state]} `;
+  const error = line.error ? `: ${escapeAndTruncate(line.error, REASON_MAX)}` : '';
+  return `${mark}${bold(targetOf(line.change))}: ${effectOf(line)}${error}`;
+}
+
+/** The plan in one sentence, with its totals. */
+function planSummary(view: BatchView): string {
+  const { change, taken, unchanged } = view.plan.totals;
+  const { request } = view.plan;
+  switch (request.kind) {
+    case 'routing.map':
+      return [
+        `*Plan:* route to ${agentLabel(view.plan.agent ?? { id: request.agentId })}. ${counted(change, 'number')} to route`,
+        ...(taken ? [`:warning: ${count(taken)} re-routed from another agent: their callers will reach this one`] : []),
+        ...(unchanged ? [`${count(unchanged)} already routed there (unchanged)`] : []),
+      ].join(' · ');
+    case 'number.buy': {
+      const digits = request.digits ? ` containing ${code(request.digits)}` : '';
+      return `*Plan:* buy ${counted(change, 'voice number')} in ${code(request.region)}${digits}. This spends money on the provider account`;
+    }
+    case 'number.release':
+      return [
+        `*Plan:* release ${counted(change, 'number')}. They stop taking calls and go back to the provider's inventory`,
+        ...(taken ? [`:warning: ${count(taken)} route to an agent: their callers will reach no agent`] : []),
+      ].join(' · ');
+  }
 }
 
 /** The page of items, with Previous and Next when the plan is longer than one page. */
@@ -64,40 +106,48 @@ function itemsBlocks(view: BatchView, planned: boolean) {
   ];
 }
 
-const title = (view: BatchView) => `Route ${counted(view.total, 'number')} to ${view.plan.agent.name}`;
-
 /** The plan, for its one confirmation: every item's effect, a page at a time, and the totals. */
 export function planMessage(view: BatchView, now: Date): SlackMessage {
-  const agent = agentLabel(view.plan.agent);
   if (view.total === 0) {
+    const agent = agentLabel(view.plan.agent ?? { id: '' });
     const text = `Every one of these numbers already routes to ${agent}: nothing to change.`;
     return message(text, [section(text), ...itemsBlocks(view, true)]);
   }
-  const intro = `*Plan:* route to ${agent}. ${totalsLine(view)}.`;
+  const intro = `${planSummary(view)}.`;
+  const typed = typedCount(view);
+  const words = WORDS[kindOf(view)];
   return message(intro, [
-    header(`Plan: ${title(view)}`),
+    header(`Plan: ${words.doing.toLowerCase()} ${counted(view.total, 'number')}`),
     section(intro),
     ...itemsBlocks(view, true),
     context(expiryLine(view.expiresAt, now)),
+    ...(typed
+      ? [context(`:keyboard: You will be asked to type ${code(typed)}, the count of numbers, to confirm.`)]
+      : []),
     actions([
       button({
-        text: `Apply to ${counted(view.total, 'number')}`,
-        actionId: ACTION.confirmBatch,
+        text: `${words.apply} ${counted(view.total, 'number')}`,
+        // A release asks for the count, typed in a modal; anything else is confirmed by the click.
+        actionId: typed ? ACTION.confirmBatchTyped : ACTION.confirmBatch,
         value: view.id,
         // Taking numbers away from the agent their callers reach now is the destructive part.
-        style: view.plan.totals.reroute ? 'danger' : 'primary',
+        style: view.plan.totals.taken || typed ? 'danger' : 'primary',
       }),
       button({ text: 'Cancel', actionId: ACTION.cancelBatch, value: view.id }),
     ]),
   ]);
 }
 
+/** ` to *Agent*` for a map's batch; nothing for the others. */
+const toAgent = (view: Pick<BatchView, 'plan'>): string =>
+  view.plan.agent ? ` to ${agentLabel(view.plan.agent)}` : '';
+
 /** "37 of 120 done, 1 failed", with Stop. */
 export function progressMessage(view: Pick<BatchView, 'id' | 'total' | 'plan' | 'counts'>): SlackMessage {
   const { succeeded, failed } = view.counts;
   const done = succeeded + failed;
   const text =
-    `:hourglass_flowing_sand: Routing to ${agentLabel(view.plan.agent)}: ${count(done)} of ${count(view.total)} ` +
+    `:hourglass_flowing_sand: ${WORDS[kindOf(view)].doing}${toAgent(view)}: ${count(done)} of ${count(view.total)} ` +
     `done${failed ? `, ${count(failed)} failed` : ''}.`;
   return message(text, [
     section(text),
@@ -125,12 +175,12 @@ function failuresBlocks(view: BatchView) {
 /** How the batch ended: what was done, each failure with its reason, and the failed ones offered again. */
 export function resultMessage(view: BatchView): SlackMessage {
   const { succeeded, failed, cancelled, pending } = view.counts;
-  const agent = agentLabel(view.plan.agent);
   const left = cancelled + pending;
+  const done = WORDS[kindOf(view)].done;
   const headline =
     view.state === 'stopped'
-      ? `:octagonal_sign: Stopped: ${count(succeeded)} of ${count(view.total)} routed to ${agent}, ${count(left)} not started.`
-      : `${failed ? ':warning:' : ':white_check_mark:'} Routed ${count(succeeded)} of ${counted(view.total, 'number')} to ${agent}${failed ? `; ${count(failed)} failed` : ''}.`;
+      ? `:octagonal_sign: Stopped: ${count(succeeded)} of ${count(view.total)} ${done.toLowerCase()}${toAgent(view)}, ${count(left)} not started.`
+      : `${failed ? ':warning:' : ':white_check_mark:'} ${done} ${count(succeeded)} of ${counted(view.total, 'number')}${toAgent(view)}${failed ? `; ${count(failed)} failed` : ''}.`;
   const again = [
     ...(failed ? [againButton(view, 'failed', failed)] : []),
     ...(left && view.state === 'stopped' ? [againButton(view, 'rest', left)] : []),
@@ -148,8 +198,8 @@ export function interruptedMessage(view: BatchView): SlackMessage {
   const { succeeded, failed, pending, cancelled } = view.counts;
   const left = pending + cancelled;
   const text =
-    `:warning: Your batch routing numbers to ${agentLabel(view.plan.agent)} stopped at ${count(succeeded + failed)} ` +
-    `of ${count(view.total)} when the app restarted. Nothing more happens by itself.`;
+    `:warning: Your batch ${WORDS[kindOf(view)].doing.toLowerCase()} numbers${toAgent(view)} stopped at ` +
+    `${count(succeeded + failed)} of ${count(view.total)} when the app restarted. Nothing more happens by itself.`;
   return message(text, [
     section(text),
     ...failuresBlocks(view),
@@ -165,8 +215,40 @@ export function batchAnnouncementMessage(announcement: BatchAnnouncement): Slack
     ...(failed ? [`${count(failed)} failed`] : []),
     ...(cancelled ? [`${count(cancelled)} stopped before they started`] : []),
   ];
+  const agent = announcement.agent ? ` to ${agentLabel(announcement.agent)}` : '';
   const text =
-    `${actor} routed ${counted(succeeded, 'number')} to ${agentLabel(announcement.agent)}` +
+    `${actor} ${WORDS[announcement.kind].done.toLowerCase()} ${counted(succeeded, 'number')}${agent}` +
     `${extra.length ? ` (${extra.join(', ')})` : ''}.`;
   return message(text, [section(text), context(`Each number: ${code(`/voice audit ${announcement.actor.userId}`)}`)]);
+}
+
+/** A plan that changed before it was confirmed: nothing was applied, and here is the plan as things stand now. */
+export function planChangedMessage(view: BatchView, now: Date): SlackMessage {
+  const note =
+    ':arrows_counterclockwise: What the plan would do changed since it was shown: nothing was applied. Here is the ' +
+    'plan as things stand now.';
+  const plan = planMessage(view, now);
+  return message(`${note} ${plan.text}`, [section(note), ...plan.blocks]);
+}
+
+/** The typed confirmation of a release: the count of numbers, typed, or nothing happens. */
+export function batchTypedModal(view: BatchView, now: Date, privateMetadata: string): ModalView {
+  const typed = typedCount(view) ?? '';
+  return modal({
+    title: 'Confirm release',
+    callbackId: CALLBACK.confirmBatch,
+    submit: 'Release',
+    close: 'Cancel',
+    privateMetadata,
+    blocks: [
+      section(`${planSummary(view)}.`),
+      context(expiryLine(view.expiresAt, now)),
+      {
+        type: 'input',
+        block_id: INPUT.typedConfirmation.block,
+        label: plainText(`Type ${typed}, the count of numbers, to release them`),
+        element: { type: 'plain_text_input', action_id: INPUT.typedConfirmation.action, max_length: 10 },
+      },
+    ],
+  });
 }

@@ -1,0 +1,183 @@
+// What a bulk change would do, item by item: every purchased number a filter picks routed to one agent, or released;
+// or COUNT numbers for sale bought. Read afresh from the provider each time, so that the plan shown and the plan
+// checked again at its confirmation are computed the same way.
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, type PurchasedNumber, region as regionCode, resourceId } from '../provider/schemas.js';
+import type { PendingChange } from './changes.js';
+import { type OpsDeps, providerFailure } from './context.js';
+import type { AccountLists } from './lists.js';
+import { matches, type NumberFilter, numberFilter, refuseFilter } from './numbers.js';
+import { unknownRegion } from './regions.js';
+import { SEARCH_SCAN_PAGES } from './search.js';
+import { fail, type Result } from './types.js';
+import { validate } from './validate.js';
+
+/** Items one plan may hold: one confirmation covers them all, and Slack shows them a page at a time. */
+export const MAX_BATCH_ITEMS = 1000;
+
+/** Numbers named rather than picked by a filter: the rest of a batch, or its failed items, planned again. */
+const named = z.array(z.string()).max(MAX_BATCH_ITEMS).optional();
+
+/** What a bulk change was asked for. It is stored with its plan, to be planned again when confirmed. */
+export const bulkRequest = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('routing.map'), agentId: z.string(), filter: numberFilter.optional(), numbers: named }),
+  z.object({
+    kind: z.literal('number.buy'),
+    region: z.string(),
+    count: z.number().int().min(1).max(MAX_BATCH_ITEMS),
+    digits: z.string().optional(),
+    numbers: named,
+  }),
+  z.object({ kind: z.literal('number.release'), filter: numberFilter.optional(), numbers: named }),
+]);
+export type BulkRequest = z.infer<typeof bulkRequest>;
+export type BulkKind = BulkRequest['kind'];
+
+export interface PlannedItem {
+  change: PendingChange;
+  /** Already as asked (a number that routes to the agent already): listed, and left alone. */
+  unchanged: boolean;
+}
+
+export interface Planned {
+  /** The agent of a bulk map. */
+  agent?: { id: string; name: string };
+  items: PlannedItem[];
+}
+
+/** The plan of a bulk change as the provider and the app's records stand now. */
+export async function planItems(deps: OpsDeps, request: BulkRequest): Promise<Result<Planned>> {
+  try {
+    switch (request.kind) {
+      case 'routing.map':
+        return await planMaps(deps, request);
+      case 'number.buy':
+        return await planBuys(deps, request);
+      case 'number.release':
+        return await planReleases(deps, request);
+    }
+  } catch (error) {
+    return providerFailure(error);
+  }
+}
+
+/** The same request, for the numbers named: what is left of a batch, or what failed in it. */
+export function requestFor(request: BulkRequest, numbers: string[]): BulkRequest {
+  return request.kind === 'number.buy' ? { ...request, count: numbers.length, numbers } : { ...request, numbers };
+}
+
+/** Whether two plans would do the same: the same items, each with the same effect. */
+export function samePlan(a: PlannedItem[], b: PlannedItem[]): boolean {
+  const key = (item: PlannedItem) => `${JSON.stringify(item.change)}:${item.unchanged}`;
+  const keys = new Set(a.map(key));
+  return a.length === b.length && b.every((item) => keys.has(key(item)));
+}
+
+type Request<K extends BulkKind> = Extract<BulkRequest, { kind: K }>;
+
+/** Purchased numbers a filter picks, or the ones named, in the provider's order. */
+async function pick(
+  lists: AccountLists,
+  routed: Map<string, string>,
+  request: { filter?: NumberFilter; numbers?: string[] },
+): Promise<Result<{ picked: PurchasedNumber[] }>> {
+  const filter = request.filter ?? {};
+  const refused = refuseFilter(filter);
+  if (refused) return refused;
+  const purchased = await lists.numbers.get({ fresh: true });
+  const names = request.numbers && new Set(request.numbers);
+  const picked = purchased.filter((entry) =>
+    names ? names.has(entry.number) : matches(filter, entry, routed.get(entry.number)),
+  );
+  if (picked.length === 0) {
+    return fail('not_found', 'None of your numbers matches that: `/voice numbers` with the same filter lists them.');
+  }
+  if (picked.length > MAX_BATCH_ITEMS) {
+    return fail(
+      'invalid',
+      `${picked.length} numbers match, and a plan holds at most ${MAX_BATCH_ITEMS}: narrow the filter (a region, ` +
+        'digits, `unrouted`).',
+    );
+  }
+  return { ok: true, picked };
+}
+
+async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise<Result<Planned>> {
+  const agentId = validate(resourceId, request.agentId);
+  if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
+  const agents = await deps.lists.agents.get({ fresh: true });
+  const agent = agents.find((candidate) => candidate.id === agentId.value);
+  if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
+  const routed = await deps.store.routes.agentByNumber();
+  const picked = await pick(deps.lists, routed, request);
+  if (!picked.ok) return picked;
+  const names = new Map(agents.map((entry) => [entry.id, entry.name]));
+  const items = picked.picked.map(({ number }): PlannedItem => {
+    const current = routed.get(number);
+    const moved = current !== undefined && current !== agent.id;
+    const change: PendingChange = {
+      kind: 'routing.map',
+      phoneNumber: number,
+      agentId: agent.id,
+      agentName: agent.name,
+      ...(moved ? { previousAgent: { id: current, name: names.get(current) } } : {}),
+    };
+    return { change, unchanged: current === agent.id };
+  });
+  return { ok: true, agent: { id: agent.id, name: agent.name }, items };
+}
+
+async function planReleases(deps: OpsDeps, request: Request<'number.release'>): Promise<Result<Planned>> {
+  const routed = await deps.store.routes.agentByNumber();
+  const picked = await pick(deps.lists, routed, request);
+  if (!picked.ok) return picked;
+  const names = new Map((await deps.lists.agents.get()).map((agent) => [agent.id, agent.name]));
+  const items = picked.picked.map(({ id, number }): PlannedItem => {
+    const agentId = routed.get(number);
+    const routedAgent = agentId === undefined ? undefined : { id: agentId, name: names.get(agentId) };
+    return { change: { kind: 'number.release', numberId: id, number, routedAgent }, unchanged: false };
+  });
+  return { ok: true, items };
+}
+
+/**
+ * COUNT voice numbers for sale in the region (containing the digits, when given), from the first provider pages; or
+ * the numbers named, those the account does not own yet.
+ */
+async function planBuys(deps: OpsDeps, request: Request<'number.buy'>): Promise<Result<Planned>> {
+  const checked = validate(regionCode, request.region);
+  if (!checked.ok) return { ...checked, field: 'region', message: `Region ${checked.message}` };
+  const unknown = unknownRegion(checked.value);
+  if (unknown) return unknown;
+  const owned = new Set((await deps.lists.numbers.get({ fresh: true })).map((entry) => entry.number));
+  const buy = (number: string, capabilities?: string[]): PlannedItem => ({
+    change: { kind: 'number.buy', number, ...(capabilities ? { capabilities } : {}) },
+    unchanged: false,
+  });
+  if (request.numbers) {
+    const items = request.numbers.filter((number) => !owned.has(number)).map((number) => buy(number));
+    return items.length ? { ok: true, items } : fail('not_found', 'Every one of those numbers is yours already.');
+  }
+  const found: PlannedItem[] = [];
+  const pages = deps.provider.searchNumberPages(
+    { region: checked.value, limit: MAX_PAGE_SIZE },
+    { maxPages: SEARCH_SCAN_PAGES },
+  );
+  for await (const page of pages) {
+    deps.seen.remember(page);
+    for (const entry of page) {
+      if (found.length === request.count) break;
+      const wanted = entry.capabilities.includes('voice') && (!request.digits || entry.number.includes(request.digits));
+      if (wanted && !owned.has(entry.number)) found.push(buy(entry.number, entry.capabilities));
+    }
+    if (found.length === request.count) return { ok: true, items: found };
+  }
+  const digits = request.digits ? ` containing ${request.digits}` : '';
+  return fail(
+    'not_found',
+    found.length
+      ? `Only ${found.length} voice numbers for sale in ${checked.value}${digits} were found, not ${request.count}: ` +
+          `ask for ${found.length}, or for other digits.`
+      : `No voice number for sale in ${checked.value}${digits} was found.`,
+  );
+}
