@@ -20,7 +20,17 @@ const named = z.array(z.string()).max(MAX_BATCH_ITEMS).optional();
 
 /** What a bulk change was asked for. It is stored with its plan, to be planned again when confirmed. */
 export const bulkRequest = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('routing.map'), agentId: z.string(), filter: numberFilter.optional(), numbers: named }),
+  // One agent for every number a filter picks (or the numbers named), or each number its own agent (a routing text).
+  z.object({
+    kind: z.literal('routing.map'),
+    agentId: z.string().optional(),
+    filter: numberFilter.optional(),
+    numbers: named,
+    routes: z
+      .array(z.object({ number: z.string(), agentId: z.string() }))
+      .max(MAX_BATCH_ITEMS)
+      .optional(),
+  }),
   z.object({
     kind: z.literal('number.buy'),
     region: z.string(),
@@ -63,7 +73,12 @@ export async function planItems(deps: OpsDeps, request: BulkRequest): Promise<Re
 
 /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
 export function requestFor(request: BulkRequest, numbers: string[]): BulkRequest {
-  return request.kind === 'number.buy' ? { ...request, count: numbers.length, numbers } : { ...request, numbers };
+  if (request.kind === 'number.buy') return { ...request, count: numbers.length, numbers };
+  if (request.kind === 'routing.map' && request.routes) {
+    const kept = new Set(numbers);
+    return { ...request, routes: request.routes.filter((route) => kept.has(route.number)) };
+  }
+  return { ...request, numbers };
 }
 
 /** Whether two plans would do the same: the same items, each with the same effect. */
@@ -103,16 +118,10 @@ async function pick(
 }
 
 async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise<Result<Planned>> {
-  const agentId = validate(resourceId, request.agentId);
-  if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
   const agents = await deps.lists.agents.get({ fresh: true });
-  const agent = agents.find((candidate) => candidate.id === agentId.value);
-  if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
-  const routed = await deps.store.routes.agentByNumber();
-  const picked = await pick(deps.lists, routed, request);
-  if (!picked.ok) return picked;
   const names = new Map(agents.map((entry) => [entry.id, entry.name]));
-  const items = picked.picked.map(({ number }): PlannedItem => {
+  const routed = await deps.store.routes.agentByNumber();
+  const item = (number: string, agent: { id: string; name: string }): PlannedItem => {
     const current = routed.get(number);
     const moved = current !== undefined && current !== agent.id;
     const change: PendingChange = {
@@ -123,8 +132,34 @@ async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise
       ...(moved ? { previousAgent: { id: current, name: names.get(current) } } : {}),
     };
     return { change, unchanged: current === agent.id };
-  });
-  return { ok: true, agent: { id: agent.id, name: agent.name }, items };
+  };
+  if (request.routes) return planRoutes(deps, request.routes, names, item);
+  const agentId = validate(resourceId, request.agentId ?? '');
+  if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
+  const name = names.get(agentId.value);
+  if (name === undefined) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
+  const picked = await pick(deps.lists, routed, request);
+  if (!picked.ok) return picked;
+  const agent = { id: agentId.value, name };
+  return { ok: true, agent, items: picked.picked.map(({ number }) => item(number, agent)) };
+}
+
+/** Each number routed to its own agent, as a routing text asks: every number must be the account's, every agent known. */
+async function planRoutes(
+  deps: OpsDeps,
+  routes: { number: string; agentId: string }[],
+  names: Map<string, string>,
+  item: (number: string, agent: { id: string; name: string }) => PlannedItem,
+): Promise<Result<Planned>> {
+  const owned = new Set((await deps.lists.numbers.get({ fresh: true })).map((entry) => entry.number));
+  const items: PlannedItem[] = [];
+  for (const route of routes) {
+    const name = names.get(route.agentId);
+    if (!owned.has(route.number)) return fail('not_found', `${route.number} is no longer one of your numbers.`);
+    if (name === undefined) return fail('not_found', `No agent has the id ${route.agentId} any more.`);
+    items.push(item(route.number, { id: route.agentId, name }));
+  }
+  return { ok: true, items };
 }
 
 async function planReleases(deps: OpsDeps, request: Request<'number.release'>): Promise<Result<Planned>> {

@@ -22,6 +22,7 @@ export { NEEDED_ROLE } from './policies.js';
 import type { Person } from './access.js';
 import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
+import { exportRouting, planFromText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type Role } from './types.js';
 
@@ -47,6 +48,7 @@ export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
 export type { AgentChoices, NumberChoices } from './pickers.js';
 export type { MapResult } from './routing.js';
+export type { CheckedLine, RoutingExport } from './routing-plans.js';
 export type { SearchPage, SearchRequest, SearchStart } from './search.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
@@ -149,6 +151,10 @@ export function createOps(deps: OpsDeps) {
     mapFormData: (asked?: { number?: string; agentId?: string }) => mapFormData(deps, asked),
     /** Bulk changes: a plan of every item, applied once confirmed, a few items at a time (see batches.ts). */
     planBatch: (actor: Actor, request: BulkRequest) => planBatch(deps, actor, request),
+    /** Desired routing as text, one `NUMBER AGENT_ID` a line: a plan, or every line's error. */
+    planFromText: (actor: Actor, text: string) => planFromText(deps, actor, text),
+    /** Today's routing in the same format, to edit and paste back. */
+    exportRouting: () => exportRouting(deps, deps.now()),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
     applyBatch: (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) =>
       applyBatch(deps, actor, batchId, options),

@@ -104,10 +104,25 @@ export interface FakeSlack {
   setUser(userId: string, traits: UserTraits): void;
   /** Fields merged into the next successful answer of `method`, e.g. a `warning`. Queues. */
   annotateNext(method: string, fields: Record<string, unknown>): void;
+  /**
+   * A file someone uploaded (what a modal's file_input hands the app): the app downloads it from its
+   * `url_private_download` with its token, as from Slack.
+   */
+  addFile(name: string, content: string): SlackFile;
+  /** Files the app uploaded (files.uploadV2), with the channel each was shared to. */
+  uploadedFiles(): (SlackFile & { content: string; channel?: string; title?: string })[];
   /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
   socketMode: SocketModeStandIn;
   /** Closes the server and every open socket. */
   close(): Promise<void>;
+}
+
+/** A file as Slack describes it to an app. */
+export interface SlackFile {
+  id: string;
+  name: string;
+  size: number;
+  url_private_download: string;
 }
 
 export interface UserTraits {
@@ -191,6 +206,15 @@ function summarize(call: SlackCall): string {
   return `${call.method}${id} ${body.length > 160 ? `${body.slice(0, 160)}…` : body}`;
 }
 
+/** What was uploaded: the body itself, or, as the Web API client sends it, the one part of a multipart form. */
+function uploadedContent(contentType: string, raw: string): string {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  if (!contentType.startsWith('multipart/form-data') || !boundary) return raw;
+  const parts = raw.split(`--${boundary[1] ?? boundary[2]}`);
+  const part = parts.find((candidate) => candidate.includes('\r\n\r\n')) ?? '';
+  return part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '');
+}
+
 async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -208,6 +232,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const users = new Map<string, UserTraits>();
   const annotations = new Map<string, Record<string, unknown>[]>();
   let orgWide: string | undefined;
+  /** Files by id: uploaded by the app, or added as a person's upload; only a bearer of a token may download one. */
+  const files = new Map<string, { name: string; content: string; channel?: string; title?: string }>();
+  let fileCount = 0;
   const pending = new Set<() => void>();
   let seq = 0;
   let closed = false;
@@ -301,11 +328,55 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'apps.connections.open':
         return socketMode.open();
+      case 'files.getUploadURLExternal': {
+        const id = `F${String(++fileCount).padStart(8, '0')}`;
+        files.set(id, { name: String(body.filename ?? 'file'), content: '' });
+        return { ok: true, upload_url: `http://${host}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const shared = Array.isArray(body.files) ? (body.files as { id?: string; title?: string }[]) : [];
+        const channel = typeof body.channel_id === 'string' ? body.channel_id : undefined;
+        for (const { id = '', title } of shared) {
+          const file = files.get(id);
+          if (!file) return { ok: false, error: 'file_not_found' };
+          files.set(id, { ...file, channel, title });
+        }
+        return { ok: true, files: shared.map(({ id = '' }) => describeFile(id, host)) };
+      }
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(body.users ?? 'X').replace(/[^A-Z0-9]/g, '')}` } };
       default:
         return { ok: true };
     }
+  }
+
+  function describeFile(id: string, host: string): SlackFile {
+    const file = files.get(id);
+    return {
+      id,
+      name: file?.name ?? id,
+      size: Buffer.byteLength(file?.content ?? ''),
+      url_private_download: `http://${host}/files/${id}/${encodeURIComponent(file?.name ?? id)}`,
+    };
+  }
+
+  /** An upload to an upload_url, or a download of a file with a token, as Slack's file hosts take them. */
+  function handleFile(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): boolean {
+    const upload = /^\/upload\/([^/]+)$/.exec(url.pathname);
+    const download = /^\/files\/([^/]+)\/[^/]+$/.exec(url.pathname);
+    const file = files.get(upload?.[1] ?? download?.[1] ?? '');
+    if (upload && req.method === 'POST' && file) {
+      file.content = uploadedContent(req.headers['content-type'] ?? '', raw);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${raw.length}`);
+      return true;
+    }
+    if (download && req.method === 'GET') {
+      const authorized = /^Bearer \S+$/i.test(req.headers.authorization ?? '');
+      if (!file || !authorized) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(file.content);
+      return true;
+    }
+    return false;
   }
 
   function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -336,6 +407,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const contentType = req.headers['content-type'] ?? '';
     const apiMatch = /^\/api\/([A-Za-z0-9._-]+)$/.exec(url.pathname);
     const respondMatch = /^\/respond\/([^/]+)$/.exec(url.pathname);
+    if (handleFile(req, res, url, raw)) return;
 
     if (req.method !== 'POST' || (!apiMatch && !respondMatch)) {
       sendJson(res, 404, { ok: false, error: 'unknown_method' });
@@ -463,6 +535,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     annotateNext(method, fields) {
       annotations.set(method, [...(annotations.get(method) ?? []), fields]);
     },
+    addFile(name, content) {
+      const id = `F${String(++fileCount).padStart(8, '0')}`;
+      files.set(id, { name, content });
+      return describeFile(id, `127.0.0.1:${port}`);
+    },
+    uploadedFiles: () =>
+      [...files.entries()]
+        .filter(([, file]) => file.channel !== undefined || file.title !== undefined)
+        .map(([id, file]) => ({ ...describeFile(id, `127.0.0.1:${port}`), ...file })),
     socketMode,
     close() {
       closed = true;

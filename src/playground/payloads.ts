@@ -107,7 +107,13 @@ export interface ExternalSelectValue {
   selected_option: SelectedOption | null;
 }
 
-export type StateValue = PlainTextInputValue | StaticSelectValue | ExternalSelectValue;
+/** A file_input as submitted: the files uploaded through it, as Slack describes them to the app. */
+export interface FileInputValue {
+  type: 'file_input';
+  files: { id: string; name: string; size: number; url_private_download: string }[];
+}
+
+export type StateValue = PlainTextInputValue | StaticSelectValue | ExternalSelectValue | FileInputValue;
 
 /** `view.state.values`: block id → action id → value. */
 export type StateValues = Record<string, Record<string, StateValue>>;

@@ -14,6 +14,7 @@ import { registerBatchActions } from './listeners/batches.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
+import { registerRoutingPlan } from './listeners/routing-plan.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import type { People } from './people.js';
@@ -77,6 +78,7 @@ export function registerListeners(
   registerCommands(app, deps);
   registerActions(app, deps);
   registerBatchActions(app, deps);
+  registerRoutingPlan(app, deps);
   registerViews(app, deps);
   registerOptions(app, deps);
   registerHome(app, deps);

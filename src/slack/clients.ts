@@ -2,6 +2,7 @@
 // hung call holds: giving announcements, group reads and what a user waits for clients of their own keeps a slow or
 // rate-limited channel post from ever delaying someone else's modal or reply.
 import { type Logger as BoltLogger, webApi } from '@slack/bolt';
+import { request } from 'undici';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 
@@ -16,6 +17,11 @@ export interface SlackClients {
   groups: WebClient;
   /** auth.test, at start and for readiness. */
   identity: WebClient;
+  /**
+   * The text of a file Slack hosts (an upload a form handed over), read with the app's token: only from Slack's own
+   * file host (or the API's host, where a stand-in serves both), so that the token never goes anywhere else.
+   */
+  downloadFile(url: string): Promise<string>;
 }
 
 export interface Budget {
@@ -23,7 +29,7 @@ export interface Budget {
   retries: number;
 }
 
-export type SlackBudgets = Record<keyof SlackClients, Budget>;
+export type SlackBudgets = Record<Exclude<keyof SlackClients, 'downloadFile'>, Budget>;
 
 /** Timeouts and retry budgets by use. A trigger_id lasts 3 s, so a views.open retried later is useless. */
 export const SLACK_BUDGETS: SlackBudgets = {
@@ -95,11 +101,22 @@ export function createSlackClients(
       rejectRateLimitedCalls: true,
       retryConfig: { retries, minTimeout: 500, maxTimeout: 2_000, randomize: true },
     });
+  const fileHosts = new Set(['files.slack.com', new URL(slack.apiUrl ?? 'https://slack.com/api/').host]);
   return {
     ui: client(budgets.ui),
     announcements: client(budgets.announcements),
     groups: client(budgets.groups),
     identity: client(budgets.identity),
+    downloadFile: async (url) => {
+      if (!fileHosts.has(new URL(url).host)) throw new Error(`${new URL(url).host} is not Slack's file host`);
+      const { statusCode, body } = await request(url, {
+        headers: { authorization: `Bearer ${slack.botToken}` },
+        signal: AbortSignal.timeout(budgets.ui.timeoutMs),
+      });
+      const text = await body.text();
+      if (statusCode !== 200) throw new Error(`Slack answered ${statusCode} for the file`);
+      return text;
+    },
   };
 }
 

@@ -25,6 +25,9 @@ export type Command =
   | { name: 'numbers.buy.bulk'; region: string; count: number; digits?: string }
   | { name: 'numbers.release.bulk'; filter: NumberFilter }
   | { name: 'audit'; filter: AuditFilter }
+  /** Desired routing as text (a form), and today's routing in the same format. */
+  | { name: 'plan' }
+  | { name: 'export' }
   /** Removing a route, which the provider cannot do: answered with what it can. */
   | { name: 'unroute'; number?: string };
 
@@ -323,6 +326,23 @@ export const COMMANDS: CommandSpec[] = [
       if (national) return national;
       return ok(args.length === 1 ? { name: 'map', number } : { name: 'map', number, agentId: args.at(-1) });
     },
+  },
+  {
+    words: ['plan'],
+    args: '',
+    summary:
+      'Paste or upload the routing you want, one `NUMBER AGENT_ID` a line: a plan of every route to add or move, ' +
+      'applied after one confirmation',
+    role: 'operator',
+    changes: 'routing.map',
+    parse: (args) => (args.length ? error('`plan` takes nothing more: it opens a form.') : ok({ name: 'plan' })),
+  },
+  {
+    words: ['export'],
+    args: '',
+    summary: "Today's routing as text, one `NUMBER AGENT_ID` a line, to edit and paste back into `/voice plan`",
+    role: 'viewer',
+    parse: (args) => (args.length ? error('`export` takes nothing more.') : ok({ name: 'export' })),
   },
   {
     words: ['audit'],

@@ -51,6 +51,7 @@ export const CALLBACK = {
   searchNumbers: 'search_numbers_modal',
   confirmChange: 'confirm_change_modal',
   confirmBatch: 'confirm_batch_modal',
+  routingPlan: 'routing_plan_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
 } as const;
@@ -64,4 +65,6 @@ export const INPUT = {
   mapNumber: { block: 'map_number', action: 'map_number_pick' },
   mapAgent: { block: 'map_agent', action: 'map_agent_pick' },
   typedConfirmation: { block: 'typed_confirmation', action: 'value' },
+  routingText: { block: 'routing_text', action: 'value' },
+  routingFile: { block: 'routing_file', action: 'file' },
 } as const;

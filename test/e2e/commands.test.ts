@@ -53,6 +53,7 @@ const VIEWER_USAGES = [
   '/voice agents [TEXT|AGENT_ID]',
   '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
   '/voice numbers search [REGION [DIGITS]]',
+  '/voice export',
   '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
 ];
 const OPERATOR_USAGES = [
@@ -60,6 +61,7 @@ const OPERATOR_USAGES = [
   '/voice agents create [NAME LANGUAGE]',
   '/voice numbers buy NUMBER | REGION COUNT [DIGITS]',
   '/voice map [NUMBER AGENT_ID | FILTER to AGENT_ID]',
+  '/voice plan',
 ];
 const ADMIN_USAGES = [
   ...OPERATOR_USAGES,

@@ -25,10 +25,12 @@ import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { policyLines } from '../views/policies.js';
+import { routingPlanModal } from '../views/routing-plan.js';
 import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
 import { bulkAnswer } from './batches.js';
 import { openMapModal } from './modal-openers.js';
+import { exportAnswer } from './routing-plan.js';
 
 interface Invocation {
   deps: SlackDeps;
@@ -128,6 +130,14 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(
         await bulkAnswer(deps, actor, { kind: 'routing.map', filter: command.filter, agentId: command.agentId }),
       );
+    case 'plan': {
+      const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+      if (denied) return reply({ kind: 'failure', failure: denied });
+      const view = routingPlanModal(metadata);
+      return openForm(deps, { triggerId, view, instead: '/voice map FILTER to AGENT_ID', reply: respond });
+    }
+    case 'export':
+      return reply(await exportAnswer(deps, actor));
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
     case 'unroute':

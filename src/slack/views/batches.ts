@@ -43,9 +43,11 @@ const kindOf = (view: Pick<BatchView, 'plan'>): BulkKind => view.plan.request.ki
 function effectOf(line: BatchLine): string {
   const { change } = line;
   switch (change.kind) {
-    case 'routing.map':
+    case 'routing.map': {
       if (line.state === 'unchanged') return 'already routes there, unchanged';
-      return change.previousAgent ? `re-route from ${agentNameOrId(change.previousAgent)}` : 'route';
+      const to = `to ${agentNameOrId({ id: change.agentId, name: change.agentName })}`;
+      return change.previousAgent ? `re-route from ${agentNameOrId(change.previousAgent)} ${to}` : `route ${to}`;
+    }
     case 'number.buy':
       return change.capabilities?.length ? `buy (${change.capabilities.join(', ')})` : 'buy';
     case 'number.release':
@@ -70,7 +72,7 @@ function planSummary(view: BatchView): string {
   switch (request.kind) {
     case 'routing.map':
       return [
-        `*Plan:* route to ${agentLabel(view.plan.agent ?? { id: request.agentId })}. ${counted(change, 'number')} to route`,
+        `*Plan:* route ${view.plan.agent ? `to ${agentLabel(view.plan.agent)}` : 'each number as its line says'}. ${counted(change, 'number')} to route`,
         ...(taken ? [`:warning: ${count(taken)} re-routed from another agent: their callers will reach this one`] : []),
         ...(unchanged ? [`${count(unchanged)} already routed there (unchanged)`] : []),
       ].join(' · ');
@@ -109,8 +111,7 @@ function itemsBlocks(view: BatchView, planned: boolean) {
 /** The plan, for its one confirmation: every item's effect, a page at a time, and the totals. */
 export function planMessage(view: BatchView, now: Date): SlackMessage {
   if (view.total === 0) {
-    const agent = agentLabel(view.plan.agent ?? { id: '' });
-    const text = `Every one of these numbers already routes to ${agent}: nothing to change.`;
+    const text = `Every one of these numbers already routes${toAgent(view) || ' as asked'}: nothing to change.`;
     return message(text, [section(text), ...itemsBlocks(view, true)]);
   }
   const intro = `${planSummary(view)}.`;

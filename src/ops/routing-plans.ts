@@ -1,0 +1,90 @@
+// Routing as text: today's routing exported (to edit, paste back or keep in a repository), and a desired routing read
+// back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
+// twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
+import { type PlanResult, planBatch } from './batches.js';
+import { type OpsDeps, providerFailure } from './context.js';
+import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
+import { type Actor, fail, type Result } from './types.js';
+
+export interface RoutingExport {
+  text: string;
+  routed: number;
+  /** Numbers that route nowhere: not in the text, since a line needs an agent. */
+  unrouted: number;
+}
+
+/** Today's routing in the format a plan reads: every purchased number that routes to an agent, with its name. */
+export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<RoutingExport>> {
+  try {
+    const [purchased, agents] = await Promise.all([
+      deps.lists.numbers.get({ fresh: true }),
+      deps.lists.agents.get({ fresh: true }),
+    ]);
+    const routed = await deps.store.routes.agentByNumber();
+    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+    const routes = purchased.flatMap(({ number }) => {
+      const agentId = routed.get(number);
+      return agentId === undefined ? [] : [{ phoneNumber: number, agentId, agentName: names.get(agentId) }];
+    });
+    const unrouted = purchased.length - routes.length;
+    const header =
+      `Voice Ops routing, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${routes.length} routed, ` +
+      `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line; edit it and paste it into /voice plan.`;
+    return { ok: true, text: routingText(routes, header), routed: routes.length, unrouted };
+  } catch (error) {
+    return providerFailure(error);
+  }
+}
+
+/** A line of a routing text as checked against the account: what it would do, or why it cannot. */
+export type CheckedLine = RoutingLine & { effect?: 'route' | 're-route' | 'unchanged' };
+
+export type TextPlanResult = PlanResult | Result<{ status: 'errors'; lines: CheckedLine[]; errors: number }>;
+
+/** The lines of a routing text, each checked against the account: a plan when none is at fault, else every error. */
+export async function planFromText(deps: OpsDeps, actor: Actor, text: string): Promise<TextPlanResult> {
+  const lines = parseRoutingText(text);
+  if (lines.length === 0) return fail('invalid', 'The text has no `NUMBER AGENT_ID` line: nothing to plan.');
+  if (lines.length > ROUTING_TEXT_MAX_LINES) {
+    return fail('invalid', `The text has ${lines.length} lines, and a plan holds at most ${ROUTING_TEXT_MAX_LINES}.`);
+  }
+  let owned: Set<string>;
+  let agents: Set<string>;
+  try {
+    const [purchased, listed] = await Promise.all([
+      deps.lists.numbers.get({ fresh: true }),
+      deps.lists.agents.get({ fresh: true }),
+    ]);
+    owned = new Set(purchased.map((entry) => entry.number));
+    agents = new Set(listed.map((agent) => agent.id));
+  } catch (error) {
+    return providerFailure(error);
+  }
+  const routed = await deps.store.routes.agentByNumber();
+  const firstLine = new Map<string, number>();
+  const checked = lines.map((line): CheckedLine => {
+    if (!line.ok) return line;
+    const error = lineError(line, owned, agents, firstLine);
+    firstLine.set(line.number, firstLine.get(line.number) ?? line.line);
+    if (error) return { line: line.line, text: line.text, ok: false, error };
+    const current = routed.get(line.number);
+    return { ...line, effect: current === line.agentId ? 'unchanged' : current ? 're-route' : 'route' };
+  });
+  const errors = checked.filter((line) => !line.ok).length;
+  if (errors) return { ok: true, status: 'errors', lines: checked, errors };
+  const routes = checked.flatMap((line) => (line.ok ? [{ number: line.number, agentId: line.agentId }] : []));
+  return planBatch(deps, actor, { kind: 'routing.map', routes });
+}
+
+function lineError(
+  line: Extract<RoutingLine, { ok: true }>,
+  owned: Set<string>,
+  agents: Set<string>,
+  firstLine: Map<string, number>,
+): string | undefined {
+  const earlier = firstLine.get(line.number);
+  if (earlier !== undefined) return `${line.number} is listed twice (first on line ${earlier})`;
+  if (!owned.has(line.number)) return `${line.number} is not one of your numbers`;
+  if (!agents.has(line.agentId)) return `no agent has the id ${line.agentId}`;
+  return undefined;
+}

@@ -1,0 +1,169 @@
+// Routing as text: `/voice export` gives today's routing (as text, or as a file when long), and `/voice plan` reads a
+// routing back, pasted or uploaded, as a plan: routes to add, re-routes, lines already true, and each line's error;
+// a plan with errors cannot be applied, one without is applied on one confirmation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
+import { textInput } from '../harness/payloads.js';
+import {
+  blocksOf,
+  hasElement,
+  onlyButton,
+  press,
+  readable,
+  type SandboxAgent,
+  type SandboxNumber,
+  sandboxAgents,
+  sandboxNumbers,
+  seededRoutes,
+  seedRoutes,
+  shownText,
+  viewOf,
+  waitUntil,
+} from './support.js';
+
+const NUMBERS = 140;
+const ROUTED = 120;
+
+let t: TestApp;
+let numbers: SandboxNumber[];
+let agents: SandboxAgent[];
+const routes = new Map<string, string>();
+
+beforeAll(async () => {
+  t = await startTestApp({ sandboxSeed: { agents: 3, numbers: NUMBERS, routed: ROUTED } });
+  [numbers, agents] = await Promise.all([sandboxNumbers(t), sandboxAgents(t)]);
+  const seeded = seededRoutes(numbers, agents, ROUTED);
+  await seedRoutes(t, seeded);
+  for (const route of seeded) routes.set(route.phoneNumber, route.agentId);
+});
+afterAll(() => t?.close());
+
+const agent = (index: number): SandboxAgent => {
+  const found = agents[index];
+  if (!found) throw new Error(`no seeded agent ${index}`);
+  return found;
+};
+
+/** Opens `/voice plan` and submits it with pasted text or an uploaded file; resolves with the submission's answer. */
+async function submitPlan(input: { text?: string; file?: { name: string; content: string } }) {
+  const since = t.slack.mark();
+  const sent = await t.command('plan', OPERATOR);
+  const opened = viewOf(
+    await t.slack.waitFor('views.open', (call) => call.body.trigger_id === sent.triggerId, { since }),
+  );
+  expect(opened.callback_id).toBe(CALLBACK.routingPlan);
+  const file = input.file && t.slack.addFile(input.file.name, input.file.content);
+  const answer = await t.submit({
+    userId: OPERATOR,
+    callbackId: CALLBACK.routingPlan,
+    privateMetadata: opened.private_metadata,
+    stateValues: {
+      [INPUT.routingText.block]: { [INPUT.routingText.action]: textInput(input.text ?? null) },
+      [INPUT.routingFile.block]: { [INPUT.routingFile.action]: { type: 'file_input', files: file ? [file] : [] } },
+    },
+  });
+  return { answer, since };
+}
+
+/** The plan (or its errors) posted privately to the person after the form closed. */
+async function postedPlan(since: number): Promise<SlackCall> {
+  return t.slack.waitFor(
+    'chat.postEphemeral',
+    (call) => call.body.user === OPERATOR && /Plan|plan has/.test(shownText(call)),
+    { since },
+  );
+}
+
+/** `+1 (415) 555-0100`: a number the way people write it. */
+function written(number: string): string {
+  return number.startsWith('+1') ? `+1 (${number.slice(2, 5)}) ${number.slice(5, 8)}-${number.slice(8)}` : number;
+}
+
+describe('/voice export', () => {
+  it('gives a long routing as a file in the person’s direct messages, one NUMBER AGENT_ID a line', async () => {
+    const sent = await t.command('export', VIEWER);
+    const answer = await t.respondedTo(sent.responseUrlId);
+    expect(shownText(answer)).toContain(`${ROUTED} numbers routed, ${NUMBERS - ROUTED} routing nowhere`);
+    await waitUntil(() => t.slack.uploadedFiles().length > 0, 'the export to be uploaded');
+    const [file] = t.slack.uploadedFiles();
+    expect(file?.channel).toBe(`D${VIEWER}`);
+    const lines = (file?.content ?? '').split('\n').filter((line) => !line.startsWith('#'));
+    expect(lines).toHaveLength(ROUTED);
+    for (const [number, agentId] of routes)
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\${number} ${agentId}  # `)));
+  });
+});
+
+describe('/voice plan', () => {
+  it('shows a line it cannot read under the pasted text, and plans nothing', async () => {
+    const { answer } = await submitPlan({
+      text: `${numbers[0]?.number} ${agent(0).id}\ncall-me agt_x\n030 1234567 agt_y`,
+    });
+    expect(answer.json).toMatchObject({ response_action: 'errors' });
+    const error = String((answer.json as { errors: Record<string, string> }).errors[INPUT.routingText.block]);
+    expect(error).toContain('Line 2: "call-me" is not a phone number');
+    expect(error).toContain('Line 3: "030 1234567" needs its country code');
+  });
+
+  it('lists every line at fault against the account; a plan with errors cannot be applied', async () => {
+    const mine = numbers[0]?.number ?? '';
+    const text = [
+      `${written(mine)} ${agent(1).id}`,
+      `+1 (202) 555-0199 ${agent(0).id}  # not ours`,
+      `${numbers[1]?.number} agt_nobody`,
+      `${written(mine)} ${agent(2).id}`,
+    ].join('\n');
+    const { answer, since } = await submitPlan({ text });
+    expect(answer.json).toMatchObject({ response_action: 'clear' });
+    const posted = await postedPlan(since);
+    const shown = readable(blocksOf(posted));
+    expect(shown).toContain('The plan has 3 errors');
+    expect(shown).toContain('line 2');
+    expect(shown).toContain('+12025550199 is not one of your numbers');
+    expect(shown).toContain('no agent has the id agt_nobody');
+    expect(shown).toContain(`${mine} is listed twice (first on line 1)`);
+    expect(hasElement(blocksOf(posted), ACTION.confirmBatch)).toBe(false);
+  });
+
+  it('plans routes to add, re-routes and lines already true from an uploaded file, and applies them once', async () => {
+    const unrouted = numbers.slice(ROUTED, ROUTED + 2).map((entry) => entry.number);
+    const moved = numbers[3]?.number ?? '';
+    const kept = numbers[4]?.number ?? '';
+    const target = agent(0).id === routes.get(moved) ? agent(1) : agent(0);
+    const content = [
+      '# desired routing',
+      ...unrouted.map((number) => `${written(number)} ${agent(2).id}`),
+      `${moved} ${target.id}`,
+      `${kept} ${routes.get(kept)}  # unchanged`,
+    ].join('\r\n');
+    const before = t.sandbox.requestCount('mapNumber');
+    const { answer, since } = await submitPlan({ file: { name: 'routing.txt', content } });
+    expect(answer.json).toMatchObject({ response_action: 'clear' });
+    const posted = await postedPlan(since);
+    const shown = readable(blocksOf(posted));
+    expect(shown).toContain('3 numbers to route');
+    expect(shown).toContain('1 re-routed from another agent');
+    expect(shown).toContain('1 already routed there (unchanged)');
+    const pressed = await press(t, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(posted), ACTION.confirmBatch));
+    await waitUntil(
+      () =>
+        t.slack
+          .calls()
+          .some((call) => call.responseUrlId === pressed.responseUrlId && shownText(call).includes('Routed 3 of 3')),
+      'the plan to be applied',
+    );
+    await t.settled();
+    expect(t.sandbox.requestCount('mapNumber') - before).toBe(3);
+    const listed = shownText(
+      await t.respondedTo((await t.command(`numbers agent ${target.id}`, VIEWER)).responseUrlId),
+    );
+    expect(listed).toContain(moved);
+  });
+
+  it('is for operators: a viewer is refused before the form opens', async () => {
+    const sent = await t.command('plan', VIEWER, { channelId: OPS_CHANNEL });
+    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('You need the operator role');
+  });
+});
