@@ -24,6 +24,10 @@ export const ACTION = {
   cancelBatch: 'cancel_batch',
   stopBatch: 'stop_batch',
   planAgain: 'plan_again',
+  /** The Home tab's bulk tools: the numbers its filter shows mapped to one agent, a routing text, and the export. */
+  mapFiltered: 'map_filtered',
+  planRouting: 'plan_routing',
+  exportRouting: 'export_routing',
 } as const;
 
 /** Previous and Next of each paged list: two action ids, since Slack wants them unique within their block. */
@@ -52,6 +56,7 @@ export const CALLBACK = {
   confirmChange: 'confirm_change_modal',
   confirmBatch: 'confirm_batch_modal',
   routingPlan: 'routing_plan_modal',
+  bulkMap: 'bulk_map_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
 } as const;

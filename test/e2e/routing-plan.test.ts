@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
-import { textInput } from '../harness/payloads.js';
+import { selectInput, textInput } from '../harness/payloads.js';
 import {
   blocksOf,
+  buttonValues,
   hasElement,
   onlyButton,
   press,
@@ -156,6 +157,8 @@ describe('/voice plan', () => {
     );
     await t.settled();
     expect(t.sandbox.requestCount('mapNumber') - before).toBe(3);
+    for (const number of unrouted) routes.set(number, agent(2).id);
+    routes.set(moved, target.id);
     const listed = shownText(
       await t.respondedTo((await t.command(`numbers agent ${target.id}`, VIEWER)).responseUrlId),
     );
@@ -165,5 +168,50 @@ describe('/voice plan', () => {
   it('is for operators: a viewer is refused before the form opens', async () => {
     const sent = await t.command('plan', VIEWER, { channelId: OPS_CHANNEL });
     expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('You need the operator role');
+  });
+});
+
+describe('the Home tab', () => {
+  it('offers the bulk tools where its numbers are: the numbers its filter shows are mapped to one agent, as a plan', async () => {
+    const mark = t.slack.mark();
+    await t.homeOpened(OPERATOR);
+    const home = await t.slack.waitFor('views.publish', (call) => call.body.user_id === OPERATOR, { since: mark });
+    expect(buttonValues(viewOf(home).blocks, ACTION.planRouting)).toHaveLength(1);
+    expect(buttonValues(viewOf(home).blocks, ACTION.exportRouting)).toHaveLength(1);
+    const at = t.slack.mark();
+    await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.homeNumbersFilter,
+      selectedOption: { text: 'Not routed', value: JSON.stringify({ routed: false }) },
+      container: { type: 'view', viewId: 'VHOMEOP', viewType: 'home', privateMetadata: viewOf(home).private_metadata },
+    });
+    const filtered = await t.slack.waitFor('views.publish', (call) => call.body.user_id === OPERATOR, { since: at });
+    const unrouted = numbers.filter((entry) => !routes.has(entry.number));
+    const pressed = await t.action({
+      userId: OPERATOR,
+      actionId: ACTION.mapFiltered,
+      value: onlyButton(viewOf(filtered).blocks, ACTION.mapFiltered),
+      container: {
+        type: 'view',
+        viewId: 'VHOMEOP',
+        viewType: 'home',
+        privateMetadata: viewOf(filtered).private_metadata,
+      },
+    });
+    const form = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
+    expect(form.callback_id).toBe(CALLBACK.bulkMap);
+    expect(JSON.stringify(form.blocks)).toContain('not routed');
+    const since = t.slack.mark();
+    const answer = await t.submit({
+      userId: OPERATOR,
+      callbackId: CALLBACK.bulkMap,
+      privateMetadata: form.private_metadata,
+      stateValues: { [INPUT.mapAgent.block]: { [INPUT.mapAgent.action]: selectInput(agent(1).id, agent(1).name) } },
+    });
+    expect(answer.json).toMatchObject({ response_action: 'clear' });
+    // From the Home tab there is no channel: the plan comes in the person's direct messages with the app.
+    const plan = await t.slack.waitFor('chat.postMessage', (call) => call.body.channel === OPERATOR, { since });
+    expect(shownText(plan)).toContain(`${unrouted.length} numbers to route`);
+    expect(hasElement(blocksOf(plan), ACTION.confirmBatch)).toBe(true);
   });
 });

@@ -39,12 +39,14 @@ describe('homeView', () => {
     expect(text.indexOf('Support bot*  `ag_1`')).toBeLessThan(text.indexOf('Routes to'));
   });
 
-  it('gives a viewer no change buttons, only the filter', () => {
+  it('gives a viewer no change buttons, only the filter and the export', () => {
     const view = home({ role: 'viewer' });
+    const reads: string[] = [ACTION.homeNumbersFilter, ACTION.exportRouting];
     for (const action of Object.values(ACTION)) {
-      if (action !== ACTION.homeNumbersFilter) expect(elements(view, action)).toEqual([]);
+      if (!reads.includes(action)) expect(elements(view, action)).toEqual([]);
     }
     expect(elements(view, ACTION.homeNumbersFilter)).toHaveLength(1);
+    expect(elements(view, ACTION.exportRouting)).toHaveLength(1);
     expect(rendered(view)).toContain('VOICE_OPERATORS');
   });
 

@@ -78,7 +78,7 @@ export function replyFor(deps: SlackDeps, body: Body): Respond {
  * A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal, or, when
  * Slack does not open it, privately in a message.
  */
-async function surfaceFor(
+export async function surfaceFor(
   deps: SlackDeps,
   body: Body,
   actor: Actor,

@@ -4,9 +4,10 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import type { Actor, BatchView, BulkRequest, PlanResult } from '../../ops/index.js';
+import { numberFilter } from '../../ops/numbers.js';
 import type { ItemCounts } from '../../store/batches.js';
 import type { SlackDeps } from '../flows.js';
-import { modalContext } from '../flows.js';
+import { modalContext, openForm, replyTo } from '../flows.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { decodeValue, encodeValue } from '../paging.js';
 import { postToResponseUrl } from '../respond.js';
@@ -22,9 +23,11 @@ import {
 import type { SlackMessage } from '../views/blocks.js';
 import { textMessage } from '../views/blocks.js';
 import { infoModal, loadingModal } from '../views/modals.js';
+import { describeNumberFilter } from '../views/numbers.js';
 import { workingMessage } from '../views/results.js';
+import { bulkMapModal } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
-import { actorOf, type Body, chosenValue, replyFor } from './actions.js';
+import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions.js';
 
 /**
  * Slack takes five posts to one response_url in 30 minutes: the click's "checking" and its result take two, so
@@ -36,6 +39,8 @@ const MODAL_TITLE = 'Release numbers';
 
 const batchPosition = z.object({ batchId: z.string(), page: z.number().int().min(1) });
 const again = z.object({ batchId: z.string(), which: z.enum(['failed', 'rest']) });
+/** What the Home tab's bulk map form remembers: the filter, and the channel (none, from the Home tab). */
+const filterMetadata = z.object({ filter: numberFilter, channelId: z.string().optional() });
 /** What the typed confirmation's modal remembers: the batch, and the channel of the plan's message. */
 const typedMetadata = z.object({ batchId: z.string(), channelId: z.string().optional() });
 
@@ -113,6 +118,35 @@ export function registerBatchActions(app: App, deps: SlackDeps): void {
       await deps.slack.ui.views.update({ view_id: view.id, view: infoModal(MODAL_TITLE, message) });
     };
     await applyAndShow(deps, actor, asked.batchId, { surface, rewrite, typed });
+  });
+
+  // The Home tab's filter, all to one agent: the agent is picked in a form, then the plan is posted privately.
+  app.action<Body>(ACTION.mapFiltered, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const filter = decodeValue(numberFilter, chosenValue(body));
+    if (!filter) return;
+    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    if (denied) return (await surfaceFor(deps, body, actor, 'Map numbers')).show({ kind: 'failure', failure: denied });
+    const view = bulkMapModal(describeNumberFilter(filter), encodeValue({ filter, channelId: actor.channelId }));
+    await openForm(deps, {
+      triggerId: body.trigger_id,
+      view,
+      instead: '/voice map FILTER to AGENT_ID',
+      reply: replyFor(deps, body),
+    });
+  });
+
+  app.view(CALLBACK.bulkMap, async ({ ack, view, context }) => {
+    const asked = decodeValue(filterMetadata, view.private_metadata);
+    const agentId = view.state.values[INPUT.mapAgent.block]?.[INPUT.mapAgent.action]?.selected_option?.value;
+    if (!asked || !agentId) {
+      return ack({ response_action: 'errors', errors: { [INPUT.mapAgent.block]: 'Pick the agent to route them to.' } });
+    }
+    await ack({ response_action: 'clear' });
+    const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
+    const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
+    await reply.show(await bulkAnswer(deps, actor, { kind: 'routing.map', filter: asked.filter, agentId }));
   });
 
   app.action<Body>(ACTION.stopBatch, async ({ ack, body, context }) => {

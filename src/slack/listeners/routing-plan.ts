@@ -4,14 +4,15 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { parseRoutingText } from '../../ops/routing-text.js';
 import { slackErrorCode } from '../clients.js';
-import { replyTo, type SlackDeps } from '../flows.js';
-import { CALLBACK, INPUT } from '../ids.js';
-import { decodeMetadata } from '../metadata.js';
+import { openForm, replyTo, type SlackDeps } from '../flows.js';
+import { ACTION, CALLBACK, INPUT } from '../ids.js';
+import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import type { Answer } from '../surfaces.js';
 import { messageSurface } from '../surfaces.js';
 import { textMessage } from '../views/blocks.js';
-import { EXPORT_INLINE_MAX, exportMessage, planErrorsMessage } from '../views/routing-plan.js';
+import { EXPORT_INLINE_MAX, exportMessage, planErrorsMessage, routingPlanModal } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
+import { actorOf, type Body, replyFor, surfaceFor } from './actions.js';
 import { planAnswer } from './batches.js';
 
 /** A routing text of 1,000 lines is some 60 kB; anything far larger is not one. */
@@ -46,6 +47,23 @@ async function download(deps: SlackDeps, file: UploadedFile): Promise<{ text: st
 }
 
 export function registerRoutingPlan(app: App, deps: SlackDeps): void {
+  // The Home tab's tools: the form of a routing text, and the export.
+  app.action<Body>(ACTION.planRouting, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    if (denied) return (await surfaceFor(deps, body, actor, 'Plan routing')).show({ kind: 'failure', failure: denied });
+    const view = routingPlanModal(encodeMetadata({ channelId: actor.channelId }));
+    await openForm(deps, { triggerId: body.trigger_id, view, instead: '/voice plan', reply: replyFor(deps, body) });
+  });
+
+  app.action<Body>(ACTION.exportRouting, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const surface = await surfaceFor(deps, body, actor, 'Routing');
+    await surface.show(await exportAnswer(deps, actor));
+  });
+
   app.view(CALLBACK.routingPlan, async ({ ack, view, context }) => {
     const actor: Actor = { ...requesterIn(context), ...decodeMetadata(view.private_metadata), source: 'modal' };
     const pasted = view.state.values[INPUT.routingText.block]?.[INPUT.routingText.action]?.value ?? '';

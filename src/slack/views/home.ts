@@ -52,9 +52,17 @@ export function homeView(input: {
   policies?: string[];
 }): HomeView {
   const { agents, numbers, role } = input;
+  const filter = input.position.numbersFilter;
+  const filtered = Object.keys(filter).length > 0 && (numbers?.total ?? 0) > 0;
   const numberTools = [
-    numbersFilterSelect(input.position.numbersFilter),
+    numbersFilterSelect(filter),
     ...(can(role, 'operator') ? [buyNumberButton(), button({ text: 'Map a number', actionId: ACTION.mapNumber })] : []),
+    // The bulk tools, where the lists are: the numbers the filter shows, all at once; a routing text; the export.
+    ...(can(role, 'operator') && filtered
+      ? [button({ text: 'Map these to an agent…', actionId: ACTION.mapFiltered, value: JSON.stringify(filter) })]
+      : []),
+    ...(can(role, 'operator') ? [button({ text: 'Plan routing…', actionId: ACTION.planRouting })] : []),
+    button({ text: 'Export routing', actionId: ACTION.exportRouting }),
   ];
   const blocks: KnownBlock[] = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),

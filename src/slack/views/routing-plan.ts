@@ -4,7 +4,17 @@ import { count, counted } from '../../counts.js';
 import type { CheckedLine, RoutingExport } from '../../ops/index.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { code, codeBlock, escapeAndTruncate } from '../mrkdwn.js';
-import { context, header, LIMITS, message, modal, plainText, type SlackMessage, section } from './blocks.js';
+import {
+  context,
+  externalSelect,
+  header,
+  LIMITS,
+  message,
+  modal,
+  plainText,
+  type SlackMessage,
+  section,
+} from './blocks.js';
 
 /** Errors listed in a message; the rest are counted. */
 const ERRORS_SHOWN = 20;
@@ -81,4 +91,26 @@ export function exportMessage(exported: RoutingExport, asFile: boolean): SlackMe
     'Edit it and paste it into `/voice plan`.';
   if (asFile) return message(summary, [section(`:page_facing_up: Today's routing is in the file above. ${summary}`)]);
   return message(summary, [section(summary), section(codeBlock(exported.text))]);
+}
+
+/** The numbers a filter picks, all to one agent: the agent is picked here, and the plan follows. */
+export function bulkMapModal(filterText: string, privateMetadata: string): ModalView {
+  return modal({
+    title: 'Map numbers',
+    callbackId: CALLBACK.bulkMap,
+    submit: 'Plan',
+    close: 'Cancel',
+    privateMetadata,
+    blocks: [
+      section(
+        `Every number the Home tab shows (${filterText}) will be routed to the agent you pick. You will see the plan first.`,
+      ),
+      {
+        type: 'input',
+        block_id: INPUT.mapAgent.block,
+        label: plainText('Agent'),
+        element: externalSelect({ actionId: INPUT.mapAgent.action, placeholder: 'Type part of the agent’s name' }),
+      },
+    ],
+  });
 }
