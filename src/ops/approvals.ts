@@ -1,20 +1,48 @@
 // Changes that, once confirmed by their requester, wait for a second person (VOICE_REQUIRE_APPROVAL). Whether one
 // may approve is policies.ts's answer; the decision is a single-use claim, taken in the same transaction as the
 // change's intent (and, for a buy, as the last check of the buy limits), so two approvers make one change.
+import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { Approval } from '../store/approvals.js';
+import type { AuditAction } from '../store/audit.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { type PendingChange, pendingChange, targetOf } from './changes.js';
+import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { atomically, type OpsDeps, record } from './context.js';
 import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
 import { workFor } from './work.js';
 
+/** A bulk plan waiting for approval as one request: its batch, and what the request for approval says of it. */
+export const batchApproval = z.object({
+  kind: z.literal('batch'),
+  batchId: z.string(),
+  bulk: z.enum(['routing.map', 'number.buy', 'number.release']),
+  /** Items it changes, and of those the ones taken from an agent (a re-route, a release of a routed number). */
+  total: z.number(),
+  taken: z.number(),
+  agent: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+export type BatchApproval = z.infer<typeof batchApproval>;
+
+/** What waits for approval: one change, or a bulk plan as a whole. */
+export const approvableChange = z.union([pendingChange, batchApproval]);
+export type ApprovableChange = z.infer<typeof approvableChange>;
+
+/** The kind of change an approval decides on, for its role and its audit rows. */
+export const kindOf = (change: ApprovableChange): PendingChange['kind'] =>
+  change.kind === 'batch' ? change.bulk : change.kind;
+
+const actionOf = (change: ApprovableChange): AuditAction =>
+  change.kind === 'batch' ? BATCH_AUDIT_ACTION[change.bulk] : change.kind;
+
+const subjectOf = (change: ApprovableChange): string =>
+  change.kind === 'batch' ? `${change.total} numbers` : targetOf(change);
+
 /** A change waiting for approval, as the Slack layer shows it. */
 export interface ApprovalRequest {
   approvalId: string;
   correlationId: string;
-  change: PendingChange;
+  change: ApprovableChange;
   requester: Actor;
   expiresAt: string;
   /** Where the request is posted (VOICE_APPROVALS_CHANNEL_ID, else NOTIFY_CHANNEL_ID), and its message once posted. */
@@ -27,15 +55,24 @@ export interface AwaitingApproval {
   awaitingApproval: ApprovalRequest;
 }
 
+/** An approved bulk plan, applied on its requester's behalf: how it ended. */
+export type BatchOutcome = Result<{ batchId: string }>;
+
 export type Decision =
-  | { decision: 'approved'; request: ApprovalRequest; result: Result<Done> }
+  | { decision: 'approved'; request: ApprovalRequest; result: Result<Done> | BatchOutcome }
   | { decision: 'rejected'; request: ApprovalRequest };
+
+/** Runs (or, rejected or expired, closes) a bulk plan once its approval is decided; see batches.ts. */
+export interface BatchDecisions {
+  apply(requester: Actor, batchId: string): Promise<BatchOutcome>;
+  close(requester: Actor, batchId: string, outcome: 'rejected' | 'expired'): Promise<void>;
+}
 
 function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
   return {
     approvalId: approval.id,
     correlationId: approval.correlationId,
-    change: pendingChange.parse(approval.change),
+    change: approvableChange.parse(approval.change),
     requester: storedActor.parse(approval.requester),
     expiresAt: approval.expiresAt,
     channelId: approval.channelId ?? deps.policy.approvalsChannelId,
@@ -49,7 +86,7 @@ export function awaitApproval(
   deps: OpsDeps,
   requester: Actor,
   correlationId: string,
-  change: PendingChange,
+  change: ApprovableChange,
 ): Promise<Approval> {
   const { replyAddress: _replyAddress, ...who } = requester;
   return deps.store.approvals.create({ correlationId, change, requester: who });
@@ -60,13 +97,13 @@ export async function recordAwaiting(
   deps: OpsDeps,
   requester: Actor,
   approval: Approval,
-  change: PendingChange,
+  change: ApprovableChange,
 ): Promise<Result<AwaitingApproval>> {
   const request = requestOf(deps, approval);
   await record(deps, requester, approval.correlationId, {
-    action: change.kind,
+    action: actionOf(change),
     outcome: 'awaiting_approval',
-    target: targetOf(change),
+    target: subjectOf(change),
     params: { approvalId: approval.id, channel: request.channelId, expiresAt: approval.expiresAt },
   });
   return { ok: true, awaitingApproval: request };
@@ -82,6 +119,7 @@ export function approvalPosted(deps: OpsDeps, approvalId: string, channelId: str
  */
 export async function decide(
   deps: OpsDeps,
+  batches: BatchDecisions,
   approver: Actor,
   approvalId: string,
   verdict: 'approve' | 'reject',
@@ -90,33 +128,41 @@ export async function decide(
   if (!approval) return fail('not_found', 'That request for approval does not exist.');
   const request = requestOf(deps, approval);
   const { change, requester, correlationId } = request;
-  const attempt = { action: change.kind, target: targetOf(change), correlationId };
+  const attempt = { action: actionOf(change), target: subjectOf(change), correlationId };
   if (approval.state === 'pending') {
-    const refused = await mayApprove(deps, approver, requester.userId, change, attempt);
+    const refused = await mayApprove(deps, approver, requester.userId, kindOf(change), attempt);
     if (refused) return refused;
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';
   const decided = await atomically(deps, async (deps): Promise<Approval | Failure | undefined> => {
     const current = await deps.store.approvals.get(approvalId);
-    if (to === 'approved' && current?.state === 'pending' && current.expiresAt > deps.now().toISOString()) {
-      const overLimit = await refuseOverBuyLimitAtClaim(deps, requester, change, attempt);
+    // A bulk buy checks the buy limits when its batch starts, for all of its items (see batches.ts).
+    const single = change.kind === 'batch' ? undefined : change;
+    if (single && to === 'approved' && current?.state === 'pending' && current.expiresAt > deps.now().toISOString()) {
+      const overLimit = await refuseOverBuyLimitAtClaim(deps, requester, single, attempt);
       if (overLimit) return overLimit;
     }
     const claimed = await deps.store.approvals.decide(approvalId, to, approver.userId);
-    if (claimed && to === 'approved') await openIntent(deps, requester, correlationId, change);
+    if (claimed && single && to === 'approved') await openIntent(deps, requester, correlationId, single);
     return claimed;
   });
   if (decided === undefined) return undecidable(deps, approvalId);
   if ('ok' in decided) return decided;
   await record(deps, approver, correlationId, {
-    action: change.kind,
+    action: attempt.action,
     outcome: to,
     target: attempt.target,
     params: { approvalId, requestedBy: requester.userId },
   });
   const settled = { ...request, decidedBy: approver.userId };
-  if (to === 'rejected') return { ok: true, decision: 'rejected', request: settled };
-  const result = await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
+  if (to === 'rejected') {
+    if (change.kind === 'batch') await batches.close(requester, change.batchId, 'rejected');
+    return { ok: true, decision: 'rejected', request: settled };
+  }
+  const result =
+    change.kind === 'batch'
+      ? await batches.apply(requester, change.batchId)
+      : await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
   return { ok: true, decision: 'approved', request: settled, result };
 }
 
@@ -134,14 +180,17 @@ async function undecidable(deps: OpsDeps, approvalId: string): Promise<Failure> 
 }
 
 /** Ends the requests nobody decided in time, each audited as expired once; returns them to be told. */
-export async function expireApprovals(deps: OpsDeps): Promise<ApprovalRequest[]> {
+export async function expireApprovals(deps: OpsDeps, batches: BatchDecisions): Promise<ApprovalRequest[]> {
   const requests: ApprovalRequest[] = [];
   for (const approval of await deps.store.approvals.expireDue()) {
     const request = requestOf(deps, approval);
-    await record(deps, { ...request.requester, source: 'system' }, approval.correlationId, {
-      action: request.change.kind,
+    const { change } = request;
+    const system: Actor = { ...request.requester, source: 'system' };
+    if (change.kind === 'batch') await batches.close(system, change.batchId, 'expired');
+    await record(deps, system, approval.correlationId, {
+      action: actionOf(change),
       outcome: 'expired',
-      target: targetOf(request.change),
+      target: subjectOf(change),
       params: { approvalId: approval.id, afterHours: deps.policy.approvalTtlHours },
     });
     requests.push(request);

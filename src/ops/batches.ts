@@ -6,6 +6,13 @@ import { z } from 'zod';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import {
+  type ApprovalRequest,
+  awaitApproval,
+  type BatchApproval,
+  type BatchDecisions,
+  recordAwaiting,
+} from './approvals.js';
+import {
   type BulkKind,
   type BulkRequest,
   bulkRequest,
@@ -15,7 +22,7 @@ import {
   samePlan,
 } from './bulk-plans.js';
 import { carryOut } from './carry-out.js';
-import { itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { atomically, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
@@ -25,12 +32,7 @@ import { workFor } from './work.js';
 /** Items under way at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
 export const BATCH_CONCURRENCY = 4;
 
-/** How each kind of batch is audited: the batch as one request, its items as the single changes they are. */
-export const BATCH_ACTION: Record<BulkKind, AuditAction> = {
-  'routing.map': 'batch.map',
-  'number.buy': 'batch.buy',
-  'number.release': 'batch.release',
-};
+const BATCH_ACTION: Record<BulkKind, AuditAction> = BATCH_AUDIT_ACTION;
 
 /** The audit action of a stored batch. */
 const actionOf = (batch: Batch): AuditAction => BATCH_ACTION[storedPlan.parse(batch.plan).request.kind];
@@ -115,8 +117,6 @@ export async function planBatch(deps: OpsDeps, actor: Actor, request: BulkReques
   const attempt = { action: request.kind, correlationId: batchId };
   const denied = await mayRequest(deps, actor, NEEDED_ROLE[request.kind], attempt);
   if (denied) return denied;
-  const approval = refuseWhereApprovalIsNeeded(deps, request.kind);
-  if (approval) return deny(deps, actor, attempt, approval, { rule: 'VOICE_REQUIRE_APPROVAL', bulk: true });
   if (request.kind === 'number.buy') {
     const overLimit = await refuseBulkOverBuyLimit(deps, actor, request.count, { ...attempt, action });
     if (overLimit) return overLimit;
@@ -171,20 +171,6 @@ async function storePlan(
   return { ok: true, view };
 }
 
-/**
- * A second approver is asked for each change, never yet for a batch as a whole: rather than let a batch slip past
- * the rule, bulk changes of a kind it covers are refused.
- */
-function refuseWhereApprovalIsNeeded(deps: OpsDeps, kind: BulkKind): Failure | undefined {
-  if (!needsApproval(deps, PROBES[kind])) return undefined;
-  return fail(
-    'denied',
-    `${kind} changes wait for a second approver here (VOICE_REQUIRE_APPROVAL), and a bulk change cannot wait for ` +
-      'one: make them one at a time, or ask whoever runs Voice Ops to change VOICE_REQUIRE_APPROVAL.',
-    { code: 'approval_required' },
-  );
-}
-
 /** What a release's confirmation asks to be typed: the count of numbers, as a repository's name is typed to delete it. */
 export function typedCount(view: Pick<BatchView, 'plan' | 'total'>): string | undefined {
   return view.plan.request.kind === 'number.release' ? String(view.total) : undefined;
@@ -193,7 +179,11 @@ export function typedCount(view: Pick<BatchView, 'plan' | 'total'>): string | un
 /** Told after each item, to show progress. */
 export type OnProgress = (counts: ItemCounts) => void;
 
-export type ApplyResult = Result<{ status: 'done'; view: BatchView } | { status: 'changed'; view: BatchView }>;
+export type ApplyResult = Result<
+  | { status: 'done'; view: BatchView }
+  | { status: 'changed'; view: BatchView }
+  | { status: 'awaiting'; request: ApprovalRequest }
+>;
 
 /**
  * Confirms a plan and applies it. The plan is checked again against the provider first: when it would now do
@@ -219,26 +209,103 @@ export async function applyBatch(
     });
   }
   const attempt = { action: kind, correlationId: batchId };
-  const denied = (await mayConfirm(deps, actor, PROBES[kind], attempt)) ?? refuseWhereApprovalIsNeeded(deps, kind);
+  const denied = await mayConfirm(deps, actor, PROBES[kind], attempt);
   if (denied) return denied;
   const changed = await replanIfChanged(deps, actor, batch, plan);
   if (changed) return changed;
-  // The batch's own lease tells every replica that it is under way while this process runs it; a map's batch holds
-  // its agent, so that nobody deletes it midway, and each item holds its number.
+  if (needsApproval(deps, PROBES[kind])) return awaitBatchApproval(deps, actor, batch, plan);
+  const ran = await runBatch(deps, actor, batch, 'planned', options.onProgress);
+  return ran.ok ? { ok: true, status: 'done', view: ran.view } : ran;
+}
+
+/**
+ * Runs a batch from `from` (its requester's confirmation, or a second person's approval): its own lease tells every
+ * replica that it is under way while this process runs it; a map's batch holds its agent, so that nobody deletes it
+ * midway, and each item holds its number.
+ */
+async function runBatch(
+  deps: OpsDeps,
+  actor: Actor,
+  batch: Batch,
+  from: 'planned' | 'awaiting',
+  onProgress: OnProgress,
+): Promise<Result<{ view: BatchView }>> {
+  const plan = storedPlan.parse(batch.plan);
   const keys = plan.agent ? [`agent:${plan.agent.id}`] : [];
-  const ran = await deps.locks.tryWith(keys, batchId, async () => {
-    const started = await start(deps, actor, batch);
-    if (started) return started;
-    await record(deps, actor, batchId, { action: BATCH_ACTION[kind], outcome: 'confirmed' });
-    const describe = () => `batch ${batchId} by ${actor.userId}`;
-    await deps.changes.run(describe, () => runItems(deps, actor, batchId, options.onProgress), batchId);
-    return finish(deps, actor, batchId);
+  const ran = await deps.locks.tryWith(keys, batch.id, async () => {
+    const refused = await start(deps, actor, batch, from);
+    if (refused) return refused;
+    if (from === 'planned') await record(deps, actor, batch.id, { action: actionOf(batch), outcome: 'confirmed' });
+    const describe = () => `batch ${batch.id} by ${actor.userId}`;
+    await deps.changes.run(describe, () => runItems(deps, actor, batch.id, onProgress), batch.id);
+    return finish(deps, actor, batch.id);
   });
-  if (ran) return 'id' in ran.value ? { ok: true, status: 'done', view: ran.value } : ran.value;
-  const current = await deps.store.batches.get(batchId);
-  // Still planned: the agent is busy with another change (or a second click holds the batch for a moment).
-  if (current?.state === 'planned') return busy(plan.agent ? `agent ${plan.agent.name}` : 'those numbers');
+  if (ran) return 'id' in ran.value ? { ok: true, view: ran.value } : ran.value;
+  const current = await deps.store.batches.get(batch.id);
+  // Not started: the agent is busy with another change (or a second click holds the batch for a moment).
+  if (current?.state === from) return busy(plan.agent ? `agent ${plan.agent.name}` : 'those numbers');
   return current ? alreadyStartedMessage(current) : notFound();
+}
+
+/** A kind of change VOICE_REQUIRE_APPROVAL names waits, as a whole batch, for one second person's approval. */
+async function awaitBatchApproval(deps: OpsDeps, actor: Actor, batch: Batch, plan: StoredPlan): Promise<ApplyResult> {
+  const change: BatchApproval = {
+    kind: 'batch',
+    batchId: batch.id,
+    bulk: plan.request.kind,
+    total: plan.totals.change,
+    taken: plan.totals.taken,
+    agent: plan.agent,
+  };
+  const approval = await atomically(deps, async (deps) =>
+    (await deps.store.batches.start(batch.id, actor.userId, 'awaiting'))
+      ? awaitApproval(deps, actor, batch.id, change)
+      : undefined,
+  );
+  if (!approval) return alreadyStarted(deps, batch.id);
+  await record(deps, actor, batch.id, { action: actionOf(batch), outcome: 'confirmed' });
+  const awaiting = await recordAwaiting(deps, actor, approval, change);
+  return awaiting.ok ? { ok: true, status: 'awaiting', request: awaiting.awaitingApproval } : awaiting;
+}
+
+/**
+ * What an approval decides for a batch: approved, it runs on its requester's behalf once it is checked again (it may
+ * have waited hours); rejected or expired, it is closed and nothing of it happens.
+ */
+export function batchDecisions(deps: OpsDeps): BatchDecisions {
+  return {
+    apply: async (requester, batchId) => {
+      const batch = await deps.store.batches.get(batchId);
+      if (batch?.state !== 'awaiting') return batch ? alreadyStartedMessage(batch) : notFound();
+      const plan = storedPlan.parse(batch.plan);
+      if (!(await planHolds(deps, batch, plan))) {
+        await deps.store.batches.move(batchId, ['awaiting'], 'expired');
+        const failure = fail(
+          'conflict',
+          'What the plan would do changed while it waited for approval: nothing was applied. The requester can plan ' +
+            'it again.',
+          { code: 'plan_changed' },
+        );
+        await record(deps, requester, batchId, { action: actionOf(batch), outcome: 'expired', error: failure });
+        return failure;
+      }
+      const ran = await runBatch(deps, requester, batch, 'awaiting', () => {});
+      return ran.ok ? { ok: true, batchId } : ran;
+    },
+    close: async (_requester, batchId) => {
+      await deps.store.batches.move(batchId, ['awaiting'], 'expired');
+    },
+  };
+}
+
+/** Whether planning the request again now gives the plan stored. */
+async function planHolds(deps: OpsDeps, batch: Batch, plan: StoredPlan): Promise<boolean> {
+  const now = await planItems(deps, plan.request);
+  const stored = (await deps.store.batches.items(batch.id, { offset: 0, limit: batch.total })).map((item) => ({
+    change: pendingChange.parse(item.change),
+    unchanged: item.state === 'unchanged',
+  }));
+  return now.ok && samePlan(stored, now.items);
 }
 
 /** The plan as things stand now, stored as a new plan, when it differs from the one shown; the old one expires. */
@@ -248,18 +315,14 @@ async function replanIfChanged(
   batch: Batch,
   plan: StoredPlan,
 ): Promise<ApplyResult | undefined> {
-  const now = await planItems(deps, plan.request);
-  const shown = (await deps.store.batches.items(batch.id, { offset: 0, limit: batch.total })).map((item) => ({
-    change: pendingChange.parse(item.change),
-    unchanged: item.state === 'unchanged',
-  }));
-  if (now.ok && samePlan(shown, now.items)) return undefined;
+  if (await planHolds(deps, batch, plan)) return undefined;
   if (!(await deps.store.batches.move(batch.id, ['planned'], 'expired'))) return alreadyStarted(deps, batch.id);
   await record(deps, actor, batch.id, {
     action: BATCH_ACTION[plan.request.kind],
     outcome: 'expired',
     error: fail('conflict', 'What the plan would do changed before it was confirmed.', { code: 'plan_changed' }),
   });
+  const now = await planItems(deps, plan.request);
   if (!now.ok) return now;
   const replanned = await storePlan(deps, actor, newCorrelationId(), plan.request, now);
   return replanned.ok ? { ok: true, status: 'changed', view: replanned.view } : replanned;
@@ -269,7 +332,12 @@ async function replanIfChanged(
  * Starts the batch, in one transaction with the last check of the buy limits: the batch's items not yet started
  * count against them from now on, so that no single buy takes a slot the batch was granted.
  */
-async function start(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure | undefined> {
+async function start(
+  deps: OpsDeps,
+  actor: Actor,
+  batch: Batch,
+  from: 'planned' | 'awaiting',
+): Promise<Failure | undefined> {
   return atomically(deps, async (deps) => {
     if (batch.kind === 'number.buy') {
       await deps.store.lock('buy-limits');
@@ -278,7 +346,11 @@ async function start(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure
       const overLimit = await refuseBulkOverBuyLimit(deps, actor, count, attempt);
       if (overLimit) return overLimit;
     }
-    return (await deps.store.batches.start(batch.id, actor.userId)) ? undefined : alreadyStarted(deps, batch.id);
+    const started =
+      from === 'planned'
+        ? await deps.store.batches.start(batch.id, actor.userId)
+        : await deps.store.batches.move(batch.id, ['awaiting'], 'running');
+    return started ? undefined : alreadyStarted(deps, batch.id);
   });
 }
 
@@ -310,6 +382,8 @@ function alreadyStartedMessage(batch: Batch): Failure {
     case 'running':
     case 'stopping':
       return fail('already_used', 'That plan is being applied: its message shows how far it has gone.');
+    case 'awaiting':
+      return fail('already_used', 'That plan is confirmed and waits for a second approver: nothing to do here.');
     case 'expired':
       return fail('expired', 'That plan expired, was cancelled or was replaced by a newer one. Nothing was changed.');
     default:

@@ -75,3 +75,10 @@ export function batchItemOf(correlationId: string): { batchId: string; seq: numb
 
 /** The correlation id a change's audit rows carry: its batch's for an item of one, else its own. */
 export const auditIdOf = (correlationId: string): string => batchItemOf(correlationId)?.batchId ?? correlationId;
+
+/** How each kind of bulk change is audited: the batch as one request, its items as the single changes they are. */
+export const BATCH_AUDIT_ACTION = {
+  'routing.map': 'batch.map',
+  'number.buy': 'batch.buy',
+  'number.release': 'batch.release',
+} as const;

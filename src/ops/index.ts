@@ -4,7 +4,16 @@ import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import { approvalPosted, decide, expireApprovals } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
-import { applyBatch, batchView, cancelPlan, type OnProgress, planAgain, planBatch, stopBatch } from './batches.js';
+import {
+  applyBatch,
+  batchDecisions,
+  batchView,
+  cancelPlan,
+  type OnProgress,
+  planAgain,
+  planBatch,
+  stopBatch,
+} from './batches.js';
 import type { BulkRequest } from './bulk-plans.js';
 import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
@@ -28,7 +37,7 @@ import { type Actor, fail, type Role } from './types.js';
 
 export type { Person } from './access.js';
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
-export type { ApprovalRequest, AwaitingApproval, Decision } from './approvals.js';
+export { type ApprovalRequest, type AwaitingApproval, type Decision, kindOf } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export type { ApplyResult, BatchLine, BatchView, PlanResult } from './batches.js';
 export type { BulkRequest } from './bulk-plans.js';
@@ -119,11 +128,11 @@ export function createOps(deps: OpsDeps) {
     confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
     /** Approves or rejects a change that waits for a second person. */
     decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject') =>
-      decide(deps, actor, approvalId, verdict),
+      decide(deps, batchDecisions(deps), actor, approvalId, verdict),
     approvalPosted: (approvalId: string, channelId: string, ts: string) =>
       approvalPosted(deps, approvalId, channelId, ts),
     /** Ends the requests for approval nobody decided in time; each is audited as expired. */
-    expireApprovals: () => expireApprovals(deps),
+    expireApprovals: () => expireApprovals(deps, batchDecisions(deps)),
     /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
     policiesInForce: async (userId: string): Promise<PoliciesInForce> => ({
       policy: deps.policy,

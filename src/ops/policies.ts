@@ -72,10 +72,10 @@ export async function mayApprove(
   deps: OpsDeps,
   approver: Actor,
   requesterId: string,
-  change: PendingChange,
+  kind: PendingChange['kind'],
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  const needed = NEEDED_ROLE[change.kind];
+  const needed = NEEDED_ROLE[kind];
   if (approver.userId === requesterId) {
     const failure = fail(
       'denied',

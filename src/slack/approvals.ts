@@ -5,12 +5,16 @@ import type { ApprovalRequest, Decision, Failure, Result } from '../ops/index.js
 import { refreshHome, replyTo, type SlackDeps } from './flows.js';
 import { mentionUser } from './mrkdwn.js';
 import type { Respond } from './respond.js';
+import type { Answer } from './surfaces.js';
 import {
+  approvalNotPostedMessage,
   approvalRequestMessage,
   approvalSettledMessage,
+  awaitingApprovalMessage,
   expiredApprovalMessage,
   rejectedMessage,
 } from './views/approvals.js';
+import { resultMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
 import { doneMessage, failureMessage } from './views/results.js';
 
@@ -53,10 +57,24 @@ export async function settleDecision(deps: SlackDeps, clicker: Respond, decided:
     request,
     result.ok ? `:white_check_mark: Approved by ${by}: done.` : failedLine(by, result),
   );
-  await tellRequester(deps, request, result.ok ? doneMessage(result) : failureMessage(result));
-  if (!result.ok) return;
-  await deps.ops.announce(request.requester, result);
+  if (!result.ok) return tellRequester(deps, request, failureMessage(result));
+  if ('batchId' in result) {
+    // A batch announced itself when it ended; its requester gets its result, failures and all.
+    const view = await deps.ops.batchView(result.batchId);
+    if (view) await tellRequester(deps, request, resultMessage(view));
+  } else {
+    await tellRequester(deps, request, doneMessage(result));
+    await deps.ops.announce(request.requester, result);
+  }
   await refreshHome(deps, request.requester);
+}
+
+/** What the requester of a change that now waits is shown, once its request for approval is posted (or not). */
+export async function awaitingAnswer(deps: SlackDeps, request: ApprovalRequest): Promise<Answer> {
+  const notPosted = await postApprovalRequest(deps, request);
+  const waiting = awaitingApprovalMessage(request);
+  if (!notPosted) return { kind: 'message', message: waiting };
+  return { kind: 'message', message: approvalNotPostedMessage(waiting, notPosted) };
 }
 
 const failedLine = (by: string, failure: Failure) => `:x: Approved by ${by}, but the change failed: ${failure.message}`;

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { Actor, ConfirmationPrompt, Done, Person, Result, VoiceOps } from '../ops/index.js';
 import type { ReadOptions } from '../ops/lists.js';
-import { postApprovalRequest } from './approvals.js';
+import { awaitingAnswer } from './approvals.js';
 import { type SlackClients, slackErrorCode } from './clients.js';
 import {
   type AgentsPosition,
@@ -20,7 +20,6 @@ import { privateReply, type Recipient, type Respond } from './respond.js';
 import type { ShownSearch } from './search-again.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
-import { approvalNotPostedMessage, awaitingApprovalMessage } from './views/approvals.js';
 import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
 import { agentCardMessage, numberCardMessage } from './views/cards.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
@@ -136,11 +135,7 @@ export async function confirmAnswer(
 ): Promise<Answer> {
   const confirmed = await deps.ops.confirm(actor, confirmationId, typed);
   if (!confirmed.ok || !('awaitingApproval' in confirmed)) return doneOrFailure(confirmed);
-  const request = confirmed.awaitingApproval;
-  const notPosted = await postApprovalRequest(deps, request);
-  const waiting = awaitingApprovalMessage(request);
-  if (!notPosted) return { kind: 'message', message: waiting };
-  return { kind: 'message', message: approvalNotPostedMessage(waiting, notPosted) };
+  return awaitingAnswer(deps, confirmed.awaitingApproval);
 }
 
 export async function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId: string): Promise<Answer> {

@@ -10,6 +10,7 @@ import type { BatchesRepo } from './store.js';
 
 export const BATCH_STATES = [
   'planned',
+  'awaiting',
   'running',
   'stopping',
   'stopped',
@@ -108,7 +109,7 @@ const MOVE = (from: readonly BatchState[]) => `
   WHERE id = @id AND state IN (${from.map((state) => `'${state}'`).join(', ')})
   RETURNING *`;
 const START = `
-  UPDATE batches SET state = 'running', updated_at = @now
+  UPDATE batches SET state = @to, updated_at = @now
   WHERE id = @id AND state = 'planned' AND requested_by = @userId AND expires_at > @now
   RETURNING *`;
 const ITEMS = 'SELECT * FROM batch_items WHERE batch_id = ? ORDER BY seq LIMIT ? OFFSET ?';
@@ -181,9 +182,12 @@ export class Batches implements BatchesRepo {
     return row === undefined ? undefined : toBatch(row);
   }
 
-  /** Starts a planned batch for its requester before it expires; undefined when this call did not start it. */
-  async start(id: string, userId: string): Promise<Batch | undefined> {
-    const row = await this.sql.get(START, { id, userId, now: this.#now().toISOString() });
+  /**
+   * Starts a planned batch (or sets it waiting for a second approver) for its requester before it expires; undefined
+   * when this call did not.
+   */
+  async start(id: string, userId: string, to: 'running' | 'awaiting' = 'running'): Promise<Batch | undefined> {
+    const row = await this.sql.get(START, { id, userId, to, now: this.#now().toISOString() });
     return row === undefined ? undefined : toBatch(row);
   }
 

@@ -134,7 +134,7 @@ export interface BatchesRepo {
     items: { change: Record<string, unknown>; state: 'pending' | 'unchanged' }[];
   }): Promise<Batch>;
   get(id: string): Promise<Batch | undefined>;
-  start(id: string, userId: string): Promise<Batch | undefined>;
+  start(id: string, userId: string, to?: 'running' | 'awaiting'): Promise<Batch | undefined>;
   move(id: string, from: readonly BatchState[], to: BatchState): Promise<Batch | undefined>;
   items(id: string, range: { offset: number; limit: number }): Promise<BatchItem[]>;
   itemsIn(id: string, states: readonly ItemState[]): Promise<BatchItem[]>;

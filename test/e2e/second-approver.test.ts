@@ -17,6 +17,7 @@ import {
   lastAuditRow,
   onlyButton,
   outcomeOf,
+  press,
   rowsOf,
   shownText,
   voiceNumber,
@@ -227,11 +228,39 @@ it('a map that needs approval is confirmed, waits, and is made once approved, in
   expect((await lastAuditRow(app, { action: 'routing.map', outcome: 'succeeded' }))?.actor_id).toBe(OPERATOR);
 });
 
-it('refuses a bulk change of a kind that waits for a second approver, rather than let it slip past the rule', async () => {
+it('takes a bulk plan as one request: one approval by another person applies it all, told and audited', async () => {
   const app = await start('number.buy');
-  const sent = await app.command('numbers buy US 3', OPERATOR);
-  const refused = shownText(await app.respondedTo(sent.responseUrlId));
-  expect(refused).toContain('wait for a second approver here (VOICE_REQUIRE_APPROVAL)');
-  expect(refused).toContain('make them one at a time');
+  const planned = await app.respondedTo((await app.command('numbers buy US 3', OPERATOR)).responseUrlId);
+  const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+  const applied = await press(app, OPERATOR, ACTION.confirmBatch, batchId);
+  const waiting = await outcomeOf(app, applied.responseUrlId);
+  expect(shownText(waiting)).toContain('needs a second person');
+  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
+  expect(posted).toHaveLength(1);
+  expect(shownText(posted[0] as SlackCall)).toContain('A plan, as one request: buy 3 numbers');
+  const approvalId = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange);
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+
+  const own = await decide(app, OPERATOR, 'approve', approvalId);
+  expect(shownText(await outcomeOf(app, own.responseUrlId))).toContain('another person with the operator role');
+  await decide(app, SECOND_OPERATOR, 'approve', approvalId);
+  await waitUntil(() => app.sandbox.requestCount('buyNumber') === 3, 'the three buys');
+  await app.settled();
+  expect(shownText(updates(app).at(-1) as SlackCall)).toContain('Approved by <@UOPERATOR2>: done');
+  await waitUntil(
+    () =>
+      app.slack
+        .calls('chat.postEphemeral')
+        .some((call) => call.body.user === OPERATOR && shownText(call).includes('Bought 3 of 3 numbers')),
+    'the requester told of the batch',
+  );
+  const trail = await auditTrail(app, batchId);
+  expect(trail.filter((row) => row.action === 'batch.buy').map((row) => row.outcome)).toEqual([
+    'requested',
+    'confirmed',
+    'awaiting_approval',
+    'approved',
+    'succeeded',
+  ]);
+  expect(trail.filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded')).toHaveLength(3);
 });

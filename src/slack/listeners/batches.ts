@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Actor, BatchView, BulkRequest, PlanResult } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
 import type { ItemCounts } from '../../store/batches.js';
+import { awaitingAnswer } from '../approvals.js';
 import type { SlackDeps } from '../flows.js';
 import { modalContext, openForm, replyTo } from '../flows.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
@@ -68,9 +69,14 @@ async function applyAndShow(
   const applied = await deps.ops.applyBatch(actor, batchId, { typed: shown.typed, onProgress: progress.onProgress });
   await progress.settled();
   if (!applied.ok) return shown.surface.show({ kind: 'failure', failure: applied });
-  const message =
-    applied.status === 'changed' ? planChangedMessage(applied.view, deps.now()) : resultMessage(applied.view);
-  await shown.surface.show({ kind: 'message', message });
+  switch (applied.status) {
+    case 'awaiting':
+      return shown.surface.show(await awaitingAnswer(deps, applied.request));
+    case 'changed':
+      return shown.surface.show({ kind: 'message', message: planChangedMessage(applied.view, deps.now()) });
+    case 'done':
+      return shown.surface.show({ kind: 'message', message: resultMessage(applied.view) });
+  }
 }
 
 export function registerBatchActions(app: App, deps: SlackDeps): void {

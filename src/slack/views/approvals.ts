@@ -1,17 +1,34 @@
 // Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
 // outcome), and what the requester is told.
 import { counted } from '../../counts.js';
-import { type ApprovalRequest, NEEDED_ROLE } from '../../ops/index.js';
+import { type ApprovalRequest, kindOf, NEEDED_ROLE } from '../../ops/index.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { confirmationSummary, destroys } from './confirmation.js';
+import { agentLabel } from './text.js';
 
 const expiry = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
 
+/** The change, or the whole plan, that waits: its effect in a sentence. */
+function summaryOf(change: ApprovalRequest['change']): string {
+  if (change.kind !== 'batch') return confirmationSummary(change);
+  const verb = { 'routing.map': 'Route', 'number.buy': 'Buy', 'number.release': 'Release' }[change.bulk];
+  const agent = change.agent ? ` to ${agentLabel(change.agent)}` : '';
+  const taken = change.taken
+    ? `\n:warning: ${counted(change.taken, 'number')} ${change.bulk === 'routing.map' ? 'move from the agent their callers reach now' : 'route to an agent: their callers will reach no agent'}.`
+    : '';
+  return `A plan, as one request: ${verb.toLowerCase()} ${counted(change.total, 'number')}${agent}.${taken}`;
+}
+
+/** Whether approving takes something away: a number, an agent, or calls from the agent they reach now. */
+function takesAway(change: ApprovalRequest['change']): boolean {
+  return change.kind === 'batch' ? change.taken > 0 || change.bulk === 'number.release' : destroys(change);
+}
+
 function asked(request: ApprovalRequest): string {
   const who = mentionUser(request.requester.userId);
-  return `${who} asks for a change that needs a second person:\n${confirmationSummary(request.change)}`;
+  return `${who} asks for a change that needs a second person:\n${summaryOf(request.change)}`;
 }
 
 /** Posted in the approvals channel: Approve and Reject, for anyone else with the role the change needs. */
@@ -20,7 +37,7 @@ export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
   return message(text, [
     section(text),
     context(
-      `:raised_hand: Another person with the ${NEEDED_ROLE[request.change.kind]} role may approve it, until ` +
+      `:raised_hand: Another person with the ${NEEDED_ROLE[kindOf(request.change)]} role may approve it, until ` +
         `${expiry(request.expiresAt)}.`,
     ),
     actions([
@@ -29,7 +46,7 @@ export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
         text: 'Approve',
         actionId: ACTION.approveChange,
         value: request.approvalId,
-        style: destroys(request.change) ? 'danger' : 'primary',
+        style: takesAway(request.change) ? 'danger' : 'primary',
       }),
       button({ text: 'Reject', actionId: ACTION.rejectChange, value: request.approvalId }),
     ]),
@@ -54,14 +71,14 @@ export function awaitingApprovalMessage(request: ApprovalRequest): SlackMessage 
 export function rejectedMessage(request: ApprovalRequest): SlackMessage {
   return textMessage(
     `:no_entry_sign: ${mentionUser(request.decidedBy ?? '')} rejected your change: nothing was changed.\n` +
-      confirmationSummary(request.change),
+      summaryOf(request.change),
   );
 }
 
 export function expiredApprovalMessage(request: ApprovalRequest, hours: number): SlackMessage {
   return textMessage(
     `:hourglass: Nobody approved your change within ${counted(hours, 'hour')}: nothing was changed. Ask again if you still ` +
-      `want it.\n${confirmationSummary(request.change)}`,
+      `want it.\n${summaryOf(request.change)}`,
   );
 }
 
