@@ -274,6 +274,22 @@ describe('refusals and changes of plan', () => {
     expect(buttonValues(blocksOf(replanned), ACTION.confirmBatch)).toHaveLength(1);
   });
 
+  it('waits out the provider’s 429s, and lists each item with what became of it', async () => {
+    const from = agent(2);
+    const target = agent(3);
+    const planned = await plan(`agent ${from.id} to ${target.id}`);
+    const moving = [...readable(blocksOf(planned)).matchAll(/\*(\+\d+)\*: re-route/g)].map((match) => match[1] ?? '');
+    expect(moving.length).toBeGreaterThan(0);
+    const before = mapRequests();
+    t.sandbox.faults.inject('mapNumber', { type: 'rate_limit', retryAfterSeconds: 0 }, { times: 2 });
+    const { result } = await apply(planned);
+    expect(mapRequests() - before, 'each item once, and the two refused calls again').toBe(moving.length + 2);
+    expect(shownText(result)).toContain(`Routed ${moving.length} of ${moving.length} number`);
+    const listed = readable(blocksOf(result));
+    for (const number of moving) expect(listed).toContain(`:white_check_mark: *${number}*`);
+    for (const number of moving) routes.set(number, target.id);
+  });
+
   it('pages a long plan', async () => {
     const planned = await plan(`routed to ${agent(0).id}`);
     const next = onlyButton(blocksOf(planned), PAGE.batch.next);

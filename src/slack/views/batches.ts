@@ -190,6 +190,8 @@ export function resultMessage(view: BatchView): SlackMessage {
     section(headline),
     ...failuresBlocks(view),
     ...(again.length ? [actions(again)] : []),
+    // Every item with what became of it, a page at a time, as the plan listed them.
+    ...itemsBlocks(view, false),
     context(`Every item is in ${code('/voice audit')}.`),
   ]);
 }
