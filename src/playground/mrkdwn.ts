@@ -51,6 +51,11 @@ const EMOJI: Record<string, string> = {
   '+1': '👍',
   thumbsup: '👍',
   wave: '👋',
+  white_small_square: '▫️',
+  heavy_equals_sign: '🟰',
+  octagonal_sign: '🛑',
+  arrows_counterclockwise: '🔄',
+  page_facing_up: '📄',
 };
 
 /** `:name:` as the emoji Slack would draw; unknown names stay as typed, as a custom emoji's name would. */

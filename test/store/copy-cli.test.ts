@@ -70,6 +70,14 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
     postedAt: clock.now().toISOString(),
   });
   await store.leases.take('background', 'replica-1', 60_000);
+  await store.batches.create({
+    id: 'batch-1',
+    kind: 'routing.map',
+    plan: { agent: 'agent-1' },
+    requestedBy: 'U0123ABC',
+    actor: { userId: 'U0123ABC', source: 'command' },
+    items: [{ change: { phoneNumber: '+15550102' }, state: 'pending' }],
+  });
   await fill(sql, 2500, new Date('2027-01-01T00:00:00.000Z'));
 }
 
