@@ -26,11 +26,14 @@ import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChang
 import { atomically, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
+import { takingTurns } from './turns.js';
 import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
 import { workFor } from './work.js';
 
-/** Items under way at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
+/** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
 export const BATCH_CONCURRENCY = 4;
+/** Items under way at once: twice the provider calls, so that items' closing bookkeeping overlaps others' calls. */
+const ITEMS_UNDER_WAY = 2 * BATCH_CONCURRENCY;
 
 const BATCH_ACTION: Record<BulkKind, AuditAction> = BATCH_AUDIT_ACTION;
 
@@ -391,28 +394,38 @@ function alreadyStartedMessage(batch: Batch): Failure {
   }
 }
 
-/** Walks the pending items, a few at a time, each as a change of its own; stops taking new ones at a Stop. */
+/**
+ * Walks the pending items, each as a change of its own. An item holds one of the batch's turns at the provider from
+ * its start to its provider call's answer; its bookkeeping afterwards (its audit, its leases given back) overlaps the
+ * next items' calls. An item that has no turn yet has not started: a Stop, or a crash, keeps it from happening.
+ */
 async function runItems(deps: OpsDeps, actor: Actor, batchId: string, onProgress: OnProgress): Promise<void> {
   const pending = await deps.store.batches.itemsIn(batchId, ['pending']);
   // Counted here rather than read back after each item: one runner owns the batch's items while it runs.
   const counts = await deps.store.batches.counts(batchId);
+  const providerTurn = takingTurns(BATCH_CONCURRENCY);
   let next = 0;
   const worker = async () => {
     for (let item = pending[next++]; item; item = pending[next++]) {
-      if (!(await deps.store.batches.startItem(batchId, item.seq))) return; // stopped
-      const change = pendingChange.parse(item.change);
-      const work = workFor(deps, change, actor.userId);
-      // A map's batch holds the agent for all of its items (see applyBatch); each item holds its number.
-      const lockKeys = work.lockKeys.filter((key) => !key.startsWith('agent:'));
-      const done = await carryOut(deps, actor, itemCorrelationId(batchId, item.seq), { ...work, lockKeys });
-      const state = done.ok ? 'succeeded' : 'failed';
-      await deps.store.batches.finishItem(batchId, item.seq, state, done.ok ? undefined : done.message);
-      counts.pending -= 1;
-      counts[state] += 1;
-      onProgress({ ...counts });
+      const giveBack = await providerTurn();
+      try {
+        if (!(await deps.store.batches.startItem(batchId, item.seq))) return; // stopped
+        const work = workFor(deps, pendingChange.parse(item.change), actor.userId);
+        const run = () => work.run().finally(giveBack);
+        // A map's batch holds the agent for all of its items (see runBatch); each item holds its number.
+        const lockKeys = work.lockKeys.filter((key) => !key.startsWith('agent:'));
+        const done = await carryOut(deps, actor, itemCorrelationId(batchId, item.seq), { ...work, lockKeys, run });
+        const state = done.ok ? 'succeeded' : 'failed';
+        await deps.store.batches.finishItem(batchId, item.seq, state, done.ok ? undefined : done.message);
+        counts.pending -= 1;
+        counts[state] += 1;
+        onProgress({ ...counts });
+      } finally {
+        giveBack();
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, pending.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(ITEMS_UNDER_WAY, pending.length) }, worker));
 }
 
 /** Ends a batch that ran to its end or was stopped: the items not started are cancelled, and the batch audited. */
