@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionOf } from '../../src/ops/regions.js';
 import { ACTION, PAGE } from '../../src/slack/ids.js';
-import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import {
   announced,
@@ -19,11 +19,8 @@ import {
   readable,
   type SandboxAgent,
   type SandboxNumber,
-  sandboxAgents,
-  sandboxNumbers,
-  seededRoutes,
-  seedRoutes,
   shownText,
+  startSeededApp,
   WORKING,
   waitUntil,
 } from './support.js';
@@ -33,16 +30,12 @@ const ROUTED = 12;
 
 let t: TestApp;
 let numbers: SandboxNumber[];
-let agents: SandboxAgent[];
-/** The app's routing records, as the test changes them: number → agent id. */
-const routes = new Map<string, string>();
+/** The app's routing records, as the tests change them: number → agent id. */
+let routes: Map<string, string>;
+let agent: (index: number) => SandboxAgent;
 
 beforeAll(async () => {
-  t = await startTestApp({ sandboxSeed: { agents: 4, numbers: NUMBERS, routed: ROUTED } });
-  [numbers, agents] = await Promise.all([sandboxNumbers(t), sandboxAgents(t)]);
-  const seeded = seededRoutes(numbers, agents, ROUTED);
-  await seedRoutes(t, seeded);
-  for (const route of seeded) routes.set(route.phoneNumber, route.agentId);
+  ({ t, numbers, routes, agent } = await startSeededApp({ agents: 4, numbers: NUMBERS, routed: ROUTED }));
 });
 afterAll(async () => {
   const sent = t?.slack.calls().filter((call) => call.method === RESPONSE_URL || call.method === 'chat.postMessage');
@@ -50,12 +43,6 @@ afterAll(async () => {
   await t?.close();
   expect(problems).toEqual([]);
 });
-
-const agent = (index: number): SandboxAgent => {
-  const found = agents[index];
-  if (!found) throw new Error(`no seeded agent ${index}`);
-  return found;
-};
 
 /** Every post to one response_url, oldest first. */
 const postsTo = (responseUrlId: string | undefined): SlackCall[] =>

@@ -3,7 +3,7 @@
 // a plan with errors cannot be applied, one without is applied on one confirmation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { OPERATOR, OPS_CHANNEL, type TestApp, VIEWER } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import { selectInput, textInput } from '../harness/payloads.js';
 import {
@@ -15,11 +15,8 @@ import {
   readable,
   type SandboxAgent,
   type SandboxNumber,
-  sandboxAgents,
-  sandboxNumbers,
-  seededRoutes,
-  seedRoutes,
   shownText,
+  startSeededApp,
   viewOf,
   waitUntil,
 } from './support.js';
@@ -29,23 +26,14 @@ const ROUTED = 120;
 
 let t: TestApp;
 let numbers: SandboxNumber[];
-let agents: SandboxAgent[];
-const routes = new Map<string, string>();
+/** The app's routing records, as the tests change them: number → agent id. */
+let routes: Map<string, string>;
+let agent: (index: number) => SandboxAgent;
 
 beforeAll(async () => {
-  t = await startTestApp({ sandboxSeed: { agents: 3, numbers: NUMBERS, routed: ROUTED } });
-  [numbers, agents] = await Promise.all([sandboxNumbers(t), sandboxAgents(t)]);
-  const seeded = seededRoutes(numbers, agents, ROUTED);
-  await seedRoutes(t, seeded);
-  for (const route of seeded) routes.set(route.phoneNumber, route.agentId);
+  ({ t, numbers, routes, agent } = await startSeededApp({ agents: 3, numbers: NUMBERS, routed: ROUTED }));
 });
 afterAll(() => t?.close());
-
-const agent = (index: number): SandboxAgent => {
-  const found = agents[index];
-  if (!found) throw new Error(`no seeded agent ${index}`);
-  return found;
-};
 
 /** Opens `/voice plan` and submits it with pasted text or an uploaded file; resolves with the submission's answer. */
 async function submitPlan(input: { text?: string; file?: { name: string; content: string } }) {

@@ -6,7 +6,15 @@ import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { RoutingRecords } from '../../src/store/routes.js';
 import type { SqlParam } from '../../src/store/sql.js';
-import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, type SentRequest, type TestApp } from '../harness/app.js';
+import {
+  NOTIFY_CHANNEL,
+  OPERATOR,
+  OPS_CHANNEL,
+  type SentRequest,
+  startTestApp,
+  type TestApp,
+  type TestAppOptions,
+} from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { limitViolations } from '../views/support.js';
 
@@ -467,4 +475,30 @@ export async function announcedWith(t: TestApp, match: string | RegExp, timeoutM
     typeof match === 'string' ? message.text.includes(match) : match.test(message.text);
   await waitUntil(() => announced(t).some(reads), `an announcement reading ${String(match)}`, timeoutMs);
   return announced(t).find(reads) as Announced;
+}
+
+/** An app whose sandbox was seeded with agents and numbers, the first `routed` of them routed, and the app knowing it. */
+export interface SeededApp {
+  t: TestApp;
+  numbers: SandboxNumber[];
+  agents: SandboxAgent[];
+  /** The app's routing records as seeded (number → agent id), for a test to keep up to date as it changes them. */
+  routes: Map<string, string>;
+  agent(index: number): SandboxAgent;
+}
+
+export async function startSeededApp(
+  seed: { agents: number; numbers: number; routed: number },
+  options: TestAppOptions = {},
+): Promise<SeededApp> {
+  const t = await startTestApp({ ...options, sandboxSeed: seed });
+  const [numbers, agents] = await Promise.all([sandboxNumbers(t), sandboxAgents(t)]);
+  const seeded = seededRoutes(numbers, agents, seed.routed);
+  await seedRoutes(t, seeded);
+  const agent = (index: number): SandboxAgent => {
+    const found = agents[index];
+    if (!found) throw new Error(`no seeded agent ${index}`);
+    return found;
+  };
+  return { t, numbers, agents, routes: new Map(seeded.map((route) => [route.phoneNumber, route.agentId])), agent };
 }
