@@ -1,6 +1,7 @@
 // The printed tables and the PASS/MISS targets, from the measurements' results.
 import type { AckRow } from './ack.js';
 import type { AuditResult } from './audit.js';
+import { type BatchResult, batchTargets, renderBatch } from './batch.js';
 import { SCALE } from './constants.js';
 import type { EnginesOutcome, EnginesResult } from './engines.js';
 import type { ListRow } from './lists.js';
@@ -24,6 +25,7 @@ export interface Results {
   audit: AuditResult;
   startup: StartupResult;
   engines: EnginesOutcome;
+  batch: BatchResult;
 }
 
 export const LIMITS = {
@@ -105,6 +107,7 @@ export function targets(results: Results): Target[] {
     measured: `${ms(startup.npmStart.p50, 0)} ms (median), ${ms(startup.npmStart.max, 0)} ms (max)`,
     pass: startup.npmStart.p50 <= LIMITS.readyMs,
   });
+  list.push(...batchTargets(results.batch));
   if ('skipped' in results.engines) return list;
   for (const row of results.engines.help.filter((candidate) => candidate.engine === 'postgres')) {
     list.push({
@@ -281,6 +284,7 @@ export function render(results: Results, list: Target[]): string {
     ),
   );
   out.push('');
+  out.push(...renderBatch(results.batch), '');
   out.push(...renderEngines(results.engines, results.audit));
   out.push('');
   out.push('Targets');

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { measureAcks } from './ack.js';
 import type { AppKind, AppReady } from './app-process.js';
 import type { AuditResult } from './audit.js';
+import { batchAlone, measureBatch } from './batch.js';
 import { SCALE, SIGNING_SECRET } from './constants.js';
 import { measureEngines } from './engines.js';
 import { type Child, REPO_ROOT, spawnChild } from './ipc.js';
@@ -41,6 +42,7 @@ const settings = {
   buys: numberSetting('BENCH_BUYS', 30),
   claims: numberSetting('BENCH_CLAIMS', 50),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  batchOnly: process.env.BENCH_BATCH_ONLY === '1',
   /** A directory: the Voice Ops process writes a V8 CPU profile there on exit. */
   cpuProfileDir:
     process.env.BENCH_CPU_PROF === '1' ? join(tmpdir(), 'voice-ops-bench-prof') : process.env.BENCH_CPU_PROF,
@@ -86,7 +88,11 @@ async function main(): Promise<void> {
   log(`machine: ${machine.nproc} × ${machine.cpu}, node ${machine.node}`);
   const stubs = await spawnChild<StubsReady>('bench/stubs-process.ts', []);
   const children: Child<unknown>[] = [stubs];
+  const batchApp = (sandboxUrl: string, databaseUrl?: string) =>
+    startApp('voice', stubs.ready, { sandboxUrl, databaseUrl });
+  const batchOptions = { startApp: batchApp, sandboxKey: stubs.ready.sandboxKey, log };
   try {
+    if (settings.batchOnly) return await batchAlone(batchOptions, { machine, settings });
     const voice = await startApp('voice', stubs.ready);
     children.push(voice);
     const bare = await startApp('bare', stubs.ready);
@@ -146,6 +152,8 @@ async function main(): Promise<void> {
     const audit = auditChild.ready.result;
     await auditChild.stop();
 
+    const { batch, output: batchOutput } = await measureBatch(batchOptions);
+
     // Last: its buys change the stubs' sandbox, which the earlier measures list.
     const { engines, output: enginesOutput } = await measureEngines(session, {
       seconds: settings.seconds,
@@ -158,10 +166,10 @@ async function main(): Promise<void> {
     });
     if ('skipped' in engines) log(`Postgres beside SQLite: skipped. ${engines.skipped}`);
 
-    const results: Results = { ack, memory, modals, lists, audit, startup, engines };
+    const results: Results = { ack, memory, modals, lists, audit, startup, engines, batch };
     const list = targets(results);
     process.stdout.write(`\n${render(results, list)}\n\n`);
-    const childOutput = { ...output, listing: listingOutput, ...enginesOutput, stubs: stubs.output() };
+    const childOutput = { ...output, listing: listingOutput, ...batchOutput, ...enginesOutput, stubs: stubs.output() };
     for (const [name, out] of Object.entries(childOutput)) {
       if (out.count === 0) continue;
       process.stdout.write(`${name} process wrote ${out.count} log lines; the first:\n  ${out.lines.join('\n  ')}\n`);

@@ -1,0 +1,329 @@
+// A batch of 1,000 maps, as `/voice map unrouted to AGENT_ID` makes one: a Voice Ops process of its own, on a sandbox
+// seeded with purchased numbers and one agent, the provider answering every request 50 ms late. The plan is asked
+// for, its Apply pressed (a signed block_actions request, as Slack sends it), and timed until the result message
+// ("Routed 1,000 of 1,000 numbers") reaches the click's response_url, against the floor of
+// items × latency ÷ BATCH_CONCURRENCY: the provider's answers alone, that many at a time. The app process's CPU time
+// over the same span (its `cpu` request, as the ack runs take it), per item. On a SQLite file, then on a Postgres
+// database of a server of its own, started as bench/engines.ts starts one (skipped when Postgres is not installed).
+//
+// The sandbox, and the fake Slack that receives the response_url posts, run in this process, the parent's: nothing
+// else is measured meanwhile, and their work stays out of the app's CPU. Before the plan, a few other numbers are
+// mapped one at a time with the provider answering at once, so that the app's path for a change is warm.
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { BATCH_CONCURRENCY } from '../src/ops/batches.js';
+import { ProviderClient } from '../src/provider/client.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import { ACTION } from '../src/slack/ids.js';
+import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../test/harness/fake-slack.js';
+import { blockAction, OPS_CHANNEL, slashCommand } from '../test/harness/payloads.js';
+import { createDatabase, POSTGRES_MISSING, postgresBinaries, startPostgres } from '../test/harness/postgres.js';
+import { postToSlackApp } from '../test/harness/signing.js';
+import type { AppReady, LoopDelay } from './app-process.js';
+import { buttonValue } from './blocks.js';
+import { OPERATOR, SIGNING_SECRET } from './constants.js';
+import { type Child, type ChildOutput, REPO_ROOT } from './ipc.js';
+import { type Target, table } from './report.js';
+import { round } from './stats.js';
+
+export const BATCH = {
+  /** Maps in the batch: the most one plan may hold. */
+  items: 1000,
+  /** Added by the sandbox to every request from the plan on. */
+  latencyMs: 50,
+  /** Numbers mapped one at a time before the plan, with no latency: the warm-up. */
+  warmupMaps: 20,
+} as const;
+
+export const BATCH_LIMITS = {
+  /** Apply → result over the floor of items × latency ÷ BATCH_CONCURRENCY. */
+  floorRatio: 1.2,
+  /** The app process's CPU time over the batch, per item. */
+  cpuMsPerItem: 2,
+} as const;
+
+const ENGINE_NAME = { sqlite: 'SQLite', postgres: 'Postgres' } as const;
+export type BatchEngine = keyof typeof ENGINE_NAME;
+
+export interface BatchRow {
+  engine: BatchEngine;
+  /** Items the plan listed to route. */
+  items: number;
+  /** "Routed N of M" in the result message. */
+  routed: number;
+  of: number;
+  latencyMs: number;
+  concurrency: number;
+  /** items × latency ÷ concurrency, ms. */
+  floorMs: number;
+  /** The command sent → the plan at the fake Slack, ms (not a target: the provider's lists read at 50 ms each). */
+  planMs: number;
+  /** Apply pressed → the result message at the fake Slack, ms. */
+  ms: number;
+  floorRatio: number;
+  /** The app process's CPU time (user + system) from just before the press to the result, ms. */
+  appCpuMs: number;
+  cpuMsPerItem: number;
+  /** mapNumber requests the sandbox received during the batch. */
+  providerMaps: number;
+  /** Posts to the click's response_url: "Working on it…", the progress rewrites, the result. */
+  posts: number;
+  /** How late the app's event loop ran timers during the batch, ms: a synchronous stall delays every item. */
+  appLoopDelay: LoopDelay;
+  /** The machine's 1-minute load average at the result: other work on the two cores slows the batch. */
+  loadAverage: number;
+}
+
+export interface BatchResult {
+  rows: BatchRow[];
+  /** Why there is no Postgres row. */
+  skipped?: string;
+}
+
+export interface BatchOptions {
+  /** A new Voice Ops process on the sandbox at `sandboxUrl`, on a SQLite file or the Postgres database given. */
+  startApp(sandboxUrl: string, databaseUrl?: string): Promise<Child<AppReady>>;
+  /** The API key the app is started with. */
+  sandboxKey: string;
+  log(line: string): void;
+}
+
+/** The batch on each engine, and what each app process wrote. */
+export async function measureBatch(
+  options: BatchOptions,
+): Promise<{ batch: BatchResult; output: Record<string, ChildOutput> }> {
+  const slack = await startFakeSlack();
+  const rows: BatchRow[] = [];
+  const output: Record<string, ChildOutput> = {};
+  const run = async (engine: BatchEngine, databaseUrl?: string) => {
+    options.log(
+      `batch: ${BATCH.items} maps on ${ENGINE_NAME[engine]}, the provider ${BATCH.latencyMs} ms a request, ` +
+        `${BATCH_CONCURRENCY} at a time`,
+    );
+    const measured = await oneBatch(options, slack, engine, databaseUrl);
+    output[`batch (${ENGINE_NAME[engine]})`] = measured.output;
+    rows.push(measured.row);
+    const { row } = measured;
+    options.log(
+      `  ${(row.ms / 1000).toFixed(2)} s (${row.floorRatio.toFixed(2)}× floor), ${row.cpuMsPerItem.toFixed(2)} ms CPU/item`,
+    );
+  };
+  try {
+    await run('sqlite');
+    if (postgresBinaries() === undefined) return { batch: { rows, skipped: POSTGRES_MISSING }, output };
+    const server = await startPostgres();
+    try {
+      await run('postgres', await createDatabase(server.url()));
+    } finally {
+      await server.remove();
+    }
+    return { batch: { rows }, output };
+  } finally {
+    await slack.close();
+  }
+}
+
+async function oneBatch(
+  options: BatchOptions,
+  slack: FakeSlack,
+  engine: BatchEngine,
+  databaseUrl?: string,
+): Promise<{ row: BatchRow; output: ChildOutput }> {
+  const numbers = BATCH.items + BATCH.warmupMaps;
+  // Seeded a region at a time in turn (12 regions), from an inventory with room for them all.
+  const sandbox = await startSandbox({
+    port: 0,
+    apiKey: options.sandboxKey,
+    numbersPerRegion: Math.ceil(numbers / 10),
+    seed: { agents: 1, numbers },
+  });
+  let app: Child<AppReady> | undefined;
+  try {
+    const client = new ProviderClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+    const [agents, purchased] = await Promise.all([client.listAgents(), client.listPurchasedNumbers()]).finally(() =>
+      client.close(),
+    );
+    const agent = agents[0];
+    if (!agent || purchased.length !== numbers) throw new Error('the batch sandbox was not seeded as asked');
+    app = await options.startApp(sandbox.url, databaseUrl);
+    const eventsUrl = `${app.ready.url}/slack/events`;
+    const send = sender(slack, eventsUrl, engine);
+    const command = (text: string) => (responseUrl: string) => slashCommand({ text, userId: OPERATOR, responseUrl });
+
+    for (const { number } of purchased.slice(-BATCH.warmupMaps)) {
+      await send(command(`map ${number} ${agent.id}`), (call) => !textOf(call).includes('Working on it'));
+    }
+    if (sandbox.requestCount('mapNumber') !== BATCH.warmupMaps) {
+      throw new Error(`the warm-up made ${sandbox.requestCount('mapNumber')} maps, not ${BATCH.warmupMaps}`);
+    }
+
+    sandbox.faults.setLatency(BATCH.latencyMs);
+    const plan = await send(command(`map unrouted to ${agent.id}`), () => true);
+    const batchId = buttonValue(plan.body, ACTION.confirmBatch);
+    const toRoute = `${BATCH.items.toLocaleString('en-US')} numbers to route`;
+    if (batchId === undefined || !plan.text.includes(toRoute)) {
+      throw new Error(`the plan is not of ${BATCH.items} maps: ${plan.text.slice(0, 1000)}`);
+    }
+
+    const mapsBefore = sandbox.requestCount('mapNumber');
+    const floorMs = (BATCH.items * BATCH.latencyMs) / BATCH_CONCURRENCY;
+    await app.request<LoopDelay>({ op: 'loopDelay' });
+    const cpuBefore = await app.request<number>({ op: 'cpu' });
+    const result = await send(
+      (responseUrl) =>
+        blockAction({
+          userId: OPERATOR,
+          actionId: ACTION.confirmBatch,
+          value: batchId,
+          container: { type: 'message', channelId: OPS_CHANNEL, isEphemeral: true },
+          responseUrl,
+        }),
+      // Neither "Working on it…" nor a progress rewrite ("37 of 1,000 done"): the batch's end, or a refusal.
+      (call) => !/Working on it|Checking the plan|of [\d,]+ done/.test(textOf(call)),
+      floorMs * 5 + 60_000,
+    );
+    const cpuAfter = await app.request<number>({ op: 'cpu' });
+    const appLoopDelay = await app.request<LoopDelay>({ op: 'loopDelay' });
+    const routed = /Routed ([\d,]+) of ([\d,]+) numbers?/.exec(result.text);
+    if (!routed) throw new Error(`the batch ended without "Routed N of M": ${result.text.slice(0, 1000)}`);
+    const appCpuMs = cpuAfter - cpuBefore;
+    const row: BatchRow = {
+      engine,
+      items: BATCH.items,
+      routed: Number(routed[1]?.replaceAll(',', '')),
+      of: Number(routed[2]?.replaceAll(',', '')),
+      latencyMs: BATCH.latencyMs,
+      concurrency: BATCH_CONCURRENCY,
+      floorMs,
+      planMs: plan.ms,
+      ms: result.ms,
+      floorRatio: result.ms / floorMs,
+      appCpuMs,
+      cpuMsPerItem: appCpuMs / BATCH.items,
+      providerMaps: sandbox.requestCount('mapNumber') - mapsBefore,
+      posts: slack.calls(RESPONSE_URL).filter((call) => call.responseUrlId === result.responseUrlId).length,
+      appLoopDelay,
+      loadAverage: loadavg()[0] ?? Number.NaN,
+    };
+    await app.stop();
+    return { row, output: app.output() };
+  } finally {
+    await app?.stop();
+    await sandbox.close();
+  }
+}
+
+/** What a person reads of a post: its text and its blocks. */
+const textOf = (call: SlackCall) => JSON.stringify(call.body);
+
+/**
+ * Sends a signed request and resolves with the first post to its own response_url that `accept`s, and the time from
+ * sending to it. The wait is registered before sending.
+ */
+function sender(slack: FakeSlack, eventsUrl: string, engine: BatchEngine) {
+  let sent = 0;
+  return async (body: (responseUrl: string) => string, accept: (call: SlackCall) => boolean, timeoutMs = 60_000) => {
+    const responseUrlId = `batch-${engine}-${++sent}`;
+    let answeredAt = Number.NaN;
+    const answer = slack.waitFor(
+      RESPONSE_URL,
+      (call) => {
+        if (call.responseUrlId !== responseUrlId || !accept(call)) return false;
+        answeredAt = performance.now();
+        return true;
+      },
+      { timeoutMs, since: slack.mark() },
+    );
+    answer.catch(() => undefined);
+    const sentAt = performance.now();
+    const ack = await postToSlackApp(eventsUrl, SIGNING_SECRET, body(slack.respondUrl(responseUrlId)));
+    if (ack.status !== 200) throw new Error(`the request was answered ${ack.status}: ${ack.body}`);
+    const call = await answer;
+    return { body: call.body, text: textOf(call), ms: answeredAt - sentAt, responseUrlId };
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export function batchTargets(batch: BatchResult): Target[] {
+  return batch.rows.flatMap((row): Target[] => {
+    const name = `a batch of ${row.items.toLocaleString('en-US')} maps, ${ENGINE_NAME[row.engine]}`;
+    return [
+      {
+        name: `${name}: Apply → result`,
+        limit: `≤ ${BATCH_LIMITS.floorRatio}× floor (${seconds(row.floorMs)})`,
+        measured: `${seconds(row.ms)} (${row.floorRatio.toFixed(2)}×), ${row.routed} of ${row.of} routed`,
+        pass: row.floorRatio <= BATCH_LIMITS.floorRatio && row.routed === row.items && row.of === row.items,
+      },
+      {
+        name: `${name}: app CPU per item`,
+        limit: `≤ ${BATCH_LIMITS.cpuMsPerItem} ms`,
+        measured: `${row.cpuMsPerItem.toFixed(2)} ms (${seconds(row.appCpuMs)} over the batch)`,
+        pass: row.cpuMsPerItem <= BATCH_LIMITS.cpuMsPerItem,
+      },
+    ];
+  });
+}
+
+export function renderBatch(batch: BatchResult): string[] {
+  return [
+    `A batch of ${BATCH.items.toLocaleString('en-US')} maps: Apply pressed → the result message at the fake Slack ` +
+      `(the provider ${BATCH.latencyMs} ms a request; floor = items × latency ÷ ${BATCH_CONCURRENCY} at a time)`,
+    table(
+      [
+        'engine',
+        'plan',
+        'Apply → result',
+        'floor',
+        '× floor',
+        'app CPU',
+        'CPU ms/item',
+        'loop delay p99 / max',
+        'provider maps',
+        'routed',
+        'posts',
+        'load avg',
+      ],
+      batch.rows.map((row) => [
+        ENGINE_NAME[row.engine],
+        seconds(row.planMs),
+        seconds(row.ms),
+        seconds(row.floorMs),
+        `${row.floorRatio.toFixed(2)}×`,
+        seconds(row.appCpuMs),
+        row.cpuMsPerItem.toFixed(3),
+        `${row.appLoopDelay.p99.toFixed(1)} / ${row.appLoopDelay.max.toFixed(1)} ms`,
+        String(row.providerMaps),
+        `${row.routed} of ${row.of}`,
+        String(row.posts),
+        row.loadAverage.toFixed(1),
+      ]),
+    ),
+    ...(batch.skipped ? [`Postgres: skipped. ${batch.skipped}`] : []),
+  ];
+}
+
+/** BENCH_BATCH_ONLY=1: this row alone, its table and targets printed and written to bench/results.json. */
+export async function batchAlone(options: BatchOptions, context: Record<string, unknown>): Promise<void> {
+  const { batch, output } = await measureBatch(options);
+  const list = batchTargets(batch);
+  const targets = table(
+    ['target', 'limit', 'measured', ''],
+    list.map((target) => [target.name, target.limit, target.measured, target.pass ? 'PASS' : 'MISS']),
+  );
+  process.stdout.write(`\n${[...renderBatch(batch), '', 'Targets', targets].join('\n')}\n\n`);
+  for (const [name, out] of Object.entries(output)) {
+    if (out.count === 0) continue;
+    process.stdout.write(`${name} process wrote ${out.count} log lines; the first:\n  ${out.lines.join('\n  ')}\n`);
+  }
+  const elapsedSeconds = performance.now() / 1000;
+  const json = { at: new Date().toISOString(), ...context, batch, targets: list, childOutput: output, elapsedSeconds };
+  const file = join(REPO_ROOT, 'bench', 'results.json');
+  writeFileSync(
+    file,
+    `${JSON.stringify(json, (_key, value) => (typeof value === 'number' ? round(value) : value), 2)}\n`,
+  );
+  process.stdout.write(`batch alone took ${elapsedSeconds.toFixed(0)} s; written: ${file}\n`);
+}
