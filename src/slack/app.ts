@@ -17,6 +17,7 @@ import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import type { People } from './people.js';
 import { slackHttpReceiver } from './receiver.js';
+import { listenerRouter } from './router.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 import { ignoreUnlistenedEvents } from './unlistened-events.js';
 import { identifyRequester } from './who-asked.js';
@@ -73,9 +74,11 @@ export function registerListeners(
   app.use(oneWorkspace(stores.identity, stores.people, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   app.use(listenersHaveIt());
-  registerCommands(app, deps);
-  registerActions(app, deps);
-  registerViews(app, deps);
-  registerOptions(app, deps);
-  registerHome(app, deps);
+  const router = listenerRouter();
+  registerCommands(router.listeners, deps);
+  registerActions(router.listeners, deps);
+  registerViews(router.listeners, deps);
+  registerOptions(router.listeners, deps);
+  registerHome(router.listeners, deps);
+  app.use(router.middleware);
 }
