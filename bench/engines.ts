@@ -1,33 +1,24 @@
-// Voice Ops on Postgres beside Voice Ops on SQLite, in the same run, on the same machine and the same stubs:
-// - `/voice help` in the closed loop at concurrency 1 and 16, the engines alternating (the target: Postgres' p99
-//   within 1.3× SQLite's). Before its ack the app records the delivery's key: one statement, on Postgres a round
-//   trip to the server.
+// Voice Ops on Postgres beside Voice Ops on SQLite, in the same run, on the same machine and the same stubs (the
+// commands' acknowledgements on each engine are rows of the ack table, bench/ack.ts):
 // - A buy, one after another: the command and its prompt, then Confirm and its answer, on each engine.
 // - Confirm pressed on two replicas of one Postgres database at once, for every one of a batch of confirmations:
 //   the time to the last answer, and whether each confirmation bought its number exactly once.
 // - AuditLog.append on Postgres, as bench/audit.ts measures it on SQLite.
-// One Postgres server (test/harness/postgres.ts: a fresh cluster on loopback, run as the tests run it) serves it
-// all, and is removed at the end, whether or not the measures succeeded.
+// The bench's one Postgres server (test/harness/postgres.ts: a fresh cluster on loopback, run as the tests run it)
+// serves it all.
 import { parseDatabaseTarget } from '../src/config.js';
 import { AuditLog } from '../src/store/audit.js';
 import { openEngine } from '../src/store/open-store.js';
-import { createDatabase, POSTGRES_MISSING, postgresBinaries, startPostgres } from '../test/harness/postgres.js';
+import { createDatabase, POSTGRES_MISSING, type PostgresServer } from '../test/harness/postgres.js';
+import type { Engine } from './ack.js';
 import type { AppReady } from './app-process.js';
 import { type AppendRate, appendRate } from './audit.js';
 import type { BuyTiming, ClaimsResult } from './buys.js';
 import type { Child, ChildOutput } from './ipc.js';
-import { type Driven, drive, type Session } from './session.js';
+import type { Session } from './session.js';
 import { type Distribution, distribution } from './stats.js';
 
-export const ENGINE_CONCURRENCIES = [1, 16] as const;
-const ENGINES = ['sqlite', 'postgres'] as const;
-export type Engine = (typeof ENGINES)[number];
-
-export interface EngineHelpRow extends Driven {
-  engine: Engine;
-  /** This row's p99 over SQLite's at the same concurrency (1 for SQLite itself). */
-  p99Ratio: number;
-}
+const ENGINES = ['sqlite', 'postgres'] as const satisfies Engine[];
 
 export interface EngineBuys {
   engine: Engine;
@@ -40,7 +31,6 @@ export interface EngineBuys {
 export interface EnginesResult {
   /** The Postgres server's version. */
   server: string;
-  help: EngineHelpRow[];
   buys: EngineBuys[];
   claims: ClaimsResult & { replicas: number };
   auditAppends: AppendRate;
@@ -49,8 +39,8 @@ export interface EnginesResult {
 export type EnginesOutcome = EnginesResult | { skipped: string };
 
 export interface EnginesOptions {
-  seconds: number;
-  warmupSeconds: number;
+  /** The bench's Postgres server; undefined when Postgres is not installed (the section is skipped). */
+  server: PostgresServer | undefined;
   /** Buys on each engine, one after another. */
   buys: number;
   /** Confirmations pressed on both replicas at once. */
@@ -66,9 +56,8 @@ export async function measureEngines(
   session: Session,
   options: EnginesOptions,
 ): Promise<{ engines: EnginesOutcome; output: Record<string, ChildOutput> }> {
-  if (postgresBinaries() === undefined) return { engines: { skipped: POSTGRES_MISSING }, output: {} };
-  const { log } = options;
-  const server = await startPostgres();
+  const { log, server } = options;
+  if (!server) return { engines: { skipped: POSTGRES_MISSING }, output: {} };
   const apps: Record<string, Child<AppReady>> = {};
   const start = async (name: string, databaseUrl?: string) => {
     const app = await options.startApp(databaseUrl);
@@ -81,25 +70,6 @@ export async function measureEngines(
       sqlite: await start('sqlite'),
       postgres: await start('postgres', databaseUrl),
     };
-
-    log(`engines: /voice help, ${options.seconds} s per run, SQLite and Postgres in turn`);
-    const help: EngineHelpRow[] = [];
-    for (const connections of ENGINE_CONCURRENCIES) {
-      let sqliteP99 = Number.NaN;
-      for (const engine of ENGINES) {
-        const run = await drive(session, {
-          kind: 'voice',
-          app: on[engine],
-          text: 'help',
-          connections,
-          seconds: options.seconds,
-          warmupSeconds: options.warmupSeconds,
-        });
-        if (engine === 'sqlite') sqliteP99 = run.latency.p99;
-        help.push({ ...run, engine, p99Ratio: run.latency.p99 / sqliteP99 });
-        log(`  c=${connections} ${engine}: p50 ${run.latency.p50.toFixed(2)} ms, p99 ${run.latency.p99.toFixed(2)} ms`);
-      }
-    }
 
     log(`engines: ${options.buys} buys on each`);
     const buys: EngineBuys[] = [];
@@ -140,7 +110,6 @@ export async function measureEngines(
       return {
         engines: {
           server: `PostgreSQL ${version?.server_version ?? '?'}`,
-          help,
           buys,
           claims: { ...claims, replicas: replicas.length },
           auditAppends,
@@ -152,7 +121,6 @@ export async function measureEngines(
     }
   } finally {
     await stopAll(apps);
-    await server.remove();
   }
 }
 

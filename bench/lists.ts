@@ -2,13 +2,16 @@
 // own, read by a Voice Ops process of its own. Each figure runs from sending the request to its answer at the fake
 // Slack: a command's or a paging button's response_url post, the Home tab's views.publish, a type-ahead's ack.
 // Requests go one after another, as one person pages. The walks press Next from page 2 to the last page, so that
-// every number and every agent is reached.
+// every number and every agent is reached. Last, while one person keeps reading the lists afresh, filtering them and
+// opening the Home tab, others send `/voice help` at a steady pace: their acknowledgements must not wait behind the
+// work on those lists.
 import { INPUT, PAGE } from '../src/slack/ids.js';
 import { AGENTS_PAGE_SIZE } from '../src/slack/views/agents.js';
 import { NUMBERS_PAGE_SIZE } from '../src/slack/views/numbers.js';
 import type { AppReady } from './app-process.js';
 import { ADMIN, OPERATOR, SCALE, SIGNING_SECRET } from './constants.js';
 import type { Child } from './ipc.js';
+import { runPaced } from './paced.js';
 import { type Distribution, distribution } from './stats.js';
 import type { ListTiming, StubsReady } from './stubs-process.js';
 
@@ -20,6 +23,23 @@ export interface ListRow {
   /** The sum of the answers: for a walk, the time to reach every item. */
   totalMs: number;
 }
+
+/** `/voice help` acknowledgements while another person pages: the list work must not hold them up. */
+export interface AcksWhilePaging {
+  /** Commands per second, sent at a steady pace. */
+  rate: number;
+  ack: Distribution;
+  /** List requests (fresh reads, filters, Home tabs) answered meanwhile. */
+  listRequests: number;
+}
+
+export interface ListsResult {
+  rows: ListRow[];
+  whilePaging: AcksWhilePaging;
+}
+
+/** Paced `/voice help` while the lists are read: fast enough for a p99 of a few hundred samples, far below capacity. */
+const PAGING_HELP_RATE = 50;
 
 /** What the stub process sends (see its `list` request); the user is the admin unless given. */
 interface Ask {
@@ -45,8 +65,8 @@ function row(what: string, timings: ListTiming[]): ListRow {
 export async function measureLists(
   stubs: Child<StubsReady>,
   app: Child<AppReady>,
-  options: { samples: number; log: (line: string) => void },
-): Promise<ListRow[]> {
+  options: { samples: number; pagingSeconds: number; log: (line: string) => void },
+): Promise<ListsResult> {
   const eventsUrl = `${app.ready.url}/slack/events`;
   const send = (ask: Ask) =>
     stubs.request<ListTiming>(
@@ -94,5 +114,31 @@ export async function measureLists(
   rows.push(row('map form, number picker opened (first 100 unrouted)', await typing('', INPUT.mapNumber)));
   rows.push(row('map form, number picker, 7 digits typed', await typing('5550123', INPUT.mapNumber)));
   rows.push(row('map form, agent picker, a name typed', await typing('Agent 0777', INPUT.mapAgent)));
-  return rows;
+
+  options.log(`lists: /voice help at ${PAGING_HELP_RATE}/s while another person pages, ${options.pagingSeconds} s`);
+  const paging: Ask[] = [
+    { kind: 'command', text: 'numbers' },
+    { kind: 'command', text: 'numbers unrouted 415' },
+    { kind: 'command', text: 'agents' },
+    { kind: 'home' },
+  ];
+  let listRequests = 0;
+  let helpDone = false;
+  const pager = (async () => {
+    while (!helpDone) await send(paging[listRequests++ % paging.length] as Ask);
+  })();
+  const help = await runPaced({
+    url: app.ready.url,
+    connections: 4,
+    seconds: options.pagingSeconds,
+    text: 'help',
+    userId: ADMIN,
+    responseUrl: stubs.ready.responseUrl,
+    signingSecret: SIGNING_SECRET,
+    rate: PAGING_HELP_RATE,
+  }).finally(() => {
+    helpDone = true;
+  });
+  await pager;
+  return { rows, whilePaging: { rate: PAGING_HELP_RATE, ack: help.latency, listRequests } };
 }

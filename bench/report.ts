@@ -1,10 +1,10 @@
 // The printed tables and the PASS/MISS targets, from the measurements' results.
-import type { AckRow } from './ack.js';
+import { type AckRow, CONCURRENCIES, type Engine } from './ack.js';
 import type { AuditResult } from './audit.js';
 import { type BatchResult, batchTargets, renderBatch } from './batch.js';
 import { SCALE } from './constants.js';
 import type { EnginesOutcome, EnginesResult } from './engines.js';
-import type { ListRow } from './lists.js';
+import type { ListsResult } from './lists.js';
 import type { MemoryResult } from './memory.js';
 import type { ModalRow } from './modal.js';
 import type { StartupResult } from './startup.js';
@@ -14,14 +14,15 @@ export interface Target {
   name: string;
   limit: string;
   measured: string;
-  pass: boolean;
+  /** Undefined for a figure that is reported, not judged. */
+  pass: boolean | undefined;
 }
 
 export interface Results {
   ack: AckRow[];
   memory: MemoryResult[];
   modals: ModalRow[];
-  lists: ListRow[];
+  lists: ListsResult;
   audit: AuditResult;
   startup: StartupResult;
   engines: EnginesOutcome;
@@ -29,7 +30,12 @@ export interface Results {
 }
 
 export const LIMITS = {
-  ackP99Ratio: 1.5,
+  /** Over bare Bolt + respond() at the same concurrency, in the same run. */
+  helpCpuRatio: 0.7,
+  helpP99Ratio: 1.0,
+  agentsCpuRatio: 0.9,
+  /** An acknowledgement at 10,000 numbers while other people page, filter and open the Home tab. */
+  ackWhilePagingMs: 10,
   viewsOpenMs: 300,
   memoryGrowthBytes: 20 * MB,
   auditQueryMs: 20,
@@ -52,17 +58,86 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
+const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'Postgres' };
+
+/**
+ * One target over the three concurrencies of the closed loop: `value` of each Voice Ops row of this command and
+ * engine, met when every one is at or under `limit`.
+ */
+function acrossConcurrencies(
+  rows: AckRow[],
+  name: string,
+  limit: number,
+  value: (row: AckRow) => number | undefined,
+): Omit<Target, 'name'> {
+  const values = CONCURRENCIES.map((connections) => {
+    const row = rows.find((candidate) => candidate.connections === connections);
+    return row ? value(row) : undefined;
+  });
+  const measured = values.map((ratio) => (ratio === undefined ? '—' : times(ratio))).join(' / ');
+  const known = values.filter((ratio): ratio is number => ratio !== undefined);
+  return {
+    limit: `≤ ${limit.toFixed(1)}× ${name}`,
+    measured: `${measured} (c=${CONCURRENCIES.join(' / ')})`,
+    pass: known.length === CONCURRENCIES.length && known.every((ratio) => ratio <= limit),
+  };
+}
+
 export function targets(results: Results): Target[] {
   const list: Target[] = [];
-  for (const row of results.ack.filter((candidate) => candidate.target)) {
-    const bareP99 = row.latency.p99 / row.p99Ratio;
+  const closed = results.ack.filter((row) => row.target);
+  const floor = 'bare+respond()';
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    const of = (text: string) => closed.filter((row) => row.engine === engine && row.text === text);
+    if (of('help').length === 0) continue;
+    const on = ENGINE_NAMES[engine];
+    list.push(
+      {
+        name: `/voice help, app CPU per command, ${on}`,
+        ...acrossConcurrencies(of('help'), floor, LIMITS.helpCpuRatio, (row) => row.toRespondFloor?.cpu),
+      },
+      {
+        name: `/voice help, closed-loop p99, ${on}`,
+        ...acrossConcurrencies(of('help'), floor, LIMITS.helpP99Ratio, (row) => row.toRespondFloor?.p99),
+      },
+      {
+        name: `/voice agents, app CPU per command, ${on}`,
+        ...acrossConcurrencies(of('agents'), floor, LIMITS.agentsCpuRatio, (row) => row.toRespondFloor?.cpu),
+      },
+    );
+  }
+  const sqliteHelp = closed.filter((row) => row.engine === 'sqlite' && row.text === 'help');
+  const postgresHelp = closed.filter((row) => row.engine === 'postgres' && row.text === 'help');
+  if (postgresHelp.length > 0) {
     list.push({
-      name: `ack p99, ${row.text}, c=${row.connections}`,
-      limit: `≤ ${LIMITS.ackP99Ratio}× bare`,
-      measured: `${times(row.p99Ratio)} (${ms(row.latency.p99)} vs ${ms(bareP99)} ms)`,
-      pass: row.p99Ratio <= LIMITS.ackP99Ratio,
+      name: '/voice help, closed-loop p99 on loopback Postgres',
+      ...acrossConcurrencies(postgresHelp, 'SQLite', LIMITS.postgresP99Ratio, (row) => {
+        const sqlite = sqliteHelp.find((candidate) => candidate.connections === row.connections);
+        return sqlite && row.latency.p99 / sqlite.latency.p99;
+      }),
     });
   }
+  // Retired: the closed loop's ack waits behind the work the app does after each ack, which bare Bolt does not do.
+  for (const text of ['help', 'agents']) {
+    const rows = closed.filter((row) => row.engine === 'sqlite' && row.text === text);
+    list.push({
+      name: `/voice ${text}, closed-loop p99 over bare Bolt (ack only), SQLite`,
+      ...acrossConcurrencies(rows, 'bare', Number.POSITIVE_INFINITY, (row) => row.p99Ratio),
+      limit: 'a figure',
+      pass: undefined,
+    });
+  }
+  const { whilePaging, rows: listRows } = results.lists;
+  const ownAcks = listRows.filter((row) => !row.what.startsWith('map form'));
+  const worstOwn = Math.max(...ownAcks.map((row) => row.ack.p99));
+  list.push({
+    name: `ack p99 at ${SCALE.numbers.toLocaleString('en-US')} numbers while others page, filter, open Home`,
+    limit: `≤ ${LIMITS.ackWhilePagingMs} ms`,
+    measured:
+      `help at ${whilePaging.rate}/s: ${ms(whilePaging.ack.p99, 1)} ms (max ${ms(whilePaging.ack.max, 1)}); ` +
+      `the lists' own: ${ms(worstOwn, 1)} ms`,
+    pass: Math.max(whilePaging.ack.p99, worstOwn) <= LIMITS.ackWhilePagingMs,
+  });
   const worstOpen = Math.max(...results.modals.map((row) => row.open.max));
   list.push({
     name: 'views.open after the command (any provider latency)',
@@ -78,7 +153,7 @@ export function targets(results: Results): Target[] {
       pass: memory.rssGrowth < LIMITS.memoryGrowthBytes,
     });
   }
-  const typing = results.lists.filter((row) => row.what.startsWith('map form'));
+  const typing = listRows.filter((row) => row.what.startsWith('map form'));
   const worstOptions = Math.max(...typing.map((row) => row.ack.max));
   list.push({
     name: `type-ahead options at ${SCALE.numbers.toLocaleString('en-US')} numbers (Slack's wait)`,
@@ -109,14 +184,6 @@ export function targets(results: Results): Target[] {
   });
   list.push(...batchTargets(results.batch));
   if ('skipped' in results.engines) return list;
-  for (const row of results.engines.help.filter((candidate) => candidate.engine === 'postgres')) {
-    list.push({
-      name: `a command on loopback Postgres, help, c=${row.connections}`,
-      limit: `p99 ≤ ${LIMITS.postgresP99Ratio}× SQLite`,
-      measured: `${times(row.p99Ratio)} (${ms(row.latency.p99)} vs ${ms(row.latency.p99 / row.p99Ratio)} ms)`,
-      pass: row.p99Ratio <= LIMITS.postgresP99Ratio,
-    });
-  }
   const claims = results.engines.claims;
   list.push({
     name: `Confirm on ${claims.replicas} replicas at once, ${claims.confirmations} confirmations`,
@@ -136,11 +203,13 @@ function onceEach({ claims }: EnginesResult): boolean {
   );
 }
 
+const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'PASS' : 'MISS');
+
 export function render(results: Results, list: Target[]): string {
   const out: string[] = [];
   out.push(
-    'Acknowledgement latency over loopback (ms; × = app / bare Bolt in the same load, × +respond = app / bare Bolt + ' +
-      'respond(); c = closed-loop concurrency)',
+    'Acknowledgement latency over loopback (ms; × bare = app / bare Bolt (ack only), × +respond = app / bare Bolt + ' +
+      'respond(), in the same load; c = closed-loop concurrency)',
   );
   out.push(
     table(
@@ -151,11 +220,10 @@ export function render(results: Results, list: Target[]): string {
         'p95',
         'p99',
         'req/s',
-        'p50 ×',
-        'p99 ×',
-        'req/s ×',
+        'p99 × bare',
         'p99 × +respond',
         'app CPU ms/cmd',
+        'CPU × +respond',
         'loop delay p99',
         'new-conn max',
         'failed',
@@ -167,11 +235,10 @@ export function render(results: Results, list: Target[]): string {
         ms(row.latency.p95),
         ms(row.latency.p99),
         String(Math.round(row.rps)),
-        times(row.p50Ratio),
         times(row.p99Ratio),
-        times(row.rpsRatio),
-        row.p99RatioToRespondFloor === undefined ? '—' : times(row.p99RatioToRespondFloor),
+        row.toRespondFloor === undefined ? '—' : times(row.toRespondFloor.p99),
         ms(row.appCpuMsPerCommand, 3),
+        row.toRespondFloor === undefined ? '—' : times(row.toRespondFloor.cpu),
         ms(row.appLoopDelay.p99, 1),
         ms(row.warmupMax, 0),
         String(row.non2xx + row.errors + row.timeouts),
@@ -228,19 +295,29 @@ export function render(results: Results, list: Target[]): string {
     `Lists at ${SCALE.numbers.toLocaleString('en-US')} numbers and ${SCALE.agents.toLocaleString('en-US')} agents: ` +
       'request → answer at the fake Slack (ms)',
   );
+  const { rows: listRows, whilePaging } = results.lists;
   out.push(
     table(
-      ['request', 'samples', 'ack p50', 'answer p50', 'p95', 'max', 'total'],
-      results.lists.map((row) => [
+      ['request', 'samples', 'ack p50', 'p95', 'p99', 'answer p50', 'p95', 'p99', 'max', 'total'],
+      listRows.map((row) => [
         row.what,
         String(row.samples),
         ms(row.ack.p50, 1),
+        ms(row.ack.p95, 1),
+        ms(row.ack.p99, 1),
         ms(row.answer.p50, 1),
         ms(row.answer.p95, 1),
+        ms(row.answer.p99, 1),
         ms(row.answer.max, 1),
         ms(row.totalMs, 0),
       ]),
     ),
+  );
+  out.push(
+    `\`/voice help\` at ${whilePaging.rate}/s while another person reads the lists afresh, filters them and opens the ` +
+      `Home tab (${whilePaging.listRequests} list requests): ack p50 / p95 / p99 / max ` +
+      `${ms(whilePaging.ack.p50, 1)} / ${ms(whilePaging.ack.p95, 1)} / ${ms(whilePaging.ack.p99, 1)} / ` +
+      `${ms(whilePaging.ack.max, 1)} ms (${whilePaging.ack.count} commands)`,
   );
   out.push('');
   const audit = results.audit;
@@ -291,7 +368,7 @@ export function render(results: Results, list: Target[]): string {
   out.push(
     table(
       ['target', 'limit', 'measured', ''],
-      list.map((target) => [target.name, target.limit, target.measured, target.pass ? 'PASS' : 'MISS']),
+      list.map((target) => [target.name, target.limit, target.measured, verdict(target.pass)]),
     ),
   );
   return out.join('\n');
@@ -302,22 +379,6 @@ function renderEngines(engines: EnginesOutcome, sqliteAudit: AuditResult): strin
   const name = { sqlite: 'SQLite', postgres: 'Postgres' } as const;
   const { claims } = engines;
   return [
-    `/voice help on each engine, closed loop over loopback (ms; × = Postgres / SQLite; ${engines.server})`,
-    table(
-      ['load', 'engine', 'p50', 'p95', 'p99', 'req/s', 'p99 ×', 'app CPU ms/cmd', 'failed'],
-      engines.help.map((row) => [
-        `c=${row.connections}`,
-        name[row.engine],
-        ms(row.latency.p50),
-        ms(row.latency.p95),
-        ms(row.latency.p99),
-        String(Math.round(row.rps)),
-        times(row.p99Ratio),
-        ms(row.appCpuMsPerCommand, 3),
-        String(row.non2xx + row.errors + row.timeouts),
-      ]),
-    ),
-    '',
     'A buy on each engine, one after another: command → prompt, Confirm → answer (ms, p50 / p99)',
     table(
       ['engine', 'buys', 'ask', 'Confirm', 'buy (ask + Confirm)'],

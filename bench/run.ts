@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createDatabase, type PostgresServer, postgresBinaries, startPostgres } from '../test/harness/postgres.js';
 import { measureAcks } from './ack.js';
 import type { AppKind, AppReady } from './app-process.js';
 import type { AuditResult } from './audit.js';
@@ -91,17 +92,25 @@ async function main(): Promise<void> {
   const batchApp = (sandboxUrl: string, databaseUrl?: string) =>
     startApp('voice', stubs.ready, { sandboxUrl, databaseUrl });
   const batchOptions = { startApp: batchApp, sandboxKey: stubs.ready.sandboxKey, log };
+  // One Postgres server for the whole run, as the tests start theirs; removed at the end whatever happens.
+  let postgres: PostgresServer | undefined;
   try {
     if (settings.batchOnly) return await batchAlone(batchOptions, { machine, settings });
+    if (postgresBinaries() !== undefined) postgres = await startPostgres();
     const voice = await startApp('voice', stubs.ready);
     children.push(voice);
     const bare = await startApp('bare', stubs.ready);
     children.push(bare);
     const bareRespond = await startApp('bare-respond', stubs.ready);
     children.push(bareRespond);
-    const session: Session = { stubs, apps: { voice, bare, 'bare-respond': bareRespond } };
+    const voicePostgres = postgres
+      ? await startApp('voice', stubs.ready, { databaseUrl: await createDatabase(postgres.url()) })
+      : undefined;
+    if (voicePostgres) children.push(voicePostgres);
+    const session: Session = { stubs, apps: { voice, bare, 'bare-respond': bareRespond }, voicePostgres };
     log(
-      `apps ready: voice ${voice.ready.url} (startVoiceOps ${voice.ready.startMs.toFixed(0)} ms), bare ${bare.ready.url}`,
+      `apps ready: voice ${voice.ready.url} (startVoiceOps ${voice.ready.startMs.toFixed(0)} ms), bare ${bare.ready.url}` +
+        (voicePostgres ? `, voice on Postgres ${voicePostgres.ready.url}` : ', Postgres not installed'),
     );
 
     // Memory first, on fresh processes, before the latency runs add their own history.
@@ -124,13 +133,22 @@ async function main(): Promise<void> {
     log('views.open timing, provider latency 0 and 2000 ms');
     const modals = await measureModals(session, { gapMs: 150 });
 
-    const output = { voice: voice.output(), bare: bare.output(), bareRespond: bareRespond.output() };
-    for (const app of [voice, bare, bareRespond]) await app.stop();
+    const output = {
+      voice: voice.output(),
+      bare: bare.output(),
+      bareRespond: bareRespond.output(),
+      ...(voicePostgres ? { voicePostgres: voicePostgres.output() } : {}),
+    };
+    for (const app of [voice, bare, bareRespond, voicePostgres]) await app?.stop();
 
     log(`lists at ${SCALE.numbers} numbers and ${SCALE.agents} agents, on a Voice Ops process of their own`);
     const listing = await startApp('voice', stubs.ready, { sandboxUrl: stubs.ready.scaleSandboxUrl });
     children.push(listing);
-    const lists = await measureLists(stubs, listing, { samples: settings.listSamples, log });
+    const lists = await measureLists(stubs, listing, {
+      samples: settings.listSamples,
+      pagingSeconds: settings.seconds * 2,
+      log,
+    });
     const listingOutput = listing.output();
     await listing.stop();
 
@@ -156,8 +174,7 @@ async function main(): Promise<void> {
 
     // Last: its buys change the stubs' sandbox, which the earlier measures list.
     const { engines, output: enginesOutput } = await measureEngines(session, {
-      seconds: settings.seconds,
-      warmupSeconds: settings.warmupSeconds,
+      server: postgres,
       buys: settings.buys,
       claims: settings.claims,
       auditSeconds: settings.auditInsertSeconds,
@@ -168,17 +185,16 @@ async function main(): Promise<void> {
 
     const results: Results = { ack, memory, modals, lists, audit, startup, engines, batch };
     const list = targets(results);
-    process.stdout.write(`\n${render(results, list)}\n\n`);
+    const elapsedSeconds = (performance.now() - began) / 1000;
+    process.stdout.write(
+      `\n${render(results, list)}\n\nmachine: ${machine.nproc} cores (${machine.cpu}), ${machine.memoryGiB} GiB, ` +
+        `node ${machine.node}${'skipped' in engines ? '' : `, ${engines.server}`}; bench took ${elapsedSeconds.toFixed(0)} s\n\n`,
+    );
     const childOutput = { ...output, listing: listingOutput, ...batchOutput, ...enginesOutput, stubs: stubs.output() };
     for (const [name, out] of Object.entries(childOutput)) {
       if (out.count === 0) continue;
       process.stdout.write(`${name} process wrote ${out.count} log lines; the first:\n  ${out.lines.join('\n  ')}\n`);
     }
-    const elapsedSeconds = (performance.now() - began) / 1000;
-    process.stdout.write(
-      `machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; ` +
-        `bench took ${elapsedSeconds.toFixed(0)} s\n`,
-    );
     if (settings.cpuProfileDir)
       process.stdout.write(`CPU profile of the Voice Ops process: ${settings.cpuProfileDir}\n`);
 
@@ -199,6 +215,7 @@ async function main(): Promise<void> {
     process.stdout.write(`written: ${file}\n`);
   } finally {
     for (const child of children.reverse()) await child.stop();
+    await postgres?.remove();
   }
 }
 

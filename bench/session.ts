@@ -1,4 +1,4 @@
-// What every measurement shares: the stub process (fake Slack + sandbox), the two apps under test, and the
+// What every measurement shares: the stub process (fake Slack + sandbox), the apps under test, and the
 // load driver wired to them, plus the wait for the app's work after the acks to land at the fake.
 import type { AppKind, AppReady, LoopDelay } from './app-process.js';
 import { ADMIN, SIGNING_SECRET } from './constants.js';
@@ -11,6 +11,8 @@ import type { StubCounts, StubsReady } from './stubs-process.js';
 export interface Session {
   stubs: Child<StubsReady>;
   apps: Record<AppKind, Child<AppReady>>;
+  /** Voice Ops on a Postgres database, when Postgres is installed. */
+  voicePostgres?: Child<AppReady>;
 }
 
 export interface DriveOptions {

@@ -10,6 +10,7 @@ import {
   type Agent,
   type AvailableNumber,
   type AvailableNumberPage,
+  agent,
   agentList,
   availableNumberPage,
   buyNumberRequest,
@@ -32,6 +33,7 @@ import {
   type SearchNumbersQuery,
   searchNumbersQuery,
 } from './schemas.js';
+import { checkListResponse } from './sliced-list.js';
 
 export interface ProviderClientOptions {
   /** Ends in /v1; a trailing slash is tolerated. */
@@ -63,6 +65,9 @@ const LOST_ANSWER_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'una
 /** Transport failures before any connection existed: the request cannot have reached the provider. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** How an answer's body is read: checked against a schema, or by a reader of its own (the account's long lists). */
+type Reading<T> = z.ZodType<T> | ((text: string, context: string, status: number) => Promise<T>);
 
 const baseUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com/v1' });
 const pageCount = z.number().int().min(1, 'must be a whole number, at least 1');
@@ -103,7 +108,9 @@ export class ProviderClient {
   }
 
   async listAgents(): Promise<Agent[]> {
-    return (await this.call('GET', '/ai-agents', agentList)).data;
+    const read = (text: string, context: string, status: number) =>
+      checkListResponse(agentList, agent, text, context, status);
+    return (await this.call('GET', '/ai-agents', read)).data;
   }
 
   async deleteAgent(agentId: string): Promise<DeletedAgent> {
@@ -157,7 +164,9 @@ export class ProviderClient {
   }
 
   async listPurchasedNumbers(): Promise<PurchasedNumber[]> {
-    return (await this.call('GET', '/purchased-phone-numbers', purchasedNumberList)).data;
+    const read = (text: string, context: string, status: number) =>
+      checkListResponse(purchasedNumberList, purchasedNumber, text, context, status);
+    return (await this.call('GET', '/purchased-phone-numbers', read)).data;
   }
 
   async releaseNumber(numberId: string): Promise<ReleasedNumber> {
@@ -195,7 +204,7 @@ export class ProviderClient {
     );
   }
 
-  private call<T>(method: Method, path: string, schema: z.ZodType<T>, body?: object): Promise<T> {
+  private call<T>(method: Method, path: string, schema: Reading<T>, body?: object): Promise<T> {
     // A 429 was not processed, so any method may be repeated after it; anything else only for reads.
     const canRetry = (error: ProviderError) =>
       error.kind === 'rate_limited' || (method === 'GET' && RETRYABLE_GET_KINDS.has(error.kind));
@@ -205,7 +214,7 @@ export class ProviderClient {
   private async send<T>(
     method: Method,
     path: string,
-    schema: z.ZodType<T>,
+    schema: Reading<T>,
     body: object | undefined,
     attempt: number,
   ): Promise<T> {
@@ -231,7 +240,10 @@ export class ProviderClient {
       if (status < 200 || status > 299) {
         throw errorFromResponse(status, text, parseRetryAfter(response.headers['retry-after']));
       }
-      return checkResponse(schema, text, `${context}, HTTP ${status}`, status);
+      const where = `${context}, HTTP ${status}`;
+      return typeof schema === 'function'
+        ? await schema(text, where, status)
+        : checkResponse(schema, text, where, status);
     } catch (error) {
       failure = error instanceof ProviderError ? error : this.transportError(error, signal, context);
       throw failure;

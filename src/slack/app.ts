@@ -19,6 +19,7 @@ import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import type { People } from './people.js';
 import { slackHttpReceiver } from './receiver.js';
+import { listenerRouter } from './router.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 import { ignoreUnlistenedEvents } from './unlistened-events.js';
 import { identifyRequester } from './who-asked.js';
@@ -75,11 +76,13 @@ export function registerListeners(
   app.use(oneWorkspace(stores.identity, stores.people, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   app.use(listenersHaveIt());
-  registerCommands(app, deps);
-  registerActions(app, deps);
-  registerBatchActions(app, deps);
-  registerRoutingPlan(app, deps);
-  registerViews(app, deps);
-  registerOptions(app, deps);
-  registerHome(app, deps);
+  const router = listenerRouter();
+  registerCommands(router.listeners, deps);
+  registerActions(router.listeners, deps);
+  registerBatchActions(router.listeners, deps);
+  registerRoutingPlan(router.listeners, deps);
+  registerViews(router.listeners, deps);
+  registerOptions(router.listeners, deps);
+  registerHome(router.listeners, deps);
+  app.use(router.middleware);
 }

@@ -3,6 +3,7 @@
 // reconciler's last pass, each counted as it happens.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLACK_BUDGETS } from '../../src/slack/clients.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { askForConfirmation, buyThroughApp, confirmAs, shownText, voiceNumber } from './support.js';
 
@@ -139,6 +140,9 @@ describe('GET /metrics on an app in Socket Mode', () => {
   });
 });
 
+/** Database statements the app has run, as /metrics counts them. */
+const statements = async (t: TestApp) => sample((await scrape(t)).text, 'voice_ops_database_statement_seconds_count');
+
 describe('the database work of a command', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -152,7 +156,7 @@ describe('the database work of a command', () => {
   });
 
   it('`/voice help` runs one database statement, its delivery key, on either engine', async () => {
-    const count = async () => sample((await scrape(t)).text, 'voice_ops_database_statement_seconds_count');
+    const count = () => statements(t);
     const help = async () => {
       const { responseUrlId } = await t.command('help', OPERATOR);
       expect(shownText(await t.respondedTo(responseUrlId))).toContain('/voice');
@@ -167,5 +171,46 @@ describe('the database work of a command', () => {
   it('says which replica holds the background lease: this one, the only one', async () => {
     const text = (await scrape(t)).text;
     expect(text).toMatch(/^voice_ops_background_lease_held\{replica="[0-9a-f-]{36}"\} 1$/m);
+  });
+});
+
+describe('the database work before an acknowledgement', () => {
+  const GROUP = 'SOPERATORS';
+  const MEMBER = 'UGROUPMEMBER';
+  // Long enough to read /metrics while the command's work after its ack waits for Slack; far inside the read's budget.
+  const GROUP_READ_MS = 3_000;
+  let t: TestApp;
+  beforeAll(async () => {
+    // A buy limit makes help read how much of it is used: statements after the ack. The caller's role comes through a
+    // user group, read from Slack after the ack and before those statements, and Slack is made slow to answer it.
+    t = await startTestApp({
+      operators: [GROUP],
+      groups: { [GROUP]: [MEMBER] },
+      slackBudgets: { ...SLACK_BUDGETS, groups: { timeoutMs: 30_000, retries: 0 } },
+      env: { RECONCILE_INTERVAL_S: '0', LEASE_TTL_S: '600', VOICE_BUY_LIMIT: '5/day' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('`/voice help` runs one database statement before its acknowledgement, its delivery key, on either engine', async () => {
+    // The first delivery also prunes old delivery keys, once an hour; an admin's role needs no group read.
+    await t.respondedTo((await t.command('help', ADMIN)).responseUrlId);
+    await t.settled();
+    t.slack.setLatency('usergroups.users.list', GROUP_READ_MS);
+    const before = await statements(t);
+
+    const sentAt = performance.now();
+    const { status, responseUrlId } = await t.command('help', MEMBER);
+    expect(status).toBe(200);
+    const atAck = await statements(t);
+    // Read while the work after the ack still waited for the group, before the buy limit's statements.
+    expect(performance.now() - sentAt, 'read while the group read was held').toBeLessThan(GROUP_READ_MS);
+    expect(shownText(await t.respondedTo(responseUrlId))).toContain('Buying');
+    await t.settled();
+
+    expect(atAck - before).toBe(1);
+    expect((await statements(t)) - atAck, 'the buy limit read after the ack').toBeGreaterThan(0);
   });
 });

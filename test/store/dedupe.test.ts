@@ -28,6 +28,15 @@ describe.each(ENGINES)('DeliveryKeys on %s', (engine) => {
     expect(await keys.firstSeen('event:Ev02')).toBe(true);
   });
 
+  it('answers keys that arrive together alike: a key given twice is new for its first caller only', async () => {
+    const { keys } = await deliveryKeys();
+    await keys.firstSeen('event:Ev00');
+    const answers = await Promise.all(
+      ['event:Ev01', 'event:Ev00', 'event:Ev01', 'event:Ev02'].map((key) => keys.firstSeen(key)),
+    );
+    expect(answers).toEqual([true, false, false, true]);
+  });
+
   it('remembers a key for the ttl (one hour by default), then treats it as new', async () => {
     const { keys, clock } = await deliveryKeys();
     await keys.firstSeen('action:1');

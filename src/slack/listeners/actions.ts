@@ -1,4 +1,4 @@
-import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
+import type { BlockAction, BlockElementAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
@@ -36,6 +36,7 @@ import {
   searchRequestOf,
 } from '../paging.js';
 import type { Respond } from '../respond.js';
+import type { Listeners } from '../router.js';
 import { buyPressed, withSearchAgain } from '../search-again.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { confirmationModal } from '../views/confirmation.js';
@@ -116,7 +117,7 @@ const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow, replace: bo
   [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer, false],
 ];
 
-export function registerActions(app: App, deps: SlackDeps): void {
+export function registerActions(app: Listeners, deps: SlackDeps): void {
   for (const [actionId, title, flow, replace] of CONFIRMED_FLOWS) {
     app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
@@ -250,7 +251,7 @@ export function registerActions(app: App, deps: SlackDeps): void {
  * replace_original), or the search modal that holds it. Pages reuse the lists read for the first one.
  */
 function registerPaging<T>(
-  app: App,
+  app: Listeners,
   deps: SlackDeps,
   actionIds: { previous: string; next: string },
   schema: z.ZodType<T>,
@@ -273,7 +274,7 @@ function registerPaging<T>(
 
 /** Previous and Next of a Home tab section: the tab is published again at that page, the other section as it was. */
 function registerHomePaging(
-  app: App,
+  app: Listeners,
   deps: SlackDeps,
   actionIds: { previous: string; next: string },
   section: 'agentsPage' | 'numbersPage',

@@ -1,7 +1,7 @@
 // The buttons of a bulk plan: apply it (its message, or for a release the modal that asks for the typed count, then
 // shows progress with Stop, and the result), cancel it, page through its items, and plan again what failed or what a
 // stop or a crash left undone.
-import type { App } from '@slack/bolt';
+
 import { z } from 'zod';
 import type { Actor, BatchView, BulkRequest, PlanResult } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
@@ -12,6 +12,7 @@ import { modalContext, openForm, replyTo } from '../flows.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { decodeValue, encodeValue } from '../paging.js';
 import { postToResponseUrl } from '../respond.js';
+import type { Listeners } from '../router.js';
 import { type Answer, messageSurface, type Surface, updatingSurface } from '../surfaces.js';
 import {
   BATCH_PAGE_SIZE,
@@ -79,7 +80,7 @@ async function applyAndShow(
   }
 }
 
-export function registerBatchActions(app: App, deps: SlackDeps): void {
+export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
   app.action<Body>(ACTION.confirmBatch, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));

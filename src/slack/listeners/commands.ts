@@ -1,4 +1,4 @@
-import type { App, SlashCommand } from '@slack/bolt';
+import type { SlashCommand } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { roleIncludes } from '../../ops/types.js';
 import { COMMANDS, type Command, parseCommand } from '../command.js';
@@ -21,6 +21,7 @@ import {
 import { encodeMetadata } from '../metadata.js';
 import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
+import type { Listeners } from '../router.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -39,7 +40,7 @@ interface Invocation {
   respond: Respond;
 }
 
-export function registerCommands(app: App, deps: SlackDeps): void {
+export function registerCommands(app: Listeners, deps: SlackDeps): void {
   app.command('/voice', async ({ command, ack, context }) => {
     // Acknowledge first: Slack gives three seconds, and provider calls may take longer.
     await ack();

@@ -1,13 +1,13 @@
-import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../flows.js';
 import { INPUT } from '../ids.js';
+import type { Listeners } from '../router.js';
 import { agentOptions, numberOptions } from '../views/modals.js';
 
 /**
  * The map form's type-ahead pickers (`external_select`): Slack sends what was typed (a `block_suggestion`) and shows
  * the options in the acknowledgement. A failure to read the provider answers no options, and is logged.
  */
-export function registerOptions(app: App, deps: SlackDeps): void {
+export function registerOptions(app: Listeners, deps: SlackDeps): void {
   app.options(INPUT.mapNumber.action, async ({ ack, body }) => {
     const choices = await deps.ops.numberChoices(body.value);
     if (!choices.ok) deps.logger.warn({ reason: choices.message }, 'no number options: the provider could not be read');

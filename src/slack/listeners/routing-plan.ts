@@ -1,12 +1,13 @@
 // `/voice plan`: the routing a team wants, pasted or uploaded, read back as a plan (or its errors, line by line); and
 // `/voice export`: today's routing in the same format, as text to copy or, when long, as a file.
-import type { App, ViewOutput } from '@slack/bolt';
+import type { ViewOutput } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { parseRoutingText } from '../../ops/routing-text.js';
 import { slackErrorCode } from '../clients.js';
 import { openForm, replyTo, type SlackDeps } from '../flows.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
+import type { Listeners } from '../router.js';
 import type { Answer } from '../surfaces.js';
 import { messageSurface } from '../surfaces.js';
 import { textMessage } from '../views/blocks.js';
@@ -46,7 +47,7 @@ async function download(deps: SlackDeps, file: UploadedFile): Promise<{ text: st
   }
 }
 
-export function registerRoutingPlan(app: App, deps: SlackDeps): void {
+export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
   // The Home tab's tools: the form of a routing text, and the export.
   app.action<Body>(ACTION.planRouting, async ({ ack, body, context }) => {
     await ack();

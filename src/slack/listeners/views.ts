@@ -1,4 +1,4 @@
-import type { App, ViewOutput } from '@slack/bolt';
+import type { ViewOutput } from '@slack/bolt';
 import type { Actor, Done } from '../../ops/index.js';
 import { unknownLocale } from '../../ops/locales.js';
 import { agentName, language } from '../../provider/schemas.js';
@@ -16,6 +16,7 @@ import {
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
+import type { Listeners } from '../router.js';
 import { refreshSearchForm } from '../search-again.js';
 import { updatingSurface } from '../surfaces.js';
 import { agentReadyMessage } from '../views/agents.js';
@@ -79,7 +80,7 @@ async function tellAgentReady(deps: SlackDeps, actor: Actor, done: Done): Promis
   });
 }
 
-export function registerViews(app: App, deps: SlackDeps): void {
+export function registerViews(app: Listeners, deps: SlackDeps): void {
   app.view(CALLBACK.createAgent, async ({ ack, view, context }) => {
     const name = textOf(view, INPUT.agentName);
     const chosen = chosenLocale(selectedOf(view, INPUT.agentLanguage), textOf(view, INPUT.agentLanguageOther));
