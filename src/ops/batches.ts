@@ -545,21 +545,16 @@ export async function abandonedBatches(deps: OpsDeps): Promise<Batch[]> {
 }
 
 /**
- * Batches whose runner stopped (a crash, a redeploy): no item not yet started will start by itself. Their items
- * under way are left to the reconciler's intents; each batch is marked interrupted, audited, and returned, for its
- * requester to be told and offered a Resume.
+ * Batches whose runner stopped (a crash, a redeploy): no item not yet started will start by itself. A batch is marked
+ * interrupted, audited and returned (for its requester to be told where it stopped, and offered a Resume) once its
+ * items under way are resolved: the reconciler's intents come first, so that what the requester is told is final.
  */
 export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor; view: BatchView }[]> {
   const interrupted: { actor: Actor; view: BatchView }[] = [];
   for (const batch of await abandonedBatches(deps)) {
+    if (!(await itemsSettled(deps, batch.id))) continue; // an item's intent awaits the reconciler: the next pass
     if (!(await deps.store.batches.move(batch.id, ['running', 'stopping'], 'interrupted'))) continue;
     const actor: Actor = { ...storedActor.parse(batch.actor), source: 'system' };
-    // An item marked started whose change never opened its intent did not reach the provider: it waits for Resume.
-    for (const item of await deps.store.batches.itemsIn(batch.id, ['running'])) {
-      const intent = await deps.store.intents.get(itemCorrelationId(batch.id, item.seq));
-      if (!intent) await deps.store.batches.finishItem(batch.id, item.seq, 'pending');
-      else if (intent.outcome) await deps.store.batches.finishItem(batch.id, item.seq, intent.outcome);
-    }
     const view = await batchView(deps, batch.id);
     if (!view) continue;
     await record(deps, actor, batch.id, {
@@ -573,4 +568,19 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
     interrupted.push({ actor, view });
   }
   return interrupted;
+}
+
+/**
+ * Settles the items a dead runner left marked started: one whose change never opened its intent did not reach the
+ * provider and waits for Resume; one whose intent is closed takes its outcome. False while an intent is still open.
+ */
+async function itemsSettled(deps: OpsDeps, batchId: string): Promise<boolean> {
+  let settled = true;
+  for (const item of await deps.store.batches.itemsIn(batchId, ['running'])) {
+    const intent = await deps.store.intents.get(itemCorrelationId(batchId, item.seq));
+    if (!intent) await deps.store.batches.finishItem(batchId, item.seq, 'pending');
+    else if (intent.outcome) await deps.store.batches.finishItem(batchId, item.seq, intent.outcome);
+    else settled = false;
+  }
+  return settled;
 }
