@@ -81,7 +81,8 @@ describe('the role, checked again at confirmation', () => {
   it('is checked before the claim: a group that cannot be read refuses without using the confirmation up', async () => {
     const number = await voiceNumber(t, 'NL');
     const { confirmationId } = await askForConfirmation(t, MEMBER, `numbers buy ${number}`);
-    // Past the membership cache, the group read fails at the click.
+    // Past the membership cache, the group read fails at the click (and at nothing the request left running).
+    await t.settled();
     clock = new Date(clock.getTime() + 6 * 60_000);
     t.slack.failNext('usergroups.users.list', 'ratelimited');
     const refused = await t.action({
