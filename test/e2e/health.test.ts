@@ -67,7 +67,11 @@ describe('a running app', () => {
       await writable();
     }
     // Readiness returns by itself: on Postgres, once the pool has let go of the sessions that were ended.
-    await until(() => get(t, '/readyz'), (report) => report.status === 200, 'readiness to return');
+    await until(
+      () => get(t, '/readyz'),
+      (report) => report.status === 200,
+      'readiness to return',
+    );
   });
 });
 
