@@ -149,25 +149,30 @@ async function storePlan(
   };
   const plan: StoredPlan = { request, agent: planned.agent, totals };
   const { replyAddress: _, ...who } = actor;
-  await deps.store.batches.create({
-    id: batchId,
-    kind: request.kind,
-    plan,
-    requestedBy: actor.userId,
-    actor: who,
-    items: planned.items.map((item) => ({ change: item.change, state: item.unchanged ? 'unchanged' : 'pending' })),
-  });
-  const { numbers, ...asked } = request;
-  await record(deps, actor, batchId, {
-    action: BATCH_ACTION[request.kind],
-    outcome: 'requested',
-    target: `${planned.items.length} numbers`,
-    params: {
-      ...asked,
-      ...(planned.agent ? { agentId: planned.agent.id, agentName: planned.agent.name } : {}),
-      ...(numbers ? { named: numbers.length } : {}),
-      ...totals,
-    },
+  // The numbers a plan names (a Resume, a routing text) are its items: the audit counts them rather than list them.
+  const { numbers, routes, ...asked } = request as BulkRequest & { routes?: unknown[] };
+  const named = numbers ?? routes;
+  // The batch, its items and its request's audit row are written together, or not at all.
+  await atomically(deps, async (deps) => {
+    await deps.store.batches.create({
+      id: batchId,
+      kind: request.kind,
+      plan,
+      requestedBy: actor.userId,
+      actor: who,
+      items: planned.items.map((item) => ({ change: item.change, state: item.unchanged ? 'unchanged' : 'pending' })),
+    });
+    await record(deps, actor, batchId, {
+      action: BATCH_ACTION[request.kind],
+      outcome: 'requested',
+      target: `${planned.items.length} numbers`,
+      params: {
+        ...asked,
+        ...(planned.agent ? { agentId: planned.agent.id, agentName: planned.agent.name } : {}),
+        ...(named ? { named: named.length } : {}),
+        ...totals,
+      },
+    });
   });
   const view = await batchView(deps, batchId);
   if (!view) throw new Error(`batch ${batchId} was not stored`);
@@ -360,11 +365,7 @@ async function start(
 const notFound = (): Failure => fail('not_found', 'That plan does not exist. Start again from the command.');
 
 async function refuseToStart(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure | undefined> {
-  if (batch.requestedBy !== actor.userId) {
-    const failure = fail('wrong_user', 'Only the person who asked for this plan can confirm, stop or cancel it.');
-    const attempt = { action: actionOf(batch), correlationId: batch.id };
-    return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
-  }
+  if (batch.requestedBy !== actor.userId) return notTheRequester(deps, actor, batch);
   if (batch.state !== 'planned') return alreadyStartedMessage(batch);
   if (Date.parse(batch.expiresAt) > deps.now().getTime()) return undefined;
   if (await deps.store.batches.move(batch.id, ['planned'], 'expired')) {
@@ -490,9 +491,13 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
 async function ownBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<{ batch: Batch }>> {
   const batch = await deps.store.batches.get(batchId);
   if (!batch) return notFound();
-  if (batch.requestedBy === actor.userId) return { ok: true, batch };
+  return batch.requestedBy === actor.userId ? { ok: true, batch } : notTheRequester(deps, actor, batch);
+}
+
+/** Someone else's batch: refused, and audited as a denial. */
+function notTheRequester(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure> {
   const failure = fail('wrong_user', 'Only the person who asked for this plan can confirm, stop or cancel it.');
-  const attempt = { action: actionOf(batch), correlationId: batchId };
+  const attempt = { action: actionOf(batch), correlationId: batch.id };
   return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
 }
 
