@@ -3,6 +3,7 @@
 // stop or a crash left undone.
 
 import { z } from 'zod';
+import { typedCount } from '../../ops/batches.js';
 import type { Actor, BatchView, BulkRequest, PlanResult } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
 import type { ItemCounts } from '../../store/batches.js';
@@ -104,9 +105,9 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     const view = await deps.ops.batchView(chosenValue(body), 1, 1);
     if (!view) return;
     const metadata = encodeValue({ batchId: view.id, channelId: actor.channelId });
-    await deps.slack.ui.views
-      .open({ trigger_id: body.trigger_id, view: batchTypedModal(view, deps.now(), metadata) })
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'Slack did not open the typed confirmation'));
+    const form = batchTypedModal(view, deps.now(), metadata);
+    const reply = replyFor(deps, body);
+    await openForm(deps, { triggerId: body.trigger_id, view: form, instead: 'the Release button again', reply });
   });
 
   app.view(CALLBACK.confirmBatch, async ({ ack, view, context }) => {
@@ -114,8 +115,9 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     if (!asked) return ack();
     const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
     const typed = view.state.values[INPUT.typedConfirmation.block]?.[INPUT.typedConfirmation.action]?.value ?? '';
-    const expected = String((await deps.ops.batchView(asked.batchId, 1, 1))?.total ?? '');
-    if (typed.trim() !== expected) {
+    const shown = await deps.ops.batchView(asked.batchId, 1, 1);
+    const expected = shown && typedCount(shown);
+    if (expected !== undefined && typed.trim() !== expected) {
       const error = `Type ${expected}, the count of numbers to release: nothing was changed.`;
       return ack({ response_action: 'errors', errors: { [INPUT.typedConfirmation.block]: error } });
     }

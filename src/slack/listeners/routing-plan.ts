@@ -3,6 +3,7 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { parseRoutingText } from '../../ops/routing-text.js';
+import { fail } from '../../ops/types.js';
 import { slackErrorCode } from '../clients.js';
 import { openForm, replyTo, type SlackDeps } from '../flows.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
@@ -10,7 +11,6 @@ import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import type { Listeners } from '../router.js';
 import type { Answer } from '../surfaces.js';
 import { messageSurface } from '../surfaces.js';
-import { textMessage } from '../views/blocks.js';
 import { EXPORT_INLINE_MAX, exportMessage, planErrorsMessage, routingPlanModal } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, replyFor, surfaceFor } from './actions.js';
@@ -83,13 +83,11 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
     await ack({ response_action: 'clear' });
     const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
     const text = file ? await download(deps, file) : { text: pasted };
-    if ('error' in text) return reply.show({ kind: 'message', message: trouble(text.error) });
+    if ('error' in text)
+      return reply.show({ kind: 'failure', failure: fail('invalid', text.error, { field: 'file' }) });
     await reply.show(await textPlanAnswer(deps, actor, text.text));
   });
 }
-
-/** A sentence of ours (no user text in it), as a message. */
-const trouble = (sentence: string) => textMessage(`:x: ${sentence}`);
 
 async function textPlanAnswer(deps: SlackDeps, actor: Actor, text: string): Promise<Answer> {
   const planned = await deps.ops.planFromText(actor, text);
@@ -115,10 +113,10 @@ export async function exportAnswer(deps: SlackDeps, actor: Actor): Promise<Answe
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not upload the routing export');
     const code = slackErrorCode(error);
-    return {
-      kind: 'message',
-      message: trouble(`Slack did not take the export as a file (\`${code}\`): the routing is too long for a message.`),
-    };
+    const why =
+      `The routing is too long for a message, and Slack did not take it as a file (${code}). Try again; if it ` +
+      'keeps failing, whoever runs Voice Ops should check that the app has the files:write and im:write scopes.';
+    return { kind: 'failure', failure: fail('undelivered', why, { code }) };
   }
   return { kind: 'message', message: exportMessage(exported, true) };
 }
