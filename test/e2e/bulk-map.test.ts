@@ -155,6 +155,14 @@ describe('a bulk map', () => {
     expect(lines, `the batch is one line of the audit:\n${lines.join('\n')}`).toHaveLength(1);
     expect(lines[0]).toContain(`${unrouted.length} numbers`);
     expect(lines[0]).toContain(`${unrouted.length} succeeded`);
+
+    // Its items are a button away: each number with what became of it, in a message of its own.
+    const itemsButton = buttonValues(blocksOf(audit), ACTION.batchItems).find((value) => value.includes(batchId));
+    expect(itemsButton, 'an Items button for the batch').toBeDefined();
+    const card = await t.respondedTo((await press(t, OPERATOR, ACTION.batchItems, itemsButton ?? '')).responseUrlId);
+    expect(card.body.replace_original).toBe(false);
+    const listed = readable(blocksOf(card));
+    for (const entry of unrouted.slice(0, 20)) expect(listed).toContain(`:white_check_mark: *${entry.number}*`);
   });
 
   it('shows progress in place, within the five posts Slack allows to one response_url', async () => {

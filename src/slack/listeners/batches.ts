@@ -183,14 +183,20 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     await messageSurface(replyFor(deps, body), deps.now).show(planAnswer(deps, planned));
   });
 
-  for (const actionId of [PAGE.batch.previous, PAGE.batch.next]) {
+  // A page of a batch's items: Previous and Next replace the message in place; a batch's line in `/voice audit`
+  // opens it in a message of its own, under the audit.
+  for (const [actionId, replace] of [
+    [PAGE.batch.previous, true],
+    [PAGE.batch.next, true],
+    [ACTION.batchItems, false],
+  ] as const) {
     app.action<Body>(actionId, async ({ ack, body }) => {
       await ack();
       const position = decodeValue(batchPosition, chosenValue(body));
       if (!position) return;
       const view = await deps.ops.batchView(position.batchId, position.page, BATCH_PAGE_SIZE);
       if (!view) return;
-      await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show({
+      await messageSurface(replyFor(deps, body), deps.now, { replace }).show({
         kind: 'message',
         message: view.state === 'planned' ? planMessage(view, deps.now()) : resultMessage(view),
       });

@@ -3,10 +3,10 @@ import { count, counted } from '../../counts.js';
 import type { AuditChange, AuditPage } from '../../ops/audit.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
-import { PAGE } from '../ids.js';
+import { ACTION, PAGE } from '../ids.js';
 import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
-import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { actions, button, context, LIMITS, message, type SlackMessage, section } from './blocks.js';
 import { pager } from './pager.js';
 
 /** Changes on one page of `/voice audit`. */
@@ -142,9 +142,19 @@ export function auditMessage(page: AuditPage): SlackMessage {
     return message('Audit log: no changes', [section(`${title}\n${filter ? 'No changes match.' : 'No changes yet.'}`)]);
   }
   const sections = packLines(page.items.map(changeLine), LIMITS.sectionText);
+  // A batch is one line; its items, each with its outcome, are a button away.
+  const batches = page.items.filter((change) => change.batch);
+  const itemButtons = batches.map((change) =>
+    button({
+      text: `Items: ${change.target ?? 'batch'}, ${change.at.slice(11, 16)} UTC`,
+      actionId: ACTION.batchItems,
+      value: encodeValue({ batchId: change.correlationId, page: 1 }),
+    }),
+  );
   return message(`Audit log: page ${page.page}, ${changesCounted(page)}`, [
     section(title),
     ...sections.map((text) => section(text)),
+    ...(itemButtons.length ? [actions(itemButtons)] : []),
     ...auditPager(page),
     ...(filter ? [] : [context('Filter by who or what: `/voice audit @user`, a number, an agent id, or `failed`.')]),
   ]);
