@@ -5,6 +5,16 @@
 export class InFlight {
   readonly #running = new Map<Promise<unknown>, () => string>();
   readonly #ids = new Set<string>();
+  #closing = false;
+
+  /** A stop has begun: long work (a batch) starts nothing new, and ends at its next step. */
+  close(): void {
+    this.#closing = true;
+  }
+
+  get closing(): boolean {
+    return this.#closing;
+  }
 
   /**
    * Runs `work`; `describe` is called only when someone asks what is still running. An `id` lets others ask

@@ -184,6 +184,8 @@ export async function startVoiceOps(
     reconcile: () => reconciler.pass(),
     expireApprovals,
     stop: async () => {
+      // A batch under way stops taking items now, so that it ends as stopped (with Resume) within the stop's time.
+      changes.close();
       clearInterval(approvalSweep);
       identity.stop();
       await reconciler.stop();

@@ -409,6 +409,12 @@ async function runItems(deps: OpsDeps, actor: Actor, batchId: string, onProgress
   const worker = async () => {
     for (let item = pending[next++]; item; item = pending[next++]) {
       const giveBack = await providerTurn();
+      if (deps.changes.closing) {
+        // The app is stopping: the batch stops as a Stop would, and its requester gets Resume.
+        await deps.store.batches.move(batchId, ['running'], 'stopping');
+        giveBack();
+        return;
+      }
       try {
         if (!(await deps.store.batches.startItem(batchId, item.seq))) return; // stopped
         const work = workFor(deps, pendingChange.parse(item.change), actor.userId);

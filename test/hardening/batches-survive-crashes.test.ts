@@ -86,9 +86,10 @@ const answerTo = (id: string, match: RegExp): Promise<SlackCall> =>
     timeoutMs: 20_000,
   });
 
-async function itemStates(): Promise<Record<string, number>> {
+async function itemStates(batchId?: string): Promise<Record<string, number>> {
   const rows = await (await database.sql()).all<{ state: string; n: number | string }>(
-    'SELECT state, COUNT(*) AS n FROM batch_items GROUP BY state',
+    `SELECT state, COUNT(*) AS n FROM batch_items ${batchId ? 'WHERE batch_id = ?' : ''} GROUP BY state`,
+    batchId ? [batchId] : [],
   );
   return Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
 }
@@ -150,4 +151,44 @@ it('reconciles the items under way, starts no other, and offers Resume, which pl
 
   second.process.child.kill('SIGTERM');
   expect(await second.process.exited).toEqual({ code: 0, signal: null });
+});
+
+it('stops a batch under way when the app is asked to stop: the items not started are cancelled, and Resume offered', async () => {
+  const available = (await providerCall('GET', '/list-available-numbers?region=JP&limit=100')).data as {
+    number: string;
+    capabilities: string[];
+  }[];
+  const numbers = available.filter((entry) => entry.capabilities.includes('voice')).slice(0, NUMBERS);
+  for (const { number } of numbers) await providerCall('POST', '/buy-phone-number', { number });
+  const agentId = String((await providerCall('POST', '/ai-agents', { name: 'Tokyo desk', language: 'ja-JP' })).id);
+
+  const app = await startApp(60_000);
+  const planId = await send(app.eventsUrl, (responseUrl) =>
+    slashCommand({ text: `map JP to ${agentId}`, userId: OPERATOR, responseUrl }),
+  );
+  const plan = await answerTo(planId, /Plan/);
+  const batchId = onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch);
+  const before = provider.requestCount('mapNumber');
+  provider.faults.inject('mapNumber', { type: 'hold' });
+  const applied = await press(app.eventsUrl, ACTION.confirmBatch, batchId);
+  await until(
+    () => Promise.resolve(provider.requestCount('mapNumber') - before),
+    (count) => count >= 4,
+    'four maps to reach the provider',
+  );
+  app.process.child.kill('SIGTERM');
+  // The calls under way are let go only once the app has begun to stop: the items after them then never start.
+  await until(
+    () => Promise.resolve(app.process.entries()),
+    (entries) => entries.some((entry) => entry.msg === 'stopping: finishing changes under way'),
+    'the app to begin stopping',
+  );
+  provider.faults.clear();
+  expect(await app.process.exited).toEqual({ code: 0, signal: null });
+
+  expect(provider.requestCount('mapNumber') - before, 'only the items under way reached the provider').toBe(4);
+  expect(await itemStates(batchId)).toEqual({ succeeded: 4, cancelled: NUMBERS - 4 });
+  const result = await answerTo(applied, /Stopped/);
+  expect(shownText(result)).toContain(`Stopped: 4 of ${NUMBERS} routed`);
+  expect(buttonValues((result.body.blocks ?? []) as Block[], ACTION.planAgain)).toHaveLength(1);
 });
