@@ -102,11 +102,11 @@ export async function createAgent(
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
-      await deps.store.facts.rememberAgent(agent.id, params.language);
       return {
         ok: true,
         change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: params.language } },
         createdAgent: agent,
+        keep: (deps) => deps.store.facts.rememberAgent(agent.id, params.language),
       };
     },
   });
@@ -201,9 +201,14 @@ export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { 
           { providerKind: failure.providerKind },
         );
       }
-      await deps.store.routes.removeAgent(change.agentId);
-      await deps.store.facts.forgetAgent(change.agentId);
-      return { ok: true, change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } } };
+      return {
+        ok: true,
+        change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } },
+        keep: async (deps) => {
+          await deps.store.routes.removeAgent(change.agentId);
+          await deps.store.facts.forgetAgent(change.agentId);
+        },
+      };
     },
   };
 }

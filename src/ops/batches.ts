@@ -421,9 +421,15 @@ async function runItems(deps: OpsDeps, actor: Actor, batchId: string, onProgress
         const run = () => work.run().finally(giveBack);
         // A map's batch holds the agent for all of its items (see runBatch); each item holds its number.
         const lockKeys = work.lockKeys.filter((key) => !key.startsWith('agent:'));
-        const done = await carryOut(deps, actor, itemCorrelationId(batchId, item.seq), { ...work, lockKeys, run });
-        const state = done.ok ? 'succeeded' : 'failed';
-        await deps.store.batches.finishItem(batchId, item.seq, state, done.ok ? undefined : done.message);
+        const settle = (deps: OpsDeps, outcome: Result<unknown>) =>
+          deps.store.batches.finishItem(batchId, item.seq, stateOf(outcome), outcome.ok ? undefined : outcome.message);
+        const done = await carryOut(deps, actor, itemCorrelationId(batchId, item.seq), {
+          ...work,
+          lockKeys,
+          run,
+          settle,
+        });
+        const state = stateOf(done);
         counts.pending -= 1;
         counts[state] += 1;
         onProgress({ ...counts });
@@ -434,6 +440,8 @@ async function runItems(deps: OpsDeps, actor: Actor, batchId: string, onProgress
   };
   await Promise.all(Array.from({ length: Math.min(ITEMS_UNDER_WAY, pending.length) }, worker));
 }
+
+const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : 'failed');
 
 /** Ends a batch that ran to its end or was stopped: the items not started are cancelled, and the batch audited. */
 async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<BatchView> {

@@ -12,10 +12,15 @@ export interface Finished {
   note?: string;
   /** Only for agent creation: carries the agent token, shown once to the requester. */
   createdAgent?: CreatedAgent;
+  /**
+   * The app's own records of what changed (routing records, facts), written in the transaction that audits the
+   * outcome: neither is ever stored without the other.
+   */
+  keep?: (deps: OpsDeps) => Promise<unknown>;
 }
 
 /** A finished change as carried out: its report, and the correlation id of its audit trail. */
-export interface Done extends Finished {
+export interface Done extends Omit<Finished, 'keep'> {
   /** Ties the change's announcement (and any failure of it) to the rest of its audit trail. */
   correlationId: string;
 }
@@ -30,6 +35,8 @@ export interface Work {
   lockKeys: string[];
   /** Calls the provider; a ProviderError thrown here becomes a failure. */
   run: () => Promise<Result<Finished>>;
+  /** What else the outcome settles (a batch's item), in the transaction that audits it, whoever closed the intent. */
+  settle?: (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 }
 
 /**
@@ -62,7 +69,10 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
     // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
     // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
     await atomically(deps, async (deps) => {
-      if (!(await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed'))) return;
+      const closed = await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
+      if (result.ok) await result.keep?.(deps);
+      await work.settle?.(deps, result);
+      if (!closed) return;
       await record(
         deps,
         actor,
@@ -72,14 +82,16 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
           : { ...step, outcome: 'failed', error: result },
       );
     });
-    return result.ok ? { ...result, correlationId } : result;
+    if (!result.ok) return result;
+    const { keep: _kept, ...done } = result;
+    return { ...done, correlationId };
   });
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
   await atomically(deps, async (deps) => {
-    if (await deps.store.intents.close(correlationId, 'failed')) {
-      await record(deps, actor, auditIdOf(correlationId), { ...step, outcome: 'failed', error: failure });
-    }
+    const closed = await deps.store.intents.close(correlationId, 'failed');
+    await work.settle?.(deps, failure);
+    if (closed) await record(deps, actor, auditIdOf(correlationId), { ...step, outcome: 'failed', error: failure });
   });
   return failure;
 }

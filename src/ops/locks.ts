@@ -20,26 +20,23 @@ export class ResourceLocks {
 
   /** Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held. */
   async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
-    const taken: string[] = [];
-    const renew = async () => {
-      const kept = await Promise.all(taken.map((name) => this.leases.take(name, correlationId, this.ttlMs)));
-      // Another holder has it: this change ran longer than the lease while it could not be renewed.
-      if (kept.includes(false)) this.logger.error({ correlationId }, 'a change lost its lock while under way');
-    };
+    const names = [changeName(correlationId), ...keys.map(lockName)];
     const renewal = setInterval(() => {
-      renew().catch((error: unknown) => this.logger.warn({ err: error, correlationId }, 'could not renew a lock'));
+      this.leases
+        .take(names, correlationId, this.ttlMs)
+        // Another holder has one: this change ran longer than the lease while it could not be renewed.
+        .then((kept) => kept || this.logger.error({ correlationId }, 'a change lost its lock while under way'))
+        .catch((error: unknown) => this.logger.warn({ err: error, correlationId }, 'could not renew a lock'));
     }, this.ttlMs / 3);
     renewal.unref();
     try {
-      for (const name of [changeName(correlationId), ...keys.map(lockName)]) {
-        if (!(await this.leases.take(name, correlationId, this.ttlMs))) return undefined;
-        taken.push(name);
-      }
+      if (!(await this.leases.take(names, correlationId, this.ttlMs))) return undefined;
       return { value: await work() };
     } finally {
       clearInterval(renewal);
-      // A lease that cannot be given back (the database is gone) expires by itself.
-      await Promise.all(taken.map((name) => this.leases.release(name, correlationId).catch(() => {})));
+      // Also gives back those taken when another was held. One that cannot be given back (the database is gone)
+      // expires by itself.
+      await this.leases.release(names, correlationId).catch(() => {});
     }
   }
 

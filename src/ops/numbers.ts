@@ -178,11 +178,13 @@ export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'n
       if (bought.status !== EXPECTED_STATUS.numberBought) {
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
       }
-      if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
-      // A number just bought routes nowhere: a record left from when the account last owned it is stale.
-      await deps.store.routes.removeNumber(bought.number);
       return {
         ok: true,
+        keep: async (deps) => {
+          if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
+          // A number just bought routes nowhere: a record left from when the account last owned it is stale.
+          await deps.store.routes.removeNumber(bought.number);
+        },
         change: { action: 'number.buy', number: { id: bought.id, number: bought.number } },
         note: bought.reconciled
           ? "The provider's answer was lost; the purchase was verified in the purchased list."
@@ -239,10 +241,12 @@ export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind
       if (released.status !== EXPECTED_STATUS.numberReleased) {
         return unexpectedStatus('the release', EXPECTED_STATUS.numberReleased, released.status);
       }
-      await deps.store.routes.removeNumber(change.number);
-      await deps.store.facts.forgetNumber(change.number);
       return {
         ok: true,
+        keep: async (deps) => {
+          await deps.store.routes.removeNumber(change.number);
+          await deps.store.facts.forgetNumber(change.number);
+        },
         change: {
           action: 'number.release',
           number: { id: change.numberId, number: change.number },

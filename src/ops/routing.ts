@@ -103,9 +103,10 @@ export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'r
       if (routed.status !== EXPECTED_STATUS.routeConnected) {
         return unexpectedStatus('the mapping', EXPECTED_STATUS.routeConnected, routed.status);
       }
-      await deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by });
       return {
         ok: true,
+        keep: (deps) =>
+          deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by }),
         change: {
           action: 'routing.map',
           number: change.phoneNumber,

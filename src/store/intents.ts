@@ -56,8 +56,7 @@ const OPEN = `
   ON CONFLICT (correlation_id) DO NOTHING`;
 const CLOSE = `
   UPDATE intents SET outcome = @outcome, closed_at = @closedAt, reply_address = NULL
-  WHERE correlation_id = @correlationId AND closed_at IS NULL
-  RETURNING *`;
+  WHERE correlation_id = @correlationId AND closed_at IS NULL`;
 const SELECT = 'SELECT * FROM intents WHERE correlation_id = ?';
 const TOUCHED_SINCE = 'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time';
 const OPENED_BEFORE = 'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at';
@@ -91,10 +90,9 @@ export class Intents implements IntentsRepo {
     });
   }
 
-  /** Closes an open intent; undefined when it was closed already (by the change itself, or by the reconciler). */
-  async close(correlationId: string, outcome: IntentOutcome): Promise<Intent | undefined> {
-    const row = await this.sql.get(CLOSE, { correlationId, outcome, closedAt: this.#now().toISOString() });
-    return row === undefined ? undefined : toIntent(row);
+  /** Closes an open intent; false when it was closed already (by the change itself, or by the reconciler). */
+  async close(correlationId: string, outcome: IntentOutcome): Promise<boolean> {
+    return (await this.sql.run(CLOSE, { correlationId, outcome, closedAt: this.#now().toISOString() })) === 1;
   }
 
   async get(correlationId: string): Promise<Intent | undefined> {

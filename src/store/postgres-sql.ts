@@ -16,7 +16,8 @@ import {
 export const postgresDialect: Dialect = {
   name: 'postgres',
   jsonField: (column, key) => `(${column}::jsonb ->> '${key}')`,
-  inJsonArray: (param) => `IN (SELECT jsonb_array_elements_text(CAST(${param} AS jsonb)))`,
+  inJsonArray: (param) => `IN (${postgresDialect.jsonArrayRows(param)})`,
+  jsonArrayRows: (param) => `SELECT jsonb_array_elements_text(CAST(${param} AS jsonb)) AS value`,
   caseless: (expression) => `lower(${expression})`,
 };
 

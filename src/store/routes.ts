@@ -38,8 +38,7 @@ const UPSERT = `
   VALUES (@phoneNumber, @agentId, @numberId, @updatedAt, @updatedBy)
   ON CONFLICT (phone_number) DO UPDATE SET
     agent_id = excluded.agent_id, number_id = excluded.number_id,
-    updated_at = excluded.updated_at, updated_by = excluded.updated_by
-  RETURNING *`;
+    updated_at = excluded.updated_at, updated_by = excluded.updated_by`;
 const FOR_NUMBER = 'SELECT * FROM routes WHERE phone_number = ?';
 const FOR_AGENT = 'SELECT * FROM routes WHERE agent_id = ? ORDER BY phone_number';
 const REMOVE_NUMBER = 'DELETE FROM routes WHERE phone_number = ?';
@@ -62,22 +61,19 @@ export class RoutingRecords implements RoutesRepo {
     this.#forAgents = forAgentsOf(sql.dialect);
   }
 
-  /** Records a successful map; a number routes to one agent, so this replaces any earlier record for it. */
+  /**
+   * Records a successful map; a number routes to one agent, so this replaces any earlier record for it. The record
+   * returned is the one built here, as the audit's rows are (no RETURNING: see audit.ts).
+   */
   async set(input: {
     phoneNumber: string;
     agentId: string;
     numberId?: string;
     updatedBy: string;
   }): Promise<RouteRecord> {
-    return toRecord(
-      await this.sql.get(UPSERT, {
-        phoneNumber: input.phoneNumber,
-        agentId: input.agentId,
-        numberId: input.numberId ?? null,
-        updatedAt: this.#now().toISOString(),
-        updatedBy: input.updatedBy,
-      }),
-    );
+    const record = { ...input, updatedAt: this.#now().toISOString() };
+    await this.sql.run(UPSERT, { ...record, numberId: record.numberId ?? null });
+    return record;
   }
 
   async forNumber(phoneNumber: string): Promise<RouteRecord | undefined> {

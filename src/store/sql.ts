@@ -12,6 +12,8 @@ export interface Dialect {
   jsonField(column: string, key: string): string;
   /** `IN` over the elements of a JSON array of strings passed as one parameter. */
   inJsonArray(param: string): string;
+  /** A SELECT of one row per element (its column `value`) of a JSON array of strings passed as one parameter. */
+  jsonArrayRows(param: string): string;
   /** An expression compared without regard to case, as its index is built. */
   caseless(expression: string): string;
 }

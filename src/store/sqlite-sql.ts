@@ -9,7 +9,8 @@ import { type Dialect, isNamed, type Sql, type SqlEngine, type SqlParams, type S
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   jsonField: (column, key) => `json_extract(${column}, '$.${key}')`,
-  inJsonArray: (param) => `IN (SELECT value FROM json_each(${param}))`,
+  inJsonArray: (param) => `IN (${sqliteDialect.jsonArrayRows(param)})`,
+  jsonArrayRows: (param) => `SELECT value FROM json_each(${param})`,
   caseless: (expression) => `${expression} COLLATE NOCASE`,
 };
 

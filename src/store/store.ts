@@ -58,8 +58,8 @@ export interface ApprovalsRepo {
 /** A change's intent, written before its provider call and closed by its outcome. */
 export interface IntentsRepo {
   open(intent: Pick<Intent, 'correlationId' | 'action' | 'change' | 'actor' | 'replyAddress'>): Promise<void>;
-  /** Closes an open intent, once; undefined when it was closed already. */
-  close(correlationId: string, outcome: IntentOutcome): Promise<Intent | undefined>;
+  /** Closes an open intent, once; false when it was closed already. */
+  close(correlationId: string, outcome: IntentOutcome): Promise<boolean>;
   get(correlationId: string): Promise<Intent | undefined>;
   openCount(action: string, userId?: string): Promise<number>;
   touchedSince(time: Date): Promise<Intent[]>;
@@ -115,10 +115,12 @@ export interface OpenAnnouncementsRepo {
 /** Named, expiring holds: a replica's claim on the background work, a change's on its number or agent. */
 export interface LeasesRepo {
   /**
-   * Takes (or renews) the lease for `holder` until `ttlMs` from now; false while someone else holds it unexpired.
+   * Takes (or renews) each lease named for `holder` until `ttlMs` from now, in one statement; false while someone
+   * else holds one of them unexpired (the others are then taken: `release` gives them back).
    */
-  take(name: string, holder: string, ttlMs: number): Promise<boolean>;
-  release(name: string, holder: string): Promise<void>;
+  take(names: string | readonly string[], holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives back those of the leases named that `holder` holds. */
+  release(names: string | readonly string[], holder: string): Promise<void>;
   /** Who holds the lease now, if anyone. */
   holder(name: string): Promise<string | undefined>;
 }

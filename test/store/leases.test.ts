@@ -64,6 +64,28 @@ describe.each(ENGINES)('Leases on %s', (engine) => {
     expect(await leases.holder('number:+15550200')).toBe('change-2');
   });
 
+  it('takes several leases in one call only when every one is free, and gives back those it took', async () => {
+    const { clock, leases } = await newLeases();
+    const names = ['change:c1', 'lock:number:+15550100', 'lock:agent:agt_1'];
+    expect(await leases.take(names, 'c1', TTL_MS)).toBe(true);
+    for (const name of names) expect(await leases.holder(name)).toBe('c1');
+    // Renewed by the same holder, a name listed twice counted once.
+    clock.advance(TTL_MS - 1);
+    expect(await leases.take([...names, 'change:c1'], 'c1', TTL_MS)).toBe(true);
+    clock.advance(TTL_MS - 1);
+    expect(await leases.holder('lock:agent:agt_1')).toBe('c1');
+
+    // One of them is held: false, and the release gives back only what the second holder took.
+    expect(await leases.take(['change:c2', 'lock:number:+15550200', 'lock:agent:agt_1'], 'c2', TTL_MS)).toBe(false);
+    expect(await leases.holder('lock:number:+15550200')).toBe('c2');
+    await leases.release(['change:c2', 'lock:number:+15550200', 'lock:agent:agt_1'], 'c2');
+    expect(await leases.holder('lock:number:+15550200')).toBeUndefined();
+    expect(await leases.holder('lock:agent:agt_1')).toBe('c1');
+
+    await leases.release(names, 'c1');
+    for (const name of names) expect(await leases.holder(name)).toBeUndefined();
+  });
+
   it('gives a contested lease to exactly one of many holders asking at once, across connections', async () => {
     const clock = manualClock();
     const one = new Leases(await temp.open('shared.db'), { now: clock.now });
