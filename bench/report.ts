@@ -354,7 +354,10 @@ export function render(results: Results, list: Target[]): string {
         ['startVoiceOps resolves (in-process, fresh temp DB)', spread(startup.startVoiceOps, 0)],
         ['  the same, first call in the app-under-test process', ms(startup.startVoiceOpsInFreshProcess, 0)],
         ['  that process: start → ready (module loading included)', ms(startup.appProcessToReady, 0)],
-        ['npm start → "ready" line (npm, the build check, node dist/main.js)', spread(startup.npmStart, 0)],
+        [
+          'npm start → "ready" line (npm, the build check and dist/main.js in one process)',
+          spread(startup.npmStart, 0),
+        ],
         ['node dist/main.js → "ready" line', spread(startup.nodeDist, 0)],
         ['node -e 0 (floor of any new process)', spread(startup.nodeFloor, 0)],
       ],

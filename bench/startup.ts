@@ -2,8 +2,8 @@
 // - in-process: startVoiceOps resolving (fresh temporary database; modules already loaded), what a restart of the
 //   composition root costs;
 // - a new process from spawn until its "Voice Ops is ready" log line, on the embedded sandbox (no
-//   VOICE_API_BASE_URL): `npm start` as the README says (npm, the build's freshness check, then node on dist/), and
-//   `node dist/main.js` alone, what npm execs.
+//   VOICE_API_BASE_URL): `npm start` as the README says (npm, then the build's freshness check and dist/main.js in
+//   one process), and `node dist/main.js` alone.
 // `node -e 0` is timed as the floor of any new process.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,10 +1,21 @@
-// Compiles src/ into dist/ with tsc (type errors stop it). `--if-stale` builds only when dist/ is missing or older than
-// a source file, which costs a few milliseconds when nothing changed, so that `npm start` never runs stale code.
+// Compiles src/ into dist/ with tsc (type errors stop it). `--if-stale` (or `buildIfStale`) builds only when dist/ is
+// missing or older than a source file, which costs a few milliseconds when nothing changed, so that `npm start` never
+// runs stale code.
 // The build goes to a fresh directory that replaces dist/ only once tsc has succeeded: a failed build leaves dist/ as
 // it was (and still stale, so the next start tries again rather than run it). Files tsc does not emit that the app reads
 // at run time (the playground's page) are copied beside the compiled code, so that dist/ runs on its own.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,4 +76,13 @@ function build() {
   }
 }
 
-if (!(process.argv.includes('--if-stale') && isFresh())) build();
+/** Builds dist/ unless it is newer than every source. */
+export function buildIfStale() {
+  if (!isFresh()) build();
+}
+
+// As a script (`npm run build`, or `--if-stale` before a command-line tool); start.mjs imports it instead.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--if-stale')) buildIfStale();
+  else build();
+}

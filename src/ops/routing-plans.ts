@@ -43,7 +43,7 @@ export type TextPlanResult = PlanResult | Result<{ status: 'errors'; lines: Chec
 
 /** The lines of a routing text, each checked against the account: a plan when none is at fault, else every error. */
 export async function planFromText(deps: OpsDeps, actor: Actor, text: string): Promise<TextPlanResult> {
-  const lines = parseRoutingText(text);
+  const lines = await parseRoutingText(text);
   if (lines.length === 0) return fail('invalid', 'The text has no `NUMBER AGENT_ID` line: nothing to plan.');
   if (lines.length > ROUTING_TEXT_MAX_LINES) {
     return fail('invalid', `The text has ${lines.length} lines, and a plan holds at most ${ROUTING_TEXT_MAX_LINES}.`);

@@ -1,8 +1,15 @@
 // Desired routing as text, one `NUMBER AGENT_ID` per line: what a team pastes into a plan, and what an export prints so
 // that it can be edited and pasted back. Only the shape of each line is checked here; whether a number belongs to the
 // account, or comes twice, is for the caller, which knows the account.
-import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js';
 import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
+
+type PhoneNumbers = typeof import('libphonenumber-js');
+// Loaded by the first text read rather than at start: its metadata is an eighth of the app's start-up.
+let phoneNumbers: Promise<PhoneNumbers> | undefined;
+const phoneNumbersLibrary = () => {
+  phoneNumbers ??= import('libphonenumber-js');
+  return phoneNumbers;
+};
 
 /** Entries one text may hold. Parsing returns them all, so that the caller can say by how many a text is over. */
 export const ROUTING_TEXT_MAX_LINES = 1000;
@@ -33,13 +40,14 @@ function refused(error: string): Refusal {
  * Every entry of a text, in order: `NUMBER AGENT_ID` a line, the agent id its last word, `#` starting a comment. Blank
  * and comment-only lines yield nothing; a line at fault yields its error, and the others are read all the same.
  */
-export function parseRoutingText(text: string): RoutingLine[] {
+export async function parseRoutingText(text: string): Promise<RoutingLine[]> {
+  const library = await phoneNumbersLibrary();
   const lines: RoutingLine[] = [];
   for (const [index, raw] of text.split(/\r\n?|\n/).entries()) {
     const written = raw.trim();
     const entry = (raw.split('#', 1)[0] ?? '').trim();
     if (!entry) continue;
-    lines.push({ line: index + 1, text: shortened(written), ...parseEntry(entry) });
+    lines.push({ line: index + 1, text: shortened(written), ...parseEntry(library, entry) });
   }
   return lines;
 }
@@ -51,7 +59,7 @@ function shortened(written: string): string {
   return `${written.slice(0, ENTRY_MAX).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 
-function parseEntry(entry: string): { ok: true; number: string; agentId: string } | Refusal {
+function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: string; agentId: string } | Refusal {
   if (entry.length > ENTRY_MAX) {
     return refused(
       `this line is ${entry.length} characters long: a line holds one phone number and one agent id, at most ${ENTRY_MAX} characters`,
@@ -61,14 +69,17 @@ function parseEntry(entry: string): { ok: true; number: string; agentId: string 
   if (WRITTEN_NUMBER.test(entry)) return refused('give the agent id after the number');
   const words = entry.split(/\s+/);
   if (words.length < 2) return refused('give a phone number, then the agent id, e.g. +49 30 1234567 agt_123');
-  const number = parseNumber(words.slice(0, -1).join(' '));
+  const number = parseNumber(library, words.slice(0, -1).join(' '));
   if (!number.ok) return number;
   const agentId = resourceId.safeParse(words.at(-1));
   if (!agentId.success) return refused(`the agent id ${agentId.error.issues[0]?.message ?? 'is invalid'}`);
   return { ok: true, number: number.value, agentId: agentId.data };
 }
 
-function parseNumber(written: string): { ok: true; value: string } | Refusal {
+function parseNumber(
+  { parsePhoneNumberFromString, validatePhoneNumberLength }: PhoneNumbers,
+  written: string,
+): { ok: true; value: string } | Refusal {
   const quoted = `"${written}"`;
   if (!WRITTEN_NUMBER.test(written)) return refused(`${quoted} is not a phone number`);
   // 00 is the international prefix across most of the world; the library knows it only given a country.

@@ -211,7 +211,7 @@ export function isAlive(pid: number): boolean {
 /** Checked before a kill, so that a pid the system has since given to another process is left alone. */
 function runsTheApp(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/main.js');
+    return /dist\/main\.js|scripts\/start\.mjs/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
   } catch {
     return false;
   }

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, routingText } from '../../src/ops/routing-text.js';
 
 /** The error of the one line `text` holds. */
-function errorOf(text: string): string | undefined {
-  const [line] = parseRoutingText(text);
+async function errorOf(text: string): Promise<string | undefined> {
+  const [line] = await parseRoutingText(text);
   return line && !line.ok ? line.error : undefined;
 }
 
 describe('parseRoutingText', () => {
-  it('reads numbers as people write them into E.164', () => {
+  it('reads numbers as people write them into E.164', async () => {
     const text = [
       '+49 30 1234567 agt_1',
       '+1 (415) 555-0100 agt_2',
@@ -19,7 +19,7 @@ describe('parseRoutingText', () => {
       '+4930123456 agt_5',
       '+49 (0)30 1234569 agt_6',
     ].join('\n');
-    expect(parseRoutingText(text)).toEqual([
+    expect(await parseRoutingText(text)).toEqual([
       { line: 1, text: '+49 30 1234567 agt_1', ok: true, number: '+49301234567', agentId: 'agt_1' },
       { line: 2, text: '+1 (415) 555-0100 agt_2', ok: true, number: '+14155550100', agentId: 'agt_2' },
       { line: 3, text: '0049 30 1234568 agt_3', ok: true, number: '+49301234568', agentId: 'agt_3' },
@@ -29,43 +29,45 @@ describe('parseRoutingText', () => {
     ]);
   });
 
-  it('skips blank and comment lines, ignores what follows a #, and counts lines as written', () => {
+  it('skips blank and comment lines, ignores what follows a #, and counts lines as written', async () => {
     const text = '# desired routing\n\n   \r\n+49 30 1234567 agt_1 # front desk\n  +1 415 555 0100   agt_2#no space\n#';
-    expect(parseRoutingText(text)).toEqual([
+    expect(await parseRoutingText(text)).toEqual([
       { line: 4, text: '+49 30 1234567 agt_1 # front desk', ok: true, number: '+49301234567', agentId: 'agt_1' },
       { line: 5, text: '+1 415 555 0100   agt_2#no space', ok: true, number: '+14155550100', agentId: 'agt_2' },
     ]);
-    expect(parseRoutingText('')).toEqual([]);
+    expect(await parseRoutingText('')).toEqual([]);
   });
 
-  it('refuses a number without its country code rather than guess one', () => {
-    expect(errorOf('030 1234567 agt_1')).toBe(
+  it('refuses a number without its country code rather than guess one', async () => {
+    expect(await errorOf('030 1234567 agt_1')).toBe(
       '"030 1234567" needs its country code: start it with + and the country code, e.g. +49 30 1234567 rather than 030 1234567',
     );
-    expect(errorOf('+999 1234567 agt_1')).toBe('"+999 1234567" does not start with a known country code');
+    expect(await errorOf('+999 1234567 agt_1')).toBe('"+999 1234567" does not start with a known country code');
   });
 
-  it('refuses what is not a phone number, or not one of a possible length', () => {
-    expect(errorOf('call-me agt_1')).toBe('"call-me" is not a phone number');
-    expect(errorOf('+1 800 FLOWERS agt_1')).toBe('"+1 800 FLOWERS" is not a phone number');
-    expect(errorOf('+1 415 555 0100 ext 5 agt_1')).toBe('"+1 415 555 0100 ext 5" is not a phone number');
-    expect(errorOf('+49 agt_1')).toBe('"+49" is too short for a phone number in its country');
-    expect(errorOf('+1 415 555 01000 agt_1')).toBe('"+1 415 555 01000" is too long for a phone number in its country');
+  it('refuses what is not a phone number, or not one of a possible length', async () => {
+    expect(await errorOf('call-me agt_1')).toBe('"call-me" is not a phone number');
+    expect(await errorOf('+1 800 FLOWERS agt_1')).toBe('"+1 800 FLOWERS" is not a phone number');
+    expect(await errorOf('+1 415 555 0100 ext 5 agt_1')).toBe('"+1 415 555 0100 ext 5" is not a phone number');
+    expect(await errorOf('+49 agt_1')).toBe('"+49" is too short for a phone number in its country');
+    expect(await errorOf('+1 415 555 01000 agt_1')).toBe(
+      '"+1 415 555 01000" is too long for a phone number in its country',
+    );
   });
 
-  it('asks for the agent id when a line holds only a number', () => {
-    expect(errorOf('+49 30 1234567')).toBe('give the agent id after the number');
-    expect(errorOf('+4930123456 # agt_1')).toBe('give the agent id after the number');
-    expect(errorOf('agt_1')).toBe('give a phone number, then the agent id, e.g. +49 30 1234567 agt_123');
+  it('asks for the agent id when a line holds only a number', async () => {
+    expect(await errorOf('+49 30 1234567')).toBe('give the agent id after the number');
+    expect(await errorOf('+4930123456 # agt_1')).toBe('give the agent id after the number');
+    expect(await errorOf('agt_1')).toBe('give a phone number, then the agent id, e.g. +49 30 1234567 agt_123');
   });
 
-  it('checks the agent id against the shape the provider accepts', () => {
-    expect(errorOf(`+49 30 1234567 agt_${'x'.repeat(150)}`)).toBe('the agent id must be at most 150 characters');
+  it('checks the agent id against the shape the provider accepts', async () => {
+    expect(await errorOf(`+49 30 1234567 agt_${'x'.repeat(150)}`)).toBe('the agent id must be at most 150 characters');
   });
 
-  it('refuses a line too long to be an entry, without echoing it', () => {
+  it('refuses a line too long to be an entry, without echoing it', async () => {
     const long = `+49 30 1234567 ${'x'.repeat(500)}`;
-    const [line] = parseRoutingText(`\n${long}`);
+    const [line] = await parseRoutingText(`\n${long}`);
     expect(line).toEqual({
       line: 2,
       text: `${long.slice(0, 200)}…`,
@@ -74,11 +76,11 @@ describe('parseRoutingText', () => {
     });
   });
 
-  it('reads every line of a text over the limit, so that the caller can refuse it', () => {
+  it('reads every line of a text over the limit, so that the caller can refuse it', async () => {
     const count = ROUTING_TEXT_MAX_LINES + 1;
     const numbers = Array.from({ length: count }, (_, index) => `+1415555${String(index).padStart(4, '0')}`);
     const text = numbers.map((number, index) => `${number} agt_${index}`).join('\n');
-    const lines = parseRoutingText(text);
+    const lines = await parseRoutingText(text);
     expect(lines).toHaveLength(count);
     expect(lines.every((line) => line.ok)).toBe(true);
     expect(lines.map((line) => (line.ok ? line.number : line.error))).toEqual(numbers);
@@ -92,7 +94,7 @@ describe('routingText', () => {
     { phoneNumber: '+4930123456', agentId: 'agt_3' },
   ];
 
-  it('prints a header, then one line a number in number order, each agent named in a comment', () => {
+  it('prints a header, then one line a number in number order, each agent named in a comment', async () => {
     expect(routingText(routes, 'Routing on 1 March\n\nEdit, then paste into /voice plan')).toBe(
       [
         '# Routing on 1 March',
@@ -106,12 +108,12 @@ describe('routingText', () => {
     expect(routingText([])).toBe('');
   });
 
-  it('reads back as the routing it printed, whatever the names hold', () => {
+  it('reads back as the routing it printed, whatever the names hold', async () => {
     const named = [
       ...routes,
       { phoneNumber: '+493023125000', agentId: 'agt_s0001', agentName: '\r\n# not a line \u2028+1 agt_x\u0000' },
     ];
-    const lines = parseRoutingText(routingText(named, 'header\n+4930123456 agt_header'));
+    const lines = await parseRoutingText(routingText(named, 'header\n+4930123456 agt_header'));
     expect(lines.map((line) => (line.ok ? { phoneNumber: line.number, agentId: line.agentId } : line.error))).toEqual(
       named
         .map(({ phoneNumber, agentId }) => ({ phoneNumber, agentId }))

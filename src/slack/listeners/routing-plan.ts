@@ -74,7 +74,7 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
       return ack({ response_action: 'errors', errors: { [INPUT.routingText.block]: error } });
     }
     // A pasted text is read at once, so that a line it cannot read is shown under it, to fix in place.
-    const unreadable = pasted.trim() && !file ? parseRoutingText(pasted).filter((line) => !line.ok) : [];
+    const unreadable = pasted.trim() && !file ? (await parseRoutingText(pasted)).filter((line) => !line.ok) : [];
     if (unreadable.length) {
       const shown = unreadable.slice(0, INLINE_ERRORS).map((line) => `Line ${line.line}: ${line.ok ? '' : line.error}`);
       const more = unreadable.length > INLINE_ERRORS ? ` (and ${unreadable.length - INLINE_ERRORS} more)` : '';
