@@ -72,7 +72,7 @@ export async function startVoiceOps(
   const store = await openStore(config.database, {
     approvalTtlMs: config.policy.approvalTtlHours * 60 * 60 * 1000,
     now,
-    onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
+    onIdleError: (error) => logger.warn({ err: error }, 'the database failed outside any request'),
     onStatement: (seconds) => metrics.databaseStatement(seconds),
   });
   const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);

@@ -3,6 +3,7 @@
 // drops them at once; what a user asks for by command, and every check before a change, reads them afresh.
 import type { ProviderClient } from '../provider/index.js';
 import type { Agent, PurchasedNumber } from '../provider/schemas.js';
+import { eachInSlices } from '../slices.js';
 import type { RouteRecord } from '../store/routes.js';
 import type { RoutesRepo } from '../store/store.js';
 
@@ -100,6 +101,8 @@ async function forgetUnlisted(
   recorded: RouteRecord[],
   purchased: PurchasedNumber[],
 ): Promise<void> {
-  const listed = new Set(purchased.map((entry) => entry.number));
+  if (recorded.length === 0) return;
+  const listed = new Set<string>();
+  await eachInSlices(purchased, (entry) => listed.add(entry.number));
   for (const route of recorded) if (!listed.has(route.phoneNumber)) await routes.removeNumber(route.phoneNumber);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BoughtNumber } from '../provider/index.js';
 import { EXPECTED_STATUS, MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
+import { filterInSlices } from '../slices.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
@@ -49,7 +50,7 @@ export async function listNumbers(
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(request), deps.lists.agents.get(request)]);
     const routed = await deps.store.routes.agentByNumber();
-    const matching = purchased.filter((entry) => matches(filter, entry, routed.get(entry.number)));
+    const matching = await filterInSlices(purchased, (entry) => matches(filter, entry, routed.get(entry.number)));
     const page = pageOf(matching, request, filter);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const items = await withCapabilities(

@@ -1,6 +1,7 @@
 // The map form's type-ahead pickers: whatever the account's size, each answer is the first matches of what was typed,
 // numbers that route nowhere first, from the provider lists kept for a minute (a keystroke must not read them again).
-import type { Agent } from '../provider/schemas.js';
+import type { Agent, PurchasedNumber } from '../provider/schemas.js';
+import { eachInSlices } from '../slices.js';
 import { type OpsDeps, providerFailure } from './context.js';
 import { type NumberSummary, summarize } from './numbers.js';
 import type { Result } from './types.js';
@@ -27,19 +28,21 @@ export async function numberChoices(deps: OpsDeps, typed: string, limit = PICKER
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
     const routes = await deps.store.routes.agentByNumber();
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
-    const unrouted: NumberSummary[] = [];
-    const routed: NumberSummary[] = [];
-    for (const entry of purchased) {
-      if (digits && !entry.number.includes(digits)) continue;
+    const unrouted: PurchasedNumber[] = [];
+    const routed: PurchasedNumber[] = [];
+    await eachInSlices(purchased, (entry) => {
+      if (digits && !entry.number.includes(digits)) return;
       const agentId = routes.get(entry.number);
-      if (words && !(agentId && names.get(agentId)?.toLowerCase().includes(words))) continue;
-      (agentId ? routed : unrouted).push(summarize(entry, routes, names));
-    }
+      if (words && !(agentId && names.get(agentId)?.toLowerCase().includes(words))) return;
+      (agentId ? routed : unrouted).push(entry);
+    });
+    // Only the numbers shown are summarized: the rest are counted.
     const shownUnrouted = unrouted.slice(0, limit);
+    const shownRouted = routed.slice(0, limit - shownUnrouted.length);
     return {
       ok: true,
-      unrouted: shownUnrouted,
-      routed: routed.slice(0, limit - shownUnrouted.length),
+      unrouted: shownUnrouted.map((entry) => summarize(entry, routes, names)),
+      routed: shownRouted.map((entry) => summarize(entry, routes, names)),
       matching: { unrouted: unrouted.length, routed: routed.length },
     };
   } catch (error) {

@@ -4,6 +4,7 @@
 // with a turn of the event loop between slices. A body the scan does not expect, or any item that fails, is read
 // again by the whole-body check, so that what is wrong is reported exactly as for any other answer.
 import type { z } from 'zod';
+import { nextTurn } from '../slices.js';
 import { checkResponse } from './contract.js';
 
 /** Characters scanned between turns of the event loop: about a millisecond's work. */
@@ -16,8 +17,6 @@ const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN = new Set([0x7b, 0x5b]); // { [
 const CLOSE = new Set([0x7d, 0x5d]); // } ]
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Where the top-level object's `data` array opens, and where each of its items ends (the offset of the comma or the

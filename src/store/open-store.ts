@@ -5,6 +5,7 @@ import { Approvals } from './approvals.js';
 import { AuditLog } from './audit.js';
 import { AuditChanges } from './audit-changes.js';
 import { Batches } from './batches.js';
+import { WalCheckpoints } from './checkpoints.js';
 import { Confirmations } from './confirmations.js';
 import { DatabaseUnusable, openDatabase } from './db.js';
 import { DeliveryKeys } from './dedupe.js';
@@ -29,7 +30,10 @@ export interface StoreOptions {
   /** How long a request for a second approval waits before it expires. */
   approvalTtlMs: number;
   now?: () => Date;
-  /** Errors on idle Postgres connections (the server restarting, say), which are not any request's. */
+  /**
+   * Errors that are not any request's: on idle Postgres connections (the server restarting, say), or of a SQLite
+   * checkpoint.
+   */
   onIdleError?: (error: Error) => void;
   /** Told of every statement, with its time. */
   onStatement?: StatementObserver;
@@ -40,7 +44,11 @@ export async function openEngine(
   target: DatabaseTarget,
   options: Pick<StoreOptions, 'onIdleError' | 'onStatement'> = {},
 ) {
-  if (target.kind === 'sqlite') return sqliteEngine(openDatabase(target.path), target.path, options.onStatement);
+  if (target.kind === 'sqlite') {
+    const db = openDatabase(target.path);
+    const checkpoints = new WalCheckpoints(target.path, { onError: options.onIdleError ?? (() => {}) });
+    return sqliteEngine(db, target.path, options.onStatement, checkpoints);
+  }
   // Loaded only for Postgres, so that the SQLite default starts without the pg client.
   const { isConnectionLoss, postgresEngine, reasonOf } = await import('./postgres-sql.js');
   const engine = postgresEngine(target.url, {

@@ -3,6 +3,7 @@
 // rather than slip into it. BEGIN IMMEDIATE takes the file's one writer lock at once, which serialises transactions
 // across processes sharing the file (and makes `lock` unnecessary).
 import type Sqlite from 'better-sqlite3';
+import type { WalCheckpoints } from './checkpoints.js';
 import { checkWritable, type Database } from './db.js';
 import { type Dialect, isNamed, type Sql, type SqlEngine, type SqlParams, type StatementObserver } from './sql.js';
 
@@ -114,6 +115,7 @@ class SqliteEngine extends SqliteSql implements SqlEngine {
   constructor(
     statements: Statements,
     readonly label: string,
+    private readonly checkpoints: WalCheckpoints | undefined,
     gate: Gate = {},
   ) {
     super(statements, gate);
@@ -126,12 +128,21 @@ class SqliteEngine extends SqliteSql implements SqlEngine {
   }
 
   async close(): Promise<void> {
+    await this.checkpoints?.stop();
     while (this.#gate.held !== undefined) await this.#gate.held;
     this.statements.db.close();
   }
 }
 
-/** The engine on an open (and migrated) connection; `label` names the file in messages. */
-export function sqliteEngine(db: Database, label = db.name, observe: StatementObserver = () => {}): SqlEngine {
-  return new SqliteEngine(new Statements(db, observe), label);
+/**
+ * The engine on an open (and migrated) connection; `label` names the file in messages. `checkpoints`, given for the
+ * app's own file, is stopped when the engine closes.
+ */
+export function sqliteEngine(
+  db: Database,
+  label = db.name,
+  observe: StatementObserver = () => {},
+  checkpoints?: WalCheckpoints,
+): SqlEngine {
+  return new SqliteEngine(new Statements(db, observe), label, checkpoints);
 }

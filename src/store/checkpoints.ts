@@ -1,0 +1,106 @@
+// SQLite's WAL is copied back into the database file by a checkpoint, which syncs the file to disk: 5–15 ms. Left to
+// SQLite, the commit that takes the WAL past 1,000 pages runs it on the app's connection, on the event loop, and every
+// acknowledgement due meanwhile waits for it. Here the app's connection checkpoints by itself only far later (a
+// backstop), and a worker thread with a connection of its own checkpoints whenever the WAL has grown past
+// CHECKPOINT_WAL_BYTES: no request pays for it. PASSIVE never waits for the app's readers or writer.
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** About SQLite's own default (1,000 pages of 4 KiB). */
+export const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
+/** The app's connection checkpoints by itself only past this, should the worker fall behind or fail. */
+export const BACKSTOP_CHECKPOINT_PAGES = 16_000;
+/** How often the WAL's size is looked at: a stat, far cheaper than the checkpoint it saves a request. */
+const CHECK_EVERY_MS = 1_000;
+
+// The worker's whole program, in plain JavaScript so that it runs alike from dist/ and from the TypeScript sources.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Sqlite = require(workerData.driver);
+const db = new Sqlite(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = NORMAL');
+parentPort.on('message', () => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ ok: true });
+  } catch (error) {
+    parentPort.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+
+export interface CheckpointOptions {
+  /** Told when a checkpoint fails (the backstop still bounds the WAL). */
+  onError: (error: Error) => void;
+  walBytes?: number;
+  checkEveryMs?: number;
+}
+
+/** Checkpoints the WAL of the database at `path` from a worker thread, started the first time the WAL is large. */
+export class WalCheckpoints {
+  readonly #path: string;
+  readonly #options: Required<CheckpointOptions>;
+  readonly #timer: NodeJS.Timeout;
+  #worker?: Worker;
+  #running?: Promise<void>;
+
+  constructor(path: string, options: CheckpointOptions) {
+    this.#path = path;
+    this.#options = { walBytes: CHECKPOINT_WAL_BYTES, checkEveryMs: CHECK_EVERY_MS, ...options };
+    this.#timer = setInterval(() => this.#checkSize(), this.#options.checkEveryMs);
+    this.#timer.unref();
+  }
+
+  #checkSize(): void {
+    if (this.#running !== undefined) return;
+    const wal = statSync(`${this.#path}-wal`, { throwIfNoEntry: false });
+    if (!wal || wal.size < this.#options.walBytes) return;
+    this.#running = this.#checkpoint()
+      .catch((error: unknown) => this.#options.onError(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        this.#running = undefined;
+      });
+  }
+
+  #checkpoint(): Promise<void> {
+    const worker = this.#worker ?? this.#start();
+    return new Promise((resolve, reject) => {
+      const settle = (failure?: Error, workerLost = false) => {
+        worker.off('message', onAnswer).off('error', onFailure).off('exit', onExit);
+        if (workerLost) {
+          // Not asked again, even before its exit is told: the next checkpoint starts another.
+          if (this.#worker === worker) this.#worker = undefined;
+          void worker.terminate();
+        }
+        if (failure) reject(failure);
+        else resolve();
+      };
+      const onAnswer = (answer: { ok: boolean; message?: string }) =>
+        settle(answer.ok ? undefined : new Error(`The WAL checkpoint of ${this.#path} failed: ${answer.message}`));
+      const onFailure = (error: Error) => settle(error, true);
+      const onExit = () => settle(new Error(`The WAL checkpoint worker of ${this.#path} stopped`), true);
+      worker.on('message', onAnswer).on('error', onFailure).on('exit', onExit);
+      worker.postMessage('checkpoint');
+    });
+  }
+
+  #start(): Worker {
+    const worker = new Worker(WORKER, { eval: true, workerData: { driver, path: this.#path } });
+    worker.unref();
+    this.#worker = worker;
+    return worker;
+  }
+
+  /** Stops looking, lets a checkpoint under way end, and ends the worker. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
+}
