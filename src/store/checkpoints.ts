@@ -12,7 +12,7 @@ export const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 /** The app's connection checkpoints by itself only past this, should the worker fall behind or fail. */
 export const BACKSTOP_CHECKPOINT_PAGES = 4_000;
 /** How often the WAL's size is looked at: a stat, far cheaper than the checkpoint it saves a request. */
-const CHECK_EVERY_MS = 100;
+const CHECK_EVERY_MS = 250;
 
 // The worker's whole program, in plain JavaScript so that it runs alike from dist/ and from the TypeScript sources.
 const WORKER = `
