@@ -81,8 +81,16 @@ export function buildIfStale() {
   if (!isFresh()) build();
 }
 
-// As a script (`npm run build`, or `--if-stale` before a command-line tool); start.mjs imports it instead.
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Whether node was asked to run this file (`npm run build`, `--if-stale` before a tool), not start.mjs importing it. */
+function runAsScript() {
+  try {
+    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (runAsScript()) {
   if (process.argv.includes('--if-stale')) buildIfStale();
   else build();
 }

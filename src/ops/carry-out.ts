@@ -13,8 +13,8 @@ export interface Finished {
   /** Only for agent creation: carries the agent token, shown once to the requester. */
   createdAgent?: CreatedAgent;
   /**
-   * The app's own records of what changed (routing records, facts), written in the transaction that audits the
-   * outcome: neither is ever stored without the other.
+   * The app's own records of what changed (routing records, facts), written in the transaction that closes the
+   * intent and audits the outcome, by whoever closes it: a reconciler that closed it first has recorded what it found.
    */
   keep?: (deps: OpsDeps) => Promise<unknown>;
 }
@@ -70,7 +70,7 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
     // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
     await atomically(deps, async (deps) => {
       const closed = await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
-      if (result.ok) await result.keep?.(deps);
+      if (closed && result.ok) await result.keep?.(deps);
       await work.settle?.(deps, result);
       if (!closed) return;
       await record(

@@ -21,8 +21,9 @@ export class ResourceLocks {
   /** Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held. */
   async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
     const names = [changeName(correlationId), ...keys.map(lockName)];
+    let renewing: Promise<unknown> = Promise.resolve();
     const renewal = setInterval(() => {
-      this.leases
+      renewing = this.leases
         .take(names, correlationId, this.ttlMs)
         // Another holder has one: this change ran longer than the lease while it could not be renewed.
         .then((kept) => kept || this.logger.error({ correlationId }, 'a change lost its lock while under way'))
@@ -34,6 +35,8 @@ export class ResourceLocks {
       return { value: await work() };
     } finally {
       clearInterval(renewal);
+      // A renewal still on its way would otherwise take the leases again after they were given back.
+      await renewing;
       // Also gives back those taken when another was held. One that cannot be given back (the database is gone)
       // expires by itself.
       await this.leases.release(names, correlationId).catch(() => {});

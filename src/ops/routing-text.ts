@@ -7,7 +7,10 @@ type PhoneNumbers = typeof import('libphonenumber-js');
 // Loaded by the first text read rather than at start: its metadata is an eighth of the app's start-up.
 let phoneNumbers: Promise<PhoneNumbers> | undefined;
 const phoneNumbersLibrary = () => {
-  phoneNumbers ??= import('libphonenumber-js');
+  phoneNumbers ??= import('libphonenumber-js').catch((error: unknown) => {
+    phoneNumbers = undefined; // tried again by the next text
+    throw error;
+  });
   return phoneNumbers;
 };
 

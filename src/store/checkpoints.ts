@@ -9,10 +9,17 @@ import { Worker } from 'node:worker_threads';
 
 /** About SQLite's own default (1,000 pages of 4 KiB). */
 export const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
+/**
+ * What a WAL file the worker has emptied is cut back to when the app starts it over: below CHECKPOINT_WAL_BYTES, so
+ * that its size says again when the next checkpoint is due.
+ */
+export const WAL_FILE_LIMIT_BYTES = 1024 * 1024;
 /** The app's connection checkpoints by itself only past this, should the worker fall behind or fail. */
 export const BACKSTOP_CHECKPOINT_PAGES = 4_000;
 /** How often the WAL's size is looked at: a stat, far cheaper than the checkpoint it saves a request. */
 const CHECK_EVERY_MS = 250;
+/** After a failure, the next worker is tried no sooner than this: a lasting fault is told twice a minute, not more. */
+const RETRY_AFTER_MS = 30_000;
 
 // The worker's whole program, in plain JavaScript so that it runs alike from dist/ and from the TypeScript sources.
 const WORKER = `
@@ -34,10 +41,11 @@ parentPort.on('message', () => {
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
 export interface CheckpointOptions {
-  /** Told when a checkpoint fails (the backstop still bounds the WAL). */
+  /** Told when a checkpoint or its worker fails (the backstop still bounds the WAL). */
   onError: (error: Error) => void;
   walBytes?: number;
   checkEveryMs?: number;
+  retryAfterMs?: number;
 }
 
 /** Checkpoints the WAL of the database at `path` from a worker thread, started the first time the WAL is large. */
@@ -47,43 +55,46 @@ export class WalCheckpoints {
   readonly #timer: NodeJS.Timeout;
   #worker?: Worker;
   #running?: Promise<void>;
+  #retryAt = 0;
 
   constructor(path: string, options: CheckpointOptions) {
     this.#path = path;
-    this.#options = { walBytes: CHECKPOINT_WAL_BYTES, checkEveryMs: CHECK_EVERY_MS, ...options };
+    this.#options = {
+      walBytes: CHECKPOINT_WAL_BYTES,
+      checkEveryMs: CHECK_EVERY_MS,
+      retryAfterMs: RETRY_AFTER_MS,
+      ...options,
+    };
     this.#timer = setInterval(() => this.#checkSize(), this.#options.checkEveryMs);
     this.#timer.unref();
   }
 
   #checkSize(): void {
-    if (this.#running !== undefined) return;
-    const wal = statSync(`${this.#path}-wal`, { throwIfNoEntry: false });
-    if (!wal || wal.size < this.#options.walBytes) return;
-    this.#running = this.#checkpoint()
-      .catch((error: unknown) => this.#options.onError(error instanceof Error ? error : new Error(String(error))))
+    if (this.#running !== undefined || Date.now() < this.#retryAt) return;
+    this.#running = this.#checkpointIfDue()
+      .catch((error: unknown) => {
+        this.#retryAt = Date.now() + this.#options.retryAfterMs;
+        this.#options.onError(error instanceof Error ? error : new Error(String(error)));
+      })
       .finally(() => {
         this.#running = undefined;
       });
   }
 
-  #checkpoint(): Promise<void> {
+  async #checkpointIfDue(): Promise<void> {
+    const wal = statSync(`${this.#path}-wal`, { throwIfNoEntry: false });
+    if (!wal || wal.size < this.#options.walBytes) return;
     const worker = this.#worker ?? this.#start();
-    return new Promise((resolve, reject) => {
-      const settle = (failure?: Error, workerLost = false) => {
-        worker.off('message', onAnswer).off('error', onFailure).off('exit', onExit);
-        if (workerLost) {
-          // Not asked again, even before its exit is told: the next checkpoint starts another.
-          if (this.#worker === worker) this.#worker = undefined;
-          void worker.terminate();
-        }
+    await new Promise<void>((resolve, reject) => {
+      const settle = (failure?: Error) => {
+        worker.off('message', onAnswer).off('error', settle).off('exit', onExit);
         if (failure) reject(failure);
         else resolve();
       };
       const onAnswer = (answer: { ok: boolean; message?: string }) =>
         settle(answer.ok ? undefined : new Error(`The WAL checkpoint of ${this.#path} failed: ${answer.message}`));
-      const onFailure = (error: Error) => settle(error, true);
-      const onExit = () => settle(new Error(`The WAL checkpoint worker of ${this.#path} stopped`), true);
-      worker.on('message', onAnswer).on('error', onFailure).on('exit', onExit);
+      const onExit = () => settle(new Error(`The WAL checkpoint worker of ${this.#path} stopped`));
+      worker.on('message', onAnswer).on('error', settle).on('exit', onExit);
       worker.postMessage('checkpoint');
     });
   }
@@ -91,6 +102,11 @@ export class WalCheckpoints {
   #start(): Worker {
     const worker = new Worker(WORKER, { eval: true, workerData: { driver, path: this.#path } });
     worker.unref();
+    // Whenever it fails or ends, between checkpoints too, it is not asked again: the next checkpoint starts another.
+    const forget = () => {
+      if (this.#worker === worker) this.#worker = undefined;
+    };
+    worker.on('error', forget).on('exit', forget);
     this.#worker = worker;
     return worker;
   }

@@ -2,12 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { BACKSTOP_CHECKPOINT_PAGES, CHECKPOINT_WAL_BYTES } from './checkpoints.js';
+import { BACKSTOP_CHECKPOINT_PAGES, WAL_FILE_LIMIT_BYTES } from './checkpoints.js';
 import { assertReadableSchema, migrate } from './migrations.js';
 
 export type Database = Sqlite.Database;
 
-const IN_MEMORY = ':memory:';
+export const IN_MEMORY = ':memory:';
 
 /** The app's database cannot serve it; the message names the path and what to do. */
 export class DatabaseUnusable extends Error {
@@ -34,9 +34,9 @@ export function openDatabase(path: string): Database {
     // WAL lets a reader (the audit export) run while the app writes; with WAL, NORMAL sync cannot corrupt
     // the database and only risks the last commits on power loss.
     if (path !== IN_MEMORY) db.pragma('journal_mode = WAL');
-    // Checkpoints are a worker's (checkpoints.ts); a WAL file they have emptied shrinks back to their threshold.
+    // Checkpoints are a worker's (checkpoints.ts); a WAL file they have emptied is cut back when it starts over.
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    db.pragma(`journal_size_limit = ${CHECKPOINT_WAL_BYTES}`);
+    db.pragma(`journal_size_limit = ${WAL_FILE_LIMIT_BYTES}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');

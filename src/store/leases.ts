@@ -15,7 +15,8 @@ const releaseOf = (dialect: Dialect) =>
   `DELETE FROM leases WHERE holder = @holder AND name ${dialect.inJsonArray('@names')}`;
 const HOLDER = 'SELECT holder FROM leases WHERE name = ? AND expires_at > ?';
 
-const distinct = (names: string | readonly string[]) => [...new Set([names].flat())];
+// Sorted, so that two takes sharing names lock their rows in one order and cannot deadlock each other on Postgres.
+const distinct = (names: string | readonly string[]) => [...new Set([names].flat())].sort();
 
 export class Leases implements LeasesRepo {
   readonly #now: () => Date;

@@ -7,7 +7,7 @@ import { AuditChanges } from './audit-changes.js';
 import { Batches } from './batches.js';
 import { WalCheckpoints } from './checkpoints.js';
 import { Confirmations } from './confirmations.js';
-import { DatabaseUnusable, openDatabase } from './db.js';
+import { DatabaseUnusable, IN_MEMORY, openDatabase } from './db.js';
 import { DeliveryKeys } from './dedupe.js';
 import { LearnedFacts } from './facts.js';
 import { Intents } from './intents.js';
@@ -46,7 +46,10 @@ export async function openEngine(
 ) {
   if (target.kind === 'sqlite') {
     const db = openDatabase(target.path);
-    const checkpoints = new WalCheckpoints(target.path, { onError: options.onIdleError ?? (() => {}) });
+    const checkpoints =
+      target.path === IN_MEMORY
+        ? undefined
+        : new WalCheckpoints(target.path, { onError: options.onIdleError ?? (() => {}) });
     return sqliteEngine(db, target.path, options.onStatement, checkpoints);
   }
   // Loaded only for Postgres, so that the SQLite default starts without the pg client.

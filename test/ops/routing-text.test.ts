@@ -94,7 +94,7 @@ describe('routingText', () => {
     { phoneNumber: '+4930123456', agentId: 'agt_3' },
   ];
 
-  it('prints a header, then one line a number in number order, each agent named in a comment', async () => {
+  it('prints a header, then one line a number in number order, each agent named in a comment', () => {
     expect(routingText(routes, 'Routing on 1 March\n\nEdit, then paste into /voice plan')).toBe(
       [
         '# Routing on 1 March',
