@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE } from '../../src/slack/ids.js';
+import { check, messageBody } from '../../src/playground/block-kit.js';
+import { ACTION, PAGE } from '../../src/slack/ids.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
 import {
   auditChange,
@@ -19,6 +20,24 @@ describe('auditMessage', () => {
     expect(rendered(auditMessage(auditPageOf([auditChange()])))).toContain(
       '`2025-03-01T12:34Z` <@U0ALICE> `number.buy` *+14155550100* :white_check_mark: succeeded',
     );
+  });
+
+  it('gives each batch on the page its own Items button, in a block of its own, as Slack asks', () => {
+    const batch = (id: string, minute: string) =>
+      auditChange({
+        correlationId: id,
+        action: 'batch.map',
+        target: 'agt_berlin',
+        at: `2025-03-01T12:${minute}:00.000Z`,
+        batch: { succeeded: 2, failed: 0, cancelled: 0 },
+      });
+    const shown = auditMessage(auditPageOf([batch('b_1', '34'), auditChange(), batch('b_2', '40')]));
+    const buttons = elements(shown, ACTION.batchItems);
+    expect(buttons.map((button) => String(button.value))).toEqual([
+      expect.stringContaining('b_1'),
+      expect.stringContaining('b_2'),
+    ]);
+    expect(check(messageBody, shown)).toEqual(expect.objectContaining({ ok: true }));
   });
 
   it('shows the error code and message of a failure', () => {

@@ -142,19 +142,23 @@ export function auditMessage(page: AuditPage): SlackMessage {
     return message('Audit log: no changes', [section(`${title}\n${filter ? 'No changes match.' : 'No changes yet.'}`)]);
   }
   const sections = packLines(page.items.map(changeLine), LIMITS.sectionText);
-  // A batch is one line; its items, each with its outcome, are a button away.
-  const batches = page.items.filter((change) => change.batch);
-  const itemButtons = batches.map((change) =>
-    button({
-      text: `Items: ${change.target ?? 'batch'}, ${change.at.slice(11, 16)} UTC`,
-      actionId: ACTION.batchItems,
-      value: encodeValue({ batchId: change.correlationId, page: 1 }),
-    }),
-  );
+  // A batch is one line; its items, each with its outcome, are a button away: one block a button, since an
+  // action_id is unique within its block.
+  const itemButtons = page.items
+    .filter((change) => change.batch)
+    .map((change) =>
+      actions([
+        button({
+          text: `Items: ${change.target ?? 'batch'}, ${change.at.slice(11, 16)} UTC`,
+          actionId: ACTION.batchItems,
+          value: encodeValue({ batchId: change.correlationId, page: 1 }),
+        }),
+      ]),
+    );
   return message(`Audit log: page ${page.page}, ${changesCounted(page)}`, [
     section(title),
     ...sections.map((text) => section(text)),
-    ...(itemButtons.length ? [actions(itemButtons)] : []),
+    ...itemButtons,
     ...auditPager(page),
     ...(filter ? [] : [context('Filter by who or what: `/voice audit @user`, a number, an agent id, or `failed`.')]),
   ]);
