@@ -20,10 +20,10 @@ import { ACTION } from '../src/slack/ids.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../test/harness/fake-slack.js';
 import { blockAction, OPS_CHANNEL, slashCommand } from '../test/harness/payloads.js';
 import { createDatabase, POSTGRES_MISSING, postgresBinaries, startPostgres } from '../test/harness/postgres.js';
-import { postToSlackApp } from '../test/harness/signing.js';
+import { timedAnswer } from './answers.js';
 import type { AppReady, LoopDelay } from './app-process.js';
 import { buttonValue } from './blocks.js';
-import { OPERATOR, SIGNING_SECRET } from './constants.js';
+import { OPERATOR } from './constants.js';
 import { type Child, type ChildOutput, REPO_ROOT } from './ipc.js';
 import { type Target, table } from './report.js';
 import { round } from './stats.js';
@@ -218,30 +218,12 @@ async function oneBatch(
 /** What a person reads of a post: its text and its blocks. */
 const textOf = (call: SlackCall) => JSON.stringify(call.body);
 
-/**
- * Sends a signed request and resolves with the first post to its own response_url that `accept`s, and the time from
- * sending to it. The wait is registered before sending.
- */
+/** Sends signed requests to `eventsUrl`, each with a response_url of its own, timed to their accepted answers. */
 function sender(slack: FakeSlack, eventsUrl: string, engine: BatchEngine) {
   let sent = 0;
   return async (body: (responseUrl: string) => string, accept: (call: SlackCall) => boolean, timeoutMs = 60_000) => {
     const responseUrlId = `batch-${engine}-${++sent}`;
-    let answeredAt = Number.NaN;
-    const answer = slack.waitFor(
-      RESPONSE_URL,
-      (call) => {
-        if (call.responseUrlId !== responseUrlId || !accept(call)) return false;
-        answeredAt = performance.now();
-        return true;
-      },
-      { timeoutMs, since: slack.mark() },
-    );
-    answer.catch(() => undefined);
-    const sentAt = performance.now();
-    const ack = await postToSlackApp(eventsUrl, SIGNING_SECRET, body(slack.respondUrl(responseUrlId)));
-    if (ack.status !== 200) throw new Error(`the request was answered ${ack.status}: ${ack.body}`);
-    const call = await answer;
-    return { body: call.body, text: textOf(call), ms: answeredAt - sentAt, responseUrlId };
+    return { ...(await timedAnswer(slack, eventsUrl, responseUrlId, body, accept, timeoutMs)), responseUrlId };
   };
 }
 

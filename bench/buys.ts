@@ -6,11 +6,11 @@ import { performance } from 'node:perf_hooks';
 import { ProviderClient } from '../src/provider/client.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { ACTION } from '../src/slack/ids.js';
-import { type FakeSlack, RESPONSE_URL, type SlackCall } from '../test/harness/fake-slack.js';
+import type { FakeSlack, SlackCall } from '../test/harness/fake-slack.js';
 import { blockAction, OPS_CHANNEL, slashCommand } from '../test/harness/payloads.js';
-import { postToSlackApp } from '../test/harness/signing.js';
+import { timedAnswer } from './answers.js';
 import { buttonValue } from './blocks.js';
-import { OPERATOR, SIGNING_SECRET } from './constants.js';
+import { OPERATOR } from './constants.js';
 import { sleep } from './stats.js';
 
 const ANSWER_TIMEOUT_MS = 60_000;
@@ -77,29 +77,9 @@ export function buyFlow(slack: FakeSlack, sandbox: Sandbox) {
     return found;
   }
 
-  /**
-   * Sends a signed request and resolves with the first post to its response_url that `accept`s, and the time to it.
-   * The wait is registered before sending: the stub process clears the fake's call log as it counts.
-   */
-  async function send(eventsUrl: string, body: (responseUrl: string) => string, accept: (call: SlackCall) => boolean) {
-    const id = `buy${++replies}`;
-    let answeredAt = Number.NaN;
-    const answer = slack.waitFor(
-      RESPONSE_URL,
-      (call) => {
-        if (call.responseUrlId !== id || !accept(call)) return false;
-        answeredAt = performance.now();
-        return true;
-      },
-      { timeoutMs: ANSWER_TIMEOUT_MS, since: slack.mark() },
-    );
-    answer.catch(() => undefined);
-    const sentAt = performance.now();
-    const ack = await postToSlackApp(eventsUrl, SIGNING_SECRET, body(slack.respondUrl(id)));
-    if (ack.status !== 200) throw new Error(`the request was answered ${ack.status}: ${ack.body}`);
-    const call = await answer;
-    return { text: JSON.stringify(call.body), body: call.body, ms: answeredAt - sentAt };
-  }
+  /** Sends a signed request, timed to the first post to its response_url that `accept`s. */
+  const send = (eventsUrl: string, body: (responseUrl: string) => string, accept: (call: SlackCall) => boolean) =>
+    timedAnswer(slack, eventsUrl, `buy${++replies}`, body, accept, ANSWER_TIMEOUT_MS);
 
   /** `/voice numbers buy NUMBER`; the confirmation id of its prompt's Confirm. */
   async function ask(eventsUrl: string, number: string) {

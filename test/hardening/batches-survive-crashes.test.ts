@@ -94,14 +94,19 @@ async function itemStates(batchId?: string): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
 }
 
-it('reconciles the items under way, starts no other, and offers Resume, which plans the rest', async () => {
-  const available = (await providerCall('GET', '/list-available-numbers?region=BR&limit=100')).data as {
+/** Buys NUMBERS voice numbers of `region` at the provider and creates an agent; its id. */
+async function numbersAndAgent(region: string, agent: { name: string; language: string }): Promise<string> {
+  const available = (await providerCall('GET', `/list-available-numbers?region=${region}&limit=100`)).data as {
     number: string;
     capabilities: string[];
   }[];
   const numbers = available.filter((entry) => entry.capabilities.includes('voice')).slice(0, NUMBERS);
   for (const { number } of numbers) await providerCall('POST', '/buy-phone-number', { number });
-  const agentId = String((await providerCall('POST', '/ai-agents', { name: 'Rio desk', language: 'pt-BR' })).id);
+  return String((await providerCall('POST', '/ai-agents', agent)).id);
+}
+
+it('reconciles the items under way, starts no other, and offers Resume, which plans the rest', async () => {
+  const agentId = await numbersAndAgent('BR', { name: 'Rio desk', language: 'pt-BR' });
 
   const first = await startApp(60_000);
   const planId = await send(first.eventsUrl, (responseUrl) =>
@@ -154,13 +159,7 @@ it('reconciles the items under way, starts no other, and offers Resume, which pl
 });
 
 it('stops a batch under way when the app is asked to stop: the items not started are cancelled, and Resume offered', async () => {
-  const available = (await providerCall('GET', '/list-available-numbers?region=JP&limit=100')).data as {
-    number: string;
-    capabilities: string[];
-  }[];
-  const numbers = available.filter((entry) => entry.capabilities.includes('voice')).slice(0, NUMBERS);
-  for (const { number } of numbers) await providerCall('POST', '/buy-phone-number', { number });
-  const agentId = String((await providerCall('POST', '/ai-agents', { name: 'Tokyo desk', language: 'ja-JP' })).id);
+  const agentId = await numbersAndAgent('JP', { name: 'Tokyo desk', language: 'ja-JP' });
 
   const app = await startApp(60_000);
   const planId = await send(app.eventsUrl, (responseUrl) =>
