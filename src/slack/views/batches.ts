@@ -173,18 +173,36 @@ function failuresBlocks(view: BatchView) {
   ];
 }
 
-/** How the batch ended: what was done, each failure with its reason, and the failed ones offered again. */
-export function resultMessage(view: BatchView): SlackMessage {
+/** Where the batch stands, in a line: its end, or (shown from `/voice audit`) that it has not ended yet. */
+function headlineOf(view: BatchView): string {
   const { succeeded, failed, cancelled, pending } = view.counts;
-  const left = cancelled + pending;
   const done = WORDS[kindOf(view)].done;
-  const headline =
-    view.state === 'stopped'
-      ? `:octagonal_sign: Stopped: ${count(succeeded)} of ${count(view.total)} ${done.toLowerCase()}${toAgent(view)}, ${count(left)} not started.`
-      : `${failed ? ':warning:' : ':white_check_mark:'} ${done} ${count(succeeded)} of ${counted(view.total, 'number')}${toAgent(view)}${failed ? `; ${count(failed)} failed` : ''}.`;
+  const tally = `${count(succeeded)} of ${counted(view.total, 'number')}${toAgent(view)}`;
+  switch (view.state) {
+    case 'stopped':
+    case 'interrupted':
+      return `:octagonal_sign: Stopped: ${count(succeeded)} of ${count(view.total)} ${done.toLowerCase()}${toAgent(view)}, ${count(cancelled + pending)} not started.`;
+    case 'awaiting':
+      return ':hourglass_flowing_sand: Waiting for a second approver: nothing is done until then.';
+    case 'expired':
+      return ':no_entry_sign: Not applied: the plan expired, was cancelled or was replaced. Nothing was changed.';
+    case 'running':
+    case 'stopping':
+      return `:hourglass_flowing_sand: Under way: ${done.toLowerCase()} ${tally} so far${failed ? `; ${count(failed)} failed` : ''}.`;
+    default:
+      return `${failed ? ':warning:' : ':white_check_mark:'} ${done} ${tally}${failed ? `; ${count(failed)} failed` : ''}.`;
+  }
+}
+
+/** Where the batch stands: what was done, each failure with its reason, and the failed ones offered again. */
+export function resultMessage(view: BatchView): SlackMessage {
+  const { failed, cancelled, pending } = view.counts;
+  const left = cancelled + pending;
+  const headline = headlineOf(view);
+  const ended = ['finished', 'stopped', 'interrupted'].includes(view.state);
   const again = [
-    ...(failed ? [againButton(view, 'failed', failed)] : []),
-    ...(left && view.state === 'stopped' ? [againButton(view, 'rest', left)] : []),
+    ...(failed && ended ? [againButton(view, 'failed', failed)] : []),
+    ...(left && (view.state === 'stopped' || view.state === 'interrupted') ? [againButton(view, 'rest', left)] : []),
   ];
   return message(headline, [
     section(headline),
