@@ -35,10 +35,8 @@ export const BATCH_CONCURRENCY = 4;
 /** Items under way at once: twice the provider calls, so that items' closing bookkeeping overlaps others' calls. */
 const ITEMS_UNDER_WAY = 2 * BATCH_CONCURRENCY;
 
-const BATCH_ACTION: Record<BulkKind, AuditAction> = BATCH_AUDIT_ACTION;
-
 /** The audit action of a stored batch. */
-const actionOf = (batch: Batch): AuditAction => BATCH_ACTION[storedPlan.parse(batch.plan).request.kind];
+const actionOf = (batch: Batch): AuditAction => BATCH_AUDIT_ACTION[storedPlan.parse(batch.plan).request.kind];
 
 /** What a batch's plan says, as stored with it. */
 const storedPlan = z.object({
@@ -116,7 +114,7 @@ const PROBES: Record<BulkKind, PendingChange> = {
 /** Plans a bulk change: every item with its effect, stored as a batch that waits for one confirmation. */
 export async function planBatch(deps: OpsDeps, actor: Actor, request: BulkRequest): Promise<PlanResult> {
   const batchId = newCorrelationId();
-  const action = BATCH_ACTION[request.kind];
+  const action = BATCH_AUDIT_ACTION[request.kind];
   const attempt = { action: request.kind, correlationId: batchId };
   const denied = await mayRequest(deps, actor, NEEDED_ROLE[request.kind], attempt);
   if (denied) return denied;
@@ -163,7 +161,7 @@ async function storePlan(
       items: planned.items.map((item) => ({ change: item.change, state: item.unchanged ? 'unchanged' : 'pending' })),
     });
     await record(deps, actor, batchId, {
-      action: BATCH_ACTION[request.kind],
+      action: BATCH_AUDIT_ACTION[request.kind],
       outcome: 'requested',
       target: `${planned.items.length} numbers`,
       params: {
@@ -286,7 +284,7 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
       const batch = await deps.store.batches.get(batchId);
       if (batch?.state !== 'awaiting') return batch ? alreadyStartedMessage(batch) : notFound();
       const plan = storedPlan.parse(batch.plan);
-      if (!(await planHolds(deps, batch, plan))) {
+      if (!(await planNow(deps, batch, plan)).holds) {
         await deps.store.batches.move(batchId, ['awaiting'], 'expired');
         const failure = fail(
           'conflict',
@@ -306,14 +304,19 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
   };
 }
 
-/** Whether planning the request again now gives the plan stored. */
-async function planHolds(deps: OpsDeps, batch: Batch, plan: StoredPlan): Promise<boolean> {
+/** The request planned again now, and whether that gives the plan stored. */
+async function planNow(
+  deps: OpsDeps,
+  batch: Batch,
+  plan: StoredPlan,
+): Promise<{ now: Result<Planned>; holds: boolean }> {
   const now = await planItems(deps, plan.request);
+  if (!now.ok) return { now, holds: false };
   const stored = (await deps.store.batches.items(batch.id, { offset: 0, limit: batch.total })).map((item) => ({
     change: pendingChange.parse(item.change),
     unchanged: item.state === 'unchanged',
   }));
-  return now.ok && samePlan(stored, now.items);
+  return { now, holds: samePlan(stored, now.items) };
 }
 
 /** The plan as things stand now, stored as a new plan, when it differs from the one shown; the old one expires. */
@@ -323,14 +326,14 @@ async function replanIfChanged(
   batch: Batch,
   plan: StoredPlan,
 ): Promise<ApplyResult | undefined> {
-  if (await planHolds(deps, batch, plan)) return undefined;
+  const { now, holds } = await planNow(deps, batch, plan);
+  if (holds) return undefined;
   if (!(await deps.store.batches.move(batch.id, ['planned'], 'expired'))) return alreadyStarted(deps, batch.id);
   await record(deps, actor, batch.id, {
-    action: BATCH_ACTION[plan.request.kind],
+    action: BATCH_AUDIT_ACTION[plan.request.kind],
     outcome: 'expired',
     error: fail('conflict', 'What the plan would do changed before it was confirmed.', { code: 'plan_changed' }),
   });
-  const now = await planItems(deps, plan.request);
   if (!now.ok) return now;
   const replanned = await storePlan(deps, actor, newCorrelationId(), plan.request, now);
   return replanned.ok ? { ok: true, status: 'changed', view: replanned.view } : replanned;
@@ -350,7 +353,7 @@ async function start(
     if (batch.kind === 'number.buy') {
       await deps.store.lock('buy-limits');
       const count = (await deps.store.batches.counts(batch.id)).pending;
-      const attempt = { action: BATCH_ACTION['number.buy'], correlationId: batch.id };
+      const attempt = { action: BATCH_AUDIT_ACTION['number.buy'], correlationId: batch.id };
       const overLimit = await refuseBulkOverBuyLimit(deps, actor, count, attempt);
       if (overLimit) return overLimit;
     }
@@ -452,7 +455,7 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
   if (!view) throw new Error(`batch ${batchId} vanished`);
   const { counts } = view;
   await record(deps, actor, batchId, {
-    action: BATCH_ACTION[view.plan.request.kind],
+    action: BATCH_AUDIT_ACTION[view.plan.request.kind],
     outcome: stopped ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
     params: countsParams(counts),
     error: counts.failed
@@ -577,7 +580,7 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
     const view = await batchView(deps, batch.id);
     if (!view) continue;
     await record(deps, actor, batch.id, {
-      action: BATCH_ACTION[view.plan.request.kind],
+      action: BATCH_AUDIT_ACTION[view.plan.request.kind],
       outcome: 'failed',
       params: countsParams(view.counts),
       error: fail('provider', 'The app stopped while applying the batch: the rest waits for Resume.', {
