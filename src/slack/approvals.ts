@@ -52,17 +52,21 @@ export async function settleDecision(deps: SlackDeps, clicker: Respond, decided:
     return tellRequester(deps, request, rejectedMessage(request));
   }
   const { result } = decided;
-  await updateRequest(
-    deps,
-    request,
-    result.ok ? `:white_check_mark: Approved by ${by}: done.` : failedLine(by, result),
-  );
-  if (!result.ok) return tellRequester(deps, request, failureMessage(result));
+  if (!result.ok) {
+    await updateRequest(deps, request, failedLine(by, result));
+    return tellRequester(deps, request, failureMessage(result));
+  }
   if ('batchId' in result) {
-    // A batch announced itself when it ended; its requester gets its result, failures and all.
+    // A batch announced itself when it ended; the request says how it ended, and its requester gets its result,
+    // failures and all.
     const view = await deps.ops.batchView(result.batchId);
-    if (view) await tellRequester(deps, request, resultMessage(view));
+    const ended = view && resultMessage(view);
+    const outcome = ended ? ` ${ended.text.replace(/^:[a-z_]+: /, '')}` : '';
+    const mark = view?.counts.failed ? ':warning:' : ':white_check_mark:';
+    await updateRequest(deps, request, `${mark} Approved by ${by}: done.${outcome}`);
+    if (ended) await tellRequester(deps, request, ended);
   } else {
+    await updateRequest(deps, request, `:white_check_mark: Approved by ${by}: done.`);
     await tellRequester(deps, request, doneMessage(result));
     await deps.ops.announce(request.requester, result);
   }

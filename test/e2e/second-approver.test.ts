@@ -247,6 +247,7 @@ it('takes a bulk plan as one request: one approval by another person applies it 
   await waitUntil(() => app.sandbox.requestCount('buyNumber') === 3, 'the three buys');
   await app.settled();
   expect(shownText(updates(app).at(-1) as SlackCall)).toContain('Approved by <@UOPERATOR2>: done');
+  expect(shownText(updates(app).at(-1) as SlackCall)).toContain('Bought 3 of 3 numbers');
   await waitUntil(
     () =>
       app.slack
