@@ -240,6 +240,11 @@ it('takes a bulk plan as one request: one approval by another person applies it 
   expect(shownText(posted[0] as SlackCall)).toContain('A plan, as one request: buy 3 numbers');
   const approvalId = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange);
   expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  // The approver may look at every item first: the card says nothing is done yet.
+  const items = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.batchItems);
+  const card = await outcomeOf(app, (await press(app, SECOND_OPERATOR, ACTION.batchItems, items)).responseUrlId);
+  expect(shownText(card)).toContain('Waiting for a second approver');
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
 
   const own = await decide(app, OPERATOR, 'approve', approvalId);
   expect(shownText(await outcomeOf(app, own.responseUrlId))).toContain('another person with the operator role');

@@ -4,6 +4,7 @@ import { counted } from '../../counts.js';
 import { type ApprovalRequest, kindOf, NEEDED_ROLE } from '../../ops/index.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
+import { encodeValue } from '../paging.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { confirmationSummary, destroys } from './confirmation.js';
 import { agentLabel } from './text.js';
@@ -49,6 +50,16 @@ export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
         style: takesAway(request.change) ? 'danger' : 'primary',
       }),
       button({ text: 'Reject', actionId: ACTION.rejectChange, value: request.approvalId }),
+      // A plan is decided on as a whole: every item it would change is a click away, in a private reply.
+      ...(request.change.kind === 'batch'
+        ? [
+            button({
+              text: 'See every item',
+              actionId: ACTION.batchItems,
+              value: encodeValue({ batchId: request.change.batchId, page: 1 }),
+            }),
+          ]
+        : []),
     ]),
   ]);
 }
