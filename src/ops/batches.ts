@@ -1,7 +1,8 @@
 // Bulk changes, planned and applied like code: a plan lists every item with its effect and is stored as a batch;
-// one confirmation covers it; each item then goes through `carryOut` like a single change (its own intent and locks,
-// its audit rows under the batch's correlation id), a few at a time. Stop keeps the items not yet started from
-// happening. A batch cut short by a crash is never continued by itself: its requester is told, and may resume it.
+// one confirmation covers it; each item then goes through the path of a single change (its own intent, its audit
+// rows under the batch's correlation id), a few at a time, under locks the batch holds for all of them. Stop keeps
+// the items not yet started from happening. A batch cut short by a crash is never continued by itself: its requester
+// is told, and may resume it.
 import { z } from 'zod';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
@@ -21,19 +22,22 @@ import {
   requestFor,
   samePlan,
 } from './bulk-plans.js';
-import { carryOut } from './carry-out.js';
+import { carryOutHeld, openIntent, type Work } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { atomically, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
-import { takingTurns } from './turns.js';
 import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
 import { workFor } from './work.js';
 
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
 export const BATCH_CONCURRENCY = 4;
-/** Items under way at once: twice the provider calls, so that items' closing bookkeeping overlaps others' calls. */
-const ITEMS_UNDER_WAY = 2 * BATCH_CONCURRENCY;
+
+/** An item not yet started, and its change's work. */
+interface PendingItem {
+  seq: number;
+  work: Work;
+}
 
 /** The audit action of a stored batch. */
 const actionOf = (batch: Batch): AuditAction => BATCH_AUDIT_ACTION[storedPlan.parse(batch.plan).request.kind];
@@ -225,9 +229,10 @@ export async function applyBatch(
 }
 
 /**
- * Runs a batch from `from` (its requester's confirmation, or a second person's approval): its own lease tells every
- * replica that it is under way while this process runs it; a map's batch holds its agent, so that nobody deletes it
- * midway, and each item holds its number.
+ * Runs a batch from `from` (its requester's confirmation, or a second person's approval). For its whole run it holds
+ * the locks of every item not yet done (their numbers, a map's agent), as a state lock is held while a plan is
+ * applied: no other change to them slips between its items, and no item waits on another's lock. Its own lease tells
+ * every replica that the batch, and each item under way, is running in this process.
  */
 async function runBatch(
   deps: OpsDeps,
@@ -237,20 +242,27 @@ async function runBatch(
   onProgress: OnProgress,
 ): Promise<Result<{ view: BatchView }>> {
   const plan = storedPlan.parse(batch.plan);
-  const keys = plan.agent ? [`agent:${plan.agent.id}`] : [];
+  // Read before the batch starts: until it runs, nothing moves its items.
+  const pending = (await deps.store.batches.itemsIn(batch.id, ['pending'])).map((item) => ({
+    seq: item.seq,
+    work: workFor(deps, pendingChange.parse(item.change), actor.userId),
+  }));
+  const keys = [...new Set(pending.flatMap(({ work }) => work.lockKeys))];
   const ran = await deps.locks.tryWith(keys, batch.id, async () => {
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
     if (from === 'planned') await record(deps, actor, batch.id, { action: actionOf(batch), outcome: 'confirmed' });
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
-    await deps.changes.run(describe, () => runItems(deps, actor, batch.id, onProgress), batch.id);
+    await deps.changes.run(describe, () => runItems(deps, actor, batch.id, pending, onProgress), batch.id);
     return finish(deps, actor, batch.id);
   });
   if (ran) return 'id' in ran.value ? { ok: true, view: ran.value } : ran.value;
   const current = await deps.store.batches.get(batch.id);
-  // Not started: the agent is busy with another change (or a second click holds the batch for a moment).
-  if (current?.state === from) return busy(plan.agent ? `agent ${plan.agent.name}` : 'those numbers');
-  return current ? alreadyStartedMessage(current) : notFound();
+  if (current?.state !== from) return current ? alreadyStartedMessage(current) : notFound();
+  // Not started: another click holds the batch while it starts it, or a change to one of its numbers (or to its
+  // agent) is under way.
+  if (await deps.locks.isUnderWay(batch.id)) return beingApplied();
+  return busy(plan.agent ? `agent ${plan.agent.name} or one of these numbers` : 'one of these numbers');
 }
 
 /** A kind of change VOICE_REQUIRE_APPROVAL names waits, as a whole batch, for one second person's approval. */
@@ -384,11 +396,14 @@ async function alreadyStarted(deps: OpsDeps, batchId: string): Promise<Failure> 
   return batch ? alreadyStartedMessage(batch) : notFound();
 }
 
+const beingApplied = (): Failure =>
+  fail('already_used', 'That plan is being applied: its message shows how far it has gone.');
+
 function alreadyStartedMessage(batch: Batch): Failure {
   switch (batch.state) {
     case 'running':
     case 'stopping':
-      return fail('already_used', 'That plan is being applied: its message shows how far it has gone.');
+      return beingApplied();
     case 'awaiting':
       return fail('already_used', 'That plan is confirmed and waits for a second approver: nothing to do here.');
     case 'expired':
@@ -399,49 +414,50 @@ function alreadyStartedMessage(batch: Batch): Failure {
 }
 
 /**
- * Walks the pending items, each as a change of its own. An item holds one of the batch's turns at the provider from
- * its start to its provider call's answer; its bookkeeping afterwards (its audit, its leases given back) overlaps the
- * next items' calls. An item that has no turn yet has not started: a Stop, or a crash, keeps it from happening.
+ * Walks the pending items, BATCH_CONCURRENCY at a time, each as a change of its own: started and its intent opened,
+ * then carried out under the batch's locks. The transaction that writes an item's outcome also starts the next item
+ * of its worker, so that an item costs the database one commit. An item not started has not reached the provider: a
+ * Stop, or a crash, keeps it from happening.
  */
-async function runItems(deps: OpsDeps, actor: Actor, batchId: string, onProgress: OnProgress): Promise<void> {
-  const pending = await deps.store.batches.itemsIn(batchId, ['pending']);
+async function runItems(
+  deps: OpsDeps,
+  actor: Actor,
+  batchId: string,
+  pending: PendingItem[],
+  onProgress: OnProgress,
+): Promise<void> {
   // Counted here rather than read back after each item: one runner owns the batch's items while it runs.
   const counts = await deps.store.batches.counts(batchId);
-  const providerTurn = takingTurns(BATCH_CONCURRENCY);
   let next = 0;
+  /** The next item, started; none when every item is taken, a Stop was pressed, or the app is stopping. */
+  const startNext = async (deps: OpsDeps): Promise<PendingItem | undefined> => {
+    const item = pending[next++];
+    if (!item) return undefined;
+    if (deps.changes.closing) {
+      // The batch stops as a Stop would, and its requester gets Resume.
+      await deps.store.batches.move(batchId, ['running'], 'stopping');
+      return undefined;
+    }
+    if (!(await deps.store.batches.startItem(batchId, item.seq))) return undefined;
+    await openIntent(deps, actor, itemCorrelationId(batchId, item.seq), item.work.intent);
+    return item;
+  };
   const worker = async () => {
-    for (let item = pending[next++]; item; item = pending[next++]) {
-      const giveBack = await providerTurn();
-      if (deps.changes.closing) {
-        // The app is stopping: the batch stops as a Stop would, and its requester gets Resume.
-        await deps.store.batches.move(batchId, ['running'], 'stopping');
-        giveBack();
-        return;
-      }
-      try {
-        if (!(await deps.store.batches.startItem(batchId, item.seq))) return; // stopped
-        const work = workFor(deps, pendingChange.parse(item.change), actor.userId);
-        const run = () => work.run().finally(giveBack);
-        // A map's batch holds the agent for all of its items (see runBatch); each item holds its number.
-        const lockKeys = work.lockKeys.filter((key) => !key.startsWith('agent:'));
-        const settle = (deps: OpsDeps, outcome: Result<unknown>) =>
-          deps.store.batches.finishItem(batchId, item.seq, stateOf(outcome), outcome.ok ? undefined : outcome.message);
-        const done = await carryOut(deps, actor, itemCorrelationId(batchId, item.seq), {
-          ...work,
-          lockKeys,
-          run,
-          settle,
-        });
-        const state = stateOf(done);
-        counts.pending -= 1;
-        counts[state] += 1;
-        onProgress({ ...counts });
-      } finally {
-        giveBack();
-      }
+    for (let item = await startNext(deps); item; ) {
+      const { seq, work } = item;
+      let following: PendingItem | undefined;
+      const settle = async (deps: OpsDeps, outcome: Result<unknown>) => {
+        await deps.store.batches.finishItem(batchId, seq, stateOf(outcome), outcome.ok ? undefined : outcome.message);
+        following = await startNext(deps);
+      };
+      const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), { ...work, settle }));
+      counts.pending -= 1;
+      counts[state] += 1;
+      onProgress({ ...counts });
+      item = following;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(ITEMS_UNDER_WAY, pending.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, pending.length) }, worker));
 }
 
 const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : 'failed');

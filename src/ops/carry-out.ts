@@ -1,6 +1,6 @@
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
-import { auditIdOf, type ChangeIntent } from './changes.js';
+import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, busy, type OpsDeps, providerFailure, record } from './context.js';
 import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
@@ -35,7 +35,10 @@ export interface Work {
   lockKeys: string[];
   /** Calls the provider; a ProviderError thrown here becomes a failure. */
   run: () => Promise<Result<Finished>>;
-  /** What else the outcome settles (a batch's item), in the transaction that audits it, whoever closed the intent. */
+  /**
+   * What else the outcome settles, in the transaction that audits it, whoever closed the intent: a batch's item, and
+   * the start of the item after it.
+   */
   settle?: (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 }
 
@@ -62,36 +65,52 @@ export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: strin
 }
 
 async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
-  const step = { action: work.action, target: work.target, params: work.params };
-  const locked = await deps.locks.tryWith(work.lockKeys, correlationId, async () => {
-    // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
-    const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
-    // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
-    // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
-    await atomically(deps, async (deps) => {
-      const closed = await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
-      if (closed && result.ok) await result.keep?.(deps);
-      await work.settle?.(deps, result);
-      if (!closed) return;
-      await record(
-        deps,
-        actor,
-        auditIdOf(correlationId),
-        result.ok
-          ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
-          : { ...step, outcome: 'failed', error: result },
-      );
-    });
-    if (!result.ok) return result;
-    const { keep: _kept, ...done } = result;
-    return { ...done, correlationId };
-  });
+  const locked = await deps.locks.tryWith(work.lockKeys, correlationId, () =>
+    carryOutHeld(deps, actor, correlationId, work),
+  );
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
   await atomically(deps, async (deps) => {
     const closed = await deps.store.intents.close(correlationId, 'failed');
     await work.settle?.(deps, failure);
-    if (closed) await record(deps, actor, auditIdOf(correlationId), { ...step, outcome: 'failed', error: failure });
+    if (closed)
+      await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'failed', error: failure });
   });
   return failure;
 }
+
+/**
+ * The provider call of a change whose intent is open and whose resources are held (by the change itself, or by its
+ * batch for all of the batch's items), then its outcome: the intent closed, what it settles, and its audit row.
+ */
+export async function carryOutHeld(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  work: Work,
+): Promise<Result<Done>> {
+  // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
+  const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
+  // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
+  // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
+  await atomically(deps, async (deps) => {
+    const closed = await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
+    if (closed && result.ok) await result.keep?.(deps);
+    await work.settle?.(deps, result);
+    if (!closed) return;
+    const step = stepOf(work);
+    await record(
+      deps,
+      actor,
+      requestIdOf(correlationId),
+      result.ok
+        ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
+        : { ...step, outcome: 'failed', error: result },
+    );
+  });
+  if (!result.ok) return result;
+  const { keep: _kept, ...done } = result;
+  return { ...done, correlationId };
+}
+
+const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

@@ -73,8 +73,11 @@ export function batchItemOf(correlationId: string): { batchId: string; seq: numb
   return match?.[1] && match[2] ? { batchId: match[1], seq: Number(match[2]) } : undefined;
 }
 
-/** The correlation id a change's audit rows carry: its batch's for an item of one, else its own. */
-export const auditIdOf = (correlationId: string): string => batchItemOf(correlationId)?.batchId ?? correlationId;
+/**
+ * The request a change belongs to: its batch for an item of one, else the change itself. The change's audit rows carry
+ * that request's correlation id, and the request's run and lease cover the change (a batch holds its items' locks).
+ */
+export const requestIdOf = (correlationId: string): string => batchItemOf(correlationId)?.batchId ?? correlationId;
 
 /** How each kind of bulk change is audited: the batch as one request, its items as the single changes they are. */
 export const BATCH_AUDIT_ACTION = {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { LeasesRepo } from '../store/store.js';
 
@@ -18,20 +19,25 @@ export class ResourceLocks {
     private readonly logger: Logger,
   ) {}
 
-  /** Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held. */
+  /**
+   * Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held, even by
+   * another attempt at the same change (a second click): each attempt holds its leases under a name of its own, so
+   * that the one refused cannot give back those of the one that runs.
+   */
   async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
     const names = [changeName(correlationId), ...keys.map(lockName)];
+    const holder = `${correlationId} ${randomUUID()}`;
     let renewing: Promise<unknown> = Promise.resolve();
     const renewal = setInterval(() => {
       renewing = this.leases
-        .take(names, correlationId, this.ttlMs)
+        .take(names, holder, this.ttlMs)
         // Another holder has one: this change ran longer than the lease while it could not be renewed.
         .then((kept) => kept || this.logger.error({ correlationId }, 'a change lost its lock while under way'))
         .catch((error: unknown) => this.logger.warn({ err: error, correlationId }, 'could not renew a lock'));
     }, this.ttlMs / 3);
     renewal.unref();
     try {
-      if (!(await this.leases.take(names, correlationId, this.ttlMs))) return undefined;
+      if (!(await this.leases.take(names, holder, this.ttlMs))) return undefined;
       return { value: await work() };
     } finally {
       clearInterval(renewal);
@@ -39,12 +45,12 @@ export class ResourceLocks {
       await renewing;
       // Also gives back those taken when another was held. One that cannot be given back (the database is gone)
       // expires by itself.
-      await this.leases.release(names, correlationId).catch(() => {});
+      await this.leases.release(names, holder).catch(() => {});
     }
   }
 
-  /** Whether the change holds its lease: it runs now, in this process or another replica. */
+  /** Whether the change's lease is held: it runs now, in this process or another replica. */
   async isUnderWay(correlationId: string): Promise<boolean> {
-    return (await this.leases.holder(changeName(correlationId))) === correlationId;
+    return (await this.leases.holder(changeName(correlationId))) !== undefined;
   }
 }

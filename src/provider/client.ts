@@ -221,8 +221,11 @@ export class ProviderClient {
     const context = `${method} ${path}`;
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    // One deadline for connecting, the headers and the whole body.
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    // One deadline for connecting, the headers and the whole body, cleared at the answer: a timer left to fire after
+    // every request (AbortSignal.timeout's) costs each request an abort event, long after its answer.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const { signal } = deadline;
     const started = performance.now();
     let status: number | undefined;
     let failure: ProviderError | undefined;
@@ -248,6 +251,7 @@ export class ProviderClient {
       failure = error instanceof ProviderError ? error : this.transportError(error, signal, context);
       throw failure;
     } finally {
+      clearTimeout(timer);
       const elapsed = performance.now() - started;
       this.logger?.debug(
         { method, path, status, ms: Math.round(elapsed), attempt, error: failure?.kind },

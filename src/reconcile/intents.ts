@@ -1,7 +1,7 @@
 // Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
 import type { Done } from '../ops/carry-out.js';
-import { auditIdOf, batchItemOf, type ChangeIntent, changeIntent, targetOf } from '../ops/changes.js';
+import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf, targetOf } from '../ops/changes.js';
 import { atomically, type OpsDeps, providerFailure, record } from '../ops/context.js';
 import { announce, type Change, subjectOf } from '../ops/notify.js';
 import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
@@ -50,13 +50,15 @@ export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedB
 
 /**
  * The open intents whose change is not under way anywhere: neither in this process nor, holding its lease, in
- * another replica. What is left was stopped by a process that died.
+ * another replica. An item of a batch is under way while its batch runs. What is left was stopped by a process that
+ * died.
  */
 export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<Intent[]> {
   const stopped: Intent[] = [];
   for (const intent of open) {
-    if (deps.changes.isRunning(intent.correlationId)) continue;
-    if (await deps.locks.isUnderWay(intent.correlationId)) continue;
+    const request = requestIdOf(intent.correlationId);
+    if (deps.changes.isRunning(request)) continue;
+    if (await deps.locks.isUnderWay(request)) continue;
     stopped.push(intent);
   }
   return stopped;
@@ -83,7 +85,7 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
       const error = outcome.ok ? undefined : outcome.message;
       await deps.store.batches.finishItem(item.batchId, item.seq, outcome.ok ? 'succeeded' : 'failed', error);
     }
-    await record(deps, actor, auditIdOf(intent.correlationId), {
+    await record(deps, actor, requestIdOf(intent.correlationId), {
       action: change.kind,
       outcome: outcome.ok ? 'succeeded' : 'failed',
       target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
@@ -112,7 +114,7 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
 function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): Promise<void> {
   return atomically(deps, async (deps) => {
     if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return;
-    await record(deps, { ...requester, source: 'system' }, auditIdOf(intent.correlationId), {
+    await record(deps, { ...requester, source: 'system' }, requestIdOf(intent.correlationId), {
       action: change.kind,
       outcome: 'succeeded',
       target: targetOf(change),

@@ -119,7 +119,8 @@ function parseNumberFilter(args: string[], after: string): { ok: true; filter: N
       if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
       filter.agentId = agentId;
     } else if (/^[A-Za-z]{2}$/.test(word)) filter.region = word.toUpperCase();
-    else if (/^[\d().-]+$/.test(word) && /\d/.test(word))
+    // Digits anywhere in the number; with a leading + (a whole number, a country code), where it begins.
+    else if (/^\+?[\d().-]+$/.test(word) && /\d/.test(word))
       filter.digits = `${filter.digits ?? ''}${compactNumber([word])}`;
     else {
       const named = regionNameAt(args, index);

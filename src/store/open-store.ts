@@ -75,41 +75,109 @@ export async function openEngine(
   }
 }
 
-/** Every repository on `sql` (the engine, or one transaction on it). */
-function reposOn(sql: Sql, options: StoreOptions, pruning: { lastAt: number }): Repos {
+/** How each repository is made on an Sql: the engine, or one transaction on it. */
+type RepoMakers = { [K in keyof Repos]: (sql: Sql) => Repos[K] };
+
+function repoMakers(options: StoreOptions): RepoMakers {
   const { now } = options;
+  // Shared by every binding, so that keys are pruned once per time to live, not once per transaction.
+  const pruning = { lastAt: Number.NEGATIVE_INFINITY };
   return {
-    audit: new AuditLog(sql, { now }),
-    auditChanges: new AuditChanges(sql),
-    confirmations: new Confirmations(sql, { now }),
-    approvals: new Approvals(sql, { now, ttlMs: options.approvalTtlMs }),
-    intents: new Intents(sql, { now }),
-    routes: new RoutingRecords(sql, { now }),
-    facts: new LearnedFacts(sql, { now }),
-    snapshot: new ProviderSnapshot(sql),
-    deliveries: new DeliveryKeys(sql, { now, pruning }),
-    openAnnouncements: new OpenAnnouncements(sql),
-    leases: new Leases(sql, { now }),
-    batches: new Batches(sql, { now }),
+    audit: (sql) => new AuditLog(sql, { now }),
+    auditChanges: (sql) => new AuditChanges(sql),
+    confirmations: (sql) => new Confirmations(sql, { now }),
+    approvals: (sql) => new Approvals(sql, { now, ttlMs: options.approvalTtlMs }),
+    intents: (sql) => new Intents(sql, { now }),
+    routes: (sql) => new RoutingRecords(sql, { now }),
+    facts: (sql) => new LearnedFacts(sql, { now }),
+    snapshot: (sql) => new ProviderSnapshot(sql),
+    deliveries: (sql) => new DeliveryKeys(sql, { now, pruning }),
+    openAnnouncements: (sql) => new OpenAnnouncements(sql),
+    leases: (sql) => new Leases(sql, { now }),
+    batches: (sql) => new Batches(sql, { now }),
   };
+}
+
+/**
+ * The Store on `sql`. Each repository is made when first used: a transaction (one per change, at least) uses two
+ * or three of the twelve.
+ */
+class BoundStore implements Store {
+  readonly #made: Partial<Repos> = {};
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly engine: SqlEngine,
+    private readonly makers: RepoMakers,
+  ) {}
+
+  #repo<K extends keyof Repos>(key: K): Repos[K] {
+    const made = this.#made[key] ?? this.makers[key](this.sql);
+    this.#made[key] = made;
+    return made;
+  }
+
+  get audit() {
+    return this.#repo('audit');
+  }
+  get auditChanges() {
+    return this.#repo('auditChanges');
+  }
+  get confirmations() {
+    return this.#repo('confirmations');
+  }
+  get approvals() {
+    return this.#repo('approvals');
+  }
+  get intents() {
+    return this.#repo('intents');
+  }
+  get routes() {
+    return this.#repo('routes');
+  }
+  get facts() {
+    return this.#repo('facts');
+  }
+  get snapshot() {
+    return this.#repo('snapshot');
+  }
+  get deliveries() {
+    return this.#repo('deliveries');
+  }
+  get openAnnouncements() {
+    return this.#repo('openAnnouncements');
+  }
+  get leases() {
+    return this.#repo('leases');
+  }
+  get batches() {
+    return this.#repo('batches');
+  }
+
+  get label(): string {
+    return this.engine.label;
+  }
+
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    return this.sql.transaction((tx) => work(tx === this.sql ? this : new BoundStore(tx, this.engine, this.makers)));
+  }
+
+  lock(key: string): Promise<void> {
+    return this.sql.lock(key);
+  }
+
+  checkWritable() {
+    return this.engine.checkWritable();
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
 }
 
 /** The Store on an open engine. */
 export function storeOn(engine: SqlEngine, options: StoreOptions): Store {
-  // Shared by every binding, so that keys are pruned once per time to live, not once per transaction.
-  const pruning = { lastAt: Number.NEGATIVE_INFINITY };
-  const bound = (sql: Sql): Store => {
-    const store: Store = {
-      ...reposOn(sql, options, pruning),
-      label: engine.label,
-      transaction: (work) => sql.transaction((tx) => work(tx === sql ? store : bound(tx))),
-      lock: (key) => sql.lock(key),
-      checkWritable: () => engine.checkWritable(),
-      close: () => engine.close(),
-    };
-    return store;
-  };
-  return bound(engine);
+  return new BoundStore(engine, engine, repoMakers(options));
 }
 
 export async function openStore(target: DatabaseTarget, options: StoreOptions): Promise<Store> {

@@ -1,7 +1,7 @@
 // `/voice map FILTER to AGENT_ID`: a plan of every number the filter picks, with each one's effect and the totals;
 // one confirmation applies it once, whatever the clicks; progress, Stop, failures offered again, a plan that changed
 // before it was confirmed, and the batch read back as one line of the audit and one announcement.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { regionOf } from '../../src/ops/regions.js';
 import { ACTION, PAGE } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
@@ -15,8 +15,10 @@ import {
   buttonValues,
   confirmAs,
   onlyButton,
+  outcomeOf,
   press,
   readable,
+  rowsOf,
   type SandboxAgent,
   type SandboxNumber,
   shownText,
@@ -291,5 +293,53 @@ describe('refusals and changes of plan', () => {
     const page = await t.respondedTo((await press(t, OPERATOR, PAGE.batch.next, next)).responseUrlId);
     expect(readable(blocksOf(page))).toContain('Page 2 of');
     expect(page.body.replace_original).toBe(true);
+  });
+});
+
+// Last, since it moves numbers the tests above count on.
+describe('the numbers of a batch under way', () => {
+  it('holds its numbers while it runs: a change to one not yet reached is refused, and a batch waits for a busy one', async () => {
+    const from = agent(3);
+    const planned = await plan(`agent ${from.id} to ${agent(1).id}`);
+    const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+    t.sandbox.faults.inject('mapNumber', { type: 'hold' });
+    onTestFinished(() => t.sandbox.faults.clear());
+    const pressed = await press(t, OPERATOR, ACTION.confirmBatch, batchId);
+    await waitUntil(
+      async () => (await auditRows(t)).some((row) => row.correlation_id === batchId && row.outcome === 'confirmed'),
+      'the batch to start',
+    );
+    const [last] = await rowsOf<{ change: string }>(
+      t,
+      "SELECT change FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY seq DESC LIMIT 1",
+      [batchId],
+    );
+    const waiting = (JSON.parse(last?.change ?? '{}') as { phoneNumber: string }).phoneNumber;
+    const single = await askForConfirmation(t, ADMIN, `map ${waiting} ${agent(2).id}`);
+    const before = mapRequests();
+    const refused = await outcomeOf(
+      t,
+      (await press(t, ADMIN, ACTION.confirmChange, single.confirmationId)).responseUrlId,
+    );
+    expect(shownText(refused)).toContain(`Another change to ${waiting} is in progress`);
+    expect(mapRequests(), 'the single change reached no provider').toBe(before);
+
+    // The other way round: a single change under way keeps a batch with its number from starting.
+    const next = await plan(`agent ${from.id} to ${agent(2).id}`);
+    const nextBatch = onlyButton(blocksOf(next), ACTION.confirmBatch);
+    const busy = await outcomeOf(t, (await press(t, OPERATOR, ACTION.confirmBatch, nextBatch)).responseUrlId);
+    expect(shownText(busy)).toContain('or one of these numbers is in progress');
+    expect((await auditRows(t)).filter((row) => row.correlation_id === nextBatch).map((row) => row.outcome)).toEqual([
+      'requested',
+    ]);
+
+    t.sandbox.faults.clear();
+    await waitUntil(() => postsTo(pressed.responseUrlId).some(isEnd), 'the first batch to end');
+    await t.settled();
+    expect(shownText(postsTo(pressed.responseUrlId).at(-1) as SlackCall)).toMatch(/Routed (\d+) of \1/);
+    const [route] = await rowsOf<{ agent_id: string }>(t, 'SELECT agent_id FROM routes WHERE phone_number = ?', [
+      waiting,
+    ]);
+    expect(route?.agent_id, 'the number went where the batch sent it').toBe(agent(1).id);
   });
 });

@@ -37,6 +37,7 @@ describe('every form of /voice', () => {
     ['numbers 415', { name: 'numbers.list', filter: { digits: '415' } }],
     ['numbers (415) 555', { name: 'numbers.list', filter: { digits: '415555' } }],
     ['numbers unrouted US 415', { name: 'numbers.list', filter: { routed: false, region: 'US', digits: '415' } }],
+    ['numbers unrouted +49', { name: 'numbers.list', filter: { routed: false, digits: '+49' } }],
     ['numbers +1 415 555 0100', { name: 'numbers.show', number: '+14155550100' }],
     ['numbers search', { name: 'numbers.search' }],
     ['numbers search gb', { name: 'numbers.search', region: 'GB' }],
