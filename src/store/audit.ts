@@ -168,10 +168,7 @@ const changeRow = z.object({ action: z.enum(AUDIT_ACTIONS), target: z.string() }
 
 const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).optional();
 
-/** The columns every row has; the others may be NULL. */
-type AlwaysSet = 'at' | 'actor_id' | 'source' | 'action' | 'outcome' | 'correlation_id';
-/** The columns an append writes. */
-type Columns = Record<AlwaysSet, string> & Record<Exclude<keyof ChainedRow, 'id' | AlwaysSet>, string | null>;
+type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
 
 /** Every replica appends under this lock, so that the chain has one end. */
 /** Held by each append from reading the chain's head to the end of its transaction. */
@@ -220,40 +217,22 @@ export class AuditLog implements AuditRepo {
     const text = (value: string | undefined): string | null => (value === undefined ? null : wellFormed(value));
     const capped = (value: string | undefined): string | null =>
       text(value === undefined ? undefined : truncate(value));
-    const params = entry.params === undefined ? undefined : redactParams(entry.params);
-    const row = await this.#chained({
-      actor_id: wellFormed(entry.actorId),
-      actor_name: text(entry.actorName),
-      team_id: text(entry.teamId),
-      channel_id: text(entry.channelId),
-      source: entry.source,
-      action: entry.action,
-      target: capped(entry.target),
-      params: params === undefined ? null : jsonText(params),
-      outcome: entry.outcome,
-      error_code: text(entry.errorCode),
-      error_message: capped(entry.errorMessage),
-      correlation_id: wellFormed(entry.correlationId),
-    });
-    // Built here from checked input, so not parsed back: each change appends at least one.
-    const present = (value: string | null) => value ?? undefined;
-    return {
-      id: row.id,
-      at: row.at,
-      actorId: row.actor_id,
-      actorName: present(row.actor_name),
-      teamId: present(row.team_id),
-      channelId: present(row.channel_id),
-      source: entry.source,
-      action: entry.action,
-      target: present(row.target),
-      params,
-      outcome: entry.outcome,
-      errorCode: present(row.error_code),
-      errorMessage: present(row.error_message),
-      correlationId: row.correlation_id,
-      hash: row.hash,
-    };
+    return toEvent(
+      await this.#chained({
+        actor_id: wellFormed(entry.actorId),
+        actor_name: text(entry.actorName),
+        team_id: text(entry.teamId),
+        channel_id: text(entry.channelId),
+        source: entry.source,
+        action: entry.action,
+        target: capped(entry.target),
+        params: entry.params === undefined ? null : jsonText(redactParams(entry.params)),
+        outcome: entry.outcome,
+        error_code: text(entry.errorCode),
+        error_message: capped(entry.errorMessage),
+        correlation_id: wellFormed(entry.correlationId),
+      }),
+    );
   }
 
   /**
@@ -264,7 +243,7 @@ export class AuditLog implements AuditRepo {
    * returned is the one built here: after an INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to
    * run, and the WAL grew without bound.
    */
-  #chained(columns: Omit<Columns, 'at'>): Promise<Columns & { id: number; hash: string }> {
+  #chained(columns: Omit<Columns, 'at'>): Promise<ChainedRow & { hash: string }> {
     return this.sql.transaction(async (tx) => {
       await tx.lock(CHAIN_LOCK);
       const previous = lastRow.parse(await tx.get(LAST));
