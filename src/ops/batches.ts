@@ -230,7 +230,7 @@ export async function applyBatch(
 
 /**
  * Runs a batch from `from` (its requester's confirmation, or a second person's approval). For its whole run it holds
- * the locks of every item not yet done (their numbers, a map's agent), as a state lock is held while a plan is
+ * the locks of every item pending at its start (their numbers, a map's agent), as a state lock is held while a plan is
  * applied: no other change to them slips between its items, and no item waits on another's lock. Its own lease tells
  * every replica that the batch, and each item under way, is running in this process.
  */
@@ -262,8 +262,12 @@ async function runBatch(
   // Not started: another click holds the batch while it starts it, or a change to one of its numbers (or to its
   // agent) is under way.
   if (await deps.locks.isUnderWay(batch.id)) return beingApplied();
-  return busy(plan.agent ? `agent ${plan.agent.name} or one of these numbers` : 'one of these numbers');
+  return busy(lockedBy(plan));
 }
+
+/** What a batch that could not take its locks names as busy. */
+const lockedBy = (plan: StoredPlan): string =>
+  plan.agent ? `agent ${plan.agent.name} or one of these numbers` : 'one of these numbers';
 
 /** A kind of change VOICE_REQUIRE_APPROVAL names waits, as a whole batch, for one second person's approval. */
 async function awaitBatchApproval(deps: OpsDeps, actor: Actor, batch: Batch, plan: StoredPlan): Promise<ApplyResult> {
@@ -308,7 +312,16 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
         return failure;
       }
       const ran = await runBatch(deps, requester, batch, 'awaiting', () => {});
-      return ran.ok ? { ok: true, batchId } : ran;
+      if (ran.ok) return { ok: true, batchId };
+      if (ran.reason !== 'busy' || !(await deps.store.batches.move(batchId, ['awaiting'], 'expired'))) return ran;
+      // Its approval is spent: a batch that could not start then does not wait on, unseen, for a retry.
+      const failure = fail(
+        'busy',
+        `Another change to ${lockedBy(plan)} was in progress: nothing was applied, and the plan expired. The ` +
+          'requester can plan it again once that change is done.',
+      );
+      await record(deps, requester, batchId, { action: actionOf(batch), outcome: 'expired', error: failure });
+      return failure;
     },
     close: async (_requester, batchId) => {
       await deps.store.batches.move(batchId, ['awaiting'], 'expired');
@@ -429,9 +442,14 @@ async function runItems(
   // Counted here rather than read back after each item: one runner owns the batch's items while it runs.
   const counts = await deps.store.batches.counts(batchId);
   let next = 0;
-  /** The next item, started; none when every item is taken, a Stop was pressed, or the app is stopping. */
+  /** What stopped a worker (the database, say): the others start nothing more. */
+  let failed: { error: unknown } | undefined;
+  /**
+   * The next item, started; none when every item is taken, a Stop was pressed, the app is stopping or a worker
+   * failed.
+   */
   const startNext = async (deps: OpsDeps): Promise<PendingItem | undefined> => {
-    const item = pending[next++];
+    const item = failed ? undefined : pending[next++];
     if (!item) return undefined;
     if (deps.changes.closing) {
       // The batch stops as a Stop would, and its requester gets Resume.
@@ -457,7 +475,15 @@ async function runItems(
       item = following;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, pending.length) }, worker));
+  // Every worker ends before the batch gives back its locks, even when one fails: the others' items are covered by
+  // them until their outcomes are written.
+  const workers = Array.from({ length: Math.min(BATCH_CONCURRENCY, pending.length) }, () =>
+    worker().catch((error: unknown) => {
+      failed ??= { error };
+    }),
+  );
+  await Promise.all(workers);
+  if (failed) throw failed.error;
 }
 
 const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : 'failed');

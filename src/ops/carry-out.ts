@@ -35,10 +35,7 @@ export interface Work {
   lockKeys: string[];
   /** Calls the provider; a ProviderError thrown here becomes a failure. */
   run: () => Promise<Result<Finished>>;
-  /**
-   * What else the outcome settles, in the transaction that audits it, whoever closed the intent: a batch's item, and
-   * the start of the item after it.
-   */
+  /** What else the outcome settles, in the transaction that audits it, whoever closed the intent (a batch's item). */
   settle?: (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 }
 
@@ -52,7 +49,8 @@ export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, i
 }
 
 /**
- * The one path by which a change reaches the provider: its intent recorded first, then under its resource locks,
+ * The path by which a single change reaches the provider (a batch's items take `carryOutHeld` under the batch's
+ * locks): its intent recorded first, then under its resource locks,
  * with its outcome audited and its intent closed. The locks are released as soon as the outcome is known;
  * announcing it is the caller's next step (see `announce`), so that neither the requester's answer nor anyone
  * else's change waits on the announcement channel.

@@ -62,8 +62,9 @@ export function targetOf(change: ChangeIntent): string | undefined {
 }
 
 /**
- * An item of a bulk change is carried out as a change of its own, with its own intent and locks under the id
- * `BATCH/SEQ`, and audited under its batch's correlation id, so that the audit shows the batch as one request.
+ * An item of a bulk change is carried out as a change of its own, with its own intent under the id `BATCH/SEQ`
+ * (its batch holds its locks), and audited under its batch's correlation id, so that the audit shows the batch as one
+ * request.
  */
 export const itemCorrelationId = (batchId: string, seq: number): string => `${batchId}/${seq}`;
 

@@ -106,6 +106,14 @@ function nationalNumberProblem(number: string): Parsed | undefined {
 const NUMBERS_FORMS =
   '`unrouted`, `routed`, a region such as `US`, `agent AGENT_ID`, digits such as `415`, or `+NUMBER`';
 
+/**
+ * Digits to find anywhere in a number, as people write them (`(415)`, `555-0100`); the first may begin with + (a
+ * whole number, a country code), to be found where the number begins.
+ */
+function isDigits(word: string, first: boolean): boolean {
+  return /\d/.test(word) && (first ? /^\+?[\d().-]+$/ : /^[\d().-]+$/).test(word);
+}
+
 /** The filters of `/voice numbers`, which combine (`unrouted US 415`); `after` names the words they follow. */
 function parseNumberFilter(args: string[], after: string): { ok: true; filter: NumberFilter } | Parsed {
   const filter: NumberFilter = {};
@@ -119,8 +127,7 @@ function parseNumberFilter(args: string[], after: string): { ok: true; filter: N
       if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
       filter.agentId = agentId;
     } else if (/^[A-Za-z]{2}$/.test(word)) filter.region = word.toUpperCase();
-    // Digits anywhere in the number; with a leading + (a whole number, a country code), where it begins.
-    else if (/^\+?[\d().-]+$/.test(word) && /\d/.test(word))
+    else if (isDigits(word, filter.digits === undefined))
       filter.digits = `${filter.digits ?? ''}${compactNumber([word])}`;
     else {
       const named = regionNameAt(args, index);

@@ -270,3 +270,40 @@ it('takes a bulk plan as one request: one approval by another person applies it 
   ]);
   expect(trail.filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded')).toHaveLength(3);
 });
+
+it('expires an approved plan that cannot start because another change holds one of its numbers', async () => {
+  const app = await start('number.buy');
+  const planned = await app.respondedTo((await app.command('numbers buy US 3', OPERATOR)).responseUrlId);
+  const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+  await outcomeOf(app, (await press(app, OPERATOR, ACTION.confirmBatch, batchId)).responseUrlId);
+  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
+  const approvalId = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange);
+  // Another replica's change holds one of the plan's numbers.
+  const [item] = await rowsOf<{ change: string }>(app, 'SELECT change FROM batch_items WHERE batch_id = ? LIMIT 1', [
+    batchId,
+  ]);
+  const held = (JSON.parse(item?.change ?? '{}') as { number: string }).number;
+  await (await app.database.sql()).run('INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)', [
+    `lock:number:${held}`,
+    'another change',
+    '2099-01-01T00:00:00.000Z',
+  ]);
+
+  await decide(app, SECOND_OPERATOR, 'approve', approvalId);
+  await waitUntil(async () => (await auditTrail(app, batchId)).some((row) => row.outcome === 'expired'), 'the expiry');
+  await app.settled();
+  expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+  expect(shownText(updates(app).at(-1) as SlackCall)).toContain(
+    'Another change to one of these numbers was in progress: nothing was applied, and the plan expired.',
+  );
+  const trail = await auditTrail(app, batchId);
+  expect(trail.filter((row) => row.action === 'batch.buy').map((row) => row.outcome)).toEqual([
+    'requested',
+    'confirmed',
+    'awaiting_approval',
+    'approved',
+    'expired',
+  ]);
+  const [batch] = await rowsOf<{ state: string }>(app, 'SELECT state FROM batches WHERE id = ?', [batchId]);
+  expect(batch?.state).toBe('expired');
+});

@@ -37,7 +37,7 @@ describe('every form of /voice', () => {
     ['numbers 415', { name: 'numbers.list', filter: { digits: '415' } }],
     ['numbers (415) 555', { name: 'numbers.list', filter: { digits: '415555' } }],
     ['numbers unrouted US 415', { name: 'numbers.list', filter: { routed: false, region: 'US', digits: '415' } }],
-    ['numbers unrouted +49', { name: 'numbers.list', filter: { routed: false, digits: '+49' } }],
+    ['numbers unrouted +49 30', { name: 'numbers.list', filter: { routed: false, digits: '+4930' } }],
     ['numbers +1 415 555 0100', { name: 'numbers.show', number: '+14155550100' }],
     ['numbers search', { name: 'numbers.search' }],
     ['numbers search gb', { name: 'numbers.search', region: 'GB' }],
@@ -104,6 +104,7 @@ describe('junk and malformed input is answered with a reason', () => {
     ['map 030 23125001 agt_1', /`03023125001` is not in international form/],
     ['map 03023125001', /not in international form/],
     ['numbers release 030 23125001', /not in international form/],
+    ['numbers 415 +1', /^I don't understand `\+1` after `numbers`/],
   ])('"%s" is rejected', (text, reason) => {
     expect(rejected(text)).toMatch(reason);
   });
