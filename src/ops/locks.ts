@@ -43,8 +43,8 @@ export class ResourceLocks {
       clearInterval(renewal);
       // A renewal still on its way would otherwise take the leases again after they were given back.
       await renewing;
-      // Also gives back those taken when another was held. One that cannot be given back (the database is gone)
-      // expires by itself.
+      // Also after a refusal: two takes racing on Postgres may each have taken part. One that cannot be given back
+      // (the database is gone) expires by itself.
       await this.leases.release(names, holder).catch(() => {});
     }
   }

@@ -5,10 +5,15 @@
 import type { Dialect, Sql } from './sql.js';
 import type { LeasesRepo } from './store.js';
 
-// `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join of the SELECT.
+// All or none: when another holder has one of the names, nothing is taken, so that a batch refused for one busy
+// number does not hold its other numbers meanwhile. (Two takes racing on Postgres may still each take part; each then
+// reports false and gives back what it took.)
 const takeOf = (dialect: Dialect) => `
   INSERT INTO leases (name, holder, expires_at)
-  SELECT value, @holder, @expiresAt FROM (${dialect.jsonArrayRows('@names')}) AS asked WHERE true
+  SELECT value, @holder, @expiresAt FROM (${dialect.jsonArrayRows('@names')}) AS asked
+  WHERE NOT EXISTS (
+    SELECT 1 FROM leases AS held
+    WHERE held.name ${dialect.inJsonArray('@names')} AND held.holder <> @holder AND held.expires_at > @now)
   ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
   WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`;
 const releaseOf = (dialect: Dialect) =>
