@@ -22,9 +22,10 @@ import {
   requestFor,
   samePlan,
 } from './bulk-plans.js';
-import { carryOutHeld, openIntent, type Work } from './carry-out.js';
+import { carryOutHeld, openIntent, type Settle, type Work } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { atomically, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
+import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
@@ -464,11 +465,11 @@ async function runItems(
     for (let item = await startNext(deps); item; ) {
       const { seq, work } = item;
       let following: PendingItem | undefined;
-      const settle = async (deps: OpsDeps, outcome: Result<unknown>) => {
+      const settle: Settle = async (deps, outcome) => {
         await deps.store.batches.finishItem(batchId, seq, stateOf(outcome), outcome.ok ? undefined : outcome.message);
         following = await startNext(deps);
       };
-      const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), { ...work, settle }));
+      const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), work, settle));
       counts.pending -= 1;
       counts[state] += 1;
       onProgress({ ...counts });
@@ -602,9 +603,8 @@ export async function planAgain(
 /** Batches marked running that no process runs: neither this one nor, holding its lease, another replica. */
 export async function abandonedBatches(deps: OpsDeps): Promise<Batch[]> {
   const abandoned: Batch[] = [];
-  for (const batch of await deps.store.batches.underWay()) {
-    if (!deps.changes.isRunning(batch.id) && !(await deps.locks.isUnderWay(batch.id))) abandoned.push(batch);
-  }
+  for (const batch of await deps.store.batches.underWay())
+    if (!(await runsAnywhere(deps, batch.id))) abandoned.push(batch);
   return abandoned;
 }
 

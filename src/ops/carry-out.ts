@@ -35,9 +35,10 @@ export interface Work {
   lockKeys: string[];
   /** Calls the provider; a ProviderError thrown here becomes a failure. */
   run: () => Promise<Result<Finished>>;
-  /** What else the outcome settles, in the transaction that audits it, whoever closed the intent (a batch's item). */
-  settle?: (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 }
+
+/** What else an outcome settles, in the transaction that audits it, whoever closed the intent (a batch's item). */
+export type Settle = (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 
 /**
  * Records that a change is about to reach the provider, so that a crash before its outcome is written leaves a
@@ -70,7 +71,6 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
   const failure = busy(work.target ?? 'that item');
   await atomically(deps, async (deps) => {
     const closed = await deps.store.intents.close(correlationId, 'failed');
-    await work.settle?.(deps, failure);
     if (closed)
       await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'failed', error: failure });
   });
@@ -86,6 +86,7 @@ export async function carryOutHeld(
   actor: Actor,
   correlationId: string,
   work: Work,
+  settle?: Settle,
 ): Promise<Result<Done>> {
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
@@ -94,7 +95,7 @@ export async function carryOutHeld(
   await atomically(deps, async (deps) => {
     const closed = await deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
     if (closed && result.ok) await result.keep?.(deps);
-    await work.settle?.(deps, result);
+    await settle?.(deps, result);
     if (!closed) return;
     const step = stepOf(work);
     await record(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import type { LeasesRepo } from '../store/store.js';
 
@@ -53,4 +54,12 @@ export class ResourceLocks {
   async isUnderWay(correlationId: string): Promise<boolean> {
     return (await this.leases.holder(changeName(correlationId))) !== undefined;
   }
+}
+
+/** Whether change (or batch) `id` runs now: in this process, or, holding its lease, in another replica. */
+export async function runsAnywhere(
+  deps: { changes: Pick<InFlight, 'isRunning'>; locks: ResourceLocks },
+  id: string,
+): Promise<boolean> {
+  return deps.changes.isRunning(id) || (await deps.locks.isUnderWay(id));
 }

@@ -3,6 +3,7 @@
 import type { Done } from '../ops/carry-out.js';
 import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf, targetOf } from '../ops/changes.js';
 import { atomically, type OpsDeps, providerFailure, record } from '../ops/context.js';
+import { runsAnywhere } from '../ops/locks.js';
 import { announce, type Change, subjectOf } from '../ops/notify.js';
 import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
 import { ProviderError } from '../provider/errors.js';
@@ -55,12 +56,7 @@ export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedB
  */
 export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<Intent[]> {
   const stopped: Intent[] = [];
-  for (const intent of open) {
-    const request = requestIdOf(intent.correlationId);
-    if (deps.changes.isRunning(request)) continue;
-    if (await deps.locks.isUnderWay(request)) continue;
-    stopped.push(intent);
-  }
+  for (const intent of open) if (!(await runsAnywhere(deps, requestIdOf(intent.correlationId)))) stopped.push(intent);
   return stopped;
 }
 
