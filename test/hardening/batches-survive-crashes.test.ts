@@ -14,6 +14,7 @@ import { type TestDatabase, testDatabase } from '../harness/database.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
+import { numbersAndAgent } from './process-support.js';
 import { until } from './support.js';
 
 const SANDBOX_KEY = 'sandbox-key';
@@ -59,15 +60,6 @@ async function startApp(timeoutMs: number): Promise<{ process: AppProcess; event
   return { process, eventsUrl: (await process.ready).eventsUrl };
 }
 
-async function providerCall(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${provider.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
-
 let counter = 0;
 /** A signed request to the app; resolves with the response_url id its answers go to. */
 async function send(eventsUrl: string, body: (responseUrl: string) => string): Promise<string> {
@@ -94,19 +86,8 @@ async function itemStates(batchId?: string): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
 }
 
-/** Buys NUMBERS voice numbers of `region` at the provider and creates an agent; its id. */
-async function numbersAndAgent(region: string, agent: { name: string; language: string }): Promise<string> {
-  const available = (await providerCall('GET', `/list-available-numbers?region=${region}&limit=100`)).data as {
-    number: string;
-    capabilities: string[];
-  }[];
-  const numbers = available.filter((entry) => entry.capabilities.includes('voice')).slice(0, NUMBERS);
-  for (const { number } of numbers) await providerCall('POST', '/buy-phone-number', { number });
-  return String((await providerCall('POST', '/ai-agents', agent)).id);
-}
-
 it('reconciles the items under way, starts no other, and offers Resume, which plans the rest', async () => {
-  const agentId = await numbersAndAgent('BR', { name: 'Rio desk', language: 'pt-BR' });
+  const agentId = await numbersAndAgent(provider, 'BR', NUMBERS, { name: 'Rio desk', language: 'pt-BR' });
 
   const first = await startApp(60_000);
   const planId = await send(first.eventsUrl, (responseUrl) =>
@@ -159,7 +140,7 @@ it('reconciles the items under way, starts no other, and offers Resume, which pl
 });
 
 it('stops a batch under way when the app is asked to stop: the items not started are cancelled, and Resume offered', async () => {
-  const agentId = await numbersAndAgent('JP', { name: 'Tokyo desk', language: 'ja-JP' });
+  const agentId = await numbersAndAgent(provider, 'JP', NUMBERS, { name: 'Tokyo desk', language: 'ja-JP' });
 
   const app = await startApp(60_000);
   const planId = await send(app.eventsUrl, (responseUrl) =>

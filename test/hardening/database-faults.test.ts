@@ -1,23 +1,27 @@
 // The database fails like any dependency: a Postgres that cannot be reached stops start-up with one sentence; a
 // database written by newer code stops an older process; and a Postgres restarted in the middle of a change leaves
 // /readyz answering 503 and commands told why, nothing half-done, and the change resolved and reported, once, when
-// the server is back. The app's own process, on a Postgres server of the test's own (it is stopped mid-test).
+// the server is back; a batch it cuts short starts no other item, and offers Resume once the server is back. The
+// app's own process, on a Postgres server of the test's own (it is stopped mid-test).
 import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
+import { BATCH_CONCURRENCY } from '../../src/ops/batches.js';
+import { ACTION } from '../../src/slack/ids.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
 import { openEngine } from '../../src/store/open-store.js';
-import { shownText } from '../e2e/support.js';
+import { type Block, buttonValues, EPHEMERAL, onlyButton, shownText } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
-import { slashCommand } from '../harness/payloads.js';
+import { blockAction, slashCommand } from '../harness/payloads.js';
 import { createDatabase, startPostgres } from '../harness/postgres.js';
 import { postToSlackApp } from '../harness/signing.js';
 import {
   askToBuy,
   availableNumber,
   inspectDatabase,
+  numbersAndAgent,
   pressConfirm,
   purchased,
   useProcessBed,
@@ -25,6 +29,8 @@ import {
 import { until } from './support.js';
 
 const PASSWORD = 'pg-secret-Zq81';
+/** Numbers the batch maps: more than it runs at once, so that some are left to start. */
+const BATCH_NUMBERS = 10;
 const bed = useProcessBed('voice-ops-db-faults-', [BOT_TOKEN, SIGNING_SECRET, PASSWORD]);
 
 async function closedPort(): Promise<number> {
@@ -150,6 +156,96 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
         );
         expect(trail.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'succeeded']);
         expect(JSON.parse(trail.at(-1)?.params ?? '{}')).toEqual({ reconciled: true });
+        expect(await sql.get('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL')).toEqual({ n: 0 });
+      } finally {
+        await sql.close();
+      }
+      app.child.kill('SIGTERM');
+      await app.exited;
+    } finally {
+      await server.remove();
+    }
+  });
+
+  it('a Postgres restarted during a batch: no item starts while it is gone, and the requester is offered Resume', async () => {
+    const server = await startPostgres();
+    try {
+      const env = { DATABASE_URL: await createDatabase(server.url()), RECONCILE_INTERVAL_S: '0' };
+      const app = start(env);
+      const { eventsUrl } = await app.ready;
+      const agentId = await numbersAndAgent(bed.sandbox, 'IT', BATCH_NUMBERS, { name: 'Roma desk', language: 'it-IT' });
+      const planId = 'db-down-batch-plan';
+      const asked = slashCommand({
+        text: `map IT to ${agentId}`,
+        userId: OPERATOR,
+        responseUrl: bed.slack.respondUrl(planId),
+      });
+      expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, asked)).status).toBe(200);
+      const plan = await bed.slack.waitFor(
+        RESPONSE_URL,
+        (call) => call.responseUrlId === planId && shownText(call).includes('Plan'),
+      );
+      const batchId = onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch);
+
+      bed.sandbox.faults.inject('mapNumber', { type: 'hold' });
+      const maps = bed.sandbox.requestCount('mapNumber');
+      const appliedId = 'db-down-batch-apply';
+      const apply = blockAction({
+        userId: OPERATOR,
+        actionId: ACTION.confirmBatch,
+        value: batchId,
+        container: EPHEMERAL,
+        responseUrl: bed.slack.respondUrl(appliedId),
+      });
+      expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, apply)).status).toBe(200);
+      await until(
+        () => Promise.resolve(bed.sandbox.requestCount('mapNumber') - maps),
+        (count) => count === BATCH_CONCURRENCY,
+        'the first items to reach the provider',
+      );
+
+      // The provider answers the items under way while the app cannot write their outcomes down.
+      await server.stop();
+      bed.sandbox.faults.clear();
+      const lost = await bed.slack.waitFor(
+        RESPONSE_URL,
+        (call) => call.responseUrlId === appliedId && shownText(call).includes('lost its database'),
+      );
+      expect(shownText(lost)).toContain('you will be told what became of it');
+      expect(bed.sandbox.requestCount('mapNumber') - maps, 'no item started after the loss').toBe(BATCH_CONCURRENCY);
+
+      await server.start();
+      const told = await bed.slack.waitFor(
+        'chat.postEphemeral',
+        (call) => call.body.user === OPERATOR && shownText(call).includes('stopped at'),
+        { timeoutMs: 45_000 },
+      );
+      expect(shownText(told)).toContain(`stopped at ${BATCH_CONCURRENCY} of ${BATCH_NUMBERS}`);
+      expect(buttonValues((told.body.blocks ?? []) as Block[], ACTION.planAgain)).toHaveLength(1);
+      // Each map that reached the provider is checked again, once at most; none of the others was sent.
+      expect(bed.sandbox.requestCount('mapNumber') - maps).toBeLessThanOrEqual(2 * BATCH_CONCURRENCY);
+
+      const sql = await openEngine({
+        kind: 'postgres',
+        url: env.DATABASE_URL,
+        poolSize: 1,
+        statementTimeoutMs: 10_000,
+      });
+      try {
+        const states = await sql.all<{ state: string; n: number }>(
+          'SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state ORDER BY state',
+          [batchId],
+        );
+        expect(states).toEqual([
+          { state: 'pending', n: BATCH_NUMBERS - BATCH_CONCURRENCY },
+          { state: 'succeeded', n: BATCH_CONCURRENCY },
+        ]);
+        // Each item's outcome is written once, by the reconciler, under the batch's correlation id.
+        const routed = await sql.get<{ n: number }>(
+          "SELECT count(*) AS n FROM audit_events WHERE action = 'routing.map' AND outcome = 'succeeded' AND correlation_id = ?",
+          [batchId],
+        );
+        expect(routed).toEqual({ n: BATCH_CONCURRENCY });
         expect(await sql.get('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL')).toEqual({ n: 0 });
       } finally {
         await sql.close();

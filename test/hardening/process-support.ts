@@ -66,21 +66,50 @@ export function answersTo(slack: FakeSlack, responseUrlId: string): string[] {
     .map(shownText);
 }
 
-export async function availableNumber(sandbox: Sandbox, region = 'AU'): Promise<string> {
-  const response = await fetch(`${sandbox.url}/list-available-numbers?region=${region}&limit=100`, {
-    headers: { authorization: `Bearer ${sandbox.apiKey}` },
+/** A request to the sandbox as the provider's client makes it; its JSON answer. */
+export async function providerCall(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const { data } = (await response.json()) as { data: { number: string; capabilities: string[] }[] };
-  const found = data.find((entry) => entry.capabilities.includes('voice'));
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function voiceNumbersForSale(sandbox: Sandbox, region: string): Promise<string[]> {
+  const { data } = await providerCall(sandbox, 'GET', `/list-available-numbers?region=${region}&limit=100`);
+  return (data as { number: string; capabilities: string[] }[])
+    .filter((entry) => entry.capabilities.includes('voice'))
+    .map((entry) => entry.number);
+}
+
+export async function availableNumber(sandbox: Sandbox, region = 'AU'): Promise<string> {
+  const [found] = await voiceNumbersForSale(sandbox, region);
   if (!found) throw new Error(`no ${region} voice number for sale`);
-  return found.number;
+  return found;
+}
+
+/** Buys `count` voice numbers of `region` at the provider, behind the app's back, and creates an agent: its id. */
+export async function numbersAndAgent(
+  sandbox: Sandbox,
+  region: string,
+  count: number,
+  agent: { name: string; language: string },
+): Promise<string> {
+  for (const number of (await voiceNumbersForSale(sandbox, region)).slice(0, count)) {
+    await providerCall(sandbox, 'POST', '/buy-phone-number', { number });
+  }
+  return String((await providerCall(sandbox, 'POST', '/ai-agents', agent)).id);
 }
 
 export async function purchased(sandbox: Sandbox): Promise<string[]> {
-  const response = await fetch(`${sandbox.url}/purchased-phone-numbers`, {
-    headers: { authorization: `Bearer ${sandbox.apiKey}` },
-  });
-  return ((await response.json()) as { data: { number: string }[] }).data.map((entry) => entry.number);
+  const { data } = await providerCall(sandbox, 'GET', '/purchased-phone-numbers');
+  return (data as { number: string }[]).map((entry) => entry.number);
 }
 
 /**
