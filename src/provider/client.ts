@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { checkInput, checkResponse } from './contract.js';
 import { adviceFor, errorFromResponse, ProviderError, type ProviderErrorKind } from './errors.js';
+import { ExchangeFailed, exchange } from './exchange.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, withRetry } from './retry.js';
 import {
   type Agent,
@@ -221,37 +222,27 @@ export class ProviderClient {
     const context = `${method} ${path}`;
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    // One deadline for connecting, the headers and the whole body, cleared at the answer: a timer left to fire after
-    // every request (AbortSignal.timeout's) costs each request an abort event, long after its answer.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
-    const { signal } = deadline;
     const started = performance.now();
     let status: number | undefined;
     let failure: ProviderError | undefined;
     try {
-      const response = await this.pool.request({
-        method,
-        path: this.basePath + path,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      });
-      status = response.statusCode;
-      // Read the body in every case, so the connection goes back to the pool.
-      const text = await response.body.text();
+      const answer = await exchange(
+        this.pool,
+        { method, path: this.basePath + path, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+        this.timeoutMs,
+      );
+      status = answer.status;
       if (status < 200 || status > 299) {
-        throw errorFromResponse(status, text, parseRetryAfter(response.headers['retry-after']));
+        throw errorFromResponse(status, answer.text, parseRetryAfter(answer.headers['retry-after']));
       }
       const where = `${context}, HTTP ${status}`;
       return typeof schema === 'function'
-        ? await schema(text, where, status)
-        : checkResponse(schema, text, where, status);
+        ? await schema(answer.text, where, status)
+        : checkResponse(schema, answer.text, where, status);
     } catch (error) {
-      failure = error instanceof ProviderError ? error : this.transportError(error, signal, context);
+      failure = error instanceof ProviderError ? error : this.transportError(error, context);
       throw failure;
     } finally {
-      clearTimeout(timer);
       const elapsed = performance.now() - started;
       this.logger?.debug(
         { method, path, status, ms: Math.round(elapsed), attempt, error: failure?.kind },
@@ -263,14 +254,15 @@ export class ProviderClient {
     }
   }
 
-  private transportError(error: unknown, signal: AbortSignal, context: string): ProviderError {
-    const code = errorCode(error);
-    if (signal.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
+  private transportError(error: unknown, context: string): ProviderError {
+    const cause = error instanceof ExchangeFailed ? error.cause : error;
+    const code = errorCode(cause);
+    if ((error instanceof ExchangeFailed && error.timedOut) || (code !== undefined && TIMEOUT_CODES.has(code))) {
       const message = `${adviceFor('timeout')} (${context}: no answer within ${this.timeoutMs} ms)`;
-      return new ProviderError('timeout', message, { cause: error });
+      return new ProviderError('timeout', message, { cause });
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    return new ProviderError('network', `${adviceFor('network')} (${context}: ${reason})`, { cause: error });
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new ProviderError('network', `${adviceFor('network')} (${context}: ${reason})`, { cause });
   }
 }
 
