@@ -5,7 +5,7 @@
 // floor of any app that answers every command.
 //
 // Environment: BENCH_SLACK_API_URL, BENCH_SIGNING_SECRET, BENCH_SANDBOX_URL and BENCH_SANDBOX_KEY (voice),
-// BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL. Requests: `memory` (after a GC when run with --expose-gc),
+// BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL, BENCH_LOOP_MONITOR (off: none). Requests: `memory` (after a GC when run with --expose-gc),
 // `cpu`, `loopDelay`, `stop`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -117,9 +117,11 @@ if (kind !== 'voice' && kind !== 'bare' && kind !== 'bare-respond') {
   throw new Error(`usage: app-process.ts voice|bare|bare-respond (not ${kind})`);
 }
 
-// How late the event loop runs timers: a stall of the loop delays every ack behind it.
+// How late the event loop runs timers: a stall of the loop delays every ack behind it. Its timer wakes an idle
+// process 200 times a second, which costs it about 15 ms of CPU a second: BENCH_LOOP_MONITOR=off leaves it out where
+// the app's CPU time is what is measured over long idle stretches (the batch, which reads the app's own gauges).
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-loopDelay.enable();
+if (process.env.BENCH_LOOP_MONITOR !== 'off') loopDelay.enable();
 
 export interface LoopDelay {
   p50: number;

@@ -4,7 +4,8 @@
 // ("Routed 1,000 of 1,000 numbers") reaches the click's response_url, against the floor of
 // items × latency ÷ BATCH_CONCURRENCY: the provider's answers alone, that many at a time. The app process's CPU time
 // over the same span (its `cpu` request, as the ack runs take it), per item. On a SQLite file, then on a Postgres
-// database of a server of its own, started as bench/engines.ts starts one (skipped when Postgres is not installed).
+// database of a server of its own, started as bench/engines.ts starts one (skipped when Postgres is not installed);
+// BATCH.runs times on each, the targets judging the medians.
 //
 // The sandbox, and the fake Slack that receives the response_url posts, run in this process, the parent's: nothing
 // else is measured meanwhile, and their work stays out of the app's CPU. Before the plan, a few other numbers are
@@ -26,7 +27,7 @@ import { buttonValue } from './blocks.js';
 import { OPERATOR } from './constants.js';
 import { type Child, type ChildOutput, REPO_ROOT } from './ipc.js';
 import { type Target, table } from './report.js';
-import { round } from './stats.js';
+import { median, round } from './stats.js';
 
 export const BATCH = {
   /** Maps in the batch: the most one plan may hold. */
@@ -35,6 +36,11 @@ export const BATCH = {
   latencyMs: 50,
   /** Numbers mapped one at a time before the plan, with no latency: the warm-up. */
   warmupMaps: 20,
+  /**
+   * Batches per engine, each on a new process and sandbox: the targets judge their medians, since one batch's CPU
+   * time swings by a quarter from one run to the next on a shared 2-core machine.
+   */
+  runs: 3,
 } as const;
 
 export const BATCH_LIMITS = {
@@ -49,6 +55,8 @@ export type BatchEngine = keyof typeof ENGINE_NAME;
 
 export interface BatchRow {
   engine: BatchEngine;
+  /** 1…BATCH.runs. */
+  run: number;
   /** Items the plan listed to route. */
   items: number;
   /** "Routed N of M" in the result message. */
@@ -70,7 +78,10 @@ export interface BatchRow {
   providerMaps: number;
   /** Posts to the click's response_url: "Working on it…", the progress rewrites, the result. */
   posts: number;
-  /** How late the app's event loop ran timers during the batch, ms: a synchronous stall delays every item. */
+  /**
+   * How late the app's event loop ran timers during the batch, ms, by the app's own gauges: a synchronous stall
+   * delays every item.
+   */
   appLoopDelay: LoopDelay;
   /** The machine's 1-minute load average at the result: other work on the two cores slows the batch. */
   loadAverage: number;
@@ -97,25 +108,27 @@ export async function measureBatch(
   const slack = await startFakeSlack();
   const rows: BatchRow[] = [];
   const output: Record<string, ChildOutput> = {};
-  const run = async (engine: BatchEngine, databaseUrl?: string) => {
+  const runs = async (engine: BatchEngine, database: () => Promise<string | undefined>) => {
     options.log(
       `batch: ${BATCH.items} maps on ${ENGINE_NAME[engine]}, the provider ${BATCH.latencyMs} ms a request, ` +
-        `${BATCH_CONCURRENCY} at a time`,
+        `${BATCH_CONCURRENCY} at a time, ${BATCH.runs} times`,
     );
-    const measured = await oneBatch(options, slack, engine, databaseUrl);
-    output[`batch (${ENGINE_NAME[engine]})`] = measured.output;
-    rows.push(measured.row);
-    const { row } = measured;
-    options.log(
-      `  ${(row.ms / 1000).toFixed(2)} s (${row.floorRatio.toFixed(2)}× floor), ${row.cpuMsPerItem.toFixed(2)} ms CPU/item`,
-    );
+    for (let run = 1; run <= BATCH.runs; run++) {
+      const measured = await oneBatch(options, slack, engine, run, await database());
+      output[`batch (${ENGINE_NAME[engine]}, run ${run})`] = measured.output;
+      rows.push(measured.row);
+      const { row } = measured;
+      options.log(
+        `  ${(row.ms / 1000).toFixed(2)} s (${row.floorRatio.toFixed(2)}× floor), ${row.cpuMsPerItem.toFixed(2)} ms CPU/item`,
+      );
+    }
   };
   try {
-    await run('sqlite');
+    await runs('sqlite', async () => undefined);
     if (postgresBinaries() === undefined) return { batch: { rows, skipped: POSTGRES_MISSING }, output };
     const server = await startPostgres();
     try {
-      await run('postgres', await createDatabase(server.url()));
+      await runs('postgres', () => createDatabase(server.url()));
     } finally {
       await server.remove();
     }
@@ -129,6 +142,7 @@ async function oneBatch(
   options: BatchOptions,
   slack: FakeSlack,
   engine: BatchEngine,
+  run: number,
   databaseUrl?: string,
 ): Promise<{ row: BatchRow; output: ChildOutput }> {
   const numbers = BATCH.items + BATCH.warmupMaps;
@@ -149,7 +163,7 @@ async function oneBatch(
     if (!agent || purchased.length !== numbers) throw new Error('the batch sandbox was not seeded as asked');
     app = await options.startApp(sandbox.url, databaseUrl);
     const eventsUrl = `${app.ready.url}/slack/events`;
-    const send = sender(slack, eventsUrl, engine);
+    const send = sender(slack, eventsUrl, engine, run);
     const command = (text: string) => (responseUrl: string) => slashCommand({ text, userId: OPERATOR, responseUrl });
 
     for (const { number } of purchased.slice(-BATCH.warmupMaps)) {
@@ -169,7 +183,7 @@ async function oneBatch(
 
     const mapsBefore = sandbox.requestCount('mapNumber');
     const floorMs = (BATCH.items * BATCH.latencyMs) / BATCH_CONCURRENCY;
-    await app.request<LoopDelay>({ op: 'loopDelay' });
+    await appLoopLag(app.ready.url); // read, and so begun afresh
     const cpuBefore = await app.request<number>({ op: 'cpu' });
     const result = await send(
       (responseUrl) =>
@@ -185,12 +199,13 @@ async function oneBatch(
       floorMs * 5 + 60_000,
     );
     const cpuAfter = await app.request<number>({ op: 'cpu' });
-    const appLoopDelay = await app.request<LoopDelay>({ op: 'loopDelay' });
+    const appLoopDelay = await appLoopLag(app.ready.url);
     const routed = /Routed ([\d,]+) of ([\d,]+) numbers?/.exec(result.text);
     if (!routed) throw new Error(`the batch ended without "Routed N of M": ${result.text.slice(0, 1000)}`);
     const appCpuMs = cpuAfter - cpuBefore;
     const row: BatchRow = {
       engine,
+      run,
       items: BATCH.items,
       routed: Number(routed[1]?.replaceAll(',', '')),
       of: Number(routed[2]?.replaceAll(',', '')),
@@ -215,35 +230,60 @@ async function oneBatch(
   }
 }
 
+/**
+ * The app's own event-loop lag gauges since they were last read (prom-client's, which begin again at each read), ms:
+ * the batch's app runs without the bench's monitor, whose timer would add its own CPU time to the batch's.
+ */
+async function appLoopLag(appUrl: string): Promise<LoopDelay> {
+  const text = await (await fetch(`${appUrl}/metrics`)).text();
+  const gauge = (name: string) => {
+    const value = new RegExp(`^voice_ops_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1];
+    if (value === undefined) throw new Error(`/metrics has no eventloop_lag_${name}_seconds`);
+    return Number(value) * 1000;
+  };
+  return { p50: gauge('p50'), p99: gauge('p99'), max: gauge('max') };
+}
+
 /** What a person reads of a post: its text and its blocks. */
 const textOf = (call: SlackCall) => JSON.stringify(call.body);
 
 /** Sends signed requests to `eventsUrl`, each with a response_url of its own, timed to their accepted answers. */
-function sender(slack: FakeSlack, eventsUrl: string, engine: BatchEngine) {
+function sender(slack: FakeSlack, eventsUrl: string, engine: BatchEngine, run: number) {
   let sent = 0;
   return async (body: (responseUrl: string) => string, accept: (call: SlackCall) => boolean, timeoutMs = 60_000) => {
-    const responseUrlId = `batch-${engine}-${++sent}`;
+    const responseUrlId = `batch-${engine}-${run}-${++sent}`;
     return { ...(await timedAnswer(slack, eventsUrl, responseUrlId, body, accept, timeoutMs)), responseUrlId };
   };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** Each engine's targets, judged on the medians of its runs; every run must have routed every item. */
 export function batchTargets(batch: BatchResult): Target[] {
-  return batch.rows.flatMap((row): Target[] => {
-    const name = `a batch of ${row.items.toLocaleString('en-US')} maps, ${ENGINE_NAME[row.engine]}`;
+  const engines = [...new Set(batch.rows.map((row) => row.engine))];
+  return engines.flatMap((engine): Target[] => {
+    const rows = batch.rows.filter((row) => row.engine === engine);
+    const first = rows[0];
+    if (!first) return [];
+    const name = `a batch of ${first.items.toLocaleString('en-US')} maps, ${ENGINE_NAME[engine]}, median of ${rows.length}`;
+    const ms = median(rows.map((row) => row.ms));
+    const floorRatio = median(rows.map((row) => row.floorRatio));
+    const cpuMsPerItem = median(rows.map((row) => row.cpuMsPerItem));
+    const unrouted = rows.filter((row) => row.routed !== row.items || row.of !== row.items);
     return [
       {
         name: `${name}: Apply → result`,
-        limit: `≤ ${BATCH_LIMITS.floorRatio}× floor (${seconds(row.floorMs)})`,
-        measured: `${seconds(row.ms)} (${row.floorRatio.toFixed(2)}×), ${row.routed} of ${row.of} routed`,
-        pass: row.floorRatio <= BATCH_LIMITS.floorRatio && row.routed === row.items && row.of === row.items,
+        limit: `≤ ${BATCH_LIMITS.floorRatio}× floor (${seconds(first.floorMs)})`,
+        measured:
+          `${seconds(ms)} (${floorRatio.toFixed(2)}×)` +
+          (unrouted.length ? `, ${unrouted.length} run(s) did not route every item` : ', every item routed'),
+        pass: floorRatio <= BATCH_LIMITS.floorRatio && unrouted.length === 0,
       },
       {
         name: `${name}: app CPU per item`,
         limit: `≤ ${BATCH_LIMITS.cpuMsPerItem} ms`,
-        measured: `${row.cpuMsPerItem.toFixed(2)} ms (${seconds(row.appCpuMs)} over the batch)`,
-        pass: row.cpuMsPerItem <= BATCH_LIMITS.cpuMsPerItem,
+        measured: `${cpuMsPerItem.toFixed(2)} ms (runs: ${rows.map((row) => row.cpuMsPerItem.toFixed(2)).join(', ')})`,
+        pass: cpuMsPerItem <= BATCH_LIMITS.cpuMsPerItem,
       },
     ];
   });
@@ -256,6 +296,7 @@ export function renderBatch(batch: BatchResult): string[] {
     table(
       [
         'engine',
+        'run',
         'plan',
         'Apply → result',
         'floor',
@@ -270,6 +311,7 @@ export function renderBatch(batch: BatchResult): string[] {
       ],
       batch.rows.map((row) => [
         ENGINE_NAME[row.engine],
+        String(row.run),
         seconds(row.planMs),
         seconds(row.ms),
         seconds(row.floorMs),

@@ -64,12 +64,17 @@ const machine = {
 
 /**
  * An app under test; Voice Ops reads the stubs' small sandbox unless given another (the listing bench's), and keeps
- * its store in a SQLite file of its own unless given a Postgres database.
+ * its store in a SQLite file of its own unless given a Postgres database. `loopMonitor: false` leaves out the bench's
+ * own loop-delay monitor (see app-process.ts).
  */
 async function startApp(
   kind: AppKind,
   stubs: StubsReady,
-  { sandboxUrl = stubs.sandboxUrl, databaseUrl }: { sandboxUrl?: string; databaseUrl?: string } = {},
+  {
+    sandboxUrl = stubs.sandboxUrl,
+    databaseUrl,
+    loopMonitor = true,
+  }: { sandboxUrl?: string; databaseUrl?: string; loopMonitor?: boolean } = {},
 ): Promise<Child<AppReady>> {
   const profiling = kind === 'voice' && settings.cpuProfileDir;
   return spawnChild<AppReady>('bench/app-process.ts', [kind], {
@@ -81,6 +86,7 @@ async function startApp(
       BENCH_SANDBOX_KEY: stubs.sandboxKey,
       BENCH_LOG_LEVEL: settings.logLevel,
       ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+      ...(loopMonitor ? {} : { BENCH_LOOP_MONITOR: 'off' }),
     },
   });
 }
@@ -90,7 +96,7 @@ async function main(): Promise<void> {
   const stubs = await spawnChild<StubsReady>('bench/stubs-process.ts', []);
   const children: Child<unknown>[] = [stubs];
   const batchApp = (sandboxUrl: string, databaseUrl?: string) =>
-    startApp('voice', stubs.ready, { sandboxUrl, databaseUrl });
+    startApp('voice', stubs.ready, { sandboxUrl, databaseUrl, loopMonitor: false });
   const batchOptions = { startApp: batchApp, sandboxKey: stubs.ready.sandboxKey, log };
   // One Postgres server for the whole run, as the tests start theirs; removed at the end whatever happens.
   let postgres: PostgresServer | undefined;
