@@ -303,7 +303,7 @@ export function renderBatch(batch: BatchResult): string[] {
         '× floor',
         'app CPU',
         'CPU ms/item',
-        'loop delay p99 / max',
+        "app's loop lag p99 / max",
         'provider maps',
         'routed',
         'posts',
