@@ -5,8 +5,8 @@
 // floor of any app that answers every command.
 //
 // Environment: BENCH_SLACK_API_URL, BENCH_SIGNING_SECRET, BENCH_SANDBOX_URL and BENCH_SANDBOX_KEY (voice),
-// BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL, BENCH_LOOP_MONITOR (off: none). Requests: `memory` (after a GC when run with --expose-gc),
-// `cpu`, `loopDelay`, `stop`.
+// BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL, BENCH_LOOP_MONITOR (off: none). Requests: `memory` (after
+// a GC when run with --expose-gc), `cpu`, `loopDelay`, `stop`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -120,8 +120,9 @@ if (kind !== 'voice' && kind !== 'bare' && kind !== 'bare-respond') {
 // How late the event loop runs timers: a stall of the loop delays every ack behind it. Its timer wakes an idle
 // process 200 times a second, which costs it about 15 ms of CPU a second: BENCH_LOOP_MONITOR=off leaves it out where
 // the app's CPU time is what is measured over long idle stretches (the batch, which reads the app's own gauges).
+const monitored = process.env.BENCH_LOOP_MONITOR !== 'off';
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-if (process.env.BENCH_LOOP_MONITOR !== 'off') loopDelay.enable();
+if (monitored) loopDelay.enable();
 
 export interface LoopDelay {
   p50: number;
@@ -131,6 +132,7 @@ export interface LoopDelay {
 
 /** Event-loop delay since the last call, ms. */
 function takeLoopDelay(): LoopDelay {
+  if (!monitored) throw new Error('this process runs without a loop-delay monitor (BENCH_LOOP_MONITOR=off)');
   const result = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   loopDelay.reset();
   return result;

@@ -102,6 +102,9 @@ async function main(): Promise<void> {
   let postgres: PostgresServer | undefined;
   try {
     if (settings.batchOnly) return await batchAlone(batchOptions, { machine, settings });
+    // First, while this process is fresh: the batch's sandbox and fake Slack run here, on the same two cores.
+    const { batch, output: batchOutput } = await measureBatch(batchOptions);
+
     if (postgresBinaries() !== undefined) postgres = await startPostgres();
     const voice = await startApp('voice', stubs.ready);
     children.push(voice);
@@ -175,8 +178,6 @@ async function main(): Promise<void> {
     );
     const audit = auditChild.ready.result;
     await auditChild.stop();
-
-    const { batch, output: batchOutput } = await measureBatch(batchOptions);
 
     // Last: its buys change the stubs' sandbox, which the earlier measures list.
     const { engines, output: enginesOutput } = await measureEngines(session, {

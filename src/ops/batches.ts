@@ -625,9 +625,13 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
       action: BATCH_AUDIT_ACTION[view.plan.request.kind],
       outcome: 'failed',
       params: countsParams(view.counts),
-      error: fail('provider', 'The app stopped while applying the batch: the rest waits for Resume.', {
-        code: 'interrupted',
-      }),
+      error: fail(
+        'provider',
+        'The batch was cut short (the app stopped, or lost its database): the rest waits for Resume.',
+        {
+          code: 'interrupted',
+        },
+      ),
     });
     interrupted.push({ actor, view });
   }

@@ -16,6 +16,7 @@ import { type FakeSlack, RESPONSE_URL, startFakeSlack } from '../harness/fake-sl
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { sweepForSecrets } from '../harness/secrets.js';
 import { postToSlackApp } from '../harness/signing.js';
+import { availableNumber, providerCall } from './process-support.js';
 import { until } from './support.js';
 
 // The provider holds the change until the test lets it go; the first app, patient far beyond that, is killed while
@@ -103,14 +104,8 @@ async function stop(app: Running): Promise<void> {
   logs.push(app.process.output());
 }
 
-async function call(app: Running, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${app.providerUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const call = (app: Running, method: string, path: string, body?: unknown) =>
+  providerCall({ url: app.providerUrl, apiKey: SANDBOX_KEY }, method, path, body);
 
 const list = async (app: Running, path: string) => (await call(app, 'GET', path)).data as Record<string, string>[];
 
@@ -176,15 +171,8 @@ interface Scene {
   saysNot: RegExp;
 }
 
-async function voiceNumber(app: Running, region: string): Promise<string> {
-  const numbers = (await call(app, 'GET', `/list-available-numbers?region=${region}&limit=100`)).data as {
-    number: string;
-    capabilities: string[];
-  }[];
-  const found = numbers.find((entry) => entry.capabilities.includes('voice'));
-  if (!found) throw new Error(`no voice number in ${region}`);
-  return found.number;
-}
+const voiceNumber = (app: Running, region: string) =>
+  availableNumber({ url: app.providerUrl, apiKey: SANDBOX_KEY }, region);
 
 /** Each kind of change, set up at the provider directly and then asked for through the app. */
 function scene(kind: Kind, region: string): Scene {

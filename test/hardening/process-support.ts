@@ -66,9 +66,12 @@ export function answersTo(slack: FakeSlack, responseUrlId: string): string[] {
     .map(shownText);
 }
 
+/** Where a sandbox answers, and its key: a Sandbox of the test's, or the one embedded in an app's process. */
+export type SandboxAddress = Pick<Sandbox, 'url' | 'apiKey'>;
+
 /** A request to the sandbox as the provider's client makes it; its JSON answer. */
 export async function providerCall(
-  sandbox: Sandbox,
+  sandbox: SandboxAddress,
   method: string,
   path: string,
   body?: unknown,
@@ -81,14 +84,14 @@ export async function providerCall(
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function voiceNumbersForSale(sandbox: Sandbox, region: string): Promise<string[]> {
+async function voiceNumbersForSale(sandbox: SandboxAddress, region: string): Promise<string[]> {
   const { data } = await providerCall(sandbox, 'GET', `/list-available-numbers?region=${region}&limit=100`);
   return (data as { number: string; capabilities: string[] }[])
     .filter((entry) => entry.capabilities.includes('voice'))
     .map((entry) => entry.number);
 }
 
-export async function availableNumber(sandbox: Sandbox, region = 'AU'): Promise<string> {
+export async function availableNumber(sandbox: SandboxAddress, region = 'AU'): Promise<string> {
   const [found] = await voiceNumbersForSale(sandbox, region);
   if (!found) throw new Error(`no ${region} voice number for sale`);
   return found;

@@ -214,13 +214,14 @@ export function resultMessage(view: BatchView): SlackMessage {
   ]);
 }
 
-/** To the requester of a batch a stopped app cut short: where it stopped, and Resume. */
+/** To the requester of a batch cut short (the app stopped, or lost its database): where it stopped, and Resume. */
 export function interruptedMessage(view: BatchView): SlackMessage {
   const { succeeded, failed, pending, cancelled } = view.counts;
   const left = pending + cancelled;
   const text =
     `:warning: Your batch ${WORDS[kindOf(view)].doing.toLowerCase()} numbers${toAgent(view)} stopped at ` +
-    `${count(succeeded + failed)} of ${count(view.total)} when the app restarted. Nothing more happens by itself.`;
+    `${count(succeeded + failed)} of ${count(view.total)} when it was cut short (the app stopped, or lost its ` +
+    'database). Nothing more happens by itself.';
   return message(text, [
     section(text),
     ...failuresBlocks(view),
