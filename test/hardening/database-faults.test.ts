@@ -9,13 +9,14 @@ import { BATCH_CONCURRENCY } from '../../src/ops/batches.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
 import { openEngine } from '../../src/store/open-store.js';
+import type { Sql } from '../../src/store/sql.js';
 import { type Block, buttonValues, EPHEMERAL, onlyButton, shownText } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
-import { createDatabase, startPostgres } from '../harness/postgres.js';
+import { createDatabase, type PostgresServer, startPostgres } from '../harness/postgres.js';
 import { postToSlackApp } from '../harness/signing.js';
 import {
   askToBuy,
@@ -56,6 +57,39 @@ async function failedStart(app: AppProcess) {
   return { exit: await Promise.race([app.exited, startedAnyway]), output: app.output() };
 }
 
+interface OwnPostgres {
+  server: PostgresServer;
+  app: AppProcess;
+  databaseUrl: string;
+}
+
+/**
+ * Starts the app on a database of a Postgres server of the test's own (which the test may stop and start), runs
+ * `test`, then stops the app; the server is removed whatever happens.
+ */
+async function onPostgresOfItsOwn(env: Record<string, string>, test: (own: OwnPostgres) => Promise<void>) {
+  const server = await startPostgres();
+  try {
+    const databaseUrl = await createDatabase(server.url());
+    const app = start({ ...env, DATABASE_URL: databaseUrl });
+    await test({ server, app, databaseUrl });
+    app.child.kill('SIGTERM');
+    await app.exited;
+  } finally {
+    await server.remove();
+  }
+}
+
+/** What the app left in its database, read on a connection of the test's own. */
+async function readBack<T>(databaseUrl: string, read: (sql: Sql) => Promise<T>): Promise<T> {
+  const sql = await openEngine({ kind: 'postgres', url: databaseUrl, poolSize: 1, statementTimeoutMs: 10_000 });
+  try {
+    return await read(sql);
+  } finally {
+    await sql.close();
+  }
+}
+
 describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
   it('a Postgres that cannot be reached stops start-up with one sentence naming its host, never its password', async () => {
     const port = await closedPort();
@@ -79,11 +113,8 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
     expect(output).not.toMatch(/\n\s+at /);
   });
 
-  it('a Postgres restarted during a change: /readyz says so, commands are told, and the change is resolved once when it is back', async () => {
-    const server = await startPostgres();
-    try {
-      const env = { DATABASE_URL: await createDatabase(server.url()), VOICE_API_TIMEOUT_MS: '1000' };
-      const app = start(env);
+  it('a Postgres restarted during a change: /readyz says so, commands are told, and the change is resolved once when it is back', () =>
+    onPostgresOfItsOwn({ VOICE_API_TIMEOUT_MS: '1000' }, async ({ server, app, databaseUrl }) => {
       const { eventsUrl } = await app.ready;
       const readyz = eventsUrl.replace('/slack/events', '/readyz');
       const number = await availableNumber(bed.sandbox, 'ES');
@@ -144,34 +175,18 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
       expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
 
       // Nothing half-done: the outcome the lost connection could not write is there once, from the reconciler.
-      const sql = await openEngine({
-        kind: 'postgres',
-        url: env.DATABASE_URL,
-        poolSize: 1,
-        statementTimeoutMs: 10_000,
-      });
-      try {
+      await readBack(databaseUrl, async (sql) => {
         const trail = await sql.all<{ outcome: string; params: string | null }>(
           "SELECT outcome, params FROM audit_events WHERE action = 'number.buy' ORDER BY id",
         );
         expect(trail.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'succeeded']);
         expect(JSON.parse(trail.at(-1)?.params ?? '{}')).toEqual({ reconciled: true });
         expect(await sql.get('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL')).toEqual({ n: 0 });
-      } finally {
-        await sql.close();
-      }
-      app.child.kill('SIGTERM');
-      await app.exited;
-    } finally {
-      await server.remove();
-    }
-  });
+      });
+    }));
 
-  it('a Postgres restarted during a batch: no item starts while it is gone, and the requester is offered Resume', async () => {
-    const server = await startPostgres();
-    try {
-      const env = { DATABASE_URL: await createDatabase(server.url()), RECONCILE_INTERVAL_S: '0' };
-      const app = start(env);
+  it('a Postgres restarted during a batch: no item starts while it is gone, and the requester is offered Resume', () =>
+    onPostgresOfItsOwn({ RECONCILE_INTERVAL_S: '0' }, async ({ server, app, databaseUrl }) => {
       const { eventsUrl } = await app.ready;
       const agentId = await numbersAndAgent(bed.sandbox, 'IT', BATCH_NUMBERS, { name: 'Roma desk', language: 'it-IT' });
       const planId = 'db-down-batch-plan';
@@ -227,13 +242,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
       // items not started was sent.
       expect(bed.sandbox.requestCount('mapNumber') - maps).toBe(2 * BATCH_CONCURRENCY);
 
-      const sql = await openEngine({
-        kind: 'postgres',
-        url: env.DATABASE_URL,
-        poolSize: 1,
-        statementTimeoutMs: 10_000,
-      });
-      try {
+      await readBack(databaseUrl, async (sql) => {
         const states = await sql.all<{ state: string; n: number }>(
           'SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state ORDER BY state',
           [batchId],
@@ -249,15 +258,8 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
         );
         expect(routed).toEqual({ n: BATCH_CONCURRENCY });
         expect(await sql.get('SELECT count(*) AS n FROM intents WHERE closed_at IS NULL')).toEqual({ n: 0 });
-      } finally {
-        await sql.close();
-      }
-      app.child.kill('SIGTERM');
-      await app.exited;
-    } finally {
-      await server.remove();
-    }
-  });
+      });
+    }));
 });
 
 it('a database written by newer code stops an older process with a sentence saying so', async () => {
