@@ -63,8 +63,12 @@ const DEFAULT_MAX_PAGES = 10;
 const RETRYABLE_GET_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited']);
 /** Kinds after which a POST or DELETE may have taken effect although we did not hear about it. */
 const LOST_ANSWER_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable']);
-/** Transport failures before any connection existed: the request cannot have reached the provider. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Transport failures before the request could leave: no connection existed, or the client was already closed, which
+ * undici refuses at dispatch (closing or closed; the client never destroys its pool, which would also fail requests
+ * under way). The request cannot have reached the provider.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** How an answer's body is read: checked against a schema, or by a reader of its own (the account's long lists). */

@@ -110,6 +110,18 @@ it('a buy that could not even connect is a plain network error: nothing was sent
   }
 });
 
+it('a buy asked of a client already closed is a plain network error: nothing was sent, nothing to reconcile', async () => {
+  const closed = clientFor(sandbox);
+  await closed.close();
+  const buys = counter(sandbox, 'buyNumber');
+  const reads = counter(sandbox, 'listPurchasedNumbers');
+  const error = await rejection(closed.buyNumber('+61255500002'));
+  expect(error.kind).toBe('network');
+  expect(error.message).not.toContain('UNKNOWN');
+  expect(buys()).toBe(0);
+  expect(reads()).toBe(0);
+});
+
 it('a refused buy (409) is reported as is, without reading the purchased list', async () => {
   const number = await availableNumber();
   await client.buyNumber(number);
