@@ -267,7 +267,7 @@ export function batchTargets(batch: BatchResult): Target[] {
     if (!first) return [];
     const name = `a batch of ${first.items.toLocaleString('en-US')} maps, ${ENGINE_NAME[engine]}, median of ${rows.length}`;
     const ms = median(rows.map((row) => row.ms));
-    const floorRatio = median(rows.map((row) => row.floorRatio));
+    const floorRatio = ms / first.floorMs;
     const cpuMsPerItem = median(rows.map((row) => row.cpuMsPerItem));
     const unrouted = rows.filter((row) => row.routed !== row.items || row.of !== row.items);
     return [

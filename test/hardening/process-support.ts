@@ -104,9 +104,9 @@ export async function numbersAndAgent(
   count: number,
   agent: { name: string; language: string },
 ): Promise<string> {
-  for (const number of (await voiceNumbersForSale(sandbox, region)).slice(0, count)) {
-    await providerCall(sandbox, 'POST', '/buy-phone-number', { number });
-  }
+  const numbers = (await voiceNumbersForSale(sandbox, region)).slice(0, count);
+  if (numbers.length < count) throw new Error(`only ${numbers.length} ${region} voice numbers for sale, not ${count}`);
+  for (const number of numbers) await providerCall(sandbox, 'POST', '/buy-phone-number', { number });
   return String((await providerCall(sandbox, 'POST', '/ai-agents', agent)).id);
 }
 
