@@ -124,6 +124,6 @@ export class Approvals implements ApprovalsRepo {
 
   /** Remembers where the request was posted, so that its message can be updated with the outcome. */
   async posted(id: string, channelId: string, ts: string): Promise<void> {
-    await this.sql.run(POSTED, { id, channelId, ts });
+    await this.sql.write(POSTED, { id, channelId, ts });
   }
 }

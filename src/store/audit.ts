@@ -249,7 +249,7 @@ export class AuditLog implements AuditRepo {
       const previous = lastRow.parse(await tx.get(LAST));
       const row = { ...columns, at: this.#now().toISOString(), id: (previous?.id ?? 0) + 1 };
       const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
-      await tx.run(INSERT, stored);
+      await tx.write(INSERT, stored);
       return stored;
     });
   }

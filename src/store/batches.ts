@@ -156,7 +156,7 @@ export class Batches implements BatchesRepo {
     items: { change: Record<string, unknown>; state: 'pending' | 'unchanged' }[];
   }): Promise<Batch> {
     const now = this.#now();
-    await this.sql.run(INSERT_BATCH, {
+    await this.sql.write(INSERT_BATCH, {
       id: input.id,
       kind: input.kind,
       plan: jsonText(input.plan),
@@ -170,7 +170,7 @@ export class Batches implements BatchesRepo {
       const chunk = input.items.slice(start, start + ITEMS_PER_INSERT);
       const values = chunk.map(() => '(?, ?, ?, ?)').join(', ');
       const params = chunk.flatMap((item, index) => [input.id, start + index + 1, jsonText(item.change), item.state]);
-      await this.sql.run(`INSERT INTO batch_items (batch_id, seq, change, state) VALUES ${values}`, params);
+      await this.sql.write(`INSERT INTO batch_items (batch_id, seq, change, state) VALUES ${values}`, params);
     }
     const created = await this.get(input.id);
     if (!created) throw new Error(`batch ${input.id} was not stored`);
@@ -217,7 +217,7 @@ export class Batches implements BatchesRepo {
   }
 
   async finishItem(batchId: string, seq: number, state: ItemState, error?: string): Promise<void> {
-    await this.sql.run(FINISH_ITEM, { batchId, seq, state, error: error ?? null });
+    await this.sql.write(FINISH_ITEM, { batchId, seq, state, error: error ?? null });
   }
 
   async cancelPending(id: string): Promise<BatchItem[]> {

@@ -79,7 +79,7 @@ export class DeliveryKeys implements DeliveriesRepo {
     // is marked before the DELETE, so that calls arriving while it runs do not prune again.
     if (now - this.#pruning.lastAt >= this.#ttlMs) {
       this.#pruning.lastAt = now;
-      await this.sql.run(PRUNE, [cutoff]);
+      await this.sql.write(PRUNE, [cutoff]);
     }
     const seenAt = new Date(now).toISOString();
     const params = [...keys.flatMap((key) => [key, seenAt]), cutoff];

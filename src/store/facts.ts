@@ -43,12 +43,12 @@ export class LearnedFacts implements FactsRepo {
   }
 
   async rememberNumber(phoneNumber: string, capabilities: string[]): Promise<void> {
-    await this.sql.run(REMEMBER_NUMBER, [phoneNumber, jsonText(capabilities), this.#now().toISOString()]);
+    await this.sql.write(REMEMBER_NUMBER, [phoneNumber, jsonText(capabilities), this.#now().toISOString()]);
   }
 
   /** After a release: the number may come back from the inventory with other capabilities. */
   async forgetNumber(phoneNumber: string): Promise<void> {
-    await this.sql.run(FORGET_NUMBER, [phoneNumber]);
+    await this.sql.write(FORGET_NUMBER, [phoneNumber]);
   }
 
   /** The capabilities known of these numbers; a number bought outside the app (or before it learned) is absent. */
@@ -60,11 +60,11 @@ export class LearnedFacts implements FactsRepo {
   }
 
   async rememberAgent(agentId: string, language: string): Promise<void> {
-    await this.sql.run(REMEMBER_AGENT, [agentId, language, this.#now().toISOString()]);
+    await this.sql.write(REMEMBER_AGENT, [agentId, language, this.#now().toISOString()]);
   }
 
   async forgetAgent(agentId: string): Promise<void> {
-    await this.sql.run(FORGET_AGENT, [agentId]);
+    await this.sql.write(FORGET_AGENT, [agentId]);
   }
 
   async languages(agentIds: string[]): Promise<Map<string, string>> {

@@ -80,7 +80,7 @@ export class Intents implements IntentsRepo {
   }
 
   async open(intent: Pick<Intent, 'correlationId' | 'action' | 'change' | 'actor' | 'replyAddress'>): Promise<void> {
-    await this.sql.run(OPEN, {
+    await this.sql.write(OPEN, {
       correlationId: intent.correlationId,
       action: intent.action,
       change: jsonText(intent.change),

@@ -46,7 +46,7 @@ export class Leases implements LeasesRepo {
   }
 
   async release(names: string | readonly string[], holder: string): Promise<void> {
-    await this.sql.run(this.#release, { names: JSON.stringify(distinct(names)), holder });
+    await this.sql.write(this.#release, { names: JSON.stringify(distinct(names)), holder });
   }
 
   async holder(name: string): Promise<string | undefined> {

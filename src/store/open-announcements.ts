@@ -43,7 +43,7 @@ export class OpenAnnouncements implements OpenAnnouncementsRepo {
   }
 
   async keep(actorId: string, open: OpenAnnouncement): Promise<void> {
-    await this.sql.run(KEEP, {
+    await this.sql.write(KEEP, {
       actorId,
       channelId: open.channelId,
       messageTs: open.messageTs,
@@ -53,11 +53,11 @@ export class OpenAnnouncements implements OpenAnnouncementsRepo {
   }
 
   async forget(actorId: string): Promise<void> {
-    await this.sql.run(FORGET, [actorId]);
+    await this.sql.write(FORGET, [actorId]);
   }
 
   /** Forgets every message posted at or before `time`. */
   async forgetPostedBy(time: Date): Promise<void> {
-    await this.sql.run(FORGET_POSTED_BY, [time.toISOString()]);
+    await this.sql.write(FORGET_POSTED_BY, [time.toISOString()]);
   }
 }

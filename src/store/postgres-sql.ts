@@ -97,13 +97,14 @@ export function isConnectionLoss(error: unknown): boolean {
   return SOCKET_ERRORS.has(code) || CONNECTION_ENDED.test(error.message);
 }
 
-class PostgresSql implements Sql {
+const LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))';
+
+abstract class PostgresSql implements Sql {
   readonly dialect = postgresDialect;
   constructor(
     protected readonly runner: Runner,
-    private readonly pool: pg.Pool | undefined,
     readonly label: string,
-    private readonly observe: StatementObserver,
+    protected readonly observe: StatementObserver,
   ) {}
 
   /** Runs a query; a lost server becomes a DatabaseUnreachable naming the database. */
@@ -137,35 +138,87 @@ class PostgresSql implements Sql {
     return (await this.query(text, params)).rowCount ?? 0;
   }
 
-  async lock(key: string): Promise<void> {
-    if (this.pool) throw new Error('A lock can only be taken inside a transaction');
-    await this.query('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+  async write(text: string, params: SqlParams = []): Promise<void> {
+    await this.query(text, params);
   }
 
-  async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (!this.pool) return work(this);
-    const client = await this.pool.connect().catch((error: unknown) => {
-      throw this.unreachableOr(error);
-    });
-    let broken: Error | undefined;
+  async lock(_key: string): Promise<void> {
+    throw new Error('A lock can only be taken inside a transaction');
+  }
+
+  abstract transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+/** pg's socket, which it does not type: corked while a transaction's statements are sent, they leave in one write. */
+type Corkable = { cork(): void; uncork(): void };
+
+function socketOf(client: pg.PoolClient): Corkable | undefined {
+  const stream = (client as { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function' ? (stream as Corkable) : undefined;
+}
+
+/**
+ * A transaction on one pooled connection, which pipelines: a `write` (BEGIN, a lock, an insert whose count nobody
+ * reads) is sent at once, and the statements sent until the current turn of the event loop ends leave together.
+ * The server still runs them one after another, in the order sent: a read sent behind a lock runs once the lock is
+ * granted, and sees what the lock's previous holder committed.
+ */
+class PostgresTransaction extends PostgresSql {
+  /** Statements sent whose answers nobody has waited for yet. */
+  #sent: Promise<unknown>[] = [];
+  readonly #socket: Corkable | undefined;
+  #corked = false;
+
+  constructor(client: pg.PoolClient, label: string, observe: StatementObserver) {
+    super(client, label, observe);
+    this.#socket = socketOf(client);
+  }
+
+  protected override async query(text: string, params: SqlParams): Promise<pg.QueryResult> {
+    this.#cork();
+    let result: pg.QueryResult;
     try {
-      const inside = new PostgresSql(client, undefined, this.label, this.observe);
-      await inside.run('BEGIN');
-      try {
-        const value = await work(inside);
-        await inside.run('COMMIT');
-        return value;
-      } catch (error) {
-        // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused. The error
-        // is the work's own, or a statement's (already named as the server lost, when it was).
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      }
-    } finally {
-      client.release(broken);
+      result = await super.query(text, params);
+    } catch (error) {
+      // A statement sent earlier failed first (this one then found the transaction aborted): that error is the cause.
+      await this.#settled();
+      throw error;
     }
+    await this.#settled();
+    return result;
+  }
+
+  override async write(text: string, params: SqlParams = []): Promise<void> {
+    this.#cork();
+    const sent = super.query(text, params);
+    sent.catch(() => {}); // thrown by #settled, from the next statement waited for
+    this.#sent.push(sent);
+  }
+
+  override lock(key: string): Promise<void> {
+    return this.write(LOCK, [key]);
+  }
+
+  override transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
+  /** Throws the first error of the statements sent before, once they are answered. */
+  async #settled(): Promise<void> {
+    if (this.#sent.length === 0) return;
+    const sent = this.#sent;
+    this.#sent = [];
+    for (const outcome of await Promise.allSettled(sent)) if (outcome.status === 'rejected') throw outcome.reason;
+  }
+
+  #cork(): void {
+    if (this.#corked || !this.#socket) return;
+    this.#corked = true;
+    this.#socket.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      this.#socket?.uncork();
+    });
   }
 }
 
@@ -182,8 +235,33 @@ export interface PostgresOptions {
 export class PostgresEngine extends PostgresSql implements SqlEngine {
   readonly #pool: pg.Pool;
   constructor(pool: pg.Pool, label: string, observe: StatementObserver) {
-    super(pool, pool, label, observe);
+    super(pool, label, observe);
     this.#pool = pool;
+  }
+
+  async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw this.unreachableOr(error);
+    });
+    let broken: Error | undefined;
+    try {
+      const inside = new PostgresTransaction(client, this.label, this.observe);
+      await inside.write('BEGIN');
+      try {
+        const value = await work(inside);
+        await inside.run('COMMIT');
+        return value;
+      } catch (error) {
+        // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused. The error
+        // is the work's own, or a statement's (already named as the server lost, when it was).
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
   }
 
   async checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -243,6 +321,8 @@ export function connectionOf(url: string): pg.ClientConfig {
 export function postgresEngine(url: string, options: PostgresOptions): PostgresEngine {
   const pool = new pg.Pool({
     ...connectionOf(url),
+    // A transaction's statements whose answers it does not wait for are sent behind each other (PostgresTransaction).
+    pipeline: true,
     max: options.poolSize,
     statement_timeout: options.statementTimeoutMs,
     connectionTimeoutMillis: 5_000,

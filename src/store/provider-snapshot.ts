@@ -66,14 +66,14 @@ export class ProviderSnapshot implements SnapshotRepo {
   /** Replaces the whole snapshot at once: a reader sees the old one or the new one, never a mix. */
   async replace(state: ProviderState, takenAt: Date): Promise<void> {
     await this.sql.transaction(async (tx) => {
-      await tx.run(CLEAR);
+      await tx.write(CLEAR);
       const rows = [
         ...[...state.numbers].map(([number, id]) => ['number', number, id]),
         ...[...state.agents].map(([id, name]) => ['agent', id, name]),
       ];
-      for (const batch of batches(rows)) await tx.run(insertOf(batch.length), batch.flat());
-      await tx.run(UNSTAMP);
-      await tx.run(STAMP, [takenAt.toISOString()]);
+      for (const batch of batches(rows)) await tx.write(insertOf(batch.length), batch.flat());
+      await tx.write(UNSTAMP);
+      await tx.write(STAMP, [takenAt.toISOString()]);
     });
   }
 }

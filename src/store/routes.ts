@@ -72,7 +72,7 @@ export class RoutingRecords implements RoutesRepo {
     updatedBy: string;
   }): Promise<RouteRecord> {
     const record = { ...input, updatedAt: this.#now().toISOString() };
-    await this.sql.run(UPSERT, { ...record, numberId: record.numberId ?? null });
+    await this.sql.write(UPSERT, { ...record, numberId: record.numberId ?? null });
     return record;
   }
 
@@ -95,12 +95,12 @@ export class RoutingRecords implements RoutesRepo {
 
   /** After the number is released. */
   async removeNumber(phoneNumber: string): Promise<void> {
-    await this.sql.run(REMOVE_NUMBER, [phoneNumber]);
+    await this.sql.write(REMOVE_NUMBER, [phoneNumber]);
   }
 
   /** After the agent is deleted: its numbers no longer route anywhere. */
   async removeAgent(agentId: string): Promise<void> {
-    await this.sql.run(REMOVE_AGENT, [agentId]);
+    await this.sql.write(REMOVE_AGENT, [agentId]);
   }
 
   async all(): Promise<RouteRecord[]> {

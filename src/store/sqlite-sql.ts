@@ -81,6 +81,10 @@ class SqliteSql implements Sql {
     return this.statements.run(text, params);
   }
 
+  async write(text: string, params: SqlParams = []): Promise<void> {
+    await this.run(text, params);
+  }
+
   async lock(): Promise<void> {}
 
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {

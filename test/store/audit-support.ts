@@ -63,6 +63,7 @@ export function recording(sql: Sql, reads: Read[] = []): { sql: Sql; reads: Read
     all,
     get: async <T>(text: string, params?: SqlParams) => (await all<T>(text, params))[0],
     run: (text, params) => sql.run(text, params),
+    write: (text, params) => sql.write(text, params),
     lock: (key) => sql.lock(key),
     transaction: (work) => sql.transaction((tx) => work(recording(tx, reads).sql)),
   };
