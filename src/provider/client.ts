@@ -259,9 +259,16 @@ export class ProviderClient {
   }
 
   private transportError(error: unknown, context: string): ProviderError {
+    if (error instanceof ExchangeFailed && error.reason === 'too_large') {
+      const message = `${adviceFor('bad_response')} (${context}, HTTP ${error.status}: ${error.message})`;
+      return new ProviderError('bad_response', message, { status: error.status });
+    }
     const cause = error instanceof ExchangeFailed ? error.cause : error;
     const code = errorCode(cause);
-    if ((error instanceof ExchangeFailed && error.timedOut) || (code !== undefined && TIMEOUT_CODES.has(code))) {
+    if (
+      (error instanceof ExchangeFailed && error.reason === 'timeout') ||
+      (code !== undefined && TIMEOUT_CODES.has(code))
+    ) {
       const message = `${adviceFor('timeout')} (${context}: no answer within ${this.timeoutMs} ms)`;
       return new ProviderError('timeout', message, { cause });
     }

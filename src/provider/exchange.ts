@@ -1,7 +1,7 @@
 // One HTTP request and its whole answer, through undici's dispatch: the answer's bytes are gathered as they come,
 // with none of the readable stream, abort signal and listeners that its `request` makes for every answer (about a
 // quarter of a request's CPU time, measured against a local server). One deadline covers connecting, the headers
-// and the whole body.
+// and the whole body, and an answer larger than MAX_ANSWER_BYTES is cut off rather than gathered.
 import type { Dispatcher } from 'undici';
 
 export interface Exchange {
@@ -18,15 +18,32 @@ export interface Answer {
   text: string;
 }
 
-/** Why an exchange ended without an answer: its deadline passed, or the transport failed (`cause`). */
+/**
+ * The most of one answer the app holds in memory. The provider names no size bound; its largest answers, whole lists
+ * of numbers, are about 100 bytes a number.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Why an exchange ended without a whole answer: its deadline passed, the transport failed (`cause`), or the answer
+ * (whose `status` came) outgrew MAX_ANSWER_BYTES.
+ */
 export class ExchangeFailed extends Error {
+  readonly status: number | undefined;
   constructor(
-    readonly timedOut: boolean,
-    options: { cause?: unknown } = {},
+    readonly reason: 'timeout' | 'transport' | 'too_large',
+    options: { cause?: unknown; status?: number } = {},
   ) {
-    super(timedOut ? 'no answer in time' : 'the request failed', options);
+    super(REASONS[reason], { cause: options.cause });
+    this.status = options.status;
   }
 }
+
+const REASONS: Record<ExchangeFailed['reason'], string> = {
+  timeout: 'no answer in time',
+  transport: 'the request failed',
+  too_large: `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`,
+};
 
 /** Sends `request` through `dispatcher`; rejects with ExchangeFailed when no whole answer came within `timeoutMs`. */
 export function exchange(dispatcher: Dispatcher, request: Exchange, timeoutMs: number): Promise<Answer> {
@@ -36,6 +53,7 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, timeoutMs: n
     let status = 0;
     let headers: Answer['headers'] = {};
     const chunks: Buffer[] = [];
+    let size = 0;
     const end = (outcome: () => void) => {
       if (settled) return;
       settled = true;
@@ -44,32 +62,39 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, timeoutMs: n
     };
     // Rejected at once, even before a connection exists; the request is then aborted as soon as it has one.
     const timer = setTimeout(() => {
-      end(() => reject(new ExchangeFailed(true)));
-      controller?.abort(new ExchangeFailed(true));
+      end(() => reject(new ExchangeFailed('timeout')));
+      controller?.abort(new ExchangeFailed('timeout'));
     }, timeoutMs);
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
         controller = started;
-        if (settled) started.abort(new ExchangeFailed(true));
+        if (settled) started.abort(new ExchangeFailed('timeout'));
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
       },
-      onResponseData(_controller, chunk) {
-        chunks.push(chunk);
+      onResponseData(started, chunk) {
+        size += chunk.length;
+        if (size <= MAX_ANSWER_BYTES) {
+          chunks.push(chunk);
+          return;
+        }
+        const tooLarge = new ExchangeFailed('too_large', { status });
+        end(() => reject(tooLarge));
+        started.abort(tooLarge);
       },
       onResponseEnd() {
         end(() => resolve({ status, headers, text: decoder.decode(Buffer.concat(chunks)) }));
       },
       onResponseError(_controller, error) {
-        end(() => reject(new ExchangeFailed(false, { cause: error })));
+        end(() => reject(new ExchangeFailed('transport', { cause: error })));
       },
     };
     try {
       dispatcher.dispatch(request, handler);
     } catch (error) {
-      end(() => reject(new ExchangeFailed(false, { cause: error })));
+      end(() => reject(new ExchangeFailed('transport', { cause: error })));
     }
   });
 }

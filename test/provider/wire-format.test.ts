@@ -1,5 +1,6 @@
 // What goes over the wire, seen from a server that records raw requests: base path, headers, encoded ids,
-// the configurable cursor parameter, connection reuse, the deadline over a stalled body, and the log lines.
+// the configurable cursor parameter, connection reuse, the deadline over a stalled body, the bound on an answer's
+// size, and the log lines.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACT_PATHS } from '../../src/log.js';
+import { MAX_ANSWER_BYTES } from '../../src/provider/exchange.js';
 import { clientFor, type RecordedRequest, type Recorder, rejection, startRecorder } from './helpers.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -134,6 +136,63 @@ describe('deadline', () => {
     // The server never answers: only the client's own timeout can end the call.
     const error = await rejection(client.listAgents());
     expect(error.kind).toBe('timeout');
+  });
+});
+
+describe('an answer larger than the client holds', () => {
+  /** A server whose answers to `method` never end (a megabyte at a time, while the client reads); `[]` otherwise. */
+  async function endlessFor(method: string): Promise<{ url: string; sent: () => number }> {
+    let sent = 0;
+    const megabyte = Buffer.alloc(1024 * 1024, 0x20);
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.method !== method) {
+        res.end('{"data": []}');
+        return;
+      }
+      res.write('{"data": [');
+      const more = () => {
+        while (!res.destroyed && res.write(megabyte)) sent += megabyte.length;
+      };
+      res.on('drain', more);
+      more();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    closers.push(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/v1`, sent: () => sent };
+  }
+
+  it('is cut off past its bound and read as an answer outside the contract, with its status', async () => {
+    const server = await endlessFor('GET');
+    const client = clientOn(
+      { ...server, apiKey: 'k', requests: [], close: async () => {} },
+      { retry: { maxAttempts: 1 } },
+    );
+
+    const error = await rejection(client.listAgents());
+
+    expect(error.kind).toBe('bad_response');
+    expect(error.status).toBe(200);
+    expect(error.message).toContain('larger than 32 MiB');
+    // The client stopped reading: the server wrote what the socket buffers held past the bound, not without end.
+    expect(server.sent()).toBeLessThan(MAX_ANSWER_BYTES * 2);
+  });
+
+  it('to a purchase is checked against the purchased list, as an answer that could not be read', async () => {
+    const server = await endlessFor('POST');
+    const client = clientOn(
+      { ...server, apiKey: 'k', requests: [], close: async () => {} },
+      { retry: { maxAttempts: 1 } },
+    );
+
+    const error = await rejection(client.buyNumber('+14155550100'));
+
+    expect(error.message).toContain('was NOT completed: the answer to the purchase was unreadable');
   });
 });
 
