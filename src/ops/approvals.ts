@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
+import type { ItemCounts } from '../store/batches.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { atomically, type OpsDeps, record } from './context.js';
@@ -62,9 +63,12 @@ export type Decision =
   | { decision: 'approved'; request: ApprovalRequest; result: Result<Done> | BatchOutcome }
   | { decision: 'rejected'; request: ApprovalRequest };
 
+/** Told after each item of an approved batch, to show its progress where it was approved. */
+export type OnBatchProgress = (batchId: string, counts: ItemCounts) => void;
+
 /** Runs (or, rejected or expired, closes) a bulk plan once its approval is decided; see batches.ts. */
 export interface BatchDecisions {
-  apply(requester: Actor, batchId: string): Promise<BatchOutcome>;
+  apply(requester: Actor, batchId: string, onProgress: (counts: ItemCounts) => void): Promise<BatchOutcome>;
   close(requester: Actor, batchId: string, outcome: 'rejected' | 'expired'): Promise<void>;
 }
 
@@ -123,6 +127,7 @@ export async function decide(
   approver: Actor,
   approvalId: string,
   verdict: 'approve' | 'reject',
+  onBatchProgress: OnBatchProgress = () => {},
 ): Promise<Result<Decision>> {
   const approval = await deps.store.approvals.get(approvalId);
   if (!approval) return fail('not_found', 'That request for approval does not exist.');
@@ -161,7 +166,7 @@ export async function decide(
   }
   const result =
     change.kind === 'batch'
-      ? await batches.apply(requester, change.batchId)
+      ? await batches.apply(requester, change.batchId, (counts) => onBatchProgress(change.batchId, counts))
       : await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
   return { ok: true, decision: 'approved', request: settled, result };
 }

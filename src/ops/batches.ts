@@ -297,7 +297,7 @@ async function awaitBatchApproval(deps: OpsDeps, actor: Actor, batch: Batch, pla
  */
 export function batchDecisions(deps: OpsDeps): BatchDecisions {
   return {
-    apply: async (requester, batchId) => {
+    apply: async (requester, batchId, onProgress) => {
       const batch = await deps.store.batches.get(batchId);
       if (batch?.state !== 'awaiting') return batch ? alreadyStartedMessage(batch) : notFound();
       const plan = storedPlan.parse(batch.plan);
@@ -312,7 +312,7 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
         await record(deps, requester, batchId, { action: actionOf(batch), outcome: 'expired', error: failure });
         return failure;
       }
-      const ran = await runBatch(deps, requester, batch, 'awaiting', () => {});
+      const ran = await runBatch(deps, requester, batch, 'awaiting', onProgress);
       if (ran.ok) return { ok: true, batchId };
       if (ran.reason !== 'busy' || !(await deps.store.batches.move(batchId, ['awaiting'], 'expired'))) return ran;
       // Its approval is spent: a batch that could not start then does not wait on, unseen, for a retry.
@@ -547,23 +547,39 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
   }
 }
 
-/** Only the requester may stop or cancel a batch; anyone else is refused, and audited. */
-async function ownBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<{ batch: Batch }>> {
+/**
+ * Only the requester may cancel a plan, and stop a batch; so may the person who approved it, who set it running.
+ * Anyone else is refused, and audited.
+ */
+async function ownBatch(
+  deps: OpsDeps,
+  actor: Actor,
+  batchId: string,
+  approverToo = false,
+): Promise<Result<{ batch: Batch }>> {
   const batch = await deps.store.batches.get(batchId);
   if (!batch) return notFound();
-  return batch.requestedBy === actor.userId ? { ok: true, batch } : notTheRequester(deps, actor, batch);
+  if (batch.requestedBy === actor.userId) return { ok: true, batch };
+  const approval = approverToo ? await deps.store.approvals.forChange(batchId) : undefined;
+  const approved = approval?.state === 'approved' && approval.decidedBy === actor.userId;
+  return approved ? { ok: true, batch } : notTheRequester(deps, actor, batch, approverToo);
 }
 
 /** Someone else's batch: refused, and audited as a denial. */
-function notTheRequester(deps: OpsDeps, actor: Actor, batch: Batch): Promise<Failure> {
-  const failure = fail('wrong_user', 'Only the person who asked for this plan can confirm, stop or cancel it.');
+function notTheRequester(deps: OpsDeps, actor: Actor, batch: Batch, approverToo = false): Promise<Failure> {
+  const failure = fail(
+    'wrong_user',
+    approverToo
+      ? 'Only the person who asked for this plan, or who approved it, can stop it.'
+      : 'Only the person who asked for this plan can confirm or cancel it.',
+  );
   const attempt = { action: actionOf(batch), correlationId: batch.id };
   return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
 }
 
 /** Stop: items not yet started will not start. Items under way finish; the batch's runner then ends it. */
 export async function stopBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<object>> {
-  const own = await ownBatch(deps, actor, batchId);
+  const own = await ownBatch(deps, actor, batchId, true);
   if (!own.ok) return own;
   if (!(await deps.store.batches.move(batchId, ['running'], 'stopping'))) {
     return fail('already_used', 'That batch is no longer running: nothing is left to stop.');

@@ -2,7 +2,7 @@
 
 import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
-import { approvalPosted, decide, expireApprovals } from './approvals.js';
+import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
 import {
   applyBatch,
@@ -37,7 +37,13 @@ import { type Actor, fail, type Role } from './types.js';
 
 export type { Person } from './access.js';
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
-export { type ApprovalRequest, type AwaitingApproval, type Decision, kindOf } from './approvals.js';
+export {
+  type ApprovalRequest,
+  type AwaitingApproval,
+  type Decision,
+  kindOf,
+  type OnBatchProgress,
+} from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export type { ApplyResult, BatchLine, BatchView, PlanResult } from './batches.js';
 export type { BulkRequest } from './bulk-plans.js';
@@ -127,8 +133,8 @@ export function createOps(deps: OpsDeps) {
       ),
     confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
     /** Approves or rejects a change that waits for a second person. */
-    decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject') =>
-      decide(deps, batchDecisions(deps), actor, approvalId, verdict),
+    decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject', onBatchProgress?: OnBatchProgress) =>
+      decide(deps, batchDecisions(deps), actor, approvalId, verdict, onBatchProgress),
     approvalPosted: (approvalId: string, channelId: string, ts: string) =>
       approvalPosted(deps, approvalId, channelId, ts),
     /** Ends the requests for approval nobody decided in time; each is audited as expired. */

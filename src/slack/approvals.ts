@@ -1,7 +1,8 @@
 // The Slack side of second approvals: the request posted through the announcements client, updated in place with
 // its outcome (chat.update), and the requester told privately. Failures here are logged: the decision stands.
 import { counted } from '../counts.js';
-import type { ApprovalRequest, Decision, Failure, Result } from '../ops/index.js';
+import type { ApprovalRequest, Decision, Failure, OnBatchProgress, Result } from '../ops/index.js';
+import { progressRewriter } from './batch-progress.js';
 import { refreshHome, replyTo, type SlackDeps } from './flows.js';
 import { mentionUser } from './mrkdwn.js';
 import type { Respond } from './respond.js';
@@ -71,6 +72,30 @@ export async function settleDecision(deps: SlackDeps, clicker: Respond, decided:
     await deps.ops.announce(request.requester, result);
   }
   await refreshHome(deps, request.requester);
+}
+
+/**
+ * Where an approved batch shows its progress while it runs: the request's message (`channel`, `ts`, where Approve was
+ * pressed), rewritten in place with Stop, which its approver may press as well as its requester. `settled` waits for
+ * the last rewrite, so that none lands over the decision's outcome.
+ */
+export function progressInRequest(
+  deps: SlackDeps,
+  where: { channel?: string; ts?: string },
+): { onBatchProgress: OnBatchProgress; settled: () => Promise<void> } {
+  const { channel, ts } = where;
+  const clicked = deps.now();
+  let progress: ReturnType<typeof progressRewriter> | undefined;
+  const rewrite = async (message: SlackMessage) => {
+    if (channel && ts) await deps.slack.announcements.chat.update({ channel, ts, ...message });
+  };
+  return {
+    onBatchProgress: (batchId, counts) => {
+      progress ??= progressRewriter(deps, batchId, rewrite, clicked);
+      progress.onProgress(counts);
+    },
+    settled: async () => progress?.settled(),
+  };
 }
 
 /** What the requester of a change that now waits is shown, once its request for approval is posted (or not). */

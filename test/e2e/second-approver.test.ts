@@ -276,6 +276,44 @@ it('takes a bulk plan as one request: one approval by another person applies it 
   expect(trail.filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded')).toHaveLength(3);
 });
 
+it('shows an approved plan’s progress on its request, where its approver may stop it and a stranger may not', async () => {
+  const app = await start('number.buy');
+  const planned = await app.respondedTo((await app.command('numbers buy US 6', OPERATOR)).responseUrlId);
+  const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+  await outcomeOf(app, (await press(app, OPERATOR, ACTION.confirmBatch, batchId)).responseUrlId);
+  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
+  const approvalId = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange);
+  app.sandbox.faults.inject('buyNumber', { type: 'hold' });
+
+  await decide(app, SECOND_OPERATOR, 'approve', approvalId);
+  await waitUntil(() => app.sandbox.requestCount('buyNumber') === 4, 'four buys under way');
+  const stranger = await press(app, ADMIN, ACTION.stopBatch, batchId);
+  expect(shownText(await outcomeOf(app, stranger.responseUrlId))).toContain(
+    'Only the person who asked for this plan, or who approved it, can stop it.',
+  );
+  await press(app, SECOND_OPERATOR, ACTION.stopBatch, batchId);
+  await waitUntil(async () => (await bulkBuySteps(app, batchId)).includes('cancelled'), 'the stop to be recorded');
+  // A second after the approval, the first item's outcome is worth a rewrite of the request.
+  clock = new Date(clock.getTime() + 2_000);
+  app.sandbox.faults.clear();
+  await waitUntil(
+    () => updates(app).some((call) => shownText(call).includes('Approved by <@UOPERATOR2>: done.')),
+    'the request settled',
+  );
+  await app.settled();
+
+  const progress = updates(app).filter((call) => /of 6 done/.test(shownText(call)));
+  expect(progress.length, 'progress rewrites of the request').toBeGreaterThanOrEqual(1);
+  expect(progress.length).toBeLessThanOrEqual(3);
+  expect(onlyButton(blocksOf(progress[0] as SlackCall), ACTION.stopBatch)).toBe(batchId);
+  expect(updates(app).indexOf(progress.at(-1) as SlackCall)).toBeLessThan(updates(app).length - 1);
+  expect(shownText(updates(app).at(-1) as SlackCall)).toContain('Stopped: 4 of 6');
+  expect(app.sandbox.requestCount('buyNumber')).toBe(4);
+  const trail = await auditTrail(app, batchId);
+  expect(trail.filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded')).toHaveLength(4);
+  expect(trail.filter((row) => row.action === 'number.buy' && row.outcome === 'cancelled')).toHaveLength(2);
+});
+
 it('expires an approved plan that cannot start because another change holds one of its numbers', async () => {
   const app = await start('number.buy');
   const planned = await app.respondedTo((await app.command('numbers buy US 3', OPERATOR)).responseUrlId);

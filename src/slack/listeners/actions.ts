@@ -3,7 +3,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
-import { settleDecision } from '../approvals.js';
+import { progressInRequest, settleDecision } from '../approvals.js';
 import {
   agentsAnswer,
   auditAnswer,
@@ -159,7 +159,10 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
   ] as const) {
     app.action<Body>(actionId, async ({ ack, body, context }) => {
       await ack();
-      const decided = await deps.ops.decide(actorOf(body, requesterIn(context)), chosenValue(body), verdict);
+      const progress = progressInRequest(deps, { channel: body.channel?.id, ts: body.message?.ts });
+      const actor = actorOf(body, requesterIn(context));
+      const decided = await deps.ops.decide(actor, chosenValue(body), verdict, progress.onBatchProgress);
+      await progress.settled();
       await settleDecision(deps, replyFor(deps, body), decided);
     });
   }

@@ -4,25 +4,17 @@
 
 import { z } from 'zod';
 import { typedCount } from '../../ops/batches.js';
-import type { Actor, BatchView, BulkRequest, PlanResult } from '../../ops/index.js';
+import type { Actor, BulkRequest, PlanResult } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
-import type { ItemCounts } from '../../store/batches.js';
 import { awaitingAnswer } from '../approvals.js';
+import { progressRewriter, rewriteThrough } from '../batch-progress.js';
 import type { SlackDeps } from '../flows.js';
 import { modalContext, openForm, replyTo } from '../flows.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { decodeValue, encodeValue } from '../paging.js';
-import { postToResponseUrl } from '../respond.js';
 import type { Listeners } from '../router.js';
 import { type Answer, messageSurface, type Surface, updatingSurface } from '../surfaces.js';
-import {
-  BATCH_PAGE_SIZE,
-  batchTypedModal,
-  planChangedMessage,
-  planMessage,
-  progressMessage,
-  resultMessage,
-} from '../views/batches.js';
+import { BATCH_PAGE_SIZE, batchTypedModal, planChangedMessage, planMessage, resultMessage } from '../views/batches.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { textMessage } from '../views/blocks.js';
 import { infoModal, loadingModal } from '../views/modals.js';
@@ -32,12 +24,6 @@ import { bulkMapModal } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions.js';
 
-/**
- * Slack takes five posts to one response_url in 30 minutes: the click's "checking" and its result take two, so
- * progress rewrites the message at most three times, and at most once a second.
- */
-const PROGRESS_REWRITES = 3;
-const PROGRESS_EVERY_MS = 1000;
 const MODAL_TITLE = 'Release numbers';
 
 const batchPosition = z.object({ batchId: z.string(), page: z.number().int().min(1) });
@@ -90,12 +76,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
       kind: 'message',
       message: workingMessage('Working on it: checking the plan against the provider…'),
     });
-    const url = body.response_url;
-    const rewrite = (message: SlackMessage) =>
-      url
-        ? postToResponseUrl(url, { response_type: 'ephemeral', replace_original: true, ...message })
-        : Promise.resolve();
-    await applyAndShow(deps, actor, chosenValue(body), { surface, rewrite });
+    await applyAndShow(deps, actor, chosenValue(body), { surface, rewrite: rewriteThrough(body.response_url) });
   });
 
   // A release asks for the count of numbers, typed in a modal, before anything happens.
@@ -202,31 +183,4 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
       });
     });
   }
-}
-
-/**
- * Rewrites the batch's message or modal as items finish, a few times at most. `settled` waits for the last rewrite,
- * so that none lands over the result.
- */
-function progressRewriter(deps: SlackDeps, batchId: string, rewrite: (message: SlackMessage) => Promise<void>) {
-  let rewrites = 0;
-  let lastAt = deps.now().getTime();
-  let last: Promise<void> = Promise.resolve();
-  let view: Pick<BatchView, 'id' | 'total' | 'plan'> | undefined;
-  const show = async (counts: ItemCounts) => {
-    view ??= await deps.ops.batchView(batchId, 1, 1);
-    if (view) await rewrite(progressMessage({ ...view, counts }));
-  };
-  return {
-    onProgress: (counts: ItemCounts) => {
-      const at = deps.now().getTime();
-      if (rewrites >= PROGRESS_REWRITES || at - lastAt < PROGRESS_EVERY_MS) return;
-      rewrites += 1;
-      lastAt = at;
-      last = last
-        .then(() => show(counts))
-        .catch((error: unknown) => deps.logger.warn({ err: error }, "could not show a batch's progress"));
-    },
-    settled: () => last,
-  };
 }
