@@ -108,9 +108,12 @@ abstract class PostgresSql implements Sql {
   ) {}
 
   /** Runs a query; a lost server becomes a DatabaseUnreachable naming the database. */
-  protected async query(text: string, params: SqlParams): Promise<pg.QueryResult> {
+  protected query(text: string, params: SqlParams): Promise<pg.QueryResult> {
     const compiled = compiledOf(text);
-    const given = values(compiled, params);
+    return this.send(compiled, values(compiled, params));
+  }
+
+  protected async send(compiled: Compiled, given: SqlParam[]): Promise<pg.QueryResult> {
     const started = performance.now();
     try {
       return await this.runner.query({ name: compiled.prepared, text: compiled.text, values: given });
@@ -149,6 +152,12 @@ abstract class PostgresSql implements Sql {
   abstract transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
 }
 
+/** Throws the first error of statements sent, once they are all answered. */
+async function settled(sent: Promise<unknown>[]): Promise<void> {
+  if (sent.length === 0) return;
+  for (const outcome of await Promise.allSettled(sent)) if (outcome.status === 'rejected') throw outcome.reason;
+}
+
 /** pg's socket, which it does not type: corked while a transaction's statements are sent, they leave in one write. */
 type Corkable = { cork(): void; uncork(): void };
 
@@ -175,23 +184,30 @@ class PostgresTransaction extends PostgresSql {
   }
 
   protected override async query(text: string, params: SqlParams): Promise<pg.QueryResult> {
+    // The writes sent before this statement; any sent after it (not waited for here) stay for the next.
+    const before = this.#sent;
+    this.#sent = [];
     this.#cork();
     let result: pg.QueryResult;
     try {
       result = await super.query(text, params);
     } catch (error) {
       // A statement sent earlier failed first (this one then found the transaction aborted): that error is the cause.
-      await this.#settled();
+      await settled(before);
       throw error;
     }
-    await this.#settled();
+    await settled(before);
     return result;
   }
 
   override async write(text: string, params: SqlParams = []): Promise<void> {
+    // A statement the app cannot even build (a parameter without a value) fails here, before it is sent: the server,
+    // which never sees it, would otherwise commit the rest.
+    const compiled = compiledOf(text);
+    const given = values(compiled, params);
     this.#cork();
-    const sent = super.query(text, params);
-    sent.catch(() => {}); // thrown by #settled, from the next statement waited for
+    const sent = this.send(compiled, given);
+    sent.catch(() => {}); // thrown by the next statement waited for
     this.#sent.push(sent);
   }
 
@@ -201,14 +217,6 @@ class PostgresTransaction extends PostgresSql {
 
   override transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     return work(this);
-  }
-
-  /** Throws the first error of the statements sent before, once they are answered. */
-  async #settled(): Promise<void> {
-    if (this.#sent.length === 0) return;
-    const sent = this.#sent;
-    this.#sent = [];
-    for (const outcome of await Promise.allSettled(sent)) if (outcome.status === 'rejected') throw outcome.reason;
   }
 
   #cork(): void {

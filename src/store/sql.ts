@@ -31,8 +31,10 @@ export interface Sql {
    */
   write(text: string, params?: SqlParams): Promise<void>;
   /**
-   * Inside a transaction: waits until no other transaction holds `key`, and holds it until this one ends. Postgres
-   * takes an advisory lock (sent as `write` sends); SQLite's transactions already take the one writer lock at BEGIN.
+   * Inside a transaction: holds `key` until the transaction ends; the statements after it run once no other
+   * transaction holds it. Postgres takes an advisory lock, sent as `write` sends: the call may return before the lock
+   * is granted, and only the next statement waited for is sure to run under it. SQLite's transactions already take
+   * the one writer lock at BEGIN.
    */
   lock(key: string): Promise<void>;
   /** Runs `work` in one transaction: all of its statements happen, or none. A transaction begun inside joins it. */

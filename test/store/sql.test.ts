@@ -8,7 +8,9 @@ import { TEST_ENGINE, useTempDatabases } from './helpers.js';
 const TABLE = 'CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)';
 const ADD = 'INSERT INTO counters (name, value) VALUES (?, ?)';
 const VALUE = 'SELECT value FROM counters WHERE name = ?';
-const WAITING = 'SELECT COUNT(*) AS waiting FROM pg_locks WHERE NOT granted';
+// Statements of this test's own database waiting for a lock (other tests run on databases of their own).
+const WAITING =
+  "SELECT COUNT(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
 
 describe(`a transaction's statements on ${TEST_ENGINE}`, () => {
   const databases = useTempDatabases();
@@ -45,6 +47,19 @@ describe(`a transaction's statements on ${TEST_ENGINE}`, () => {
     });
 
     await expect(attempt).rejects.toThrow(/UNIQUE constraint failed|duplicate key value/);
+    expect(await sql.get(VALUE, ['first'])).toBeUndefined();
+  });
+
+  it('keeps nothing of a transaction whose last write cannot even be built', async () => {
+    const sql = await withCounters();
+
+    const attempt = sql.transaction(async (tx) => {
+      await tx.write(ADD, ['first', 1]);
+      // A named parameter without a value: the server never sees this statement, so it alone cannot abort the rest.
+      await tx.write('INSERT INTO counters (name, value) VALUES (@name, @value)', { name: 'second' });
+    });
+
+    await expect(attempt).rejects.toThrow(/value/);
     expect(await sql.get(VALUE, ['first'])).toBeUndefined();
   });
 
