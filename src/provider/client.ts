@@ -259,9 +259,13 @@ export class ProviderClient {
   }
 
   private transportError(error: unknown, context: string): ProviderError {
-    if (error instanceof ExchangeFailed && error.reason === 'too_large') {
-      const message = `${adviceFor('bad_response')} (${context}, HTTP ${error.status}: ${error.message})`;
-      return new ProviderError('bad_response', message, { status: error.status });
+    if (error instanceof ExchangeFailed && error.started) {
+      // An answer too large to hold: a failure's status still says what failed (a 429 its wait); a success's body,
+      // unread, is outside the contract.
+      const { status, headers } = error.started;
+      if (status < 200 || status > 299) return errorFromResponse(status, '', parseRetryAfter(headers['retry-after']));
+      const message = `${adviceFor('bad_response')} (${context}, HTTP ${status}: ${error.message})`;
+      return new ProviderError('bad_response', message, { status });
     }
     const cause = error instanceof ExchangeFailed ? error.cause : error;
     const code = errorCode(cause);

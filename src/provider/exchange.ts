@@ -26,16 +26,16 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /**
  * Why an exchange ended without a whole answer: its deadline passed, the transport failed (`cause`), or the answer
- * (whose `status` came) outgrew MAX_ANSWER_BYTES.
+ * (whose status and headers came, in `started`) outgrew MAX_ANSWER_BYTES.
  */
 export class ExchangeFailed extends Error {
-  readonly status: number | undefined;
+  readonly started: Omit<Answer, 'text'> | undefined;
   constructor(
     readonly reason: 'timeout' | 'transport' | 'too_large',
-    options: { cause?: unknown; status?: number } = {},
+    options: { cause?: unknown; started?: Omit<Answer, 'text'> } = {},
   ) {
     super(REASONS[reason], { cause: options.cause });
-    this.status = options.status;
+    this.started = options.started;
   }
 }
 
@@ -80,7 +80,7 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, timeoutMs: n
           chunks.push(chunk);
           return;
         }
-        const tooLarge = new ExchangeFailed('too_large', { status });
+        const tooLarge = new ExchangeFailed('too_large', { started: { status, headers } });
         end(() => reject(tooLarge));
         started.abort(tooLarge);
       },

@@ -1,4 +1,5 @@
-// A running batch's progress, shown by rewriting the message (or modal) it was started from as its items finish.
+// A running batch's progress, shown as its items finish by rewriting where it was started: its plan's message or
+// modal, or for an approved batch the request for approval.
 import type { BatchView } from '../ops/index.js';
 import type { ItemCounts } from '../store/batches.js';
 import type { SlackDeps } from './flows.js';

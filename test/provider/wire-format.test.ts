@@ -140,16 +140,19 @@ describe('deadline', () => {
 });
 
 describe('an answer larger than the client holds', () => {
-  /** A server whose answers to `method` never end (a megabyte at a time, while the client reads); `[]` otherwise. */
-  async function endlessFor(method: string): Promise<{ url: string; sent: () => number }> {
+  /**
+   * A server whose answers to `method` never end (a megabyte at a time, while the client reads), with `status` and a
+   * Retry-After of 7 s; `[]` otherwise.
+   */
+  async function endlessFor(method: string, status = 200): Promise<{ url: string; sent: () => number }> {
     let sent = 0;
     const megabyte = Buffer.alloc(1024 * 1024, 0x20);
     const server = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
       if (req.method !== method) {
-        res.end('{"data": []}');
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": []}');
         return;
       }
+      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '7' });
       res.write('{"data": [');
       const more = () => {
         while (!res.destroyed && res.write(megabyte)) sent += megabyte.length;
@@ -181,6 +184,20 @@ describe('an answer larger than the client holds', () => {
     expect(error.message).toContain('larger than 32 MiB');
     // The client stopped reading: the server wrote what the socket buffers held past the bound, not without end.
     expect(server.sent()).toBeLessThan(MAX_ANSWER_BYTES * 2);
+  });
+
+  it('keeps the meaning of a failure status: a 429 too large to hold is still rate limiting, with its wait', async () => {
+    const server = await endlessFor('GET', 429);
+    const client = clientOn(
+      { ...server, apiKey: 'k', requests: [], close: async () => {} },
+      { retry: { maxAttempts: 1 } },
+    );
+
+    const error = await rejection(client.listAgents());
+
+    expect(error.kind).toBe('rate_limited');
+    expect(error.status).toBe(429);
+    expect(error.retryAfterMs).toBe(7_000);
   });
 
   it('to a purchase is checked against the purchased list, as an answer that could not be read', async () => {
