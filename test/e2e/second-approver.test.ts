@@ -75,6 +75,16 @@ async function bulkBuySteps(app: TestApp, batchId: string): Promise<string[]> {
   return (await auditTrail(app, batchId)).filter((row) => row.action === 'batch.buy').map((row) => row.outcome);
 }
 
+/** An operator plans a bulk buy of `count` and applies it: the batch, and its posted request's approval id. */
+async function bulkBuyAwaitingApproval(app: TestApp, count: number) {
+  const planned = await app.respondedTo((await app.command(`numbers buy US ${count}`, OPERATOR)).responseUrlId);
+  const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+  await outcomeOf(app, (await press(app, OPERATOR, ACTION.confirmBatch, batchId)).responseUrlId);
+  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
+  expect(posted).toHaveLength(1);
+  return { batchId, approvalId: onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange) };
+}
+
 function decide(app: TestApp, user: string, verdict: 'approve' | 'reject', approvalId: string) {
   return app.action({
     userId: user,
@@ -278,11 +288,7 @@ it('takes a bulk plan as one request: one approval by another person applies it 
 
 it('shows an approved plan’s progress on its request, where its approver may stop it and a stranger may not', async () => {
   const app = await start('number.buy');
-  const planned = await app.respondedTo((await app.command('numbers buy US 6', OPERATOR)).responseUrlId);
-  const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
-  await outcomeOf(app, (await press(app, OPERATOR, ACTION.confirmBatch, batchId)).responseUrlId);
-  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
-  const approvalId = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange);
+  const { batchId, approvalId } = await bulkBuyAwaitingApproval(app, 6);
   app.sandbox.faults.inject('buyNumber', { type: 'hold' });
 
   await decide(app, SECOND_OPERATOR, 'approve', approvalId);
@@ -316,11 +322,7 @@ it('shows an approved plan’s progress on its request, where its approver may s
 
 it('expires an approved plan that cannot start because another change holds one of its numbers', async () => {
   const app = await start('number.buy');
-  const planned = await app.respondedTo((await app.command('numbers buy US 3', OPERATOR)).responseUrlId);
-  const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
-  await outcomeOf(app, (await press(app, OPERATOR, ACTION.confirmBatch, batchId)).responseUrlId);
-  const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
-  const approvalId = onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange);
+  const { batchId, approvalId } = await bulkBuyAwaitingApproval(app, 3);
   // Another replica's change holds one of the plan's numbers.
   const [item] = await rowsOf<{ change: string }>(app, 'SELECT change FROM batch_items WHERE batch_id = ? LIMIT 1', [
     batchId,

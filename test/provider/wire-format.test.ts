@@ -141,10 +141,10 @@ describe('deadline', () => {
 
 describe('an answer larger than the client holds', () => {
   /**
-   * A server whose answers to `method` never end (a megabyte at a time, while the client reads), with `status` and a
-   * Retry-After of 7 s; `[]` otherwise.
+   * A client (trying once) of a server whose answers to `method` never end (a megabyte at a time, while the client
+   * reads), with `status` and a Retry-After of 7 s; `[]` otherwise. `sent` counts the bytes it wrote.
    */
-  async function endlessFor(method: string, status = 200): Promise<{ url: string; sent: () => number }> {
+  async function endlessFor(method: string, status = 200) {
     let sent = 0;
     const megabyte = Buffer.alloc(1024 * 1024, 0x20);
     const server = createServer((req, res) => {
@@ -167,15 +167,13 @@ describe('an answer larger than the client holds', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
     const { port } = server.address() as AddressInfo;
-    return { url: `http://127.0.0.1:${port}/v1`, sent: () => sent };
+    const url = `http://127.0.0.1:${port}/v1`;
+    const client = clientOn({ url, apiKey: 'k', requests: [], close: async () => {} }, { retry: { maxAttempts: 1 } });
+    return { client, sent: () => sent };
   }
 
   it('is cut off past its bound and read as an answer outside the contract, with its status', async () => {
-    const server = await endlessFor('GET');
-    const client = clientOn(
-      { ...server, apiKey: 'k', requests: [], close: async () => {} },
-      { retry: { maxAttempts: 1 } },
-    );
+    const { client, sent } = await endlessFor('GET');
 
     const error = await rejection(client.listAgents());
 
@@ -183,15 +181,11 @@ describe('an answer larger than the client holds', () => {
     expect(error.status).toBe(200);
     expect(error.message).toContain('larger than 32 MiB');
     // The client stopped reading: the server wrote what the socket buffers held past the bound, not without end.
-    expect(server.sent()).toBeLessThan(MAX_ANSWER_BYTES * 2);
+    expect(sent()).toBeLessThan(MAX_ANSWER_BYTES * 2);
   });
 
   it('keeps the meaning of a failure status: a 429 too large to hold is still rate limiting, with its wait', async () => {
-    const server = await endlessFor('GET', 429);
-    const client = clientOn(
-      { ...server, apiKey: 'k', requests: [], close: async () => {} },
-      { retry: { maxAttempts: 1 } },
-    );
+    const { client } = await endlessFor('GET', 429);
 
     const error = await rejection(client.listAgents());
 
@@ -201,11 +195,7 @@ describe('an answer larger than the client holds', () => {
   });
 
   it('to a purchase is checked against the purchased list, as an answer that could not be read', async () => {
-    const server = await endlessFor('POST');
-    const client = clientOn(
-      { ...server, apiKey: 'k', requests: [], close: async () => {} },
-      { retry: { maxAttempts: 1 } },
-    );
+    const { client } = await endlessFor('POST');
 
     const error = await rejection(client.buyNumber('+14155550100'));
 
