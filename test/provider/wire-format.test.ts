@@ -2,7 +2,7 @@
 // the configurable cursor parameter, connection reuse, the deadline over a stalled body, the bound on an answer's
 // size, and the log lines.
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -115,22 +115,28 @@ describe('pagination with a custom cursor parameter', () => {
   });
 });
 
+/** A client, trying once, of a server that answers with `handle`; both closed after the test. */
+async function clientOfServer(handle: RequestListener, options: Parameters<typeof clientFor>[1] = {}) {
+  const server = createServer(handle);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}/v1`;
+  return clientOn({ url, apiKey: 'k', requests: [], close: async () => {} }, { retry: { maxAttempts: 1 }, ...options });
+}
+
 describe('deadline', () => {
   it('covers the body too: headers that arrive in time do not save a body that stalls', async () => {
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"data": [');
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    closers.push(async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    });
-    const { port } = server.address() as AddressInfo;
-    const client = clientOn(
-      { url: `http://127.0.0.1:${port}/v1`, apiKey: 'k', requests: [], close: async () => {} },
-      { timeoutMs: 200, retry: { maxAttempts: 1 } },
+    const client = await clientOfServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"data": [');
+      },
+      { timeoutMs: 200 },
     );
 
     // The server never answers: only the client's own timeout can end the call.
@@ -147,7 +153,7 @@ describe('an answer larger than the client holds', () => {
   async function endlessFor(method: string, status = 200) {
     let sent = 0;
     const megabyte = Buffer.alloc(1024 * 1024, 0x20);
-    const server = createServer((req, res) => {
+    const client = await clientOfServer((req, res) => {
       if (req.method !== method) {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": []}');
         return;
@@ -160,15 +166,6 @@ describe('an answer larger than the client holds', () => {
       res.on('drain', more);
       more();
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    closers.push(async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    });
-    const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}/v1`;
-    const client = clientOn({ url, apiKey: 'k', requests: [], close: async () => {} }, { retry: { maxAttempts: 1 } });
     return { client, sent: () => sent };
   }
 
