@@ -107,13 +107,16 @@ abstract class PostgresSql implements Sql {
     protected readonly observe: StatementObserver,
   ) {}
 
-  /** Runs a query; a lost server becomes a DatabaseUnreachable naming the database. */
+  /**
+   * Runs a query; a lost server becomes a DatabaseUnreachable naming the database. The statement is built before this
+   * returns, so one that cannot be built (a parameter without a value) throws here, before anything is sent.
+   */
   protected query(text: string, params: SqlParams): Promise<pg.QueryResult> {
     const compiled = compiledOf(text);
-    return this.send(compiled, values(compiled, params));
+    return this.#send(compiled, values(compiled, params));
   }
 
-  protected async send(compiled: Compiled, given: SqlParam[]): Promise<pg.QueryResult> {
+  async #send(compiled: Compiled, given: SqlParam[]): Promise<pg.QueryResult> {
     const started = performance.now();
     try {
       return await this.runner.query({ name: compiled.prepared, text: compiled.text, values: given });
@@ -201,12 +204,10 @@ class PostgresTransaction extends PostgresSql {
   }
 
   override async write(text: string, params: SqlParams = []): Promise<void> {
-    // A statement the app cannot even build (a parameter without a value) fails here, before it is sent: the server,
-    // which never sees it, would otherwise commit the rest.
-    const compiled = compiledOf(text);
-    const given = values(compiled, params);
+    // Built before anything is sent: a statement the app cannot build throws here, where the transaction can still
+    // roll back, rather than later, when the server (which never saw it) would commit the rest.
     this.#cork();
-    const sent = this.send(compiled, given);
+    const sent = super.query(text, params);
     sent.catch(() => {}); // thrown by the next statement waited for
     this.#sent.push(sent);
   }
