@@ -259,10 +259,10 @@ export class ProviderClient {
   }
 
   private transportError(error: unknown, context: string): ProviderError {
-    if (error instanceof ExchangeFailed && error.started) {
+    if (error instanceof ExchangeFailed && error.head) {
       // An answer too large to hold: a failure's status still says what failed (a 429 its wait); a success's body,
       // unread, is outside the contract.
-      const { status, headers } = error.started;
+      const { status, headers } = error.head;
       if (status < 200 || status > 299) return errorFromResponse(status, '', parseRetryAfter(headers['retry-after']));
       const message = `${adviceFor('bad_response')} (${context}, HTTP ${status}: ${error.message})`;
       return new ProviderError('bad_response', message, { status });

@@ -24,18 +24,21 @@ export interface Answer {
  */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
+/** An answer's status and headers, without its body. */
+export type AnswerHead = Omit<Answer, 'text'>;
+
 /**
  * Why an exchange ended without a whole answer: its deadline passed, the transport failed (`cause`), or the answer
- * (whose status and headers came, in `started`) outgrew MAX_ANSWER_BYTES.
+ * (whose `head` came) outgrew MAX_ANSWER_BYTES.
  */
 export class ExchangeFailed extends Error {
-  readonly started: Omit<Answer, 'text'> | undefined;
+  readonly head: AnswerHead | undefined;
   constructor(
     readonly reason: 'timeout' | 'transport' | 'too_large',
-    options: { cause?: unknown; started?: Omit<Answer, 'text'> } = {},
+    options: { cause?: unknown; head?: AnswerHead } = {},
   ) {
     super(REASONS[reason], { cause: options.cause });
-    this.started = options.started;
+    this.head = options.head;
   }
 }
 
@@ -68,21 +71,22 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, timeoutMs: n
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
         controller = started;
-        if (settled) started.abort(new ExchangeFailed('timeout'));
+        if (settled) controller.abort(new ExchangeFailed('timeout'));
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
       },
-      onResponseData(started, chunk) {
+      onResponseData(_controller, chunk) {
+        if (settled) return; // given up on (its deadline, its size): nothing more of it is kept
         size += chunk.length;
         if (size <= MAX_ANSWER_BYTES) {
           chunks.push(chunk);
           return;
         }
-        const tooLarge = new ExchangeFailed('too_large', { started: { status, headers } });
+        const tooLarge = new ExchangeFailed('too_large', { head: { status, headers } });
         end(() => reject(tooLarge));
-        started.abort(tooLarge);
+        controller?.abort(tooLarge);
       },
       onResponseEnd() {
         end(() => resolve({ status, headers, text: decoder.decode(Buffer.concat(chunks)) }));
