@@ -548,38 +548,41 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
 }
 
 /**
- * Only the requester may cancel a plan, and stop a batch; so may the person who approved it, who set it running.
- * Anyone else is refused, and audited.
+ * Who may act on a batch: its requester confirms or cancels its plan; a batch running is stopped by its requester, or
+ * by the person who approved it and so set it running.
  */
+type MayAct = 'requester' | 'requester or approver';
+
+const REFUSED: Record<MayAct, string> = {
+  requester: 'Only the person who asked for this plan can confirm or cancel it.',
+  'requester or approver': 'Only the person who asked for this plan, or who approved it, can stop it.',
+};
+
+/** The batch, when `actor` may act on it; anyone else is refused, and audited. */
 async function ownBatch(
   deps: OpsDeps,
   actor: Actor,
   batchId: string,
-  approverToo = false,
+  who: MayAct = 'requester',
 ): Promise<Result<{ batch: Batch }>> {
   const batch = await deps.store.batches.get(batchId);
   if (!batch) return notFound();
   if (batch.requestedBy === actor.userId) return { ok: true, batch };
-  const approval = approverToo ? await deps.store.approvals.forChange(batchId) : undefined;
+  const approval = who === 'requester or approver' ? await deps.store.approvals.forChange(batchId) : undefined;
   const approved = approval?.state === 'approved' && approval.decidedBy === actor.userId;
-  return approved ? { ok: true, batch } : notTheRequester(deps, actor, batch, approverToo);
+  return approved ? { ok: true, batch } : notTheRequester(deps, actor, batch, who);
 }
 
 /** Someone else's batch: refused, and audited as a denial. */
-function notTheRequester(deps: OpsDeps, actor: Actor, batch: Batch, approverToo = false): Promise<Failure> {
-  const failure = fail(
-    'wrong_user',
-    approverToo
-      ? 'Only the person who asked for this plan, or who approved it, can stop it.'
-      : 'Only the person who asked for this plan can confirm or cancel it.',
-  );
+function notTheRequester(deps: OpsDeps, actor: Actor, batch: Batch, who: MayAct = 'requester'): Promise<Failure> {
+  const failure = fail('wrong_user', REFUSED[who]);
   const attempt = { action: actionOf(batch), correlationId: batch.id };
   return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
 }
 
 /** Stop: items not yet started will not start. Items under way finish; the batch's runner then ends it. */
 export async function stopBatch(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<object>> {
-  const own = await ownBatch(deps, actor, batchId, true);
+  const own = await ownBatch(deps, actor, batchId, 'requester or approver');
   if (!own.ok) return own;
   if (!(await deps.store.batches.move(batchId, ['running'], 'stopping'))) {
     return fail('already_used', 'That batch is no longer running: nothing is left to stop.');
