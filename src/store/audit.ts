@@ -170,8 +170,13 @@ const lastRow = z.object({ id: z.number().int(), hash: z.string().nullable() }).
 
 type Columns = Record<Exclude<keyof ChainedRow, 'id'>, string | null>;
 
-/** Every replica appends under this lock, so that the chain has one end. */
-/** Held by each append from reading the chain's head to the end of its transaction. */
+/** The chain's last row, which the next append follows on from. */
+interface ChainEnd {
+  id: number;
+  hash: string;
+}
+
+/** Held by each append from reading the chain's end to the end of its transaction, so that the chain has one end. */
 export const CHAIN_LOCK = 'audit-chain';
 const LAST = 'SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1';
 const INSERT = `
@@ -193,6 +198,26 @@ const CHANGES_MADE = `
   ORDER BY at, id`;
 
 /**
+ * Takes the chain's lock (SQLite's write lock, taken at BEGIN IMMEDIATE; an advisory lock on Postgres) in the
+ * transaction `sql`, and reads the chain's end under it, so that two processes or replicas appending take turns and
+ * cannot both chain to the same row. Both statements are sent before this yields.
+ */
+function takeEnd(sql: Sql): Promise<ChainEnd> {
+  const locked = sql.lock(CHAIN_LOCK);
+  const last = sql.get(LAST);
+  return Promise.all([locked, last]).then(([, row]) => {
+    const previous = lastRow.parse(row);
+    return previous ? { id: previous.id, hash: previous.hash ?? GENESIS_HASH } : { id: 0, hash: GENESIS_HASH };
+  });
+}
+
+/** The promise, its rejection kept for whoever awaits it: one that nobody comes to await is not an unhandled one. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/**
  * A page of `since`, in `at, id` order, the order of the time index on both engines (SQLite's entries on `at` end in
  * the id), so that no page sorts; each begins after the row that ended the one before (at `@from`, for the first).
  */
@@ -204,12 +229,17 @@ function sincePage(after: boolean, bounded: boolean): string {
 
 export class AuditLog implements AuditRepo {
   readonly #now: () => Date;
+  /** Whether `sql` is one transaction, whose appends may follow on from each other. */
+  readonly #inTransaction: boolean;
+  /** The chain's end as this transaction holds it, once it has taken it: moved on by each append. */
+  #end: Promise<ChainEnd> | undefined;
 
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date } = {},
+    options: { now?: () => Date; inTransaction?: boolean } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
+    this.#inTransaction = options.inTransaction ?? false;
   }
 
   /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
@@ -235,23 +265,32 @@ export class AuditLog implements AuditRepo {
     );
   }
 
+  takeChainEnd(): void {
+    if (this.#inTransaction) this.#end ??= handled(takeEnd(this.sql));
+  }
+
   /**
-   * The previous hash is read under the chain's lock (SQLite's write lock, taken at BEGIN IMMEDIATE; an advisory lock
-   * on Postgres), in the transaction that inserts, so that two processes or replicas appending take turns and cannot
-   * both chain to the same row. The time is read under the lock too, so that rows' times follow their ids, and a
-   * reader holding the lock (the reconciler's drift pass) sees every row stamped before its own time. The row
-   * returned is the one built here: after an INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to
-   * run, and the WAL grew without bound.
+   * Appends in this log's transaction, following on from the end it holds (taken by the first append), or in a
+   * transaction of its own.
    */
-  #chained(columns: Omit<Columns, 'at'>): Promise<ChainedRow & { hash: string }> {
-    return this.sql.transaction(async (tx) => {
-      await tx.lock(CHAIN_LOCK);
-      const previous = lastRow.parse(await tx.get(LAST));
-      const row = { ...columns, at: this.#now().toISOString(), id: (previous?.id ?? 0) + 1 };
-      const stored = { ...row, hash: chainHash(previous?.hash ?? GENESIS_HASH, row) };
-      await tx.write(INSERT, stored);
-      return stored;
-    });
+  #chained(columns: Omit<Columns, 'at'>): Promise<ChainedRow & ChainEnd> {
+    if (!this.#inTransaction) return this.sql.transaction((tx) => this.#appendAfter(tx, takeEnd(tx), columns));
+    const appended = this.#appendAfter(this.sql, this.#end ?? takeEnd(this.sql), columns);
+    this.#end = handled(appended.then(({ id, hash }) => ({ id, hash })));
+    return appended;
+  }
+
+  /**
+   * The time is read under the chain's lock, so that rows' times follow their ids, and a reader holding the lock (the
+   * reconciler's drift pass) sees every row stamped before its own time. The row returned is the one built here:
+   * after an INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
+   */
+  async #appendAfter(sql: Sql, end: Promise<ChainEnd>, columns: Omit<Columns, 'at'>): Promise<ChainedRow & ChainEnd> {
+    const previous = await end;
+    const row = { ...columns, at: this.#now().toISOString(), id: previous.id + 1 };
+    const stored = { ...row, hash: chainHash(previous.hash, row) };
+    await sql.write(INSERT, stored);
+    return stored;
   }
 
   /** Newest first; `limit` is clamped to 1…MAX_RECENT. */

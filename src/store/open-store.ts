@@ -75,15 +75,15 @@ export async function openEngine(
   }
 }
 
-/** How each repository is made on an Sql: the engine, or one transaction on it. */
-type RepoMakers = { [K in keyof Repos]: (sql: Sql) => Repos[K] };
+/** How each repository is made on an Sql: the engine, or one transaction on it (`inTransaction`). */
+type RepoMakers = { [K in keyof Repos]: (sql: Sql, inTransaction: boolean) => Repos[K] };
 
 function repoMakers(options: StoreOptions): RepoMakers {
   const { now } = options;
   // Shared by every binding, so that keys are pruned once per time to live, not once per transaction.
   const pruning = { lastAt: Number.NEGATIVE_INFINITY };
   return {
-    audit: (sql) => new AuditLog(sql, { now }),
+    audit: (sql, inTransaction) => new AuditLog(sql, { now, inTransaction }),
     auditChanges: (sql) => new AuditChanges(sql),
     confirmations: (sql) => new Confirmations(sql, { now }),
     approvals: (sql) => new Approvals(sql, { now, ttlMs: options.approvalTtlMs }),
@@ -112,7 +112,7 @@ class BoundStore implements Store {
   ) {}
 
   #repo<K extends keyof Repos>(key: K): Repos[K] {
-    const made = this.#made[key] ?? this.makers[key](this.sql);
+    const made = this.#made[key] ?? this.makers[key](this.sql, this.sql !== this.engine);
     this.#made[key] = made;
     return made;
   }

@@ -220,6 +220,16 @@ class PostgresTransaction extends PostgresSql {
     return work(this);
   }
 
+  /**
+   * Postgres answers the COMMIT of a transaction that failed with ROLLBACK, and no error: a statement failed whose
+   * answer nobody waited for (a read sent ahead, say), and nothing of the transaction holds.
+   */
+  async commit(): Promise<void> {
+    const { command } = await this.query('COMMIT', []);
+    if (command !== 'COMMIT')
+      throw new Error(`${this.label} rolled the transaction back: one of its statements failed`);
+  }
+
   #cork(): void {
     if (this.#corked || !this.#socket) return;
     this.#corked = true;
@@ -258,7 +268,7 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
       await inside.write('BEGIN');
       try {
         const value = await work(inside);
-        await inside.run('COMMIT');
+        await inside.commit();
         return value;
       } catch (error) {
         // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused. The error

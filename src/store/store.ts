@@ -15,6 +15,12 @@ import type { RouteRecord } from './routes.js';
 /** The append-only, hash-chained audit log. */
 export interface AuditRepo {
   append(entry: AuditEntry): Promise<AuditEvent>;
+  /**
+   * In a transaction that may append: takes the chain's lock and reads its end now, so that on Postgres both go out
+   * with the transaction's first statements instead of behind them, and an append waits for nothing more. Nothing
+   * outside a transaction, where each append takes its own.
+   */
+  takeChainEnd(): void;
   recent(limit: number): Promise<AuditEvent[]>;
   lastOutcome(correlationId: string): Promise<AuditOutcome | undefined>;
   /** Successful changes of `action` in the window, for the buy limits (a person's own when `actorId` is given). */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { type AuditEntry, type AuditEvent, AuditLog, MAX_RECENT, redactParams } from '../../src/store/audit.js';
 import { verifyChain } from '../../src/store/audit-chain.js';
@@ -23,6 +24,22 @@ function appendMany(sql: Sql, now: () => Date, count: number, each: (index: numb
     const log = new AuditLog(tx, { now });
     for (let i = 1; i <= count; i++) await log.append(entry(each(i)));
   });
+}
+
+/**
+ * Until `append` waits on the chain's lock, or ends: on Postgres the server shows it waiting; on SQLite it waits for
+ * the transaction at the connection, in this process, before any statement.
+ */
+async function heldBack(sql: Sql, append: Promise<unknown>): Promise<void> {
+  let ended = false;
+  const end = () => {
+    ended = true;
+  };
+  append.then(end, end);
+  if (sql.dialect.name === 'sqlite') return setImmediate();
+  const waiting =
+    "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+  while (!ended && (await sql.get<{ n: number }>(waiting))?.n === 0) await setImmediate();
 }
 
 describe.each(ENGINES)('on %s', (engine) => {
@@ -117,6 +134,53 @@ describe.each(ENGINES)('on %s', (engine) => {
       await expect(failing).rejects.toThrow('the change failed');
       expect((await log.append(entry({ correlationId: 'next' }))).id).toBe(2);
       expect((await log.recent(10)).map((event) => event.correlationId)).toEqual(['next', 'kept']);
+      expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 2 });
+    });
+    it('in a transaction, reads the chain end once, and holds it against appends elsewhere until it ends', async () => {
+      const { sql, log, clock } = await auditLog();
+      await log.append(entry({ correlationId: 'before' }));
+      const { sql: recorded, reads } = recording(sql);
+      let taken = (): void => {};
+      const took = new Promise<void>((resolve) => {
+        taken = resolve;
+      });
+      let go = (): void => {};
+      const going = new Promise<void>((resolve) => {
+        go = resolve;
+      });
+
+      const inside = recorded.transaction(async (tx) => {
+        const held = new AuditLog(tx, { now: clock.now, inTransaction: true });
+        held.takeChainEnd();
+        taken();
+        await going;
+        await Promise.all([held.append(entry({ correlationId: 'a' })), held.append(entry({ correlationId: 'b' }))]);
+        await held.append(entry({ correlationId: 'c' }));
+      });
+      await took;
+      // Another caller appends meanwhile: it must wait for the transaction, which chains to the end it took.
+      const elsewhere = log.append(entry({ correlationId: 'elsewhere' }));
+      await heldBack(sql, elsewhere);
+      go();
+      await Promise.all([inside, elsewhere]);
+
+      const stored = (await log.recent(10)).reverse();
+      expect(stored.map((event) => event.correlationId)).toEqual(['before', 'a', 'b', 'c', 'elsewhere']);
+      expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 5 });
+      expect(reads.filter((read) => /ORDER BY id DESC LIMIT 1/.test(read.text))).toHaveLength(1);
+    });
+
+    it('takes no end outside a transaction, where each append takes its own', async () => {
+      const { sql, log } = await auditLog();
+      const { sql: recorded, reads } = recording(sql);
+      const unbound = new AuditLog(recorded);
+
+      unbound.takeChainEnd();
+      await log.append(entry({ correlationId: 'elsewhere' }));
+      const stored = await unbound.append(entry({ correlationId: 'after' }));
+
+      expect(stored.id).toBe(2);
+      expect(reads.filter((read) => /ORDER BY id DESC LIMIT 1/.test(read.text))).toHaveLength(1);
       expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 2 });
     });
   });

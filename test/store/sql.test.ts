@@ -81,6 +81,22 @@ describe(`a transaction's statements on ${TEST_ENGINE}`, () => {
     expect(await sql.get(VALUE, ['hits'])).toEqual({ value: 12 });
   });
 
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'fails a transaction whose failed statement nobody waited for, which Postgres rolls back at COMMIT',
+    async () => {
+      const sql = await withCounters();
+
+      const attempt = sql.transaction(async (tx) => {
+        await tx.write(ADD, ['first', 1]);
+        // A read sent ahead whose answer is never awaited: Postgres answers the COMMIT after it with ROLLBACK.
+        tx.get('SELECT 1 / 0').catch(() => {});
+      });
+
+      await expect(attempt).rejects.toThrow(/rolled the transaction back/);
+      expect(await sql.get(VALUE, ['first'])).toBeUndefined();
+    },
+  );
+
   it.runIf(TEST_ENGINE === 'postgres')('does not wait for the answer of a write (Postgres)', async () => {
     const sql = await withCounters();
     const other = await databases.open();
