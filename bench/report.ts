@@ -203,7 +203,7 @@ function onceEach({ claims }: EnginesResult): boolean {
   );
 }
 
-const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'PASS' : 'MISS');
+export const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'PASS' : 'MISS');
 
 export function render(results: Results, list: Target[]): string {
   const out: string[] = [];
