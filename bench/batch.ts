@@ -4,10 +4,12 @@
 // click's response_url, against the floor of items × latency ÷ BATCH_CONCURRENCY: the provider's answers alone, that
 // many at a time. The app process's CPU time over the same span (its `cpu` request, as the ack runs take it), per
 // item. On a SQLite file, then on a Postgres database of a server of its own, started as bench/engines.ts starts one
-// (skipped when Postgres is not installed); BATCH.runs times on each, the targets judging the medians.
+// (skipped when Postgres is not installed); BATCH.runs processes on each, the targets judging the medians of their
+// third batches.
 //
 // Each process applies three batches: `/voice map unrouted to AGENT_A`, its first work of all, then `/voice map agent
-// AGENT_A to AGENT_B` and back, which move the same numbers. The earlier batches pay for V8 compiling the app's path
+// AGENT_A to AGENT_B` and back, which move the same numbers (re-routes: each item also carries the agent it leaves,
+// so the judged batch is the heavier kind). The earlier batches pay for V8 compiling the app's path
 // as it gets hot (by --trace-opt, on Postgres: 190 functions and 0.64 s of compiling during a first batch, 100 and
 // 0.5 s during a second, 50 and 0.2 s during a third); the third is nearer the process as it runs for hours, and the
 // one the targets judge. The others are reported.

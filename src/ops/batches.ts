@@ -24,7 +24,7 @@ import {
 } from './bulk-plans.js';
 import { carryOutHeld, openIntent, type Settle, type Work } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
-import { atomically, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
+import { atomically, bothEnded, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
@@ -466,8 +466,14 @@ async function runItems(
       const { seq, work } = item;
       let following: PendingItem | undefined;
       const settle: Settle = async (deps, outcome) => {
-        await deps.store.batches.finishItem(batchId, seq, stateOf(outcome), outcome.ok ? undefined : outcome.message);
-        following = await startNext(deps);
+        // Both sent before either is waited for: the item's rows are locked ahead of the audit chain (see Settle).
+        const finishing = deps.store.batches.finishItem(
+          batchId,
+          seq,
+          stateOf(outcome),
+          outcome.ok ? undefined : outcome.message,
+        );
+        [, following] = await bothEnded(finishing, startNext(deps));
       };
       const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), work, settle));
       counts.pending -= 1;

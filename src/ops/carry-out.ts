@@ -1,7 +1,7 @@
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
-import { atomically, busy, type OpsDeps, providerFailure, record } from './context.js';
+import { atomically, bothEnded, busy, type OpsDeps, providerFailure, record } from './context.js';
 import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
 
@@ -37,7 +37,11 @@ export interface Work {
   run: () => Promise<Result<Finished>>;
 }
 
-/** What else an outcome settles, in the transaction that audits it, whoever closed the intent (a batch's item). */
+/**
+ * What else an outcome settles, in the transaction that audits it, whoever closed the intent (a batch's item). It
+ * sends the statements that lock rows before it first waits, so that they reach the database ahead of the audit
+ * chain's lock (see carryOutHeld).
+ */
 export type Settle = (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 
 /**
@@ -93,13 +97,14 @@ export async function carryOutHeld(
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   await atomically(deps, async (deps) => {
-    // Asked all at once, so that on Postgres they cost one round trip rather than one each: the audit chain's end,
-    // the intent's close, and what the outcome settles (a batch's next item started).
+    // Sent all at once, so that on Postgres they cost one round trip rather than one each: the intent's close, what
+    // the outcome settles (a batch's next item started), then the audit chain's end. The rows come before the
+    // chain's lock, as in every transaction that appends (the reconciler's close, a Stop): one that held the chain
+    // while it waited for a row another held, waiting for the chain in turn, would deadlock.
+    const closing = deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
+    const settling = settle?.(deps, result);
     deps.store.audit.takeChainEnd();
-    const [closed] = await bothEnded(
-      deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed'),
-      settle?.(deps, result),
-    );
+    const [closed] = await bothEnded(closing, settling);
     if (closed && result.ok) await result.keep?.(deps);
     if (!closed) return;
     const step = stepOf(work);
@@ -115,17 +120,6 @@ export async function carryOutHeld(
   if (!result.ok) return result;
   const { keep: _kept, ...done } = result;
   return { ...done, correlationId };
-}
-
-/**
- * Both values once both have ended, or the first error: unlike Promise.all, never while one still runs, so that
- * nothing sends a statement into a transaction that has already ended.
- */
-async function bothEnded<A, B>(first: Promise<A>, second: Promise<B> | undefined): Promise<[A, B | undefined]> {
-  const [a, b] = await Promise.allSettled([first, second]);
-  if (a.status === 'rejected') throw a.reason;
-  if (b.status === 'rejected') throw b.reason;
-  return [a.value, b.value];
 }
 
 const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

@@ -53,6 +53,17 @@ export async function atomically<D extends OpsDeps, T>(deps: D, work: (deps: D) 
   }
 }
 
+/**
+ * Both values once both have ended, or the first one's error (else the second's): unlike Promise.all, never while one
+ * still runs, so that nothing sends a statement into a transaction that has already ended.
+ */
+export async function bothEnded<A, B>(first: Promise<A>, second: Promise<B> | undefined): Promise<[A, B | undefined]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
 export interface Step {
   action: AuditAction;
   outcome: AuditOutcome;

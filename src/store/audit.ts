@@ -276,6 +276,7 @@ export class AuditLog implements AuditRepo {
   #chained(columns: Omit<Columns, 'at'>): Promise<ChainedRow & ChainEnd> {
     if (!this.#inTransaction) return this.sql.transaction((tx) => this.#appendAfter(tx, takeEnd(tx), columns));
     const appended = this.#appendAfter(this.sql, this.#end ?? takeEnd(this.sql), columns);
+    // A failed append leaves no end to follow on from: the transaction's later appends fail too, as it must.
     this.#end = handled(appended.then(({ id, hash }) => ({ id, hash })));
     return appended;
   }

@@ -155,12 +155,6 @@ abstract class PostgresSql implements Sql {
   abstract transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
 }
 
-/** Throws the first error of statements sent, once they are all answered. */
-async function settled(sent: Promise<unknown>[]): Promise<void> {
-  if (sent.length === 0) return;
-  for (const outcome of await Promise.allSettled(sent)) if (outcome.status === 'rejected') throw outcome.reason;
-}
-
 /** pg's socket, which it does not type: corked while a transaction's statements are sent, they leave in one write. */
 type Corkable = { cork(): void; uncork(): void };
 
@@ -178,6 +172,8 @@ function socketOf(client: pg.PoolClient): Corkable | undefined {
 class PostgresTransaction extends PostgresSql {
   /** Statements sent whose answers nobody has waited for yet. */
   #sent: Promise<unknown>[] = [];
+  /** The error of the transaction's first statement to fail: the cause of the abort every later one meets. */
+  #firstError: unknown;
   readonly #socket: Corkable | undefined;
   #corked = false;
 
@@ -191,23 +187,19 @@ class PostgresTransaction extends PostgresSql {
     const before = this.#sent;
     this.#sent = [];
     this.#cork();
-    let result: pg.QueryResult;
-    try {
-      result = await super.query(text, params);
-    } catch (error) {
-      // A statement sent earlier failed first (this one then found the transaction aborted): that error is the cause.
-      await settled(before);
-      throw error;
-    }
-    await settled(before);
-    return result;
+    const [answer, ...earlier] = await Promise.allSettled([this.#dispatch(text, params), ...before]);
+    const failed = [...earlier, answer].find((outcome) => outcome.status === 'rejected');
+    // Should a statement sent earlier (a write, or a read sent ahead) have failed, this one found the transaction
+    // aborted: the transaction's first error is the cause, whichever statement it came from.
+    if (failed) throw this.#firstError ?? failed.reason;
+    return (answer as PromiseFulfilledResult<pg.QueryResult>).value;
   }
 
   override async write(text: string, params: SqlParams = []): Promise<void> {
     // Built before anything is sent: a statement the app cannot build throws here, where the transaction can still
     // roll back, rather than later, when the server (which never saw it) would commit the rest.
     this.#cork();
-    const sent = super.query(text, params);
+    const sent = this.#dispatch(text, params);
     sent.catch(() => {}); // thrown by the next statement waited for
     this.#sent.push(sent);
   }
@@ -226,8 +218,21 @@ class PostgresTransaction extends PostgresSql {
    */
   async commit(): Promise<void> {
     const { command } = await this.query('COMMIT', []);
-    if (command !== 'COMMIT')
-      throw new Error(`${this.label} rolled the transaction back: one of its statements failed`);
+    if (command !== 'COMMIT') {
+      throw this.#firstError ?? new Error(`${this.label} rolled the transaction back: one of its statements failed`);
+    }
+  }
+
+  /**
+   * Sends a statement, keeping its error should it be the transaction's first: the server answers in the order it was
+   * sent, so the first rejection seen here is the statement that aborted the rest.
+   */
+  #dispatch(text: string, params: SqlParams): Promise<pg.QueryResult> {
+    const sent = super.query(text, params);
+    sent.catch((error: unknown) => {
+      this.#firstError ??= error;
+    });
+    return sent;
   }
 
   #cork(): void {

@@ -3,7 +3,8 @@ import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { type AuditEntry, type AuditEvent, AuditLog, MAX_RECENT, redactParams } from '../../src/store/audit.js';
 import { verifyChain } from '../../src/store/audit-chain.js';
-import type { Sql } from '../../src/store/sql.js';
+import { storeOn } from '../../src/store/open-store.js';
+import type { Sql, SqlEngine } from '../../src/store/sql.js';
 import { collect, fill, planOf, recording, SORTS } from './audit-support.js';
 import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 
@@ -152,6 +153,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const inside = recorded.transaction(async (tx) => {
         const held = new AuditLog(tx, { now: clock.now, inTransaction: true });
         held.takeChainEnd();
+        await tx.get('SELECT 1'); // answered once the lock sent ahead of it is granted
         taken();
         await going;
         await Promise.all([held.append(entry({ correlationId: 'a' })), held.append(entry({ correlationId: 'b' }))]);
@@ -168,6 +170,27 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(stored.map((event) => event.correlationId)).toEqual(['before', 'a', 'b', 'c', 'elsewhere']);
       expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 5 });
       expect(reads.filter((read) => /ORDER BY id DESC LIMIT 1/.test(read.text))).toHaveLength(1);
+    });
+
+    it("follows on from the end it took in a store's transaction, the log bound to it by the store", async () => {
+      const sql = await temp.open();
+      const { sql: recorded, reads } = recording(sql);
+      const engine: SqlEngine = {
+        ...recorded,
+        label: sql.label,
+        checkWritable: () => sql.checkWritable(),
+        close: () => sql.close(),
+      };
+      const store = storeOn(engine, { approvalTtlMs: 60_000 });
+
+      await store.transaction(async (store) => {
+        await store.audit.append(entry({ correlationId: 'first' }));
+        await store.audit.append(entry({ correlationId: 'second' }));
+      });
+
+      expect(reads.filter((read) => /ORDER BY id DESC LIMIT 1/.test(read.text))).toHaveLength(1);
+      expect((await store.audit.recent(5)).map((event) => event.correlationId)).toEqual(['second', 'first']);
+      expect(await verifyChain(sql)).toMatchObject({ ok: true, rows: 2 });
     });
 
     it('takes no end outside a transaction, where each append takes its own', async () => {

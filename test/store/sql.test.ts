@@ -92,8 +92,24 @@ describe(`a transaction's statements on ${TEST_ENGINE}`, () => {
         tx.get('SELECT 1 / 0').catch(() => {});
       });
 
-      await expect(attempt).rejects.toThrow(/rolled the transaction back/);
+      await expect(attempt).rejects.toThrow(/division by zero/);
       expect(await sql.get(VALUE, ['first'])).toBeUndefined();
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'throws the error of a read sent ahead, not the abort it caused, from the statements after it',
+    async () => {
+      const sql = await withCounters();
+
+      const attempt = sql.transaction(async (tx) => {
+        tx.get('SELECT 1 / 0').catch(() => {});
+        await tx.write(ADD, ['after', 1]);
+        return tx.get(VALUE, ['after']);
+      });
+
+      await expect(attempt).rejects.toThrow(/division by zero/);
+      expect(await sql.get(VALUE, ['after'])).toBeUndefined();
     },
   );
 
