@@ -10,6 +10,7 @@ import { storeOn } from '../../src/store/open-store.js';
 import { auditRows, buyThroughApp, createAgentThroughApp, rowsOf, sandboxAvailable } from '../e2e/support.js';
 import { OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { TEST_ENGINE } from '../harness/database.js';
+import { signal } from '../harness/signal.js';
 
 const WAITING_FOR_A_LOCK =
   "SELECT COUNT(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
@@ -44,19 +45,13 @@ describe.runIf(TEST_ENGINE === 'postgres')('a change closed twice at once, on Po
     }
     const correlationId = open.correlation_id;
 
-    let rowHeld = (): void => {};
-    const holding = new Promise<void>((resolve) => {
-      rowHeld = resolve;
-    });
-    let appWaits = (): void => {};
-    const waiting = new Promise<void>((resolve) => {
-      appWaits = resolve;
-    });
+    const rowHeld = signal();
+    const appWaits = signal();
     // The reconciler's shape: the intent closed, then the outcome audited, in one transaction.
     const reconciler = store.transaction(async (store) => {
       expect(await store.intents.close(correlationId, 'failed')).toBe(true);
-      rowHeld();
-      await waiting;
+      rowHeld.fire();
+      await appWaits.reached;
       await store.audit.append({
         actorId: OPERATOR,
         source: 'system',
@@ -67,10 +62,10 @@ describe.runIf(TEST_ENGINE === 'postgres')('a change closed twice at once, on Po
         correlationId,
       });
     });
-    await holding;
+    await rowHeld.reached;
     t.sandbox.faults.clear(); // the provider answers; the app's outcome now waits for the intent's row
     while ((await sql.get<{ waiting: number }>(WAITING_FOR_A_LOCK))?.waiting === 0) await setTimeout(10);
-    appWaits();
+    appWaits.fire();
 
     await expect(reconciler).resolves.toBeUndefined();
     const answer = await t.respondedTo(sent.responseUrlId);

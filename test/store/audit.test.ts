@@ -5,6 +5,7 @@ import { type AuditEntry, type AuditEvent, AuditLog, MAX_RECENT, redactParams } 
 import { verifyChain } from '../../src/store/audit-chain.js';
 import { storeOn } from '../../src/store/open-store.js';
 import type { Sql, SqlEngine } from '../../src/store/sql.js';
+import { signal } from '../harness/signal.js';
 import { collect, fill, planOf, recording, SORTS } from './audit-support.js';
 import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 
@@ -141,29 +142,23 @@ describe.each(ENGINES)('on %s', (engine) => {
       const { sql, log, clock } = await auditLog();
       await log.append(entry({ correlationId: 'before' }));
       const { sql: recorded, reads } = recording(sql);
-      let taken = (): void => {};
-      const took = new Promise<void>((resolve) => {
-        taken = resolve;
-      });
-      let go = (): void => {};
-      const going = new Promise<void>((resolve) => {
-        go = resolve;
-      });
+      const taken = signal();
+      const go = signal();
 
       const inside = recorded.transaction(async (tx) => {
         const held = new AuditLog(tx, { now: clock.now, inTransaction: true });
         held.takeChainEnd();
         await tx.get('SELECT 1'); // answered once the lock sent ahead of it is granted
-        taken();
-        await going;
+        taken.fire();
+        await go.reached;
         await Promise.all([held.append(entry({ correlationId: 'a' })), held.append(entry({ correlationId: 'b' }))]);
         await held.append(entry({ correlationId: 'c' }));
       });
-      await took;
+      await taken.reached;
       // Another caller appends meanwhile: it must wait for the transaction, which chains to the end it took.
       const elsewhere = log.append(entry({ correlationId: 'elsewhere' }));
       await heldBack(sql, elsewhere);
-      go();
+      go.fire();
       await Promise.all([inside, elsewhere]);
 
       const stored = (await log.recent(10)).reverse();

@@ -3,6 +3,7 @@
 import { setTimeout } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../src/store/sql.js';
+import { signal } from '../harness/signal.js';
 import { TEST_ENGINE, useTempDatabases } from './helpers.js';
 
 const TABLE = 'CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)';
@@ -118,18 +119,15 @@ describe(`a transaction's statements on ${TEST_ENGINE}`, () => {
     const other = await databases.open();
     await sql.run(ADD, ['held', 0]);
     const steps: string[] = [];
-    let holding = (): void => {};
-    const held = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
+    const held = signal();
     // Another connection holds the row until a statement waits for it.
     const holder = other.transaction(async (tx) => {
       await tx.get('SELECT value FROM counters WHERE name = ? FOR UPDATE', ['held']);
-      holding();
+      held.fire();
       while ((await other.get<{ waiting: number }>(WAITING))?.waiting === 0) await setTimeout(10);
       steps.push('released');
     });
-    await held;
+    await held.reached;
 
     await sql.transaction(async (tx) => {
       await tx.write('UPDATE counters SET value = 1 WHERE name = ?', ['held']);
