@@ -10,7 +10,7 @@ import { carryOut, type Done, openIntent } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange, targetOf } from './changes.js';
 import { atomically, type OpsDeps, record } from './context.js';
 import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
-import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
+import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
 import { workFor } from './work.js';
 
 /** A bulk plan waiting for approval as one request: its batch, and what the request for approval says of it. */
@@ -68,7 +68,7 @@ export type OnBatchProgress = (batchId: string, counts: ItemCounts) => void;
 
 /** Runs (or, rejected or expired, closes) a bulk plan once its approval is decided; see batches.ts. */
 export interface BatchDecisions {
-  apply(requester: Actor, batchId: string, onProgress: (counts: ItemCounts) => void): Promise<BatchOutcome>;
+  apply(requester: Actor, batchId: string, onProgress: OnProgress): Promise<BatchOutcome>;
   close(requester: Actor, batchId: string, outcome: 'rejected' | 'expired'): Promise<void>;
 }
 

@@ -28,7 +28,7 @@ import { atomically, bothEnded, busy, deny, newCorrelationId, type OpsDeps, reco
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
-import { type Actor, type Failure, fail, type Result, storedActor } from './types.js';
+import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
 import { workFor } from './work.js';
 
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
@@ -186,9 +186,6 @@ async function storePlan(
 export function typedCount(view: Pick<BatchView, 'plan' | 'total'>): string | undefined {
   return view.plan.request.kind === 'number.release' ? String(view.total) : undefined;
 }
-
-/** Told after each item, to show progress. */
-export type OnProgress = (counts: ItemCounts) => void;
 
 export type ApplyResult = Result<
   | { status: 'done'; view: BatchView }

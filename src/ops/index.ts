@@ -4,16 +4,7 @@ import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
-import {
-  applyBatch,
-  batchDecisions,
-  batchView,
-  cancelPlan,
-  type OnProgress,
-  planAgain,
-  planBatch,
-  stopBatch,
-} from './batches.js';
+import { applyBatch, batchDecisions, batchView, cancelPlan, planAgain, planBatch, stopBatch } from './batches.js';
 import type { BulkRequest } from './bulk-plans.js';
 import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
@@ -33,7 +24,7 @@ import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
 import { exportRouting, planFromText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
-import { type Actor, fail, type Role } from './types.js';
+import { type Actor, fail, type OnProgress, type Role } from './types.js';
 
 export type { Person } from './access.js';
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { ProviderErrorKind } from '../provider/errors.js';
 import { AUDIT_SOURCES, type AuditSource } from '../store/audit.js';
+import type { ItemCounts } from '../store/batches.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -69,3 +70,6 @@ export type Result<T> = ({ ok: true } & T) | Failure;
 export function fail(reason: FailureReason, message: string, extra: Partial<Failure> = {}): Failure {
   return { ok: false, reason, message, ...extra };
 }
+
+/** Told after each item of a running batch, to show its progress. */
+export type OnProgress = (counts: ItemCounts) => void;
