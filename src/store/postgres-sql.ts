@@ -11,6 +11,7 @@ import {
   type SqlParam,
   type SqlParams,
   type StatementObserver,
+  TransactionEnded,
 } from './sql.js';
 
 export const postgresDialect: Dialect = {
@@ -176,6 +177,8 @@ class PostgresTransaction extends PostgresSql {
   #firstError: unknown;
   readonly #socket: Corkable | undefined;
   #corked = false;
+  /** Until COMMIT or ROLLBACK: a statement asked after it would run outside the transaction, or in another's. */
+  #open = true;
 
   constructor(client: pg.PoolClient, label: string, observe: StatementObserver) {
     super(client, label, observe);
@@ -183,6 +186,12 @@ class PostgresTransaction extends PostgresSql {
   }
 
   protected override async query(text: string, params: SqlParams): Promise<pg.QueryResult> {
+    if (!this.#open) throw new TransactionEnded();
+    return this.#answered(text, params);
+  }
+
+  /** A statement's answer, once the writes sent before it have answered too. */
+  async #answered(text: string, params: SqlParams): Promise<pg.QueryResult> {
     // The writes sent before this statement; any sent after it (not waited for here) stay for the next.
     const before = this.#sent;
     this.#sent = [];
@@ -196,6 +205,7 @@ class PostgresTransaction extends PostgresSql {
   }
 
   override async write(text: string, params: SqlParams = []): Promise<void> {
+    if (!this.#open) throw new TransactionEnded();
     // Built before anything is sent: a statement the app cannot build throws here, where the transaction can still
     // roll back, rather than later, when the server (which never saw it) would commit the rest.
     this.#cork();
@@ -217,10 +227,16 @@ class PostgresTransaction extends PostgresSql {
    * answer nobody waited for (a read sent ahead, say), and nothing of the transaction holds.
    */
   async commit(): Promise<void> {
-    const { command } = await this.query('COMMIT', []);
+    this.end();
+    const { command } = await this.#answered('COMMIT', []);
     if (command !== 'COMMIT') {
       throw this.#firstError ?? new Error(`${this.label} rolled the transaction back: one of its statements failed`);
     }
+  }
+
+  /** Refuses every statement from now on: the transaction is being committed or rolled back. */
+  end(): void {
+    this.#open = false;
   }
 
   /**
@@ -268,8 +284,8 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
       throw this.unreachableOr(error);
     });
     let broken: Error | undefined;
+    const inside = new PostgresTransaction(client, this.label, this.observe);
     try {
-      const inside = new PostgresTransaction(client, this.label, this.observe);
       await inside.write('BEGIN');
       try {
         const value = await work(inside);
@@ -278,12 +294,14 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
       } catch (error) {
         // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused. The error
         // is the work's own, or a statement's (already named as the server lost, when it was).
+        inside.end();
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError;
         });
         throw error;
       }
     } finally {
+      inside.end();
       client.release(broken);
     }
   }

@@ -55,6 +55,17 @@ export type StatementObserver = (seconds: number) => void;
 
 export const isNamed = (params: SqlParams): params is Readonly<Record<string, SqlParam>> => !Array.isArray(params);
 
+/**
+ * A statement asked of a transaction that has ended (work that went on after its transaction returned or failed): it
+ * is refused rather than run outside the transaction, or on a connection another transaction may now hold.
+ */
+export class TransactionEnded extends Error {
+  override readonly name = 'TransactionEnded';
+  constructor() {
+    super('A statement came after its transaction had ended, and was not run');
+  }
+}
+
 /** The database could not be reached (or was lost mid-statement): nothing of the statement or its transaction holds. */
 export class DatabaseUnreachable extends Error {
   override readonly name = 'DatabaseUnreachable';

@@ -5,7 +5,15 @@
 import type Sqlite from 'better-sqlite3';
 import type { WalCheckpoints } from './checkpoints.js';
 import { checkWritable, type Database } from './db.js';
-import { type Dialect, isNamed, type Sql, type SqlEngine, type SqlParams, type StatementObserver } from './sql.js';
+import {
+  type Dialect,
+  isNamed,
+  type Sql,
+  type SqlEngine,
+  type SqlParams,
+  type StatementObserver,
+  TransactionEnded,
+} from './sql.js';
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -65,10 +73,13 @@ class SqliteSql implements Sql {
   constructor(
     protected readonly statements: Statements,
     private readonly gate: Gate | undefined,
+    /** Inside a transaction, until its COMMIT or ROLLBACK: a statement asked after it would run in another's. */
+    private readonly open?: { now: boolean },
   ) {}
 
   async all<T>(text: string, params: SqlParams = []): Promise<T[]> {
     if (this.gate) while (this.gate.held !== undefined) await this.gate.held;
+    if (this.open?.now === false) throw new TransactionEnded();
     return this.statements.all<T>(text, params);
   }
 
@@ -78,6 +89,7 @@ class SqliteSql implements Sql {
 
   async run(text: string, params: SqlParams = []): Promise<number> {
     if (this.gate) while (this.gate.held !== undefined) await this.gate.held;
+    if (this.open?.now === false) throw new TransactionEnded();
     return this.statements.run(text, params);
   }
 
@@ -96,10 +108,13 @@ class SqliteSql implements Sql {
       release = resolve;
     });
     const { db } = this.statements;
+    const open = { now: true };
     try {
       db.exec('BEGIN IMMEDIATE');
       try {
-        const value = await work(new SqliteSql(this.statements, undefined));
+        const value = await work(new SqliteSql(this.statements, undefined, open)).finally(() => {
+          open.now = false;
+        });
         db.exec('COMMIT');
         return value;
       } catch (error) {

@@ -2,7 +2,7 @@
 // writes it does not (which Postgres sends behind each other without waiting for their answers).
 import { setTimeout } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { SqlEngine } from '../../src/store/sql.js';
+import { type Sql, type SqlEngine, TransactionEnded } from '../../src/store/sql.js';
 import { signal } from '../harness/signal.js';
 import { TEST_ENGINE, useTempDatabases } from './helpers.js';
 
@@ -62,6 +62,23 @@ describe(`a transaction's statements on ${TEST_ENGINE}`, () => {
 
     await expect(attempt).rejects.toThrow(/value/);
     expect(await sql.get(VALUE, ['first'])).toBeUndefined();
+  });
+
+  it('refuses a statement asked after its transaction ended, rather than run it outside the transaction', async () => {
+    const sql = await withCounters();
+    const late: Sql[] = [];
+
+    await sql.transaction(async (tx) => {
+      await tx.write(ADD, ['inside', 1]);
+      late.push(tx);
+    });
+    const [ended] = late;
+    if (!ended) throw new Error('the transaction did not run');
+
+    await expect(ended.write(ADD, ['late write', 2])).rejects.toThrow(TransactionEnded);
+    await expect(ended.run(ADD, ['late run', 3])).rejects.toThrow(TransactionEnded);
+    await expect(ended.get(VALUE, ['inside'])).rejects.toThrow(TransactionEnded);
+    expect(await sql.all('SELECT name, value FROM counters')).toEqual([{ name: 'inside', value: 1 }]);
   });
 
   it('runs the statements after a lock under it, though the lock is sent without waiting', async () => {
