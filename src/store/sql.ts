@@ -26,8 +26,8 @@ export interface Sql {
   run(text: string, params?: SqlParams): Promise<number>;
   /**
    * Runs a statement whose count nobody reads. Inside a Postgres transaction it is sent without waiting for its
-   * answer: the transaction's next statement that answers (COMMIT at the latest) waits for it too, and throws its
-   * error. Statements in a row then reach the server in one write and cost one round trip.
+   * answer: the transaction's next statement that answers (COMMIT at the latest) waits for it too, and throws the
+   * transaction's first error. Statements in a row then reach the server in one write and cost one round trip.
    */
   write(text: string, params?: SqlParams): Promise<void>;
   /**

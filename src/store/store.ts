@@ -17,8 +17,9 @@ export interface AuditRepo {
   append(entry: AuditEntry): Promise<AuditEvent>;
   /**
    * In a transaction that may append: takes the chain's lock and reads its end now, so that on Postgres both go out
-   * with the transaction's first statements instead of behind them, and an append waits for nothing more. Nothing
-   * outside a transaction, where each append takes its own.
+   * with the statements already sent rather than after their answers, and an append waits for nothing more. Call it
+   * after the statements that lock rows (see carryOutHeld). Nothing outside a transaction, where each append takes
+   * its own.
    */
   takeChainEnd(): void;
   recent(limit: number): Promise<AuditEvent[]>;
