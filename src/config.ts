@@ -8,18 +8,17 @@ import type { DatabaseTarget } from './store/open-store.js';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 // Blank counts as unset: a copied .env.example leaves its variables empty.
-const optionalText = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-  z.string().trim().optional(),
-);
+const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalText = z.preprocess(blankAsUnset, z.string().trim().optional());
 const milliseconds = (min: number, max: number, fallback: number) => {
   const error = `must be a whole number of milliseconds from ${min} to ${max}`;
   return z.coerce.number({ error }).int(error).min(min, error).max(max, error).default(fallback);
 };
 const PORT_ERROR = 'must be a port number from 0 to 65535';
 const RECONCILE_ERROR = 'must be a whole number of seconds from 0 (off) to 86400';
-const port = (fallback: number) =>
-  z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR).default(fallback);
+const portNumber = z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR);
+const port = (fallback: number) => portNumber.default(fallback);
+const optionalPort = z.preprocess(blankAsUnset, portNumber.optional());
 const DEFAULT_DATABASE = 'data/voice-ops.db';
 /** The playground's people and changes stay out of the app's own audit log. */
 const PLAYGROUND_DATABASE = 'data/playground/voice-ops.db';
@@ -98,6 +97,9 @@ const environment = z
     SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
     SLACK_API_URL: url,
     PORT: port(3000),
+    METRICS_PORT: optionalPort,
+    METRICS_HOST: optionalText,
+    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     // The API is versioned in its path; a base without /v1 would send every call to the wrong place.
     VOICE_API_BASE_URL: url.refine((value) => value === undefined || /\/v1\/?$/.test(value), {
       error: 'must end in /v1, e.g. https://api.example.com/v1',
@@ -222,6 +224,11 @@ export interface Config {
    * signing secret made up at start, known only to this process, for the app behind it (loopback, any free port).
    */
   playground?: { port: number };
+  /**
+   * Where /metrics and the probes are served: on a port of their own when `port` is set (and then no longer on the
+   * Slack port), and /metrics only to a bearer of `metricsToken` when that is set.
+   */
+  probes: { port?: number; host?: string; metricsToken?: string };
   /** The real provider; absent means the embedded sandbox. */
   provider?: { baseUrl: string; apiKey: string };
   providerOptions: { timeoutMs: number; cursorParam: string };
@@ -262,6 +269,7 @@ export function secretValues(config: Config): string[] {
     slack.appToken,
     provider?.apiKey,
     sandbox.apiKey,
+    config.probes.metricsToken,
     ...new Set(databasePasswords),
   ].filter((value): value is string => Boolean(value));
 }
@@ -314,6 +322,7 @@ export function parseConfig(env: Environment): Config {
           port: e.PORT,
         },
     ...(playground ? { playground: { port: e.PORT } } : {}),
+    probes: { port: e.METRICS_PORT, host: e.METRICS_HOST, metricsToken: e.METRICS_TOKEN },
     provider:
       e.VOICE_API_BASE_URL && e.VOICE_API_KEY ? { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } : undefined,
     providerOptions: { timeoutMs: e.VOICE_API_TIMEOUT_MS, cursorParam: e.VOICE_API_CURSOR_PARAM },

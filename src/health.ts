@@ -1,51 +1,95 @@
-// GET /healthz (the process answers) and GET /readyz (it can do its work: the database takes writes, Slack knows
-// the token, the provider answers), for load balancers and orchestrators, in HTTP and Socket Mode alike.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listen } from './listen.js';
+// The probes: GET /healthz (the process answers) and GET /readyz (it can do its work: the database takes writes,
+// Slack knows the token, the provider answers), and GET /metrics beside them. /readyz answers from the last checks,
+// run again at most once per refresh period and one run at a time, so that however many probes arrive, each
+// dependency is asked at most once per period. Its body says which dependency is not ready in a few fixed words; the
+// details (a host, a provider's text) go to the log, never to whoever probes.
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type Route, sendJson } from './http-front.js';
+import type { Logger } from './log.js';
 
-/** One dependency's readiness: ok, or why not in a few words. */
-export type ReadinessCheck = () => Promise<{ ok: true } | { ok: false; reason: string }>;
+/** One dependency's readiness: ok, or a public word for what is wrong and the details for the log. */
+export type Readiness = { ok: true } | { ok: false; state: string; detail: string };
+export type ReadinessCheck = () => Promise<Readiness>;
 
-// A probe that waits longer than this is as good as a failure to whoever sent it.
+/** The report /readyz gives: each dependency's 'ok' or its public word. */
+export interface ReadinessReport {
+  ok: boolean;
+  checks: Record<string, string>;
+}
+
+// A check that waits longer than this is as good as a failure to whoever probes.
 const CHECK_TIMEOUT_MS = 3_000;
+export const READINESS_REFRESH_MS = 5_000;
 
-export interface HealthRoute {
-  path: string;
-  method: string[];
-  handler: (request: IncomingMessage, response: ServerResponse) => void;
+export class ReadinessChecks {
+  readonly #checks: Record<string, ReadinessCheck>;
+  readonly #refreshMs: number;
+  readonly #logger: Logger;
+  readonly #onCheck: (dependency: string) => void;
+  #last?: { report: ReadinessReport; at: number };
+  #running?: Promise<ReadinessReport>;
+  /** Each dependency's last public word, so that the log says when it changes rather than at every check. */
+  readonly #said = new Map<string, string>();
+
+  constructor(
+    checks: Record<string, ReadinessCheck>,
+    options: { refreshMs?: number; logger: Logger; onCheck?: (dependency: string) => void },
+  ) {
+    this.#checks = checks;
+    this.#refreshMs = options.refreshMs ?? READINESS_REFRESH_MS;
+    this.#logger = options.logger;
+    this.#onCheck = options.onCheck ?? (() => {});
+  }
+
+  /** The last report while it is fresh; else the run under way, or a new one. */
+  report(): Promise<ReadinessReport> {
+    const last = this.#last;
+    if (last && performance.now() - last.at < this.#refreshMs) return Promise.resolve(last.report);
+    this.#running ??= this.#run().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #run(): Promise<ReadinessReport> {
+    const results = await Promise.all(
+      Object.entries(this.#checks).map(async ([name, check]) => {
+        this.#onCheck(name);
+        return [name, await withTimeout(check)] as const;
+      }),
+    );
+    for (const [name, result] of results) this.#tell(name, result);
+    const report = {
+      ok: results.every(([, result]) => result.ok),
+      checks: Object.fromEntries(results.map(([name, result]) => [name, result.ok ? 'ok' : result.state])),
+    };
+    this.#last = { report, at: performance.now() };
+    return report;
+  }
+
+  #tell(name: string, result: Readiness): void {
+    const word = result.ok ? 'ok' : result.state;
+    const before = this.#said.get(name) ?? 'ok';
+    this.#said.set(name, word);
+    if (word === before) return;
+    if (result.ok) this.#logger.info({ dependency: name }, `readiness: ${name} is ready again`);
+    else this.#logger.warn({ dependency: name, detail: result.detail }, `readiness: ${name} is ${word}`);
+  }
 }
 
-export function healthRoutes(checks: Record<string, ReadinessCheck>): HealthRoute[] {
-  return [
-    { path: '/healthz', method: ['GET'], handler: (_request, response) => sendJson(response, 200, { ok: true }) },
-    {
-      path: '/readyz',
-      method: ['GET'],
-      handler: (_request, response) => {
-        void readiness(checks).then((report) => sendJson(response, report.ok ? 200 : 503, report));
-      },
-    },
-  ];
-}
-
-async function readiness(checks: Record<string, ReadinessCheck>) {
-  const results = await Promise.all(
-    Object.entries(checks).map(async ([name, check]) => [name, await withTimeout(check)] as const),
-  );
-  return {
-    ok: results.every(([, result]) => result.ok),
-    checks: Object.fromEntries(results.map(([name, result]) => [name, result.ok ? 'ok' : result.reason])),
-  };
-}
-
-async function withTimeout(check: ReadinessCheck): ReturnType<ReadinessCheck> {
+async function withTimeout(check: ReadinessCheck): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<{ ok: false; reason: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: 'no answer within 3 s' }), CHECK_TIMEOUT_MS);
+  const timedOut = new Promise<Readiness>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ ok: false, state: 'not answering', detail: 'no answer within 3 s' }),
+      CHECK_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([
-      check().catch((error: unknown) => ({ ok: false as const, reason: String(error) })),
+      check().catch((error: unknown) => ({ ok: false as const, state: 'failing', detail: String(error) })),
       timedOut,
     ]);
   } finally {
@@ -53,20 +97,46 @@ async function withTimeout(check: ReadinessCheck): ReturnType<ReadinessCheck> {
   }
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
+/** Prometheus' text, from whatever makes it. */
+export interface MetricsText {
+  text(): Promise<string>;
+  contentType: string;
 }
 
-/** In Socket Mode nothing else listens on PORT: a small server of its own answers the probes there. */
-export async function startHealthServer(routes: HealthRoute[], port: number): Promise<Server> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://health').pathname;
-    const route = routes.find((candidate) => candidate.path === path);
-    if (!route) return sendJson(response, 404, { ok: false, error: 'not_found' });
-    if (!route.method.includes(request.method ?? '')) return sendJson(response, 405, { ok: false, error: 'method' });
-    route.handler(request, response);
-  });
-  await listen(server, port);
-  return server;
+/** /healthz, /readyz and /metrics; with a token, /metrics answers only `Authorization: Bearer <token>`. */
+export function probeRoutes(input: { readiness: ReadinessChecks; metrics: MetricsText; metricsToken?: string }) {
+  const { readiness, metrics, metricsToken } = input;
+  const routes: Route[] = [
+    { method: 'GET', path: '/healthz', handle: (_request, response) => sendJson(response, 200, { ok: true }) },
+    {
+      method: 'GET',
+      path: '/readyz',
+      handle: (_request, response) => {
+        void readiness.report().then((report) => sendJson(response, report.ok ? 200 : 503, report));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/metrics',
+      handle: (request, response) => {
+        if (metricsToken !== undefined && !bears(request, metricsToken)) {
+          return sendJson(response, 401, { ok: false, error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+        }
+        void metrics.text().then(
+          (text) => {
+            response.writeHead(200, { 'content-type': metrics.contentType });
+            response.end(text);
+          },
+          () => sendJson(response, 500, { ok: false }),
+        );
+      },
+    },
+  ];
+  return routes;
+}
+
+function bears(request: IncomingMessage, token: string): boolean {
+  const given = Buffer.from(request.headers.authorization ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

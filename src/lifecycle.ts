@@ -10,6 +10,8 @@ export interface LifecycleOptions {
   shutdownTimeoutMs: number;
   /** Secret values to cut out of an error's text before it is logged. */
   secrets: string[];
+  /** Waits, at most `timeoutMs`, for the log lines still queued: the last ones say how the stop went. */
+  flushLogs?: (timeoutMs: number) => Promise<void>;
 }
 
 export class Lifecycle {
@@ -50,6 +52,7 @@ export class Lifecycle {
     const app = this.#app;
     if (!app) process.exit(this.#exitCode);
     const { logger, shutdownTimeoutMs } = this.#options;
+    const started = Date.now();
     const deadline = setTimeout(() => {
       logger.error(
         app.underWay(),
@@ -65,6 +68,8 @@ export class Lifecycle {
     }
     clearTimeout(deadline);
     logger.info('stopped');
+    // A log reader that stalls may keep what is left of the stop's time, and no more.
+    await this.#options.flushLogs?.(Math.max(0, shutdownTimeoutMs - (Date.now() - started)));
     process.exit(this.#exitCode);
   }
 

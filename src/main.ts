@@ -1,8 +1,10 @@
 // Starts Voice Ops for real: configuration from the environment (and .env), and the process's way out (src/lifecycle.ts)
 // for signals, for anything the app cannot go on after, and for start-up failures.
+import { isatty } from 'node:tty';
 import { ConfigError, parseConfig, readEnvironment, secretValues } from './config.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './log.js';
+import { logDestination } from './log-destination.js';
 import { readableLines } from './log-lines.js';
 import { startVoiceOps } from './server.js';
 import { SlackRefusedToken } from './slack/identity.js';
@@ -19,18 +21,25 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  // A person at a terminal reads lines; anything else (a pipe, a collector) gets JSON lines to parse.
-  const logger = createLogger(config.logLevel, process.stdout.isTTY ? readableLines(process.stdout) : undefined);
+  // A person at a terminal reads lines; anything else (a pipe, a collector, a file) gets JSON lines to parse, written
+  // so that a stalled or closed pipe never holds the app up (log-destination.ts).
+  const destination = isatty(1) ? undefined : logDestination();
+  const logger = createLogger(config.logLevel, destination ?? readableLines(process.stdout));
   const lifecycle = new Lifecycle({
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     secrets: secretValues(config),
+    flushLogs: (timeoutMs) => destination?.flush(timeoutMs) ?? Promise.resolve(),
   });
   process.on('unhandledRejection', (reason) => lifecycle.fatal('unhandled promise rejection', reason));
   process.on('uncaughtException', (error) => lifecycle.fatal('uncaught exception', error));
   process.on('SIGINT', () => lifecycle.signal('SIGINT'));
   process.on('SIGTERM', () => lifecycle.signal('SIGTERM'));
-  const options = { logger, onFatal: (reason: string, error?: unknown) => lifecycle.fatal(reason, error) };
+  const options = {
+    logger,
+    onFatal: (reason: string, error?: unknown) => lifecycle.fatal(reason, error),
+    droppedLogLines: () => destination?.dropped() ?? 0,
+  };
   try {
     // No Slack credentials: the playground, loaded only then.
     lifecycle.started(

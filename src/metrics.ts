@@ -2,7 +2,7 @@
 // provider and Slack calls (latency, failures), database transactions, and the reconciler's last pass. One registry
 // per running app (not prom-client's global one), so that several apps in one process count apart.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { HealthRoute } from './health.js';
+import type { MetricsText } from './health.js';
 
 /**
  * How often the event-loop lag gauges look at the loop. prom-client's 10 ms wakes an idle app a hundred times a
@@ -28,6 +28,10 @@ export interface Metrics {
   reconcilerPass(at: Date, ok: boolean): void;
   /** Whether this replica holds the background lease now. */
   backgroundLease(replica: string, held: boolean): void;
+  /** A request to the Slack URL refused before it was parsed (unsigned, stale, too large, a wrong signature). */
+  requestRefused(reason: string): void;
+  /** One run of a dependency's readiness check. */
+  readinessCheck(dependency: string): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -47,8 +51,11 @@ export class PrometheusMetrics implements Metrics {
   readonly #reconcilerLastPass;
   readonly #reconcilerLastPassOk;
   readonly #backgroundLease;
+  readonly #refused;
+  readonly #readinessChecks;
 
-  constructor() {
+  /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
+  constructor(droppedLogLines: () => number = () => 0) {
     const registers = [this.registry];
     collectDefaultMetrics({
       register: this.registry,
@@ -121,6 +128,40 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['replica'],
       registers,
     });
+    this.#refused = new Counter({
+      name: 'voice_ops_slack_requests_refused_total',
+      help: 'Requests to /slack/events refused before any parse, by reason (unsigned, stale, bad signature, ...)',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.#readinessChecks = new Counter({
+      name: 'voice_ops_readiness_checks_total',
+      help: 'Checks of a dependency run for /readyz (at most one per refresh period, however many probes)',
+      labelNames: ['dependency'],
+      registers,
+    });
+    new Counter({
+      name: 'voice_ops_log_lines_dropped_total',
+      help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(droppedLogLines());
+      },
+    });
+  }
+
+  requestRefused(reason: string): void {
+    this.#refused.inc({ reason });
+  }
+
+  readinessCheck(dependency: string): void {
+    this.#readinessChecks.inc({ dependency });
+  }
+
+  /** The registry as /metrics serves it. */
+  get exposition(): MetricsText {
+    return { text: () => this.registry.metrics(), contentType: this.registry.contentType };
   }
 
   backgroundLease(replica: string, held: boolean): void {
@@ -157,24 +198,4 @@ export class PrometheusMetrics implements Metrics {
     this.#reconcilerLastPass.set(at.getTime() / 1000);
     this.#reconcilerLastPassOk.set(ok ? 1 : 0);
   }
-}
-
-/** GET /metrics: the registry in Prometheus' text format, beside /healthz and /readyz. */
-export function metricsRoute(metrics: PrometheusMetrics): HealthRoute {
-  return {
-    path: '/metrics',
-    method: ['GET'],
-    handler: (_request, response) => {
-      void metrics.registry.metrics().then(
-        (text) => {
-          response.writeHead(200, { 'content-type': metrics.registry.contentType });
-          response.end(text);
-        },
-        () => {
-          response.writeHead(500);
-          response.end();
-        },
-      );
-    },
-  };
 }

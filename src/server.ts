@@ -1,17 +1,17 @@
 // The composition root: config in, a running app out. main.ts adds the process around it.
-import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
-import { healthRoutes, type ReadinessCheck, startHealthServer } from './health.js';
+import { probeRoutes, type ReadinessCheck, ReadinessChecks } from './health.js';
+import { HttpFront, routed } from './http-front.js';
 import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
-import { metricsRoute, PrometheusMetrics } from './metrics.js';
+import { PrometheusMetrics } from './metrics.js';
 import { AccessControl, MEMBERSHIP_TTL_MS } from './ops/access.js';
 import { createOps } from './ops/index.js';
 import { accountLists } from './ops/lists.js';
 import { ResourceLocks } from './ops/locks.js';
 import { SeenNumbers } from './ops/seen-numbers.js';
-import { ProviderClient } from './provider/index.js';
+import { ProviderClient, ProviderError, type ProviderErrorKind } from './provider/index.js';
 import { BackgroundLease } from './reconcile/background-lease.js';
 import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
@@ -29,10 +29,12 @@ import { openStore } from './store/open-store.js';
 
 export interface RunningVoiceOps {
   /**
-   * Base URL of what listens on PORT: the HTTP receiver (`/slack/events`, `/healthz`, `/readyz`), or in Socket Mode
-   * the health server alone.
+   * Base URL of what listens on PORT: the HTTP receiver (`/slack/events`, and the probes and `/metrics` unless
+   * METRICS_PORT moves them), or in Socket Mode the probes alone; empty in Socket Mode with METRICS_PORT.
    */
   url: string;
+  /** Base URL of `/healthz`, `/readyz` and `/metrics`: METRICS_PORT's when it is set, else `url`. */
+  probesUrl: string;
   /** The embedded sandbox, when no real provider is configured. */
   sandbox?: Sandbox;
   /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
@@ -60,11 +62,17 @@ export async function startVoiceOps(
     readyLevel?: 'info' | 'debug';
     /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
     slackRecheck?: Recheck;
+    /** How long /readyz answers from its last checks (default 5 s); 0 checks at every probe, one run at a time. */
+    readinessRefreshMs?: number;
+    /** How many log lines the log's destination dropped, for /metrics. */
+    droppedLogLines?: () => number;
   },
 ): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
-  const metrics = new PrometheusMetrics();
+  // The ports are bound first, so that from this instant every request is answered (503 until the app is ready).
+  const fronts = await openFronts(config);
+  const metrics = new PrometheusMetrics(options.droppedLogLines);
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets, (call) =>
     metrics.slackCall(call),
   );
@@ -89,21 +97,31 @@ export async function startVoiceOps(
     logger,
     onRequest: (request) => metrics.providerCall(request),
   });
-  const routes = [
-    ...healthRoutes({
+  const readiness = new ReadinessChecks(
+    {
       database: () => store.checkWritable(),
       slack: async () => {
         const status = await identity.check();
         if (status.ok) return status;
-        return { ok: false, reason: `${status.refused ? 'token refused' : 'unreachable'} (${status.reason})` };
+        return { ok: false, state: status.refused ? 'token refused' : 'unreachable', detail: status.reason };
       },
       provider: providerCheck(provider),
-    }),
-    metricsRoute(metrics),
-  ];
+    },
+    { refreshMs: options.readinessRefreshMs, logger, onCheck: (dependency) => metrics.readinessCheck(dependency) },
+  );
+  const probes = probeRoutes({
+    readiness,
+    metrics: metrics.exposition,
+    metricsToken: config.probes.metricsToken,
+  });
   // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
   const onFatal = options.onFatal ?? ((reason: string) => logger.fatal(reason));
-  const app = createBoltApp(config.slack, { logger, identity, healthRoutes: routes, onFatal });
+  const { app, events } = createBoltApp(config.slack, {
+    logger,
+    identity,
+    onFatal,
+    onRefused: (reason) => metrics.requestRefused(reason),
+  });
   const clock = () => now().getTime();
   const people = new People(slack.groups, { ttlMs: MEMBERSHIP_TTL_MS, now: clock, logger });
   const access = new AccessControl({
@@ -167,35 +185,39 @@ export async function startVoiceOps(
   approvalSweep?.unref();
 
   const socketMode = Boolean(config.slack.appToken);
-  const { port, host } = config.slack;
-  const started = (await app.start(host ? { port, host } : port)) as Server | undefined;
-  // In Socket Mode nothing else listens on PORT, so the health routes get a server of their own there.
-  const listening = socketMode ? await startHealthServer(routes, config.slack.port) : started;
-  const address = listening?.address();
-  const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : '';
-  logger[options.readyLevel ?? 'info']({ url, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
+  // In Socket Mode Bolt connects to Slack; over HTTP the front serves Bolt's receiver itself.
+  if (socketMode) await app.start();
+  fronts.slack?.serve(routed([...(events ? [events] : []), ...(fronts.probes ? [] : probes)]));
+  fronts.probes?.serve(routed(probes));
+  const url = fronts.slack?.url ?? '';
+  const probesUrl = fronts.probes?.url ?? url;
+  logger[options.readyLevel ?? 'info']({ url, probesUrl, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
   lease.start();
   reconciler.start();
 
   return {
     url,
+    probesUrl,
     sandbox,
     idle: () => inFlight.drain(),
     reconcile: () => reconciler.pass(),
     expireApprovals,
     stop: async () => {
-      // A batch under way stops taking items now, so that it ends as stopped (with Resume) within the stop's time.
+      // New requests are answered 503 from now on, and a batch under way stops taking items, so that it ends as
+      // stopped (with Resume) within the stop's time.
+      fronts.slack?.closing();
+      fronts.probes?.closing();
       changes.close();
       clearInterval(approvalSweep);
       identity.stop();
       await reconciler.stop();
       await lease.stop();
-      if (socketMode) await new Promise((resolve) => listening?.close(resolve));
-      await app.stop();
+      if (socketMode) await app.stop();
       await inFlight.drain();
       await provider.close();
       await store.close();
       await sandbox?.close();
+      await Promise.all([fronts.slack?.close(), fronts.probes?.close()]);
     },
     underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),
   };
@@ -221,14 +243,49 @@ async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<San
   return sandbox;
 }
 
-/** The provider is ready when it answers a read with the app's key. */
+/**
+ * PORT's front (the Slack URL and, unless METRICS_PORT is set, the probes; in Socket Mode the probes alone) and
+ * METRICS_PORT's. If the second cannot be bound, the first is let go.
+ */
+async function openFronts(config: Config): Promise<{ slack?: HttpFront; probes?: HttpFront }> {
+  const { slack, probes } = config;
+  const socketMode = Boolean(slack.appToken);
+  const onSlackPort = !(socketMode && probes.port !== undefined);
+  const front = onSlackPort ? await HttpFront.open(slack.port, slack.host) : undefined;
+  if (probes.port === undefined) return { slack: front };
+  try {
+    return { slack: front, probes: await HttpFront.open(probes.port, probes.host) };
+  } catch (error) {
+    await front?.close();
+    throw Object.assign(error as Error, { port: probes.port });
+  }
+}
+
+/** The provider is ready when it answers a read with the app's key; what it said goes to the log only. */
 function providerCheck(provider: ProviderClient): ReadinessCheck {
   return async () => {
     try {
       await provider.listAgents();
       return { ok: true };
     } catch (error) {
-      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      const detail = error instanceof Error ? error.message : String(error);
+      return { ok: false, state: error instanceof ProviderError ? providerState(error) : 'failing', detail };
     }
   };
+}
+
+/** What /readyz says of the provider: a few fixed words, never the provider's own text. */
+function providerState(error: ProviderError): string {
+  const words: Record<ProviderErrorKind, string> = {
+    auth: 'key refused',
+    rate_limited: 'rate limited',
+    unavailable: 'unavailable',
+    timeout: 'not answering',
+    network: 'unreachable',
+    not_found: 'failing',
+    conflict: 'failing',
+    validation: 'failing',
+    bad_response: 'failing',
+  };
+  return words[error.kind];
 }

@@ -81,17 +81,28 @@ export function createOps(deps: OpsDeps) {
      * Audits a person from another organization (in a channel shared with it through Slack Connect), who may read
      * and change nothing, and returns why, for them.
      */
-    refuseOutsider: async (actor: Actor, appHome: string) => {
-      const failure = fail(
-        'denied',
-        `Voice Ops serves ${appHome} only, and you are in another organization (a channel shared through Slack ` +
-          'Connect): it shows and changes nothing for you. Ask someone in that organization to run it.',
-        { code: 'other_organization' },
-      );
+    refuseOutsider: async (actor: Actor, appHome: string, unconfirmed: boolean) => {
+      const failure = unconfirmed
+        ? fail(
+            'denied',
+            `Voice Ops serves ${appHome} only, and Slack could not say right now which organization you belong ` +
+              'to: it shows and changes nothing until it can. Try again in a minute.',
+            { code: 'organization_unknown' },
+          )
+        : fail(
+            'denied',
+            `Voice Ops serves ${appHome} only, and you are in another organization (a channel shared through Slack ` +
+              'Connect): it shows and changes nothing for you. Ask someone in that organization to run it.',
+            { code: 'other_organization' },
+          );
       await record(deps, actor, newCorrelationId(), {
         action: 'access.denied',
         outcome: 'denied',
-        params: { reason: 'other organization', appHome, enterpriseId: actor.enterpriseId },
+        params: {
+          reason: unconfirmed ? 'organization unknown' : 'other organization',
+          appHome,
+          enterpriseId: actor.enterpriseId,
+        },
         error: failure,
       });
       return failure;

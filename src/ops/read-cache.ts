@@ -24,16 +24,29 @@ const UNREADABLE_TTL_MS = 30_000;
 export class ReadCache<T> {
   readonly #options: ReadCacheOptions<T>;
   readonly #entries = new Map<string, { value: T; readAt: number; failed: boolean }>();
+  /** Reads under way: requests that need the same key at once share one read. */
+  readonly #reading = new Map<string, Promise<T>>();
 
   constructor(options: ReadCacheOptions<T>) {
     this.#options = options;
   }
 
-  async get(key: string): Promise<T> {
-    const { read, unreadable, ttlMs, what, now, logger } = this.#options;
-    const at = now();
+  get(key: string): Promise<T> {
+    const { ttlMs, now } = this.#options;
     const cached = this.#entries.get(key);
-    if (cached && at - cached.readAt < (cached.failed ? UNREADABLE_TTL_MS : ttlMs)) return cached.value;
+    if (cached && now() - cached.readAt < (cached.failed ? UNREADABLE_TTL_MS : ttlMs)) {
+      return Promise.resolve(cached.value);
+    }
+    const reading = this.#reading.get(key);
+    if (reading) return reading;
+    const read = this.#read(key, cached).finally(() => this.#reading.delete(key));
+    this.#reading.set(key, read);
+    return read;
+  }
+
+  async #read(key: string, cached: { failed: boolean } | undefined): Promise<T> {
+    const { read, unreadable, what, now, logger } = this.#options;
+    const at = now();
     try {
       const value = await read(key);
       if (cached?.failed) logger?.info({ key }, `${what} can be read again`);

@@ -3,10 +3,10 @@
 // through POSTs that Interactions turns into what Slack would send the app. Requests must name this server as
 // their host (no DNS rebinding) and, for changes, come as JSON from this page's own origin (no cross-site forms).
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { request } from 'undici';
 import { z } from 'zod';
-import { listen } from '../listen.js';
+import { HttpFront } from '../http-front.js';
 import type { Logger } from '../log.js';
 import type { Interactions, Outcome } from './interactions.js';
 import { PEOPLE, type PlaygroundPerson } from './people.js';
@@ -87,22 +87,23 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
  * Takes the page's port on loopback, before anything else of the playground starts: a PORT in use then stops the
  * start before the app says it is ready. Requests wait for `servePage` to answer them.
  */
-export async function bindPage(port: number): Promise<Server> {
-  const server = createServer();
-  await listen(server, port, '127.0.0.1');
-  return server;
+/** Binds the page's port at once: until `servePage`, requests are answered 503 (and /healthz 200). */
+export function bindPage(port: number): Promise<HttpFront> {
+  return HttpFront.open(port, '127.0.0.1');
 }
 
-/** Serves the page and its API on a server `bindPage` bound. */
+/** Serves the page and its API on the front `bindPage` bound, with the app's probes and /metrics beside them. */
 export function servePage(input: {
-  server: Server;
+  front: HttpFront;
+  /** The running app's `/healthz`, `/readyz` and `/metrics` (Start over replaces the app). */
+  probesUrl: () => string;
   workspace: Workspace;
   interactions: Interactions;
   /** Removes the playground's data and starts a fresh app. */
   startOver: () => Promise<Outcome>;
   logger: Logger;
 }): PageServer {
-  const { server, workspace, interactions, startOver, logger } = input;
+  const { front, workspace, interactions, startOver, logger } = input;
   const files = Object.fromEntries(
     Object.entries(FILES).map(([path, { file, type }]) => [
       path,
@@ -170,6 +171,8 @@ export function servePage(input: {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://playground');
+    // Probes and scrapers name whatever host they reached: the app's own answers, as on PORT outside the playground.
+    if (req.method === 'GET' && PROBES.has(url.pathname)) return relay(`${input.probesUrl()}${url.pathname}`, req, res);
     if (!origins.has(`http://${req.headers.host ?? ''}`)) {
       send(res, 403, { ok: false, reason: 'Open the playground at the address it printed.' });
       return;
@@ -196,26 +199,39 @@ export function servePage(input: {
     send(res, 404, { ok: false, reason: 'not found' });
   }
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  front.serve((req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       logger.error({ err: error }, 'playground: a page request failed');
       if (!res.headersSent) send(res, 500, { ok: false, reason: 'The playground failed to handle that.' });
       else res.destroy();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const port = new URL(front.url).port;
   origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
   return {
     url: `http://127.0.0.1:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        stopListening();
-        clearInterval(keepAlive);
-        if (pending) clearTimeout(pending);
-        for (const stream of streams) stream.end();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      stopListening();
+      clearInterval(keepAlive);
+      if (pending) clearTimeout(pending);
+      for (const stream of streams) stream.end();
+      return front.close();
+    },
   };
+}
+
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The app's answer to a probe, status, type and body as they came; 503 while the app is being replaced. */
+async function relay(target: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const authorization = req.headers.authorization;
+  try {
+    const answer = await request(target, { headers: authorization ? { authorization } : {} });
+    const type = answer.headers['content-type'];
+    res.writeHead(answer.statusCode, typeof type === 'string' ? { 'content-type': type } : {});
+    res.end(Buffer.from(await answer.body.arrayBuffer()));
+  } catch {
+    send(res, 503, { ok: false, status: 'starting' });
+  }
 }

@@ -24,7 +24,11 @@ export interface RunningPlayground {
   underWay: RunningVoiceOps['underWay'];
 }
 
-type Options = { logger: Logger; onFatal?: (reason: string, error?: unknown) => void };
+type Options = {
+  logger: Logger;
+  onFatal?: (reason: string, error?: unknown) => void;
+  droppedLogLines?: () => number;
+};
 
 /** The app as a team would configure it, pointed at the stand-in for Slack at `apiUrl`. */
 function startApp(config: Config, apiUrl: string, options: Options): Promise<RunningVoiceOps> {
@@ -52,9 +56,9 @@ export async function startPlayground(config: Config, options: Options): Promise
   const { logger } = options;
   const signingSecret = config.slack.signingSecret;
   if (!config.playground || !signingSecret) throw new Error('the configuration is not a playground one');
-  const pageServer = await bindPage(config.playground.port);
+  const pageFront = await bindPage(config.playground.port);
   const slack = await startFakeSlack({ strict: true }).catch(async (error: unknown) => {
-    await new Promise((resolve) => pageServer.close(resolve));
+    await pageFront.close();
     throw error;
   });
   try {
@@ -88,11 +92,19 @@ export async function startPlayground(config: Config, options: Options): Promise
       return restarting;
     };
 
-    const page = servePage({ server: pageServer, workspace, interactions, startOver, logger });
+    const page = servePage({
+      front: pageFront,
+      probesUrl: () => app.probesUrl,
+      workspace,
+      interactions,
+      startOver,
+      logger,
+    });
     logger.info(
       { url: page.url },
       `Playground: open ${page.url} to use Voice Ops as three people would in Slack, with no Slack workspace. ` +
-        'Slack is a local stand-in and the provider is the sandbox: nothing real is bought or routed.',
+        'Slack is a local stand-in and the provider is the sandbox: nothing real is bought or routed. ' +
+        `Probes and metrics: ${page.url}healthz, ${page.url}readyz, ${page.url}metrics.`,
     );
     return {
       url: page.url,
@@ -108,7 +120,7 @@ export async function startPlayground(config: Config, options: Options): Promise
       },
     };
   } catch (error) {
-    await new Promise((resolve) => pageServer.close(resolve));
+    await pageFront.close();
     await slack.close();
     throw error;
   }

@@ -1,6 +1,6 @@
 import { App } from '@slack/bolt';
 import type { Config } from '../config.js';
-import type { HealthRoute } from '../health.js';
+import type { Route } from '../http-front.js';
 import type { Logger } from '../log.js';
 import type { DeliveriesRepo } from '../store/store.js';
 import { boltLogger } from './bolt-logger.js';
@@ -18,8 +18,9 @@ import { registerRoutingPlan } from './listeners/routing-plan.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import type { People } from './people.js';
-import { slackHttpReceiver } from './receiver.js';
+import { EVENTS_PATH, slackHttpReceiver } from './receiver.js';
 import { listenerRouter } from './router.js';
+import type { Refusal } from './signed-request.js';
 import { keepConnected, type OnFatal, socketModeReceiver } from './socket-mode.js';
 import { ignoreUnlistenedEvents } from './unlistened-events.js';
 import { identifyRequester } from './who-asked.js';
@@ -32,20 +33,17 @@ import { identifyRequester } from './who-asked.js';
  */
 export function createBoltApp(
   slack: Config['slack'],
-  input: { logger: Logger; identity: SlackIdentity; healthRoutes: HealthRoute[]; onFatal: OnFatal },
-): App {
+  input: { logger: Logger; identity: SlackIdentity; onFatal: OnFatal; onRefused: (refusal: Refusal) => void },
+): { app: App; events?: Route } {
   const { logger, identity } = input;
   const bolt = boltLogger(logger);
-  // In Socket Mode the health routes have a server of their own (see server.ts).
   const socket = slack.appToken
     ? socketModeReceiver({ appToken: slack.appToken, apiUrl: slack.apiUrl, logger: bolt })
     : undefined;
-  const receiver =
-    socket ??
-    slackHttpReceiver(
-      { signingSecret: slack.signingSecret ?? '', logger: bolt, customRoutes: input.healthRoutes },
-      logger,
-    );
+  const http = socket
+    ? undefined
+    : slackHttpReceiver({ signingSecret: slack.signingSecret ?? '', logger: bolt, onRefused: input.onRefused }, logger);
+  const receiver = socket ?? http;
   const app = new App({
     authorize: async () => ({
       botToken: slack.botToken,
@@ -62,7 +60,7 @@ export function createBoltApp(
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
-  return app;
+  return { app, events: http && { method: 'POST', path: EVENTS_PATH, handle: http.requestListener } };
 }
 
 export function registerListeners(

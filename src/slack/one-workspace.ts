@@ -13,8 +13,8 @@ const OTHER_WORKSPACE = 'This Voice Ops app serves another workspace: nothing wa
 /**
  * Handles only deliveries from the workspace (or Enterprise Grid org) the bot token belongs to, learnt from
  * auth.test, and only for people of that workspace or org: someone from another organization in a channel shared
- * through Slack Connect is refused and told why. Anything refused is acknowledged and audited; before Slack has
- * ever answered, nothing is handled.
+ * through Slack Connect is refused and told why, whatever team the delivery carries. Anything refused is
+ * acknowledged and audited; before Slack has ever answered, nothing is handled.
  */
 export function oneWorkspace(identity: SlackIdentity, people: People, deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -26,21 +26,28 @@ export function oneWorkspace(identity: SlackIdentity, people: People, deps: Slac
       await deps.ops.refuseOtherWorkspace(actor, homeOf(known));
       return acknowledge(args, OTHER_WORKSPACE);
     }
-    if (await isMember(known, who, args.context.teamId, people)) return args.next();
-    const refusal = await deps.ops.refuseOutsider(actor, homeOf(known));
+    const member = await isMember(known, who, people);
+    if (member === true) return args.next();
+    const refusal = await deps.ops.refuseOutsider(actor, homeOf(known), member === 'unknown');
     await acknowledge(args, refusal.message);
     if (!('command' in args.body)) await tellPrivately(deps, args.body, actor.userId, refusal.message);
   };
 }
 
 /**
- * Whether the requester is one of the app's people. Across an org, someone acting in a workspace other than their
- * own may be a colleague from another of its workspaces or a Slack Connect guest: their profile says which org.
+ * Whether the requester is one of the app's people. A delivery's team says where it was sent from, and in a channel
+ * shared through Slack Connect that may be the app's own workspace whoever sent it: only the person's profile
+ * (users.info, kept as long as group memberships are) says which organization they belong to. A payload that names
+ * the requester's own workspace, and names another organization's, needs no profile to be refused. A profile Slack
+ * cannot give grants nothing: 'unknown'.
  */
-async function isMember(known: Identity, who: Requester, deliveredTo: string | undefined, people: People) {
-  if (!known.enterpriseInstall) return who.teamId === known.teamId;
-  if (who.teamId === deliveredTo) return true;
-  return (await people.profile(who.userId))?.enterpriseId === known.enterpriseId;
+async function isMember(known: Identity, who: Requester, people: People): Promise<boolean | 'unknown'> {
+  const ours = (team: string | undefined, enterprise: string | undefined) =>
+    known.enterpriseInstall ? enterprise !== undefined && enterprise === known.enterpriseId : team === known.teamId;
+  if (who.ownTeam !== undefined && !known.enterpriseInstall && who.ownTeam !== known.teamId) return false;
+  const profile = await people.profile(who.userId);
+  if (!profile) return 'unknown';
+  return ours(profile.teamId, profile.enterpriseId);
 }
 
 function homeOf(known: Identity): string {

@@ -1,27 +1,37 @@
-// Bolt's HTTP receiver reads a field of whatever JSON a request carries before it looks at its type: a correctly
-// signed `payload=null` throws outside every handler (an unhandled rejection that would stop the process), and a body
-// holding a number, a string or an array waits three seconds for a listener that never comes. Slack's
-// `app_rate_limited` notice, a JSON object of no kind Bolt knows, waits the same way (see app-rate-limited.ts). This
-// receiver reads the body first, the way Bolt will, and answers those itself once the request proves signed: 400 for
-// a body that is not a JSON object, 200 for `app_rate_limited`. Everything else goes on to Bolt, which reuses the body
-// already read: unsigned requests still get its 401, and it answers `url_verification` and `ssl_check` itself.
+// The HTTP receiver: Bolt's, wrapped so that nothing is parsed before Slack's signature is proven. Bolt reads and
+// hashes the whole body as a string before it checks the timestamp (and only checks it for the past), and Bolt's
+// own parse of a signed body trips on bodies no listener can take. So for `POST /slack/events` this wrapper:
+// 1. refuses a request whose headers cannot be a fresh signature (none, malformed, or a timestamp more than five
+//    minutes off either way) before reading its body, and one declaring more than the size limit (signed-request.ts);
+// 2. hashes the body as it arrives and refuses a wrong signature, all before any parse;
+// 3. answers itself what Bolt would leave hanging or throw on, now that the body is proven Slack's: 400 for a body
+//    that is not a JSON object (a signed `payload=null` would be an unhandled rejection in Bolt), 200 for
+//    `app_rate_limited` (no kind Bolt knows: it would wait three seconds for a listener that never comes);
+// 4. hands the rest to Bolt with its own verification off, reusing the bytes already read, so each body is hashed
+//    once. Bolt still answers `url_verification` and `ssl_check` (the one request Slack may send unsigned: a tiny
+//    form body is read to see whether it is one).
 import type { ServerResponse } from 'node:http';
-import {
-  type BufferedIncomingMessage,
-  HTTPModuleFunctions,
-  HTTPReceiver,
-  type HTTPReceiverOptions,
-  isValidSlackRequest,
-} from '@slack/bolt';
+import { type BufferedIncomingMessage, HTTPModuleFunctions, HTTPReceiver, type HTTPReceiverOptions } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import { parseAppRateLimited, rateLimitWarnings } from './app-rate-limited.js';
+import { type Refusal, readSignedBody } from './signed-request.js';
 
-const EVENTS_PATH = '/slack/events';
+export const EVENTS_PATH = '/slack/events';
 
-export function slackHttpReceiver(options: HTTPReceiverOptions, logger: Logger): HTTPReceiver {
-  const receiver = new HTTPReceiver({ ...options, endpoints: [EVENTS_PATH] });
+export interface ReceiverOptions extends Pick<HTTPReceiverOptions, 'logger'> {
+  signingSecret: string;
+  /** Told of every request refused before Bolt saw it, for the metrics. */
+  onRefused: (refusal: Refusal) => void;
+  /** Seconds since the epoch, for the timestamp's window. */
+  nowS?: () => number;
+}
+
+export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTTPReceiver {
+  const receiver = new HTTPReceiver({ ...options, endpoints: [EVENTS_PATH], signatureVerification: false });
   const bolt = receiver.requestListener;
   const warnOfRateLimit = rateLimitWarnings(logger);
+  const warnOfRefusals = refusalWarnings(logger);
+  const nowS = options.nowS ?? (() => Math.floor(Date.now() / 1000));
 
   /** The answer this receiver gives itself to a signed request, or undefined when Bolt answers it. */
   const ownAnswer = (request: BufferedIncomingMessage): ((response: ServerResponse) => void) | undefined => {
@@ -42,27 +52,32 @@ export function slackHttpReceiver(options: HTTPReceiverOptions, logger: Logger):
   };
 
   receiver.requestListener = (request, response) => {
-    if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://localhost').pathname !== EVENTS_PATH) {
-      bolt(request, response);
-      return;
-    }
-    HTTPModuleFunctions.bufferIncomingMessage(request, HTTPModuleFunctions.defaultBodyLimit).then(
-      (buffered) => {
-        const own = ownAnswer(buffered);
-        if (own && isSigned(buffered, options.signingSecret)) own(response);
-        else bolt(buffered, response);
-      },
-      (error: unknown) => {
-        const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
-        logger.warn({ err: error }, 'a request body could not be read');
-        answer(response, tooLarge ? 413 : 400);
-      },
-    );
+    const { signingSecret } = options;
+    const limit = HTTPModuleFunctions.defaultBodyLimit;
+    void readSignedBody(request, { signingSecret, limit, nowS: nowS() }).then((signed) => {
+      if (signed.ok === false) {
+        options.onRefused(signed.refusal);
+        warnOfRefusals(signed.refusal);
+        // The rest of an unread body is not worth reading: the connection ends with the answer.
+        response.shouldKeepAlive = false;
+        return answer(response, signed.status);
+      }
+      const buffered = Object.assign(request, { rawBody: signed.rawBody });
+      if (signed.ok === 'unsigned') {
+        if (isSslCheck(buffered)) return bolt(buffered, response);
+        options.onRefused('unsigned');
+        warnOfRefusals('unsigned');
+        return answer(response, 401);
+      }
+      const own = ownAnswer(buffered);
+      if (own) own(response);
+      else bolt(buffered, response);
+    });
   };
   return receiver;
 }
 
-/** The body as Bolt parses it, or undefined when it does not parse: Bolt answers that with 400, after the signature. */
+/** The body as Bolt parses it, or undefined when it does not parse: Bolt answers that with 400. */
 function parsedBody(request: BufferedIncomingMessage): { value: unknown } | undefined {
   try {
     return { value: HTTPModuleFunctions.parseHTTPRequestBody(request) };
@@ -71,17 +86,27 @@ function parsedBody(request: BufferedIncomingMessage): { value: unknown } | unde
   }
 }
 
-function isSigned(request: BufferedIncomingMessage, signingSecret: string): boolean {
-  const signature = request.headers['x-slack-signature'];
-  if (typeof signature !== 'string') return false;
-  return isValidSlackRequest({
-    signingSecret,
-    body: request.rawBody.toString(),
-    headers: {
-      'x-slack-signature': signature,
-      'x-slack-request-timestamp': Number(request.headers['x-slack-request-timestamp']),
-    },
-  });
+function isSslCheck(request: BufferedIncomingMessage): boolean {
+  if (request.headers['content-type'] !== 'application/x-www-form-urlencoded') return false;
+  return new URLSearchParams(request.rawBody.toString()).get('ssl_check') === '1';
+}
+
+/**
+ * One warning a minute while requests are refused (a wrong signing secret shows as a stream of them), the rest at
+ * debug: a flood must not become a flood of log lines. The metrics count every one.
+ */
+function refusalWarnings(logger: Logger): (refusal: Refusal) => void {
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  return (refusal) => {
+    const now = Date.now();
+    if (now - warnedAt < 60_000) return logger.debug({ refusal }, 'a request to /slack/events was refused');
+    warnedAt = now;
+    logger.warn(
+      { refusal },
+      'a request to /slack/events was refused before it was parsed: if Slack sent it, check SLACK_SIGNING_SECRET ' +
+        '(further refusals this minute are logged at debug and counted in /metrics)',
+    );
+  };
 }
 
 function answer(response: ServerResponse, status: number): void {

@@ -21,7 +21,12 @@ const sender = z.union([
         team_id: z.string().optional(),
       }),
     })
-    .transform((b) => ({ userId: b.user.id, userName: b.user.username ?? b.user.name, teamId: b.user.team_id })),
+    .transform((b) => ({
+      userId: b.user.id,
+      userName: b.user.username ?? b.user.name,
+      teamId: b.user.team_id,
+      ownTeam: b.user.team_id,
+    })),
   z.object({ event: z.object({ user: z.string() }) }).transform((b) => ({ userId: b.event.user })),
 ]);
 
@@ -32,6 +37,11 @@ export const requester = z.object({
   teamId: z.string().optional(),
   /** The Enterprise Grid org the delivery came through, read by Bolt from whichever field the kind carries. */
   enterpriseId: z.string().optional(),
+  /**
+   * The workspace the payload says is the requester's own (`user.team_id` of interactions); absent for commands and
+   * events, whose team is where they were sent from, which in a Slack Connect channel may be the app's own.
+   */
+  ownTeam: z.string().optional(),
 });
 export type Requester = z.infer<typeof requester>;
 
@@ -44,6 +54,7 @@ export function identifyRequester(): Middleware<AnyMiddlewareArgs> {
       userName: sent.success && 'userName' in sent.data ? sent.data.userName : undefined,
       teamId: (sent.success && 'teamId' in sent.data ? sent.data.teamId : undefined) ?? context.teamId,
       enterpriseId: context.enterpriseId,
+      ownTeam: sent.success && 'ownTeam' in sent.data ? sent.data.ownTeam : undefined,
     };
     context.requester = who;
     await next();

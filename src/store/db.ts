@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { BACKSTOP_CHECKPOINT_PAGES, WAL_FILE_LIMIT_BYTES } from './checkpoints.js';
 import { assertReadableSchema, migrate } from './migrations.js';
+import type { Writable } from './sql.js';
 
 export type Database = Sqlite.Database;
 
@@ -101,11 +102,20 @@ export function openDatabaseReadOnly(path: string): Database {
  * Whether the database takes writes now. A write rolled back proves nothing (SQLite writes at commit), so this
  * commits one that changes nothing: the schema version, set to itself.
  */
-export function checkWritable(db: Database): { ok: true } | { ok: false; reason: string } {
+export function checkWritable(db: Database): Writable {
   try {
     db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
     return { ok: true };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+    const detail = error instanceof Error ? `${error.message} (${code})` : String(error);
+    return { ok: false, state: sqliteState(code), detail };
   }
+}
+
+function sqliteState(code: string): Exclude<Writable, { ok: true }>['state'] {
+  if (code === 'SQLITE_FULL') return 'full';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
+  if (/^SQLITE_(READONLY|IOERR|CANTOPEN|PERM)/.test(code)) return 'not writable';
+  return 'failing';
 }

@@ -12,6 +12,7 @@ import {
   type SqlParams,
   type StatementObserver,
   TransactionEnded,
+  type Writable,
 } from './sql.js';
 
 export const postgresDialect: Dialect = {
@@ -96,6 +97,17 @@ export function isConnectionLoss(error: unknown): boolean {
   if (error instanceof pg.DatabaseError) return /^(08|57P)/.test(error.code ?? '');
   const code = 'code' in error ? String(error.code) : '';
   return SOCKET_ERRORS.has(code) || CONNECTION_ENDED.test(error.message);
+}
+
+/** What /readyz says of a failed check: busy (a full pool, a timeout) is not unreachable. */
+function postgresState(error: unknown): Exclude<Writable, { ok: true }>['state'] {
+  const code = error instanceof pg.DatabaseError ? (error.code ?? '') : '';
+  if (code === '53100') return 'full';
+  if (code === '25006') return 'not writable';
+  if (code === '57014' || code === '55P03' || /timeout exceeded when trying to connect/i.test(String(error))) {
+    return 'busy';
+  }
+  return isConnectionLoss(error) ? 'unreachable' : 'failing';
 }
 
 const LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))';
@@ -306,15 +318,16 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
     }
   }
 
-  async checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  async checkWritable(): Promise<Writable> {
     try {
       const { rows } = await this.#pool.query<{ read_only: string }>(
         "SELECT current_setting('transaction_read_only') AS read_only",
       );
-      if (rows[0]?.read_only === 'on') return { ok: false, reason: `${this.label} is read-only` };
+      if (rows[0]?.read_only === 'on')
+        return { ok: false, state: 'not writable', detail: `${this.label} is read-only` };
       return { ok: true };
     } catch (error) {
-      return { ok: false, reason: `${this.label} cannot be reached: ${reasonOf(error)}` };
+      return { ok: false, state: postgresState(error), detail: `${this.label}: ${reasonOf(error)}` };
     }
   }
 

@@ -46,9 +46,17 @@ export interface SqlEngine extends Sql {
   /** The database as a person would name it: a file's path, or a server's host and database (never a password). */
   readonly label: string;
   /** Whether the database takes writes now, for /readyz. */
-  checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  checkWritable(): Promise<Writable>;
   close(): Promise<void>;
 }
+
+/**
+ * Whether a database takes writes: if not, a public word for why (shown by /readyz, so it names no host, file or
+ * database) and the details for the log.
+ */
+export type Writable =
+  | { ok: true }
+  | { ok: false; state: 'not writable' | 'full' | 'busy' | 'unreachable' | 'failing'; detail: string };
 
 /** Told of every statement an engine runs, with how long it took: the metrics' database latency. */
 export type StatementObserver = (seconds: number) => void;

@@ -11,6 +11,7 @@ import type { Intent, IntentOutcome } from './intents.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { RouteRecord } from './routes.js';
+import type { Writable } from './sql.js';
 
 /** The append-only, hash-chained audit log. */
 export interface AuditRepo {
@@ -186,6 +187,6 @@ export interface Store extends Repos {
   /** The database as a person would name it (never with a password), for messages. */
   readonly label: string;
   /** Whether the database takes writes now, for /readyz. */
-  checkWritable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  checkWritable(): Promise<Writable>;
   close(): Promise<void>;
 }

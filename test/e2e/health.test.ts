@@ -50,7 +50,7 @@ describe('a running app', () => {
     t.slack.failNext('auth.test', 'token_revoked');
     const { status, body } = await get(t, '/readyz');
     expect(status).toBe(503);
-    expect(body.checks).toMatchObject({ slack: 'token refused (token_revoked)' });
+    expect(body.checks).toMatchObject({ slack: 'token refused' });
     expect((await get(t, '/readyz')).status).toBe(200);
   });
 
@@ -59,7 +59,7 @@ describe('a running app', () => {
     try {
       // Postgres ends the app's sessions, and the pool may find one dead before it opens a new, read-only one.
       const refusing = (report: Awaited<ReturnType<typeof get>>) =>
-        /I\/O|readonly|read-only/i.test(String((report.body.checks as Record<string, string>).database));
+        (report.body.checks as Record<string, string>).database === 'not writable';
       const report = await until(() => get(t, '/readyz'), refusing, 'readiness to say writes are refused');
       expect(report.status).toBe(503);
       expect((await get(t, '/healthz')).status).toBe(200);
@@ -142,7 +142,7 @@ describe('Slack unreachable at start', () => {
     expect(String(said?.msg)).toContain('/readyz answers 503');
     const unready = await get(t, '/readyz');
     expect(unready.status).toBe(503);
-    expect(unready.body.checks).toMatchObject({ slack: 'unreachable (timeout)' });
+    expect(unready.body.checks).toMatchObject({ slack: 'unreachable' });
 
     const early = await t.command('help');
     expect(JSON.parse(early.body)).toMatchObject({ text: expect.stringContaining('cannot reach Slack right now') });

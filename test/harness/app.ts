@@ -64,6 +64,8 @@ export interface TestAppOptions {
   slackBudgets?: SlackBudgets;
   /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
   slackRecheck?: Recheck;
+  /** How long /readyz answers from its last checks; default 0 (each probe checks, one run at a time). */
+  readinessRefreshMs?: number;
   /** Prepares the fake Slack before the app starts (e.g. makes auth.test fail). */
   beforeStart?: (slack: FakeSlack) => void;
   /**
@@ -232,6 +234,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.now ? { now: options.now } : {}),
       slackBudgets: options.slackBudgets,
       slackRecheck: options.slackRecheck,
+      readinessRefreshMs: options.readinessRefreshMs ?? 0,
     });
     cleanups.push(() => app.stop());
     // The start-up pass of the reconciler reads the provider; a test begins once it is done, so that the requests

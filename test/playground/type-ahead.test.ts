@@ -85,7 +85,8 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
       logger,
     );
     pageServer = servePage({
-      server: await bindPage(0),
+      front: await bindPage(0),
+      probesUrl: () => `http://127.0.0.1:${port}`,
       workspace: slack.workspace,
       interactions,
       startOver: async () => ({ ok: false, reason: 'This page has no playground to start over.' }),

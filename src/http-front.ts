@@ -1,0 +1,90 @@
+// What listens on the app's ports, from the first instant to the last. The port is bound before anything else
+// starts, so that a request sent while the app starts (a script, a load balancer, a health checker) is answered at
+// once rather than left waiting on a port nobody serves yet; the same holds while it stops. Until `serve` and after
+// `closing`, /healthz answers 200 (the process is alive) and everything else 503 with Retry-After.
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { listen } from './listen.js';
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  handle(request: IncomingMessage, response: ServerResponse): void;
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+/** A listener for exactly these routes: 404 for any other path, 405 for another method on one of them. */
+export function routed(routes: Route[]): RequestListener {
+  return (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://front').pathname;
+    const route = routes.find((candidate) => candidate.path === path && candidate.method === request.method);
+    if (route) return route.handle(request, response);
+    const other = routes.some((candidate) => candidate.path === path);
+    sendJson(response, other ? 405 : 404, { ok: false, error: other ? 'method' : 'not_found' });
+  };
+}
+
+type Phase = { kind: 'starting' } | { kind: 'serving'; listener: RequestListener } | { kind: 'stopping' };
+
+// Seconds a client should wait before it asks again: a start or a stop takes a few.
+const RETRY_AFTER_S = '5';
+
+export class HttpFront {
+  readonly #server: Server;
+  #phase: Phase = { kind: 'starting' };
+
+  private constructor(server: Server) {
+    this.#server = server;
+    server.on('request', (request, response) => this.#answer(request, response));
+  }
+
+  /** Binds `port` and answers at once: 503 for everything but /healthz until `serve`. */
+  static async open(port: number, host?: string): Promise<HttpFront> {
+    const server = createServer();
+    await listen(server, port, host);
+    return new HttpFront(server);
+  }
+
+  /** `http://127.0.0.1:PORT`, or the bound address when it is not every interface. */
+  get url(): string {
+    const address = this.#server.address();
+    if (!address || typeof address !== 'object') return '';
+    const host = address.address === '::' || address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  }
+
+  /** From now on, requests go to `listener`. */
+  serve(listener: RequestListener): void {
+    this.#phase = { kind: 'serving', listener };
+  }
+
+  /** From now on, only /healthz is served; connections end with their answer, so that clients go elsewhere. */
+  closing(): void {
+    this.#phase = { kind: 'stopping' };
+    this.#server.closeIdleConnections();
+  }
+
+  /** Stops listening and ends every connection still open. */
+  close(): Promise<void> {
+    this.closing();
+    return new Promise((resolve) => {
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
+    });
+  }
+
+  #answer(request: IncomingMessage, response: ServerResponse): void {
+    const phase = this.#phase;
+    if (phase.kind === 'serving') {
+      phase.listener(request, response);
+      return;
+    }
+    const path = new URL(request.url ?? '/', 'http://front').pathname;
+    response.shouldKeepAlive = phase.kind === 'starting';
+    if (path === '/healthz' && request.method === 'GET') sendJson(response, 200, { ok: true });
+    else sendJson(response, 503, { ok: false, status: phase.kind }, { 'retry-after': RETRY_AFTER_S });
+  }
+}
