@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type Route, sendJson } from './http-front.js';
-import type { Logger } from './log.js';
+import { type Logger, scrubSecrets } from './log.js';
 
 /** One dependency's readiness: ok, or a public word for what is wrong and the details for the log. */
 export type Readiness = { ok: true } | { ok: false; state: string; detail: string };
@@ -28,6 +28,7 @@ export class ReadinessChecks {
   readonly #refreshMs: number;
   readonly #logger: Logger;
   readonly #onCheck: (dependency: string) => void;
+  readonly #secrets: readonly string[];
   #last?: { report: ReadinessReport; at: number };
   #running?: Promise<ReadinessReport>;
   /** Each dependency's last public word, so that the log says when it changes rather than at every check. */
@@ -35,12 +36,19 @@ export class ReadinessChecks {
 
   constructor(
     checks: Record<string, ReadinessCheck>,
-    options: { refreshMs?: number; logger: Logger; onCheck?: (dependency: string) => void },
+    options: {
+      refreshMs?: number;
+      logger: Logger;
+      /** Cut out of a check's details before they are logged: a provider may echo the key it was sent. */
+      secrets: readonly string[];
+      onCheck?: (dependency: string) => void;
+    },
   ) {
     this.#checks = checks;
     this.#refreshMs = options.refreshMs ?? READINESS_REFRESH_MS;
     this.#logger = options.logger;
     this.#onCheck = options.onCheck ?? (() => {});
+    this.#secrets = options.secrets;
   }
 
   /** The last report while it is fresh; else the run under way, or a new one. */
@@ -75,7 +83,10 @@ export class ReadinessChecks {
     this.#said.set(name, word);
     if (word === before) return;
     if (result.ok) this.#logger.info({ dependency: name }, `readiness: ${name} is ready again`);
-    else this.#logger.warn({ dependency: name, detail: result.detail }, `readiness: ${name} is ${word}`);
+    else {
+      const detail = scrubSecrets(result.detail, this.#secrets);
+      this.#logger.warn({ dependency: name, detail }, `readiness: ${name} is ${word}`);
+    }
   }
 }
 

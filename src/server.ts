@@ -1,6 +1,6 @@
 // The composition root: config in, a running app out. main.ts adds the process around it.
 import { dirname, join } from 'node:path';
-import type { Config } from './config.js';
+import { type Config, secretValues } from './config.js';
 import { probeRoutes, type ReadinessCheck, ReadinessChecks } from './health.js';
 import { HttpFront, routed } from './http-front.js';
 import { InFlight } from './in-flight.js';
@@ -107,7 +107,12 @@ export async function startVoiceOps(
       },
       provider: providerCheck(provider),
     },
-    { refreshMs: options.readinessRefreshMs, logger, onCheck: (dependency) => metrics.readinessCheck(dependency) },
+    {
+      refreshMs: options.readinessRefreshMs,
+      logger,
+      secrets: secretValues(config),
+      onCheck: (dependency) => metrics.readinessCheck(dependency),
+    },
   );
   const probes = probeRoutes({
     readiness,

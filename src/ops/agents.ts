@@ -12,6 +12,7 @@ import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { visible } from './visible.js';
 
 export interface AgentSummary {
   id: string;
@@ -147,7 +148,7 @@ export async function requestDeleteAgent(
   } catch (error) {
     return providerFailure(error);
   }
-  if (!agent) return fail('not_found', `No agent has the id ${checked.value}. \`/voice agents\` lists them.`);
+  if (!agent) return fail('not_found', `No agent has the id ${visible(checked.value)}. \`/voice agents\` lists them.`);
   const routed = (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber);
   if (routed.length) {
     const inUse = {

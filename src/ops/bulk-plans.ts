@@ -11,6 +11,7 @@ import { unknownRegion } from './regions.js';
 import { SEARCH_SCAN_PAGES } from './search.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { visible } from './visible.js';
 
 /** Items one plan may hold: one confirmation covers them all, and Slack shows them a page at a time. */
 export const MAX_BATCH_ITEMS = 1000;
@@ -137,7 +138,8 @@ async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise
   const agentId = validate(resourceId, request.agentId ?? '');
   if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
   const name = names.get(agentId.value);
-  if (name === undefined) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
+  if (name === undefined)
+    return fail('not_found', `No agent has the id ${visible(agentId.value)}.`, { field: 'agent' });
   const picked = await pick(deps.lists, routed, request);
   if (!picked.ok) return picked;
   const agent = { id: agentId.value, name };
@@ -155,8 +157,9 @@ async function planRoutes(
   const items: PlannedItem[] = [];
   for (const route of routes) {
     const name = names.get(route.agentId);
-    if (!owned.has(route.number)) return fail('not_found', `${route.number} is no longer one of your numbers.`);
-    if (name === undefined) return fail('not_found', `No agent has the id ${route.agentId} any more.`);
+    if (!owned.has(route.number))
+      return fail('not_found', `${visible(route.number)} is no longer one of your numbers.`);
+    if (name === undefined) return fail('not_found', `No agent has the id ${visible(route.agentId)} any more.`);
     items.push(item(route.number, { id: route.agentId, name }));
   }
   return { ok: true, items };

@@ -12,6 +12,7 @@ import { mayRequest } from './policies.js';
 import { regionOf, unknownRegion } from './regions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { visible } from './visible.js';
 
 /** Which purchased numbers a listing shows; every field given must hold. It travels in buttons, hence a schema. */
 export const numberFilter = z.object({
@@ -148,7 +149,7 @@ export async function requestBuy(
     return providerFailure(error);
   }
   if (purchased.some((entry) => entry.number === checked.value)) {
-    return fail('conflict', `${checked.value} is already one of your numbers: nothing to buy.`);
+    return fail('conflict', `${visible(checked.value)} is already one of your numbers: nothing to buy.`);
   }
   const capabilities = await capabilitiesOf(deps, checked.value);
   return requestConfirmation(deps, actor, correlationId, { kind: 'number.buy', number: checked.value, capabilities });
@@ -218,7 +219,7 @@ export async function requestRelease(
     return providerFailure(error);
   }
   if (!found) {
-    return fail('not_found', `${checked.value} is not one of your numbers: /voice numbers lists them.`);
+    return fail('not_found', `${visible(checked.value)} is not one of your numbers: /voice numbers lists them.`);
   }
   const agentId = (await deps.store.routes.forNumber(found.number))?.agentId;
   const routedAgent = agentId ? { id: agentId, name: await agentName(deps, agentId) } : undefined;

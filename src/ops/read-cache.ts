@@ -38,7 +38,7 @@ export class ReadCache<T> {
       return Promise.resolve(cached.value);
     }
     const reading = this.#reading.get(key);
-    if (reading) return reading;
+    if (reading !== undefined) return reading;
     const read = this.#read(key, cached).finally(() => this.#reading.delete(key));
     this.#reading.set(key, read);
     return read;

@@ -5,6 +5,7 @@ import { type PlanResult, planBatch } from './batches.js';
 import { type OpsDeps, providerFailure } from './context.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
+import { visible } from './visible.js';
 
 export interface RoutingExport {
   text: string;
@@ -85,6 +86,6 @@ function lineError(
   const earlier = firstLine.get(line.number);
   if (earlier !== undefined) return `${line.number} is listed twice (first on line ${earlier})`;
   if (!owned.has(line.number)) return `${line.number} is not one of your numbers`;
-  if (!agents.has(line.agentId)) return `no agent has the id ${line.agentId}`;
+  if (!agents.has(line.agentId)) return `no agent has the id ${visible(line.agentId)}`;
   return undefined;
 }

@@ -2,6 +2,7 @@
 // that it can be edited and pasted back. Only the shape of each line is checked here; whether a number belongs to the
 // account, or comes twice, is for the caller, which knows the account.
 import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
+import { visible } from './visible.js';
 
 type PhoneNumbers = typeof import('libphonenumber-js');
 // Loaded by the first text read rather than at start: its metadata is an eighth of the app's start-up.
@@ -83,7 +84,7 @@ function parseNumber(
   { parsePhoneNumberFromString, validatePhoneNumberLength }: PhoneNumbers,
   written: string,
 ): { ok: true; value: string } | Refusal {
-  const quoted = `"${written}"`;
+  const quoted = `"${visible(written)}"`;
   if (!WRITTEN_NUMBER.test(written)) return refused(`${quoted} is not a phone number`);
   // 00 is the international prefix across most of the world; the library knows it only given a country.
   const international = written.replace(/^00/, '+');

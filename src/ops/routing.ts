@@ -6,6 +6,7 @@ import { type OpsDeps, providerFailure, record, unexpectedStatus } from './conte
 import { mayRequest, needsApproval } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { visible } from './visible.js';
 
 /** What to do instead of removing a route, which the provider's API cannot do. */
 export const NO_UNROUTE =
@@ -50,10 +51,10 @@ export async function mapNumber(
     return providerFailure(error);
   }
   if (!purchased.includes(number.value)) {
-    return fail('not_found', `${number.value} is not one of your numbers: buy it first.`, { field: 'number' });
+    return fail('not_found', `${visible(number.value)} is not one of your numbers: buy it first.`, { field: 'number' });
   }
   const agent = agents.find((candidate) => candidate.id === agentId.value);
-  if (!agent) return fail('not_found', `No agent has the id ${agentId.value}.`, { field: 'agent' });
+  if (!agent) return fail('not_found', `No agent has the id ${visible(agentId.value)}.`, { field: 'agent' });
 
   const current = await deps.store.routes.forNumber(number.value);
   if (current?.agentId === agent.id) {

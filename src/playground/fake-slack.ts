@@ -89,6 +89,9 @@ export interface FakeSlack {
   failNext(method: string, error: string | HttpFailure): void;
   /** Answers of `method` wait `ms` first; 0 removes the delay. */
   setLatency(method: string, ms: number): void;
+  /** Answers of `method` wait until the function returned is called: a start or a step held for exactly as long as a
+   * test needs. */
+  hold(method: string): () => void;
   /** Messages as they read now, oldest first, optionally only those of one channel: updated, deleted ones gone. */
   messages(channel?: string): PostedMessage[];
   /** Someone removes a message in Slack: a later chat.update of it answers `message_not_found`. */
@@ -235,7 +238,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   /** Files by id: uploaded by the app, or added as a person's upload; only a bearer of a token may download one. */
   const files = new Map<string, { name: string; content: string; channel?: string; title?: string }>();
   let fileCount = 0;
-  const pending = new Set<() => void>();
+  /** Answers held back, each with its method. */
+  const pending = new Map<() => void, string>();
   let seq = 0;
   let closed = false;
 
@@ -266,8 +270,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         pending.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      pending.add(done);
+      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+      pending.set(done, method);
     });
   }
 
@@ -514,6 +518,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (ms > 0) latencies.set(method, ms);
       else latencies.delete(method);
     },
+    hold(method) {
+      latencies.set(method, Number.POSITIVE_INFINITY);
+      return () => {
+        latencies.delete(method);
+        for (const [release, heldMethod] of pending) if (heldMethod === method) release();
+      };
+    },
     messages: (channel) =>
       workspace.posted(channel).map(({ channel: where, ts, text, blocks, edits }) => ({
         channel: where,
@@ -547,7 +558,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     socketMode,
     close() {
       closed = true;
-      for (const release of pending) release();
+      for (const release of pending.keys()) release();
       socketMode.close();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

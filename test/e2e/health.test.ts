@@ -2,12 +2,12 @@
 // knows the token (auth.test), the provider answers. A Slack that cannot be reached at start is said so in plain
 // words, nothing is handled meanwhile, and the app becomes ready once Slack answers; a token Slack refuses stops
 // the start with a sentence naming SLACK_BOT_TOKEN.
-import { execFileSync } from 'node:child_process';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsSince, until } from '../hardening/support.js';
 import { startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { stopWrites } from './support.js';
 
 const FAST_RECHECK = { retry: 50, ok: 0, failed: 0 };
 
@@ -74,30 +74,6 @@ describe('a running app', () => {
     );
   });
 });
-
-/**
- * Makes the app's database refuse writes; resolves with what undoes it. A SQLite file takes the immutable attribute,
- * which stops even root (the test runs as root), on the WAL too, which takes the app's writes. A Postgres database
- * turns read-only for new sessions, and the app's sessions are ended so that its pool opens new ones.
- */
-async function stopWrites(t: TestApp): Promise<() => Promise<void>> {
-  if (t.database.target.kind === 'sqlite') {
-    const files = [t.dbPath, `${t.dbPath}-wal`];
-    execFileSync('chattr', ['+i', ...files]);
-    return async () => execFileSync('chattr', ['-i', ...files]) && undefined;
-  }
-  const db = await t.database.sql();
-  const readOnly = async (on: boolean) => {
-    await db.run(
-      `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = ${on}', current_database()); END $$`,
-    );
-    await db.run(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
-  };
-  await readOnly(true);
-  return () => readOnly(false);
-}
 
 describe('an app in Socket Mode', () => {
   let t: TestApp;

@@ -1,6 +1,7 @@
 // Helpers shared by the end-to-end tests: reading what Slack was sent (blocks, views), reading the sandbox through
 // its own HTTP API, reading the app's SQLite file read-only, and driving the app's own flows to set a scene.
 // Append new helpers at the end: several test files (and authors) share this module.
+import { execFileSync } from 'node:child_process';
 import { expect } from 'vitest';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
@@ -501,4 +502,28 @@ export async function startSeededApp(
     return found;
   };
   return { t, numbers, agents, routes: new Map(seeded.map((route) => [route.phoneNumber, route.agentId])), agent };
+}
+
+/**
+ * Makes the app's database refuse writes; resolves with what undoes it. A SQLite file takes the immutable attribute,
+ * which stops even root (the test runs as root), on the WAL too, which takes the app's writes. A Postgres database
+ * turns read-only for new sessions, and the app's sessions are ended so that its pool opens new ones.
+ */
+export async function stopWrites(t: TestApp): Promise<() => Promise<void>> {
+  if (t.database.target.kind === 'sqlite') {
+    const files = [t.dbPath, `${t.dbPath}-wal`];
+    execFileSync('chattr', ['+i', ...files]);
+    return async () => execFileSync('chattr', ['-i', ...files]) && undefined;
+  }
+  const db = await t.database.sql();
+  const readOnly = async (on: boolean) => {
+    await db.run(
+      `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = ${on}', current_database()); END $$`,
+    );
+    await db.run(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+  };
+  await readOnly(true);
+  return () => readOnly(false);
 }

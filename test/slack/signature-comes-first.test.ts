@@ -1,0 +1,109 @@
+// The Slack URL proves a request is Slack's before it reads anything into it: no signature, a timestamp more than five
+// minutes off either way (Slack's rule, in its "Verifying requests from Slack" guide), or a signature that does not
+// match the raw bytes, and the request is refused with 401 before any parse. A flood of such bodies costs a hash at
+// most, and signed commands are acknowledged through it.
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../harness/app.js';
+import { slashCommand } from '../harness/payloads.js';
+import { JSON_CONTENT_TYPE } from '../harness/signing.js';
+
+const MB = 1024 * 1024;
+const FLOOD = 150;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A `voice_ops_slack_requests_refused_total` count by reason, from /metrics. */
+async function refused(reason: string): Promise<number> {
+  const text = await (await request(`${t.app.url}/metrics`)).body.text();
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`voice_ops_slack_requests_refused_total{reason="${reason}"}`));
+  return Number(line?.split(' ').pop() ?? 0);
+}
+
+/** An unparseable body: were it parsed, the app would log it as malformed and answer 400, not 401. */
+const junk = (bytes: number) => `{"payload":${'['.repeat(bytes - 12)}`;
+
+/** POSTs `body` unsigned, or with the headers given; resolves with the status, or the error that ended it. */
+async function unsigned(body: string, headers: Record<string, string> = {}): Promise<number | string> {
+  try {
+    const answer = await request(t.eventsUrl, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': JSON_CONTENT_TYPE, ...headers },
+    });
+    await answer.body.dump();
+    return answer.statusCode;
+  } catch (error) {
+    // The app may end the connection with its answer before the whole body went out.
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+describe('the timestamp', () => {
+  it('ten minutes in the future is refused, as ten minutes in the past is', async () => {
+    const body = slashCommand({ text: 'help', userId: 'UVIEWER', responseUrl: t.slack.respondUrl('r-future') });
+    const now = Math.floor(Date.now() / 1000);
+    const before = await refused('stale');
+    expect((await t.post(body, { timestamp: now + 600 })).status).toBe(401);
+    expect((await t.post(body, { timestamp: now - 600 })).status).toBe(401);
+    expect(await refused('stale')).toBe(before + 2);
+    // Four minutes off either way is within Slack's window.
+    expect((await t.post(body, { timestamp: now + 240 })).status).toBe(200);
+  });
+});
+
+describe('a forged or missing signature', () => {
+  it('is refused before any parse, whatever the body holds', async () => {
+    const forged = {
+      'x-slack-signature': `v0=${'0'.repeat(64)}`,
+      'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)),
+    };
+    const [bad, none] = [await refused('bad signature'), await refused('unsigned')];
+
+    expect(await unsigned(junk(3 * MB), forged)).toBe(401);
+    expect(await unsigned(junk(2_000))).toBe(401);
+
+    expect(await refused('bad signature')).toBe(bad + 1);
+    expect(await refused('unsigned')).toBe(none + 1);
+    await t.settled();
+    expect(t.logs.text()).not.toMatch(/Malformed request body|not a JSON object/);
+  });
+
+  it('a body over the size limit is refused with 413 before it is read', async () => {
+    const forged = {
+      'x-slack-signature': `v0=${'0'.repeat(64)}`,
+      'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)),
+    };
+    const before = await refused('too large');
+    expect(await unsigned(junk(5 * MB), forged)).toBe(413);
+    expect(await refused('too large')).toBe(before + 1);
+  });
+});
+
+describe('a flood of unsigned 3 MB bodies', () => {
+  it('leaves every signed command acknowledged, and every flooding request refused', async () => {
+    const before = await refused('unsigned');
+    const flood = Array.from({ length: FLOOD }, () => unsigned(junk(3 * MB)));
+    const commands = Array.from({ length: 10 }, (_, i) =>
+      t.post(slashCommand({ text: 'help', userId: 'UVIEWER', responseUrl: t.slack.respondUrl(`flood-${i}`) })),
+    );
+
+    const acknowledged = await Promise.all(commands);
+    const floodAnswers = await Promise.all(flood);
+
+    expect(acknowledged.map((answer) => answer.status)).toEqual(commands.map(() => 200));
+    // Each flooding request was refused: answered 401, or cut off by the app's answer while its body still went out.
+    expect(floodAnswers.filter((answer) => answer !== 401 && answer !== 'EPIPE' && answer !== 'ECONNRESET')).toEqual(
+      [],
+    );
+    expect(await refused('unsigned')).toBe(before + FLOOD);
+  });
+});
