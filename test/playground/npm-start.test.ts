@@ -69,6 +69,13 @@ describe('npm start', () => {
       expect(served.statusCode, file).toBe(200);
       await served.body.dump();
     }
+    // The probes and /metrics are on PORT too, where the line says they are.
+    for (const probe of ['healthz', 'readyz', 'metrics']) {
+      expect(String(line.msg)).toContain(`${url}${probe}`);
+      const answer = await request(new URL(probe, url));
+      expect(answer.statusCode, probe).toBe(200);
+      expect(await answer.body.text()).toMatch(probe === 'metrics' ? /voice_ops_commands_total/ : /"ok":true/);
+    }
 
     app.child.kill('SIGTERM');
     expect(await app.exited).toEqual({ code: 0, signal: null });
