@@ -7,6 +7,7 @@ import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { named } from './visible.js';
 
 /** Latest changes shown on a card. */
 export const CARD_HISTORY = 5;
@@ -19,7 +20,7 @@ export interface NumberCard {
 /** `/voice numbers +NUMBER`: the number as the provider lists it now, its route, and what happened to it lately. */
 export async function showNumber(deps: OpsDeps, number: string): Promise<Result<NumberCard>> {
   const checked = validate(phoneNumber, number);
-  if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
+  if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
   try {
     const [purchased, agents] = await Promise.all([
       deps.lists.numbers.get({ fresh: true }),

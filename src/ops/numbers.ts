@@ -12,7 +12,7 @@ import { mayRequest } from './policies.js';
 import { regionOf, unknownRegion } from './regions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
-import { visible } from './visible.js';
+import { named, visible } from './visible.js';
 
 /** Which purchased numbers a listing shows; every field given must hold. It travels in buttons, hence a schema. */
 export const numberFilter = z.object({
@@ -141,7 +141,7 @@ export async function requestBuy(
   const denied = await mayRequest(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
-  if (!checked.ok) return { ...checked, field: 'number', message: `Number ${checked.message}` };
+  if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
   let purchased: PurchasedNumber[];
   try {
     purchased = await deps.lists.numbers.get({ fresh: true });
@@ -210,7 +210,8 @@ export async function requestRelease(
   });
   if (denied) return denied;
   const checked = validate(resourceId, numberOrId);
-  if (!checked.ok) return { ...checked, field: 'number', message: `Number or id ${checked.message}` };
+  if (!checked.ok)
+    return { ...checked, field: 'number', message: `${named('Number or id', numberOrId)} ${checked.message}` };
   let found: PurchasedNumber | undefined;
   try {
     const purchased = await deps.lists.numbers.get({ fresh: true });

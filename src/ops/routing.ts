@@ -6,7 +6,7 @@ import { type OpsDeps, providerFailure, record, unexpectedStatus } from './conte
 import { mayRequest, needsApproval } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
-import { visible } from './visible.js';
+import { named, visible } from './visible.js';
 
 /** What to do instead of removing a route, which the provider's API cannot do. */
 export const NO_UNROUTE =
@@ -36,7 +36,8 @@ export async function mapNumber(
   });
   if (denied) return denied;
   const number = validate(phoneNumber, input.phoneNumber);
-  if (!number.ok) return { ...number, field: 'number', message: `Number ${number.message}` };
+  if (!number.ok)
+    return { ...number, field: 'number', message: `${named('Number', input.phoneNumber)} ${number.message}` };
   const agentId = validate(resourceId, input.agentId);
   if (!agentId.ok) return { ...agentId, field: 'agent', message: `Agent id ${agentId.message}` };
 

@@ -6,21 +6,37 @@
 // - a click in a Slack Connect channel: `team` is the workspace the app serves, `user.team_id` the clicker's own
 //   workspace (Slack's block_actions reference, `user.team_id`; bolt-js `src/App.ts` notes views opened "in a
 //   different workspace via some operations inside a Slack Connect channel").
+// - a slash command from a Slack Connect channel: `team_id` is the workspace the channel is shared into, not the
+//   typer's (Slack's slash command reference: "team_id" of the workspace the command was run in; bolt-js
+//   `test/unit/App/middleware.spec.ts` commands carry no user team), so it can name the app's own workspace.
 // - users.info: `is_restricted` (multi-channel guest), `is_ultra_restricted` (single-channel guest), `team_id`
 //   (Slack's users.info and user type references; python-slack-sdk `tests/data/rtm.start.json` user objects).
 // - `warning` and `response_metadata.messages` on an `ok: true` answer: Slack's Web API reference ("Warnings"), the
 //   message text as Slack documents it for a missing charset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
-import { startTestApp, type TestApp } from '../harness/app.js';
+import { callsSince } from '../hardening/support.js';
+import { ADMIN, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
-import { blocksOf, lastAuditRow, onlyButton, providerRequests, shownText, voiceNumber } from './support.js';
+import {
+  blocksOf,
+  buyThroughApp,
+  createAgentThroughApp,
+  lastAuditRow,
+  onlyButton,
+  providerRequests,
+  shownText,
+  voiceNumber,
+} from './support.js';
 
 const GROUP = 'SOPS';
 const GUEST = 'UGUEST';
 const LISTED_GUEST = 'UGUESTLISTED';
 const OUTSIDER = 'UOUTSIDER';
 const PARTNER_TEAM = 'T0PARTNER';
+const MEMBER = 'UMEMBER';
+const NEWCOMER = 'UNEWCOMER';
+const UNKNOWN = 'UNOPROFILE';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,6 +46,7 @@ beforeAll(async () => {
     beforeStart: (slack) => {
       slack.setUser(GUEST, { restricted: true });
       slack.setUser(LISTED_GUEST, { ultraRestricted: true });
+      slack.setUser(OUTSIDER, { teamId: PARTNER_TEAM });
     },
   });
 });
@@ -73,6 +90,83 @@ describe('someone from another organization in a Slack Connect channel', () => {
     expect(providerRequests(t)).toEqual(before);
   });
 });
+
+describe('someone from another organization, in a delivery that carries the host workspace', () => {
+  const shared = { channelId: 'C0SHARED' };
+  let owned: { number: string; agentId: string };
+  beforeAll(async () => {
+    const number = await voiceNumber(t, 'GB', 3);
+    await buyThroughApp(t, ADMIN, number);
+    const { agent } = await createAgentThroughApp(t, ADMIN, 'Front desk');
+    owned = { number, agentId: agent.id };
+  });
+
+  it.each(['numbers', 'agents'])('reads nothing of `/voice %s`, is told why, and is audited', async (text) => {
+    // What the account holds is there to be listed: a member sees it.
+    const member = await t.command(text, MEMBER, shared);
+    expect(shownText(await t.respondedTo(member.responseUrlId))).toContain(
+      text === 'numbers' ? owned.number : owned.agentId,
+    );
+    const sent = await t.command(text, OUTSIDER, shared);
+    const told = acknowledged(sent);
+    expect(told).toContain('you are in another organization');
+    expect(told).not.toContain(owned.number);
+    expect(told).not.toContain(owned.agentId);
+    expect(await lastAuditRow(t, { action: 'access.denied', actor_id: OUTSIDER })).toMatchObject({
+      outcome: 'denied',
+      error_code: 'other_organization',
+    });
+  });
+
+  it('changes nothing: `/voice numbers buy` reaches no provider and asks for no confirmation', async () => {
+    const number = await voiceNumber(t, 'GB', 2);
+    const before = providerRequests(t);
+    const since = t.slack.mark();
+    const sent = await t.command(`numbers buy ${number}`, OUTSIDER, shared);
+    expect(acknowledged(sent)).toContain('it shows and changes nothing for you');
+    await t.settled();
+    expect(callsSince(t, RESPONSE_URL, since)).toEqual([]);
+    expect(providerRequests(t)).toEqual(before);
+  });
+
+  it('is refused a click whose payload names the host workspace as theirs', async () => {
+    const pressed = await t.action({
+      userId: OUTSIDER,
+      actionId: ACTION.searchNumbers,
+      container: { type: 'message', channelId: 'C0SHARED' },
+    });
+    expect(shownText(await t.respondedTo(pressed.responseUrlId))).toContain('you are in another organization');
+  });
+
+  it('whose organization Slack cannot say is refused until it can, and told so', async () => {
+    t.slack.failNext('users.info', 'user_not_found');
+    const sent = await t.command('numbers', UNKNOWN, shared);
+    expect(acknowledged(sent)).toContain('could not say right now which organization');
+    expect(await lastAuditRow(t, { action: 'access.denied', actor_id: UNKNOWN })).toMatchObject({
+      error_code: 'organization_unknown',
+    });
+  });
+
+  it('costs a new member one users.info per cache period, however many requests they send', async () => {
+    const since = t.slack.mark();
+    const sent = await Promise.all([
+      t.command('help', NEWCOMER),
+      t.command('numbers', NEWCOMER),
+      t.command('agents', NEWCOMER),
+    ]);
+    sent.push(await t.command('help', NEWCOMER));
+    for (const request of sent)
+      expect(shownText(await t.respondedTo(request.responseUrlId))).not.toContain('organization');
+    await t.settled();
+    const asked = callsSince(t, 'users.info', since).filter((call) => call.body.user === NEWCOMER);
+    expect(asked).toHaveLength(1);
+  });
+});
+
+/** The text of a command's acknowledgement: a refusal before any listener answers there, at once. */
+function acknowledged(sent: { body: string }): string {
+  return String((JSON.parse(sent.body) as { text?: string }).text);
+}
 
 describe('a guest', () => {
   it('gets no role through a user group, and is told why', async () => {

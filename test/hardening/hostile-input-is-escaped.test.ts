@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, tokenize } from '../../src/slack/command.js';
 import { CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
-import { auditRows, shownText } from '../e2e/support.js';
+import { auditRows, buyThroughApp, createAgentThroughApp, shownText, voiceNumber } from '../e2e/support.js';
 import { ADMIN, OPERATOR, type SentRequest, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { selectInput, textInput } from '../harness/payloads.js';
@@ -350,5 +350,32 @@ describe('after all that', () => {
     for await (const event of new AuditLog(db).since(new Date(0))) events.push(event);
     expect(events).toHaveLength(count);
     expect(Math.max(...(await auditRows(t)).map((row) => row.id))).toBe(count);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text that looks right
+
+describe('an id or a number with a hidden or look-alike character', () => {
+  const answerTo = async (text: string) => {
+    const sent = await t.command(text, ADMIN);
+    return shownText(await t.respondedTo(sent.responseUrlId));
+  };
+
+  it('shows the character, so that the person sees why it was not found', async () => {
+    const { agent } = await createAgentThroughApp(t, ADMIN, 'Lookalike desk');
+    const number = await voiceNumber(t, 'NL', 4);
+    await buyThroughApp(t, ADMIN, number);
+    const hidden = `${agent.id}\u200B`;
+    const fullWidth = `${number.slice(0, -1)}\uFF11`;
+
+    expect(await answerTo(`map ${number} ${hidden}`)).toContain(`No agent has the id ${agent.id}[U+200B]`);
+    expect(await answerTo(`agents ${hidden}`)).toContain(`name contains \`${agent.id}[U+200B]\``);
+    expect(await answerTo(`numbers ${fullWidth}`)).toContain(`Number "${number.slice(0, -1)}[U+FF11]" must be`);
+    expect(await answerTo(`numbers buy ${fullWidth}`)).toContain('[U+FF11]');
+    expect(await answerTo(`numbers release ${fullWidth}`)).toContain('[U+FF11]');
+    expect(await answerTo(`map ${fullWidth} ${agent.id}`)).toContain('[U+FF11]');
+    // Plain text reads as typed.
+    expect(await answerTo(`map ${number} agt_nosuch`)).toContain('No agent has the id agt_nosuch.');
   });
 });

@@ -2,6 +2,7 @@ import type { Button, KnownBlock, SectionBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
 import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
+import { withInvisibleShown } from '../../ops/visible.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
@@ -22,7 +23,7 @@ function createAgentButton(): Button {
 /** "*AI agents* · name contains …", with Create agent beside it for those who may create one. */
 /** The list's title and filter, or why it is empty; the Home tab, under its own heading, gives a subtitle. */
 export function agentsIntro(page: AgentsPage, role: Role, title = '*AI agents*'): SectionBlock {
-  const filter = page.filter.text === undefined ? '' : ` · name contains ${code(page.filter.text)}`;
+  const filter = page.filter.text === undefined ? '' : ` · name contains ${code(withInvisibleShown(page.filter.text))}`;
   const empty = filter ? '\nNo agents match.' : '\nNo agents yet.';
   const text = `${title}${filter}${page.total > 0 ? '' : empty}`;
   return section(text, can(role, 'operator') ? createAgentButton() : undefined);
