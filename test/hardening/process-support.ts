@@ -1,7 +1,9 @@
 // What the tests of the app's own process share (useProcessBed), do to it and read back: a buy asked for and
 // confirmed over signed requests, the sandbox's own view of the numbers, and the audit trail as a reader finds it in
 // the file the process left.
+
 import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
@@ -181,4 +183,13 @@ export function useProcessBed(prefix: string, credentials: string[]): ProcessBed
     await bed.slack?.close();
   });
   return bed;
+}
+
+/** A loopback port nothing listens on now, for a process whose address the test must know before it starts. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -3,7 +3,6 @@
 // Slack URL and /readyz answer 503 with Retry-After, /healthz 200, and nothing is left waiting on an open connection.
 // Start and stop are held by events (a held Slack method, a held provider answer), never by a clock.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -18,16 +17,8 @@ import { type FakeSlack, RESPONSE_URL, startFakeSlack } from '../harness/fake-sl
 import { captureLogs } from '../harness/logs.js';
 import { slashCommand } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
+import { freePort } from './process-support.js';
 import { until } from './support.js';
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function get(url: string): Promise<{ status: number; retryAfter?: string }> {
   const answer = await request(url);

@@ -155,7 +155,9 @@ export function killLeftovers(): void {
 
 /** The ports an environment names, other than 0 (which asks the system for one). */
 function givenPorts(env: Record<string, string>): number[] {
-  return [env.PORT, env.SANDBOX_PORT].map(Number).filter((port) => Number.isInteger(port) && port > 0);
+  return [env.PORT, env.SANDBOX_PORT, env.METRICS_PORT]
+    .map(Number)
+    .filter((port) => Number.isInteger(port) && port > 0);
 }
 
 /** The system's range for ports it picks for a listen on port 0. */
