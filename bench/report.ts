@@ -4,6 +4,7 @@ import type { AuditResult } from './audit.js';
 import { type BatchResult, batchTargets, renderBatch } from './batch.js';
 import { SCALE } from './constants.js';
 import type { EnginesOutcome, EnginesResult } from './engines.js';
+import type { FloodResult } from './flood.js';
 import type { ListsResult } from './lists.js';
 import type { MemoryResult } from './memory.js';
 import type { ModalRow } from './modal.js';
@@ -20,6 +21,7 @@ export interface Target {
 
 export interface Results {
   ack: AckRow[];
+  flood: FloodResult;
   memory: MemoryResult[];
   modals: ModalRow[];
   lists: ListsResult;
@@ -44,6 +46,8 @@ export const LIMITS = {
   readyMs: 1000,
   /** A command's p99 on loopback Postgres over its p99 on SQLite. */
   postgresP99Ratio: 1.3,
+  /** A signed command's ack while unsigned 3 MB bodies flood the port. */
+  ackUnderFloodMs: 100,
 } as const;
 
 const ms = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
@@ -137,6 +141,16 @@ export function targets(results: Results): Target[] {
       `help at ${whilePaging.rate}/s: ${ms(whilePaging.ack.p99, 1)} ms (max ${ms(whilePaging.ack.max, 1)}); ` +
       `the lists' own: ${ms(worstOwn, 1)} ms`,
     pass: Math.max(whilePaging.ack.p99, worstOwn) <= LIMITS.ackWhilePagingMs,
+  });
+  const { flood } = results;
+  list.push({
+    name: 'ack p99 of signed commands through a flood of unsigned 3 MB bodies',
+    limit: `≤ ${LIMITS.ackUnderFloodMs} ms, every command acknowledged`,
+    measured:
+      `${ms(flood.acks.p99, 1)} ms (p50 ${ms(flood.acks.p50, 1)}, max ${ms(flood.acks.max, 1)}), ` +
+      `${flood.acked} acked, ${flood.failed} failed; ${flood.flood.sent} flooding requests, ` +
+      `${flood.flood.refused} answered 401, ${flood.flood.cut} cut off mid-body`,
+    pass: flood.acks.p99 <= LIMITS.ackUnderFloodMs && flood.failed === 0,
   });
   const worstOpen = Math.max(...results.modals.map((row) => row.open.max));
   list.push({

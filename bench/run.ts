@@ -13,6 +13,7 @@ import type { AuditResult } from './audit.js';
 import { batchAlone, measureBatch } from './batch.js';
 import { SCALE, SIGNING_SECRET } from './constants.js';
 import { measureEngines } from './engines.js';
+import { measureFlood } from './flood.js';
 import { type Child, REPO_ROOT, spawnChild } from './ipc.js';
 import { measureLists } from './lists.js';
 import { measureMemory } from './memory.js';
@@ -139,6 +140,9 @@ async function main(): Promise<void> {
     log(`ack latency: ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up`);
     const ack = await measureAcks(session, { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, log });
 
+    log('acks through a flood of unsigned 3 MB bodies');
+    const flood = await measureFlood(session, { seconds: settings.seconds });
+
     log('views.open timing, provider latency 0 and 2000 ms');
     const modals = await measureModals(session, { gapMs: 150 });
 
@@ -190,7 +194,7 @@ async function main(): Promise<void> {
     });
     if ('skipped' in engines) log(`Postgres beside SQLite: skipped. ${engines.skipped}`);
 
-    const results: Results = { ack, memory, modals, lists, audit, startup, engines, batch };
+    const results: Results = { ack, flood, memory, modals, lists, audit, startup, engines, batch };
     const list = targets(results);
     const elapsedSeconds = (performance.now() - began) / 1000;
     process.stdout.write(

@@ -101,6 +101,21 @@ describe('what the probes and /metrics say while dependencies fail', () => {
     expect(t.logs.text()).toContain('readiness: provider is');
   });
 
+  it('the database refusing writes: named, without its file, host or name', async () => {
+    const writable = await stopWrites(t);
+    try {
+      const ready = await until(
+        () => get(`${t.app.url}/readyz`),
+        (answer) => answer.text.includes('"database":"not writable"'),
+        'readiness to say the database takes no writes',
+      );
+      const metrics = await get(`${t.app.url}/metrics`);
+      for (const text of [ready.text, metrics.text]) for (const secret of forbidden) expect(text).not.toContain(secret);
+    } finally {
+      await writable();
+    }
+  });
+
   it("Slack refusing the token: named, without Slack's own words", async () => {
     t.slack.failNext('auth.test', 'token_revoked');
     const ready = await get(`${t.app.url}/readyz`);
