@@ -49,29 +49,44 @@ export interface RunningVoiceOps {
   underWay(): { deliveries: string[]; changes: string[] };
 }
 
-export async function startVoiceOps(
-  config: Config,
-  options: {
-    logger: Logger;
-    now?: () => Date;
-    /** Called when the running app cannot go on (Slack refused the app token); main.ts stops the process. */
-    onFatal?: (reason: string, error?: unknown) => void;
-    /** Slack timeouts and retries by use; tests shorten them so that a hang costs milliseconds. */
-    slackBudgets?: SlackBudgets;
-    /** The playground says it is ready itself, with the page's address; the app's own address is then for debugging. */
-    readyLevel?: 'info' | 'debug';
-    /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
-    slackRecheck?: Recheck;
-    /** How long /readyz answers from its last checks (default 5 s); 0 checks at every probe, one run at a time. */
-    readinessRefreshMs?: number;
-    /** How many log lines the log's destination dropped, for /metrics. */
-    droppedLogLines?: () => number;
-  },
-): Promise<RunningVoiceOps> {
+export interface StartOptions {
+  logger: Logger;
+  now?: () => Date;
+  /** Called when the running app cannot go on (Slack refused the app token); main.ts stops the process. */
+  onFatal?: (reason: string, error?: unknown) => void;
+  /** Slack timeouts and retries by use; tests shorten them so that a hang costs milliseconds. */
+  slackBudgets?: SlackBudgets;
+  /** The playground says it is ready itself, with the page's address; the app's own address is then for debugging. */
+  readyLevel?: 'info' | 'debug';
+  /** How often an unreachable Slack is tried again, and how long an answer of auth.test is trusted. */
+  slackRecheck?: Recheck;
+  /** How long /readyz answers from its last checks (default 5 s); 0 checks at every probe, one run at a time. */
+  readinessRefreshMs?: number;
+  /** How many log lines the log's destination dropped, for /metrics. */
+  droppedLogLines?: () => number;
+}
+
+export async function startVoiceOps(config: Config, options: StartOptions): Promise<RunningVoiceOps> {
+  // The ports are bound first, so that from this instant every request is answered (503 until the app is ready);
+  // a start that fails lets them go.
+  const fronts = await openFronts(config);
+  try {
+    return await startBehind(fronts, config, options);
+  } catch (error) {
+    await closeFronts(fronts);
+    throw error;
+  }
+}
+
+type Fronts = { slack?: HttpFront; probes?: HttpFront };
+
+async function closeFronts(fronts: Fronts): Promise<void> {
+  await Promise.all([fronts.slack?.close(), fronts.probes?.close()]);
+}
+
+async function startBehind(fronts: Fronts, config: Config, options: StartOptions): Promise<RunningVoiceOps> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
-  // The ports are bound first, so that from this instant every request is answered (503 until the app is ready).
-  const fronts = await openFronts(config);
   const metrics = new PrometheusMetrics(options.droppedLogLines);
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets, (call) =>
     metrics.slackCall(call),
@@ -222,7 +237,7 @@ export async function startVoiceOps(
       await provider.close();
       await store.close();
       await sandbox?.close();
-      await Promise.all([fronts.slack?.close(), fronts.probes?.close()]);
+      await closeFronts(fronts);
     },
     underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),
   };
@@ -252,7 +267,7 @@ async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<San
  * PORT's front (the Slack URL and, unless METRICS_PORT is set, the probes; in Socket Mode the probes alone) and
  * METRICS_PORT's. If the second cannot be bound, the first is let go.
  */
-async function openFronts(config: Config): Promise<{ slack?: HttpFront; probes?: HttpFront }> {
+async function openFronts(config: Config): Promise<Fronts> {
   const { slack, probes } = config;
   const socketMode = Boolean(slack.appToken);
   const onSlackPort = !(socketMode && probes.port !== undefined);

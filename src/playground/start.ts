@@ -2,8 +2,7 @@
 // behind a local stand-in for Slack, and a web page where three people use it as they would use Slack. main.ts
 // starts it when no Slack credential is configured; nothing of it is loaded otherwise.
 import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import { type RunningVoiceOps, startVoiceOps } from '../server.js';
+import { type RunningVoiceOps, type StartOptions, startVoiceOps } from '../server.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
@@ -24,11 +23,7 @@ export interface RunningPlayground {
   underWay: RunningVoiceOps['underWay'];
 }
 
-type Options = {
-  logger: Logger;
-  onFatal?: (reason: string, error?: unknown) => void;
-  droppedLogLines?: () => number;
-};
+type Options = Pick<StartOptions, 'logger' | 'onFatal' | 'droppedLogLines'>;
 
 /** The app as a team would configure it, pointed at the stand-in for Slack at `apiUrl`. */
 function startApp(config: Config, apiUrl: string, options: Options): Promise<RunningVoiceOps> {

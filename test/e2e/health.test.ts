@@ -2,8 +2,11 @@
 // knows the token (auth.test), the provider answers. A Slack that cannot be reached at start is said so in plain
 // words, nothing is handled meanwhile, and the app becomes ready once Slack answers; a token Slack refuses stops
 // the start with a sentence naming SLACK_BOT_TOKEN.
+import { createServer } from 'node:http';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../../src/listen.js';
+import { freePort } from '../hardening/process-support.js';
 import { callsSince, until } from '../hardening/support.js';
 import { startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
@@ -141,9 +144,16 @@ describe('Slack unreachable at start', () => {
 });
 
 describe('a bot token Slack refuses', () => {
-  it('stops the start with a sentence naming SLACK_BOT_TOKEN', async () => {
-    await expect(startTestApp({ beforeStart: (slack) => slack.failNext('auth.test', 'invalid_auth') })).rejects.toThrow(
-      /Slack refused SLACK_BOT_TOKEN \(invalid_auth\)/,
-    );
+  it('stops the start with a sentence naming SLACK_BOT_TOKEN, and lets go of the port it had bound', async () => {
+    const port = await freePort();
+    await expect(
+      startTestApp({
+        env: { PORT: String(port) },
+        beforeStart: (slack) => slack.failNext('auth.test', 'invalid_auth'),
+      }),
+    ).rejects.toThrow(/Slack refused SLACK_BOT_TOKEN \(invalid_auth\)/);
+    const server = createServer();
+    await listen(server, port);
+    await new Promise((resolve) => server.close(resolve));
   });
 });

@@ -6,9 +6,9 @@
 // - a click in a Slack Connect channel: `team` is the workspace the app serves, `user.team_id` the clicker's own
 //   workspace (Slack's block_actions reference, `user.team_id`; bolt-js `src/App.ts` notes views opened "in a
 //   different workspace via some operations inside a Slack Connect channel").
-// - a slash command from a Slack Connect channel: `team_id` is the workspace the channel is shared into, not the
-//   typer's (Slack's slash command reference: "team_id" of the workspace the command was run in; bolt-js
-//   `test/unit/App/middleware.spec.ts` commands carry no user team), so it can name the app's own workspace.
+// - a slash command from a Slack Connect channel: its fields are `team_id`, `team_domain`, `enterprise_id`,
+//   `channel_id`, `user_id`, `user_name` and the rest of Slack's slash command reference, none of them the typer's
+//   own workspace; `team_id` is the one the command was run in, which in a shared channel can be the app's own.
 // - users.info: `is_restricted` (multi-channel guest), `is_ultra_restricted` (single-channel guest), `team_id`
 //   (Slack's users.info and user type references; python-slack-sdk `tests/data/rtm.start.json` user objects).
 // - `warning` and `response_metadata.messages` on an `ok: true` answer: Slack's Web API reference ("Warnings"), the

@@ -76,6 +76,7 @@ describe('what the probes and /metrics say while dependencies fail', () => {
     ['a body that is not JSON', { type: 'malformed_json' }],
     ['a body outside the contract', { type: 'contract_violation' }],
     ['a dropped connection', { type: 'drop_connection' }],
+    ['no answer at all', { type: 'hold' }],
   ];
 
   it.each(faults)('the provider failing with %s: the dependency is named, nothing else', async (_name, fault) => {
