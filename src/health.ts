@@ -31,6 +31,8 @@ export class ReadinessChecks {
   readonly #secrets: readonly string[];
   #last?: { report: ReadinessReport; at: number };
   #running?: Promise<ReadinessReport>;
+  /** Checks still under way, each dependency's: one that outlasted its timeout is waited on, not run again. */
+  readonly #checking = new Map<string, Promise<Readiness>>();
   /** Each dependency's last public word, so that the log says when it changes rather than at every check. */
   readonly #said = new Map<string, string>();
 
@@ -63,10 +65,9 @@ export class ReadinessChecks {
 
   async #run(): Promise<ReadinessReport> {
     const results = await Promise.all(
-      Object.entries(this.#checks).map(async ([name, check]) => {
-        this.#onCheck(name);
-        return [name, await withTimeout(check)] as const;
-      }),
+      Object.entries(this.#checks).map(
+        async ([name, check]) => [name, await withTimeout(this.#check(name, check))] as const,
+      ),
     );
     for (const [name, result] of results) this.#tell(name, result);
     const report = {
@@ -75,6 +76,17 @@ export class ReadinessChecks {
     };
     this.#last = { report, at: performance.now() };
     return report;
+  }
+
+  #check(name: string, check: ReadinessCheck): Promise<Readiness> {
+    const running = this.#checking.get(name);
+    if (running !== undefined) return running;
+    this.#onCheck(name);
+    const started = check()
+      .catch((error: unknown): Readiness => ({ ok: false, state: 'failing', detail: String(error) }))
+      .finally(() => this.#checking.delete(name));
+    this.#checking.set(name, started);
+    return started;
   }
 
   #tell(name: string, result: Readiness): void {
@@ -90,7 +102,7 @@ export class ReadinessChecks {
   }
 }
 
-async function withTimeout(check: ReadinessCheck): Promise<Readiness> {
+async function withTimeout(check: Promise<Readiness>): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Readiness>((resolve) => {
     timer = setTimeout(
@@ -99,10 +111,7 @@ async function withTimeout(check: ReadinessCheck): Promise<Readiness> {
     );
   });
   try {
-    return await Promise.race([
-      check().catch((error: unknown) => ({ ok: false as const, state: 'failing', detail: String(error) })),
-      timedOut,
-    ]);
+    return await Promise.race([check, timedOut]);
   } finally {
     clearTimeout(timer);
   }
@@ -123,7 +132,10 @@ export function probeRoutes(input: { readiness: ReadinessChecks; metrics: Metric
       method: 'GET',
       path: '/readyz',
       handle: (_request, response) => {
-        void readiness.report().then((report) => sendJson(response, report.ok ? 200 : 503, report));
+        readiness.report().then(
+          (report) => sendJson(response, report.ok ? 200 : 503, report),
+          () => sendJson(response, 503, { ok: false }),
+        );
       },
     },
     {

@@ -1,7 +1,7 @@
 // Starts Voice Ops for real: configuration from the environment (and .env), and the process's way out (src/lifecycle.ts)
 // for signals, for anything the app cannot go on after, and for start-up failures.
 import { isatty } from 'node:tty';
-import { ConfigError, parseConfig, readEnvironment, secretValues } from './config.js';
+import { type Config, ConfigError, parseConfig, readEnvironment, secretValues } from './config.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './log.js';
 import { logDestination } from './log-destination.js';
@@ -52,18 +52,23 @@ async function main(): Promise<void> {
     const refusal = appTokenRefusal(error) ?? (error instanceof SlackRefusedToken ? error.message : undefined);
     if (refusal) lifecycle.startFailed(refusal);
     // The usual failures are said in a sentence of what to do; only the unforeseen keep their stack trace.
-    const known = knownStartFailure(error, config.playground?.port ?? config.slack.port);
+    const known = knownStartFailure(error, config);
     if (known) lifecycle.startFailed(known);
     lifecycle.startFailed(error instanceof Error ? error.message : String(error), error);
   }
 }
 
 /** What to do about the usual start-up failures, in a sentence; undefined for any other failure. */
-function knownStartFailure(error: unknown, port: number): string | undefined {
+function knownStartFailure(error: unknown, config: Config): string | undefined {
   if (error instanceof DatabaseUnusable || error instanceof SchemaVersionError) return error.message;
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'EADDRINUSE') return `port ${port} is already in use: stop what uses it, or set PORT to another port.`;
-  if (code === 'EACCES') return `port ${port} needs privileges: set PORT to 1024 or above.`;
+  // Node's listen error names the port it could not bind: PORT's, or METRICS_PORT's.
+  const failed = error instanceof Error && 'port' in error ? Number(error.port) : undefined;
+  const port = failed ?? config.playground?.port ?? config.slack.port;
+  const name = failed !== undefined && failed === config.probes.port ? 'METRICS_PORT' : 'PORT';
+  if (code === 'EADDRINUSE')
+    return `port ${port} is already in use: stop what uses it, or set ${name} to another port.`;
+  if (code === 'EACCES') return `port ${port} needs privileges: set ${name} to 1024 or above.`;
   if (code === 'SQLITE_CANTOPEN') return 'the database file cannot be opened: check DATABASE_PATH.';
   return undefined;
 }

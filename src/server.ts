@@ -277,7 +277,7 @@ async function openFronts(config: Config): Promise<Fronts> {
     return { slack: front, probes: await HttpFront.open(probes.port, probes.host) };
   } catch (error) {
     await front?.close();
-    throw Object.assign(error as Error, { port: probes.port });
+    throw error;
   }
 }
 
@@ -285,7 +285,7 @@ async function openFronts(config: Config): Promise<Fronts> {
 function providerCheck(provider: ProviderClient): ReadinessCheck {
   return async () => {
     try {
-      await provider.listAgents();
+      await provider.listAgents({ once: true });
       return { ok: true };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);

@@ -85,9 +85,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 /**
  * Takes the page's port on loopback, before anything else of the playground starts: a PORT in use then stops the
- * start before the app says it is ready. Requests wait for `servePage` to answer them.
+ * start before the app says it is ready. Until `servePage`, requests are answered 503 (and /healthz 200).
  */
-/** Binds the page's port at once: until `servePage`, requests are answered 503 (and /healthz 200). */
 export function bindPage(port: number): Promise<HttpFront> {
   return HttpFront.open(port, '127.0.0.1');
 }
@@ -171,12 +170,12 @@ export function servePage(input: {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://playground');
-    // Probes and scrapers name whatever host they reached: the app's own answers, as on PORT outside the playground.
-    if (req.method === 'GET' && PROBES.has(url.pathname)) return relay(`${input.probesUrl()}${url.pathname}`, req, res);
     if (!origins.has(`http://${req.headers.host ?? ''}`)) {
       send(res, 403, { ok: false, reason: 'Open the playground at the address it printed.' });
       return;
     }
+    // The app's own answers, as on PORT outside the playground.
+    if (req.method === 'GET' && PROBES.has(url.pathname)) return relay(`${input.probesUrl()}${url.pathname}`, req, res);
     if (req.method === 'POST' && url.pathname in requests) return post(url.pathname as keyof Requests, req, res);
     if (req.method !== 'GET') return send(res, 405, { ok: false, reason: 'method not allowed' });
     const file = files[url.pathname];

@@ -112,10 +112,11 @@ export class ProviderClient {
     return this.call('POST', '/ai-agents', createdAgent, checkInput(createAgentRequest, input));
   }
 
-  async listAgents(): Promise<Agent[]> {
+  /** The agents; `once` asks without retrying, for a readiness probe that must not multiply the provider's load. */
+  async listAgents(options: { once?: boolean } = {}): Promise<Agent[]> {
     const read = (text: string, context: string, status: number) =>
       checkListResponse(agentList, agent, text, context, status);
-    return (await this.call('GET', '/ai-agents', read)).data;
+    return (await this.call('GET', '/ai-agents', read, undefined, options.once === true)).data;
   }
 
   async deleteAgent(agentId: string): Promise<DeletedAgent> {
@@ -209,10 +210,10 @@ export class ProviderClient {
     );
   }
 
-  private call<T>(method: Method, path: string, schema: Reading<T>, body?: object): Promise<T> {
+  private call<T>(method: Method, path: string, schema: Reading<T>, body?: object, once = false): Promise<T> {
     // A 429 was not processed, so any method may be repeated after it; anything else only for reads.
     const canRetry = (error: ProviderError) =>
-      error.kind === 'rate_limited' || (method === 'GET' && RETRYABLE_GET_KINDS.has(error.kind));
+      !once && (error.kind === 'rate_limited' || (method === 'GET' && RETRYABLE_GET_KINDS.has(error.kind)));
     return withRetry((attempt) => this.send(method, path, schema, body, attempt), canRetry, this.retryPolicy);
   }
 

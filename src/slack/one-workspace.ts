@@ -37,17 +37,17 @@ export function oneWorkspace(identity: SlackIdentity, people: People, deps: Slac
 /**
  * Whether the requester is one of the app's people. A delivery's team says where it was sent from, and in a channel
  * shared through Slack Connect that may be the app's own workspace whoever sent it: only the person's profile
- * (users.info, kept as long as group memberships are) says which organization they belong to. A payload that names
- * the requester's own workspace, and names another organization's, needs no profile to be refused. A profile Slack
- * cannot give grants nothing: 'unknown'.
+ * (users.info, kept as long as group memberships are) says which organization they belong to: the app's workspace,
+ * or its Enterprise Grid org. A payload that names the requester's own workspace as another, outside any org, needs
+ * no profile to be refused. A profile Slack cannot give grants nothing: 'unknown'.
  */
 async function isMember(known: Identity, who: Requester, people: People): Promise<boolean | 'unknown'> {
-  const ours = (team: string | undefined, enterprise: string | undefined) =>
-    known.enterpriseInstall ? enterprise !== undefined && enterprise === known.enterpriseId : team === known.teamId;
-  if (who.ownTeam !== undefined && !known.enterpriseInstall && who.ownTeam !== known.teamId) return false;
+  const org = known.enterpriseId;
+  if (org === undefined && who.ownTeam !== undefined && who.ownTeam !== known.teamId) return false;
   const profile = await people.profile(who.userId);
   if (!profile) return 'unknown';
-  return ours(profile.teamId, profile.enterpriseId);
+  if (org !== undefined && profile.enterpriseId === org) return true;
+  return !known.enterpriseInstall && profile.teamId === known.teamId;
 }
 
 function homeOf(known: Identity): string {

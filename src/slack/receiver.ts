@@ -8,8 +8,8 @@
 //    that is not a JSON object (a signed `payload=null` would be an unhandled rejection in Bolt), 200 for
 //    `app_rate_limited` (no kind Bolt knows: it would wait three seconds for a listener that never comes);
 // 4. hands the rest to Bolt with its own verification off, reusing the bytes already read, so each body is hashed
-//    once. Bolt still answers `url_verification` and `ssl_check` (the one request Slack may send unsigned: a tiny
-//    form body is read to see whether it is one).
+//    once. Bolt still answers `url_verification`. Slack's `ssl_check`, the one request it may send unsigned, is
+//    answered here (a tiny form body is read to see whether it is one), and nothing unsigned ever reaches Bolt.
 import type { ServerResponse } from 'node:http';
 import { type BufferedIncomingMessage, HTTPModuleFunctions, HTTPReceiver, type HTTPReceiverOptions } from '@slack/bolt';
 import type { Logger } from '../log.js';
@@ -54,25 +54,31 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
   receiver.requestListener = (request, response) => {
     const { signingSecret } = options;
     const limit = HTTPModuleFunctions.defaultBodyLimit;
-    void readSignedBody(request, { signingSecret, limit, nowS: nowS() }).then((signed) => {
-      if (signed.ok === false) {
-        options.onRefused(signed.refusal);
-        warnOfRefusals(signed.refusal);
-        // The rest of an unread body is not worth reading: the connection ends with the answer.
-        response.shouldKeepAlive = false;
-        return answer(response, signed.status);
-      }
-      const buffered = Object.assign(request, { rawBody: signed.rawBody });
-      if (signed.ok === 'unsigned') {
-        if (isSslCheck(buffered)) return bolt(buffered, response);
-        options.onRefused('unsigned');
-        warnOfRefusals('unsigned');
-        return answer(response, 401);
-      }
-      const own = ownAnswer(buffered);
-      if (own) own(response);
-      else bolt(buffered, response);
-    });
+    readSignedBody(request, { signingSecret, limit, nowS: nowS() })
+      .then((signed) => {
+        if (signed.ok === false) {
+          options.onRefused(signed.refusal);
+          warnOfRefusals(signed.refusal);
+          // The rest of an unread body is not worth reading: the connection ends with the answer.
+          response.shouldKeepAlive = false;
+          return answer(response, signed.status);
+        }
+        if (signed.ok === 'unsigned') {
+          // Answered here, never handed on: Bolt would read any other field of the unsigned body as a delivery.
+          if (isSslCheck(request.headers['content-type'], signed.rawBody)) return answer(response, 200);
+          options.onRefused('unsigned');
+          warnOfRefusals('unsigned');
+          return answer(response, 401);
+        }
+        const buffered = Object.assign(request, { rawBody: signed.rawBody });
+        const own = ownAnswer(buffered);
+        if (own) own(response);
+        else bolt(buffered, response);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'a request to /slack/events could not be handled');
+        if (!response.headersSent) answer(response, 500);
+      });
   };
   return receiver;
 }
@@ -86,9 +92,10 @@ function parsedBody(request: BufferedIncomingMessage): { value: unknown } | unde
   }
 }
 
-function isSslCheck(request: BufferedIncomingMessage): boolean {
-  if (request.headers['content-type'] !== 'application/x-www-form-urlencoded') return false;
-  return new URLSearchParams(request.rawBody.toString()).get('ssl_check') === '1';
+function isSslCheck(contentType: string | undefined, body: Buffer): boolean {
+  return (
+    contentType === 'application/x-www-form-urlencoded' && new URLSearchParams(body.toString()).get('ssl_check') === '1'
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 // A PORT something else holds stops the start before the app says it is ready, in one line naming the port and PORT,
-// with no stack trace and exit code 1: in the playground (the page's port) and in HTTP mode (the receiver's).
+// with no stack trace and exit code 1: in the playground (the page's port) and in HTTP mode (the receiver's); a
+// METRICS_PORT in use is named as METRICS_PORT.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -39,8 +40,8 @@ afterAll(async () => {
   await slack?.close();
 });
 
-async function startOnBusyPort(env: Record<string, string>) {
-  const app = spawnApp({ via: 'node', env: { ...env, PORT: String(port) } });
+async function startOnBusyPort(env: Record<string, string>, variable = 'PORT') {
+  const app = spawnApp({ via: 'node', env: { PORT: '0', ...env, [variable]: String(port) } });
   const startedAnyway = app.ready.then(() => {
     throw new Error(`the app said it was ready on a port in use:\n${app.output()}`);
   });
@@ -48,12 +49,12 @@ async function startOnBusyPort(env: Record<string, string>) {
   return { exit, entries: app.entries(), output: app.output() };
 }
 
-function expectOneLineNamingThePort(result: Awaited<ReturnType<typeof startOnBusyPort>>) {
+function expectOneLineNamingThePort(result: Awaited<ReturnType<typeof startOnBusyPort>>, variable = 'PORT') {
   const { exit, entries, output } = result;
   expect(exit, output).toEqual({ code: 1, signal: null });
   expect(atLeast(entries, 50), output).toEqual([
     expect.objectContaining({
-      msg: `Voice Ops could not start: port ${port} is already in use: stop what uses it, or set PORT to another port.`,
+      msg: `Voice Ops could not start: port ${port} is already in use: stop what uses it, or set ${variable} to another port.`,
     }),
   ]);
   expect(atLeast(entries, 50)[0], 'no error object, and with it no stack trace').not.toHaveProperty('err');
@@ -68,4 +69,9 @@ it('in the playground, a PORT in use stops the start before the app says it is r
 
 it('in HTTP mode, a PORT in use stops the start the same way', async () => {
   expectOneLineNamingThePort(await startOnBusyPort(appEnvironment(slack, sandbox, join(dir, 'voice-ops.db'))));
+});
+
+it('a METRICS_PORT in use stops the start the same way, naming METRICS_PORT', async () => {
+  const env = appEnvironment(slack, sandbox, join(dir, 'voice-ops.db'));
+  expectOneLineNamingThePort(await startOnBusyPort(env, 'METRICS_PORT'), 'METRICS_PORT');
 });

@@ -88,6 +88,31 @@ describe('a forged or missing signature', () => {
   });
 });
 
+describe("Slack's ssl_check", () => {
+  it('is answered unsigned, and nothing else an unsigned body carries reaches a listener', async () => {
+    // shape: Slack slash command docs, "ssl_check"; the payload beside it is a block_actions an attacker would send.
+    const smuggled = JSON.stringify({
+      type: 'block_actions',
+      user: { id: 'UADMIN', team_id: 'T1' },
+      team: { id: 'T1' },
+      trigger_id: 't.1',
+      response_url: t.slack.respondUrl('smuggled'),
+      actions: [{ action_id: 'search_numbers', block_id: 'b', type: 'button', value: 'x' }],
+    });
+    const body = `ssl_check=1&token=x&payload=${encodeURIComponent(smuggled)}`;
+    const since = t.slack.mark();
+    const answer = await request(t.eventsUrl, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect([answer.statusCode, await answer.body.text()]).toEqual([200, '']);
+    await t.settled();
+    expect(t.slack.calls().slice(since)).toEqual([]);
+    expect(t.logs.text()).not.toContain('search_numbers');
+  });
+});
+
 describe('a flood of unsigned 3 MB bodies', () => {
   it('leaves every signed command acknowledged, and every flooding request refused', async () => {
     const before = await refused('unsigned');
