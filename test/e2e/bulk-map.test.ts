@@ -18,6 +18,7 @@ import {
   outcomeOf,
   press,
   readable,
+  respondedWith,
   rowsOf,
   type SandboxAgent,
   type SandboxNumber,
@@ -233,6 +234,34 @@ describe('a bulk map', () => {
 });
 
 describe('refusals and changes of plan', () => {
+  it("refuses Apply from anyone but the plan's requester, an admin included: audited, nothing applied, the plan still theirs", async () => {
+    const planned = await plan(`agent ${agent(0).id} to ${agent(1).id}`);
+    const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+    const before = mapRequests();
+
+    const pressed = await press(t, ADMIN, ACTION.confirmBatch, batchId);
+    await respondedWith(t, pressed.responseUrlId, 'Only the person who asked for this plan can confirm or cancel it.');
+    await t.settled();
+    expect(postsTo(pressed.responseUrlId).map(shownText).join('\n')).not.toContain('already applied');
+    expect(mapRequests()).toBe(before);
+    const denied = (await auditRows(t)).filter(
+      (row) => row.correlation_id === batchId && row.actor_id === ADMIN && row.outcome === 'denied',
+    );
+    expect(denied).toHaveLength(1);
+    expect(denied[0]?.params).toContain('not the requester');
+
+    // The plan is still the requester's: their Cancel ends it, audited as theirs.
+    await press(t, OPERATOR, ACTION.cancelBatch, onlyButton(blocksOf(planned), ACTION.cancelBatch));
+    await waitUntil(
+      async () =>
+        (await auditRows(t)).some(
+          (row) => row.correlation_id === batchId && row.actor_id === OPERATOR && row.outcome === 'cancelled',
+        ),
+      'the requester to cancel their plan',
+    );
+    expect(mapRequests()).toBe(before);
+  });
+
   it('refuses a viewer, and changes nothing', async () => {
     const before = mapRequests();
     const refused = await plan(`unrouted to ${agent(0).id}`, VIEWER);

@@ -116,6 +116,16 @@ describe('/voice plan', () => {
     expect(hasElement(blocksOf(posted), ACTION.confirmBatch)).toBe(false);
   });
 
+  it('a text with exactly one line at fault is no plan either: the line is shown, nothing can be applied', async () => {
+    const text = [`${numbers[2]?.number} ${agent(1).id}`, `${numbers[3]?.number} agt_nobody`].join('\n');
+    const { since } = await submitPlan({ text });
+    const posted = await postedPlan(since);
+    const shown = readable(blocksOf(posted));
+    expect(shown).toContain('The plan has 1 error');
+    expect(shown).toContain('no agent has the id agt_nobody');
+    expect(hasElement(blocksOf(posted), ACTION.confirmBatch)).toBe(false);
+  });
+
   it('plans routes to add, re-routes and lines already true from an uploaded file, and applies them once', async () => {
     const unrouted = numbers.slice(ROUTED, ROUTED + 2).map((entry) => entry.number);
     const moved = numbers[3]?.number ?? '';

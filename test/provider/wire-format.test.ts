@@ -181,6 +181,25 @@ describe('an answer larger than the client holds', () => {
     expect(sent()).toBeLessThan(MAX_ANSWER_BYTES * 2);
   });
 
+  it('holds an answer of exactly its bound, and refuses one byte more', async () => {
+    /** `{"data": [AGENT]}` padded with spaces to `bytes`, sent with its length. */
+    const answerOf = (bytes: number) => {
+      const json = JSON.stringify({ data: [AGENT] });
+      return Buffer.concat([Buffer.from(json), Buffer.alloc(bytes - json.length, 0x20)]);
+    };
+    for (const [bytes, holds] of [
+      [MAX_ANSWER_BYTES, true],
+      [MAX_ANSWER_BYTES + 1, false],
+    ] as const) {
+      const body = answerOf(bytes);
+      const client = await clientOfServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      });
+      if (holds) expect((await client.listAgents()).map((agent) => agent.id)).toEqual([AGENT.id]);
+      else expect((await rejection(client.listAgents())).message).toContain('larger than 32 MiB');
+    }
+  });
+
   it('keeps the meaning of a failure status: a 429 too large to hold is still rate limiting, with its wait', async () => {
     const { client } = await endlessFor('GET', 429);
 
