@@ -32,6 +32,8 @@ export interface Metrics {
   requestRefused(reason: string): void;
   /** One run of a dependency's readiness check. */
   readinessCheck(dependency: string): void;
+  /** A request stopped by a database failure, by what the failure said of the database. */
+  databaseFault(kind: string): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -53,6 +55,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #backgroundLease;
   readonly #refused;
   readonly #readinessChecks;
+  readonly #databaseFaults;
 
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
@@ -140,6 +143,12 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['dependency'],
       registers,
     });
+    this.#databaseFaults = new Counter({
+      name: 'voice_ops_database_faults_total',
+      help: 'Requests stopped by a database failure, by kind (unreachable, busy, full, not writable, failing)',
+      labelNames: ['kind'],
+      registers,
+    });
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -157,6 +166,10 @@ export class PrometheusMetrics implements Metrics {
 
   readinessCheck(dependency: string): void {
     this.#readinessChecks.inc({ dependency });
+  }
+
+  databaseFault(kind: string): void {
+    this.#databaseFaults.inc({ kind });
   }
 
   /** The registry as /metrics serves it. */

@@ -1,6 +1,7 @@
 // The composition root: config in, a running app out. main.ts adds the process around it.
 import { dirname, join } from 'node:path';
 import { type Config, secretValues } from './config.js';
+import { noteChangeSent } from './delivery-scope.js';
 import { probeRoutes, type ReadinessCheck, ReadinessChecks } from './health.js';
 import { HttpFront, routed } from './http-front.js';
 import { InFlight } from './in-flight.js';
@@ -110,7 +111,11 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     timeoutMs: config.providerOptions.timeoutMs,
     cursorParam: config.providerOptions.cursorParam,
     logger,
-    onRequest: (request) => metrics.providerCall(request),
+    onRequest: (request) => {
+      metrics.providerCall(request);
+      // Whatever asked for a change can later tell its person that it reached the provider.
+      if (request.method !== 'GET') noteChangeSent();
+    },
   });
   const readiness = new ReadinessChecks(
     {

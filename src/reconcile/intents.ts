@@ -124,7 +124,7 @@ async function outcomeOf(deps: OpsDeps, reads: ProviderReads, change: ChangeInte
   switch (change.kind) {
     case 'number.buy': {
       const id = (await reads.numbers()).get(change.number);
-      if (id === undefined) return fail('provider', `${change.number} was not bought: the app stopped before it was.`);
+      if (id === undefined) return fail('provider', `${change.number} was not bought: the provider does not have it.`);
       return { ok: true, change: { action: 'number.buy', number: { id, number: change.number } } };
     }
     case 'number.release': {

@@ -4,7 +4,7 @@ import type { Route } from '../http-front.js';
 import type { Logger } from '../log.js';
 import type { DeliveriesRepo } from '../store/store.js';
 import { boltLogger } from './bolt-logger.js';
-import { listenersHaveIt, sayWhenDatabaseUnreachable } from './database-unreachable.js';
+import { listenersHaveIt, sayWhenDatabaseFails } from './database-faults.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './flows.js';
 import type { SlackIdentity } from './identity.js';
@@ -70,7 +70,7 @@ export function registerListeners(
 ): void {
   app.use(ignoreUnlistenedEvents(Object.values(EVENT), deps.logger));
   app.use(identifyRequester());
-  app.use(sayWhenDatabaseUnreachable(deps));
+  app.use(sayWhenDatabaseFails(deps));
   app.use(oneWorkspace(stores.identity, stores.people, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   app.use(listenersHaveIt());

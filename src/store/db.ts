@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { BACKSTOP_CHECKPOINT_PAGES, WAL_FILE_LIMIT_BYTES } from './checkpoints.js';
 import { assertReadableSchema, migrate } from './migrations.js';
-import type { Writable } from './sql.js';
+import type { DatabaseFault, Writable } from './sql.js';
 
 export type Database = Sqlite.Database;
 
@@ -107,13 +107,17 @@ export function checkWritable(db: Database): Writable {
     db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
     return { ok: true };
   } catch (error) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-    const detail = error instanceof Error ? `${error.message} (${code})` : String(error);
-    return { ok: false, state: sqliteState(code), detail };
+    const detail = error instanceof Error ? `${error.message} (${codeOf(error)})` : String(error);
+    return { ok: false, state: sqliteFault(error) ?? 'failing', detail };
   }
 }
 
-function sqliteState(code: string): Exclude<Writable, { ok: true }>['state'] {
+const codeOf = (error: unknown) => (error instanceof Error && 'code' in error ? String(error.code) : '');
+
+/** What a SQLite error says of the database; undefined for an error that is not SQLite's. */
+export function sqliteFault(error: unknown): DatabaseFault | undefined {
+  const code = codeOf(error);
+  if (!code.startsWith('SQLITE_')) return undefined;
   if (code === 'SQLITE_FULL') return 'full';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
   if (/^SQLITE_(READONLY|IOERR|CANTOPEN|PERM)/.test(code)) return 'not writable';

@@ -3,6 +3,8 @@
 import pg from 'pg';
 import { parse, toClientConfig } from 'pg-connection-string';
 import {
+  DatabaseBusy,
+  type DatabaseFault,
   DatabaseUnreachable,
   type Dialect,
   isNamed,
@@ -85,6 +87,7 @@ type Runner = pg.Pool | pg.PoolClient;
 
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 // What pg itself says when a connection ends or cannot be made in time.
+const NO_CONNECTION_IN_TIME = /timeout exceeded when trying to connect/i;
 const CONNECTION_ENDED = /Connection terminated|timeout exceeded when trying to connect|not queryable/i;
 
 /**
@@ -99,15 +102,17 @@ export function isConnectionLoss(error: unknown): boolean {
   return SOCKET_ERRORS.has(code) || CONNECTION_ENDED.test(error.message);
 }
 
-/** What /readyz says of a failed check: busy (a full pool, a timeout) is not unreachable. */
-function postgresState(error: unknown): Exclude<Writable, { ok: true }>['state'] {
-  const code = error instanceof pg.DatabaseError ? (error.code ?? '') : '';
+/** What a Postgres error says of the database: busy (a timeout, a lock, a deadlock, a full pool) is not unreachable. */
+export function postgresFault(error: unknown): DatabaseFault | undefined {
+  if (error instanceof DatabaseBusy) return 'busy';
+  if (error instanceof DatabaseUnreachable || isConnectionLoss(error)) return 'unreachable';
+  if (!(error instanceof pg.DatabaseError)) return undefined;
+  const code = error.code ?? '';
   if (code === '53100') return 'full';
   if (code === '25006') return 'not writable';
-  if (code === '57014' || code === '55P03' || /timeout exceeded when trying to connect/i.test(String(error))) {
-    return 'busy';
-  }
-  return isConnectionLoss(error) ? 'unreachable' : 'failing';
+  // Statement and lock timeouts, a lock not available, serialization failures and deadlocks, too many connections.
+  if (['57014', '55P03', '40001', '40P01', '53300'].includes(code)) return 'busy';
+  return 'failing';
 }
 
 const LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))';
@@ -141,7 +146,14 @@ abstract class PostgresSql implements Sql {
   }
 
   protected unreachableOr(error: unknown): unknown {
-    if (error instanceof DatabaseUnreachable || !isConnectionLoss(error)) return error;
+    if (error instanceof DatabaseUnreachable || error instanceof DatabaseBusy) return error;
+    // pg's wait for a connection ends the same way whether the server is slow to answer or every connection of the
+    // pool is taken: a full pool means the server is up, and the request found it busy.
+    const pool = this.runner instanceof pg.Pool ? this.runner : undefined;
+    if (pool && NO_CONNECTION_IN_TIME.test(String(error)) && pool.totalCount >= (pool.options.max ?? 10)) {
+      return new DatabaseBusy(this.label, { cause: error });
+    }
+    if (!isConnectionLoss(error)) return error;
     return new DatabaseUnreachable(this.label, reasonOf(error), { cause: error });
   }
 
@@ -327,7 +339,8 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
         return { ok: false, state: 'not writable', detail: `${this.label} is read-only` };
       return { ok: true };
     } catch (error) {
-      return { ok: false, state: postgresState(error), detail: `${this.label}: ${reasonOf(error)}` };
+      const state = postgresFault(this.unreachableOr(error)) ?? 'failing';
+      return { ok: false, state, detail: `${this.label}: ${reasonOf(error)}` };
     }
   }
 

@@ -54,9 +54,10 @@ export interface SqlEngine extends Sql {
  * Whether a database takes writes: if not, a public word for why (shown by /readyz, so it names no host, file or
  * database) and the details for the log.
  */
-export type Writable =
-  | { ok: true }
-  | { ok: false; state: 'not writable' | 'full' | 'busy' | 'unreachable' | 'failing'; detail: string };
+export type Writable = { ok: true } | { ok: false; state: DatabaseFault; detail: string };
+
+/** What went wrong with a database, in words a person (and /readyz) can be told: never a host, file or name. */
+export type DatabaseFault = 'not writable' | 'full' | 'busy' | 'unreachable' | 'failing';
 
 /** Told of every statement an engine runs, with how long it took: the metrics' database latency. */
 export type StatementObserver = (seconds: number) => void;
@@ -71,6 +72,20 @@ export class TransactionEnded extends Error {
   override readonly name = 'TransactionEnded';
   constructor() {
     super('A statement came after its transaction had ended, and was not run');
+  }
+}
+
+/**
+ * The database answers, but every connection of the pool is in use past the wait for one: the request found the
+ * database busy, not gone. Nothing of it was run.
+ */
+export class DatabaseBusy extends Error {
+  override readonly name = 'DatabaseBusy';
+  constructor(
+    readonly database: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${database} is busy: every connection of the pool is in use`, options);
   }
 }
 

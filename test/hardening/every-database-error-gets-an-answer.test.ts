@@ -1,0 +1,141 @@
+// Any database failure reaches the person with what is known, never a cause that did not happen and never a
+// "Working on it…" left for good: a database that takes no writes (both engines), another session holding the audit
+// chain's lock past the statement timeout, and a pool of one held by a change that waits on that lock (Postgres).
+// Each failure counts in /metrics by kind. Locks are held and let go by the test: nothing races a clock.
+import pg from 'pg';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { CHAIN_LOCK } from '../../src/store/audit.js';
+import {
+  askForConfirmation,
+  EPHEMERAL,
+  outcomeOf,
+  press,
+  shownText,
+  stopWrites,
+  voiceNumber,
+  WORKING,
+} from '../e2e/support.js';
+import { OPERATOR, startTestApp, type TestApp, type TestAppOptions } from '../harness/app.js';
+import { TEST_ENGINE } from '../harness/database.js';
+import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { until } from './support.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function started(options: TestAppOptions = {}): Promise<TestApp> {
+  t = await startTestApp(options);
+  return t;
+}
+
+async function faultsCounted(app: TestApp, kind: string): Promise<number> {
+  const text = await (await request(`${app.app.probesUrl}/metrics`)).body.text();
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`voice_ops_database_faults_total{kind="${kind}"}`));
+  return Number(line?.split(' ').pop() ?? 0);
+}
+
+/** The command's acknowledgement text. */
+const acknowledged = (sent: { body: string }) => String((JSON.parse(sent.body) as { text?: string }).text);
+
+/** A session of the test's own that holds the audit chain's lock until `release`; `waiting` counts who waits for it. */
+async function holdTheChain(app: TestApp): Promise<{ waiting(): Promise<number>; release(): Promise<void> }> {
+  if (app.database.target.kind !== 'postgres') throw new Error('Postgres only');
+  const client = new pg.Client({ connectionString: app.database.target.url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [CHAIN_LOCK]);
+  return {
+    waiting: async () => {
+      const { rows } = await client.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    release: async () => {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+describe('a database that takes no writes', () => {
+  it('answers a command and a click that it did nothing, and why, and counts it', async () => {
+    const app = await started();
+    const writable = await stopWrites(app);
+    try {
+      // Postgres ends the app's sessions first: the pool may meet a dead one before it opens a read-only one.
+      const sent = await until(
+        () => app.command('help', OPERATOR),
+        (answer) => acknowledged(answer).includes('cannot write to its database'),
+        'a command to be told the database takes no writes',
+      );
+      expect(acknowledged(sent)).toContain('so it did nothing. Tell whoever runs Voice Ops');
+      const pressed = await app.action({ userId: OPERATOR, actionId: ACTION.searchNumbers, container: EPHEMERAL });
+      const told = await app.respondedTo(pressed.responseUrlId);
+      expect(shownText(told)).toContain('cannot write to its database just now, so it did nothing');
+      expect(await faultsCounted(app, 'not writable')).toBeGreaterThanOrEqual(2);
+    } finally {
+      await writable();
+    }
+  });
+});
+
+describe.runIf(TEST_ENGINE === 'postgres')('a Postgres that is busy', () => {
+  it('the audit chain held past the statement timeout: the Confirm is told nothing was changed, and pressed again buys nothing twice', async () => {
+    const app = await started({ env: { DATABASE_STATEMENT_TIMEOUT_MS: '500' } });
+    const number = await voiceNumber(app, 'DE');
+    const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
+    const buys = app.sandbox.requestCount('buyNumber');
+    const chain = await holdTheChain(app);
+    let outcome: string;
+    try {
+      const pressed = await press(app, OPERATOR, ACTION.confirmChange, confirmationId);
+      outcome = shownText(await outcomeOf(app, pressed.responseUrlId));
+      await app.settled();
+    } finally {
+      await chain.release();
+    }
+    expect(outcome).toContain('found its database too busy');
+    expect(outcome).not.toContain(WORKING);
+    expect(app.sandbox.requestCount('buyNumber')).toBe(buys);
+    expect(outcome).toContain('nothing was changed');
+    // The change's intent was written before the chain's lock was asked for: pressed again, it is not bought twice.
+    const again = await press(app, OPERATOR, ACTION.confirmChange, confirmationId);
+    expect(shownText(await outcomeOf(app, again.responseUrlId))).toContain('under way');
+    expect(app.sandbox.requestCount('buyNumber')).toBe(buys);
+    expect(await faultsCounted(app, 'busy')).toBeGreaterThanOrEqual(1);
+    expect(app.slack.calls(RESPONSE_URL).map(shownText).join('\n')).not.toContain('the app stopped');
+  });
+
+  it('a pool of one held by a change waiting on the chain: a command is told the database is busy, not unreachable', async () => {
+    const app = await started({ env: { DATABASE_POOL_SIZE: '1', DATABASE_STATEMENT_TIMEOUT_MS: '30000' } });
+    const number = await voiceNumber(app, 'DE', 1);
+    const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
+    const chain = await holdTheChain(app);
+    try {
+      await press(app, OPERATOR, ACTION.confirmChange, confirmationId);
+      // The change's transaction waits for the chain on the pool's one connection.
+      await until(
+        () => chain.waiting(),
+        (waiting) => waiting > 0,
+        'the change to wait on the chain',
+      );
+      // The wait for a connection outlasts Slack's three seconds: the answer comes through the response_url.
+      const sent = await app.command('help', OPERATOR);
+      const told = shownText(await app.respondedTo(sent.responseUrlId));
+      expect(told).toContain('found its database too busy just now, so it did nothing');
+      expect(told).not.toContain('cannot reach');
+    } finally {
+      await chain.release();
+    }
+    await app.settled();
+    expect(await faultsCounted(app, 'busy')).toBeGreaterThanOrEqual(1);
+  });
+});
