@@ -19,6 +19,7 @@ import { callsSince } from '../hardening/support.js';
 import { ADMIN, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import {
+  acknowledged,
   blocksOf,
   buyThroughApp,
   createAgentThroughApp,
@@ -162,11 +163,6 @@ describe('someone from another organization, in a delivery that carries the host
     expect(asked).toHaveLength(1);
   });
 });
-
-/** The text of a command's acknowledgement: a refusal before any listener answers there, at once. */
-function acknowledged(sent: { body: string }): string {
-  return String((JSON.parse(sent.body) as { text?: string }).text);
-}
 
 describe('a guest', () => {
   it('gets no role through a user group, and is told why', async () => {

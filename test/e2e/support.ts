@@ -527,3 +527,8 @@ export async function stopWrites(t: TestApp): Promise<() => Promise<void>> {
   await readOnly(true);
   return () => readOnly(false);
 }
+
+/** The text of a command's acknowledgement: where a refusal before any listener answers, at once. */
+export function acknowledged(sent: { body: string }): string {
+  return String((JSON.parse(sent.body) as { text?: string }).text);
+}

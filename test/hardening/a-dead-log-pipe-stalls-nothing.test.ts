@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { BOT_TOKEN, SIGNING_SECRET } from '../harness/app.js';
 import { appEnvironment, REPO } from '../harness/app-process.js';
+import { metricValue } from '../harness/metrics.js';
 import { freePort, useProcessBed } from './process-support.js';
 import { until } from './support.js';
 
@@ -85,9 +86,7 @@ describe('a log pipe that stalls, then closes', () => {
       for (let sent = 0; sent < 20; sent += 1) {
         await (await request(`${url}/slack/events`, { method: 'POST', body: 'x', dispatcher: keepAlive })).body.dump();
       }
-      const metrics = await (await request(`${url}/metrics`)).body.text();
-      const dropped = Number(/^voice_ops_log_lines_dropped_total (\d+)$/m.exec(metrics)?.[1] ?? 0);
-      expect(dropped).toBeGreaterThanOrEqual(20);
+      expect(await metricValue(url, 'voice_ops_log_lines_dropped_total')).toBeGreaterThanOrEqual(20);
 
       child.kill('SIGTERM');
       expect(await exited).toEqual({ code: 0, signal: null });

@@ -3,12 +3,12 @@
 // store of the test's own on the same database, which closes the intent while the pass's read of the provider is
 // held; the pass then reads its answer (it ends ok, so it did reach its close) and finds the intent closed.
 import { randomUUID } from 'node:crypto';
-import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Intents } from '../../src/store/intents.js';
 import { announcementCalls, auditRows, voiceNumber, waitUntil } from '../e2e/support.js';
 import { OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { metricValue } from '../harness/metrics.js';
 import { callsSince } from './support.js';
 
 let t: TestApp;
@@ -18,11 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function lastPassOk(): Promise<string | undefined> {
-  const text = await (await request(`${t.app.probesUrl}/metrics`)).body.text();
-  return /^voice_ops_reconciler_last_pass_ok (\d)$/m.exec(text)?.[1];
-}
 
 it('a pass that finds the intent closed by another replica tells, audits and announces nothing', async () => {
   const number = await voiceNumber(t, 'AU');
@@ -48,7 +43,7 @@ it('a pass that finds the intent closed by another replica tells, audits and ann
   await pass;
   await t.settled();
 
-  expect(await lastPassOk()).toBe('1');
+  expect(await metricValue(t.app.probesUrl, 'voice_ops_reconciler_last_pass_ok')).toBe(1);
   expect((await auditRows(t)).filter((row) => row.correlation_id === correlationId)).toEqual([]);
   expect(callsSince(t, RESPONSE_URL, since).filter((call) => call.responseUrlId === 'left-waiting')).toEqual([]);
   expect(announcementCalls(t).length).toBe(announcementsBefore);

@@ -3,11 +3,11 @@
 // chain's lock past the statement timeout, and a pool of one held by a change that waits on that lock (Postgres).
 // Each failure counts in /metrics by kind. Locks are held and let go by the test: nothing races a clock.
 import pg from 'pg';
-import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
 import { CHAIN_LOCK } from '../../src/store/audit.js';
 import {
+  acknowledged,
   askForConfirmation,
   EPHEMERAL,
   outcomeOf,
@@ -20,6 +20,7 @@ import {
 import { OPERATOR, startTestApp, type TestApp, type TestAppOptions } from '../harness/app.js';
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { metricValue } from '../harness/metrics.js';
 import { until } from './support.js';
 
 let t: TestApp | undefined;
@@ -33,16 +34,8 @@ async function started(options: TestAppOptions = {}): Promise<TestApp> {
   return t;
 }
 
-async function faultsCounted(app: TestApp, kind: string): Promise<number> {
-  const text = await (await request(`${app.app.probesUrl}/metrics`)).body.text();
-  const line = text
-    .split('\n')
-    .find((candidate) => candidate.startsWith(`voice_ops_database_faults_total{kind="${kind}"}`));
-  return Number(line?.split(' ').pop() ?? 0);
-}
-
-/** The command's acknowledgement text. */
-const acknowledged = (sent: { body: string }) => String((JSON.parse(sent.body) as { text?: string }).text);
+const faultsCounted = (app: TestApp, kind: string) =>
+  metricValue(app.app.probesUrl, `voice_ops_database_faults_total{kind="${kind}"}`);
 
 /** A session of the test's own that holds the audit chain's lock until `release`; `waiting` counts who waits for it. */
 async function holdTheChain(app: TestApp): Promise<{ waiting(): Promise<number>; release(): Promise<void> }> {

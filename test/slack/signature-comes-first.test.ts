@@ -5,6 +5,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../harness/app.js';
+import { metricValue } from '../harness/metrics.js';
 import { slashCommand } from '../harness/payloads.js';
 import { JSON_CONTENT_TYPE } from '../harness/signing.js';
 
@@ -20,13 +21,8 @@ afterAll(async () => {
 });
 
 /** A `voice_ops_slack_requests_refused_total` count by reason, from /metrics. */
-async function refused(reason: string): Promise<number> {
-  const text = await (await request(`${t.app.url}/metrics`)).body.text();
-  const line = text
-    .split('\n')
-    .find((candidate) => candidate.startsWith(`voice_ops_slack_requests_refused_total{reason="${reason}"}`));
-  return Number(line?.split(' ').pop() ?? 0);
-}
+const refused = (reason: string) =>
+  metricValue(t.app.url, `voice_ops_slack_requests_refused_total{reason="${reason}"}`);
 
 /** An unparseable body: were it parsed, the app would log it as malformed and answer 400, not 401. */
 const junk = (bytes: number) => `{"payload":${'['.repeat(bytes - 12)}`;
