@@ -119,13 +119,53 @@ export class ProviderClient {
     return (await this.call('GET', '/ai-agents', read, undefined, options.once === true)).data;
   }
 
+  /** Deletes an agent; when the answer is lost, the agents list decides whether it happened. */
   async deleteAgent(agentId: string): Promise<DeletedAgent> {
-    return this.call('DELETE', `/ai-agents/${pathSegment('agent_id', agentId)}`, deletedAgent);
+    try {
+      return await this.call('DELETE', `/ai-agents/${pathSegment('agent_id', agentId)}`, deletedAgent);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
+      const change = {
+        noun: 'deletion',
+        verb: 'deleting',
+        subject: agentId,
+        list: 'agents list',
+        check: '/voice agents',
+      };
+      return this.settleLost(
+        change,
+        error,
+        () => this.listAgents(),
+        (agents) =>
+          agents.some((agent) => agent.id === agentId)
+            ? unchanged('the agent is still listed')
+            : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
+      );
+    }
   }
 
+  /**
+   * Routes a number to an agent. Routing the same number to the same agent twice has one effect, and the API has no
+   * read of routing: when the answer is lost, the map is sent once more, and its answer is the outcome.
+   */
   async mapNumber(input: { phone_number: string; agent_id: string }): Promise<Routing> {
     const body = checkInput(mapNumberRequest, { ...input, route_type: 'ai_agent' });
-    return this.call('POST', '/phone-number-routing', routing, body);
+    try {
+      return await this.call('POST', '/phone-number-routing', routing, body);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
+      try {
+        return await this.call('POST', '/phone-number-routing', routing, body);
+      } catch (again) {
+        if (!(again instanceof ProviderError) || !mayHaveTakenEffect(again)) throw again;
+        throw new ProviderError(
+          again.kind,
+          `The outcome of routing ${input.phone_number} to ${input.agent_id} is UNKNOWN: the answer was lost twice ` +
+            `(${outline(error)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
+          { status: again.status, code: again.code, providerMessage: again.providerMessage, cause: again },
+        );
+      }
+    }
   }
 
   /** One page of available numbers; pass `next_cursor` back as `cursor` for the next. */
@@ -175,8 +215,33 @@ export class ProviderClient {
     return (await this.call('GET', '/purchased-phone-numbers', read)).data;
   }
 
+  /** Releases a number; when the answer is lost, the purchased list decides whether it happened. */
   async releaseNumber(numberId: string): Promise<ReleasedNumber> {
-    return this.call('DELETE', `/release-phone-number/${pathSegment('number_id', numberId)}`, releasedNumber);
+    try {
+      return await this.call('DELETE', `/release-phone-number/${pathSegment('number_id', numberId)}`, releasedNumber);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
+      const change = {
+        noun: 'release',
+        verb: 'releasing',
+        subject: numberId,
+        list: 'purchased list',
+        check: '/voice numbers',
+      };
+      return this.settleLost(
+        change,
+        error,
+        () => this.listPurchasedNumbers(),
+        (purchased) => {
+          const held = purchased.some(
+            (entry) => entry.id === numberId && entry.status !== EXPECTED_STATUS.numberReleased,
+          );
+          return held
+            ? unchanged('the number is still one of the purchased')
+            : { id: numberId, status: EXPECTED_STATUS.numberReleased };
+        },
+      );
+    }
   }
 
   /** Closes the connection pool; requests still running are allowed to finish. */
@@ -184,27 +249,55 @@ export class ProviderClient {
     if (!this.pool.closed) await this.pool.close();
   }
 
-  private async reconcilePurchase(number: string, lost: ProviderError): Promise<BoughtNumber> {
-    const why = `the answer to the purchase was ${lost.kind === 'bad_response' ? 'unreadable' : 'lost'} (${outline(lost)})`;
-    let purchased: PurchasedNumber[];
+  private reconcilePurchase(number: string, lost: ProviderError): Promise<BoughtNumber> {
+    const change = {
+      noun: 'purchase',
+      verb: 'buying',
+      subject: number,
+      list: 'purchased list',
+      check: '/voice numbers',
+    };
+    return this.settleLost(
+      change,
+      lost,
+      () => this.listPurchasedNumbers(),
+      (purchased) => {
+        // An earlier, released purchase of the same number may still be listed next to the new one.
+        const matches = purchased.filter((entry) => entry.number === number);
+        const found = matches.find((entry) => entry.status === EXPECTED_STATUS.numberBought) ?? matches[0];
+        return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
+      },
+    );
+  }
+
+  /**
+   * A change whose answer was lost is never sent again blindly: `list` is read, and `outcome` decides from it what
+   * became of the change; a list that cannot be read leaves the outcome UNKNOWN, said so.
+   */
+  private async settleLost<L, T>(
+    change: { noun: string; verb: string; subject: string; list: string; check: string },
+    lost: ProviderError,
+    list: () => Promise<L>,
+    outcome: (listed: L) => T | Unchanged,
+  ): Promise<T> {
+    const why = `the answer to the ${change.noun} was ${lost.kind === 'bad_response' ? 'unreadable' : 'lost'} (${outline(lost)})`;
+    let listed: L;
     try {
-      purchased = await this.listPurchasedNumbers();
+      listed = await list();
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       throw new ProviderError(
         error.kind,
-        `The outcome of buying ${number} is UNKNOWN: ${why} and the purchased list could not be read ` +
-          `(${outline(error)}). Check /voice numbers before trying again.`,
+        `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${change.list} could not be read ` +
+          `(${outline(error)}). Check ${change.check} before trying again.`,
         { status: error.status, code: error.code, providerMessage: error.providerMessage, cause: error },
       );
     }
-    // An earlier, released purchase of the same number may still be listed next to the new one.
-    const matches = purchased.filter((entry) => entry.number === number);
-    const found = matches.find((entry) => entry.status === EXPECTED_STATUS.numberBought) ?? matches[0];
-    if (found) return { ...found, reconciled: true };
+    const found = outcome(listed);
+    if (!(found instanceof Unchanged)) return found;
     throw new ProviderError(
       lost.kind,
-      `The purchase of ${number} was NOT completed: ${why} and the number is not in the purchased list, ` +
+      `The ${change.noun} of ${change.subject} was NOT completed: ${why} and ${found.because}, ` +
         'so it is safe to try again.',
       { status: lost.status, code: lost.code, providerMessage: lost.providerMessage, cause: lost },
     );
@@ -309,3 +402,9 @@ function neverSent(error: ProviderError): boolean {
 function outline(error: ProviderError): string {
   return error.status === undefined ? error.kind : `${error.kind}, HTTP ${error.status}`;
 }
+
+/** What a list said of a change whose answer was lost: it did not happen, because… */
+class Unchanged {
+  constructor(readonly because: string) {}
+}
+const unchanged = (because: string) => new Unchanged(because);

@@ -1,0 +1,102 @@
+// A change whose answer the provider lost (it made the change, then dropped the connection: the sandbox's
+// `lose_answer`) is settled by what the provider has, singly and inside a batch: the person is told it happened, and
+// the audit, the routing records and the provider agree. Never made (`drop_connection`), a release is told as not
+// done and safe to try again, and nothing says otherwise.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import {
+  askForConfirmation,
+  auditRows,
+  blocksOf,
+  buyThroughApp,
+  confirmAs,
+  createAgentThroughApp,
+  onlyButton,
+  press,
+  respondedWith,
+  sandboxAgents,
+  sandboxNumbers,
+  shownText,
+  voiceNumber,
+} from './support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const succeeded = async (action: string, target: string) =>
+  (await auditRows(t)).filter((row) => row.action === action && row.target === target && row.outcome === 'succeeded');
+
+describe('a single change whose answer was lost', () => {
+  it('a release is found done: told released, audited once, gone at the provider and from the routing records', async () => {
+    const number = await voiceNumber(t, 'GB', 5);
+    await buyThroughApp(t, ADMIN, number);
+    const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
+    t.sandbox.faults.inject('releaseNumber', { type: 'lose_answer' }, { times: 1 });
+    const outcome = shownText(await confirmAs(t, ADMIN, confirmationId));
+    expect(outcome).toContain('Released');
+    expect(await succeeded('number.release', number)).toHaveLength(1);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(number);
+  });
+
+  it('a release never made is told as not done and safe to try again, and the number stays', async () => {
+    const number = await voiceNumber(t, 'GB', 6);
+    await buyThroughApp(t, ADMIN, number);
+    const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
+    t.sandbox.faults.inject('releaseNumber', { type: 'drop_connection' }, { times: 1 });
+    const outcome = shownText(await confirmAs(t, ADMIN, confirmationId));
+    expect(outcome).toContain('was NOT completed');
+    expect(outcome).toContain('safe to try again');
+    expect(await succeeded('number.release', number)).toEqual([]);
+    expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
+  });
+
+  it('a map is sent once more: told routed, and the routing record says so', async () => {
+    const number = await voiceNumber(t, 'GB', 7);
+    await buyThroughApp(t, ADMIN, number);
+    const { agent } = await createAgentThroughApp(t, ADMIN, 'Lost and found');
+    const maps = t.sandbox.requestCount('mapNumber');
+    t.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 1 });
+    const sent = await t.command(`map ${number} ${agent.id}`, OPERATOR);
+    await respondedWith(t, sent.responseUrlId, 'Routed');
+    await t.settled();
+    expect(t.sandbox.requestCount('mapNumber') - maps).toBe(2);
+    expect(await succeeded('routing.map', number)).toHaveLength(1);
+    const shown = shownText(
+      await respondedWith(t, (await t.command(`numbers ${number}`, OPERATOR)).responseUrlId, number),
+    );
+    expect(shown).toContain(agent.id);
+  });
+
+  it("an agent's deletion is found done: told deleted, audited once, gone at the provider", async () => {
+    const { agent } = await createAgentThroughApp(t, ADMIN, 'Short lived');
+    const { confirmationId } = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
+    t.sandbox.faults.inject('deleteAgent', { type: 'lose_answer' }, { times: 1 });
+    const outcome = shownText(await confirmAs(t, ADMIN, confirmationId));
+    expect(outcome).toContain('Deleted');
+    expect(await succeeded('agent.delete', agent.id)).toHaveLength(1);
+    expect((await sandboxAgents(t)).map((listed) => listed.id)).not.toContain(agent.id);
+  });
+});
+
+describe('a batch whose items lose their answers', () => {
+  it('routes every number: the result, the audit and the routing records agree with the provider', async () => {
+    const numbers = [await voiceNumber(t, 'NL', 5), await voiceNumber(t, 'NL', 6), await voiceNumber(t, 'NL', 7)];
+    for (const number of numbers) await buyThroughApp(t, ADMIN, number);
+    const { agent } = await createAgentThroughApp(t, ADMIN, 'Batch desk');
+    const plan = await t.respondedTo((await t.command(`map unrouted NL to ${agent.id}`, OPERATOR)).responseUrlId);
+    const maps = t.sandbox.requestCount('mapNumber');
+    t.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 2 });
+    const pressed = await press(t, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
+    await respondedWith(t, pressed.responseUrlId, `Routed ${numbers.length} of ${numbers.length}`);
+    await t.settled();
+    // Two answers were lost, and their maps sent once more.
+    expect(t.sandbox.requestCount('mapNumber') - maps).toBe(numbers.length + 2);
+    for (const number of numbers) expect(await succeeded('routing.map', number)).toHaveLength(1);
+  });
+});
