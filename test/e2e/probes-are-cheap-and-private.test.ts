@@ -123,6 +123,12 @@ describe('what the probes and /metrics say while dependencies fail', () => {
     } finally {
       await writable();
     }
+    // On Postgres the pool lets go of the sessions that were ended before readiness says ok again.
+    await until(
+      () => get(`${t.app.url}/readyz`),
+      (answer) => answer.text.includes('"database":"ok"'),
+      'the database to take writes again',
+    );
   });
 
   it("Slack refusing the token: named, without Slack's own words", async () => {
