@@ -1,10 +1,12 @@
-// What one Slack delivery set going, followed through its async calls: whether it sent a change to the provider. A
-// failure that stops the delivery half-way (its database, say) can then tell the person the truth: nothing was
-// changed, or a change did reach the provider and is checked with it. The provider client's requests are noted from
-// the composition root (server.ts); the Slack layer opens a scope around each delivery.
+// What one Slack delivery set going, followed through its async calls: whether it recorded a change's intent, and
+// whether it sent a change to the provider. A failure that stops the delivery half-way (its database, say) can then
+// tell the person the truth: nothing was changed; or a change was started, which the reconciler finishes or settles;
+// or it reached the provider, and is checked with it. Intents are noted by ops once written, the provider client's
+// requests from the composition root (server.ts); the Slack layer opens a scope around each delivery.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 interface Scope {
+  intentOpened: boolean;
   changeSent: boolean;
 }
 
@@ -12,18 +14,29 @@ const scopes = new AsyncLocalStorage<Scope>();
 
 export interface Delivery {
   run<T>(work: () => Promise<T>): Promise<T>;
+  /** Whether a change's intent was written (committed) while `run`'s work ran: the reconciler will settle it. */
+  readonly intentOpened: boolean;
   /** Whether a request that may change the provider's state was sent while `run`'s work ran. */
   readonly changeSent: boolean;
 }
 
 export function newDelivery(): Delivery {
-  const scope: Scope = { changeSent: false };
+  const scope: Scope = { intentOpened: false, changeSent: false };
   return {
     run: (work) => scopes.run(scope, work),
+    get intentOpened() {
+      return scope.intentOpened;
+    },
     get changeSent() {
       return scope.changeSent;
     },
   };
+}
+
+/** A change's intent was written for the delivery under way, if any: from now on it is settled, whatever happens. */
+export function noteIntentOpened(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.intentOpened = true;
 }
 
 /** A request that may change the provider's state was sent on behalf of the delivery under way, if any. */

@@ -1,3 +1,4 @@
+import { noteIntentOpened } from '../delivery-scope.js';
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
@@ -64,6 +65,7 @@ export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: strin
   const describe = () =>
     [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
   await openIntent(deps, actor, correlationId, work.intent);
+  noteIntentOpened();
   return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
 }
 

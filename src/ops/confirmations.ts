@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noteIntentOpened } from '../delivery-scope.js';
 import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
@@ -74,6 +75,8 @@ export async function confirm(
     return claimed;
   });
   if ('ok' in claim) return claim;
+  // Committed with the claim: whatever happens next, the reconciler settles it.
+  if (claim.status === 'claimed' && !approval) noteIntentOpened();
   const settled = await settle(deps, actor, claim);
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;

@@ -43,8 +43,8 @@ const ADVICE: Record<DatabaseFault, string> = {
  * stops where it was, and the person is told what is known rather than left with Slack's "dispatch_failed" or a
  * "Working on it…" for good. Before any listener had the delivery nothing has started, and a command's
  * acknowledgement says so. Once a listener had it: if no change was sent to the provider on its behalf, nothing was
- * changed; if one was (never without its intent, written first), its outcome may not have been written down, and
- * the reconciler finds it once the database answers, and tells the person what became of it. (Whether a listener
+ * changed; if a change's intent was written, or the change sent (never without its intent, written first), the
+ * reconciler finishes or settles it once the database answers, and tells the person what became of it. (Whether a listener
  * acknowledged cannot be asked: in Socket Mode a second acknowledgement is only logged.)
  */
 export function sayWhenDatabaseFails(deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
@@ -77,11 +77,16 @@ export function sayWhenDatabaseFails(deps: SlackDeps): Middleware<AnyMiddlewareA
       }
       // Acknowledged already, most likely: a second acknowledgement throws over HTTP and is only logged in Socket Mode.
       if ('ack' in args && args.ack) await (args.ack as () => Promise<void>)().catch(() => {});
+      const during = `Voice Ops ${words.during}${where} while handling this`;
       const text = delivery.changeSent
-        ? `Voice Ops ${words.during}${where} while handling this, after the change reached the provider: it is ` +
-          `checked with the provider as soon as the database ${words.back}, and you will be told what became of it.`
-        : `Voice Ops ${words.during}${where} while handling this, and stopped: nothing was changed. ${ADVICE[fault]}`;
-      await tellPrivately(deps, args.body, userId, text);
+        ? `${during}, after the change reached the provider: it is checked with the provider as soon as the ` +
+          `database ${words.back}, and you will be told what became of it.`
+        : delivery.intentOpened
+          ? `${during}, after the change was started and before it reached the provider: Voice Ops finishes or ` +
+            `settles it with the provider as soon as the database ${words.back}, and you will be told what became of it.`
+          : `${during}, and stopped: nothing was changed. ${ADVICE[fault]}`;
+      // In place of a "Working on it…" the click may have shown.
+      await tellPrivately(deps, args.body, userId, text, { replace: true });
     }
   };
 }

@@ -13,17 +13,21 @@ export async function acknowledge(args: AnyMiddlewareArgs, text: string): Promis
   else await (args.ack as () => Promise<void>)();
 }
 
-/** Tells the person privately: through the delivery's response_url, else as an ephemeral or direct message. */
+/**
+ * Tells the person privately: through the delivery's response_url, else as an ephemeral or direct message;
+ * `replace` takes the place of the message that held the button (a "Working on it…", say).
+ */
 export async function tellPrivately(
   deps: SlackDeps,
   body: AnyMiddlewareArgs['body'],
   userId: string,
   text: string,
+  options: { replace?: boolean } = {},
 ): Promise<void> {
   const responseUrl = 'response_url' in body && typeof body.response_url === 'string' ? body.response_url : undefined;
   const channelId = 'channel' in body && body.channel && 'id' in body.channel ? body.channel.id : undefined;
   const reply = replyTo(deps, { userId, channelId, responseUrl });
-  await reply(textMessage(`:no_entry: ${escapeMrkdwn(text)}`)).catch((error: unknown) => {
+  await reply(textMessage(`:no_entry: ${escapeMrkdwn(text)}`), options).catch((error: unknown) => {
     deps.logger.warn({ err: error, userId }, 'could not answer privately');
   });
 }

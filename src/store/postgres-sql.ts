@@ -105,8 +105,10 @@ export function isConnectionLoss(error: unknown): boolean {
 /** What a Postgres error says of the database: busy (a timeout, a lock, a deadlock, a full pool) is not unreachable. */
 export function postgresFault(error: unknown): DatabaseFault | undefined {
   if (error instanceof DatabaseBusy) return 'busy';
-  if (error instanceof DatabaseUnreachable || isConnectionLoss(error)) return 'unreachable';
+  if (error instanceof DatabaseUnreachable) return 'unreachable';
+  // Only the server's own errors: a socket error from elsewhere (a Slack call, say) says nothing of the database.
   if (!(error instanceof pg.DatabaseError)) return undefined;
+  if (isConnectionLoss(error)) return 'unreachable';
   const code = error.code ?? '';
   if (code === '53100') return 'full';
   if (code === '25006') return 'not writable';
