@@ -86,19 +86,20 @@ describe('a single change whose answer was lost', () => {
   });
 });
 
-describe('a batch whose items lose their answers', () => {
+describe('a batch whose item loses its answer', () => {
   it('routes every number: the result, the audit and the routing records agree with the provider', async () => {
     const numbers = [await voiceNumber(t, 'NL', 5), await voiceNumber(t, 'NL', 6), await voiceNumber(t, 'NL', 7)];
     for (const number of numbers) await buyThroughApp(t, ADMIN, number);
     const { agent } = await createAgentThroughApp(t, ADMIN, 'Batch desk');
     const plan = await t.respondedTo((await t.command(`map unrouted NL to ${agent.id}`, OPERATOR)).responseUrlId);
     const maps = t.sandbox.requestCount('mapNumber');
-    t.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 2 });
+    // One answer lost: with items under way at once, two could fall on one item's map and its resend.
+    t.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 1 });
     const pressed = await press(t, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
     await respondedWith(t, pressed.responseUrlId, `Routed ${numbers.length} of ${numbers.length}`);
     await t.settled();
-    // Two answers were lost, and their maps sent once more.
-    expect(t.sandbox.requestCount('mapNumber') - maps).toBe(numbers.length + 2);
+    // The map whose answer was lost was sent once more.
+    expect(t.sandbox.requestCount('mapNumber') - maps).toBe(numbers.length + 1);
     const records = await routeRecords(t);
     for (const number of numbers) {
       expect(await succeeded('routing.map', number)).toHaveLength(1);
