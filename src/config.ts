@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './ops/policy-config.js';
-import type { DatabaseTarget } from './store/open-store.js';
+import type { DatabaseTarget } from './database-target.js';
+import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './policy-config.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -1,9 +1,9 @@
 import { noteIntentOpened } from '../delivery-scope.js';
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
+import { type Change, subjectOf } from './announcements.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, busy, type OpsDeps, providerFailure, record } from './context.js';
-import { type Change, subjectOf } from './notify.js';
 import type { Actor, Result } from './types.js';
 
 /** What a change's work reports: the announcement, and what only the requester may see. */

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
+import type { PolicyConfig } from '../policy-config.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditOutcome } from '../store/audit.js';
 import type { Store } from '../store/store.js';
 import { type AccessControl, variableFor } from './access.js';
+import type { Announcer } from './announcements.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
-import type { Announcer } from './notify.js';
-import type { PolicyConfig } from './policy-config.js';
 import type { SeenNumbers } from './seen-numbers.js';
 import { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 

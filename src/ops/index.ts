@@ -19,8 +19,8 @@ import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
 
 export { NEEDED_ROLE } from './policies.js';
 
+import type { PolicyConfig } from '../policy-config.js';
 import type { Person } from './access.js';
-import type { PolicyConfig } from './policy-config.js';
 import { mapNumber } from './routing.js';
 import { exportRouting, planFromText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
@@ -28,6 +28,14 @@ import { type Actor, fail, type OnProgress, type Role } from './types.js';
 
 export type { Person } from './access.js';
 export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
+export {
+  type Announcement,
+  AnnouncementFailed,
+  type Announcer,
+  type BatchAnnouncement,
+  type Change,
+  change,
+} from './announcements.js';
 export {
   type ApprovalRequest,
   type AwaitingApproval,
@@ -42,14 +50,6 @@ export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export type { ConfirmationPrompt, PendingChange } from './changes.js';
 export type { OpsDeps } from './context.js';
-export {
-  type Announcement,
-  AnnouncementFailed,
-  type Announcer,
-  type BatchAnnouncement,
-  type Change,
-  change,
-} from './notify.js';
 export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
 export type { AgentChoices, NumberChoices } from './pickers.js';

@@ -1,9 +1,10 @@
 // The one place that answers "may this change go ahead, and what must happen first": the request step asks before
 // any confirmation, the confirmation step asks again before its claim, and the buy limit is checked a last time
 // inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
+
+import type { BuyLimit } from '../policy-config.js';
 import { type PendingChange, targetOf } from './changes.js';
 import { type Attempt, authorize, deny, type OpsDeps, record } from './context.js';
-import type { BuyLimit } from './policy-config.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
 
 /** The role each confirmed change needs, at the request and again at the confirmation. */

@@ -2,8 +2,9 @@
 // and compared with the last read. The first read is the baseline, not news. Every difference the app did not make
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
 // announced in one message.
+
+import type { Change } from '../ops/announcements.js';
 import { atomically, newCorrelationId, type OpsDeps, record } from '../ops/context.js';
-import type { Change } from '../ops/notify.js';
 import type { Actor } from '../ops/types.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';

@@ -1,10 +1,12 @@
 // Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
+
+import { type Change, subjectOf } from '../ops/announcements.js';
 import type { Done } from '../ops/carry-out.js';
 import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf, targetOf } from '../ops/changes.js';
 import { atomically, type OpsDeps, providerFailure, record } from '../ops/context.js';
 import { runsAnywhere } from '../ops/locks.js';
-import { announce, type Change, subjectOf } from '../ops/notify.js';
+import { announce } from '../ops/notify.js';
 import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
 import { ProviderError } from '../provider/errors.js';
 import type { Intent } from '../store/intents.js';

@@ -2,8 +2,11 @@
 // database, however old, reaches the same schema. On SQLite the version lives in `PRAGMA user_version`. Steps 1–8
 // are SQLite's own history; Postgres starts at their result (postgres-schema.ts), and from step 9 on both engines
 // take the same steps, written once in the SQL they share.
+import type Sqlite from 'better-sqlite3';
 import { CHAINED_COLUMNS, type ChainedRow, chainHash, GENESIS_HASH } from './audit-chain.js';
-import type { Database } from './db.js';
+
+// The connection a SQLite step runs on (db.ts, which runs the migrations, names it the same).
+type Database = Sqlite.Database;
 
 /** A step is SQL, or, when it must compute what SQL cannot (hashes), a function; either runs in one transaction. */
 export type Migration = { version: number; name: string } & ({ sql: string } | { run: (db: Database) => void });

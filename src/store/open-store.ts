@@ -1,6 +1,8 @@
 // Opens the app's store on the engine its configuration names: Postgres at DATABASE_URL, shared by every replica, or
 // else the SQLite file at DATABASE_PATH. Either way the schema is brought up to date first, and every repository
 // runs the same SQL (sql.ts).
+
+import type { DatabaseTarget } from '../database-target.js';
 import { Approvals } from './approvals.js';
 import { AuditLog } from './audit.js';
 import { AuditChanges } from './audit-changes.js';
@@ -20,11 +22,6 @@ import { RoutingRecords } from './routes.js';
 import type { Sql, SqlEngine, StatementObserver } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';
-
-/** Where the store lives: a Postgres server (by URL) or a SQLite file (by path). */
-export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number }
-  | { kind: 'sqlite'; path: string };
 
 export interface StoreOptions {
   /** How long a request for a second approval waits before it expires. */

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { inject } from 'vitest';
-import { type DatabaseTarget, openEngine } from '../../src/store/open-store.js';
+import type { DatabaseTarget } from '../../src/database-target.js';
+import { openEngine } from '../../src/store/open-store.js';
 import type { SqlEngine } from '../../src/store/sql.js';
 import { createDatabase, dropDatabases } from './postgres.js';
 

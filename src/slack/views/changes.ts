@@ -1,4 +1,4 @@
-import type { Change } from '../../ops/notify.js';
+import type { Change } from '../../ops/announcements.js';
 import { regionOf } from '../../ops/regions.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { agentLabel } from './text.js';
