@@ -121,27 +121,26 @@ export class ProviderClient {
 
   /** Deletes an agent; when the answer is lost, the agents list decides whether it happened. */
   async deleteAgent(agentId: string): Promise<DeletedAgent> {
-    try {
-      return await this.call('DELETE', `/ai-agents/${pathSegment('agent_id', agentId)}`, deletedAgent);
-    } catch (error) {
-      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
-      const change = {
-        noun: 'deletion',
-        verb: 'deleting',
-        subject: agentId,
-        list: 'agents list',
-        check: '/voice agents',
-      };
-      return this.settleLost(
-        change,
-        error,
-        () => this.listAgents(),
-        (agents) =>
-          agents.some((agent) => agent.id === agentId)
-            ? unchanged('the agent is still listed')
-            : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
-      );
-    }
+    const change = {
+      noun: 'deletion',
+      verb: 'deleting',
+      subject: agentId,
+      list: 'agents list',
+      check: '/voice agents',
+    };
+    return this.ifLost(
+      () => this.call('DELETE', `/ai-agents/${pathSegment('agent_id', agentId)}`, deletedAgent),
+      (lost) =>
+        this.settleLost(
+          change,
+          lost,
+          () => this.listAgents(),
+          (agents) =>
+            agents.some((agent) => agent.id === agentId)
+              ? unchanged('the agent is still listed')
+              : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
+        ),
+    );
   }
 
   /**
@@ -150,22 +149,17 @@ export class ProviderClient {
    */
   async mapNumber(input: { phone_number: string; agent_id: string }): Promise<Routing> {
     const body = checkInput(mapNumberRequest, { ...input, route_type: 'ai_agent' });
-    try {
-      return await this.call('POST', '/phone-number-routing', routing, body);
-    } catch (error) {
-      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
-      try {
-        return await this.call('POST', '/phone-number-routing', routing, body);
-      } catch (again) {
-        if (!(again instanceof ProviderError) || !mayHaveTakenEffect(again)) throw again;
+    const send = () => this.call('POST', '/phone-number-routing', routing, body);
+    return this.ifLost(send, (first) =>
+      this.ifLost(send, (again) => {
         throw new ProviderError(
           again.kind,
           `The outcome of routing ${input.phone_number} to ${input.agent_id} is UNKNOWN: the answer was lost twice ` +
-            `(${outline(error)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
+            `(${outline(first)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
           { status: again.status, code: again.code, providerMessage: again.providerMessage, cause: again },
         );
-      }
-    }
+      }),
+    );
   }
 
   /** One page of available numbers; pass `next_cursor` back as `cursor` for the next. */
@@ -201,12 +195,10 @@ export class ProviderClient {
    */
   async buyNumber(number: string): Promise<BoughtNumber> {
     const body = checkInput(buyNumberRequest, { number });
-    try {
-      return { ...(await this.call('POST', '/buy-phone-number', purchasedNumber, body)), reconciled: false };
-    } catch (error) {
-      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
-      return this.reconcilePurchase(body.number, error);
-    }
+    return this.ifLost(
+      async () => ({ ...(await this.call('POST', '/buy-phone-number', purchasedNumber, body)), reconciled: false }),
+      (lost) => this.reconcilePurchase(body.number, lost),
+    );
   }
 
   async listPurchasedNumbers(): Promise<PurchasedNumber[]> {
@@ -217,31 +209,26 @@ export class ProviderClient {
 
   /** Releases a number; when the answer is lost, the purchased list decides whether it happened. */
   async releaseNumber(numberId: string): Promise<ReleasedNumber> {
-    try {
-      return await this.call('DELETE', `/release-phone-number/${pathSegment('number_id', numberId)}`, releasedNumber);
-    } catch (error) {
-      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
-      const change = {
-        noun: 'release',
-        verb: 'releasing',
-        subject: numberId,
-        list: 'purchased list',
-        check: '/voice numbers',
-      };
-      return this.settleLost(
-        change,
-        error,
-        () => this.listPurchasedNumbers(),
-        (purchased) => {
-          const held = purchased.some(
-            (entry) => entry.id === numberId && entry.status !== EXPECTED_STATUS.numberReleased,
-          );
-          return held
-            ? unchanged('the number is still one of the purchased')
-            : { id: numberId, status: EXPECTED_STATUS.numberReleased };
-        },
-      );
-    }
+    const change = {
+      noun: 'release',
+      verb: 'releasing',
+      subject: numberId,
+      list: 'purchased list',
+      check: '/voice numbers',
+    };
+    return this.ifLost(
+      () => this.call('DELETE', `/release-phone-number/${pathSegment('number_id', numberId)}`, releasedNumber),
+      (lost) =>
+        this.settleLost(
+          change,
+          lost,
+          () => this.listPurchasedNumbers(),
+          (purchased) =>
+            purchased.some((entry) => entry.id === numberId && entry.status !== EXPECTED_STATUS.numberReleased)
+              ? unchanged('the number is still one of the purchased')
+              : { id: numberId, status: EXPECTED_STATUS.numberReleased },
+        ),
+    );
   }
 
   /** Closes the connection pool; requests still running are allowed to finish. */
@@ -268,6 +255,19 @@ export class ProviderClient {
         return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
       },
     );
+  }
+
+  /**
+   * Sends a change; when its answer may have been lost although the change was made (a timeout, a broken
+   * connection, a 5xx, a success whose body cannot be read), `whenLost` settles it. Any other failure is thrown.
+   */
+  private async ifLost<T>(send: () => Promise<T>, whenLost: (lost: ProviderError) => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
+      return whenLost(error);
+    }
   }
 
   /**
