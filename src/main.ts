@@ -69,6 +69,13 @@ function knownStartFailure(error: unknown, config: Config): string | undefined {
   if (code === 'EADDRINUSE')
     return `port ${port} is already in use: stop what uses it, or set ${name} to another port.`;
   if (code === 'EACCES') return `port ${port} needs privileges: set ${name} to 1024 or above.`;
+  // Only METRICS_HOST names a listen address; an address this machine does not have cannot be bound.
+  if (['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) && config.probes.host) {
+    return (
+      `METRICS_HOST ${config.probes.host} is not an address of this machine: set it to one of its addresses ` +
+      '(127.0.0.1 for this machine only), or leave it empty for every interface.'
+    );
+  }
   if (code === 'SQLITE_CANTOPEN') return 'the database file cannot be opened: check DATABASE_PATH.';
   return undefined;
 }

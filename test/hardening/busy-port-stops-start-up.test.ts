@@ -1,6 +1,6 @@
 // A PORT something else holds stops the start before the app says it is ready, in one line naming the port and PORT,
 // with no stack trace and exit code 1: in the playground (the page's port) and in HTTP mode (the receiver's); a
-// METRICS_PORT in use is named as METRICS_PORT.
+// METRICS_PORT in use is named as METRICS_PORT, and a METRICS_HOST this machine does not have as METRICS_HOST.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -74,4 +74,18 @@ it('in HTTP mode, a PORT in use stops the start the same way', async () => {
 it('a METRICS_PORT in use stops the start the same way, naming METRICS_PORT', async () => {
   const env = appEnvironment(slack, sandbox, join(dir, 'voice-ops.db'));
   expectOneLineNamingThePort(await startOnBusyPort(env, 'METRICS_PORT'), 'METRICS_PORT');
+});
+
+it('a METRICS_HOST this machine does not have stops the start in one line saying what to set', async () => {
+  // 203.0.113.1 is a documentation address (RFC 5737): no machine has it, and nothing is sent to it.
+  const env = { ...appEnvironment(slack, sandbox, join(dir, 'voice-ops.db')), METRICS_HOST: '203.0.113.1' };
+  const app = spawnApp({ via: 'node', env: { PORT: '0', METRICS_PORT: '0', ...env } });
+  const exit = await app.exited;
+  expect(exit, app.output()).toEqual({ code: 1, signal: null });
+  expect(atLeast(app.entries(), 50)).toEqual([
+    expect.objectContaining({
+      msg: expect.stringContaining('METRICS_HOST 203.0.113.1 is not an address of this machine'),
+    }),
+  ]);
+  expect(app.output()).not.toMatch(/\n\s+at /);
 });
