@@ -14,14 +14,14 @@ export type Readiness = { ok: true } | { ok: false; state: string; detail: strin
 export type ReadinessCheck = () => Promise<Readiness>;
 
 /** The report /readyz gives: each dependency's 'ok' or its public word. */
-export interface ReadinessReport {
+interface ReadinessReport {
   ok: boolean;
   checks: Record<string, string>;
 }
 
 // A check that waits longer than this is as good as a failure to whoever probes.
 const CHECK_TIMEOUT_MS = 3_000;
-export const READINESS_REFRESH_MS = 5_000;
+const READINESS_REFRESH_MS = 5_000;
 
 export class ReadinessChecks {
   readonly #checks: Record<string, ReadinessCheck>;

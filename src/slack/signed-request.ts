@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const SIGNATURE_WINDOW_S = 5 * 60;
+const SIGNATURE_WINDOW_S = 5 * 60;
 
 /** Slack's ssl_check carries no signature in every case Bolt knows: such a tiny form body is read to find out. */
 const UNSIGNED_SSL_CHECK_MAX_BYTES = 1024;
