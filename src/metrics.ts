@@ -34,6 +34,10 @@ export interface Metrics {
   readinessCheck(dependency: string): void;
   /** A request stopped by a database failure, by what the failure said of the database. */
   databaseFault(kind: string): void;
+  /** Whether this replica holds its liveness (its own database session, or its file lock) now. */
+  liveness(held: boolean): void;
+  /** Other replicas found dead, and taken over. */
+  replicaTakenOver(count: number): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -56,6 +60,8 @@ export class PrometheusMetrics implements Metrics {
   readonly #refused;
   readonly #readinessChecks;
   readonly #databaseFaults;
+  readonly #liveness;
+  readonly #takenOver;
 
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
@@ -149,6 +155,16 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['kind'],
       registers,
     });
+    this.#liveness = new Gauge({
+      name: 'voice_ops_liveness_held',
+      help: '1 while this replica holds its liveness; at 0 it sends the provider no change (it may have been taken over)',
+      registers,
+    });
+    this.#takenOver = new Counter({
+      name: 'voice_ops_replicas_taken_over_total',
+      help: 'Other replicas found dead by this one: their leases freed at once, their changes resolved',
+      registers,
+    });
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -170,6 +186,14 @@ export class PrometheusMetrics implements Metrics {
 
   databaseFault(kind: string): void {
     this.#databaseFaults.inc({ kind });
+  }
+
+  liveness(held: boolean): void {
+    this.#liveness.set(held ? 1 : 0);
+  }
+
+  replicaTakenOver(count: number): void {
+    this.#takenOver.inc(count);
   }
 
   /** The registry as /metrics serves it. */

@@ -2,6 +2,7 @@
 import { dirname, join } from 'node:path';
 import { type Config, secretValues } from './config.js';
 import { noteChangeSent } from './delivery-scope.js';
+import { Fence } from './fence.js';
 import { probeRoutes, type ReadinessCheck, ReadinessChecks } from './health.js';
 import { HttpFront, routed } from './http-front.js';
 import { InFlight } from './in-flight.js';
@@ -14,6 +15,7 @@ import { ResourceLocks } from './ops/locks.js';
 import { SeenNumbers } from './ops/seen-numbers.js';
 import { ProviderClient, ProviderError, type ProviderErrorKind } from './provider/index.js';
 import { BackgroundLease } from './reconcile/background-lease.js';
+import { PeerWatch } from './reconcile/peers.js';
 import { Reconciler } from './reconcile/reconciler.js';
 import { type Sandbox, startSandbox } from './sandbox/server.js';
 import { slackAnnouncer } from './slack/announcer.js';
@@ -87,7 +89,6 @@ async function closeFronts(fronts: Fronts): Promise<void> {
 
 async function startBehind(fronts: Fronts, config: Config, options: StartOptions): Promise<RunningVoiceOps> {
   const { logger } = options;
-  const now = options.now ?? (() => new Date());
   const metrics = new PrometheusMetrics(options.droppedLogLines);
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets, (call) =>
     metrics.slackCall(call),
@@ -95,10 +96,19 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
   const store = await openStore(config.database, {
     approvalTtlMs: config.policy.approvalTtlHours * 60 * 60 * 1000,
-    now,
+    now: options.now,
     onIdleError: (error) => logger.warn({ err: error }, 'the database failed outside any request'),
     onStatement: (seconds) => metrics.databaseStatement(seconds),
+    onLiveness: (held, error) => {
+      metrics.liveness(held);
+      if (held) logger.info('this replica holds its liveness again: it sends changes to the provider again');
+      else logger.error({ err: error }, 'this replica lost its liveness: it sends the provider no change meanwhile');
+    },
   });
+  metrics.liveness(store.liveness.held);
+  const fence = new Fence(store.liveness);
+  // Every expiry and record that several replicas compare is on the database's clock, not this host's.
+  const { now } = store;
   const identity = new SlackIdentity(slack.identity, logger, options.slackRecheck);
   await identity.connect().catch(async (error: unknown) => {
     await store.close();
@@ -116,6 +126,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       // Whatever asked for a change can later tell its person that it reached the provider.
       if (request.method !== 'GET') noteChangeSent();
     },
+    mayChange: () => fence.mayChange(),
   });
   const readiness = new ReadinessChecks(
     {
@@ -166,14 +177,14 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store, now),
-    locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger),
+    locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger, fence),
     changes,
     policy: config.policy,
     now,
     logger,
   };
   const ops = createOps(opsDeps);
-  const lease = new BackgroundLease(store.leases, config.leaseTtlMs, logger, metrics);
+  const lease = new BackgroundLease(store.liveness.replica, store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
     intervalS: config.reconcileIntervalS,
     // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
@@ -181,6 +192,12 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     now,
     lease,
     tellInterrupted: tellInterruptedBatch(slack, logger),
+  });
+  // A replica found dead is taken over at once: its leases were freed, so the background lease may be this one's
+  // now, and a pass resolves its changes and tells its requesters.
+  const peers = new PeerWatch(store, logger, async (gone) => {
+    metrics.replicaTakenOver(gone.length);
+    await reconciler.pass();
   });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and
   // be reported to its requester, and nothing touches the database after it closes.
@@ -219,6 +236,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   logger[options.readyLevel ?? 'info']({ url, probesUrl, mode: socketMode ? 'socket' : 'http' }, 'Voice Ops is ready');
   lease.start();
   reconciler.start();
+  peers.start();
 
   return {
     url,
@@ -235,6 +253,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       changes.close();
       clearInterval(approvalSweep);
       identity.stop();
+      await peers.stop();
       await reconciler.stop();
       await lease.stop();
       if (socketMode) await app.stop();
@@ -311,6 +330,7 @@ function providerState(error: ProviderError): string {
     conflict: 'failing',
     validation: 'failing',
     bad_response: 'failing',
+    withheld: 'failing',
   };
   return words[error.kind];
 }

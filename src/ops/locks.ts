@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Fence } from '../fence.js';
 import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import type { LeasesRepo } from '../store/store.js';
@@ -18,6 +19,7 @@ export class ResourceLocks {
     private readonly leases: LeasesRepo,
     private readonly ttlMs: number,
     private readonly logger: Logger,
+    private readonly fence: Fence,
   ) {}
 
   /**
@@ -39,7 +41,8 @@ export class ResourceLocks {
     renewal.unref();
     try {
       if (!(await this.leases.take(names, holder, this.ttlMs))) return undefined;
-      return { value: await work() };
+      // Begun under this liveness: should it be lost meanwhile, the change sends nothing more (fence.ts).
+      return { value: await this.fence.run(work) };
     } finally {
       clearInterval(renewal);
       // A renewal still on its way would otherwise take the leases again after they were given back.

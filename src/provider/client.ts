@@ -49,6 +49,8 @@ export interface ProviderClientOptions {
   logger?: Logger;
   /** Told of each request once it has ended: its endpoint (the path's first segment), time and failure kind. */
   onRequest?: (request: { method: string; endpoint: string; seconds: number; error?: ProviderErrorKind }) => void;
+  /** Whether a change may be sent now (see fence.ts); when not, it fails as `withheld` and nothing is sent. */
+  mayChange?: () => boolean;
 }
 
 /** A purchase; `reconciled` is true when the answer was lost and the purchase was found in the purchased list. */
@@ -87,6 +89,7 @@ export class ProviderClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly logger?: Logger;
   private readonly onRequest?: ProviderClientOptions['onRequest'];
+  private readonly mayChange?: ProviderClientOptions['mayChange'];
 
   constructor(options: ProviderClientOptions) {
     const url = new URL(checkInput(baseUrl, options.baseUrl, 'baseUrl'));
@@ -106,6 +109,7 @@ export class ProviderClient {
     };
     this.logger = options.logger;
     this.onRequest = options.onRequest;
+    this.mayChange = options.mayChange;
   }
 
   async createAgent(input: CreateAgentRequest): Promise<CreatedAgent> {
@@ -318,6 +322,9 @@ export class ProviderClient {
     attempt: number,
   ): Promise<T> {
     const context = `${method} ${path}`;
+    if (method !== 'GET' && this.mayChange?.() === false) {
+      throw new ProviderError('withheld', adviceFor('withheld'));
+    }
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const started = performance.now();

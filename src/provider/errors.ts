@@ -9,7 +9,9 @@ export type ProviderErrorKind =
   | 'unavailable'
   | 'timeout'
   | 'network'
-  | 'bad_response';
+  | 'bad_response'
+  /** Not sent: this process may not change anything at the provider just now (see fence.ts). */
+  | 'withheld';
 
 export interface ProviderErrorDetails {
   /** HTTP status of the provider's answer; absent when no answer came (timeout, network) or nothing was sent. */
@@ -35,6 +37,9 @@ const ADVICE: Record<ProviderErrorKind, string> = {
   timeout: 'The provider did not answer in time: try again in a minute.',
   network: 'The provider could not be reached: check VOICE_API_BASE_URL and the network.',
   bad_response: 'The provider answered with something outside its contract.',
+  withheld:
+    'Nothing was sent to the provider: this copy of Voice Ops lost its hold on the database, and another may be ' +
+    'acting in its place. Try again in a moment.',
 };
 
 export class ProviderError extends Error {

@@ -1,7 +1,6 @@
 // Background work (the reconciler's passes, the expiry of approvals) runs in one replica at a time: the one holding
 // the `background` lease. Every replica tries to take it on each beat, and the holder renews it; when the holder
 // dies, its lease expires and another replica takes over within one time to live.
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { LeasesRepo } from '../store/store.js';
@@ -9,15 +8,15 @@ import type { LeasesRepo } from '../store/store.js';
 const NAME = 'background';
 
 export class BackgroundLease {
-  /** This process, as the lease and the metrics name it. */
-  readonly replica = randomUUID();
   #held = false;
   #beat?: NodeJS.Timeout;
   #stopped = false;
   /** The take under way, which a stop waits for before it gives the lease back. */
   #taking?: Promise<boolean>;
 
+  /** `replica` is this process, as the lease and the metrics name it. */
   constructor(
+    readonly replica: string,
     private readonly leases: LeasesRepo,
     private readonly ttlMs: number,
     private readonly logger: Logger,

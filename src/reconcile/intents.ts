@@ -41,14 +41,28 @@ class ProviderReads {
 }
 
 /**
- * Resolves every intent opened before `openedBefore` that is still open. A provider that cannot be read leaves
- * the rest open for the next pass (the error is thrown to the caller).
+ * Resolves the open intents whose change runs nowhere: each one opened before `settledBefore`, and, however young,
+ * each one whose replica has died. A provider that cannot be read leaves the rest open for the next pass (the error
+ * is thrown to the caller).
  */
-export async function resolveIntents(deps: OpsDeps, tell: TellRequester, openedBefore: Date): Promise<number> {
-  const open = await underWayNowhere(deps, await deps.store.intents.openedBefore(openedBefore));
+export async function resolveIntents(deps: OpsDeps, tell: TellRequester, settledBefore: Date): Promise<number> {
+  const open = await underWayNowhere(deps, await deps.store.intents.openedBefore(deps.now()));
   const reads = new ProviderReads(deps);
-  for (const intent of open) await resolveOne(deps, tell, reads, intent);
-  return open.length;
+  let resolved = 0;
+  for (const intent of open) {
+    const settled = intent.openedAt <= settledBefore.toISOString();
+    if (!settled && !(await orphaned(deps, intent))) continue;
+    if (await resolveOne(deps, tell, reads, intent, settled)) resolved += 1;
+  }
+  return resolved;
+}
+
+/** Whether the replica that opened the intent has died (intents from before replicas were named cannot say). */
+async function orphaned(deps: OpsDeps, intent: Intent): Promise<boolean> {
+  const { liveness } = deps.store;
+  return (
+    intent.replica !== undefined && intent.replica !== liveness.replica && !(await liveness.isAlive(intent.replica))
+  );
 }
 
 /**
@@ -62,16 +76,30 @@ export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<In
   return stopped;
 }
 
-async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderReads, intent: Intent): Promise<void> {
+/**
+ * Resolves one intent; false when it is left open. A dead replica's change younger than its provider call's timeout
+ * may still reach the provider: it is resolved now only if the provider shows it done, otherwise once `settled`.
+ */
+async function resolveOne(
+  deps: OpsDeps,
+  tell: TellRequester,
+  reads: ProviderReads,
+  intent: Intent,
+  settled: boolean,
+): Promise<boolean> {
   const change = changeIntent.parse(intent.change);
   const requester = storedActor.parse(intent.actor);
   // The requester made the same change again since, and it went through: that one was answered and announced.
   const target = targetOf(change);
-  const redone = (await deps.store.audit.changesMade(intent.openedAt, new Date().toISOString())).some(
+  const redone = (await deps.store.audit.changesMade(intent.openedAt, deps.now().toISOString())).some(
     (made) => made.action === change.kind && made.target === target,
   );
-  if (redone) return closeQuietly(deps, requester, intent, change);
+  if (redone) {
+    await closeQuietly(deps, requester, intent, change);
+    return true;
+  }
   const outcome = await outcomeOf(deps, reads, change, requester.userId);
+  if (!outcome.ok && !settled) return false;
   // An item of a batch is told with its batch (see interruptAbandoned), never on its own.
   const item = batchItemOf(intent.correlationId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
@@ -92,13 +120,13 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
     });
     return true;
   });
-  if (!closed) return;
+  if (!closed) return false;
   deps.lists.invalidate();
   deps.logger.info(
     { correlationId: intent.correlationId, action: change.kind, outcome: outcome.ok ? 'succeeded' : 'failed' },
     'reconciled a change the app did not see to its end',
   );
-  if (item) return;
+  if (item) return true;
   if (outcome.ok) {
     const done: Done = { change: outcome.change, correlationId: intent.correlationId };
     await announce(deps, actor, done);
@@ -107,6 +135,7 @@ async function resolveOne(deps: OpsDeps, tell: TellRequester, reads: ProviderRea
     (error: unknown) =>
       deps.logger.warn({ err: error, correlationId: intent.correlationId }, 'could not tell the requester'),
   );
+  return true;
 }
 
 function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): Promise<void> {

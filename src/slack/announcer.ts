@@ -53,7 +53,7 @@ export function slackAnnouncer(
   client: WebClient,
   channelId: string | undefined,
   store: { openAnnouncements: OpenAnnouncementsRepo; leases: LeasesRepo },
-  now: () => Date = () => new Date(),
+  now: () => Date,
 ): Announcer {
   const open = store.openAnnouncements;
   const turns = new Map<string, Promise<void>>();

@@ -21,6 +21,8 @@ export interface Intent {
   openedAt: string;
   closedAt?: string;
   outcome?: IntentOutcome;
+  /** The process that opened it and runs its change; unknown for intents opened before replicas were named. */
+  replica?: string;
 }
 
 const intentRow = z
@@ -33,6 +35,7 @@ const intentRow = z
     opened_at: z.string(),
     closed_at: optionalText,
     outcome: z.enum(INTENT_OUTCOMES).nullable(),
+    replica: optionalText,
   })
   .transform(
     (row): Intent => ({
@@ -44,6 +47,7 @@ const intentRow = z
       openedAt: row.opened_at,
       closedAt: row.closed_at,
       outcome: row.outcome ?? undefined,
+      replica: row.replica,
     }),
   );
 
@@ -51,8 +55,8 @@ const toIntent = (row: unknown): Intent => intentRow.parse(row);
 
 // One intent per change: opening again (the confirmation's claim opened it already) changes nothing.
 const OPEN = `
-  INSERT INTO intents (correlation_id, action, change, actor, reply_address, opened_at)
-  VALUES (@correlationId, @action, @change, @actor, @replyAddress, @openedAt)
+  INSERT INTO intents (correlation_id, action, change, actor, reply_address, opened_at, replica)
+  VALUES (@correlationId, @action, @change, @actor, @replyAddress, @openedAt, @replica)
   ON CONFLICT (correlation_id) DO NOTHING`;
 const CLOSE = `
   UPDATE intents SET outcome = @outcome, closed_at = @closedAt, reply_address = NULL
@@ -60,6 +64,8 @@ const CLOSE = `
 const SELECT = 'SELECT * FROM intents WHERE correlation_id = ?';
 const TOUCHED_SINCE = 'SELECT * FROM intents WHERE closed_at IS NULL OR closed_at >= @time OR opened_at >= @time';
 const OPENED_BEFORE = 'SELECT * FROM intents WHERE closed_at IS NULL AND opened_at <= ? ORDER BY opened_at';
+const REPLICAS =
+  'SELECT DISTINCT replica FROM intents WHERE closed_at IS NULL AND replica IS NOT NULL AND replica <> ?';
 // An item of a batch (its id is BATCH/SEQ) is counted with its batch (see Batches.openItems), not here.
 // The CAST gives Postgres the type of a parameter it would otherwise see only compared with NULL.
 const underWay = (dialect: Dialect) => `
@@ -69,13 +75,16 @@ const underWay = (dialect: Dialect) => `
 
 export class Intents implements IntentsRepo {
   readonly #now: () => Date;
+  readonly #replica: string | null;
   readonly #underWay: string;
 
+  /** `replica` is the process that opens these intents and runs their changes. */
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date } = {},
+    options: { now?: () => Date; replica?: string } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
+    this.#replica = options.replica ?? null;
     this.#underWay = underWay(sql.dialect);
   }
 
@@ -87,6 +96,7 @@ export class Intents implements IntentsRepo {
       actor: jsonText(intent.actor),
       replyAddress: intent.replyAddress ?? null,
       openedAt: this.#now().toISOString(),
+      replica: this.#replica,
     });
   }
 
@@ -114,5 +124,10 @@ export class Intents implements IntentsRepo {
   /** Intents still open that were opened at or before `time`, oldest first. */
   async openedBefore(time: Date): Promise<Intent[]> {
     return (await this.sql.all(OPENED_BEFORE, [time.toISOString()])).map(toIntent);
+  }
+
+  /** The other replicas with intents still open. */
+  async replicasBesides(replica: string): Promise<string[]> {
+    return (await this.sql.all<{ replica: string }>(REPLICAS, [replica])).map((row) => row.replica);
   }
 }

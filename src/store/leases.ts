@@ -9,30 +9,35 @@ import type { LeasesRepo } from './store.js';
 // number does not hold its other numbers meanwhile. (Two takes racing on Postgres may still each take part; each then
 // reports false and gives back what it took.)
 const takeOf = (dialect: Dialect) => `
-  INSERT INTO leases (name, holder, expires_at)
-  SELECT value, @holder, @expiresAt FROM (${dialect.jsonArrayRows('@names')}) AS asked
+  INSERT INTO leases (name, holder, expires_at, replica)
+  SELECT value, @holder, @expiresAt, @replica FROM (${dialect.jsonArrayRows('@names')}) AS asked
   WHERE NOT EXISTS (
     SELECT 1 FROM leases AS held
     WHERE held.name ${dialect.inJsonArray('@names')} AND held.holder <> @holder AND held.expires_at > @now)
-  ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+  ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at, replica = excluded.replica
   WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`;
 const releaseOf = (dialect: Dialect) =>
   `DELETE FROM leases WHERE holder = @holder AND name ${dialect.inJsonArray('@names')}`;
 const HOLDER = 'SELECT holder FROM leases WHERE name = ? AND expires_at > ?';
+const REPLICAS = 'SELECT DISTINCT replica FROM leases WHERE replica IS NOT NULL AND replica <> ?';
+const FREE_OF = 'DELETE FROM leases WHERE replica = ?';
 
 // Sorted, so that two takes sharing names lock their rows in one order and cannot deadlock each other on Postgres.
 const distinct = (names: string | readonly string[]) => [...new Set([names].flat())].sort();
 
 export class Leases implements LeasesRepo {
   readonly #now: () => Date;
+  readonly #replica: string | null;
   readonly #take: string;
   readonly #release: string;
 
+  /** `replica` is the process whose leases these are, so that they can be freed the moment it dies. */
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date } = {},
+    options: { now?: () => Date; replica?: string } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
+    this.#replica = options.replica ?? null;
     this.#take = takeOf(sql.dialect);
     this.#release = releaseOf(sql.dialect);
   }
@@ -41,7 +46,7 @@ export class Leases implements LeasesRepo {
     const now = this.#now();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
     const asked = distinct(names);
-    const params = { names: JSON.stringify(asked), holder, expiresAt, now: now.toISOString() };
+    const params = { names: JSON.stringify(asked), holder, expiresAt, now: now.toISOString(), replica: this.#replica };
     return (await this.sql.run(this.#take, params)) === asked.length;
   }
 
@@ -52,5 +57,15 @@ export class Leases implements LeasesRepo {
   async holder(name: string): Promise<string | undefined> {
     const row = await this.sql.get<{ holder: string }>(HOLDER, [name, this.#now().toISOString()]);
     return row?.holder;
+  }
+
+  /** The other replicas that hold leases. */
+  async replicasBesides(replica: string): Promise<string[]> {
+    return (await this.sql.all<{ replica: string }>(REPLICAS, [replica])).map((row) => row.replica);
+  }
+
+  /** Frees every lease of `replica`, a process that died; how many there were. */
+  freeOf(replica: string): Promise<number> {
+    return this.sql.run(FREE_OF, [replica]);
   }
 }

@@ -308,6 +308,15 @@ export const SHARED_MIGRATIONS: readonly { version: number; name: string; sql: s
       );
     `,
   },
+  {
+    version: 11,
+    name: 'the replica that holds each lease and opened each intent, so that a dead one is taken over at once',
+    sql: `
+      ALTER TABLE leases ADD COLUMN replica TEXT;
+      ALTER TABLE intents ADD COLUMN replica TEXT;
+      CREATE INDEX intents_open_by_replica ON intents (replica) WHERE closed_at IS NULL;
+    `,
+  },
 ];
 
 export const MIGRATIONS: readonly Migration[] = [...SQLITE_HISTORY, ...SHARED_MIGRATIONS];

@@ -9,11 +9,13 @@ import { AuditChanges } from './audit-changes.js';
 import { Batches } from './batches.js';
 import { WalCheckpoints } from './checkpoints.js';
 import { Confirmations } from './confirmations.js';
+import { DatabaseClock } from './database-clock.js';
 import { DatabaseUnusable, IN_MEMORY, openDatabase } from './db.js';
 import { DeliveryKeys } from './dedupe.js';
 import { LearnedFacts } from './facts.js';
 import { Intents } from './intents.js';
 import { Leases } from './leases.js';
+import type { Liveness } from './liveness.js';
 import { SchemaVersionError } from './migrations.js';
 import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
@@ -26,6 +28,7 @@ import type { Repos, Store } from './store.js';
 export interface StoreOptions {
   /** How long a request for a second approval waits before it expires. */
   approvalTtlMs: number;
+  /** The clock of every record and expiry; by default the database's (database-clock.ts). */
   now?: () => Date;
   /**
    * Errors that are not any request's: on idle Postgres connections (the server restarting, say), or of a SQLite
@@ -34,6 +37,8 @@ export interface StoreOptions {
   onIdleError?: (error: Error) => void;
   /** Told of every statement, with its time. */
   onStatement?: StatementObserver;
+  /** Told when this process loses its liveness (its session was cut), and when it holds it again. */
+  onLiveness?: (held: boolean, error?: Error) => void;
 }
 
 /** Opens the engine and brings its schema up to date; a database that cannot serve the app is a DatabaseUnusable. */
@@ -75,8 +80,8 @@ export async function openEngine(
 /** How each repository is made on an Sql: the engine, or one transaction on it (`inTransaction`). */
 type RepoMakers = { [K in keyof Repos]: (sql: Sql, inTransaction: boolean) => Repos[K] };
 
-function repoMakers(options: StoreOptions): RepoMakers {
-  const { now } = options;
+function repoMakers(options: StoreOptions & { now: () => Date; replica: string }): RepoMakers {
+  const { now, replica } = options;
   // Shared by every binding, so that keys are pruned once per time to live, not once per transaction.
   const pruning = { lastAt: Number.NEGATIVE_INFINITY };
   return {
@@ -84,13 +89,13 @@ function repoMakers(options: StoreOptions): RepoMakers {
     auditChanges: (sql) => new AuditChanges(sql),
     confirmations: (sql) => new Confirmations(sql, { now }),
     approvals: (sql) => new Approvals(sql, { now, ttlMs: options.approvalTtlMs }),
-    intents: (sql) => new Intents(sql, { now }),
+    intents: (sql) => new Intents(sql, { now, replica }),
     routes: (sql) => new RoutingRecords(sql, { now }),
     facts: (sql) => new LearnedFacts(sql, { now }),
     snapshot: (sql) => new ProviderSnapshot(sql),
     deliveries: (sql) => new DeliveryKeys(sql, { now, pruning }),
     openAnnouncements: (sql) => new OpenAnnouncements(sql),
-    leases: (sql) => new Leases(sql, { now }),
+    leases: (sql) => new Leases(sql, { now, replica }),
     batches: (sql) => new Batches(sql, { now }),
   };
 }
@@ -106,6 +111,9 @@ class BoundStore implements Store {
     private readonly sql: Sql,
     private readonly engine: SqlEngine,
     private readonly makers: RepoMakers,
+    readonly now: () => Date,
+    readonly liveness: Liveness,
+    private readonly clock?: DatabaseClock,
   ) {}
 
   #repo<K extends keyof Repos>(key: K): Repos[K] {
@@ -156,7 +164,9 @@ class BoundStore implements Store {
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) => work(tx === this.sql ? this : new BoundStore(tx, this.engine, this.makers)));
+    return this.sql.transaction((tx) =>
+      work(tx === this.sql ? this : new BoundStore(tx, this.engine, this.makers, this.now, this.liveness)),
+    );
   }
 
   lock(key: string): Promise<void> {
@@ -167,16 +177,39 @@ class BoundStore implements Store {
     return this.engine.checkWritable();
   }
 
-  close(): Promise<void> {
-    return this.engine.close();
+  async close(): Promise<void> {
+    await this.clock?.stop();
+    await this.liveness.close();
+    await this.engine.close();
   }
 }
 
-/** The Store on an open engine. */
-export function storeOn(engine: SqlEngine, options: StoreOptions): Store {
-  return new BoundStore(engine, engine, repoMakers(options));
+/**
+ * The Store on an open engine: this process's liveness held, on the database's clock unless `options.now` names
+ * another.
+ */
+export async function storeOn(engine: SqlEngine, options: StoreOptions): Promise<Store> {
+  const liveness = await engine.holdLiveness(options.onLiveness);
+  try {
+    const { now, clock } = await clockOf(engine, options.now);
+    const makers = repoMakers({ ...options, now, replica: liveness.replica });
+    return new BoundStore(engine, engine, makers, now, liveness, clock);
+  } catch (error) {
+    await liveness.close();
+    throw error;
+  }
+}
+
+async function clockOf(engine: SqlEngine, now?: () => Date): Promise<{ now: () => Date; clock?: DatabaseClock }> {
+  if (now) return { now };
+  const clock = await DatabaseClock.start(engine);
+  return { now: clock.now, clock };
 }
 
 export async function openStore(target: DatabaseTarget, options: StoreOptions): Promise<Store> {
-  return storeOn(await openEngine(target, options), options);
+  const engine = await openEngine(target, options);
+  return storeOn(engine, options).catch(async (error: unknown) => {
+    await engine.close().catch(() => {});
+    throw error;
+  });
 }

@@ -2,6 +2,8 @@
 // store's `?` and `@name` placeholders become `$1…` once per statement text.
 import pg from 'pg';
 import { parse, toClientConfig } from 'pg-connection-string';
+import type { Liveness } from './liveness.js';
+import { postgresLiveness } from './postgres-liveness.js';
 import {
   DatabaseBusy,
   type DatabaseFault,
@@ -23,6 +25,8 @@ export const postgresDialect: Dialect = {
   inJsonArray: (param) => `IN (${postgresDialect.jsonArrayRows(param)})`,
   jsonArrayRows: (param) => `SELECT jsonb_array_elements_text(CAST(${param} AS jsonb)) AS value`,
   caseless: (expression) => `lower(${expression})`,
+  // clock_timestamp(), not now(): now() is the time the transaction began.
+  clock: 'SELECT CAST(round(extract(epoch FROM clock_timestamp()) * 1000) AS float8) AS ms',
 };
 
 interface Compiled {
@@ -300,9 +304,22 @@ export interface PostgresOptions {
 
 export class PostgresEngine extends PostgresSql implements SqlEngine {
   readonly #pool: pg.Pool;
-  constructor(pool: pg.Pool, label: string, observe: StatementObserver) {
+  constructor(
+    pool: pg.Pool,
+    label: string,
+    observe: StatementObserver,
+    private readonly connection: pg.ClientConfig,
+  ) {
     super(pool, label, observe);
     this.#pool = pool;
+  }
+
+  holdLiveness(onChange?: (held: boolean, error?: Error) => void): Promise<Liveness> {
+    return postgresLiveness({
+      connection: this.connection,
+      query: (text, values) => this.#pool.query(text, values),
+      onChange,
+    });
   }
 
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -389,8 +406,9 @@ export function connectionOf(url: string): pg.ClientConfig {
 
 /** A pool on the database at `url`; no connection is opened yet. */
 export function postgresEngine(url: string, options: PostgresOptions): PostgresEngine {
+  const connection = connectionOf(url);
   const pool = new pg.Pool({
-    ...connectionOf(url),
+    ...connection,
     // A transaction's statements whose answers it does not wait for are sent behind each other (PostgresTransaction).
     pipeline: true,
     max: options.poolSize,
@@ -399,5 +417,5 @@ export function postgresEngine(url: string, options: PostgresOptions): PostgresE
     types,
   });
   pool.on('error', options.onIdleError);
-  return new PostgresEngine(pool, describeUrl(url), options.onStatement ?? (() => {}));
+  return new PostgresEngine(pool, describeUrl(url), options.onStatement ?? (() => {}), connection);
 }

@@ -2,6 +2,8 @@
 // with `?` or `@name` placeholders. The few places where the dialects differ are functions of the Dialect, so that a
 // query is still one definition. The engines are in sqlite-sql.ts and postgres-sql.ts.
 
+import type { Liveness } from './liveness.js';
+
 export type SqlParam = string | number | null;
 /** Positional (`?`) or named (`@name`) parameters; one statement uses one kind. */
 export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
@@ -16,6 +18,8 @@ export interface Dialect {
   jsonArrayRows(param: string): string;
   /** An expression compared without regard to case, as its index is built. */
   caseless(expression: string): string;
+  /** A SELECT of the database's own time, in milliseconds since the epoch, as the column `ms`. */
+  readonly clock: string;
 }
 
 export interface Sql {
@@ -47,6 +51,8 @@ export interface SqlEngine extends Sql {
   readonly label: string;
   /** Whether the database takes writes now, for /readyz. */
   checkWritable(): Promise<Writable>;
+  /** Holds this process's liveness (liveness.ts); `onChange` is told when it is lost and held again. */
+  holdLiveness(onChange?: (held: boolean, error?: Error) => void): Promise<Liveness>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@
 import type Sqlite from 'better-sqlite3';
 import type { WalCheckpoints } from './checkpoints.js';
 import { checkWritable, type Database } from './db.js';
+import { type Liveness, soleLiveness } from './liveness.js';
 import {
   type Dialect,
   isNamed,
@@ -14,6 +15,7 @@ import {
   type StatementObserver,
   TransactionEnded,
 } from './sql.js';
+import { fileLiveness } from './sqlite-liveness.js';
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -21,6 +23,8 @@ export const sqliteDialect: Dialect = {
   inJsonArray: (param) => `IN (${sqliteDialect.jsonArrayRows(param)})`,
   jsonArrayRows: (param) => `SELECT value FROM json_each(${param})`,
   caseless: (expression) => `${expression} COLLATE NOCASE`,
+  // The process's clock: every process on the file shares one host, and reads it through the same path as Postgres.
+  clock: `SELECT CAST(round((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AS ms`,
 };
 
 class Statements {
@@ -144,6 +148,11 @@ class SqliteEngine extends SqliteSql implements SqlEngine {
   async checkWritable() {
     while (this.#gate.held !== undefined) await this.#gate.held;
     return checkWritable(this.statements.db);
+  }
+
+  async holdLiveness(): Promise<Liveness> {
+    const { db } = this.statements;
+    return db.memory ? soleLiveness() : fileLiveness(db.name);
   }
 
   async close(): Promise<void> {

@@ -2,12 +2,14 @@
 // with transactions. One implementation (open-store.ts) runs on either engine (sql.ts); ops, the reconciler and the Slack
 // layer know only these interfaces. Work inside `transaction` gets the repositories bound to that transaction, so
 // that an engine whose transactions live on one connection knows which one each statement belongs to.
+
 import type { Approval } from './approvals.js';
 import type { AuditAction, AuditEntry, AuditEvent, AuditOutcome } from './audit.js';
 import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
 import type { Batch, BatchItem, BatchState, ItemCounts, ItemState } from './batches.js';
 import type { ClaimResult, Confirmation, PendingAction } from './confirmations.js';
 import type { Intent, IntentOutcome } from './intents.js';
+import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { RouteRecord } from './routes.js';
@@ -72,6 +74,8 @@ export interface IntentsRepo {
   openCount(action: string, userId?: string): Promise<number>;
   touchedSince(time: Date): Promise<Intent[]>;
   openedBefore(time: Date): Promise<Intent[]>;
+  /** The other replicas with intents still open. */
+  replicasBesides(replica: string): Promise<string[]>;
 }
 
 /** The app's own records of routes, which the provider's API cannot list. */
@@ -131,6 +135,10 @@ export interface LeasesRepo {
   release(names: string | readonly string[], holder: string): Promise<void>;
   /** Who holds the lease now, if anyone. */
   holder(name: string): Promise<string | undefined>;
+  /** The other replicas that hold leases. */
+  replicasBesides(replica: string): Promise<string[]>;
+  /** Frees every lease of `replica`, a process that died; how many there were. */
+  freeOf(replica: string): Promise<number>;
 }
 
 /** Bulk plans and their items (see batches.ts). */
@@ -186,6 +194,10 @@ export interface Store extends Repos {
   lock(key: string): Promise<void>;
   /** The database as a person would name it (never with a password), for messages. */
   readonly label: string;
+  /** The time every replica agrees on: the database's (database-clock.ts). */
+  readonly now: () => Date;
+  /** Whether this process, and the others on the database, still run (liveness.ts). */
+  readonly liveness: Liveness;
   /** Whether the database takes writes now, for /readyz. */
   checkWritable(): Promise<Writable>;
   close(): Promise<void>;

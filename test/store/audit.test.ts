@@ -174,9 +174,10 @@ describe.each(ENGINES)('on %s', (engine) => {
         ...recorded,
         label: sql.label,
         checkWritable: () => sql.checkWritable(),
+        holdLiveness: () => sql.holdLiveness(),
         close: () => sql.close(),
       };
-      const store = storeOn(engine, { approvalTtlMs: 60_000 });
+      const store = await storeOn(engine, { approvalTtlMs: 60_000 });
 
       await store.transaction(async (store) => {
         await store.audit.append(entry({ correlationId: 'first' }));

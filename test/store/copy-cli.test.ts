@@ -13,7 +13,7 @@ const PASSWORD = 's3cret-pw';
 /** A row in every table of the app, written by its own repositories, and audit rows across many insert batches. */
 async function writeEveryTable(sql: SqlEngine): Promise<void> {
   const clock = manualClock();
-  const store = storeOn(sql, { approvalTtlMs: 60 * 60 * 1000, now: clock.now });
+  const store = await storeOn(sql, { approvalTtlMs: 60 * 60 * 1000, now: clock.now });
   await store.audit.append({
     actorId: 'U0123ABC',
     actorName: 'Zoë "ada" O\'Neil',
@@ -215,7 +215,7 @@ describe.runIf(process.env.TEST_DATABASE_ENGINE === 'postgres')('npm run db:copy
 
     it('refuses a database the app has written one row to', async () => {
       const target = await temp.open('target');
-      await storeOn(target, { approvalTtlMs: 1000 }).leases.take('background', 'replica-1', 60_000);
+      await (await storeOn(target, { approvalTtlMs: 1000 })).leases.take('background', 'replica-1', 60_000);
 
       const result = await copy(['--from', from, '--to', to]);
 

@@ -1,0 +1,24 @@
+// Fencing: a replica that has lost its liveness (its database session was cut while it runs) may have had its
+// leases and changes taken over by the others, who think it dead. Until it holds its liveness again it sends the
+// provider no change; and a change begun before the loss sends nothing even after, since another replica may now
+// be settling it. Reads go on: they change nothing.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Liveness } from './store/liveness.js';
+
+export class Fence {
+  /** The liveness epoch under which the change under way began. */
+  readonly #begun = new AsyncLocalStorage<number>();
+
+  constructor(private readonly liveness: Pick<Liveness, 'held' | 'epoch'>) {}
+
+  /** Runs `work` (a change holding its leases) as begun under the liveness held now. */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.#begun.run(this.liveness.epoch, work);
+  }
+
+  /** Whether a change may be sent to the provider now, from where it is asked. */
+  mayChange(): boolean {
+    const begun = this.#begun.getStore();
+    return this.liveness.held && (begun === undefined || begun === this.liveness.epoch);
+  }
+}

@@ -1,0 +1,76 @@
+// The one clock of every replica: the database's. Leases, locks, expiries of confirmations, approvals and plans, and
+// the grouping of announcements are compared by several processes, so each reads the time the database keeps, not
+// its own host's, which may be minutes off (a drifting container host, an NTP step, a VM resumed from a pause).
+//
+// Reading the database for every comparison would cost a round trip each, and many comparisons are synchronous. The
+// clock is read instead every few seconds and carried forward between reads on this process's monotonic clock, which
+// no step of the wall clock moves: between two reads it is off by at most half a round trip plus the drift of a few
+// seconds. A read that fails keeps the last one: the statements that need the time fail on their own meanwhile, and
+// say so.
+import type { Sql } from './sql.js';
+
+/** How often the database's time is read again: the longest a paused or drifting process carries its own. */
+export const CLOCK_READ_MS = 5_000;
+
+interface Reading {
+  /** The database's time, in milliseconds since the epoch. */
+  databaseMs: number;
+  /** `performance.now()` at that moment. */
+  monotonicMs: number;
+}
+
+async function read(sql: Sql): Promise<Reading> {
+  const before = performance.now();
+  const row = await sql.get<{ ms: number | string }>(sql.dialect.clock);
+  const after = performance.now();
+  const databaseMs = Number(row?.ms);
+  if (!Number.isFinite(databaseMs)) throw new Error('the database did not say what time it is');
+  // The database read its clock somewhere within the round trip: its middle is the best guess.
+  return { databaseMs, monotonicMs: (before + after) / 2 };
+}
+
+export class DatabaseClock {
+  #reading: Reading;
+  #timer?: NodeJS.Timeout;
+  #pending?: Promise<void>;
+
+  private constructor(
+    private readonly sql: Sql,
+    first: Reading,
+  ) {
+    this.#reading = first;
+  }
+
+  /** Reads the database's time once, and again every `readMs` until `stop`. */
+  static async start(sql: Sql, readMs = CLOCK_READ_MS): Promise<DatabaseClock> {
+    const clock = new DatabaseClock(sql, await read(sql));
+    clock.#timer = setInterval(() => void clock.read(), readMs);
+    clock.#timer.unref();
+    return clock;
+  }
+
+  /** The database's time now. */
+  readonly now = (): Date => {
+    const { databaseMs, monotonicMs } = this.#reading;
+    return new Date(databaseMs + (performance.now() - monotonicMs));
+  };
+
+  /** Reads the database's time again (or waits for the read under way); a failed read keeps the last one. */
+  read(): Promise<void> {
+    this.#pending ??= read(this.sql)
+      .then((reading) => {
+        this.#reading = reading;
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.#pending = undefined;
+      });
+    return this.#pending;
+  }
+
+  /** Stops reading; waits for a read under way, so that nothing reads a database about to close. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#pending;
+  }
+}

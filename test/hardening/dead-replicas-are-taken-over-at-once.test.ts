@@ -1,0 +1,125 @@
+// A replica that dies is taken over at once, not when its leases lapse: its liveness (an advisory lock of its own
+// database session on Postgres, a file lock beside the SQLite file) ends with the process, the other replica sees
+// that, frees its leases and resolves its changes. Leases here last ten minutes and provider calls time out after a
+// minute, so that neither can explain an outcome within the test: only liveness can.
+import { expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { type Block, EPHEMERAL, onlyButton, shownText } from '../e2e/support.js';
+import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { blockAction, slashCommand } from '../harness/payloads.js';
+import { postToSlackApp } from '../harness/signing.js';
+import {
+  askToBuy,
+  availableNumber,
+  inspectDatabase,
+  numbersAndAgent,
+  pressConfirm,
+  useProcessBed,
+} from './process-support.js';
+import { until } from './support.js';
+
+const bed = useProcessBed('voice-ops-takeover-', [BOT_TOKEN, SIGNING_SECRET]);
+
+const NO_LAPSE = { LEASE_TTL_S: '600', VOICE_API_TIMEOUT_MS: '60000', RECONCILE_INTERVAL_S: '0' };
+
+type Replica = AppProcess & { eventsUrl: string };
+
+async function replica(): Promise<Replica> {
+  const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...NO_LAPSE } });
+  bed.started.push(app);
+  return { ...app, eventsUrl: (await app.ready).eventsUrl };
+}
+
+async function kill(app: Replica): Promise<void> {
+  app.child.kill('SIGKILL');
+  await app.exited;
+}
+
+const tookOver = (app: Replica) =>
+  until(
+    () => Promise.resolve(app.entries()),
+    (entries) => entries.some((entry) => String(entry.msg).startsWith('another replica stopped')),
+    'the survivor to find the other replica dead',
+  );
+
+it('a replica killed mid-buy: the other resolves the buy and tells the requester, without waiting for a lease', async () => {
+  const a = await replica();
+  const b = await replica();
+  const number = await availableNumber(bed.sandbox, 'FR');
+  const confirmationId = await askToBuy(bed.slack, a.eventsUrl, number);
+  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
+  const buys = bed.sandbox.requestCount('buyNumber');
+  const answers = await pressConfirm(bed.slack, a.eventsUrl, confirmationId);
+  await until(
+    () => Promise.resolve(bed.sandbox.requestCount('buyNumber')),
+    (count) => count > buys,
+    'the buy to reach the provider',
+  );
+  await kill(a);
+  // The provider carries out the request it had, as a real one does after its client has gone.
+  bed.sandbox.faults.clear();
+
+  const told = await bed.slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider'),
+    { timeoutMs: 30_000 },
+  );
+  expect(shownText(told)).toContain(`Bought *${number}*`);
+  await tookOver(b);
+  const { trail, events } = await inspectDatabase(bed.database);
+  expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
+  expect(events.at(-1)?.params).toEqual({ reconciled: true });
+  expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
+});
+
+it('a replica killed mid-batch: the other settles the items under way and tells where the batch stopped', async () => {
+  const count = 6;
+  const agentId = await numbersAndAgent(bed.sandbox, 'NL', count, { name: 'Utrecht desk', language: 'nl-NL' });
+  const a = await replica();
+  const b = await replica();
+  const planAnswers = `takeover-plan-${Date.now()}`;
+  const planned = await postToSlackApp(
+    a.eventsUrl,
+    SIGNING_SECRET,
+    slashCommand({ text: `map NL to ${agentId}`, userId: OPERATOR, responseUrl: bed.slack.respondUrl(planAnswers) }),
+  );
+  expect(planned.status).toBe(200);
+  const plan: SlackCall = await bed.slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === planAnswers && shownText(call).includes('Plan'),
+  );
+  bed.sandbox.faults.inject('mapNumber', { type: 'hold' });
+  const maps = bed.sandbox.requestCount('mapNumber');
+  const apply = blockAction({
+    userId: OPERATOR,
+    actionId: ACTION.confirmBatch,
+    value: onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch),
+    container: EPHEMERAL,
+    responseUrl: bed.slack.respondUrl(`takeover-apply-${Date.now()}`),
+  });
+  expect((await postToSlackApp(a.eventsUrl, SIGNING_SECRET, apply)).status).toBe(200);
+  // A batch runs four items at a time: all four are held at the provider when the replica dies.
+  const reached = 4;
+  await until(
+    () => Promise.resolve(bed.sandbox.requestCount('mapNumber') - maps),
+    (sent) => sent === reached,
+    'four maps to reach the provider',
+  );
+  await kill(a);
+  bed.sandbox.faults.clear();
+
+  const told = await bed.slack.waitFor(
+    'chat.postEphemeral',
+    (call) => call.body.user === OPERATOR && shownText(call).includes('stopped at'),
+    { timeoutMs: 30_000 },
+  );
+  expect(shownText(told)).toContain(`stopped at ${reached} of ${count}`);
+  await tookOver(b);
+  const rows = await (await bed.database.sql()).all<{ state: string; n: number | string }>(
+    'SELECT state, COUNT(*) AS n FROM batch_items GROUP BY state',
+  );
+  const states = Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
+  expect(states).toEqual({ succeeded: reached, pending: count - reached });
+});
