@@ -27,7 +27,10 @@ const NO_LAPSE = { LEASE_TTL_S: '600', VOICE_API_TIMEOUT_MS: '60000', RECONCILE_
 type Replica = AppProcess & { eventsUrl: string };
 
 async function replica(): Promise<Replica> {
-  const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...NO_LAPSE } });
+  const app = spawnApp({
+    via: 'node',
+    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...NO_LAPSE },
+  });
   bed.started.push(app);
   return { ...app, eventsUrl: (await app.ready).eventsUrl };
 }
