@@ -63,9 +63,9 @@ export class Reconciler {
     if (!this.#options.lease.held) return;
     try {
       const open = await this.#deps.store.intents.openedBefore(this.#settledBefore());
-      if ((await underWayNowhere(this.#deps, open)).length || (await abandonedBatches(this.#deps)).length) {
-        await this.pass();
-      }
+      const unsettled = (await underWayNowhere(this.#deps, open)).length + (await abandonedBatches(this.#deps)).length;
+      this.#logger.debug({ open: open.length, unsettled }, 'looked for changes left unsettled');
+      if (unsettled) await this.pass();
     } catch (error) {
       this.#logger.warn({ err: error }, 'could not look for changes left unsettled');
     }

@@ -14,6 +14,9 @@ const RECONNECT_MS = 1_000;
 /** The second key: 31 bits of the replica's id, positive so that pg_locks shows it as the same number. */
 const keyOf = (replica: string) => createHash('sha256').update(replica).digest().readUInt32BE(0) >>> 1;
 
+/** The two keys of a replica's advisory lock, for `pg_advisory_lock(int, int)`. */
+export const livenessLockOf = (replica: string): [number, number] => [NAMESPACE, keyOf(replica)];
+
 const TRY_LOCK = 'SELECT pg_try_advisory_lock($1, $2) AS locked';
 const HELD = `
   SELECT EXISTS (
@@ -59,7 +62,7 @@ class PostgresLiveness implements Liveness {
     client.on('end', () => this.#lost(client));
     await client.connect();
     try {
-      const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK, [NAMESPACE, keyOf(this.#replica)]);
+      const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK, livenessLockOf(this.#replica));
       if (!rows[0]?.locked) {
         await client.end();
         return false;
@@ -101,7 +104,7 @@ class PostgresLiveness implements Liveness {
 
   async isAlive(replica: string): Promise<boolean> {
     if (replica === this.#replica) return this.#held;
-    const { rows } = await this.options.query(HELD, [NAMESPACE, keyOf(replica)]);
+    const { rows } = await this.options.query(HELD, livenessLockOf(replica));
     return rows[0]?.held === true;
   }
 

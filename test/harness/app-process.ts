@@ -51,6 +51,11 @@ export interface SpawnOptions {
    * but loses the capabilities that let root ignore modes (through setpriv, from util-linux).
    */
   fileModesApply?: boolean;
+  /**
+   * Runs the process with its clock moved by this many seconds (either way), through libfaketime, as a host whose
+   * clock drifted would run it.
+   */
+  clockOffsetS?: number;
 }
 
 /** Every process a test started and has not seen exit, and the app processes they ran (npm may leave one behind). */
@@ -87,6 +92,7 @@ export function appEnvironment(
 const checkoutOf = (options: SpawnOptions) => options.cwd ?? REPO;
 
 const SETPRIV = '/usr/bin/setpriv';
+const FAKETIME = '/usr/bin/faketime';
 /** Capabilities that let root read, write and search whatever the file modes say. */
 const MODE_OVERRIDES = '-dac_override,-dac_read_search';
 
@@ -96,6 +102,7 @@ function commandLine(options: SpawnOptions): [string, string[]] {
     options.via === 'npm start'
       ? ['npm', ['start']]
       : [process.execPath, [...(options.nodeArgs ?? []), join(checkoutOf(options), 'dist', 'main.js')]];
+  if (options.clockOffsetS !== undefined) return onMovedClock(options.clockOffsetS, command, args);
   if (!options.fileModesApply || process.getuid?.() !== 0) return [command, args];
   if (!existsSync(SETPRIV)) {
     throw new Error(
@@ -103,6 +110,14 @@ function commandLine(options: SpawnOptions): [string, string[]] {
     );
   }
   return [SETPRIV, [`--inh-caps=${MODE_OVERRIDES}`, `--bounding-set=${MODE_OVERRIDES}`, '--', command, ...args]];
+}
+
+function onMovedClock(offsetS: number, command: string, args: string[]): [string, string[]] {
+  if (!existsSync(FAKETIME)) {
+    throw new Error(`This test moves the app's clock with ${FAKETIME} (Debian's faketime package), which is missing.`);
+  }
+  const offset = `${offsetS >= 0 ? '+' : ''}${offsetS}s`;
+  return [FAKETIME, ['-f', offset, command, ...args]];
 }
 
 export function spawnApp(options: SpawnOptions): AppProcess {
