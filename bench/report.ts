@@ -10,6 +10,7 @@ import type { MemoryResult } from './memory.js';
 import type { ModalRow } from './modal.js';
 import type { StartupResult } from './startup.js';
 import { type Distribution, MB } from './stats.js';
+import { type TakeoverResult, takeoverTargets } from './takeover.js';
 
 export interface Target {
   name: string;
@@ -29,6 +30,7 @@ export interface Results {
   startup: StartupResult;
   engines: EnginesOutcome;
   batch: BatchResult;
+  takeover: TakeoverResult;
 }
 
 export const LIMITS = {
@@ -197,6 +199,7 @@ export function targets(results: Results): Target[] {
     pass: startup.npmStart.p50 <= LIMITS.readyMs,
   });
   list.push(...batchTargets(results.batch));
+  list.push(...takeoverTargets(results.takeover));
   if ('skipped' in results.engines) return list;
   const claims = results.engines.claims;
   list.push({

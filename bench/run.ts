@@ -23,6 +23,7 @@ import type { Session } from './session.js';
 import { measureStartup } from './startup.js';
 import { round } from './stats.js';
 import type { StubsReady } from './stubs-process.js';
+import { measureTakeover } from './takeover.js';
 
 const numberSetting = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -183,6 +184,8 @@ async function main(): Promise<void> {
     const audit = auditChild.ready.result;
     await auditChild.stop();
 
+    const takeover = await measureTakeover({ server: postgres, log });
+
     // Last: its buys change the stubs' sandbox, which the earlier measures list.
     const { engines, output: enginesOutput } = await measureEngines(session, {
       server: postgres,
@@ -194,7 +197,7 @@ async function main(): Promise<void> {
     });
     if ('skipped' in engines) log(`Postgres beside SQLite: skipped. ${engines.skipped}`);
 
-    const results: Results = { ack, flood, memory, modals, lists, audit, startup, engines, batch };
+    const results: Results = { ack, flood, memory, modals, lists, audit, startup, engines, batch, takeover };
     const list = targets(results);
     const elapsedSeconds = (performance.now() - began) / 1000;
     process.stdout.write(

@@ -93,6 +93,10 @@ const checkoutOf = (options: SpawnOptions) => options.cwd ?? REPO;
 
 const SETPRIV = '/usr/bin/setpriv';
 const FAKETIME = '/usr/bin/faketime';
+/** Why a test that moves the app's clock cannot run here, if it cannot. */
+export const FAKETIME_MISSING = existsSync(FAKETIME)
+  ? undefined
+  : `Moving the app's clock needs ${FAKETIME} (apt-get install faketime).`;
 /** Capabilities that let root read, write and search whatever the file modes say. */
 const MODE_OVERRIDES = '-dac_override,-dac_read_search';
 
@@ -113,9 +117,7 @@ function commandLine(options: SpawnOptions): [string, string[]] {
 }
 
 function onMovedClock(offsetS: number, command: string, args: string[]): [string, string[]] {
-  if (!existsSync(FAKETIME)) {
-    throw new Error(`This test moves the app's clock with ${FAKETIME} (Debian's faketime package), which is missing.`);
-  }
+  if (FAKETIME_MISSING) throw new Error(FAKETIME_MISSING);
   const offset = `${offsetS >= 0 ? '+' : ''}${offsetS}s`;
   return [FAKETIME, ['-f', offset, command, ...args]];
 }
