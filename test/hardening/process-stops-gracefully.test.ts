@@ -42,19 +42,34 @@ async function startApp(options: Partial<SpawnOptions> & { env?: Record<string, 
 
 const messages = (app: AppProcess) => app.entries().map((entry) => entry.msg);
 
-/** Asks to buy a number and confirms, with the provider holding the buy for `delayMs`; resolves once it is there. */
-async function buyUnderWay(app: { eventsUrl: string }, delayMs: number) {
+/** Patient with the provider and with its own stop: only the test, or a shorter SHUTDOWN_TIMEOUT_MS, ends a held buy. */
+const PATIENT = { VOICE_API_TIMEOUT_MS: '60000', SHUTDOWN_TIMEOUT_MS: '60000' };
+
+/**
+ * Asks to buy a number and confirms, with the provider holding the buy until the faults are cleared; resolves once
+ * it is there, with the number of buys the provider had seen before it.
+ */
+async function buyUnderWay(app: { eventsUrl: string }) {
   const number = await availableNumber(bed.sandbox);
   const confirmationId = await askToBuy(bed.slack, app.eventsUrl, number);
   const buys = bed.sandbox.requestCount('buyNumber');
-  bed.sandbox.faults.inject('buyNumber', { type: 'delay', ms: delayMs }, { times: 1 });
+  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
   const confirmed = await pressConfirm(bed.slack, app.eventsUrl, confirmationId);
   await until(
     () => bed.sandbox.requestCount('buyNumber'),
     (count) => count > buys,
     'the buy to reach the provider',
   );
-  return { number, confirmed };
+  return { number, confirmed, buys };
+}
+
+/** Whether the process has exited, as of now. */
+function watchExit(app: AppProcess): () => boolean {
+  let exited = false;
+  void app.exited.then(() => {
+    exited = true;
+  });
+  return () => exited;
 }
 
 describe('`npm start`, as the README says', () => {
@@ -81,13 +96,24 @@ describe('an error nothing handled', () => {
   it('an unhandled rejection is one fatal line, then the change under way finishes and the process exits 1', async () => {
     const app = await startApp({
       nodeArgs: ['--import', 'tsx', '--import', FAULT_MODULE],
-      env: { FAULT: 'rejection' },
+      env: { FAULT: 'rejection', ...PATIENT },
     });
-    const { number, confirmed } = await buyUnderWay(app, 1000);
+    const exited = watchExit(app);
+    const { number, confirmed, buys } = await buyUnderWay(app);
 
+    // The rejection comes while the provider holds the buy, which it lets go once the app has begun to stop.
     process.kill(app.pid, 'SIGUSR2');
+    await until(
+      () => atLeast(app.entries(), FATAL).length,
+      (lines) => lines > 0,
+      'the fatal line',
+    );
+    expect(exited(), 'the process waits for the buy').toBe(false);
+    expect(answersTo(bed.slack, confirmed)).toEqual([expect.stringContaining(WORKING)]);
+    bed.sandbox.faults.clear();
 
     expect(await app.exited).toEqual({ code: 1, signal: null });
+    expect(bed.sandbox.requestCount('buyNumber') - buys, 'bought once').toBe(1);
     const fatal = atLeast(app.entries(), FATAL);
     expect(fatal).toEqual([
       expect.objectContaining({
@@ -129,8 +155,9 @@ describe('an error nothing handled', () => {
 
 describe('SHUTDOWN_TIMEOUT_MS', () => {
   it('bounds the stop: what is still running is named, and the process exits 1', async () => {
-    const app = await startApp({ env: { SHUTDOWN_TIMEOUT_MS: '300' } });
-    const { number } = await buyUnderWay(app, 5000);
+    // The provider holds the buy for the rest of the test, and the app would wait for it far longer than its stop.
+    const app = await startApp({ env: { ...PATIENT, SHUTDOWN_TIMEOUT_MS: '300' } });
+    const { number } = await buyUnderWay(app);
 
     app.child.kill('SIGTERM');
 

@@ -7,10 +7,12 @@
 import { expect, it } from 'vitest';
 import { verifyChain } from '../../src/store/audit-chain.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
+import { ProviderSnapshot } from '../../src/store/provider-snapshot.js';
 import { shownText } from '../e2e/support.js';
 import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { metricValue } from '../harness/metrics.js';
 import { slashCommand } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
 import {
@@ -38,6 +40,18 @@ async function replicas(count: number, env: Record<string, string> = {}): Promis
 }
 
 const announcements = () => bed.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+
+/** Where a replica serves /metrics. */
+const baseUrlOf = (replica: Replica) => replica.eventsUrl.replace('/slack/events', '');
+
+/**
+ * When the provider's state the reconciler compares with was read: the start of the last pass that compared, written
+ * in one transaction with whatever that pass audited.
+ */
+async function snapshotTakenAt(): Promise<Date | undefined> {
+  const at = await new ProviderSnapshot(await bed.database.sql()).takenAt();
+  return at === undefined ? undefined : new Date(at);
+}
 
 it('a confirmation asked for on one replica is confirmed on another', async () => {
   const [a, b] = await replicas(2);
@@ -108,8 +122,18 @@ it('a replica killed mid-buy is resolved by another replica: audited, announced 
     (trail) => trail.at(-1) === 'number.buy succeeded',
     'the reconciled outcome in the audit',
   );
-  // A further pass of the surviving replica finds nothing left to do.
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  // The surviving replica stops, its work done; the replica started after it takes the background work over, and its
+  // first pass, which would resolve the buy again were it left open, ends having found nothing left to do.
+  b.child.kill('SIGTERM');
+  expect(await b.exited).toEqual({ code: 0, signal: null });
+  const [c] = await replicas(1, env);
+  if (!c) throw new Error('a third replica');
+  await until(
+    () => metricValue(baseUrlOf(c), 'voice_ops_reconciler_last_pass_timestamp_seconds'),
+    (at) => at > 0,
+    "the third replica's first pass",
+  );
+  expect(await metricValue(baseUrlOf(c), 'voice_ops_reconciler_last_pass_ok'), 'it read the provider').toBe(1);
   const { trail, events } = await inspectDatabase(bed.database);
   expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
   expect(events.at(-1)?.params).toEqual({ reconciled: true });
@@ -177,8 +201,8 @@ it('the audit log stays one chain with appends from three replicas at once', asy
 
 it('a change made outside the app is audited and announced once, however many replicas watch', async () => {
   const watching = await replicas(3, { RECONCILE_INTERVAL_S: '1' });
-  // Every replica has started; the first pass of the one holding the lease takes the baseline.
-  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  // The first pass of the replica holding the lease takes the baseline: a buy made after it is news.
+  await until(snapshotTakenAt, (at) => at !== undefined, 'the baseline');
   const number = await availableNumber(bed.sandbox, 'JP');
   const response = await fetch(`${bed.sandbox.url}/buy-phone-number`, {
     method: 'POST',
@@ -191,14 +215,18 @@ it('a change made outside the app is audited and announced once, however many re
     (rows) => rows.length > 0,
     'the outside buy in the audit',
   );
-  // Several more passes, on whichever replicas: still one row and one announcement.
-  await new Promise((resolve) => setTimeout(resolve, 4_000));
+  // Two more passes, each of which read the provider after the buy was audited: still one row and one announcement.
+  let seen = new Date();
+  for (let pass = 0; pass < 2; pass++) {
+    const after = seen;
+    seen = (await until(snapshotTakenAt, (at) => at !== undefined && at > after, 'a later pass')) ?? after;
+  }
   const outside = (await inspectDatabase(bed.database)).events.filter((event) => event.source === 'provider');
   expect(outside.map((event) => `${event.action} ${event.target}`)).toEqual([`number.buy ${number}`]);
   // One replica runs the passes: the one holding the background lease.
   const held = await Promise.all(
     watching.map(async (replica) => {
-      const text = await (await fetch(replica.eventsUrl.replace('/slack/events', '/metrics'))).text();
+      const text = await (await fetch(`${baseUrlOf(replica)}/metrics`)).text();
       return Number(/^voice_ops_background_lease_held\{[^}]*\} (\d)$/m.exec(text)?.[1]);
     }),
   );

@@ -26,11 +26,14 @@ afterEach(() => {
 });
 
 /** Starts the app from the build and waits until it is ready (in Socket Mode: connected). */
-async function startApp(mode: 'HTTP' | 'Socket Mode' = 'HTTP'): Promise<AppProcess & { eventsUrl: string }> {
+async function startApp(
+  mode: 'HTTP' | 'Socket Mode' = 'HTTP',
+  env: Record<string, string> = {},
+): Promise<AppProcess & { eventsUrl: string }> {
   const socket: Record<string, string> = mode === 'Socket Mode' ? { SLACK_APP_TOKEN: APP_TOKEN } : {};
   const app = spawnApp({
     via: 'node',
-    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...socket },
+    env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...socket, ...env },
   });
   bed.started.push(app);
   return { ...app, eventsUrl: (await app.ready).eventsUrl };
@@ -70,11 +73,17 @@ it.each(['HTTP', 'Socket Mode'] as const)(
   'SIGTERM during a provider call (%s) lets the buy finish, be audited and reported, then exits 0',
   async (mode) => {
     const number = await availableNumber(bed.sandbox);
-    const app = await startApp(mode);
+    // Patient with the provider and with its own stop, so that only the test ends the held buy.
+    const app = await startApp(mode, { VOICE_API_TIMEOUT_MS: '60000', SHUTDOWN_TIMEOUT_MS: '60000' });
+    let exited = false;
+    void app.exited.then(() => {
+      exited = true;
+    });
     const to = mode === 'HTTP' ? app.eventsUrl : (body: string) => bed.slack.socketMode.deliver(body);
     const confirmationId = await askToBuy(bed.slack, to, number);
     const buys = bed.sandbox.requestCount('buyNumber');
-    bed.sandbox.faults.inject('buyNumber', { type: 'delay', ms: 1500 }, { times: 1 });
+    // The provider holds the buy until the app has begun to stop: the signal comes while the call is under way.
+    bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
 
     const confirmed = await pressConfirm(bed.slack, to, confirmationId);
     await until(
@@ -83,9 +92,18 @@ it.each(['HTTP', 'Socket Mode'] as const)(
       'the buy to reach the provider',
     );
     app.child.kill('SIGTERM');
+    await until(
+      () => app.entries().some((entry) => entry.msg === 'stopping: finishing changes under way'),
+      Boolean,
+      'the app to begin its stop',
+    );
+    expect(exited, 'the process waits for the buy').toBe(false);
+    expect(answersTo(bed.slack, confirmed)).toEqual([expect.stringContaining(WORKING)]);
+    bed.sandbox.faults.clear();
 
     expect(await app.exited).toEqual({ code: 0, signal: null });
-    expect(await purchased(bed.sandbox)).toContain(number);
+    expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
+    expect((await purchased(bed.sandbox)).filter((entry) => entry === number)).toHaveLength(1);
     const { integrity, trail } = await inspectDatabase(bed.database);
     expect(integrity).toBe('ok');
     expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);

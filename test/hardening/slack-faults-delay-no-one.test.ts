@@ -23,7 +23,6 @@ const BUDGETS = {
   groups: { timeoutMs: 300, retries: 0 },
   identity: { timeoutMs: 1_000, retries: 0 },
 };
-const HANG_MS = 60_000;
 const GROUP = 'SOPS';
 // Each test below buys as an operator of its own: a second change by one person within a minute would rewrite their
 // announcement (chat.update) instead of posting one. Faults of chat.update are in test/e2e/announcements.test.ts.
@@ -48,38 +47,57 @@ const announcementsOf = (number: string, since: number) =>
   );
 
 /** The position of a call in the fake's log, to compare the order in which calls reached Slack. */
-const positionOf = (call: unknown) => t.slack.calls().indexOf(call as never);
+const positionOf = (app: TestApp, call: unknown) => app.slack.calls().indexOf(call as never);
 
 describe('an announcement that never answers', () => {
-  it('holds neither the buyer, nor the number, nor anyone else: the failure is audited and the buyer told', async () => {
-    t.slack.setLatency('chat.postMessage', HANG_MS);
+  it('holds neither the buyer, nor the number, nor anyone else while Slack keeps it waiting', async () => {
+    // An app that would wait for its announcement longer than the test may run: Slack holds the post until the test
+    // lets it go, so all that follows provably happens while the announcement hangs.
+    const patient = await startTestApp({
+      slackBudgets: { ...BUDGETS, announcements: { timeoutMs: 60_000, retries: 0 } },
+    });
+    const release = patient.slack.hold('chat.postMessage');
+    try {
+      const number = await voiceNumber(patient, 'CA');
+      const { confirmationId } = await askForConfirmation(patient, OPERATOR, `numbers buy ${number}`);
+      const pressed = await press(patient, OPERATOR, ACTION.confirmChange, confirmationId);
+      const bought = await outcomeOf(patient, pressed.responseUrlId);
+      expect(shownText(bought)).toContain(`Bought *${number}*`);
+      const announcement = await patient.slack.waitFor(
+        'chat.postMessage',
+        (call) => call.body.channel === NOTIFY_CHANNEL,
+      );
+      expect(positionOf(patient, bought), 'the answer reached Slack before the announcement was tried').toBeLessThan(
+        positionOf(patient, announcement),
+      );
+
+      // While the announcement hangs, the number is not busy and another user's form opens.
+      const releasing = await askForConfirmation(patient, ADMIN, `numbers release ${number}`);
+      expect(shownText(releasing.prompt)).toContain('Release');
+      const form = await patient.command('agents create', ADMIN);
+      await patient.slack.waitFor('views.open', (call) => call.body.trigger_id === form.triggerId);
+      expect(patient.app.underWay().deliveries, 'the announcement is still waited for').toContain(
+        `block_actions confirm_change from ${OPERATOR}`,
+      );
+    } finally {
+      release();
+      await patient.close();
+    }
+  });
+
+  it('is given up within its budget: the failure is audited and the buyer told', async () => {
+    const release = t.slack.hold('chat.postMessage');
     try {
       const number = await voiceNumber(t, 'CA');
       const { confirmationId } = await askForConfirmation(t, OPERATOR, `numbers buy ${number}`);
       const pressed = await press(t, OPERATOR, ACTION.confirmChange, confirmationId);
-      const bought = await outcomeOf(t, pressed.responseUrlId);
-      expect(shownText(bought)).toContain(`Bought *${number}*`);
-      const announcement = await t.slack.waitFor('chat.postMessage', (call) => call.body.channel === NOTIFY_CHANNEL);
-      expect(positionOf(bought), 'the answer reached Slack before the announcement was tried').toBeLessThan(
-        positionOf(announcement),
-      );
-
-      // While the announcement hangs, the number is not busy and another user's form opens.
-      const release = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
-      expect(shownText(release.prompt)).toContain('Release');
-      const form = await t.command('agents create', ADMIN);
-      const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === form.triggerId);
-
+      expect(shownText(await outcomeOf(t, pressed.responseUrlId))).toContain(`Bought *${number}*`);
       const note = await t.slack.waitFor(
         RESPONSE_URL,
         (call) =>
           call.responseUrlId === pressed.responseUrlId && shownText(call).includes('did not get the announcement'),
       );
       expect(shownText(note)).toContain('Slack did not answer in time');
-      expect(positionOf(release.prompt), 'the release was offered while the announcement hung').toBeLessThan(
-        positionOf(note),
-      );
-      expect(positionOf(opened), 'the form opened while the announcement hung').toBeLessThan(positionOf(note));
       const correlationId = await correlationOf(t, confirmationId);
       expect((await auditTrail(t, correlationId)).map((row) => [row.action, row.outcome])).toEqual([
         ['number.buy', 'requested'],
@@ -89,7 +107,7 @@ describe('an announcement that never answers', () => {
       ]);
       expect((await auditTrail(t, correlationId)).at(-1)?.error_code).toBe('timeout');
     } finally {
-      t.slack.setLatency('chat.postMessage', 0);
+      release();
     }
   });
 });
@@ -109,8 +127,10 @@ describe('a 429 on an announcement', () => {
     await t.settled();
     const [limited, retried] = announcementsOf(number, since);
     expect(announcementsOf(number, since), 'the rate-limited post and its one retry').toHaveLength(2);
-    expect(positionOf(limited)).toBeLessThan(positionOf(opened));
-    expect(positionOf(opened), 'the modal opened while the announcement waited').toBeLessThan(positionOf(retried));
+    expect(positionOf(t, limited)).toBeLessThan(positionOf(t, opened));
+    expect(positionOf(t, opened), 'the modal opened while the announcement waited').toBeLessThan(
+      positionOf(t, retried),
+    );
     expect((await auditRows(t)).filter((row) => row.action === 'change.announce' && row.target === number)).toEqual([]);
   });
 
@@ -165,7 +185,7 @@ describe('a channel the app is not in', () => {
 
 describe('user group reads that never answer', () => {
   it('leave no viewer unanswered, grant nothing, and are logged once for the outage', async () => {
-    t.slack.setLatency('usergroups.users.list', HANG_MS);
+    const release = t.slack.hold('usergroups.users.list');
     try {
       const warnings = () => t.logs.lines().filter((line) => line.includes('could not read user group members')).length;
       const before = warnings();
@@ -178,7 +198,7 @@ describe('user group reads that never answer', () => {
       expect(shownText(await t.respondedTo(denied.responseUrlId))).toContain('You need the operator role');
       expect(warnings() - before).toBe(1);
     } finally {
-      t.slack.setLatency('usergroups.users.list', 0);
+      release();
     }
   });
 });
