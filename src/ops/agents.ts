@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ProviderError } from '../provider/errors.js';
-import { mayHaveTakenEffect } from '../provider/index.js';
-import { type Agent, type CreatedAgent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { type Agent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
@@ -79,39 +77,40 @@ export async function createAgent(
   if (unknown) return unknown;
   const params = checked.value;
   await record(deps, actor, correlationId, { action: 'agent.create', outcome: 'requested', params });
+  // Names are not unique: the agents of this name now tell a lost answer's creation from the ones before it.
+  const namedBefore = await deps.provider
+    .listAgents()
+    .then((agents) => agents.filter((agent) => agent.name === params.name).map((agent) => agent.id))
+    .catch(providerFailure);
+  if (!Array.isArray(namedBefore)) {
+    await record(deps, actor, correlationId, { action: 'agent.create', outcome: 'failed', error: namedBefore });
+    return namedBefore;
+  }
   return carryOut(deps, actor, correlationId, {
     action: 'agent.create',
     params,
-    intent: { kind: 'agent.create', name: params.name, language: params.language },
+    intent: { kind: 'agent.create', name: params.name, language: params.language, namedBefore },
     lockKeys: [],
     run: async () => {
-      let agent: CreatedAgent;
-      try {
-        agent = await deps.provider.createAgent(params);
-      } catch (error) {
-        if (!(error instanceof ProviderError) || !mayHaveTakenEffect(error)) throw error;
-        // Unlike a buy, a creation cannot be verified (names are not unique), and trying again blindly makes two.
-        const what = error.status === undefined ? error.kind : `${error.kind}, HTTP ${error.status}`;
-        return fail(
-          'provider',
-          `The provider's answer to creating agent "${params.name}" was lost (${what}): it may have been created ` +
-            'all the same. Check /voice agents before trying again; if it is listed, its token was lost with the ' +
-            'answer, so delete it and create it again.',
-          { providerKind: error.kind },
-        );
-      }
+      const agent = await deps.provider.createAgent(params, namedBefore);
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
+      const created = { id: agent.id, name: agent.name, language: params.language };
       return {
         ok: true,
-        change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: params.language } },
-        createdAgent: agent,
+        change: { action: 'agent.create', agent: created },
+        ...('tokenLost' in agent ? { note: tokenLostNote } : { createdAgent: agent }),
         keep: (deps) => deps.store.facts.rememberAgent(agent.id, params.language),
       };
     },
   });
 }
+
+/** Said when a creation whose answer was lost is found in the agents list: created, but nobody has its token. */
+export const tokenLostNote =
+  "The provider's answer was lost, so the agent was found in the agents list instead: its token went with the " +
+  'answer and cannot be shown again. If you need the token, delete this agent and create it again.';
 
 /** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
 export interface AgentInUse {

@@ -31,7 +31,13 @@ export type PendingChange = z.infer<typeof pendingChange>;
  */
 export const changeIntent = z.discriminatedUnion('kind', [
   ...pendingChange.options,
-  z.object({ kind: z.literal('agent.create'), name: z.string(), language: z.string() }),
+  z.object({
+    kind: z.literal('agent.create'),
+    name: z.string(),
+    language: z.string(),
+    /** The agents of that name before the creation was sent: one more afterwards is this one (see agentsNamedSince). */
+    namedBefore: z.array(z.string()).optional(),
+  }),
 ]);
 export type ChangeIntent = z.infer<typeof changeIntent>;
 

@@ -53,6 +53,14 @@ export interface ProviderClientOptions {
   mayChange?: () => boolean;
 }
 
+/** An agent whose creation's answer was lost, found in the agents list: its token went with the answer. */
+export type RecoveredAgent = Agent & { tokenLost: true };
+
+/** The agents named `name` that are not among `before`: what creations since then made. */
+export function agentsNamedSince(agents: readonly Agent[], name: string, before: readonly string[]): Agent[] {
+  return agents.filter((agent) => agent.name === name && !before.includes(agent.id));
+}
+
 /** A purchase; `reconciled` is true when the answer was lost and the purchase was found in the purchased list. */
 export type BoughtNumber = PurchasedNumber & { reconciled: boolean };
 
@@ -112,8 +120,50 @@ export class ProviderClient {
     this.mayChange = options.mayChange;
   }
 
-  async createAgent(input: CreateAgentRequest): Promise<CreatedAgent> {
-    return this.call('POST', '/ai-agents', createdAgent, checkInput(createAgentRequest, input));
+  /**
+   * Creates an agent. Names are not unique, so `namedBefore` lists the ids of the agents already named so, read just
+   * before: when the answer is lost, an agent of that name not among them is this creation, found without its token.
+   * Without it, nothing can tell the creation apart, and a lost answer is thrown as it came.
+   */
+  createAgent(input: CreateAgentRequest): Promise<CreatedAgent>;
+  createAgent(input: CreateAgentRequest, namedBefore: readonly string[]): Promise<CreatedAgent | RecoveredAgent>;
+  async createAgent(
+    input: CreateAgentRequest,
+    namedBefore?: readonly string[],
+  ): Promise<CreatedAgent | RecoveredAgent> {
+    const body = checkInput(createAgentRequest, input);
+    if (!namedBefore) return this.call('POST', '/ai-agents', createdAgent, body);
+    const change = {
+      noun: 'creation',
+      verb: 'creating agent',
+      subject: `"${body.name}"`,
+      list: 'agents list',
+      check: '/voice agents',
+    };
+    return this.ifLost<CreatedAgent | RecoveredAgent>(
+      () => this.call('POST', '/ai-agents', createdAgent, body),
+      (lost) =>
+        this.settleLost(
+          change,
+          lost,
+          () => this.listAgents(),
+          (agents) => {
+            const appeared = agentsNamedSince(agents, body.name, namedBefore);
+            const [found] = appeared;
+            if (!found) return unchanged(`no new agent named "${body.name}" is listed`);
+            if (appeared.length > 1) {
+              throw new ProviderError(
+                lost.kind,
+                `The outcome of creating agent "${body.name}" is UNKNOWN: its answer was lost (${outline(lost)}) and ` +
+                  `${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
+                  'Check /voice agents before trying again.',
+                { status: lost.status, code: lost.code, cause: lost },
+              );
+            }
+            return { ...found, tokenLost: true as const };
+          },
+        ),
+    );
   }
 
   /** The agents; `once` asks without retrying, for a readiness probe that must not multiply the provider's load. */

@@ -1,6 +1,7 @@
 // Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
 
+import { tokenLostNote } from '../ops/agents.js';
 import { type Change, subjectOf } from '../ops/announcements.js';
 import type { Done } from '../ops/carry-out.js';
 import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf, targetOf } from '../ops/changes.js';
@@ -8,11 +9,13 @@ import { atomically, type OpsDeps, providerFailure, record } from '../ops/contex
 import { runsAnywhere } from '../ops/locks.js';
 import { announce } from '../ops/notify.js';
 import { type Actor, type Failure, fail, storedActor } from '../ops/types.js';
+import { agentsNamedSince } from '../provider/client.js';
 import { ProviderError } from '../provider/errors.js';
+import type { Agent } from '../provider/schemas.js';
 import type { Intent } from '../store/intents.js';
 
 /** How a reconciled change ended, for its requester. */
-export type Reconciled = { ok: true; change: Change } | Failure;
+export type Reconciled = { ok: true; change: Change; note?: string } | Failure;
 
 /** Tells the requester of an interrupted change how it ended; the Slack layer picks the route. */
 export type TellRequester = (
@@ -23,7 +26,7 @@ export type TellRequester = (
 /** The provider's current state, read at most once per pass and only when an intent needs it. */
 class ProviderReads {
   #numbers?: Promise<Map<string, string>>;
-  #agents?: Promise<Set<string>>;
+  #agents?: Promise<Agent[]>;
 
   constructor(private readonly deps: OpsDeps) {}
 
@@ -34,8 +37,8 @@ class ProviderReads {
     return this.#numbers;
   }
 
-  agents(): Promise<Set<string>> {
-    this.#agents ??= this.deps.provider.listAgents().then((agents) => new Set(agents.map((agent) => agent.id)));
+  agents(): Promise<Agent[]> {
+    this.#agents ??= this.deps.provider.listAgents();
     return this.#agents;
   }
 }
@@ -168,7 +171,7 @@ async function outcomeOf(deps: OpsDeps, reads: ProviderReads, change: ChangeInte
     }
     case 'agent.delete': {
       const agent = { id: change.agentId, name: change.agentName };
-      if ((await reads.agents()).has(change.agentId)) {
+      if ((await reads.agents()).some((listed) => listed.id === change.agentId)) {
         return fail('provider', `Agent ${change.agentName} (${change.agentId}) was not deleted: it still exists.`);
       }
       return { ok: true, change: { action: 'agent.delete', agent } };
@@ -176,14 +179,38 @@ async function outcomeOf(deps: OpsDeps, reads: ProviderReads, change: ChangeInte
     case 'routing.map':
       return remap(deps, change, by);
     case 'agent.create':
-      // Names are not unique, so nothing in the agent list can tell whether this creation happened.
-      return fail(
-        'provider',
-        `Creating agent "${change.name}" was interrupted: it may exist all the same. Check \`/voice agents\`; if it ` +
-          'is listed, its token was lost, so delete it and create it again.',
-        { code: 'unverified' },
-      );
+      return created(await reads.agents(), change);
   }
+}
+
+/** Whether the agents list shows the creation: one new agent of its name. Its token is lost either way. */
+function created(agents: Agent[], change: Extract<ChangeIntent, { kind: 'agent.create' }>): Reconciled {
+  const interrupted = `Creating agent "${change.name}" was interrupted`;
+  // Intents written before the agents of the name were noted cannot tell this creation from the others.
+  if (!change.namedBefore) {
+    return fail(
+      'provider',
+      `${interrupted}: it may exist all the same. Check \`/voice agents\`; if it is listed, its token was lost, so ` +
+        'delete it and create it again.',
+      { code: 'unverified' },
+    );
+  }
+  const appeared = agentsNamedSince(agents, change.name, change.namedBefore);
+  const [agent] = appeared;
+  if (!agent) return fail('provider', `${interrupted}, and it was not created: no new agent of that name is listed.`);
+  if (appeared.length > 1) {
+    return fail(
+      'provider',
+      `${interrupted}: ${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
+        'Check `/voice agents`: one of them is this one, and its token was lost.',
+      { code: 'unverified' },
+    );
+  }
+  return {
+    ok: true,
+    change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: change.language } },
+    note: tokenLostNote,
+  };
 }
 
 /** Routing cannot be read, but mapping a number to the same agent twice has one effect: the map is sent again. */

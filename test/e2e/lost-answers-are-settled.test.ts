@@ -86,6 +86,38 @@ describe('a single change whose answer was lost', () => {
   });
 });
 
+describe('an agent created whose answer was lost', () => {
+  it('is found in the agents list: told created, that its token is gone and what to do, audited once', async () => {
+    await createAgentThroughApp(t, OPERATOR, 'Echo desk');
+    const creations = t.sandbox.requestCount('createAgent');
+    t.sandbox.faults.inject('createAgent', { type: 'lose_answer' }, { times: 1 });
+    const sent = await t.command('agents create "Echo desk" en-US', OPERATOR);
+    const told = shownText(await t.respondedTo(sent.responseUrlId));
+    await t.settled();
+    const echoes = (await sandboxAgents(t)).filter((agent) => agent.name === 'Echo desk');
+    expect(echoes).toHaveLength(2);
+    const created = echoes.at(-1);
+    expect(told).toContain('Created agent');
+    expect(told).toContain(created?.id);
+    expect(told).toContain('its token went with the answer and cannot be shown again');
+    expect(told).not.toMatch(/```/);
+    expect(t.sandbox.requestCount('createAgent') - creations).toBe(1);
+    expect(await succeeded('agent.create', created?.id ?? '')).toHaveLength(1);
+  });
+
+  it('never made is told as not done and safe to try again, and no agent appears', async () => {
+    t.sandbox.faults.inject('createAgent', { type: 'drop_connection' }, { times: 1 });
+    const sent = await t.command('agents create "Ghost desk" en-US', OPERATOR);
+    const told = shownText(await t.respondedTo(sent.responseUrlId));
+    await t.settled();
+    expect(told).toContain('was NOT completed');
+    expect(told).toContain('safe to try again');
+    expect((await sandboxAgents(t)).filter((agent) => agent.name === 'Ghost desk')).toEqual([]);
+    const creations = (await auditRows(t)).filter((row) => row.action === 'agent.create');
+    expect(creations.at(-1)?.outcome).toBe('failed');
+  });
+});
+
 describe('a batch whose item loses its answer', () => {
   it('routes every number: the result, the audit and the routing records agree with the provider', async () => {
     const numbers = [await voiceNumber(t, 'NL', 5), await voiceNumber(t, 'NL', 6), await voiceNumber(t, 'NL', 7)];

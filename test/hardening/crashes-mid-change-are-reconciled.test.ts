@@ -1,4 +1,5 @@
-// The app process SIGKILLed while a buy, a release, a map or an agent deletion is at the provider, then restarted.
+// The app process SIGKILLed while a buy, a release, a map, an agent deletion or creation is at the provider, then
+// restarted.
 // With an external provider the change goes through without the app; with the embedded sandbox it dies with the
 // app. Either way the restarted app finds out from the provider what really happened, audits it as reconciled,
 // announces only what happened, and tells the requester on the interaction they were left waiting on.
@@ -66,7 +67,7 @@ function databaseOf(home: string): Promise<TestDatabase> {
 }
 
 type Provider = 'external' | 'embedded';
-type Kind = 'buy' | 'release' | 'map' | 'delete';
+type Kind = 'buy' | 'release' | 'map' | 'delete' | 'create';
 
 interface Running {
   process: AppProcess;
@@ -160,6 +161,8 @@ async function auditOf(home: string, action: string) {
 }
 
 interface Scene {
+  /** What the provider has before the change's route is held. */
+  before?(app: Running): Promise<void>;
   /** Sends the change; resolves with the response_url id the requester waits on. */
   start(app: Running): Promise<string>;
   route: RouteName;
@@ -232,21 +235,36 @@ function scene(kind: Kind, region: string): Scene {
         saysMade: /Deleted agent/,
         saysNot: /was not deleted/,
       };
+    case 'create':
+      return {
+        route: 'createAgent',
+        action: 'agent.create',
+        // Another agent of the same name exists already: the new one is told apart from it.
+        async before(app) {
+          await call(app, 'POST', '/ai-agents', { name: 'Crash twin', language: 'en-US' });
+        },
+        start: (app) => command(app, OPERATOR, 'agents create "Crash twin" en-US'),
+        made: async (app) =>
+          (await list(app, '/ai-agents')).filter((agent) => agent.name === 'Crash twin').length === 2,
+        saysMade: /Created agent \*Crash twin\*.+its token went with the answer/,
+        saysNot: /was not created: no new agent of that name is listed/,
+      };
   }
 }
 
 const REGIONS: Record<Provider, Record<Kind, string>> = {
-  external: { buy: 'US', release: 'CA', map: 'GB', delete: 'DE' },
-  embedded: { buy: 'FR', release: 'ES', map: 'IT', delete: 'NL' },
+  external: { buy: 'US', release: 'CA', map: 'GB', delete: 'DE', create: 'US' },
+  embedded: { buy: 'FR', release: 'ES', map: 'IT', delete: 'NL', create: 'FR' },
 };
 
 describe.each<Provider>(['external', 'embedded'])('SIGKILL mid-change, provider %s', (provider) => {
-  it.each<Kind>(['buy', 'release', 'map', 'delete'])(
+  it.each<Kind>(['buy', 'release', 'map', 'delete', 'create'])(
     '%s: the restarted app finds out, audits, announces and tells',
     async (kind) => {
       const home = join(dir, `${provider}-${kind}`);
       const change = scene(kind, REGIONS[provider][kind]);
       const first = await startApp(provider, home, PATIENT_MS);
+      await change.before?.(first);
       await hold(first, change.route);
       const calls = external.requestCount(change.route);
       const waiting = await change.start(first);

@@ -1,10 +1,11 @@
 // Every change whose answer was lost is settled by what the provider has, as a buy is: a release and an agent's
-// deletion by the lists (never sent again), a map by sending it once more (the same number to the same agent has one
-// effect). Made but unanswered (`lose_answer`) is done; never made (`drop_connection`) is NOT done and safe to retry;
+// deletion by the lists (never sent again), an agent's creation by the one new agent of its name in the agents list,
+// a map by sending it once more (the same number to the same agent has one effect). Made but unanswered (`lose_answer`) is done; never made (`drop_connection`) is NOT done and safe to retry;
 // a list that cannot be read leaves the outcome UNKNOWN, said so.
 import { describe, expect, it } from 'vitest';
 import type { ProviderClient } from '../../src/provider/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { until } from '../hardening/support.js';
 import { counter, rejection, useSandboxAndClient } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -73,6 +74,43 @@ describe("an agent's deletion", () => {
     const error = await rejection(client.deleteAgent(id));
     expect(error.message).toMatch(/The deletion of .+ was NOT completed.+safe to try again/);
     expect(await stillListed(id)).toBe(true);
+  });
+});
+
+describe("an agent's creation", () => {
+  const named = async (name: string) => (await client.listAgents()).filter((agent) => agent.name === name);
+
+  it('made but unanswered is found in the agents list as the one new agent of its name, without its token', async () => {
+    const before = await client.createAgent({ name: 'Twin desk', language: 'en-GB' });
+    const creations = counter(sandbox, 'createAgent');
+    sandbox.faults.inject('createAgent', { type: 'lose_answer' }, { times: 1 });
+    const found = await client.createAgent({ name: 'Twin desk', language: 'en-GB' }, [before.id]);
+    expect(found).toMatchObject({ name: 'Twin desk', status: 'active', tokenLost: true });
+    expect(found).not.toHaveProperty('agent_token');
+    expect(found.id).not.toBe(before.id);
+    expect(creations()).toBe(1);
+    expect((await named('Twin desk')).map((agent) => agent.id).sort()).toEqual([before.id, found.id].sort());
+  });
+
+  it('never made is reported NOT completed and safe to retry, and no agent of its name appeared', async () => {
+    sandbox.faults.inject('createAgent', { type: 'drop_connection' }, { times: 1 });
+    const error = await rejection(client.createAgent({ name: 'Never desk', language: 'en-GB' }, []));
+    expect(error.message).toMatch(/The creation of "Never desk" was NOT completed.+safe to try again/);
+    expect(await named('Never desk')).toEqual([]);
+  });
+
+  it('unanswered while someone else made one of the same name is UNKNOWN, and says so', async () => {
+    sandbox.faults.inject('createAgent', { type: 'lose_answer' }, { times: 1 });
+    sandbox.faults.inject('listAgents', { type: 'hold' }, { times: 1 });
+    const lists = counter(sandbox, 'listAgents');
+    const creating = client.createAgent({ name: 'Busy desk', language: 'en-GB' }, []);
+    await until(lists, (count) => count > 0, 'the settling list read to reach the provider');
+    // Someone else's creation of the same name lands while the list that settles the lost answer is held.
+    await client.createAgent({ name: 'Busy desk', language: 'en-GB' });
+    sandbox.faults.clear();
+    const error = await rejection(creating);
+    expect(error.message).toContain('The outcome of creating agent "Busy desk" is UNKNOWN');
+    expect(error.message).toContain('2 new agents of that name are listed');
   });
 });
 

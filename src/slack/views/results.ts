@@ -98,5 +98,6 @@ export function reconciledMessage(outcome: Reconciled): SlackMessage {
   const why = 'Voice Ops did not see this change to its end, and checked with the provider afterwards.';
   if (!outcome.ok) return textMessage(`:warning: ${escapeMrkdwn(outcome.message)} ${why}`);
   const predicate = describeChange(outcome.change);
-  return textMessage(`:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}. ${why}`);
+  const note = outcome.note ? ` ${escapeMrkdwn(outcome.note)}` : '';
+  return textMessage(`:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}. ${why}${note}`);
 }
