@@ -82,10 +82,7 @@ export async function createAgent(
     .listAgents()
     .then((agents) => agents.filter((agent) => agent.name === params.name).map((agent) => agent.id))
     .catch(providerFailure);
-  if (!Array.isArray(namedBefore)) {
-    await record(deps, actor, correlationId, { action: 'agent.create', outcome: 'failed', error: namedBefore });
-    return namedBefore;
-  }
+  if (!Array.isArray(namedBefore)) return namedBefore; // audited as failed by `attempt`
   return carryOut(deps, actor, correlationId, {
     action: 'agent.create',
     params,

@@ -96,6 +96,9 @@ export async function carryOutHeld(
 ): Promise<Result<Done>> {
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
+  // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
+  // once the provider cannot still be working on it. (A batch's item is settled with its batch.)
+  if (!result.ok && result.unsettled && !settle) return { ...result, message: `${result.message} ${STILL_CHECKING}` };
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   await atomically(deps, async (deps) => {
@@ -123,5 +126,8 @@ export async function carryOutHeld(
   const { keep: _kept, ...done } = result;
   return { ...done, correlationId };
 }
+
+const STILL_CHECKING =
+  'Voice Ops checks with the provider again once it can no longer be working on it, and tells you what became of it.';
 
 const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

@@ -160,7 +160,8 @@ export async function attempt<T extends object>(
 ): Promise<Result<T>> {
   const correlationId = newCorrelationId();
   const result = await request(correlationId);
-  if (result.ok) return result;
+  // A change the provider may still make is audited when the reconciler settles it.
+  if (result.ok || result.unsettled) return result;
   const last = await deps.store.audit.lastOutcome(correlationId);
   if (last === undefined || last === 'requested') {
     const outcome = result.providerKind ? 'failed' : 'rejected';
@@ -180,7 +181,11 @@ export function providerFailure(error: unknown): Failure {
         : error.kind === 'validation' && error.status === undefined
           ? 'invalid'
           : 'provider';
-  return fail(reason, error.message, { providerKind: error.kind, field: error.field });
+  return fail(reason, error.message, {
+    providerKind: error.kind,
+    field: error.field,
+    ...(error.mayStillLand ? { unsettled: true as const } : {}),
+  });
 }
 
 /** A provider answer whose status is not the one the spec promises for success. */

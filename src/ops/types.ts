@@ -63,6 +63,11 @@ export interface Failure {
   providerKind?: ProviderErrorKind;
   /** A dependency's own error code (Slack's `not_in_channel`, say), for the audit. */
   code?: string;
+  /**
+   * The provider may still carry the change out (its answer did not come in time): not settled yet. The change's
+   * intent stays open, and the reconciler settles it once the provider cannot still be working on it.
+   */
+  unsettled?: true;
 }
 
 export type Result<T> = ({ ok: true } & T) | Failure;

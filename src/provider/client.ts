@@ -349,6 +349,15 @@ export class ProviderClient {
     }
     const found = outcome(listed);
     if (!(found instanceof Unchanged)) return found;
+    // No answer in time: the request may still be under way at the provider, so "not done" is not known yet.
+    if (lost.kind === 'timeout') {
+      throw new ProviderError(
+        'timeout',
+        `The provider did not answer the ${change.noun} of ${change.subject} in time (${outline(lost)}), and ` +
+          `${found.because} yet: it may still happen.`,
+        { status: lost.status, mayStillLand: true, cause: lost },
+      );
+    }
     throw new ProviderError(
       lost.kind,
       `The ${change.noun} of ${change.subject} was NOT completed: ${why} and ${found.because}, ` +

@@ -24,6 +24,8 @@ export interface ProviderErrorDetails {
   field?: string;
   /** How long the provider asked us to wait, from `Retry-After`. */
   retryAfterMs?: number;
+  /** A change whose answer did not come in time and that the lists do not show yet: the provider may still make it. */
+  mayStillLand?: boolean;
   cause?: unknown;
 }
 
@@ -50,6 +52,7 @@ export class ProviderError extends Error {
   readonly providerMessage?: string;
   readonly field?: string;
   readonly retryAfterMs?: number;
+  readonly mayStillLand?: boolean;
 
   constructor(kind: ProviderErrorKind, message: string, details: ProviderErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -59,6 +62,7 @@ export class ProviderError extends Error {
     this.providerMessage = details.providerMessage;
     this.field = details.field;
     this.retryAfterMs = details.retryAfterMs;
+    this.mayStillLand = details.mayStillLand;
   }
 }
 

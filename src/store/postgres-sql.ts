@@ -121,6 +121,11 @@ export function postgresFault(error: unknown): DatabaseFault | undefined {
   return 'failing';
 }
 
+/** A transaction the server ended for a serialization failure or as a deadlock's victim: run again, it may pass. */
+function isReplayable(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && (error.code === '40001' || error.code === '40P01');
+}
+
 const LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))';
 
 abstract class PostgresSql implements Sql {
@@ -322,7 +327,21 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
     });
   }
 
+  /**
+   * Runs `work` in one transaction. One the server ended as a deadlock's victim or for a serialization failure is run
+   * once more from the start: nothing of it was kept, and a transaction's work is statements only (no provider or
+   * Slack call happens inside one), so it can be replayed. A second such failure is thrown, and told as busy.
+   */
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    try {
+      return await this.#transactionOnce(work);
+    } catch (error) {
+      if (!isReplayable(error)) throw error;
+      return this.#transactionOnce(work);
+    }
+  }
+
+  async #transactionOnce<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw this.unreachableOr(error);
     });

@@ -27,7 +27,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     await cutter.connect();
     try {
       const { rows } = await cutter.query<{ pid: number; name: string }>(
-        "SELECT pid, application_name AS name FROM pg_stat_activity WHERE application_name LIKE 'voice-ops liveness %'",
+        'SELECT pid, application_name AS name FROM pg_stat_activity ' +
+          "WHERE datname = current_database() AND application_name LIKE 'voice-ops liveness %'",
       );
       const [session] = rows;
       if (!session || rows.length !== 1) throw new Error(`one liveness session, not ${rows.length}`);

@@ -86,6 +86,8 @@ async function startApp(provider: Provider, home: string, timeoutMs = TIMEOUT_MS
       ...(provider === 'external' ? { VOICE_API_BASE_URL: external.url, VOICE_API_KEY: SANDBOX_KEY } : {}),
       VOICE_API_TIMEOUT_MS: String(timeoutMs),
       ...(await databaseOf(home)).env,
+      // Beside the case's own files on either engine (on Postgres it would otherwise be the checkout's data/).
+      SANDBOX_DATABASE_PATH: join(home, 'sandbox.db'),
       LEASE_TTL_S: '3',
       NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
       VOICE_OPERATORS: OPERATOR,

@@ -1,6 +1,8 @@
 // A provider on a bad day, through the whole app: every change that meets a slow, failing, rate-limiting, garbled,
 // contract-breaking or vanishing provider ends in a message the user can act on, an audit row with the outcome and
-// the error code, and no half-done state (no routing record without a route, no announcement of a failure).
+// the error code, and no half-done state (no routing record without a route, no announcement of a failure). A change
+// whose answer did not come in time, and that the provider's lists do not show yet, may still happen: it is told so,
+// stays open, and is settled (audited, announced if it happened, told) once the provider cannot still be at work.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/sandbox/faults.js';
 import { ACTION } from '../../src/slack/ids.js';
@@ -25,7 +27,7 @@ import {
   WORKING,
 } from '../e2e/support.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
-import type { SlackCall } from '../harness/fake-slack.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { correlationOf, expectActionable, routeRecords, until } from './support.js';
 
 /**
@@ -55,6 +57,9 @@ interface FaultCase {
   /** The provider may have made the change although the app could not read that it did. */
   uncertain: boolean;
 }
+
+/** Told of a buy, a creation or a release whose answer did not come in time and that no list shows yet. */
+const MAY_STILL_HAPPEN = /did not answer the .+ in time.+it may still happen.+tells you what became of it/;
 
 const FAULTS: FaultCase[] = [
   {
@@ -119,6 +124,17 @@ async function expectCleanFailure(
   expect(announcementCalls(t, since), 'no announcement of a failure').toEqual([]);
 }
 
+/** A change that may still happen: said so, not audited as failed (nor as done) yet, and not announced. */
+async function expectUnsettled(shown: SlackCall, correlationId: string, since: number): Promise<void> {
+  const text = shownText(shown);
+  expect(text).toMatch(/^:warning: /);
+  expect(text).toMatch(MAY_STILL_HAPPEN);
+  expectActionable(text);
+  const last = (await auditTrail(t, correlationId)).at(-1);
+  expect(last?.outcome, 'the last audit row of the request').toMatch(/^(requested|confirmed)$/);
+  expect(announcementCalls(t, since), 'no announcement yet').toEqual([]);
+}
+
 /** The audit row that opened the newest request for this action and target (or whose params mention it). */
 async function requestRow(action: string, mention: string) {
   const row = (await auditRows(t)).findLast(
@@ -129,6 +145,29 @@ async function requestRow(action: string, mention: string) {
   );
   if (!row) throw new Error(`no ${action} request for ${mention} in the audit log`);
   return row;
+}
+
+/**
+ * Runs reconciliation passes until the requester of the change `shown` answered is told how it ended (a pass settles
+ * it once it is older than twice the provider timeout); the text they were told.
+ */
+async function settledFor(shown: SlackCall, says: RegExp): Promise<string> {
+  const told = await until(
+    async () => {
+      await t.app.reconcile();
+      return t.slack
+        .calls(RESPONSE_URL)
+        .filter(
+          (call) => call.responseUrlId === shown.responseUrlId && shownText(call).includes('checked with the provider'),
+        );
+    },
+    (calls) => calls.length > 0,
+    'the requester to be told how the change ended',
+  );
+  const text = shownText(told[0] as SlackCall);
+  expect(text).toMatch(says);
+  expect(told).toHaveLength(1);
+  return text;
 }
 
 /** A number bought, an agent created, and the number routed to it, all through the app. */
@@ -152,8 +191,15 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 
     // When the provider may have bought it, the purchased list was read to tell the user which it is.
     const says = failure.uncertain ? /The purchase of .+ was NOT completed.+safe to try again/ : failure.says;
-    await expectCleanFailure(shown, says, failure.code, await correlationOf(t, confirmationId), since);
+    if (failure.code === 'timeout') await expectUnsettled(shown, await correlationOf(t, confirmationId), since);
+    else await expectCleanFailure(shown, says, failure.code, await correlationOf(t, confirmationId), since);
     if (failure.uncertain) expect(shownText(shown)).toMatch(escaped(number));
+    if (failure.code === 'timeout') {
+      // Let go, the held buy is made after all, and its requester is told once it is settled.
+      t.sandbox.faults.clear();
+      await settledFor(shown, /Bought/);
+      return;
+    }
     // A buy is never sent twice; only a 429, which the provider did not process, is repeated.
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(failure.code === 'rate_limited' ? 3 : 1);
     if (failure.fault.type !== 'hold') {
@@ -169,9 +215,16 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
     const shown = await t.respondedTo(sent.responseUrlId);
 
-    // A creation cannot be verified like a buy, so the user is told it may exist and where to look.
-    const says = failure.uncertain ? /may have been created.+Check \/voice agents before trying again/ : failure.says;
-    await expectCleanFailure(shown, says, failure.code, (await requestRow('agent.create', name)).correlation_id, since);
+    // The agents of its name were read before it was sent: one more afterwards would have been this creation.
+    const says = failure.uncertain ? /The creation of ".+" was NOT completed.+safe to try again/ : failure.says;
+    const { correlation_id: correlationId } = await requestRow('agent.create', name);
+    if (failure.code === 'timeout') {
+      await expectUnsettled(shown, correlationId, since);
+      t.sandbox.faults.clear();
+      await settledFor(shown, /Created agent/);
+      return;
+    }
+    await expectCleanFailure(shown, says, failure.code, correlationId, since);
     if (failure.fault.type !== 'hold') {
       expect((await sandboxAgents(t)).map((agent) => agent.name)).not.toContain(name);
     }
@@ -212,6 +265,12 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
 
     // When the provider may have released it, the purchased list was read to tell the user which it is.
     const says = failure.uncertain ? /The release of .+ was NOT completed.+safe to try again/ : failure.says;
+    if (failure.code === 'timeout') {
+      await expectUnsettled(shown, await correlationOf(t, confirmationId), since);
+      t.sandbox.faults.clear();
+      await settledFor(shown, /Released/);
+      return;
+    }
     await expectCleanFailure(shown, says, failure.code, await correlationOf(t, confirmationId), since);
     if (failure.fault.type !== 'hold') {
       expect((await sandboxNumbers(t)).map((entry) => entry.number)).toContain(number);
@@ -227,10 +286,12 @@ describe('answers that arrive late or not at all', () => {
     const buys = t.sandbox.requestCount('buyNumber');
     t.sandbox.faults.inject('buyNumber', SLOW, { times: 1 });
     const shown = await confirmAs(t, OPERATOR, confirmationId);
-    expect(shownText(shown)).toContain('safe to try again');
+    expect(shownText(shown)).toMatch(MAY_STILL_HAPPEN);
     t.sandbox.faults.clear();
 
     await until(sandboxNumbers.bind(null, t), (list) => list.some((entry) => entry.number === number), 'the late buy');
+    // Once the provider cannot still be at work on it, the buy is settled and its requester told.
+    await settledFor(shown, new RegExp(`Bought \\*\\${number}\\*`));
     const retried = await t.command(`numbers buy ${number}`, OPERATOR);
     const answer = shownText(await t.respondedTo(retried.responseUrlId));
     expect(answer).toMatch(/is already one of your numbers: nothing to buy/);
@@ -239,16 +300,20 @@ describe('answers that arrive late or not at all', () => {
     expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
   });
 
-  it('an agent the provider creates after the timeout is where the failure message says to look', async () => {
+  it('an agent the provider creates after the timeout is settled later: its requester is told it exists, token lost', async () => {
     const name = agentName('Late desk');
     t.sandbox.faults.inject('createAgent', SLOW, { times: 1 });
     const sent = await t.command(`agents create "${name}" en-US`, OPERATOR);
-    expect(shownText(await t.respondedTo(sent.responseUrlId))).toContain('Check /voice agents');
+    const shown = await t.respondedTo(sent.responseUrlId);
+    expect(shownText(shown)).toMatch(MAY_STILL_HAPPEN);
     t.sandbox.faults.clear();
 
     await until(sandboxAgents.bind(null, t), (list) => list.some((agent) => agent.name === name), 'the late agent');
-    const listed = await t.command('agents', OPERATOR);
-    expect(shownText(await t.respondedTo(listed.responseUrlId))).toContain(name);
+    const told = await settledFor(shown, /Created agent/);
+    expect(told).toContain(name);
+    expect(told).toContain('its token went with the answer');
+    const { correlation_id: correlationId } = await requestRow('agent.create', name);
+    expect((await auditTrail(t, correlationId)).at(-1)).toMatchObject({ outcome: 'succeeded', source: 'system' });
   });
 
   it('a map that timed out is sent once more and routes, with its record; the late first one changes nothing', async () => {
@@ -270,15 +335,19 @@ describe('answers that arrive late or not at all', () => {
     const { number, agent } = await routedNumber('IT');
     const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
     t.sandbox.faults.inject('releaseNumber', SLOW, { times: 1 });
-    // Checked at once, as a buy is: the number is still listed, so the release is told as not done, safe to repeat.
-    expect(shownText(await confirmAs(t, ADMIN, confirmationId))).toMatch(/The release of .+ was NOT completed/);
+    // Checked at once, as a buy is: the number is still listed, and the release may still happen.
+    const shown = await confirmAs(t, ADMIN, confirmationId);
+    expect(shownText(shown)).toMatch(MAY_STILL_HAPPEN);
     expect((await routeRecords(t))[number], 'not known to be released yet').toBe(agent.id);
     t.sandbox.faults.clear();
 
     await until(sandboxNumbers.bind(null, t), (list) => !list.some((entry) => entry.number === number), 'the release');
-    await t.app.reconcile();
+    await settledFor(shown, /Released/);
     expect((await routeRecords(t))[number], 'no routing record without a route').toBeUndefined();
-    expect(await lastAuditRow(t, { action: 'routing.drop', target: number })).toMatchObject({ source: 'provider' });
+    expect(await lastAuditRow(t, { action: 'number.release', target: number })).toMatchObject({
+      outcome: 'succeeded',
+      source: 'system',
+    });
     const agentsListed = await t.command('agents', ADMIN);
     const row = shownText(await t.respondedTo(agentsListed.responseUrlId));
     expect(row).toContain(agent.id);
