@@ -249,7 +249,6 @@ async function runBatch(
   const ran = await deps.locks.tryWith(keys, batch.id, async () => {
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
-    if (from === 'planned') await record(deps, actor, batch.id, { action: actionOf(batch), outcome: 'confirmed' });
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
     await deps.changes.run(describe, () => runItems(deps, actor, batch.id, pending, onProgress), batch.id);
     return finish(deps, actor, batch.id);
@@ -384,7 +383,11 @@ async function start(
       from === 'planned'
         ? await deps.store.batches.start(batch.id, actor.userId)
         : await deps.store.batches.move(batch.id, ['awaiting'], 'running');
-    return started ? undefined : alreadyStarted(deps, batch.id);
+    if (!started) return alreadyStarted(deps, batch.id);
+    // In the same transaction: a batch is running only once its confirmation is audited, so that a database that
+    // fails in between leaves it as planned, to be applied again, rather than running with no one to run it.
+    if (from === 'planned') await record(deps, actor, batch.id, { action: actionOf(batch), outcome: 'confirmed' });
+    return undefined;
   });
 }
 

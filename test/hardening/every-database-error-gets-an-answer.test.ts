@@ -1,6 +1,7 @@
 // Any database failure reaches the person with what is known, never a cause that did not happen and never a
 // "Working on it…" left for good: a database that takes no writes (both engines), another session holding the audit
-// chain's lock past the statement timeout, and a pool of one held by a change that waits on that lock (Postgres).
+// chain's lock past the statement timeout (a single change, a bulk plan and its Apply), and a pool of one held by a
+// change that waits on that lock (Postgres).
 // Each failure counts in /metrics by kind. Locks are held and let go by the test: nothing races a clock.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,9 +10,12 @@ import { CHAIN_LOCK } from '../../src/store/audit.js';
 import {
   acknowledged,
   askForConfirmation,
+  blocksOf,
   EPHEMERAL,
+  onlyButton,
   outcomeOf,
   press,
+  respondedWith,
   shownText,
   stopWrites,
   voiceNumber,
@@ -20,6 +24,7 @@ import { OPERATOR, startTestApp, type TestApp, type TestAppOptions } from '../ha
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
+import { numbersAndAgent } from './process-support.js';
 import { until } from './support.js';
 
 let t: TestApp | undefined;
@@ -111,6 +116,60 @@ describe.runIf(TEST_ENGINE === 'postgres')('a Postgres that is busy', () => {
     expect(shownText(await outcomeOf(app, again.responseUrlId))).toContain('under way');
     expect(app.sandbox.requestCount('buyNumber')).toBe(buys);
     expect(await faultsCounted(app, 'busy')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a bulk plan and its Apply, with the audit chain held past the statement timeout: each is answered in place of its "Working on it…"', async () => {
+    const app = await started({ env: { DATABASE_STATEMENT_TIMEOUT_MS: '500' } });
+    const agentId = await numbersAndAgent(app.sandbox, 'NL', 3, { name: 'Busy desk', language: 'nl-NL' });
+    // What the person reads last where the request was answered.
+    const lastWord = (responseUrlId: string | undefined) => {
+      const last = app.slack
+        .calls(RESPONSE_URL)
+        .filter((call) => call.responseUrlId === responseUrlId)
+        .at(-1);
+      return last ? shownText(last) : '';
+    };
+
+    let chain = await holdTheChain(app);
+    let planned: Awaited<ReturnType<TestApp['command']>>;
+    try {
+      planned = await app.command(`map NL to ${agentId}`, OPERATOR);
+      await until(
+        () => Promise.resolve(lastWord(planned.responseUrlId)),
+        (text) => text.includes('too busy'),
+        'the plan to be answered that the database is busy',
+      );
+      await app.settled();
+    } finally {
+      await chain.release();
+    }
+    const planAnswer = lastWord(planned.responseUrlId);
+    expect(planAnswer).toContain('nothing was changed');
+    expect(planAnswer).not.toMatch(/Working on it|Checking the plan/);
+
+    const plan = await app.respondedTo((await app.command(`map NL to ${agentId}`, OPERATOR)).responseUrlId);
+    const maps = app.sandbox.requestCount('mapNumber');
+    chain = await holdTheChain(app);
+    let applied: Awaited<ReturnType<typeof press>>;
+    try {
+      applied = await press(app, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
+      await until(
+        () => Promise.resolve(lastWord(applied.responseUrlId)),
+        (text) => text.includes('too busy'),
+        'the Apply to be answered that the database is busy',
+      );
+      await app.settled();
+    } finally {
+      await chain.release();
+    }
+    const applyAnswer = lastWord(applied.responseUrlId);
+    expect(applyAnswer).not.toMatch(/Working on it|Checking the plan|of \d+ done/);
+    expect(applyAnswer).toContain('nothing was changed');
+    expect(app.sandbox.requestCount('mapNumber')).toBe(maps);
+    expect(await faultsCounted(app, 'busy')).toBeGreaterThanOrEqual(2);
+    // Nothing was left half-done: the same plan, applied again once the database answers, routes every number.
+    const again = await press(app, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
+    expect(shownText(await respondedWith(app, again.responseUrlId, 'Routed'))).toContain('Routed 3 of 3 numbers');
   });
 
   it('a pool of one held by a change waiting on the chain: a command is told the database is busy, not unreachable', async () => {
