@@ -130,7 +130,11 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   });
   const readiness = new ReadinessChecks(
     {
-      database: () => store.checkWritable(),
+      // A replica that lost its liveness may have been taken over: it is not ready until it holds it again.
+      database: async () =>
+        store.liveness.held
+          ? store.checkWritable()
+          : { ok: false, state: 'unreachable', detail: "this replica's liveness session ended: it sends no change" },
       slack: async () => {
         const status = await identity.check();
         if (status.ok) return status;

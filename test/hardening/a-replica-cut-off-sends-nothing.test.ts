@@ -1,49 +1,91 @@
 // A replica whose own database session is cut while it runs (a network partition, a failover, an operator ending the
 // session) has lost its liveness: the other replicas may take its leases and changes over, so it sends the provider
-// no change until it holds its liveness again. Here the test ends the replica's session and keeps its advisory lock,
-// as a session the server has not yet let go of would: the replica answers a buy with "nothing was sent", and buys
-// again once it has its liveness back.
+// no change until it holds its liveness again, and a change begun before the loss sends nothing even after. Here the
+// test ends the replica's session and keeps its advisory lock, as a session the server has not yet let go of would.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
 import { livenessLockOf } from '../../src/store/postgres-liveness.js';
-import { shownText } from '../e2e/support.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../harness/app.js';
-import { appEnvironment, spawnApp } from '../harness/app-process.js';
+import { type Block, EPHEMERAL, onlyButton, shownText } from '../e2e/support.js';
+import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { TEST_ENGINE } from '../harness/database.js';
-import { askToBuy, availableNumber, inspectDatabase, outcome, pressConfirm, useProcessBed } from './process-support.js';
+import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { blockAction, slashCommand } from '../harness/payloads.js';
+import { postToSlackApp } from '../harness/signing.js';
+import {
+  askToBuy,
+  availableNumber,
+  inspectDatabase,
+  numbersAndAgent,
+  outcome,
+  pressConfirm,
+  useProcessBed,
+} from './process-support.js';
 import { until } from './support.js';
 
 const bed = useProcessBed('voice-ops-fence-', [BOT_TOKEN, SIGNING_SECRET]);
 
-describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database session, on Postgres', () => {
-  it('sends no change while its liveness is lost, and changes again once it holds it', async () => {
-    if (bed.database.target.kind !== 'postgres') throw new Error('a Postgres database');
-    const app = spawnApp({ via: 'node', env: appEnvironment(bed.slack, bed.sandbox, bed.database.env) });
-    bed.started.push(app);
-    const { eventsUrl } = await app.ready;
-    const logged = (message: string) => app.entries().some((entry) => String(entry.msg).startsWith(message));
+async function replica(env: Record<string, string> = {}): Promise<AppProcess & { eventsUrl: string }> {
+  const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...env } });
+  bed.started.push(app);
+  return { ...app, eventsUrl: (await app.ready).eventsUrl };
+}
 
-    const cutter = new pg.Client({ connectionString: bed.database.target.url });
-    await cutter.connect();
+const logged = (app: AppProcess, message: string) =>
+  until(
+    () => Promise.resolve(app.entries().some((entry) => String(entry.msg).startsWith(message))),
+    Boolean,
+    `the log line "${message}"`,
+  );
+
+/**
+ * Ends the replica's liveness session and keeps its lock; resolves once the replica knows. `restore` lets the lock go
+ * and resolves once the replica holds it again.
+ */
+async function cutOff(app: AppProcess): Promise<{ restore(): Promise<void> }> {
+  if (bed.database.target.kind !== 'postgres') throw new Error('a Postgres database');
+  const cutter = new pg.Client({ connectionString: bed.database.target.url });
+  await cutter.connect();
+  const { rows } = await cutter.query<{ pid: number; name: string }>(
+    'SELECT pid, application_name AS name FROM pg_stat_activity ' +
+      "WHERE datname = current_database() AND application_name LIKE 'voice-ops liveness %'",
+  );
+  const [session] = rows;
+  if (!session || rows.length !== 1) throw new Error(`one liveness session, not ${rows.length}`);
+  const [namespace, key] = livenessLockOf(session.name.replace('voice-ops liveness ', ''));
+  await cutter.query('SELECT pg_terminate_backend($1)', [session.pid]);
+  // Waits for the ended session to let go, then keeps the lock, so that the replica cannot take it back.
+  await cutter.query('SELECT pg_advisory_lock($1, $2)', [namespace, key]);
+  await logged(app, 'this replica lost its liveness');
+  return {
+    async restore() {
+      await cutter.end();
+      await logged(app, 'this replica holds its liveness again');
+    },
+  };
+}
+
+describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database session, on Postgres', () => {
+  it('sends no change while its liveness is lost, is not ready meanwhile, and changes again once it holds it', async () => {
+    const app = await replica();
+    const cut = await cutOff(app);
     try {
-      const { rows } = await cutter.query<{ pid: number; name: string }>(
-        'SELECT pid, application_name AS name FROM pg_stat_activity ' +
-          "WHERE datname = current_database() AND application_name LIKE 'voice-ops liveness %'",
+      // Taken out of a load balancer's rotation meanwhile: /readyz says its database is out of reach.
+      const readiness = await until(
+        async () => {
+          const answer = await fetch(app.eventsUrl.replace('/slack/events', '/readyz'));
+          return { status: answer.status, body: (await answer.json()) as unknown };
+        },
+        (seen) => seen.status === 503,
+        '/readyz to say the replica is not ready',
       );
-      const [session] = rows;
-      if (!session || rows.length !== 1) throw new Error(`one liveness session, not ${rows.length}`);
-      const [namespace, key] = livenessLockOf(session.name.replace('voice-ops liveness ', ''));
-      await cutter.query('SELECT pg_terminate_backend($1)', [session.pid]);
-      // Waits for the ended session to let go, then keeps the lock, so that the replica cannot take it back.
-      await cutter.query('SELECT pg_advisory_lock($1, $2)', [namespace, key]);
-      await until(() => Promise.resolve(logged('this replica lost its liveness')), Boolean, 'the replica to notice');
+      expect(readiness.body).toMatchObject({ ok: false, checks: { database: 'unreachable' } });
 
       const number = await availableNumber(bed.sandbox, 'GB');
       const buys = bed.sandbox.requestCount('buyNumber');
-      const withheld = await outcome(
-        bed.slack,
-        await pressConfirm(bed.slack, eventsUrl, await askToBuy(bed.slack, eventsUrl, number)),
-      );
+      const ask = () => askToBuy(bed.slack, app.eventsUrl, number);
+      const withheld = await outcome(bed.slack, await pressConfirm(bed.slack, app.eventsUrl, await ask()));
       expect(shownText(withheld)).toContain('Nothing was sent to the provider');
       expect(bed.sandbox.requestCount('buyNumber')).toBe(buys);
       expect((await inspectDatabase(bed.database)).trail).toEqual([
@@ -52,20 +94,57 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
         'number.buy failed',
       ]);
 
-      await cutter.query('SELECT pg_advisory_unlock($1, $2)', [namespace, key]);
-      await until(
-        () => Promise.resolve(logged('this replica holds its liveness again')),
-        Boolean,
-        'the replica to hold its liveness again',
-      );
-      const bought = await outcome(
-        bed.slack,
-        await pressConfirm(bed.slack, eventsUrl, await askToBuy(bed.slack, eventsUrl, number)),
-      );
+      await cut.restore();
+      const bought = await outcome(bed.slack, await pressConfirm(bed.slack, app.eventsUrl, await ask()));
       expect(shownText(bought)).toContain(`Bought *${number}*`);
       expect(bed.sandbox.requestCount('buyNumber')).toBe(buys + 1);
     } finally {
-      await cutter.end();
+      await cut.restore().catch(() => {});
     }
+  });
+
+  it('a batch begun before the loss sends no further item, even once its replica holds its liveness again', async () => {
+    const count = 6;
+    const agentId = await numbersAndAgent(bed.sandbox, 'FR', count, { name: 'Lyon desk', language: 'fr-FR' });
+    const app = await replica({ VOICE_API_TIMEOUT_MS: '60000' });
+    const planAnswers = `fence-plan-${count}`;
+    const body = slashCommand({
+      text: `map FR to ${agentId}`,
+      userId: OPERATOR,
+      responseUrl: bed.slack.respondUrl(planAnswers),
+    });
+    expect((await postToSlackApp(app.eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
+    const plan = await bed.slack.waitFor(
+      RESPONSE_URL,
+      (call) => call.responseUrlId === planAnswers && shownText(call).includes('Plan'),
+    );
+    bed.sandbox.faults.inject('mapNumber', { type: 'hold' });
+    const maps = bed.sandbox.requestCount('mapNumber');
+    const applyAnswers = 'fence-apply';
+    const apply = blockAction({
+      userId: OPERATOR,
+      actionId: ACTION.confirmBatch,
+      value: onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch),
+      container: EPHEMERAL,
+      responseUrl: bed.slack.respondUrl(applyAnswers),
+    });
+    expect((await postToSlackApp(app.eventsUrl, SIGNING_SECRET, apply)).status).toBe(200);
+    // Four items at a time: four maps held at the provider, two items not started.
+    await until(
+      () => Promise.resolve(bed.sandbox.requestCount('mapNumber') - maps),
+      (sent) => sent === 4,
+      'four maps to reach the provider',
+    );
+
+    const cut = await cutOff(app);
+    await cut.restore();
+    bed.sandbox.faults.clear();
+
+    const result = await bed.slack.waitFor(
+      RESPONSE_URL,
+      (call) => call.responseUrlId === applyAnswers && /Routed \d+ of \d+/.test(shownText(call)),
+    );
+    expect(shownText(result)).toContain(`Routed 4 of ${count} numbers`);
+    expect(bed.sandbox.requestCount('mapNumber') - maps).toBe(4);
   });
 });
