@@ -32,8 +32,8 @@ import type { AppReady, LoopDelay } from './app-process.js';
 import { buttonValue } from './blocks.js';
 import { OPERATOR } from './constants.js';
 import { type Child, type ChildOutput, REPO_ROOT } from './ipc.js';
-import { type Target, table, verdict } from './report.js';
 import { median, round } from './stats.js';
+import { type Target, table, verdict } from './table.js';
 
 export const BATCH = {
   /** Maps in the batch: the most one plan may hold. */

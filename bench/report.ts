@@ -10,15 +10,8 @@ import type { MemoryResult } from './memory.js';
 import type { ModalRow } from './modal.js';
 import type { StartupResult } from './startup.js';
 import { type Distribution, MB } from './stats.js';
+import { type Target, table, verdict } from './table.js';
 import { type TakeoverResult, takeoverTargets } from './takeover.js';
-
-export interface Target {
-  name: string;
-  limit: string;
-  measured: string;
-  /** Undefined for a figure that is reported, not judged. */
-  pass: boolean | undefined;
-}
 
 export interface Results {
   ack: AckRow[];
@@ -56,13 +49,6 @@ const ms = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixe
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 const spread = (d: Distribution, digits = 1) => `${ms(d.p50, digits)} / ${ms(d.max, digits)}`;
-
-export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
-}
 
 const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'Postgres' };
 
@@ -219,8 +205,6 @@ function onceEach({ claims }: EnginesResult): boolean {
     claims.refused === claims.presses - claims.confirmations
   );
 }
-
-export const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'PASS' : 'MISS');
 
 export function render(results: Results, list: Target[]): string {
   const out: string[] = [];

@@ -17,8 +17,8 @@ import { blockAction, OPS_CHANNEL, slashCommand } from '../test/harness/payloads
 import { createDatabase, type PostgresServer } from '../test/harness/postgres.js';
 import { postToSlackApp } from '../test/harness/signing.js';
 import { buttonValue } from './blocks.js';
-import type { Target } from './report.js';
 import { type Distribution, distribution, until } from './stats.js';
+import type { Target } from './table.js';
 
 export const TAKEOVER = { kills: 5, limitMs: 5_000 };
 
