@@ -38,6 +38,8 @@ export interface Metrics {
   liveness(held: boolean): void;
   /** Other replicas found dead, and taken over. */
   replicaTakenOver(count: number): void;
+  /** A change not sent to the provider because this replica had lost its liveness. */
+  changeWithheld(): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -62,6 +64,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #databaseFaults;
   readonly #liveness;
   readonly #takenOver;
+  readonly #withheld;
 
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
@@ -165,6 +168,11 @@ export class PrometheusMetrics implements Metrics {
       help: 'Other replicas found dead by this one: their leases freed at once, their changes resolved',
       registers,
     });
+    this.#withheld = new Counter({
+      name: 'voice_ops_changes_withheld_total',
+      help: 'Changes not sent to the provider because this replica had lost its liveness (or began them before it did)',
+      registers,
+    });
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -194,6 +202,10 @@ export class PrometheusMetrics implements Metrics {
 
   replicaTakenOver(count: number): void {
     this.#takenOver.inc(count);
+  }
+
+  changeWithheld(): void {
+    this.#withheld.inc();
   }
 
   /** The registry as /metrics serves it. */

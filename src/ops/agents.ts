@@ -10,6 +10,7 @@ import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { tokenLostNote } from './verify.js';
 import { visible } from './visible.js';
 
 export interface AgentSummary {
@@ -103,11 +104,6 @@ export async function createAgent(
     },
   });
 }
-
-/** Said when a creation whose answer was lost is found in the agents list: created, but nobody has its token. */
-export const tokenLostNote =
-  "The provider's answer was lost, so the agent was found in the agents list instead: its token went with the " +
-  'answer and cannot be shown again. If you need the token, delete this agent and create it again.';
 
 /** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
 export interface AgentInUse {

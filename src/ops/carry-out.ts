@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { noteIntentOpened } from '../delivery-scope.js';
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
@@ -5,6 +6,7 @@ import { type Change, subjectOf } from './announcements.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, busy, type OpsDeps, providerFailure, record } from './context.js';
 import type { Actor, Result } from './types.js';
+import { ProviderReads, verifyChange } from './verify.js';
 
 /** What a change's work reports: the announcement, and what only the requester may see. */
 export interface Finished {
@@ -95,10 +97,14 @@ export async function carryOutHeld(
   settle?: Settle,
 ): Promise<Result<Done>> {
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
-  const result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
-  // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
-  // once the provider cannot still be working on it. (A batch's item is settled with its batch.)
-  if (!result.ok && result.unsettled && !settle) return { ...result, message: `${result.message} ${STILL_CHECKING}` };
+  let result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
+  if (!result.ok && result.unsettled) {
+    // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
+    // once the provider cannot still be working on it.
+    if (!settle) return { ...result, message: `${result.message} ${STILL_CHECKING}` };
+    // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
+    result = await verifiedOnceDone(deps, work.intent, actor.userId);
+  }
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   await atomically(deps, async (deps) => {
@@ -125,6 +131,12 @@ export async function carryOutHeld(
   if (!result.ok) return result;
   const { keep: _kept, ...done } = result;
   return { ...done, correlationId };
+}
+
+/** What the provider shows of a change once it can no longer be working on it (one more timeout from now). */
+async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string): Promise<Result<Finished>> {
+  await sleep(deps.provider.timeoutMs);
+  return verifyChange(deps, new ProviderReads(deps), intent, by).catch(providerFailure);
 }
 
 const STILL_CHECKING =

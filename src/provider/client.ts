@@ -92,7 +92,8 @@ export class ProviderClient {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly authorization: string;
-  private readonly timeoutMs: number;
+  /** How long a request waits for its answer: after twice this, the provider is no longer working on a change. */
+  readonly timeoutMs: number;
   private readonly cursorParam: string;
   private readonly retryPolicy: RetryPolicy;
   private readonly logger?: Logger;

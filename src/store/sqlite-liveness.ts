@@ -1,7 +1,7 @@
 // Liveness beside a SQLite file: each process holds an exclusive lock on a small database file of its own in the
 // folder `<DATABASE_PATH>.replicas`. The lock is the operating system's (SQLite's POSIX locks), so it ends with the
 // process however it ends. Another process tests it by asking for the same lock without waiting: refused means alive.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { type Liveness, newReplicaId } from './liveness.js';
@@ -24,13 +24,26 @@ function lockHeld(file: string): boolean {
   }
 }
 
+/** Removes the files of processes that ended without removing their own (killed), so that they do not pile up. */
+function removeEnded(folder: string): void {
+  for (const name of readdirSync(folder)) {
+    const file = join(folder, name);
+    if (name.endsWith('.lock') && !lockHeld(file)) rmSync(file, { force: true });
+  }
+}
+
 export function fileLiveness(databasePath: string): Liveness {
   const folder = `${databasePath}.replicas`;
   mkdirSync(folder, { recursive: true });
+  removeEnded(folder);
   const replica = newReplicaId();
-  const held = new Sqlite(fileOf(folder, replica));
+  // Made under another name and renamed once locked (the lock stays with the file), so that a process starting at
+  // the same moment never finds it unlocked and takes it for a dead one's.
+  const starting = join(folder, `${replica}.starting`);
+  const held = new Sqlite(starting);
   // Held until the connection closes: no other connection, in any process, gets this file's lock meanwhile.
   held.exec('BEGIN EXCLUSIVE');
+  renameSync(starting, fileOf(folder, replica));
   return {
     replica,
     // The operating system keeps the lock while the process runs: it cannot be lost meanwhile.

@@ -4,8 +4,9 @@
 // done and safe to try again, and nothing says otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
-import { routeRecords } from '../hardening/support.js';
+import { routeRecords, until } from '../hardening/support.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import { metricValue } from '../harness/metrics.js';
 import {
   askForConfirmation,
   auditRows,
@@ -115,6 +116,42 @@ describe('an agent created whose answer was lost', () => {
     expect((await sandboxAgents(t)).filter((agent) => agent.name === 'Ghost desk')).toEqual([]);
     const creations = (await auditRows(t)).filter((row) => row.action === 'agent.create');
     expect(creations.at(-1)?.outcome).toBe('failed');
+  });
+});
+
+describe('a batch whose item times out', () => {
+  it('waits until the provider cannot still be at work on it: a buy made late is counted bought, audited once', async () => {
+    // A provider timeout of its own, so that the batch's wait is short.
+    const app = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: '1000' } });
+    try {
+      const planned = await app.respondedTo((await app.command('numbers buy GB 2', OPERATOR)).responseUrlId);
+      const timedOut = () =>
+        metricValue(
+          app.app.probesUrl,
+          'voice_ops_provider_request_failures_total{method="POST",endpoint="/buy-phone-number",kind="timeout"}',
+        );
+      app.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
+      const pressed = await press(
+        app,
+        OPERATOR,
+        ACTION.confirmBatch,
+        onlyButton(blocksOf(planned), ACTION.confirmBatch),
+      );
+      await until(timedOut, (count) => count === 1, 'one buy to time out');
+      // The held buy is made now, after the app gave up on its answer and found it missing from the list.
+      app.sandbox.faults.clear();
+
+      const result = shownText(await respondedWith(app, pressed.responseUrlId, /Bought \d+ of 2/));
+      await app.settled();
+      expect(result).toContain('Bought 2 of 2 numbers');
+      expect(app.sandbox.requestCount('buyNumber')).toBe(2);
+      const owned = (await sandboxNumbers(app)).map((entry) => entry.number);
+      const bought = (await auditRows(app)).filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded');
+      expect(bought).toHaveLength(2);
+      for (const row of bought) expect(owned).toContain(row.target);
+    } finally {
+      await app.close();
+    }
   });
 });
 

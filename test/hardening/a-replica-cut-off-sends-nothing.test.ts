@@ -11,6 +11,7 @@ import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { metricValue } from '../harness/metrics.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
 import {
@@ -88,6 +89,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
       const withheld = await outcome(bed.slack, await pressConfirm(bed.slack, app.eventsUrl, await ask()));
       expect(shownText(withheld)).toContain('Nothing was sent to the provider');
       expect(bed.sandbox.requestCount('buyNumber')).toBe(buys);
+      expect(await metricValue(app.eventsUrl.replace('/slack/events', ''), 'voice_ops_changes_withheld_total')).toBe(1);
       expect((await inspectDatabase(bed.database)).trail).toEqual([
         'number.buy requested',
         'number.buy confirmed',

@@ -3,8 +3,8 @@ import type { ModalView } from '@slack/types';
 import type { Finished } from '../../ops/carry-out.js';
 import type { PendingChange } from '../../ops/changes.js';
 import type { Failure } from '../../ops/types.js';
+import type { Verified } from '../../ops/verify.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
-import type { Reconciled } from '../../reconcile/intents.js';
 import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { slackRefusal } from '../slack-errors.js';
@@ -94,7 +94,7 @@ export function tokenUndeliveredMessage(agent: CreatedAgent): SlackMessage {
 }
 
 /** How a change ended that the app stopped in the middle of, once the provider was asked. */
-export function reconciledMessage(outcome: Reconciled): SlackMessage {
+export function reconciledMessage(outcome: Verified): SlackMessage {
   const why = 'Voice Ops did not see this change to its end, and checked with the provider afterwards.';
   if (!outcome.ok) return textMessage(`:warning: ${escapeMrkdwn(outcome.message)} ${why}`);
   const predicate = describeChange(outcome.change);
