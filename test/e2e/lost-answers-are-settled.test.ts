@@ -3,10 +3,11 @@
 // the audit, the routing records and the provider agree. Never made (`drop_connection`), a release is told as not
 // done and safe to try again, and nothing says otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { routeRecords, until } from '../hardening/support.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { metricValue } from '../harness/metrics.js';
+import { textInput } from '../harness/payloads.js';
 import {
   askForConfirmation,
   auditRows,
@@ -20,6 +21,7 @@ import {
   sandboxAgents,
   sandboxNumbers,
   shownText,
+  viewOf,
   voiceNumber,
 } from './support.js';
 
@@ -116,6 +118,37 @@ describe('an agent created whose answer was lost', () => {
     expect((await sandboxAgents(t)).filter((agent) => agent.name === 'Ghost desk')).toEqual([]);
     const creations = (await auditRows(t)).filter((row) => row.action === 'agent.create');
     expect(creations.at(-1)?.outcome).toBe('failed');
+  });
+});
+
+describe('a bulk release whose items lose their answers', () => {
+  it('counts them released: the result, the audit and the provider agree', async () => {
+    const numbers = [await voiceNumber(t, 'JP', 3), await voiceNumber(t, 'JP', 4), await voiceNumber(t, 'JP', 5)];
+    for (const number of numbers) await buyThroughApp(t, ADMIN, number);
+    const planned = await t.respondedTo((await t.command('numbers release JP', ADMIN)).responseUrlId);
+    const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatchTyped);
+    const since = t.slack.mark();
+    const pressed = await press(t, ADMIN, ACTION.confirmBatchTyped, batchId);
+    const opened = viewOf(
+      await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId, { since }),
+    );
+    const releases = t.sandbox.requestCount('releaseNumber');
+    // Each release is made, and its answer lost.
+    t.sandbox.faults.inject('releaseNumber', { type: 'lose_answer' }, { times: numbers.length });
+    await t.submit({
+      userId: ADMIN,
+      callbackId: CALLBACK.confirmBatch,
+      privateMetadata: opened.private_metadata,
+      stateValues: { [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput('3') } },
+    });
+    await t.slack.waitFor('views.update', (call) => shownText(call).includes('Released 3 of 3 numbers'), { since });
+    await t.settled();
+    expect(t.sandbox.requestCount('releaseNumber') - releases).toBe(numbers.length);
+    const owned = (await sandboxNumbers(t)).map((entry) => entry.number);
+    for (const number of numbers) {
+      expect(owned).not.toContain(number);
+      expect(await succeeded('number.release', number)).toHaveLength(1);
+    }
   });
 });
 

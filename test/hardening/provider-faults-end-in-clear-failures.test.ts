@@ -255,6 +255,27 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     }
   });
 
+  it("a confirmed agent's deletion fails cleanly and keeps the agent", async () => {
+    const { agent } = await createAgentThroughApp(t, OPERATOR, agentName('Kept desk'));
+    const { confirmationId } = await askForConfirmation(t, ADMIN, `agents delete ${agent.id}`);
+    const since = t.slack.mark();
+    t.sandbox.faults.inject('deleteAgent', failure.fault);
+
+    const shown = await confirmAs(t, ADMIN, confirmationId);
+
+    // When the provider may have deleted it, the agents list was read to tell the user which it is.
+    const says = failure.uncertain ? /The deletion of .+ was NOT completed.+safe to try again/ : failure.says;
+    if (failure.code === 'timeout') {
+      await expectUnsettled(shown, await correlationOf(t, confirmationId), since);
+      t.sandbox.faults.clear();
+      await settledFor(shown, /Deleted agent/);
+      expect((await sandboxAgents(t)).map((listed) => listed.id)).not.toContain(agent.id);
+      return;
+    }
+    await expectCleanFailure(shown, says, failure.code, await correlationOf(t, confirmationId), since);
+    expect((await sandboxAgents(t)).map((listed) => listed.id)).toContain(agent.id);
+  });
+
   it('a confirmed release fails cleanly and keeps the number and its routing record', async () => {
     const { number, agent } = await routedNumber('DE');
     const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number}`);
