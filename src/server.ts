@@ -193,7 +193,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     logger,
   };
   const ops = createOps(opsDeps);
-  const lease = new BackgroundLease(store.liveness.replica, store.leases, config.leaseTtlMs, logger, metrics);
+  const lease = new BackgroundLease(store.liveness, store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
     intervalS: config.reconcileIntervalS,
     // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
@@ -204,8 +204,8 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   });
   // A replica found dead is taken over at once: its leases were freed, so the background lease may be this one's
   // now, and a pass resolves its changes and tells its requesters.
-  const peers = new PeerWatch(store, logger, async (gone) => {
-    metrics.replicaTakenOver(gone.length);
+  const peers = new PeerWatch(store, logger, async (newlyDead) => {
+    metrics.replicaTakenOver(newlyDead);
     await reconciler.pass();
   });
   // Each delivery is tracked to its end, so that a graceful stop lets a change under way finish, be audited and

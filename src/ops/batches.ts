@@ -251,6 +251,9 @@ async function runBatch(
     if (refused) return refused;
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
     await deps.changes.run(describe, () => runItems(deps, actor, batch.id, pending, onProgress), batch.id);
+    // Cut off meanwhile: the batch is settled and told as one a dead process left, by another replica or by this one
+    // once it holds its liveness again, so that it is told once.
+    if (!deps.locks.mayStillAct()) return CUT_OFF;
     return finish(deps, actor, batch.id);
   });
   if (ran) return 'id' in ran.value ? { ok: true, view: ran.value } : ran.value;
@@ -261,6 +264,13 @@ async function runBatch(
   if (await deps.locks.isUnderWay(batch.id)) return beingApplied();
   return busy(lockedBy(plan));
 }
+
+const CUT_OFF = fail(
+  'provider',
+  'Voice Ops lost its hold on its database while applying this plan, and sent nothing more: you will be told where ' +
+    'it stopped, with a Resume.',
+  { providerKind: 'withheld' },
+);
 
 /** What a batch that could not take its locks names as busy. */
 const lockedBy = (plan: StoredPlan): string =>
@@ -450,7 +460,8 @@ async function runItems(
    * failed.
    */
   const startNext = async (deps: OpsDeps): Promise<PendingItem | undefined> => {
-    const item = failed ? undefined : pending[next++];
+    // A runner cut off from its database session starts nothing more: another replica may be settling the batch.
+    const item = failed || !deps.locks.mayStillAct() ? undefined : pending[next++];
     if (!item) return undefined;
     if (deps.changes.closing) {
       // The batch stops as a Stop would, and its requester gets Resume.

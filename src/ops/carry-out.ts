@@ -97,37 +97,40 @@ export async function carryOutHeld(
   settle?: Settle,
 ): Promise<Result<Done>> {
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
-  let result = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
-  if (!result.ok && result.unsettled) {
-    // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
-    // once the provider cannot still be working on it.
-    if (!settle) return { ...result, message: `${result.message} ${STILL_CHECKING}` };
-    // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
-    result = await verifiedOnceDone(deps, work.intent, actor.userId);
-  }
+  const ran = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
+  // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
+  // once the provider cannot still be working on it.
+  if (!ran.ok && ran.unsettled && !settle) return { ...ran, message: `${ran.message} ${STILL_CHECKING}` };
+  // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
+  const result = !ran.ok && ran.unsettled ? await verifiedOnceDone(deps, work.intent, actor.userId) : ran;
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
-  await atomically(deps, async (deps) => {
-    // Sent all at once, so that on Postgres they cost one round trip rather than one each: the intent's close, what
-    // the outcome settles (a batch's next item started), then the audit chain's end. The rows come before the
-    // chain's lock, as in every transaction that appends (the reconciler's close, a Stop): one that held the chain
-    // while it waited for a row another held, waiting for the chain in turn, would deadlock.
-    const closing = deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
-    const settling = settle?.(deps, result);
-    deps.store.audit.takeChainEnd();
-    const [closed] = await bothEnded(closing, settling);
-    if (closed && result.ok) await result.keep?.(deps);
-    if (!closed) return;
-    const step = stepOf(work);
-    await record(
-      deps,
-      actor,
-      requestIdOf(correlationId),
-      result.ok
-        ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
-        : { ...step, outcome: 'failed', error: result },
-    );
-  });
+  await atomically(
+    deps,
+    async (deps) => {
+      // Sent all at once, so that on Postgres they cost one round trip rather than one each: the intent's close, what
+      // the outcome settles (a batch's next item started), then the audit chain's end. The rows come before the
+      // chain's lock, as in every transaction that appends (the reconciler's close, a Stop): one that held the chain
+      // while it waited for a row another held, waiting for the chain in turn, would deadlock.
+      const closing = deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
+      const settling = settle?.(deps, result);
+      deps.store.audit.takeChainEnd();
+      const [closed] = await bothEnded(closing, settling);
+      if (closed && result.ok) await result.keep?.(deps);
+      if (!closed) return;
+      const step = stepOf(work);
+      await record(
+        deps,
+        actor,
+        requestIdOf(correlationId),
+        result.ok
+          ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
+          : { ...step, outcome: 'failed', error: result },
+      );
+      // A batch's `settle` starts its next item, which cannot run twice; a single change's close can be replayed.
+    },
+    { replayable: settle === undefined },
+  );
   if (!result.ok) return result;
   const { keep: _kept, ...done } = result;
   return { ...done, correlationId };

@@ -6,6 +6,7 @@ import type { PolicyConfig } from '../policy-config.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditOutcome } from '../store/audit.js';
+import type { TransactionOptions } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { type AccessControl, variableFor } from './access.js';
 import type { Announcer } from './announcements.js';
@@ -44,10 +45,14 @@ export const newCorrelationId = (): string => randomUUID();
  * Runs `work` in one transaction of the store: all of its writes happen, or none. `work` gets the same deps with
  * the store bound to that transaction, so that everything it calls writes there.
  */
-export async function atomically<D extends OpsDeps, T>(deps: D, work: (deps: D) => Promise<T>): Promise<T> {
+export async function atomically<D extends OpsDeps, T>(
+  deps: D,
+  work: (deps: D) => Promise<T>,
+  options?: TransactionOptions,
+): Promise<T> {
   const started = performance.now();
   try {
-    return await deps.store.transaction((store) => work({ ...deps, store }));
+    return await deps.store.transaction((store) => work({ ...deps, store }), options);
   } finally {
     deps.metrics.storeTransaction((performance.now() - started) / 1000);
   }

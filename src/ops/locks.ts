@@ -30,8 +30,11 @@ export class ResourceLocks {
   async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
     const names = [changeName(correlationId), ...keys.map(lockName)];
     const holder = `${correlationId} ${randomUUID()}`;
+    const epoch = this.fence.epoch;
     let renewing: Promise<unknown> = Promise.resolve();
     const renewal = setInterval(() => {
+      // Freed by the others since this replica lost its liveness: taken again, they would hide a change they settle.
+      if (!this.fence.holds(epoch)) return;
       renewing = this.leases
         .take(names, holder, this.ttlMs)
         // Another holder has one: this change ran longer than the lease while it could not be renewed.
@@ -42,7 +45,7 @@ export class ResourceLocks {
     try {
       if (!(await this.leases.take(names, holder, this.ttlMs))) return undefined;
       // Begun under this liveness: should it be lost meanwhile, the change sends nothing more (fence.ts).
-      return { value: await this.fence.run(work) };
+      return { value: await this.fence.run(epoch, work) };
     } finally {
       clearInterval(renewal);
       // A renewal still on its way would otherwise take the leases again after they were given back.
@@ -51,6 +54,14 @@ export class ResourceLocks {
       // (the database is gone) expires by itself.
       await this.leases.release(names, holder).catch(() => {});
     }
+  }
+
+  /**
+   * Inside `tryWith`'s work: whether the change may still act, this replica having kept its liveness since the change
+   * began (fence.ts).
+   */
+  mayStillAct(): boolean {
+    return this.fence.mayChange();
   }
 
   /** Whether the change's lease is held: it runs now, in this process or another replica. */

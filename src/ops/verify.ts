@@ -4,7 +4,7 @@
 // twice has one effect). The reconciler asks it of changes left open; a batch of the items it waited on.
 
 import { agentsNamedSince } from '../provider/client.js';
-import { ProviderError } from '../provider/errors.js';
+import { ProviderError, type ProviderErrorKind } from '../provider/errors.js';
 import type { Agent } from '../provider/schemas.js';
 import type { Change } from './announcements.js';
 import type { ChangeIntent } from './changes.js';
@@ -15,6 +15,9 @@ import { type Failure, fail } from './types.js';
 export const tokenLostNote =
   "The provider's answer was lost, so the agent was found in the agents list instead: its token went with the " +
   'answer and cannot be shown again. If you need the token, delete this agent and create it again.';
+
+/** Failures of a map sent again that say nothing of whether it happened. */
+const NOT_KNOWN = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited', 'withheld']);
 
 /** What the provider shows became of a change: done (with what the requester should know), or not. */
 export type Verified = { ok: true; change: Change; note?: string } | Failure;
@@ -119,8 +122,9 @@ async function remap(
       return fail('provider', `${change.phoneNumber} was not routed: the provider answered "${routed.status}".`);
     }
   } catch (error) {
-    if (error instanceof ProviderError && ['timeout', 'network', 'unavailable', 'rate_limited'].includes(error.kind)) {
-      throw error; // the provider is not answering: try again on the next pass
+    // The provider is not answering, or this replica may not send it now: nothing is known, try again on the next pass.
+    if (error instanceof ProviderError && NOT_KNOWN.has(error.kind)) {
+      throw error;
     }
     const failure = providerFailure(error);
     return fail(failure.reason, `${change.phoneNumber} was not routed to ${change.agentName}: ${failure.message}`);

@@ -3,6 +3,7 @@
 // dies, its lease expires and another replica takes over within one time to live.
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
+import type { Liveness } from '../store/liveness.js';
 import type { LeasesRepo } from '../store/store.js';
 
 const NAME = 'background';
@@ -14,14 +15,18 @@ export class BackgroundLease {
   /** The take under way, which a stop waits for before it gives the lease back. */
   #taking?: Promise<boolean>;
 
-  /** `replica` is this process, as the lease and the metrics name it. */
+  /** `liveness` names this process (in the lease and the metrics), and says whether it may hold anything. */
   constructor(
-    readonly replica: string,
+    private readonly liveness: Pick<Liveness, 'replica' | 'held'>,
     private readonly leases: LeasesRepo,
     private readonly ttlMs: number,
     private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {}
+
+  get replica(): string {
+    return this.liveness.replica;
+  }
 
   /** Whether this replica held the lease at its last beat. */
   get held(): boolean {
@@ -31,10 +36,13 @@ export class BackgroundLease {
   /** Takes or renews the lease; whether this replica holds it. A database that cannot be reached holds nothing. */
   async hold(): Promise<boolean> {
     if (this.#stopped) return false;
-    this.#taking = this.leases.take(NAME, this.replica, this.ttlMs).catch((error: unknown) => {
-      this.logger.debug({ err: error }, 'could not take the background lease');
-      return false;
-    });
+    // A replica that lost its liveness may have been taken over: it runs no background work until it has it back.
+    this.#taking = this.liveness.held
+      ? this.leases.take(NAME, this.replica, this.ttlMs).catch((error: unknown) => {
+          this.logger.debug({ err: error }, 'could not take the background lease');
+          return false;
+        })
+      : Promise.resolve(false);
     const held = await this.#taking;
     if (held !== this.#held) {
       this.logger.info(

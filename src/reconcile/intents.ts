@@ -81,22 +81,26 @@ async function resolveOne(
   const item = batchItemOf(intent.correlationId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
   const actor: Actor = { ...requester, source: 'system' };
-  const closed = await atomically(deps, async (deps) => {
-    const closing = await deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
-    if (!closing) return false; // resolved meanwhile by another pass or process
-    if (item) {
-      const error = outcome.ok ? undefined : outcome.message;
-      await deps.store.batches.finishItem(item.batchId, item.seq, outcome.ok ? 'succeeded' : 'failed', error);
-    }
-    await record(deps, actor, requestIdOf(intent.correlationId), {
-      action: change.kind,
-      outcome: outcome.ok ? 'succeeded' : 'failed',
-      target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
-      params: { reconciled: true },
-      error: outcome.ok ? undefined : outcome,
-    });
-    return true;
-  });
+  const closed = await atomically(
+    deps,
+    async (deps) => {
+      const closing = await deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
+      if (!closing) return false; // resolved meanwhile by another pass or process
+      if (item) {
+        const error = outcome.ok ? undefined : outcome.message;
+        await deps.store.batches.finishItem(item.batchId, item.seq, outcome.ok ? 'succeeded' : 'failed', error);
+      }
+      await record(deps, actor, requestIdOf(intent.correlationId), {
+        action: change.kind,
+        outcome: outcome.ok ? 'succeeded' : 'failed',
+        target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
+        params: { reconciled: true },
+        error: outcome.ok ? undefined : outcome,
+      });
+      return true;
+    },
+    { replayable: true },
+  );
   if (!closed) return false;
   deps.lists.invalidate();
   deps.logger.info(
@@ -116,13 +120,17 @@ async function resolveOne(
 }
 
 function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): Promise<void> {
-  return atomically(deps, async (deps) => {
-    if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return;
-    await record(deps, { ...requester, source: 'system' }, requestIdOf(intent.correlationId), {
-      action: change.kind,
-      outcome: 'succeeded',
-      target: targetOf(change),
-      params: { reconciled: true, madeAgainBy: 'a later request' },
-    });
-  });
+  return atomically(
+    deps,
+    async (deps) => {
+      if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return;
+      await record(deps, { ...requester, source: 'system' }, requestIdOf(intent.correlationId), {
+        action: change.kind,
+        outcome: 'succeeded',
+        target: targetOf(change),
+        params: { reconciled: true, madeAgainBy: 'a later request' },
+      });
+    },
+    { replayable: true },
+  );
 }

@@ -2,7 +2,8 @@
 // have changes open, and tests each one's liveness (store/liveness.ts): a test is one read of pg_locks, or one try of
 // a file lock. A replica found dead has its leases freed there and then, so that its numbers, agents and batch are
 // free at once and the background work passes to a live replica; its open changes are then the reconciler's to
-// resolve (see intents.ts), which `onGone` starts.
+// resolve (see intents.ts), which `onDead` starts, and starts again at each look while any is left: the provider may
+// show one done a moment after its replica died.
 import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 
@@ -10,7 +11,7 @@ import type { Store } from '../store/store.js';
 export const PEER_CHECK_MS = 1_000;
 
 export class PeerWatch {
-  /** Replicas already found dead: each is taken over once. */
+  /** Replicas already found dead, each counted and logged once; one seen alive again (its liveness back) leaves it. */
   readonly #gone = new Set<string>();
   #timer?: NodeJS.Timeout;
   #looking?: Promise<void>;
@@ -18,7 +19,8 @@ export class PeerWatch {
   constructor(
     private readonly store: Pick<Store, 'leases' | 'intents' | 'liveness'>,
     private readonly logger: Logger,
-    private readonly onGone: (replicas: string[]) => Promise<void>,
+    /** Told of the replicas newly found dead, and whenever a dead one's changes are still open. */
+    private readonly onDead: (newlyDead: number) => Promise<void>,
   ) {}
 
   start(everyMs = PEER_CHECK_MS): void {
@@ -39,16 +41,22 @@ export class PeerWatch {
   async #look(): Promise<void> {
     const { leases, intents, liveness } = this.store;
     const me = liveness.replica;
-    const others = new Set([...(await leases.replicasBesides(me)), ...(await intents.replicasBesides(me))]);
-    const gone: string[] = [];
-    for (const replica of others) {
-      if (this.#gone.has(replica) || (await liveness.isAlive(replica))) continue;
+    const withChanges = new Set(await intents.replicasBesides(me));
+    let newlyDead = 0;
+    let changesLeft = false;
+    for (const replica of new Set([...(await leases.replicasBesides(me)), ...withChanges])) {
+      if (await liveness.isAlive(replica)) {
+        this.#gone.delete(replica);
+        continue;
+      }
       const freed = await leases.freeOf(replica);
+      changesLeft ||= withChanges.has(replica);
+      if (this.#gone.has(replica)) continue;
       this.#gone.add(replica);
-      gone.push(replica);
+      newlyDead += 1;
       this.logger.warn({ replica, freed }, 'another replica stopped: its leases are freed and its changes resolved');
     }
-    if (gone.length) await this.onGone(gone);
+    if (newlyDead > 0 || changesLeft) await this.onDead(newlyDead);
   }
 
   async stop(): Promise<void> {

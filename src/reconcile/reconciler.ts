@@ -12,6 +12,9 @@ import type { BackgroundLease } from './background-lease.js';
 import { detectDrift } from './drift.js';
 import { resolveIntents, type TellRequester, underWayNowhere } from './intents.js';
 
+/** The longest between two looks for changes left unsettled. */
+const LOOK_MS = 5_000;
+
 export interface ReconcilerOptions {
   /** Seconds between passes; 0 turns the periodic passes and the noticing of outside changes off. */
   intervalS: number;
@@ -55,7 +58,9 @@ export class Reconciler {
       this.#timers.push(timer);
     };
     if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
-    every(this.#options.settleMs, () => void this.#passIfUnsettled());
+    // A look costs a few reads of the database and no provider call: often enough that a batch whose runner was cut
+    // off, or a change that has just settled, is told within seconds.
+    every(Math.min(this.#options.settleMs, LOOK_MS), () => void this.#passIfUnsettled());
   }
 
   /** Between passes, only the replica that runs them looks for changes left unsettled. */

@@ -21,7 +21,7 @@ import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
 import { RoutingRecords } from './routes.js';
-import type { Sql, SqlEngine, StatementObserver } from './sql.js';
+import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';
 
@@ -163,9 +163,10 @@ class BoundStore implements Store {
     return this.engine.label;
   }
 
-  transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) =>
-      work(tx === this.sql ? this : new BoundStore(tx, this.engine, this.makers, this.now, this.liveness)),
+  transaction<T>(work: (store: Store) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return this.sql.transaction(
+      (tx) => work(tx === this.sql ? this : new BoundStore(tx, this.engine, this.makers, this.now, this.liveness)),
+      options,
     );
   }
 

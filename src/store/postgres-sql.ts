@@ -16,6 +16,7 @@ import {
   type SqlParams,
   type StatementObserver,
   TransactionEnded,
+  type TransactionOptions,
   type Writable,
 } from './sql.js';
 
@@ -122,7 +123,7 @@ export function postgresFault(error: unknown): DatabaseFault | undefined {
 }
 
 /** A transaction the server ended for a serialization failure or as a deadlock's victim: run again, it may pass. */
-function isReplayable(error: unknown): boolean {
+function endedToRetry(error: unknown): boolean {
   return error instanceof pg.DatabaseError && (error.code === '40001' || error.code === '40P01');
 }
 
@@ -328,15 +329,15 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
   }
 
   /**
-   * Runs `work` in one transaction. One the server ended as a deadlock's victim or for a serialization failure is run
-   * once more from the start: nothing of it was kept, and a transaction's work is statements only (no provider or
-   * Slack call happens inside one), so it can be replayed. A second such failure is thrown, and told as busy.
+   * Runs `work` in one transaction. When it is `replayable`, one the server ended as a deadlock's victim or for a
+   * serialization failure is run once more from its start (nothing of it was kept); a second such failure is thrown,
+   * and told as busy.
    */
-  async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (sql: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     try {
       return await this.#transactionOnce(work);
     } catch (error) {
-      if (!isReplayable(error)) throw error;
+      if (!options.replayable || !endedToRetry(error)) throw error;
       return this.#transactionOnce(work);
     }
   }

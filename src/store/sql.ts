@@ -42,7 +42,15 @@ export interface Sql {
    */
   lock(key: string): Promise<void>;
   /** Runs `work` in one transaction: all of its statements happen, or none. A transaction begun inside joins it. */
-  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  transaction<T>(work: (sql: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The work changes nothing outside the database, so that it can run again from its start: on Postgres, a
+   * transaction ended as a deadlock's victim or for a serialization failure is then run once more.
+   */
+  replayable?: boolean;
 }
 
 /** Where a database is, and what its connection can do, as a store opens it. */

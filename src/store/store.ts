@@ -13,7 +13,7 @@ import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { RouteRecord } from './routes.js';
-import type { Writable } from './sql.js';
+import type { TransactionOptions, Writable } from './sql.js';
 
 /** The append-only, hash-chained audit log. */
 export interface AuditRepo {
@@ -189,7 +189,7 @@ export interface Store extends Repos {
    * Runs `work` in one transaction: all of its writes happen, or none. `work` gets a store bound to that
    * transaction (a transaction begun inside it joins it). No provider or Slack call happens inside one.
    */
-  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  transaction<T>(work: (store: Store) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Inside a transaction: waits for, then holds until it ends, the lock called `key` (see Sql.lock). */
   lock(key: string): Promise<void>;
   /** The database as a person would name it (never with a password), for messages. */

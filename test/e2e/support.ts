@@ -520,8 +520,11 @@ export async function stopWrites(t: TestApp): Promise<() => Promise<void>> {
     await db.run(
       `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = ${on}', current_database()); END $$`,
     );
+    // The app's pool sessions, so that new ones start read-only; not its liveness session, whose loss is a fault of its
+    // own (test/hardening/a-replica-cut-off-sends-nothing.test.ts).
     await db.run(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() ' +
+        "AND pid <> pg_backend_pid() AND application_name NOT LIKE 'voice-ops liveness %'",
     );
   };
   await readOnly(true);

@@ -105,7 +105,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     }
   });
 
-  it('a batch begun before the loss sends no further item, even once its replica holds its liveness again', async () => {
+  it('a batch begun before the loss sends no further item, even once its replica holds its liveness again, and is told once where it stopped', async () => {
     const count = 6;
     const agentId = await numbersAndAgent(bed.sandbox, 'FR', count, { name: 'Lyon desk', language: 'fr-FR' });
     const app = await replica({ VOICE_API_TIMEOUT_MS: '60000' });
@@ -142,11 +142,18 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     await cut.restore();
     bed.sandbox.faults.clear();
 
-    const result = await bed.slack.waitFor(
+    // Told once what became of the batch: that the runner stopped, then, as for a batch a dead process left, where.
+    const stopped = await bed.slack.waitFor(
       RESPONSE_URL,
-      (call) => call.responseUrlId === applyAnswers && /Routed \d+ of \d+/.test(shownText(call)),
+      (call) => call.responseUrlId === applyAnswers && shownText(call).includes('sent nothing more'),
     );
-    expect(shownText(result)).toContain(`Routed 4 of ${count} numbers`);
+    expect(shownText(stopped)).toContain('you will be told where it stopped');
+    const told = await bed.slack.waitFor(
+      'chat.postEphemeral',
+      (call) => call.body.user === OPERATOR && shownText(call).includes('stopped at'),
+    );
+    expect(shownText(told)).toContain(`stopped at 4 of ${count}`);
     expect(bed.sandbox.requestCount('mapNumber') - maps).toBe(4);
+    expect(bed.slack.calls(RESPONSE_URL).filter((call) => /Routed \d+ of/.test(shownText(call)))).toEqual([]);
   });
 });
