@@ -139,7 +139,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       database: async () =>
         store.liveness.held
           ? store.checkWritable()
-          : { ok: false, state: 'unreachable', detail: "this replica's liveness session ended: it sends no change" },
+          : { ok: false, state: 'liveness lost', detail: "this replica's liveness session ended: it sends no change" },
       slack: async () => {
         const status = await identity.check();
         if (status.ok) return status;

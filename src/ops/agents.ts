@@ -88,7 +88,8 @@ export async function createAgent(
     action: 'agent.create',
     params,
     intent: { kind: 'agent.create', name: params.name, language: params.language, namedBefore },
-    lockKeys: [],
+    // Two creations of one name through Voice Ops never overlap, so that a lost answer's agent is told apart.
+    lockKeys: [`agent-name:${params.name}`],
     run: async () => {
       const agent = await deps.provider.createAgent(params, namedBefore);
       if (agent.status !== EXPECTED_STATUS.agentCreated) {

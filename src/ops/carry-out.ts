@@ -138,6 +138,7 @@ export async function carryOutHeld(
 
 /** What the provider shows of a change once it can no longer be working on it (one more timeout from now). */
 async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string): Promise<Result<Finished>> {
+  deps.logger.info({ change: intent.kind }, 'a batch item waits until the provider cannot still be at work on it');
   await sleep(deps.provider.timeoutMs);
   return verifyChange(deps, new ProviderReads(deps), intent, by).catch(providerFailure);
 }

@@ -13,8 +13,9 @@ import { type Failure, fail } from './types.js';
 
 /** Said when a creation whose answer was lost is found in the agents list: created, but nobody has its token. */
 export const tokenLostNote =
-  "The provider's answer was lost, so the agent was found in the agents list instead: its token went with the " +
-  'answer and cannot be shown again. If you need the token, delete this agent and create it again.';
+  "The provider's answer was lost, so the agent was found in the agents list instead (the one new agent of that " +
+  'name, made by this request unless someone made one of the same name in the dashboard meanwhile): its token went ' +
+  'with the answer and cannot be shown again. If you need the token, delete this agent and create it again.';
 
 /** Failures of a map sent again that say nothing of whether it happened. */
 const NOT_KNOWN = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited', 'withheld']);

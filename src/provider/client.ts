@@ -54,7 +54,7 @@ export interface ProviderClientOptions {
 }
 
 /** An agent whose creation's answer was lost, found in the agents list: its token went with the answer. */
-export type RecoveredAgent = Agent & { tokenLost: true };
+type RecoveredAgent = Agent & { tokenLost: true };
 
 /** The agents named `name` that are not among `before`: what creations since then made. */
 export function agentsNamedSince(agents: readonly Agent[], name: string, before: readonly string[]): Agent[] {

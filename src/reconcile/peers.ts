@@ -8,7 +8,7 @@ import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 
 /** How often the other replicas' liveness is tested. */
-export const PEER_CHECK_MS = 1_000;
+const PEER_CHECK_MS = 1_000;
 
 export class PeerWatch {
   /** Replicas already found dead, each counted and logged once; one seen alive again (its liveness back) leaves it. */

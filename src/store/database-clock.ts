@@ -10,7 +10,7 @@
 import type { Sql } from './sql.js';
 
 /** How often the database's time is read again: the longest a paused or drifting process carries its own. */
-export const CLOCK_READ_MS = 5_000;
+const CLOCK_READ_MS = 5_000;
 
 interface Reading {
   /** The database's time, in milliseconds since the epoch. */
@@ -19,7 +19,10 @@ interface Reading {
   monotonicMs: number;
 }
 
-async function read(sql: Sql): Promise<Reading> {
+/** All the clock asks of the database. */
+type ClockSource = Pick<Sql, 'get' | 'dialect'>;
+
+async function read(sql: ClockSource): Promise<Reading> {
   const before = performance.now();
   const row = await sql.get<{ ms: number | string }>(sql.dialect.clock);
   const after = performance.now();
@@ -35,14 +38,14 @@ export class DatabaseClock {
   #pending?: Promise<void>;
 
   private constructor(
-    private readonly sql: Sql,
+    private readonly sql: ClockSource,
     first: Reading,
   ) {
     this.#reading = first;
   }
 
   /** Reads the database's time once, and again every `readMs` until `stop`. */
-  static async start(sql: Sql, readMs = CLOCK_READ_MS): Promise<DatabaseClock> {
+  static async start(sql: ClockSource, readMs = CLOCK_READ_MS): Promise<DatabaseClock> {
     const clock = new DatabaseClock(sql, await read(sql));
     clock.#timer = setInterval(() => void clock.read(), readMs);
     clock.#timer.unref();

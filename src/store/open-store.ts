@@ -211,6 +211,10 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions): 
   const engine = await openEngine(target, options);
   return storeOn(engine, options).catch(async (error: unknown) => {
     await engine.close().catch(() => {});
-    throw error;
+    // The replica's own connection (its liveness) or its first read of the database's time, refused.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseUnusable('cannot_open', `Cannot start on ${engine.label}: ${reason.replace(/\.$/, '')}.`, {
+      cause: error,
+    });
   });
 }

@@ -10,6 +10,8 @@ import { type Liveness, newReplicaId } from './liveness.js';
 const NAMESPACE = 0x566f4f70;
 /** How soon a lost connection is tried again. */
 const RECONNECT_MS = 1_000;
+/** How long a connection may take to open, as the pool's do. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** The second key: 31 bits of the replica's id, positive so that pg_locks shows it as the same number. */
 const keyOf = (replica: string) => createHash('sha256').update(replica).digest().readUInt32BE(0) >>> 1;
@@ -57,6 +59,9 @@ class PostgresLiveness implements Liveness {
     const client = new pg.Client({
       ...this.options.connection,
       application_name: `voice-ops liveness ${this.#replica}`,
+      // A server that does not answer is a lost session, not a wait: the next try comes a second later.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
     });
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client));

@@ -1,7 +1,7 @@
 // Liveness beside a SQLite file: each process holds an exclusive lock on a small database file of its own in the
 // folder `<DATABASE_PATH>.replicas`. The lock is the operating system's (SQLite's POSIX locks), so it ends with the
 // process however it ends. Another process tests it by asking for the same lock without waiting: refused means alive.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { type Liveness, newReplicaId } from './liveness.js';
@@ -10,8 +10,13 @@ const fileOf = (folder: string, replica: string) => join(folder, `${replica}.loc
 
 /** Whether the file's lock is held by a process; a lock that nobody holds is given back at once. */
 function lockHeld(file: string): boolean {
-  if (!existsSync(file)) return false;
-  const probe = new Sqlite(file, { timeout: 0 });
+  let probe: Sqlite.Database;
+  try {
+    // Never made by the test: a file that is not there (any more) is a process that ended.
+    probe = new Sqlite(file, { timeout: 0, fileMustExist: true });
+  } catch {
+    return false;
+  }
   try {
     probe.exec('BEGIN IMMEDIATE');
     probe.exec('ROLLBACK');

@@ -163,20 +163,35 @@ describe('a batch whose item times out', () => {
           app.app.probesUrl,
           'voice_ops_provider_request_failures_total{method="POST",endpoint="/buy-phone-number",kind="timeout"}',
         );
+      const listed = () =>
+        metricValue(
+          app.app.probesUrl,
+          'voice_ops_provider_request_seconds_count{method="GET",endpoint="/purchased-phone-numbers"}',
+        );
       app.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
+      const buys = app.sandbox.requestCount('buyNumber');
       const pressed = await press(
         app,
         OPERATOR,
         ACTION.confirmBatch,
         onlyButton(blocksOf(planned), ACTION.confirmBatch),
       );
-      await until(timedOut, (count) => count === 1, 'one buy to time out');
+      await until(
+        () => app.sandbox.requestCount('buyNumber'),
+        (count) => count > buys,
+        'the held buy to reach the provider',
+      );
+      // While the app waits for the held buy's answer, nothing reads the purchased list for it yet.
+      const before = await listed();
+      await until(timedOut, (count) => count === 1, 'the held buy to time out');
+      await until(listed, (count) => count > before, 'the purchased list to be read, without the held buy');
       // The held buy is made now, after the app gave up on its answer and found it missing from the list.
       app.sandbox.faults.clear();
 
       const result = shownText(await respondedWith(app, pressed.responseUrlId, /Bought \d+ of 2/));
       await app.settled();
       expect(result).toContain('Bought 2 of 2 numbers');
+      expect(app.logs.text()).toContain('a batch item waits until the provider cannot still be at work on it');
       expect(app.sandbox.requestCount('buyNumber')).toBe(2);
       const owned = (await sandboxNumbers(app)).map((entry) => entry.number);
       const bought = (await auditRows(app)).filter((row) => row.action === 'number.buy' && row.outcome === 'succeeded');

@@ -72,7 +72,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     const app = await replica();
     const cut = await cutOff(app);
     try {
-      // Taken out of a load balancer's rotation meanwhile: /readyz says its database is out of reach.
+      // Taken out of a load balancer's rotation meanwhile: /readyz says it lost its liveness.
       const readiness = await until(
         async () => {
           const answer = await fetch(app.eventsUrl.replace('/slack/events', '/readyz'));
@@ -81,7 +81,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
         (seen) => seen.status === 503,
         '/readyz to say the replica is not ready',
       );
-      expect(readiness.body).toMatchObject({ ok: false, checks: { database: 'unreachable' } });
+      expect(readiness.body).toMatchObject({ ok: false, checks: { database: 'liveness lost' } });
 
       const number = await availableNumber(bed.sandbox, 'GB');
       const buys = bed.sandbox.requestCount('buyNumber');

@@ -3,7 +3,7 @@
 // signature window). Every expiry they compare is the database's time, so neither takes a lease the other holds,
 // reconciles a change the other still runs, or starts a change on a number the other is changing.
 // On SQLite every process shares one host's clock, and SQLite reads it: there the same path is the proof
-// (test/suite-conventions.test.ts keeps the host's clock out of what replicas compare).
+// (test/store/one-clock-and-liveness.test.ts keeps the host's clock out of what replicas compare).
 import { describe, expect, it } from 'vitest';
 import { shownText } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
@@ -38,7 +38,11 @@ async function replica(clockOffsetS: number, env: Record<string, string> = {}): 
     clockOffsetS,
   });
   bed.started.push(app);
-  return { ...app, eventsUrl: (await app.ready).eventsUrl };
+  const { eventsUrl } = await app.ready;
+  // The process's clock really is moved: its log stamps its ready line that far from this process's time.
+  const ready = app.entries().find((entry) => entry.msg === 'Voice Ops is ready');
+  expect(Math.abs(Date.parse(String(ready?.time)) - Date.now() - clockOffsetS * 1000)).toBeLessThan(20_000);
+  return { ...app, eventsUrl };
 }
 
 const logged = (app: Replica, message: string) => app.entries().filter((entry) => entry.msg === message).length;

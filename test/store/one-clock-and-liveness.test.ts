@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseClock } from '../../src/store/database-clock.js';
 import { openStore } from '../../src/store/open-store.js';
+import { until } from '../hardening/support.js';
 import { REPO } from '../harness/app-process.js';
 import { TEST_ENGINE, useTempDatabases } from './helpers.js';
 
@@ -19,6 +20,24 @@ async function databaseMs(sql: Awaited<ReturnType<typeof temp.open>>): Promise<n
 }
 
 describe(`the database's clock (${TEST_ENGINE})`, () => {
+  it("is the database's, not this host's: a database an hour ahead gives a clock an hour ahead", async () => {
+    const sql = await temp.open();
+    const HOUR = 3_600_000;
+    // The same database, answering the clock's read an hour later than it is.
+    const ahead = {
+      dialect: { ...sql.dialect, clock: sql.dialect.clock.replace(' AS ms', ` + ${HOUR} AS ms`) },
+      get: sql.get.bind(sql),
+    };
+    const clock = await DatabaseClock.start(ahead, 60_000);
+    try {
+      const offset = clock.now().getTime() - (await databaseMs(sql));
+      expect(offset).toBeGreaterThan(HOUR - 5_000);
+      expect(offset).toBeLessThan(HOUR + 5_000);
+    } finally {
+      await clock.stop();
+    }
+  });
+
   it("reads the database's time and carries it forward between reads", async () => {
     const sql = await temp.open();
     const clock = await DatabaseClock.start(sql, 60_000);
@@ -92,10 +111,14 @@ describe(`liveness (${TEST_ENGINE})`, () => {
       const [line] = (await once(holder.stdout, 'data')) as [Buffer];
       const replica = line.toString().trim();
       expect(await store.liveness.isAlive(replica)).toBe(true);
-      expect(await store.liveness.isAlive(store.liveness.replica)).toBe(true);
       holder.kill('SIGKILL');
       await once(holder, 'exit');
-      expect(await store.liveness.isAlive(replica)).toBe(false);
+      // The server ends a dead client's session as soon as it notices the connection gone.
+      await until(
+        () => store.liveness.isAlive(replica),
+        (alive) => !alive,
+        'the killed process to be seen dead',
+      );
       expect(await store.liveness.isAlive('a replica that never ran')).toBe(false);
     } finally {
       holder.kill('SIGKILL');
