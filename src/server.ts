@@ -135,11 +135,17 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   });
   const readiness = new ReadinessChecks(
     {
-      // A replica that lost its liveness may have been taken over: it is not ready until it holds it again.
-      database: async () =>
-        store.liveness.held
-          ? store.checkWritable()
-          : { ok: false, state: 'liveness lost', detail: "this replica's liveness session ended: it sends no change" },
+      // A replica that lost its liveness may have been taken over: it is not ready until it holds it again. A
+      // database that cannot be reached at all is said first: that is what ended the session.
+      database: async () => {
+        const writable = await store.checkWritable();
+        if (!writable.ok || store.liveness.held) return writable;
+        return {
+          ok: false,
+          state: 'liveness lost',
+          detail: "this replica's liveness session ended: it sends no change",
+        };
+      },
       slack: async () => {
         const status = await identity.check();
         if (status.ok) return status;
