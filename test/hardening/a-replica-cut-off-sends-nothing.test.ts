@@ -4,23 +4,23 @@
 // test ends the replica's session and keeps its advisory lock, as a session the server has not yet let go of would.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
 import { livenessLockOf } from '../../src/store/postgres-liveness.js';
-import { type Block, EPHEMERAL, onlyButton, shownText } from '../e2e/support.js';
+import { shownText } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
-import { blockAction, slashCommand } from '../harness/payloads.js';
-import { postToSlackApp } from '../harness/signing.js';
 import {
   askToBuy,
   availableNumber,
   inspectDatabase,
   numbersAndAgent,
   outcome,
+  planOf,
+  pressApply,
   pressConfirm,
+  reached,
   useProcessBed,
 } from './process-support.js';
 import { until } from './support.js';
@@ -109,34 +109,12 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     const count = 6;
     const agentId = await numbersAndAgent(bed.sandbox, 'FR', count, { name: 'Lyon desk', language: 'fr-FR' });
     const app = await replica({ VOICE_API_TIMEOUT_MS: '60000' });
-    const planAnswers = `fence-plan-${count}`;
-    const body = slashCommand({
-      text: `map FR to ${agentId}`,
-      userId: OPERATOR,
-      responseUrl: bed.slack.respondUrl(planAnswers),
-    });
-    expect((await postToSlackApp(app.eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
-    const plan = await bed.slack.waitFor(
-      RESPONSE_URL,
-      (call) => call.responseUrlId === planAnswers && shownText(call).includes('Plan'),
-    );
+    const plan = await planOf(bed.slack, app.eventsUrl, `map FR to ${agentId}`);
     bed.sandbox.faults.inject('mapNumber', { type: 'hold' });
     const maps = bed.sandbox.requestCount('mapNumber');
-    const applyAnswers = 'fence-apply';
-    const apply = blockAction({
-      userId: OPERATOR,
-      actionId: ACTION.confirmBatch,
-      value: onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch),
-      container: EPHEMERAL,
-      responseUrl: bed.slack.respondUrl(applyAnswers),
-    });
-    expect((await postToSlackApp(app.eventsUrl, SIGNING_SECRET, apply)).status).toBe(200);
+    const applyAnswers = await pressApply(bed.slack, app.eventsUrl, plan);
     // Four items at a time: four maps held at the provider, two items not started.
-    await until(
-      () => Promise.resolve(bed.sandbox.requestCount('mapNumber') - maps),
-      (sent) => sent === 4,
-      'four maps to reach the provider',
-    );
+    await reached(bed.sandbox, 'mapNumber', maps, 4);
 
     const cut = await cutOff(app);
     await cut.restore();

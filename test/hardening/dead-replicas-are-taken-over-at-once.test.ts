@@ -3,19 +3,19 @@
 // that, frees its leases and resolves its changes. Leases here last ten minutes and provider calls time out after a
 // minute, so that neither can explain an outcome within the test: only liveness can.
 import { expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
-import { type Block, EPHEMERAL, onlyButton, shownText } from '../e2e/support.js';
+import { shownText } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
-import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
-import { blockAction, slashCommand } from '../harness/payloads.js';
-import { postToSlackApp } from '../harness/signing.js';
+import { RESPONSE_URL } from '../harness/fake-slack.js';
 import {
   askToBuy,
   availableNumber,
   inspectDatabase,
   numbersAndAgent,
+  planOf,
+  pressApply,
   pressConfirm,
+  reached,
   useProcessBed,
 } from './process-support.js';
 import { until } from './support.js';
@@ -55,11 +55,7 @@ it('a replica killed mid-buy: the other resolves the buy and tells the requester
   bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
   const buys = bed.sandbox.requestCount('buyNumber');
   const answers = await pressConfirm(bed.slack, a.eventsUrl, confirmationId);
-  await until(
-    () => Promise.resolve(bed.sandbox.requestCount('buyNumber')),
-    (count) => count > buys,
-    'the buy to reach the provider',
-  );
+  await reached(bed.sandbox, 'buyNumber', buys);
   await kill(a);
   // The provider carries out the request it had, as a real one does after its client has gone.
   bed.sandbox.faults.clear();
@@ -82,34 +78,13 @@ it('a replica killed mid-batch: the other settles the items under way and tells 
   const agentId = await numbersAndAgent(bed.sandbox, 'NL', count, { name: 'Utrecht desk', language: 'nl-NL' });
   const a = await replica();
   const b = await replica();
-  const planAnswers = `takeover-plan-${Date.now()}`;
-  const planned = await postToSlackApp(
-    a.eventsUrl,
-    SIGNING_SECRET,
-    slashCommand({ text: `map NL to ${agentId}`, userId: OPERATOR, responseUrl: bed.slack.respondUrl(planAnswers) }),
-  );
-  expect(planned.status).toBe(200);
-  const plan: SlackCall = await bed.slack.waitFor(
-    RESPONSE_URL,
-    (call) => call.responseUrlId === planAnswers && shownText(call).includes('Plan'),
-  );
+  const plan = await planOf(bed.slack, a.eventsUrl, `map NL to ${agentId}`);
   bed.sandbox.faults.inject('mapNumber', { type: 'hold' });
   const maps = bed.sandbox.requestCount('mapNumber');
-  const apply = blockAction({
-    userId: OPERATOR,
-    actionId: ACTION.confirmBatch,
-    value: onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch),
-    container: EPHEMERAL,
-    responseUrl: bed.slack.respondUrl(`takeover-apply-${Date.now()}`),
-  });
-  expect((await postToSlackApp(a.eventsUrl, SIGNING_SECRET, apply)).status).toBe(200);
+  await pressApply(bed.slack, a.eventsUrl, plan);
   // A batch runs four items at a time: all four are held at the provider when the replica dies.
-  const reached = 4;
-  await until(
-    () => Promise.resolve(bed.sandbox.requestCount('mapNumber') - maps),
-    (sent) => sent === reached,
-    'four maps to reach the provider',
-  );
+  const reachedMaps = 4;
+  await reached(bed.sandbox, 'mapNumber', maps, reachedMaps);
   await kill(a);
   bed.sandbox.faults.clear();
 
@@ -118,11 +93,11 @@ it('a replica killed mid-batch: the other settles the items under way and tells 
     (call) => call.body.user === OPERATOR && shownText(call).includes('stopped at'),
     { timeoutMs: 30_000 },
   );
-  expect(shownText(told)).toContain(`stopped at ${reached} of ${count}`);
+  expect(shownText(told)).toContain(`stopped at ${reachedMaps} of ${count}`);
   await tookOver(b);
   const rows = await (await bed.database.sql()).all<{ state: string; n: number | string }>(
     'SELECT state, COUNT(*) AS n FROM batch_items GROUP BY state',
   );
   const states = Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
-  expect(states).toEqual({ succeeded: reached, pending: count - reached });
+  expect(states).toEqual({ succeeded: reachedMaps, pending: count - reachedMaps });
 });

@@ -7,7 +7,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type RouteName, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
@@ -18,6 +18,7 @@ import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '..
 import { blockAction, slashCommand } from '../harness/payloads.js';
 import { sweepForSecrets } from '../harness/secrets.js';
 import { type AppResponse, postToSlackApp } from '../harness/signing.js';
+import { until } from './support.js';
 
 let replies = 0;
 
@@ -44,6 +45,37 @@ export async function pressConfirm(slack: FakeSlack, app: AppAddress, confirmati
     userId: OPERATOR,
     actionId: ACTION.confirmChange,
     value: confirmationId,
+    container: EPHEMERAL,
+    responseUrl: slack.respondUrl(id),
+  });
+  expect((await deliver(app, body)).status).toBe(200);
+  return id;
+}
+
+/** Waits until `count` more requests than `before` have reached the sandbox's `route`. */
+export function reached(sandbox: Sandbox, route: RouteName, before: number, count = 1): Promise<number> {
+  return until(
+    () => sandbox.requestCount(route) - before,
+    (sent) => sent >= count,
+    `${count} ${route} request(s) to reach the provider`,
+  );
+}
+
+/** A bulk command's plan, as the app answered it on the command's response_url. */
+export async function planOf(slack: FakeSlack, app: AppAddress, text: string): Promise<SlackCall> {
+  const id = `process-plan-${++replies}`;
+  const body = slashCommand({ text, userId: OPERATOR, responseUrl: slack.respondUrl(id) });
+  expect((await deliver(app, body)).status).toBe(200);
+  return slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === id && shownText(call).includes('Plan'));
+}
+
+/** Presses a plan's Apply; returns the response_url id its answers go to. */
+export async function pressApply(slack: FakeSlack, app: AppAddress, plan: SlackCall): Promise<string> {
+  const id = `process-apply-${++replies}`;
+  const body = blockAction({
+    userId: OPERATOR,
+    actionId: ACTION.confirmBatch,
+    value: onlyButton((plan.body.blocks ?? []) as Block[], ACTION.confirmBatch),
     container: EPHEMERAL,
     responseUrl: slack.respondUrl(id),
   });

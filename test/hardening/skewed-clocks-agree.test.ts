@@ -20,6 +20,7 @@ import {
   outcome,
   pressConfirm,
   purchased,
+  reached,
   useProcessBed,
 } from './process-support.js';
 import { until } from './support.js';
@@ -108,11 +109,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || leftOut)('replicas whose clocks ar
     bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
     const buys = bed.sandbox.requestCount('buyNumber');
     const answers = await pressConfirm(bed.slack, behind.eventsUrl, confirmationId);
-    await until(
-      () => Promise.resolve(bed.sandbox.requestCount('buyNumber')),
-      (count) => count > buys,
-      'the buy to reach the provider',
-    );
+    await reached(bed.sandbox, 'buyNumber', buys);
     // Two looks of the reconciler ahead, the second begun after the buy's intent was open.
     const looks = logged(ahead, 'looked for changes left unsettled');
     await until(
@@ -149,11 +146,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || leftOut)('replicas whose clocks ar
       bed.sandbox.faults.inject('mapNumber', { type: 'hold' }, { times: 1 });
       const maps = bed.sandbox.requestCount('mapNumber');
       const running = await command(runner, `map ${number} ${agentId}`);
-      await until(
-        () => Promise.resolve(bed.sandbox.requestCount('mapNumber')),
-        (count) => count > maps,
-        'the first map to reach the provider',
-      );
+      await reached(bed.sandbox, 'mapNumber', maps);
       const refused = await outcome(bed.slack, await command(other, `map ${number} ${agentId}`));
       expect(shownText(refused)).toContain(`Another change to ${number} is in progress`);
       expect(bed.sandbox.requestCount('mapNumber')).toBe(maps + 1);
