@@ -82,6 +82,12 @@ export function codeBlock(raw: string): string {
   return wrapped('```', escapeCode(raw), Number.POSITIVE_INFINITY);
 }
 
+/** A code block of several lines (an export to paste back): each line escaped as `code` is, the breaks kept. */
+export function codeLines(raw: string): string {
+  const lines = raw.split(/\r\n?|\n/).map(escapeCode);
+  return wrapped('```', lines.join('\n'), Number.POSITIVE_INFINITY);
+}
+
 const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
 
 /**

@@ -85,6 +85,50 @@ describe('/voice export', () => {
   });
 });
 
+describe('/voice export, short enough to show', () => {
+  it('shows one route a line, and what Slack shows, pasted into /voice plan, plans nothing to change', async () => {
+    const small = await startSeededApp({ agents: 2, numbers: 5, routed: 3 });
+    try {
+      const sent = await small.t.command('export', VIEWER);
+      const shown = blocksOf(await small.t.respondedTo(sent.responseUrlId))
+        .map((block) => block.text?.text ?? '')
+        .join('\n');
+      // What a person copies out of the code block: its lines, with Slack's entities read as the characters.
+      const copied = (/```([\s\S]*)```/.exec(shown)?.[1] ?? '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+      const lines = copied.split('\n');
+      expect(lines.filter((line) => !line.startsWith('#'))).toHaveLength(3);
+      for (const [number, agentId] of small.routes)
+        expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\${number} ${agentId}  # `)));
+
+      const opened = await small.t.command('plan', OPERATOR);
+      const since = small.t.slack.mark();
+      const view = viewOf(
+        await small.t.slack.waitFor('views.open', (call) => call.body.trigger_id === opened.triggerId),
+      );
+      await small.t.submit({
+        userId: OPERATOR,
+        callbackId: CALLBACK.routingPlan,
+        privateMetadata: view.private_metadata,
+        stateValues: {
+          [INPUT.routingText.block]: { [INPUT.routingText.action]: textInput(copied) },
+          [INPUT.routingFile.block]: { [INPUT.routingFile.action]: { type: 'file_input', files: [] } },
+        },
+      });
+      const planned = await small.t.slack.waitFor(
+        'chat.postEphemeral',
+        (call) => call.body.user === OPERATOR && /nothing to change|Plan|plan has/.test(shownText(call)),
+        { since },
+      );
+      expect(shownText(planned)).toContain('nothing to change');
+    } finally {
+      await small.t.close();
+    }
+  });
+});
+
 describe('/voice plan', () => {
   it('shows a line it cannot read under the pasted text, and plans nothing', async () => {
     const { answer } = await submitPlan({

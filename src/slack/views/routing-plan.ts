@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { count, counted } from '../../counts.js';
 import type { CheckedLine, RoutingExport } from '../../ops/index.js';
 import { CALLBACK, INPUT } from '../ids.js';
-import { code, codeBlock, escapeAndTruncate } from '../mrkdwn.js';
+import { code, codeLines, escapeAndTruncate } from '../mrkdwn.js';
 import {
   context,
   externalSelect,
@@ -90,7 +90,7 @@ export function exportMessage(exported: RoutingExport, asFile: boolean): SlackMe
     `${counted(exported.routed, 'number')} routed, ${count(exported.unrouted)} routing nowhere. ` +
     'Edit it and paste it into `/voice plan`.';
   if (asFile) return message(summary, [section(`:page_facing_up: Today's routing is in the file above. ${summary}`)]);
-  return message(summary, [section(summary), section(codeBlock(exported.text))]);
+  return message(summary, [section(summary), section(codeLines(exported.text))]);
 }
 
 /** The numbers a filter picks, all to one agent: the agent is picked here, and the plan follows. */
