@@ -10,6 +10,7 @@ import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { regionOf, unknownRegion } from './regions.js';
+import { possibleNumber } from './routing-text.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { named, visible } from './visible.js';
@@ -142,6 +143,9 @@ export async function requestBuy(
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
+  // A number no country has cannot be bought: refused before any confirmation, as a plan refuses it.
+  const possible = await possibleNumber(checked.value);
+  if (!possible.ok) return fail('invalid', `${possible.error}: nothing to buy.`, { field: 'number' });
   let purchased: PurchasedNumber[];
   try {
     purchased = await deps.lists.numbers.get({ fresh: true });

@@ -80,6 +80,14 @@ function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: s
   return { ok: true, number: number.value, agentId: agentId.data };
 }
 
+/**
+ * A number as people write it, in E.164 when it could exist (the length its country's numbers have), else why not: the
+ * same check for a number typed into a command as for a line of a routing text.
+ */
+export async function possibleNumber(written: string): Promise<{ ok: true; value: string } | Refusal> {
+  return parseNumber(await phoneNumbersLibrary(), written);
+}
+
 function parseNumber(
   { parsePhoneNumberFromString, validatePhoneNumberLength }: PhoneNumbers,
   written: string,

@@ -40,6 +40,14 @@ async function attemptRow(user: string, text: string, says: string): Promise<Aud
 describe('refused before any confirmation', () => {
   it.each([
     ['an invalid number', OPERATOR, 'numbers buy +0123', 'number.buy', 'invalid', 'must be'],
+    [
+      'a number too short for its country',
+      OPERATOR,
+      'numbers buy +49 123',
+      'number.buy',
+      'invalid',
+      '"+49123" is too short for a phone number in its country: nothing to buy',
+    ],
     ['a number already owned', OPERATOR, 'numbers buy OWNED', 'number.buy', 'conflict', 'already one of your numbers'],
     [
       'an unknown number to release',
