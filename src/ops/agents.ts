@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type Agent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
@@ -88,8 +89,9 @@ export async function createAgent(
     action: 'agent.create',
     params,
     intent: { kind: 'agent.create', name: params.name, language: params.language, namedBefore },
-    // Two creations of one name through Voice Ops never overlap, so that a lost answer's agent is told apart.
-    lockKeys: [`agent-name:${params.name}`],
+    // Two creations of one name through Voice Ops never overlap, so that a lost answer's agent is told apart. The
+    // name is hashed: a lock's name is stored as text, which must hold whatever a name holds.
+    lockKeys: [`agent-name:${createHash('sha256').update(params.name).digest('hex')}`],
     run: async () => {
       const agent = await deps.provider.createAgent(params, namedBefore);
       if (agent.status !== EXPECTED_STATUS.agentCreated) {

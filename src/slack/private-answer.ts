@@ -5,6 +5,7 @@ import type { AnyMiddlewareArgs } from '@slack/bolt';
 import { replyTo, type SlackDeps } from './flows.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { textMessage } from './views/blocks.js';
+import { infoModal } from './views/modals.js';
 
 /** A slash command's acknowledgement can carry a reply; other kinds are acknowledged bare. */
 export async function acknowledge(args: AnyMiddlewareArgs, text: string): Promise<void> {
@@ -24,10 +25,21 @@ export async function tellPrivately(
   text: string,
   options: { replace?: boolean } = {},
 ): Promise<void> {
+  const message = textMessage(`:no_entry: ${escapeMrkdwn(text)}`);
+  // A modal still open (its "Working on it…", say) shows the answer in place; one that cannot be updated any more
+  // (closed, or gone) leaves the private routes.
+  const viewId = 'view' in body && body.view && 'id' in body.view ? body.view.id : undefined;
+  if (options.replace && viewId) {
+    const shown = await deps.slack.ui.views.update({ view_id: viewId, view: infoModal('Voice Ops', message) }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+  }
   const responseUrl = 'response_url' in body && typeof body.response_url === 'string' ? body.response_url : undefined;
   const channelId = 'channel' in body && body.channel && 'id' in body.channel ? body.channel.id : undefined;
   const reply = replyTo(deps, { userId, channelId, responseUrl });
-  await reply(textMessage(`:no_entry: ${escapeMrkdwn(text)}`), options).catch((error: unknown) => {
+  await reply(message, options).catch((error: unknown) => {
     deps.logger.warn({ err: error, userId }, 'could not answer privately');
   });
 }

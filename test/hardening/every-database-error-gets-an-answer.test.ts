@@ -5,7 +5,7 @@
 // Each failure counts in /metrics by kind. Locks are held and let go by the test: nothing races a clock.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { CHAIN_LOCK } from '../../src/store/audit.js';
 import {
   acknowledged,
@@ -16,6 +16,7 @@ import {
   outcomeOf,
   press,
   respondedWith,
+  sandboxAgents,
   shownText,
   stopWrites,
   voiceNumber,
@@ -24,6 +25,7 @@ import { OPERATOR, startTestApp, type TestApp, type TestAppOptions } from '../ha
 import { TEST_ENGINE } from '../harness/database.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
+import { selectInput, textInput } from '../harness/payloads.js';
 import { numbersAndAgent } from './process-support.js';
 import { until } from './support.js';
 
@@ -170,6 +172,37 @@ describe.runIf(TEST_ENGINE === 'postgres')('a Postgres that is busy', () => {
     // Nothing was left half-done: the same plan, applied again once the database answers, routes every number.
     const again = await press(app, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
     expect(shownText(await respondedWith(app, again.responseUrlId, 'Routed'))).toContain('Routed 3 of 3 numbers');
+  });
+
+  it('a form submitted with the audit chain held past the statement timeout: the modal shows the answer in place of its "Working on it…"', async () => {
+    const app = await started({ env: { DATABASE_STATEMENT_TIMEOUT_MS: '500' } });
+    const viewId = 'VBUSYFORM';
+    const chain = await holdTheChain(app);
+    try {
+      const answer = await app.submit({
+        userId: OPERATOR,
+        callbackId: CALLBACK.createAgent,
+        viewId,
+        privateMetadata: '{}',
+        stateValues: {
+          [INPUT.agentName.block]: { [INPUT.agentName.action]: textInput('Busy form desk') },
+          [INPUT.agentLanguage.block]: { [INPUT.agentLanguage.action]: selectInput('en-GB') },
+          [INPUT.agentLanguageOther.block]: { [INPUT.agentLanguageOther.action]: textInput(null) },
+        },
+      });
+      expect(answer.json).toMatchObject({ response_action: 'update' });
+      const shown = await app.slack.waitFor(
+        'views.update',
+        (call) => call.body.view_id === viewId && shownText(call).includes('too busy'),
+      );
+      expect(shownText(shown)).toContain('nothing was changed');
+      await app.settled();
+    } finally {
+      await chain.release();
+    }
+    const updates = app.slack.calls('views.update').filter((call) => call.body.view_id === viewId);
+    expect(shownText(updates.at(-1) as (typeof updates)[number])).toContain('too busy');
+    expect((await sandboxAgents(app)).map((agent) => agent.name)).not.toContain('Busy form desk');
   });
 
   it('a pool of one held by a change waiting on the chain: a command is told the database is busy, not unreachable', async () => {

@@ -322,7 +322,8 @@ describe('hostile text in the create-agent form', () => {
           );
           expectSafe(await finished(mark));
         }),
-        { numRuns: 40 },
+        // A lone surrogate in a name once stopped a creation on Postgres, where the name went into a lock's text.
+        { numRuns: 40, examples: [[{ name: '\ud800 ', picked: 'sv-SE', other: null }]] },
       );
       expect(errorLines(), 'no error logged by any listener').toBe(errors);
     },
