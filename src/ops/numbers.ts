@@ -10,7 +10,7 @@ import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { regionOf, unknownRegion } from './regions.js';
-import { possibleNumber } from './routing-text.js';
+import { refuseImpossible } from './routing-text.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { named, visible } from './visible.js';
@@ -144,8 +144,8 @@ export async function requestBuy(
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
   // A number no country has cannot be bought: refused before any confirmation, as a plan refuses it.
-  const possible = await possibleNumber(checked.value);
-  if (!possible.ok) return fail('invalid', `${possible.error}: nothing to buy.`, { field: 'number' });
+  const impossible = await refuseImpossible(checked.value, 'buy');
+  if (impossible) return impossible;
   let purchased: PurchasedNumber[];
   try {
     purchased = await deps.lists.numbers.get({ fresh: true });
@@ -216,6 +216,8 @@ export async function requestRelease(
   const checked = validate(resourceId, numberOrId);
   if (!checked.ok)
     return { ...checked, field: 'number', message: `${named('Number or id', numberOrId)} ${checked.message}` };
+  const impossible = checked.value.startsWith('+') ? await refuseImpossible(checked.value, 'release') : undefined;
+  if (impossible) return impossible;
   let found: PurchasedNumber | undefined;
   try {
     const purchased = await deps.lists.numbers.get({ fresh: true });

@@ -2,6 +2,7 @@
 // that it can be edited and pasted back. Only the shape of each line is checked here; whether a number belongs to the
 // account, or comes twice, is for the caller, which knows the account.
 import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
+import { type Failure, fail } from './types.js';
 import { visible } from './visible.js';
 
 type PhoneNumbers = typeof import('libphonenumber-js');
@@ -84,8 +85,14 @@ function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: s
  * A number as people write it, in E.164 when it could exist (the length its country's numbers have), else why not: the
  * same check for a number typed into a command as for a line of a routing text.
  */
-export async function possibleNumber(written: string): Promise<{ ok: true; value: string } | Refusal> {
+async function possibleNumber(written: string): Promise<{ ok: true; value: string } | Refusal> {
   return parseNumber(await phoneNumbersLibrary(), written);
+}
+
+/** A number typed into a command that no country has, refused before anything is asked: in the words a plan uses. */
+export async function refuseImpossible(number: string, nothingTo: string): Promise<Failure | undefined> {
+  const possible = await possibleNumber(number);
+  return possible.ok ? undefined : fail('invalid', `${possible.error}: nothing to ${nothingTo}.`, { field: 'number' });
 }
 
 function parseNumber(

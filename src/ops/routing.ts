@@ -4,6 +4,7 @@ import { carryOut, type Done, type Work } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
 import { mayRequest, needsApproval } from './policies.js';
+import { refuseImpossible } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { named, visible } from './visible.js';
@@ -38,6 +39,8 @@ export async function mapNumber(
   const number = validate(phoneNumber, input.phoneNumber);
   if (!number.ok)
     return { ...number, field: 'number', message: `${named('Number', input.phoneNumber)} ${number.message}` };
+  const impossible = await refuseImpossible(number.value, 'map');
+  if (impossible) return impossible;
   const agentId = validate(resourceId, input.agentId);
   if (!agentId.ok) return { ...agentId, field: 'agent', message: `Agent id ${agentId.message}` };
 

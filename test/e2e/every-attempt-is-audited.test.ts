@@ -48,6 +48,22 @@ describe('refused before any confirmation', () => {
       'invalid',
       '"+49123" is too short for a phone number in its country: nothing to buy',
     ],
+    [
+      'a number too short for its country, to release',
+      ADMIN,
+      'numbers release +49 123',
+      'number.release',
+      'invalid',
+      '"+49123" is too short for a phone number in its country: nothing to release',
+    ],
+    [
+      'a number too short for its country, to map',
+      OPERATOR,
+      'map +49 123 AGENT',
+      'routing.map',
+      'invalid',
+      '"+49123" is too short for a phone number in its country: nothing to map',
+    ],
     ['a number already owned', OPERATOR, 'numbers buy OWNED', 'number.buy', 'conflict', 'already one of your numbers'],
     [
       'an unknown number to release',
