@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Sql } from './sql.js';
-import type { ApprovalsRepo } from './store.js';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
@@ -74,7 +73,7 @@ const EXPIRE = `
   RETURNING *`;
 const POSTED = 'UPDATE approvals SET channel_id = @channelId, message_ts = @ts WHERE id = @id';
 
-export class Approvals implements ApprovalsRepo {
+export class Approvals {
   readonly #ttlMs: number;
   readonly #now: () => Date;
 

@@ -7,7 +7,6 @@ import { type AuditEvent, toEvent } from './audit.js';
 import { wellFormed } from './audit-chain.js';
 import { jsonText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
-import type { AuditChangesRepo } from './store.js';
 
 /** Which changes to show; every field given must match one of the change's rows. It travels in buttons. */
 export const auditFilter = z.object({
@@ -99,7 +98,7 @@ function matching(filter: AuditFilter, alias: string, dialect: Dialect): { sql: 
 
 type Position = { position: number; correlationId: string };
 
-export class AuditChanges implements AuditChangesRepo {
+export class AuditChanges {
   readonly #trails: string;
 
   constructor(private readonly sql: Sql) {

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { type ChainedRow, chainHash, GENESIS_HASH, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Sql, SqlParam } from './sql.js';
-import type { AuditRepo } from './store.js';
 
 export const AUDIT_ACTIONS = [
   'agent.create',
@@ -227,7 +226,7 @@ function sincePage(after: boolean, bounded: boolean): string {
   return `SELECT * FROM audit_events WHERE ${start}${end} ORDER BY at, id LIMIT ${WALK_PAGE_ROWS}`;
 }
 
-export class AuditLog implements AuditRepo {
+export class AuditLog {
   readonly #now: () => Date;
   /** Whether `sql` is one transaction, whose appends may follow on from each other. */
   readonly #inTransaction: boolean;

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
 import type { Sql } from './sql.js';
-import type { BatchesRepo } from './store.js';
 
 export const BATCH_STATES = [
   'planned',
@@ -134,7 +133,7 @@ const OPEN_ITEMS = `
     AND (i.state = 'running' OR (i.state = 'pending' AND b.state IN ('running', 'stopping')))
     AND (CAST(@userId AS TEXT) IS NULL OR b.requested_by = @userId)`;
 
-export class Batches implements BatchesRepo {
+export class Batches {
   readonly #now: () => Date;
   readonly #ttlMs: number;
 

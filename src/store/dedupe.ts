@@ -1,6 +1,5 @@
 // Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once.
 import type { Sql } from './sql.js';
-import type { DeliveriesRepo } from './store.js';
 
 export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 
@@ -36,7 +35,7 @@ interface Waiting {
  * recorded by one statement, after that turn: under load that is one write (and on SQLite one commit to the WAL)
  * for many deliveries instead of one each, and still one statement, one round trip, before each acknowledgement.
  */
-export class DeliveryKeys implements DeliveriesRepo {
+export class DeliveryKeys {
   readonly #ttlMs: number;
   readonly #now: () => Date;
   readonly #pruning: Pruning;

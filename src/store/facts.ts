@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { jsonText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
-import type { FactsRepo } from './store.js';
 
 const capabilityRow = z.object({
   phone_number: z.string(),
@@ -28,7 +27,7 @@ const capabilitiesOf = (dialect: Dialect) =>
 const languagesOf = (dialect: Dialect) =>
   `SELECT agent_id, language FROM agent_facts WHERE agent_id ${dialect.inJsonArray('?')}`;
 
-export class LearnedFacts implements FactsRepo {
+export class LearnedFacts {
   readonly #now: () => Date;
   readonly #capabilities: string;
   readonly #languages: string;

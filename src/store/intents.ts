@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
-import type { IntentsRepo } from './store.js';
 
 export const INTENT_OUTCOMES = ['succeeded', 'failed'] as const;
 export type IntentOutcome = (typeof INTENT_OUTCOMES)[number];
@@ -73,7 +72,7 @@ const underWay = (dialect: Dialect) => `
   WHERE closed_at IS NULL AND action = @action AND correlation_id NOT LIKE '%/%'
     AND (CAST(@userId AS TEXT) IS NULL OR ${dialect.jsonField('actor', 'userId')} = @userId)`;
 
-export class Intents implements IntentsRepo {
+export class Intents {
   readonly #now: () => Date;
   readonly #replica: string | null;
   readonly #underWay: string;

@@ -3,7 +3,6 @@
 // Several leases are taken (or given back) in one statement: a change's locks cost one round trip, not one each.
 
 import type { Dialect, Sql } from './sql.js';
-import type { LeasesRepo } from './store.js';
 
 // All or none: when another holder has one of the names, nothing is taken, so that a batch refused for one busy
 // number does not hold its other numbers meanwhile. (Two takes racing on Postgres may still each take part; each then
@@ -25,7 +24,7 @@ const FREE_OF = 'DELETE FROM leases WHERE replica = ?';
 // Sorted, so that two takes sharing names lock their rows in one order and cannot deadlock each other on Postgres.
 const distinct = (names: string | readonly string[]) => [...new Set([names].flat())].sort();
 
-export class Leases implements LeasesRepo {
+export class Leases {
   readonly #now: () => Date;
   readonly #replica: string | null;
   readonly #take: string;

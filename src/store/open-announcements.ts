@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { jsonText } from './columns.js';
 import type { Sql } from './sql.js';
-import type { OpenAnnouncementsRepo } from './store.js';
 
 export interface OpenAnnouncement {
   channelId: string;
@@ -34,7 +33,7 @@ const KEEP = `
 const FORGET = 'DELETE FROM open_announcements WHERE actor_id = ?';
 const FORGET_POSTED_BY = 'DELETE FROM open_announcements WHERE posted_at <= ?';
 
-export class OpenAnnouncements implements OpenAnnouncementsRepo {
+export class OpenAnnouncements {
   constructor(private readonly sql: Sql) {}
 
   async get(actorId: string): Promise<OpenAnnouncement | undefined> {

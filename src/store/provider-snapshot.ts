@@ -2,7 +2,6 @@
 // changes made outside Voice Ops. Kept in the database, so that changes made while the app was down are noticed too.
 import { z } from 'zod';
 import type { Sql } from './sql.js';
-import type { SnapshotRepo } from './store.js';
 
 export interface ProviderState {
   /** Purchased numbers: E.164 → provider id. */
@@ -47,7 +46,7 @@ function* batches<T>(rows: T[]): Generator<T[]> {
 const UNSTAMP = 'DELETE FROM provider_snapshot_taken';
 const STAMP = 'INSERT INTO provider_snapshot_taken (at) VALUES (?)';
 
-export class ProviderSnapshot implements SnapshotRepo {
+export class ProviderSnapshot {
   constructor(private readonly sql: Sql) {}
 
   /** When the snapshot was taken (the start of the read it holds); undefined before the first. */

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
-import type { RoutesRepo } from './store.js';
 
 export interface RouteRecord {
   phoneNumber: string;
@@ -49,7 +48,7 @@ const ALL = 'SELECT * FROM routes ORDER BY phone_number';
 // Two text columns only, read without parsing: listings at 10,000 numbers read this on every page.
 const AGENT_BY_NUMBER = 'SELECT phone_number, agent_id FROM routes';
 
-export class RoutingRecords implements RoutesRepo {
+export class RoutingRecords {
   readonly #now: () => Date;
   readonly #forAgents: string;
 
