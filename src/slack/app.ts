@@ -6,7 +6,7 @@ import type { DeliveriesRepo } from '../store/store.js';
 import { boltLogger } from './bolt-logger.js';
 import { listenersHaveIt, sayWhenDatabaseFails } from './database-faults.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
-import type { SlackDeps } from './flows.js';
+import type { SlackDeps } from './deps.js';
 import type { SlackIdentity } from './identity.js';
 import { EVENT } from './ids.js';
 import { registerActions } from './listeners/actions.js';

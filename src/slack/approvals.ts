@@ -3,7 +3,8 @@
 import { counted } from '../counts.js';
 import type { ApprovalRequest, Decision, Failure, OnBatchProgress, Result } from '../ops/index.js';
 import { progressRewriter } from './batch-progress.js';
-import { refreshHome, replyTo, type SlackDeps } from './flows.js';
+import { replyTo, type SlackDeps } from './deps.js';
+import { refreshHome } from './home.js';
 import { mentionUser } from './mrkdwn.js';
 import type { Respond } from './respond.js';
 import type { Answer } from './surfaces.js';

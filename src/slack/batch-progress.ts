@@ -2,7 +2,7 @@
 // modal, or for an approved batch the request for approval.
 import type { BatchView } from '../ops/index.js';
 import type { ItemCounts } from '../store/batches.js';
-import type { SlackDeps } from './flows.js';
+import type { SlackDeps } from './deps.js';
 import { postToResponseUrl } from './respond.js';
 import { progressMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';

@@ -2,7 +2,7 @@ import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { newDelivery } from '../delivery-scope.js';
 import { type DatabaseFault, databaseFault } from '../store/faults.js';
 import { DatabaseUnreachable } from '../store/sql.js';
-import type { SlackDeps } from './flows.js';
+import type { SlackDeps } from './deps.js';
 import { acknowledge, tellPrivately } from './private-answer.js';
 import { requesterIn } from './who-asked.js';
 

@@ -1,30 +1,25 @@
 // The flows behind commands, buttons and modals. Each turns one operation's result into an Answer, so
 // a command and the button that leads to the same flow answer alike.
 import type { ModalView } from '@slack/types';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
-import type { Actor, ConfirmationPrompt, Done, Person, Result, VoiceOps } from '../ops/index.js';
+import type { Actor, ConfirmationPrompt, Done, Result } from '../ops/index.js';
 import type { ReadOptions } from '../ops/lists.js';
 import { awaitingAnswer } from './approvals.js';
-import { type SlackClients, slackErrorCode } from './clients.js';
+import { slackErrorCode } from './clients.js';
+import { replyTo, type SlackDeps } from './deps.js';
+import { refreshHome } from './home.js';
 import {
   type AgentsPosition,
   type AuditPosition,
-  FIRST_HOME_POSITION,
-  type HomePosition,
   type NumbersPosition,
   type SearchPosition,
   searchRequestOf,
 } from './paging.js';
-import { privateReply, type Recipient, type Respond } from './respond.js';
-import type { ShownSearch } from './search-again.js';
+import type { Respond } from './respond.js';
 import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
 import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
 import { agentCardMessage, numberCardMessage } from './views/cards.js';
-import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
 import { NUMBERS_PAGE_SIZE, numbersMessage, searchResultsMessage } from './views/numbers.js';
-import { policyLines } from './views/policies.js';
 import {
   announcementFailedMessage,
   cancelledMessage,
@@ -32,20 +27,6 @@ import {
   tokenUndeliveredMessage,
   unchangedMapMessage,
 } from './views/results.js';
-
-export interface SlackDeps {
-  ops: VoiceOps;
-  slack: SlackClients;
-  /** Where each user last left their Home tab (its pages and filter), so that a refresh keeps them. */
-  homePositions: Map<string, HomePosition>;
-  /** The last search each user was shown, so that a buy from it can show it again without the number bought. */
-  searches: Map<string, ShownSearch>;
-  /** True when the embedded sandbox stands in for the provider: nothing real is bought. */
-  sandbox: boolean;
-  now: () => Date;
-  logger: Logger;
-  metrics: Metrics;
-}
 
 function doneOrFailure(result: Result<Done>): Answer {
   return result.ok ? { kind: 'done', done: result } : { kind: 'failure', failure: result };
@@ -153,11 +134,6 @@ export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Pro
   return { kind: 'message', message: auditMessage(page) };
 }
 
-/** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
-export function replyTo(deps: SlackDeps, to: Recipient): Respond {
-  return privateReply(deps.slack, to, deps.logger);
-}
-
 /** What a modal surface needs, with a private route to the user for when the modal cannot show the answer. */
 export function modalContext(deps: SlackDeps, actor: Actor): ModalContext {
   return {
@@ -216,51 +192,5 @@ async function show(deps: SlackDeps, surface: Surface, actor: Actor, answer: Ans
     if (answer.kind !== 'done' || !answer.done.createdAgent) return;
     await deps.ops.recordUndeliveredToken(actor, answer.done, error instanceof Error ? error.message : String(error));
     await surface.note(tokenUndeliveredMessage(answer.done.createdAgent)).catch(() => undefined);
-  }
-}
-
-/**
- * Publishes the user's Home tab at `position`, by default where the user last left it, so that a change made from
- * page 37 leaves the tab on page 37. A failure here never spoils the change that triggered it.
- */
-export async function refreshHome(
-  deps: SlackDeps,
-  person: Person,
-  position?: HomePosition,
-  options: ReadOptions = {},
-): Promise<void> {
-  const { userId } = person;
-  try {
-    const at = position ?? deps.homePositions.get(userId) ?? FIRST_HOME_POSITION;
-    const [agents, numbers, role] = await Promise.all([
-      deps.ops.listAgents({ page: at.agentsPage, size: HOME_AGENTS_PAGE_SIZE, ...options }),
-      deps.ops.listNumbers({
-        page: at.numbersPage,
-        filter: at.numbersFilter,
-        size: HOME_NUMBERS_PAGE_SIZE,
-        ...options,
-      }),
-      deps.ops.roleOf(person),
-    ]);
-    // A list that shrank meanwhile shows its last page: that is where the user now is.
-    const shown: HomePosition = {
-      agentsPage: agents.ok ? agents.page.page : at.agentsPage,
-      numbersPage: numbers.ok ? numbers.page.page : at.numbersPage,
-      numbersFilter: at.numbersFilter,
-    };
-    const failed = [agents, numbers].find((listed) => !listed.ok);
-    const view = homeView({
-      agents: agents.ok ? agents.page : undefined,
-      numbers: numbers.ok ? numbers.page : undefined,
-      role,
-      sandbox: deps.sandbox,
-      policies: policyLines(await deps.ops.policiesInForce(userId)),
-      position: shown,
-      error: failed && !failed.ok ? failed.message : undefined,
-    });
-    deps.homePositions.set(userId, shown);
-    await deps.slack.ui.views.publish({ user_id: userId, view });
-  } catch (error) {
-    deps.logger.warn({ err: error, userId }, 'could not publish the Home tab');
   }
 }

@@ -1,7 +1,7 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Actor } from '../ops/index.js';
 import type { AuditSource } from '../store/audit.js';
-import type { SlackDeps } from './flows.js';
+import type { SlackDeps } from './deps.js';
 import { belongsTo, type Identity, type SlackIdentity } from './identity.js';
 import type { People } from './people.js';
 import { acknowledge, tellPrivately } from './private-answer.js';

@@ -83,3 +83,14 @@ export function previousSearchPosition(position: SearchPosition): SearchPosition
   const starts = position.starts.slice(0, -1);
   return starts.length === 0 ? searchFrom(position.region, position.digits) : { ...position, starts };
 }
+
+/**
+ * The last search a person was shown: its position, the search form's view when it was shown in one, and the
+ * number whose Buy was last pressed in it (a number bought by typing its command leaves the search alone).
+ */
+export interface ShownSearch {
+  position: SearchPosition;
+  viewId?: string;
+  privateMetadata?: string;
+  buying?: string;
+}

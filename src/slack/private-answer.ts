@@ -2,7 +2,7 @@
 // command's acknowledgement carries the text; any other delivery is acknowledged bare and told the private way a
 // reply would go.
 import type { AnyMiddlewareArgs } from '@slack/bolt';
-import { replyTo, type SlackDeps } from './flows.js';
+import { replyTo, type SlackDeps } from './deps.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { textMessage } from './views/blocks.js';
 import { infoModal } from './views/modals.js';

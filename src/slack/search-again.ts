@@ -1,22 +1,11 @@
 // After a buy, the search it came from is shown again as the provider now has it: the bought number is no longer
 // for sale, so no list the person is looking at keeps a Buy button for it.
 import type { Actor } from '../ops/index.js';
-import type { SlackDeps } from './flows.js';
-import { type SearchPosition, searchRequestOf } from './paging.js';
+import type { SlackDeps } from './deps.js';
+import { type ShownSearch, searchRequestOf } from './paging.js';
 import type { Answer } from './surfaces.js';
 import { searchModal } from './views/modals.js';
 import { searchResultsMessage } from './views/numbers.js';
-
-/**
- * The last search a person was shown: its position, the search form's view when it was shown in one, and the
- * number whose Buy was last pressed in it (a number bought by typing its command leaves the search alone).
- */
-export interface ShownSearch {
-  position: SearchPosition;
-  viewId?: string;
-  privateMetadata?: string;
-  buying?: string;
-}
 
 /** Buy was pressed in the person's last search (Buy buttons are only in search results). */
 export function buyPressed(deps: SlackDeps, userId: string, number: string): void {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Actor } from '../../ops/index.js';
 import { numberFilter } from '../../ops/numbers.js';
 import { progressInRequest, settleDecision } from '../approvals.js';
+import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
   auditAnswer,
@@ -15,12 +16,10 @@ import {
   modalContext,
   numbersAnswer,
   openForm,
-  refreshHome,
   releaseAnswer,
-  replyTo,
-  type SlackDeps,
   searchAnswer,
 } from '../flows.js';
+import { refreshHome } from '../home.js';
 import { ACTION, PAGE } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import {

@@ -2,6 +2,7 @@ import type { SlashCommand } from '@slack/bolt';
 import type { Actor } from '../../ops/index.js';
 import { roleIncludes } from '../../ops/types.js';
 import { COMMANDS, type Command, parseCommand } from '../command.js';
+import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
   auditAnswer,
@@ -14,8 +15,6 @@ import {
   numbersAnswer,
   openForm,
   releaseAnswer,
-  replyTo,
-  type SlackDeps,
   searchAnswer,
 } from '../flows.js';
 import { encodeMetadata } from '../metadata.js';

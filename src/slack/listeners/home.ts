@@ -1,4 +1,5 @@
-import { refreshHome, type SlackDeps } from '../flows.js';
+import type { SlackDeps } from '../deps.js';
+import { refreshHome } from '../home.js';
 import { EVENT } from '../ids.js';
 import type { Listeners } from '../router.js';
 import { requesterIn } from '../who-asked.js';

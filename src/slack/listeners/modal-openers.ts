@@ -1,6 +1,7 @@
 import type { Actor } from '../../ops/index.js';
 import { slackErrorCode } from '../clients.js';
-import { modalContext, type SlackDeps, tellFormFailed } from '../flows.js';
+import type { SlackDeps } from '../deps.js';
+import { modalContext, tellFormFailed } from '../flows.js';
 import type { Respond } from '../respond.js';
 import { modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { mapModal } from '../views/modals.js';

@@ -1,4 +1,4 @@
-import type { SlackDeps } from '../flows.js';
+import type { SlackDeps } from '../deps.js';
 import { INPUT } from '../ids.js';
 import type { Listeners } from '../router.js';
 import { agentOptions, numberOptions } from '../views/modals.js';

@@ -3,16 +3,8 @@ import type { Actor, Done } from '../../ops/index.js';
 import { unknownLocale } from '../../ops/locales.js';
 import { agentName, language } from '../../provider/schemas.js';
 import { normalizeLocale } from '../command.js';
-import {
-  cancelAnswer,
-  confirmAnswer,
-  createAgentAnswer,
-  deliver,
-  mapAnswer,
-  modalContext,
-  replyTo,
-  type SlackDeps,
-} from '../flows.js';
+import { replyTo, type SlackDeps } from '../deps.js';
+import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, modalContext } from '../flows.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';

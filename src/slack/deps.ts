@@ -1,0 +1,27 @@
+// What the Slack layer's listeners and flows share: the operations, the Web API clients, and what each replica keeps
+// of a person's place (their Home tab's pages, their last search).
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { VoiceOps } from '../ops/index.js';
+import type { SlackClients } from './clients.js';
+import type { HomePosition, ShownSearch } from './paging.js';
+import { privateReply, type Recipient, type Respond } from './respond.js';
+
+export interface SlackDeps {
+  ops: VoiceOps;
+  slack: SlackClients;
+  /** Where each user last left their Home tab (its pages and filter), so that a refresh keeps them. */
+  homePositions: Map<string, HomePosition>;
+  /** The last search each user was shown, so that a buy from it can show it again without the number bought. */
+  searches: Map<string, ShownSearch>;
+  /** True when the embedded sandbox stands in for the provider: nothing real is bought. */
+  sandbox: boolean;
+  now: () => Date;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
+export function replyTo(deps: SlackDeps, to: Recipient): Respond {
+  return privateReply(deps.slack, to, deps.logger);
+}
