@@ -1,8 +1,10 @@
 // The README and the manual in docs/ stay true to the checkout: every link leads to a file (and a heading) that
-// exists, every guarantee names a test file that exists, and the README stays a front page.
+// exists, every guarantee names a test file that exists, the README stays a front page, and every command of the
+// grammar is in the README's command summary and in the user's guide.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS, type CommandSpec } from '../src/slack/command.js';
 
 const PAGES = [
   'README.md',
@@ -59,5 +61,95 @@ describe('the documentation', () => {
     const lines = readFileSync('README.md', 'utf8').split('\n');
     expect(lines.length).toBeLessThanOrEqual(README_MAX_LINES);
     expect(lines.slice(0, 12).some((line) => line.startsWith('![') && line.includes('docs/playground.png'))).toBe(true);
+  });
+});
+
+/** A command's usage line, as `/voice help` prints it. */
+function usageOf(spec: CommandSpec): string {
+  return ['/voice', ...spec.words, spec.args].filter(Boolean).join(' ');
+}
+
+/**
+ * The forms a command's arguments offer, where they are alternatives set apart by a spaced bar (`NUMBER | REGION
+ * COUNT [DIGITS]`, `[NUMBER AGENT_ID | FILTER to AGENT_ID]`): a single change and its bulk form.
+ */
+function formsOf(spec: CommandSpec): string[] {
+  const args = /^\[(.*)\]$/.exec(spec.args)?.[1] ?? spec.args;
+  const forms = args.split(' | ');
+  return forms.length > 1 ? forms.map((form) => ['/voice', ...spec.words, form].join(' ')) : [];
+}
+
+/** The text of the `## heading` section of a page, up to the next heading of its level. */
+function sectionOf(page: string, heading: string): string {
+  const text = readFileSync(page, 'utf8');
+  const start = text.indexOf(`\n## ${heading}\n`);
+  if (start < 0) return '';
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * The `/voice …` code spans in the first column of a text's tables: the commands it lists, one a row, rather than
+ * those a row's description mentions in passing.
+ */
+function listedCommands(text: string): string[] {
+  const firstCells = text
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.slice(1, line.indexOf(' | ')));
+  return firstCells.flatMap((cell) => [...cell.matchAll(/`(\/voice[^`]*)`/g)].map((match) => match[1] ?? ''));
+}
+
+/** Without square brackets: `/voice map [NUMBER AGENT_ID]` names the form `/voice map NUMBER AGENT_ID`. */
+const unbracketed = (text: string) => text.replace(/[[\]]/g, '');
+
+/** The command a span names, as the grammar picks it: the longest words that match. */
+function commandNamedBy(span: string): CommandSpec | undefined {
+  const words = span
+    .split(/\s+/)
+    .slice(1)
+    .map((word) => word.toLowerCase());
+  return [...COMMANDS]
+    .sort((a, b) => b.words.length - a.words.length)
+    .find((spec) => spec.words.every((word, index) => words[index] === word));
+}
+
+/** What a table of commands leaves out: commands no row names, forms no row gives, and the unmap answer. */
+function missingFrom(text: string): string[] {
+  const spans = listedCommands(text);
+  const named = new Set(spans.map(commandNamedBy));
+  return [
+    ...COMMANDS.filter((spec) => !named.has(spec)).map(usageOf),
+    ...COMMANDS.flatMap(formsOf).filter(
+      (form) => !spans.some((span) => unbracketed(span).startsWith(unbracketed(form))),
+    ),
+    ...(spans.some((span) => span.startsWith('/voice unmap')) ? [] : ['/voice unmap']),
+  ];
+}
+
+describe('the commands in the documentation', () => {
+  it('has a grammar whose bulk forms the checks below can tell apart', () => {
+    expect(COMMANDS.flatMap(formsOf)).toEqual(
+      expect.arrayContaining([
+        '/voice numbers buy REGION COUNT [DIGITS]',
+        '/voice numbers release FILTER',
+        '/voice map FILTER to AGENT_ID',
+      ]),
+    );
+  });
+
+  it("lists every command and bulk form, and the unmap answer, in the README's command summary", () => {
+    const summary = sectionOf('README.md', 'Commands');
+    expect(summary).not.toBe('');
+    expect(missingFrom(summary)).toEqual([]);
+  });
+
+  it("gives every command's usage line, as help prints it, in the user's guide", () => {
+    const lines = sectionOf('docs/user-guide.md', 'Commands at a glance').split('\n');
+    expect(COMMANDS.map(usageOf).filter((usage) => !lines.includes(usage))).toEqual([]);
+  });
+
+  it("describes every command and bulk form, and the unmap answer, in the user's guide", () => {
+    expect(missingFrom(sectionOf('docs/user-guide.md', 'Every command'))).toEqual([]);
   });
 });
