@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type Route, sendJson } from './http-front.js';
 import { type Logger, scrubSecrets } from './log.js';
+import { within } from './within.js';
 
 /** One dependency's readiness: ok, or a public word for what is wrong and the details for the log. */
 export type Readiness = { ok: true } | { ok: false; state: string; detail: string };
@@ -103,18 +104,9 @@ export class ReadinessChecks {
 }
 
 async function withTimeout(check: Promise<Readiness>): Promise<Readiness> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, state: 'not answering', detail: 'no answer within 3 s' }),
-      CHECK_TIMEOUT_MS,
-    );
-  });
-  try {
-    return await Promise.race([check, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (
+    (await within(check, CHECK_TIMEOUT_MS)) ?? { ok: false, state: 'not answering', detail: 'no answer within 3 s' }
+  );
 }
 
 /** Prometheus' text, from whatever makes it. */

@@ -22,7 +22,7 @@ export { NEEDED_ROLE } from './policies.js';
 import type { PolicyConfig } from '../policy-config.js';
 import type { Person } from './access.js';
 import { mapNumber } from './routing.js';
-import { exportRouting, planFromText } from './routing-plans.js';
+import { checkRoutingText, exportRouting } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type OnProgress, type Role } from './types.js';
 
@@ -54,7 +54,7 @@ export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
 export type { AgentChoices, NumberChoices } from './pickers.js';
 export type { MapResult } from './routing.js';
-export type { CheckedLine, RoutingExport } from './routing-plans.js';
+export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export type { SearchPage, SearchRequest, SearchStart } from './search.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
@@ -168,8 +168,8 @@ export function createOps(deps: OpsDeps) {
     mapFormData: (asked?: { number?: string; agentId?: string }) => mapFormData(deps, asked),
     /** Bulk changes: a plan of every item, applied once confirmed, a few items at a time (see batches.ts). */
     planBatch: (actor: Actor, request: BulkRequest) => planBatch(deps, actor, request),
-    /** Desired routing as text, one `NUMBER AGENT_ID` a line: a plan, or every line's error. */
-    planFromText: (actor: Actor, text: string) => planFromText(deps, actor, text),
+    /** Desired routing as text, one `NUMBER AGENT_ID` a line, checked against the account: its routes, or every line's error. */
+    checkRoutingText: (text: string) => checkRoutingText(deps, text),
     /** Today's routing in the same format, to edit and paste back. */
     exportRouting: () => exportRouting(deps, deps.now()),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),

@@ -1,10 +1,9 @@
 // Routing as text: today's routing exported (to edit, paste back or keep in a repository), and a desired routing read
 // back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
-import { type PlanResult, planBatch } from './batches.js';
 import { type OpsDeps, providerFailure } from './context.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
-import { type Actor, fail, type Result } from './types.js';
+import { fail, type Result } from './types.js';
 import { visible } from './visible.js';
 
 export interface RoutingExport {
@@ -40,10 +39,18 @@ export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<Rou
 /** A line of a routing text as checked against the account: what it would do, or why it cannot. */
 export type CheckedLine = RoutingLine & { effect?: 'route' | 're-route' | 'unchanged' };
 
-export type TextPlanResult = PlanResult | Result<{ status: 'errors'; lines: CheckedLine[]; errors: number }>;
+/** A routing text checked against the account: every line, how many are at fault, and the routes when none is. */
+export interface CheckedText {
+  lines: CheckedLine[];
+  errors: number;
+  routes: { number: string; agentId: string }[];
+}
 
-/** The lines of a routing text, each checked against the account: a plan when none is at fault, else every error. */
-export async function planFromText(deps: OpsDeps, actor: Actor, text: string): Promise<TextPlanResult> {
+/**
+ * Every line of a routing text checked in one pass, the lines it cannot read and the account's errors (a number not
+ * owned, an unknown agent, a number listed twice) together, so that a person fixes them all in one round.
+ */
+export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Result<CheckedText>> {
   const lines = await parseRoutingText(text);
   if (lines.length === 0) return fail('invalid', 'The text has no `NUMBER AGENT_ID` line: nothing to plan.');
   if (lines.length > ROUTING_TEXT_MAX_LINES) {
@@ -72,9 +79,8 @@ export async function planFromText(deps: OpsDeps, actor: Actor, text: string): P
     return { ...line, effect: current === line.agentId ? 'unchanged' : current ? 're-route' : 'route' };
   });
   const errors = checked.filter((line) => !line.ok).length;
-  if (errors) return { ok: true, status: 'errors', lines: checked, errors };
   const routes = checked.flatMap((line) => (line.ok ? [{ number: line.number, agentId: line.agentId }] : []));
-  return planBatch(deps, actor, { kind: 'routing.map', routes });
+  return { ok: true, lines: checked, errors, routes };
 }
 
 function lineError(

@@ -79,6 +79,18 @@ const externalSelect = z.object({
   focus_on_load: z.boolean().optional(),
 });
 
+/** A type-ahead of several choices; Voice Ops uses it only in forms, where its choices arrive with the submission. */
+const multiExternalSelect = z.object({
+  type: z.literal('multi_external_select'),
+  action_id: id.optional(),
+  placeholder: plainText(150).optional(),
+  initial_options: list(option, 100).optional(),
+  min_query_length: z.number().int().min(0).optional(),
+  max_selected_items: z.number().int().min(1).optional(),
+  confirm: confirmDialog.optional(),
+  focus_on_load: z.boolean().optional(),
+});
+
 const plainTextInput = z.object({
   type: z.literal('plain_text_input'),
   action_id: id.optional(),
@@ -104,7 +116,6 @@ const OTHER_ELEMENTS = [
   'conversations_select',
   'channels_select',
   'multi_static_select',
-  'multi_external_select',
   'multi_users_select',
   'multi_conversations_select',
   'multi_channels_select',
@@ -117,14 +128,16 @@ const OTHER_ELEMENTS = [
 ] as const;
 const otherElement = z.looseObject({ type: z.enum(OTHER_ELEMENTS), action_id: id.optional() });
 
-const interactive = [button, staticSelect, externalSelect, otherElement] as const;
+const interactive = [button, staticSelect, externalSelect, multiExternalSelect, otherElement] as const;
 const unknownElement = { error: 'is not an element Slack allows here' };
 
 const accessory = z.discriminatedUnion('type', [...interactive, image], unknownElement);
 const actionElement = z.discriminatedUnion('type', [...interactive], unknownElement);
-const inputElement = z.discriminatedUnion('type', [staticSelect, externalSelect, plainTextInput, otherElement], {
-  error: 'is not an input element Slack allows here',
-});
+const inputElement = z.discriminatedUnion(
+  'type',
+  [staticSelect, externalSelect, multiExternalSelect, plainTextInput, otherElement],
+  { error: 'is not an input element Slack allows here' },
+);
 export type Element = z.infer<typeof accessory> | z.infer<typeof inputElement>;
 
 const blockId = { block_id: id.optional() };

@@ -224,7 +224,9 @@ export class Interactions {
     const place = this.locate(userId, target);
     if ('reason' in place) return refused(place.reason);
     const element = findElement(place.blocks, act);
-    if (element?.type !== 'external_select') return refused('That is not a type-ahead select.');
+    if (element?.type !== 'external_select' && element?.type !== 'multi_external_select') {
+      return refused('That is not a type-ahead select.');
+    }
     if (typed.length < (element.min_query_length ?? 3)) return { ok: true, options: [] };
     const body = blockSuggestion({
       userId,

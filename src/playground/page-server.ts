@@ -41,6 +41,7 @@ const stateValue = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
   z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
   z.object({ type: z.literal('external_select'), selected_option: selectedOption.nullable() }),
+  z.object({ type: z.literal('multi_external_select'), selected_options: z.array(selectedOption).max(100) }),
 ]);
 const state = z.record(z.string(), z.record(z.string(), stateValue)).default({});
 const target = z.discriminatedUnion('kind', [

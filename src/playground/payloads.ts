@@ -107,13 +107,24 @@ export interface ExternalSelectValue {
   selected_option: SelectedOption | null;
 }
 
+/** A type-ahead of several choices, as submitted: every option chosen, none an empty list. */
+export interface MultiExternalSelectValue {
+  type: 'multi_external_select';
+  selected_options: SelectedOption[];
+}
+
 /** A file_input as submitted: the files uploaded through it, as Slack describes them to the app. */
 export interface FileInputValue {
   type: 'file_input';
   files: { id: string; name: string; size: number; url_private_download: string }[];
 }
 
-export type StateValue = PlainTextInputValue | StaticSelectValue | ExternalSelectValue | FileInputValue;
+export type StateValue =
+  | PlainTextInputValue
+  | StaticSelectValue
+  | ExternalSelectValue
+  | MultiExternalSelectValue
+  | FileInputValue;
 
 /** `view.state.values`: block id → action id → value. */
 export type StateValues = Record<string, Record<string, StateValue>>;
@@ -126,6 +137,11 @@ export function textInput(value: string | null): PlainTextInputValue {
 /** A static_select as submitted; nothing chosen arrives as `selected_option: null`. */
 export function selectInput(value: string | null, text: string = value ?? ''): StaticSelectValue {
   return { type: 'static_select', selected_option: value === null ? null : option(value, text) };
+}
+
+/** A multi_external_select as submitted, with these values chosen. */
+export function multiSelectInput(values: string[]): MultiExternalSelectValue {
+  return { type: 'multi_external_select', selected_options: values.map((value) => option(value)) };
 }
 
 function option(value: string, text: string = value): SelectedOption {

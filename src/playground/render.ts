@@ -48,6 +48,14 @@ export type UiElement =
       confirm?: UiConfirm;
     }
   | {
+      t: 'multi_external_select';
+      actionId: string;
+      placeholder: string;
+      initial: UiOption[];
+      minQueryLength: number;
+      maxSelected?: number;
+    }
+  | {
       t: 'plain_text_input';
       actionId: string;
       placeholder: string;
@@ -194,6 +202,15 @@ function element(given: Element, names: Names): UiElement {
         minQueryLength: given.min_query_length ?? 3,
         ...(given.initial_option ? { initial: uiOption(given.initial_option) } : {}),
         ...confirm(given),
+      };
+    case 'multi_external_select':
+      return {
+        t: 'multi_external_select',
+        actionId: given.action_id ?? '',
+        placeholder: plain(given.placeholder) || 'Select items',
+        initial: (given.initial_options ?? []).map(uiOption),
+        minQueryLength: given.min_query_length ?? 3,
+        ...(given.max_selected_items === undefined ? {} : { maxSelected: given.max_selected_items }),
       };
     case 'plain_text_input':
       return {

@@ -7,6 +7,8 @@ export const ACTION = {
   mapNumber: 'map_number',
   /** On a map's result: the map form again, for another number, with the same agent picked. */
   mapToAgent: 'map_to_agent',
+  /** Once an agent is created: a form that picks several numbers at once for it, then one plan. */
+  routeNumbersToAgent: 'route_numbers_to_agent',
   createAgent: 'create_agent',
   searchNumbers: 'search_numbers',
   searchRegion: 'search_region',
@@ -59,6 +61,7 @@ export const CALLBACK = {
   confirmBatch: 'confirm_batch_modal',
   routingPlan: 'routing_plan_modal',
   bulkMap: 'bulk_map_modal',
+  routeNumbers: 'route_numbers_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
 } as const;
@@ -71,6 +74,7 @@ export const INPUT = {
   // Type-ahead pickers: their action ids are what the options listener answers, so each is its own.
   mapNumber: { block: 'map_number', action: 'map_number_pick' },
   mapAgent: { block: 'map_agent', action: 'map_agent_pick' },
+  routeNumbers: { block: 'route_numbers', action: 'route_numbers_pick' },
   typedConfirmation: { block: 'typed_confirmation', action: 'value' },
   routingText: { block: 'routing_text', action: 'value' },
   routingFile: { block: 'routing_file', action: 'file' },

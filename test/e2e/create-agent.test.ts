@@ -5,7 +5,7 @@ import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { OTHER_LOCALE } from '../../src/slack/views/locales.js';
 import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
-import { type StateValues, selectInput, textInput } from '../harness/payloads.js';
+import { multiSelectInput, type StateValues, selectInput, textInput } from '../harness/payloads.js';
 import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
 import {
   announcedWith,
@@ -16,11 +16,13 @@ import {
   createAgentThroughApp,
   EPHEMERAL,
   everyRowAsJson,
+  hasElement,
   lastAuditRow,
   onlyButton,
   readable,
   sandboxAgents,
   shownText,
+  suggested,
   viewOf,
   voiceNumber,
 } from './support.js';
@@ -227,6 +229,8 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(readable(blocksOf(reply))).toContain('Front desk');
     expect(readable(blocksOf(reply))).toContain(agent.id);
     expect(readable(blocksOf(reply))).toContain('Store this token now');
+    // The way on to routing numbers is under the token, as after the form.
+    expect(onlyButton(blocksOf(reply), ACTION.routeNumbersToAgent)).toBe(agent.id);
     expect(t.sandbox.requestCount('createAgent')).toBeGreaterThan(0);
 
     await announcedWith(t, `created agent *Front desk* (\`${agent.id}\`, en-US)`);
@@ -332,23 +336,65 @@ describe('after the create form', () => {
     expect(left.body.channel).toBe(OPS_CHANNEL);
     expect(shownText(left)).toContain('Evening desk');
     expect(shownText(left)).toContain(`\`${agent?.id}\``);
-    expect(onlyButton(blocksOf(left), ACTION.mapToAgent)).toBe(agent?.id);
+    expect(onlyButton(blocksOf(left), ACTION.routeNumbersToAgent)).toBe(agent?.id);
     await t.settled();
     await expectNowhereButWhereShown(token, shown);
 
-    // Its button opens the map form with the agent picked (a number to route is bought first).
-    await buyThroughApp(t, OPERATOR, await voiceNumber(t));
+    // Its button opens a form that picks several numbers at once, those that route nowhere first, then one plan.
+    const first = await voiceNumber(t);
+    await buyThroughApp(t, OPERATOR, first);
+    const second = await voiceNumber(t);
+    await buyThroughApp(t, OPERATOR, second);
     const pressed = await t.action({
       userId: OPERATOR,
-      actionId: ACTION.mapToAgent,
+      actionId: ACTION.routeNumbersToAgent,
       value: agent?.id ?? '',
       container: EPHEMERAL,
     });
-    const form = await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.mapNumber, {
-      since: mark,
-      description: `the map form after ${pressed.triggerId}`,
+    // Opened at once, loading, then filled in with the agent's name.
+    await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId);
+    const form = viewOf(
+      await t.slack.waitFor('views.update', (call) => viewOf(call).callback_id === CALLBACK.routeNumbers, {
+        since: mark,
+      }),
+    );
+    expect(form.callback_id).toBe(CALLBACK.routeNumbers);
+    expect(readable(form.blocks)).toContain('Evening desk');
+    const picker = form.blocks.find((block) => block.block_id === INPUT.routeNumbers.block)?.element;
+    expect(picker?.type).toBe('multi_external_select');
+    const offered = await suggested(t, INPUT.routeNumbers, '');
+    expect(offered.groups[0]).toMatch(/^Not routed/);
+    expect(offered.options.map((option) => option.value)).toEqual(expect.arrayContaining([first, second]));
+
+    const planned = t.slack.mark();
+    const answer = await t.submit({
+      userId: OPERATOR,
+      callbackId: CALLBACK.routeNumbers,
+      privateMetadata: form.private_metadata,
+      stateValues: { [INPUT.routeNumbers.block]: { [INPUT.routeNumbers.action]: multiSelectInput([first, second]) } },
     });
-    const agentInput = viewOf(form).blocks.find((block) => block.block_id === INPUT.mapAgent.block);
-    expect(agentInput?.element?.initial_option?.value).toBe(agent?.id);
+    expect(answer.json).toMatchObject({ response_action: 'clear' });
+    const plan = await t.slack.waitFor(
+      'chat.postEphemeral',
+      (call) => hasElement(blocksOf(call), ACTION.confirmBatch),
+      {
+        since: planned,
+      },
+    );
+    expect(readable(blocksOf(plan))).toContain('2 numbers to route');
+    expect(readable(blocksOf(plan))).toContain('Evening desk');
+  });
+
+  it('asks for at least one number before it plans', async () => {
+    const answer = await t.submit({
+      userId: OPERATOR,
+      callbackId: CALLBACK.routeNumbers,
+      privateMetadata: JSON.stringify({ agentId: 'agt_any', channelId: OPS_CHANNEL }),
+      stateValues: { [INPUT.routeNumbers.block]: { [INPUT.routeNumbers.action]: multiSelectInput([]) } },
+    });
+    expect(answer.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.routeNumbers.block]: 'Pick at least one number.' },
+    });
   });
 });

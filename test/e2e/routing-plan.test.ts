@@ -15,6 +15,7 @@ import {
   readable,
   type SandboxAgent,
   type SandboxNumber,
+  type SentView,
   shownText,
   startSeededApp,
   viewOf,
@@ -54,6 +55,18 @@ async function submitPlan(input: { text?: string; file?: { name: string; content
     },
   });
   return { answer, since };
+}
+
+/** Plans made so far: a text at fault makes none. */
+async function batchCount(): Promise<number> {
+  const row = await (await t.database.sql()).get<{ n: number | string }>('SELECT COUNT(*) AS n FROM batches');
+  return Number(row?.n);
+}
+
+/** The text a form's routing box starts with. */
+function initialText(view: SentView): string | undefined {
+  const block = view.blocks.find((candidate) => candidate.block_id === INPUT.routingText.block);
+  return (block?.element as { initial_value?: string } | undefined)?.initial_value;
 }
 
 /** The plan (or its errors) posted privately to the person after the form closed. */
@@ -99,6 +112,9 @@ describe('/voice export, short enough to show', () => {
         .replace(/&gt;/g, '>')
         .replace(/&amp;/g, '&');
       const lines = copied.split('\n');
+      // A viewer may not run the plan, so she is not told to.
+      expect(shown).toContain('An operator can paste an edited copy into');
+      expect(shown).not.toContain('Edit it and paste it');
       expect(lines.filter((line) => !line.startsWith('#'))).toHaveLength(3);
       for (const [number, agentId] of small.routes)
         expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\${number} ${agentId}  # `)));
@@ -130,44 +146,72 @@ describe('/voice export, short enough to show', () => {
 });
 
 describe('/voice plan', () => {
-  it('shows a line it cannot read under the pasted text, and plans nothing', async () => {
-    const { answer } = await submitPlan({
-      text: `${numbers[0]?.number} ${agent(0).id}\ncall-me agt_x\n030 1234567 agt_y`,
-    });
-    expect(answer.json).toMatchObject({ response_action: 'errors' });
-    const error = String((answer.json as { errors: Record<string, string> }).errors[INPUT.routingText.block]);
-    expect(error).toContain('Line 2: "call-me" is not a phone number');
-    expect(error).toContain('Line 3: "030 1234567" needs its country code');
-  });
-
-  it('lists every line at fault against the account; a plan with errors cannot be applied', async () => {
+  it('shows every problem in the form at once, the lines it cannot read and the account’s errors, with the text kept', async () => {
     const mine = numbers[0]?.number ?? '';
     const text = [
       `${written(mine)} ${agent(1).id}`,
+      'call-me agt_x',
       `+1 (202) 555-0199 ${agent(0).id}  # not ours`,
+      '030 1234567 agt_y',
       `${numbers[1]?.number} agt_nobody`,
       `${written(mine)} ${agent(2).id}`,
+      '+49 123 agt_z',
     ].join('\n');
+    const batches = await batchCount();
     const { answer, since } = await submitPlan({ text });
-    expect(answer.json).toMatchObject({ response_action: 'clear' });
-    const posted = await postedPlan(since);
-    const shown = readable(blocksOf(posted));
-    expect(shown).toContain('The plan has 3 errors');
-    expect(shown).toContain('line 2');
+    expect(answer.json).toMatchObject({ response_action: 'update' });
+    const form = (answer.json as { view: SentView }).view;
+    expect(form.callback_id).toBe(CALLBACK.routingPlan);
+    const shown = readable(form.blocks);
+    expect(shown).toContain('Fix these 6 problems');
+    expect(shown).toContain('line 2 `call-me agt_x`: "call-me" is not a phone number');
     expect(shown).toContain('+12025550199 is not one of your numbers');
+    expect(shown).toContain('line 4 `030 1234567 agt_y`: "030 1234567" needs its country code');
     expect(shown).toContain('no agent has the id agt_nobody');
     expect(shown).toContain(`${mine} is listed twice (first on line 1)`);
-    expect(hasElement(blocksOf(posted), ACTION.confirmBatch)).toBe(false);
+    expect(shown).toContain('"+49 123" is too short');
+    expect(initialText(form)).toBe(text);
+    expect(await batchCount()).toBe(batches);
+    await t.settled();
+    expect(
+      t.slack
+        .calls()
+        .slice(since)
+        .filter((call) => call.method === 'chat.postEphemeral'),
+    ).toEqual([]);
   });
 
-  it('a text with exactly one line at fault is no plan either: the line is shown, nothing can be applied', async () => {
+  it('a text with exactly one line at fault is no plan either: the form says so, nothing can be applied', async () => {
     const text = [`${numbers[2]?.number} ${agent(1).id}`, `${numbers[3]?.number} agt_nobody`].join('\n');
-    const { since } = await submitPlan({ text });
-    const posted = await postedPlan(since);
-    const shown = readable(blocksOf(posted));
-    expect(shown).toContain('The plan has 1 error');
+    const { answer } = await submitPlan({ text });
+    const shown = readable((answer.json as { view: SentView }).view.blocks);
+    expect(shown).toContain('Fix this, then press Plan again');
+    expect(shown).toContain('line 2');
     expect(shown).toContain('no agent has the id agt_nobody');
-    expect(hasElement(blocksOf(posted), ACTION.confirmBatch)).toBe(false);
+  });
+
+  it('an uploaded file at fault keeps the form open, saying to fix the file', async () => {
+    const content = [`${numbers[2]?.number} ${agent(1).id}`, `${numbers[3]?.number} agt_nobody`].join('\n');
+    const { answer } = await submitPlan({ file: { name: 'routing.txt', content } });
+    const shown = readable((answer.json as { view: SentView }).view.blocks);
+    expect(shown).toContain('Fix the file and upload it again');
+    expect(shown).toContain('no agent has the id agt_nobody');
+  });
+
+  it('a check slower than Slack waits updates the form after: it waits, then shows every problem', async () => {
+    t.sandbox.faults.inject('listAgents', { type: 'hold' });
+    const text = `${numbers[2]?.number} agt_nobody`;
+    try {
+      const { answer, since } = await submitPlan({ text });
+      expect(answer.json).toMatchObject({ response_action: 'update' });
+      expect(readable((answer.json as { view: SentView }).view.blocks)).toContain('Loading');
+      t.sandbox.faults.clear();
+      const updated = viewOf(await t.slack.waitFor('views.update', () => true, { since }));
+      expect(readable(updated.blocks)).toContain('no agent has the id agt_nobody');
+      expect(initialText(updated)).toBe(text);
+    } finally {
+      t.sandbox.faults.clear();
+    }
   });
 
   it('plans routes to add, re-routes and lines already true from an uploaded file, and applies them once', async () => {

@@ -274,6 +274,8 @@ function renderElement(element, blockId, surface, place) {
       return staticSelect(element, blockId, surface, place);
     case 'external_select':
       return externalSelect(element, blockId, surface, place);
+    case 'multi_external_select':
+      return multiExternalSelect(element, blockId, surface, place);
     case 'plain_text_input': {
       const field = element.multiline ? el('textarea', 'bk-field-input') : el('input', 'bk-field-input');
       if (field instanceof HTMLInputElement) field.type = 'text';
@@ -450,6 +452,123 @@ function externalSelect(element, blockId, surface, place) {
       event.stopPropagation();
       close();
     }
+  });
+  field.addEventListener('blur', close);
+  return box;
+}
+
+/**
+ * A type-ahead of several choices, as Slack draws one in a form: the choices so far, each with a way to remove it,
+ * then the field whose options (the app's answer to what was typed) each add or remove one, the list staying open.
+ * @param {Extract<UiElement, { t: 'multi_external_select' }>} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ id?: string, label?: string, inInput?: boolean }} place
+ */
+function multiExternalSelect(element, blockId, surface, place) {
+  const box = el('div', 'bk-combobox');
+  const label = place.label ?? element.placeholder;
+  const chips = el('ul', 'bk-chips');
+  chips.setAttribute('aria-label', `${label}: chosen`);
+  const field = el('input', 'bk-field-input');
+  field.type = 'text';
+  field.id = place.id ?? uid('combobox');
+  if (!place.id) field.setAttribute('aria-label', element.placeholder);
+  field.placeholder = element.placeholder;
+  field.setAttribute('role', 'combobox');
+  field.setAttribute('aria-autocomplete', 'list');
+  field.setAttribute('aria-expanded', 'false');
+  const list = el('ul', 'bk-listbox');
+  list.id = uid('listbox');
+  list.setAttribute('role', 'listbox');
+  list.setAttribute('aria-multiselectable', 'true');
+  list.setAttribute('aria-label', label);
+  list.hidden = true;
+  field.setAttribute('aria-controls', list.id);
+  const status = el('p', 'bk-hint');
+  status.setAttribute('aria-live', 'polite');
+  box.append(chips, field, list, status);
+
+  const kept = surface.values.get(blockId, element.actionId);
+  /** @type {UiOption[]} */
+  let chosen =
+    kept?.type === 'multi_external_select'
+      ? kept.selected_options.map((option) => ({ text: option.text.text, value: option.value }))
+      : [...element.initial];
+  const isChosen = (/** @type {UiOption} */ option) => chosen.some((one) => one.value === option.value);
+  const show = () => {
+    surface.values.set(blockId, element.actionId, {
+      type: 'multi_external_select',
+      selected_options: chosen.map(selectedOption),
+    });
+    chips.replaceChildren(
+      ...chosen.map((option) => {
+        const chip = el('li', 'bk-chip', option.text);
+        const remove = el('button', 'bk-chip-remove', '×');
+        remove.type = 'button';
+        remove.setAttribute('aria-label', `Remove ${option.text}`);
+        remove.addEventListener('click', () => toggle(option));
+        chip.append(remove);
+        return chip;
+      }),
+    );
+    for (const item of list.querySelectorAll('[role=option]')) {
+      const value = item.getAttribute('data-value');
+      item.setAttribute('aria-selected', String(chosen.some((one) => one.value === value)));
+    }
+  };
+  /** @param {UiOption} option */
+  const toggle = (option) => {
+    if (isChosen(option)) chosen = chosen.filter((one) => one.value !== option.value);
+    else if (element.maxSelected !== undefined && chosen.length >= element.maxSelected) {
+      status.textContent = `Choose at most ${counted(element.maxSelected, 'item')}.`;
+      return;
+    } else chosen = [...chosen, option];
+    show();
+  };
+  const close = () => {
+    list.hidden = true;
+    field.setAttribute('aria-expanded', 'false');
+  };
+  let asked = 0;
+  /** @param {string} typed */
+  const offer = async (typed) => {
+    if (typed.length < element.minQueryLength) {
+      close();
+      status.textContent = `Type at least ${counted(element.minQueryLength, 'character')}.`;
+      return;
+    }
+    const ask = ++asked;
+    const options = await surface.suggest(blockId, element.actionId, typed);
+    if (ask !== asked) return;
+    list.replaceChildren(
+      ...options.map((option) => {
+        const item = el('li', 'bk-option', option.text);
+        item.id = uid('option');
+        item.setAttribute('role', 'option');
+        item.setAttribute('data-value', option.value);
+        if (option.description) item.append(el('span', 'bk-option-description', option.description));
+        item.addEventListener('mousedown', (event) => event.preventDefault());
+        item.addEventListener('click', () => toggle(option));
+        return item;
+      }),
+    );
+    show();
+    list.hidden = options.length === 0;
+    field.setAttribute('aria-expanded', String(options.length > 0));
+    status.textContent = options.length === 0 ? 'No matches.' : `${counted(options.length, 'option')}.`;
+  };
+  show();
+  field.addEventListener('input', () => void offer(field.value));
+  // Slack lists a type-ahead's options as soon as it is focused when it needs no characters first.
+  field.addEventListener('focus', () => {
+    if (element.minQueryLength === 0) void offer(field.value);
+  });
+  field.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    close();
   });
   field.addEventListener('blur', close);
   return box;

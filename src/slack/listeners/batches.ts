@@ -24,6 +24,7 @@ import { workingMessage } from '../views/results.js';
 import { bulkMapModal } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions.js';
+import { openRouteNumbersModal } from './modal-openers.js';
 
 const MODAL_TITLE = 'Release numbers';
 
@@ -31,6 +32,8 @@ const batchPosition = z.object({ batchId: z.string(), page: z.number().int().min
 const again = z.object({ batchId: z.string(), which: z.enum(['failed', 'rest']) });
 /** What the Home tab's bulk map form remembers: the filter, and the channel (none, from the Home tab). */
 const filterMetadata = z.object({ filter: numberFilter, channelId: z.string().optional() });
+/** What the form that routes numbers to a new agent remembers. */
+const routeMetadata = z.object({ agentId: z.string(), channelId: z.string().optional() });
 /** What the typed confirmation's modal remembers: the batch, and the channel of the plan's message. */
 const typedMetadata = z.object({ batchId: z.string(), channelId: z.string().optional() });
 
@@ -138,6 +141,32 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
     const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
     await reply.show(await bulkAnswer(deps, actor, { kind: 'routing.map', filter: asked.filter, agentId }));
+  });
+
+  app.action<Body>(ACTION.routeNumbersToAgent, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    if (denied)
+      return (await surfaceFor(deps, body, actor, 'Route numbers')).show({ kind: 'failure', failure: denied });
+    await openRouteNumbersModal(deps, actor, {
+      triggerId: body.trigger_id,
+      agentId: chosenValue(body),
+      reply: replyFor(deps, body),
+    });
+  });
+
+  app.view(CALLBACK.routeNumbers, async ({ ack, view, context }) => {
+    const asked = decodeValue(routeMetadata, view.private_metadata);
+    const picked = view.state.values[INPUT.routeNumbers.block]?.[INPUT.routeNumbers.action]?.selected_options ?? [];
+    const numbers = picked.map((option) => option.value);
+    if (!asked || !numbers.length) {
+      return ack({ response_action: 'errors', errors: { [INPUT.routeNumbers.block]: 'Pick at least one number.' } });
+    }
+    await ack({ response_action: 'clear' });
+    const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
+    const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
+    await reply.show(await bulkAnswer(deps, actor, { kind: 'routing.map', agentId: asked.agentId, numbers }));
   });
 
   app.action<Body>(ACTION.stopBatch, async ({ ack, body, context }) => {

@@ -1,10 +1,13 @@
 import type { Actor } from '../../ops/index.js';
+import { fail } from '../../ops/types.js';
 import { slackErrorCode } from '../clients.js';
 import type { SlackDeps } from '../deps.js';
 import { modalContext, tellFormFailed } from '../flows.js';
+import { encodeValue } from '../paging.js';
 import type { Respond } from '../respond.js';
 import { modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { mapModal } from '../views/modals.js';
+import { routeNumbersModal } from '../views/routing-plan.js';
 
 /**
  * The map form opens loading and fills in once the provider's lists say there is something to map (and where the
@@ -44,4 +47,27 @@ export async function openMapModal(
     privateMetadata: input.metadata,
   });
   await surface.show({ kind: 'modal', view });
+}
+
+/** The form that routes several numbers to one agent, named in it: opened loading, and filled in once it is found. */
+export async function openRouteNumbersModal(
+  deps: SlackDeps,
+  actor: Actor,
+  input: { triggerId: string; agentId: string; reply: Respond },
+): Promise<void> {
+  const title = 'Route numbers';
+  let surface: Surface;
+  try {
+    surface = await modalSurface(modalContext(deps, actor), { triggerId: input.triggerId, title });
+  } catch (error) {
+    return tellFormFailed(deps, input.reply, slackErrorCode(error), `/voice map NUMBER ${input.agentId}`);
+  }
+  const form = await deps.ops.mapFormData({ agentId: input.agentId });
+  if (!form.ok) return surface.show({ kind: 'failure', failure: form });
+  if (!form.initialAgent) {
+    const gone = fail('not_found', `No agent has the id ${input.agentId} any more: see \`/voice agents\`.`);
+    return surface.show({ kind: 'failure', failure: gone });
+  }
+  const metadata = encodeValue({ agentId: input.agentId, channelId: actor.channelId });
+  await surface.show({ kind: 'modal', view: routeNumbersModal(form.initialAgent, form.numbers, metadata) });
 }

@@ -8,11 +8,16 @@ import { agentOptions, numberOptions } from '../views/modals.js';
  * the options in the acknowledgement. A failure to read the provider answers no options, and is logged.
  */
 export function registerOptions(app: Listeners, deps: SlackDeps): void {
-  app.options(INPUT.mapNumber.action, async ({ ack, body }) => {
-    const choices = await deps.ops.numberChoices(body.value);
-    if (!choices.ok) deps.logger.warn({ reason: choices.message }, 'no number options: the provider could not be read');
-    await ack(choices.ok ? numberOptions(choices) : { options: [] });
-  });
+  // One number for the map form, several for the form that routes numbers to a new agent.
+  for (const actionId of [INPUT.mapNumber.action, INPUT.routeNumbers.action]) {
+    app.options(actionId, async ({ ack, body }) => {
+      const choices = await deps.ops.numberChoices(body.value);
+      if (!choices.ok) {
+        deps.logger.warn({ reason: choices.message }, 'no number options: the provider could not be read');
+      }
+      await ack(choices.ok ? numberOptions(choices) : { options: [] });
+    });
+  }
 
   app.options(INPUT.mapAgent.action, async ({ ack, body }) => {
     const choices = await deps.ops.agentChoices(body.value);

@@ -1,26 +1,37 @@
 // `/voice plan`: the routing a team wants, pasted or uploaded, read back as a plan (or its errors, line by line); and
 // `/voice export`: today's routing in the same format, as text to copy or, when long, as a file.
 import type { ViewOutput } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { Actor } from '../../ops/index.js';
-import { parseRoutingText } from '../../ops/routing-text.js';
-import { fail } from '../../ops/types.js';
+import { fail, roleIncludes } from '../../ops/types.js';
+import { within } from '../../within.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { openForm } from '../flows.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
+import { escapeMrkdwn } from '../mrkdwn.js';
 import type { Listeners } from '../router.js';
 import type { Answer } from '../surfaces.js';
 import { messageSurface } from '../surfaces.js';
-import { EXPORT_INLINE_MAX, exportMessage, planErrorsMessage, routingPlanModal } from '../views/routing-plan.js';
+import { textMessage } from '../views/blocks.js';
+import { infoModal, loadingModal } from '../views/modals.js';
+import {
+  EXPORT_INLINE_MAX,
+  exportMessage,
+  planErrorLines,
+  planErrorsMessage,
+  routingPlanModal,
+} from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, replyFor, surfaceFor } from './actions.js';
 import { planAnswer } from './batches.js';
 
 /** A routing text of 1,000 lines is some 60 kB; anything far larger is not one. */
 const FILE_MAX_BYTES = 256 * 1024;
-/** Inline errors shown under the pasted text; the plan's message lists every one. */
-const INLINE_ERRORS = 3;
+/** Slack waits 3 s for a submission's answer, and the answer must leave well within them. */
+const ANSWER_IN_FORM_MS = 2_000;
+const FORM_TITLE = 'Plan routing';
 
 interface UploadedFile {
   name?: string;
@@ -74,35 +85,66 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
       const error = 'Paste the routing here, or upload it as a file below.';
       return ack({ response_action: 'errors', errors: { [INPUT.routingText.block]: error } });
     }
-    // A pasted text is read at once, so that a line it cannot read is shown under it, to fix in place.
-    const unreadable = pasted.trim() && !file ? (await parseRoutingText(pasted)).filter((line) => !line.ok) : [];
-    if (unreadable.length) {
-      const shown = unreadable.slice(0, INLINE_ERRORS).map((line) => `Line ${line.line}: ${line.ok ? '' : line.error}`);
-      const more = unreadable.length > INLINE_ERRORS ? ` (and ${unreadable.length - INLINE_ERRORS} more)` : '';
-      return ack({ response_action: 'errors', errors: { [INPUT.routingText.block]: `${shown.join('; ')}${more}` } });
-    }
-    await ack({ response_action: 'clear' });
+    const checking = checkSubmission(deps, { pasted, file, metadata: view.private_metadata });
+    // Answered in the form when the check is quick, as it is for all but a slow provider: the form then stays open
+    // with the text and every problem, or closes for the plan. Slower, the form waits, and is updated after.
+    const quick = await within(checking, ANSWER_IN_FORM_MS);
+    if (quick && 'fix' in quick) return ack({ response_action: 'update', view: quick.fix });
+    await ack(quick ? { response_action: 'clear' } : { response_action: 'update', view: loadingModal(FORM_TITLE) });
+    const checked = quick ?? (await checking);
     const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
-    const text = file ? await download(deps, file) : { text: pasted };
-    if ('error' in text)
-      return reply.show({ kind: 'failure', failure: fail('invalid', text.error, { field: 'file' }) });
-    await reply.show(await textPlanAnswer(deps, actor, text.text));
+    if ('fix' in checked) {
+      const shown = await deps.slack.ui.views.update({ view_id: view.id, view: checked.fix }).then(
+        () => true,
+        () => false,
+      );
+      if (!shown) await reply.show({ kind: 'message', message: planErrorsMessage(checked.problems) });
+      return;
+    }
+    if (!quick) {
+      const posted = infoModal(
+        FORM_TITLE,
+        textMessage(':white_check_mark: The plan is in your messages from Voice Ops.'),
+      );
+      await deps.slack.ui.views.update({ view_id: view.id, view: posted }).catch(() => undefined);
+    }
+    await reply.show(
+      planAnswer(deps, await deps.ops.planBatch(actor, { kind: 'routing.map', routes: checked.routes })),
+    );
   });
 }
 
-async function textPlanAnswer(deps: SlackDeps, actor: Actor, text: string): Promise<Answer> {
-  const planned = await deps.ops.planFromText(actor, text);
-  if (planned.ok && 'status' in planned) {
-    return { kind: 'message', message: planErrorsMessage(planned.lines, planned.errors) };
-  }
-  return planAnswer(deps, planned);
+type Checked = { routes: { number: string; agentId: string }[] } | { fix: ModalView; problems: string[] };
+
+/**
+ * A submitted routing checked in one pass, the lines it cannot read and the account's errors together: its routes, or
+ * the form again with every problem above the text.
+ */
+async function checkSubmission(
+  deps: SlackDeps,
+  submitted: { pasted: string; file?: UploadedFile; metadata: string },
+): Promise<Checked> {
+  const fromFile = submitted.file !== undefined;
+  const fix = (problems: string[]): Checked => ({
+    fix: routingPlanModal(submitted.metadata, { text: submitted.pasted, problems, fromFile }),
+    problems,
+  });
+  const text = submitted.file ? await download(deps, submitted.file) : { text: submitted.pasted };
+  if ('error' in text) return fix([escapeMrkdwn(text.error)]);
+  const checked = await deps.ops.checkRoutingText(text.text);
+  if (!checked.ok) return fix([escapeMrkdwn(checked.message)]);
+  if (checked.errors) return fix(planErrorLines(checked.lines));
+  return { routes: checked.routes };
 }
 
 /** Today's routing: as text when it fits a message, else as a file in the person's direct messages with the app. */
 export async function exportAnswer(deps: SlackDeps, actor: Actor): Promise<Answer> {
   const exported = await deps.ops.exportRouting();
   if (!exported.ok) return { kind: 'failure', failure: exported };
-  if (exported.text.length <= EXPORT_INLINE_MAX) return { kind: 'message', message: exportMessage(exported, false) };
+  const mayPlan = roleIncludes(await deps.ops.roleOf(actor), 'operator');
+  if (exported.text.length <= EXPORT_INLINE_MAX) {
+    return { kind: 'message', message: exportMessage(exported, { asFile: false, mayPlan }) };
+  }
   try {
     const opened = await deps.slack.ui.conversations.open({ users: actor.userId });
     await deps.slack.ui.filesUploadV2({
@@ -119,5 +161,5 @@ export async function exportAnswer(deps: SlackDeps, actor: Actor): Promise<Answe
       'keeps failing, whoever runs Voice Ops should check that the app has the files:write and im:write scopes.';
     return { kind: 'failure', failure: fail('undelivered', why, { code }) };
   }
-  return { kind: 'message', message: exportMessage(exported, true) };
+  return { kind: 'message', message: exportMessage(exported, { asFile: true, mayPlan }) };
 }

@@ -1,4 +1,4 @@
-import type { Button, KnownBlock, SectionBlock } from '@slack/types';
+import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
 import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
 import type { Role } from '../../ops/types.js';
@@ -92,12 +92,19 @@ export function agentCreatedMessage(agent: CreatedAgent): SlackMessage {
   ]);
 }
 
+/** The way on from a new agent: a form that picks its numbers, several at once. */
+export function routeNumbersButton(agentId: string): ActionsBlock {
+  return actions([
+    button({ text: 'Route numbers to this agent', actionId: ACTION.routeNumbersToAgent, value: agentId }),
+  ]);
+}
+
 /** Left where the create form was opened from, once its token modal closes: the id `/voice map` needs, no token. */
 export function agentReadyMessage(agent: { id: string; name: string }): SlackMessage {
   const text = `:robot_face: Agent ${bold(agent.name)} is ready: its id is ${code(agent.id)}.`;
   return message(text, [
     section(text),
     context(`Route numbers to it with the button, or type \`/voice map NUMBER ${escapeMrkdwn(agent.id)}\`.`),
-    actions([button({ text: 'Route numbers to this agent', actionId: ACTION.mapToAgent, value: agent.id })]),
+    routeNumbersButton(agent.id),
   ]);
 }

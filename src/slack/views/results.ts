@@ -8,7 +8,7 @@ import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { slackRefusal } from '../slack-errors.js';
-import { agentCreatedMessage } from './agents.js';
+import { agentCreatedMessage, routeNumbersButton } from './agents.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
@@ -16,7 +16,11 @@ import { agentLabel } from './text.js';
 
 export function doneMessage(done: Finished): SlackMessage {
   const { change } = done;
-  if (change.action === 'agent.create' && done.createdAgent) return agentCreatedMessage(done.createdAgent);
+  if (change.action === 'agent.create' && done.createdAgent) {
+    // A message stays once read, so the way on to routing numbers sits under the token (a modal shows it after).
+    const created = agentCreatedMessage(done.createdAgent);
+    return { ...created, blocks: [...created.blocks, routeNumbersButton(done.createdAgent.id)] };
+  }
   const predicate = describeChange(change);
   const text = `:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}.`;
   // A launch routes several numbers to one agent: the next one is a click away, its agent picked already.

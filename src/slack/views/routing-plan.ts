@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { count, counted } from '../../counts.js';
 import type { CheckedLine, RoutingExport } from '../../ops/index.js';
 import { CALLBACK, INPUT } from '../ids.js';
-import { code, codeLines, escapeAndTruncate } from '../mrkdwn.js';
+import { bold, code, codeLines, escapeAndTruncate } from '../mrkdwn.js';
 import {
   context,
   externalSelect,
@@ -14,15 +14,30 @@ import {
   plainText,
   type SlackMessage,
   section,
+  textMessage,
 } from './blocks.js';
+import { infoModal } from './modals.js';
 
 /** Errors listed in a message; the rest are counted. */
 const ERRORS_SHOWN = 20;
+/** Problems listed in the form: a pasted text of 3,000 characters holds about 100 lines. */
+const PROBLEMS_SHOWN = 100;
 const LINE_MAX = 80;
 /** The export shown as text when it fits one code block; longer, it comes as a file. */
 export const EXPORT_INLINE_MAX = LIMITS.sectionText - 200;
 
-export function routingPlanModal(privateMetadata: string): ModalView {
+/**
+ * What stopped a submitted text from becoming a plan, shown in the form above the text so that every line is fixed in
+ * one round: the lines at fault, or one sentence (no line to plan, a file Slack did not hand over).
+ */
+export interface PlanProblems {
+  /** The text as submitted, put back in the box; empty for a file, which is fixed where it is kept. */
+  text: string;
+  problems: string[];
+  fromFile: boolean;
+}
+
+export function routingPlanModal(privateMetadata: string, shown?: PlanProblems): ModalView {
   const text: KnownBlock = {
     type: 'input',
     block_id: INPUT.routingText.block,
@@ -35,6 +50,7 @@ export function routingPlanModal(privateMetadata: string): ModalView {
       multiline: true,
       max_length: LIMITS.sectionText,
       placeholder: plainText('+49 30 1234567 agt_berlin'),
+      ...(shown?.text ? { initial_value: shown.text } : {}),
     },
   };
   const file: KnownBlock = {
@@ -51,9 +67,13 @@ export function routingPlanModal(privateMetadata: string): ModalView {
     close: 'Cancel',
     privateMetadata,
     blocks: [
-      section(
-        'Paste the routing you want, or upload it. You will see the plan, and nothing changes until you apply it.',
-      ),
+      ...(shown
+        ? problemBlocks(shown)
+        : [
+            section(
+              'Paste the routing you want, or upload it. You will see the plan, and nothing changes until you apply it.',
+            ),
+          ]),
       text,
       file,
       context(`\`/voice export\` gives today's routing in this format.`),
@@ -61,34 +81,61 @@ export function routingPlanModal(privateMetadata: string): ModalView {
   });
 }
 
+/** Sections of problems, as many lines in each as Slack takes, then how many more there are. */
+function problemBlocks({ problems, fromFile }: PlanProblems): KnownBlock[] {
+  const intro =
+    problems.length === 1
+      ? ':x: Fix this, then press Plan again:'
+      : `:x: Fix these ${problems.length} problems, then press Plan again:`;
+  const where = fromFile
+    ? 'Fix the file and upload it again, or paste its text below.'
+    : 'The text is below, as you sent it.';
+  const sections: string[] = [];
+  let shown = 0;
+  for (const problem of problems.slice(0, PROBLEMS_SHOWN)) {
+    const last = sections.length - 1;
+    const joined = last >= 0 ? `${sections[last]}\n${problem}` : undefined;
+    if (joined && joined.length <= LIMITS.sectionText) sections[last] = joined;
+    else sections.push(problem);
+    shown++;
+  }
+  const more = problems.length - shown;
+  return [
+    section(`${intro} ${where}`),
+    ...sections.map((text) => section(text)),
+    ...(more ? [context(`And ${counted(more, 'more problem')}.`)] : []),
+  ];
+}
+
 const lineLabel = (line: CheckedLine) => `line ${line.line} ${code(line.text, LINE_MAX)}`;
 
-/** A plan with errors cannot be applied: each error by its line, and what the rest would have done. */
-export function planErrorsMessage(lines: CheckedLine[], errors: number): SlackMessage {
-  const failed = lines.filter((line) => !line.ok);
-  const shown = failed
-    .slice(0, ERRORS_SHOWN)
-    .map((line) => `• ${lineLabel(line)}: ${line.ok ? '' : escapeAndTruncate(line.error, 200)}`);
-  const more = failed.length - shown.length;
-  const effects = (effect: CheckedLine['effect']) => lines.filter((line) => line.effect === effect).length;
-  const title = `The plan has ${counted(errors, 'error')}: nothing can be applied until every line is right.`;
+/** Each line at fault, by its line: for the form, or a message when the form is gone. */
+export function planErrorLines(lines: CheckedLine[]): string[] {
+  return lines.flatMap((line) => (line.ok ? [] : [`• ${lineLabel(line)}: ${escapeAndTruncate(line.error, 200)}`]));
+}
+
+/** A plan with errors whose form was closed before they could be shown in it: each error by its line. */
+export function planErrorsMessage(errors: string[]): SlackMessage {
+  const title = `The plan has ${counted(errors.length, 'error')}: nothing can be applied until every line is right.`;
+  const shown = errors.slice(0, ERRORS_SHOWN);
+  const more = errors.length - shown.length;
   return message(title, [
     header('Plan not ready'),
     section(`:x: ${title}`),
     section(shown.join('\n')),
     ...(more ? [context(`And ${counted(more, 'more error')}.`)] : []),
-    context(
-      `The other lines: ${count(effects('route'))} to route, ${count(effects('re-route'))} to re-route, ` +
-        `${count(effects('unchanged'))} already true. Fix the lines and run \`/voice plan\` again.`,
-    ),
+    context('Fix the lines and run `/voice plan` again.'),
   ]);
 }
 
 /** A short export as text to copy; a longer one is posted as a file, and this says where. */
-export function exportMessage(exported: RoutingExport, asFile: boolean): SlackMessage {
+export function exportMessage(exported: RoutingExport, shown: { asFile: boolean; mayPlan: boolean }): SlackMessage {
+  const { asFile, mayPlan } = shown;
   const summary =
     `${counted(exported.routed, 'number')} routed, ${count(exported.unrouted)} routing nowhere. ` +
-    'Edit it and paste it into `/voice plan`.';
+    (mayPlan
+      ? 'Edit it and paste it into `/voice plan`.'
+      : 'An operator can paste an edited copy into `/voice plan` to change the routing.');
   if (asFile) return message(summary, [section(`:page_facing_up: Today's routing is in the file above. ${summary}`)]);
   return message(summary, [section(summary), section(codeLines(exported.text))]);
 }
@@ -110,6 +157,49 @@ export function bulkMapModal(filterText: string, privateMetadata: string): Modal
         block_id: INPUT.mapAgent.block,
         label: plainText('Agent'),
         element: externalSelect({ actionId: INPUT.mapAgent.action, placeholder: 'Type part of the agent’s name' }),
+      },
+    ],
+  });
+}
+
+/** Numbers one form routes: Slack's own cap on a multi-select's choices. */
+export const ROUTE_FORM_MAX = 100;
+
+/** Several numbers for one agent, picked at once (those that route nowhere first), and then one plan. */
+export function routeNumbersModal(
+  agent: { id: string; name: string },
+  numbers: number,
+  privateMetadata: string,
+): ModalView {
+  if (!numbers) {
+    return infoModal(
+      'Route numbers',
+      textMessage(':information_source: Buy a number first: `/voice numbers search` finds one.'),
+    );
+  }
+  return modal({
+    title: 'Route numbers',
+    callbackId: CALLBACK.routeNumbers,
+    submit: 'Plan',
+    close: 'Cancel',
+    privateMetadata,
+    blocks: [
+      section(`Pick the numbers to route to ${bold(agent.name)} (${code(agent.id)}). You will see the plan first.`),
+      {
+        type: 'input',
+        block_id: INPUT.routeNumbers.block,
+        label: plainText('Numbers'),
+        element: {
+          type: 'multi_external_select',
+          action_id: INPUT.routeNumbers.action,
+          placeholder: plainText('Type digits of your numbers', LIMITS.optionText),
+          min_query_length: 0,
+          max_selected_items: ROUTE_FORM_MAX,
+        },
+        hint: plainText(
+          `${counted(numbers, 'number')}; those that route nowhere come first. More than ${ROUTE_FORM_MAX} at once: ` +
+            '/voice map FILTER to AGENT_ID.',
+        ),
       },
     ],
   });
