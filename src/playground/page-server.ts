@@ -61,6 +61,12 @@ const requests = {
 };
 type Requests = { [path in keyof typeof requests]: z.infer<(typeof requests)[path]> };
 
+/** What the page says before Start over is confirmed: what it removes and keeps, or why it will not run. */
+export interface StartOverAnswer {
+  ok: boolean;
+  says: string[];
+}
+
 export interface PageServer {
   /** `http://127.0.0.1:PORT/`. */
   url: string;
@@ -99,11 +105,13 @@ export function servePage(input: {
   probesUrl: () => string;
   workspace: Workspace;
   interactions: Interactions;
-  /** Removes the playground's data and starts a fresh app. */
+  /** Removes the playground's data and starts a fresh app, or says why it will not. */
   startOver: () => Promise<Outcome>;
+  /** Whether Start over would run now, and what it would remove and keep, or why not, in sentences. */
+  whatStartOverDoes: () => StartOverAnswer;
   logger: Logger;
 }): PageServer {
-  const { front, workspace, interactions, startOver, logger } = input;
+  const { front, workspace, interactions, startOver, whatStartOverDoes, logger } = input;
   const files = Object.fromEntries(
     Object.entries(FILES).map(([path, { file, type }]) => [
       path,
@@ -189,6 +197,7 @@ export function servePage(input: {
       const user = person.safeParse(url.searchParams.get('user'));
       return send(res, 200, pageState(workspace, me(user.success ? user.data : '')));
     }
+    if (url.pathname === '/api/start-over') return send(res, 200, whatStartOverDoes());
     if (url.pathname === '/api/events') {
       res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream' });
       res.write(`event: change\ndata: ${workspace.version}\n\n`);

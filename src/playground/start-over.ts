@@ -1,29 +1,141 @@
-// "Start over" removes what the playground has kept: its app's database and the embedded sandbox's, each with the
-// files SQLite keeps beside it. Only those files, and only inside the folder that holds the app's database (the
-// playground's data folder, data/playground/ by default): a path configured elsewhere is left alone and named.
+// "Start over" removes what the playground itself made, and nothing else: its app's SQLite database and the embedded
+// sandbox's, each with the files SQLite keeps beside it, when the playground created them (it marks a database it
+// creates, in the file's own header) and no other process uses them. A database that was there before the playground
+// (one copied in, the app's own data/voice-ops.db), one outside the playground's data folder, one another process
+// has open, and a Postgres database (shared by every replica, its audit log append-only) make it refuse, saying why;
+// it then removes nothing and restarts nothing.
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import Sqlite from 'better-sqlite3';
 import type { Config } from '../config.js';
 import { sandboxDatabasePath } from '../server.js';
+import { replicasUsing } from '../store/sqlite-liveness.js';
 
 /** SQLite's own files beside a database: its write-ahead log, shared memory and rollback journal. */
 const SQLITE_COMPANIONS = ['', '-wal', '-shm', '-journal'];
 
-export type DataFiles = { ok: true; files: string[] } | { ok: false; reason: string };
+/** The playground's mark in a SQLite file's header (its application id, bytes 68 to 71): "VOPG". */
+export const PLAYGROUND_MARK = 0x564f5047;
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
-/** The files Start over removes, or why it may not remove them. An in-memory database has none. */
-export function playgroundDataFiles(config: Config): DataFiles {
-  if (config.databasePath === ':memory:') return { ok: true, files: [] };
+const IN_MEMORY = ':memory:';
+
+/** What Start over would do now, and the sentences that say so before anyone confirms it. */
+export type StartOverPlan =
+  | { ok: true; databases: string[]; files: string[]; says: string[] }
+  | { ok: false; reason: string; says: string[] };
+
+/** The SQLite files the playground keeps: its app's database (unless the app is on Postgres) and the sandbox's. */
+function databasesOf(config: Config): string[] {
+  const own = config.database.kind === 'sqlite' ? [config.databasePath] : [];
+  return [...own, sandboxDatabasePath(config)].filter((path) => path !== IN_MEMORY);
+}
+
+/** Whether the file is a SQLite database the playground created (and marked). */
+export function madeByPlayground(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const header = Buffer.alloc(100);
+    const read = readSync(fd, header, 0, header.length, 0);
+    return read === header.length && header.toString('latin1', 0, 16) === SQLITE_MAGIC
+      ? header.readInt32BE(68) === PLAYGROUND_MARK
+      : false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Creates, marked as the playground's, each of its databases that does not exist yet, before the app and the sandbox
+ * open them: what exists already was not made here, and stays unmarked. A file that cannot be created is left to
+ * the app, which says why in its own words.
+ */
+export function markNewDatabases(config: Config): void {
+  for (const path of databasesOf(config)) {
+    if (existsSync(path)) continue;
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const db = new Sqlite(path);
+      try {
+        db.pragma(`application_id = ${PLAYGROUND_MARK}`);
+      } finally {
+        db.close();
+      }
+    } catch {
+      // The app's own start reports an unwritable place.
+    }
+  }
+}
+
+const refused = (reason: string): StartOverPlan => ({
+  ok: false,
+  reason,
+  says: [reason, 'Nothing is removed or restarted.'],
+});
+
+/**
+ * What Start over removes, or why it will not run. `ownReplicas` is how many of the processes using the app's
+ * database are this playground's own (its running app: 1), so that any other is noticed.
+ */
+export function startOverPlan(config: Config, ownReplicas = 1): StartOverPlan {
+  if (config.database.kind === 'postgres') {
+    const sandbox = sandboxDatabasePath(config);
+    const sandboxShared = sandbox === IN_MEMORY ? '' : `, and the sandbox’s file ${sandbox} is shared with them too`;
+    return refused(
+      'Start over does not run on Postgres: the database at DATABASE_URL is shared with every other replica of the ' +
+        `app and keeps the audit log, which is append-only${sandboxShared}. To start afresh, point DATABASE_URL at ` +
+        'a new, empty database and DATABASE_PATH at a new folder.',
+    );
+  }
+  const databases = databasesOf(config);
+  if (config.databasePath === IN_MEMORY && databases.length > 0) {
+    return refused(
+      `The app’s database is in memory but the sandbox’s is the file ${databases.join(', ')}, which Start over ` +
+        'would leave holding what the app forgets.',
+    );
+  }
   const folder = resolve(dirname(config.databasePath));
-  const databases = [config.databasePath, sandboxDatabasePath(config)].filter((path) => path !== ':memory:');
   const outside = databases.filter((path) => {
     const within = relative(folder, resolve(path));
     return within === '' || within.startsWith('..') || isAbsolute(within);
   });
   if (outside.length > 0) {
-    return { ok: false, reason: `${outside.join(', ')} is outside the playground's data folder ${folder}.` };
+    return refused(
+      `Start over removes nothing here: ${outside.join(', ')} is outside the playground’s data folder ${folder}.`,
+    );
   }
-  return { ok: true, files: databases.flatMap((path) => SQLITE_COMPANIONS.map((suffix) => resolve(path + suffix))) };
+  const notOurs = databases.filter((path) => existsSync(path) && !madeByPlayground(path));
+  if (notOurs.length > 0) {
+    return refused(
+      `Start over removes nothing here: ${notOurs.join(', ')} was not created by the playground (a database copied ` +
+        'in, or one made before the playground marked its own), so it stays. To start afresh, set DATABASE_PATH to ' +
+        'a file in a new folder.',
+    );
+  }
+  const others = config.databasePath === IN_MEMORY ? 0 : replicasUsing(config.databasePath) - ownReplicas;
+  if (others > 0) {
+    return refused(
+      `Start over does not run while another process uses ${config.databasePath}: removing it would leave that ` +
+        'process on files that are gone. Stop the other process first.',
+    );
+  }
+  const files = databases.flatMap((path) => SQLITE_COMPANIONS.map((suffix) => resolve(path + suffix)));
+  const says =
+    databases.length === 0
+      ? ['This starts a fresh app on a new database in memory, and removes every message on this page.']
+      : [
+          `This removes the playground’s own database files, ${databases.join(' and ')} (with SQLite’s -wal, -shm ` +
+            'and -journal files beside them), and with them every number, agent, routing and audit line of the ' +
+            'playground, and every message on this page.',
+          `Everything else stays, in ${folder} and anywhere else. Nothing real is touched.`,
+        ];
+  return { ok: true, databases, files, says };
 }
 
 export async function removeFiles(files: string[]): Promise<void> {

@@ -8,7 +8,7 @@ import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
 import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE } from './people.js';
 import { APP_NAME } from './render.js';
-import { playgroundDataFiles, removeFiles } from './start-over.js';
+import { markNewDatabases, removeFiles, startOverPlan } from './start-over.js';
 import { BOT_USER_ID } from './workspace.js';
 
 export interface RunningPlayground {
@@ -61,16 +61,24 @@ export async function startPlayground(config: Config, options: Options): Promise
     workspace.addPerson({ id: BOT_USER_ID, name: APP_NAME });
     for (const person of PEOPLE) workspace.addPerson(person);
     for (const channel of CHANNELS) workspace.addChannel(channel);
+    markNewDatabases(config);
     let app = await startApp(config, slack.apiUrl, options);
     const endpoint = (running: RunningVoiceOps) => ({ eventsUrl: `${running.url}/slack/events`, signingSecret });
     const interactions = new Interactions(slack, endpoint(app), logger);
 
-    /** Stops the app, removes the playground's data and what the stand-in shows, and starts a fresh app. */
+    /**
+     * Stops the app, removes the databases the playground made and what the stand-in shows, and starts a fresh app;
+     * or, where that would remove what is not the playground's alone, does nothing and says why.
+     */
     const restart = async () => {
-      const data = playgroundDataFiles(config);
-      if (!data.ok) return { ok: false as const, reason: `Start over removes nothing here: ${data.reason}` };
+      const data = startOverPlan(config);
+      if (!data.ok) {
+        logger.info({ reason: data.reason }, 'Playground: Start over refused, nothing removed');
+        return { ok: false as const, reason: data.reason };
+      }
       await app.stop();
       await removeFiles(data.files);
+      markNewDatabases(config);
       workspace.forget();
       app = await startApp(config, slack.apiUrl, options);
       interactions.reconnect(endpoint(app));
@@ -93,6 +101,10 @@ export async function startPlayground(config: Config, options: Options): Promise
       workspace,
       interactions,
       startOver,
+      whatStartOverDoes: () => {
+        const plan = startOverPlan(config);
+        return { ok: plan.ok, says: plan.says };
+      },
       logger,
     });
     logger.info(

@@ -18,7 +18,7 @@ export const WELCOME: Welcome = {
     'creates *AI agents* that answer them, and *routes* each number to an agent. Every change is *confirmed*, ' +
     'allowed by the person’s *role* (switch person with *User*) and written to an *audit log*.\n' +
     'This is a playground: Slack is a stand-in and the provider a sandbox, so nothing real is bought. ' +
-    '*Start over* clears it. Try one of these, or type your own:',
+    '*Start over* clears it when its database is its own. Try one of these, or type your own:',
   tries: [
     { command: `${SLASH_COMMAND} numbers search DE`, what: 'Numbers you could buy in Germany' },
     { command: `${SLASH_COMMAND} agents create`, what: 'A form that creates an AI agent' },

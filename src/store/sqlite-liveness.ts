@@ -1,7 +1,7 @@
 // Liveness beside a SQLite file: each process holds an exclusive lock on a small database file of its own in the
 // folder `<DATABASE_PATH>.replicas`. The lock is the operating system's (SQLite's POSIX locks), so it ends with the
 // process however it ends. Another process tests it by asking for the same lock without waiting: refused means alive.
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { type Liveness, newReplicaId } from './liveness.js';
@@ -66,4 +66,11 @@ export function fileLiveness(databasePath: string): Liveness {
       rmSync(fileOf(folder, replica), { force: true });
     },
   };
+}
+
+/** How many processes hold their liveness beside the SQLite file now: how many replicas use it. */
+export function replicasUsing(databasePath: string): number {
+  const folder = `${databasePath}.replicas`;
+  if (!existsSync(folder)) return 0;
+  return readdirSync(folder).filter((name) => name.endsWith('.lock') && lockHeld(join(folder, name))).length;
 }

@@ -90,6 +90,7 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
       workspace: slack.workspace,
       interactions,
       startOver: async () => ({ ok: false, reason: 'This page has no playground to start over.' }),
+      whatStartOverDoes: () => ({ ok: false, says: ['This page has no playground to start over.'] }),
       logger,
     });
     browser = await launchChromium(chromiumPath);

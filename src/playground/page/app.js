@@ -476,18 +476,55 @@ ui.composer.addEventListener('submit', (event) => {
   send(text);
 });
 
-// Start over destroys every number, agent and message of the playground: asked first, as Slack asks before a loss.
+/**
+ * Says why something will not run, in a dialog with one button that only closes it.
+ * @param {string} title
+ * @param {string[]} paragraphs
+ * @returns {Promise<void>}
+ */
+function tell(title, paragraphs) {
+  const dialog = ui.confirm;
+  const heading = el('h2', 'modal-title', title);
+  heading.id = 'confirm-title';
+  const text = el('div', 'modal-body');
+  text.id = 'confirm-text';
+  text.append(...paragraphs.map((paragraph) => el('p', '', paragraph)));
+  const close = el('button', 'bk-button bk-primary', 'OK');
+  close.type = 'button';
+  const footer = el('div', 'modal-footer');
+  footer.append(close);
+  dialog.replaceChildren(heading, text, footer);
+  dialog.showModal();
+  return new Promise((resolve) => {
+    const done = () => {
+      dialog.close();
+      resolve();
+    };
+    close.addEventListener('click', done);
+    dialog.addEventListener('cancel', () => resolve(), { once: true });
+  });
+}
+
+const NOT_HERE = 'Start over does not run here';
+const BREAK = { t: /** @type {const} */ ('br') };
+
+// Start over destroys every number, agent and message of the playground: asked first, as Slack asks before a loss,
+// saying exactly what goes and what stays; where it would remove what is not the playground's alone (a shared
+// Postgres database, a file it did not create), it says why and offers nothing to press.
 ui.startOver.addEventListener('click', async () => {
+  const response = await fetch('/api/start-over');
+  /** @type {{ ok: boolean, says: string[] }} */
+  const plan = await response.json();
+  if (!plan.ok) {
+    await tell(NOT_HERE, plan.says);
+    return;
+  }
   const sure = await askToConfirm({
     title: 'Start over?',
-    text: [
-      {
-        t: 'text',
-        text:
-          'This removes every number, agent, routing and audit line of the playground, and every message. ' +
-          'Nothing real is touched.',
-      },
-    ],
+    text: plan.says.flatMap((paragraph, at) => [
+      ...(at > 0 ? [BREAK, BREAK] : []),
+      { t: /** @type {const} */ ('text'), text: paragraph },
+    ]),
     confirm: 'Start over',
     deny: 'Keep it',
     style: 'danger',
@@ -496,7 +533,10 @@ ui.startOver.addEventListener('click', async () => {
   ui.startOver.disabled = true;
   const answer = await post('/api/start-over', {});
   ui.startOver.disabled = false;
-  if (!answer.ok) return;
+  if (!answer.ok) {
+    await tell(NOT_HERE, [answer.reason ?? 'Start over failed.', 'Nothing is removed or restarted.']);
+    return;
+  }
   forgetDrawn();
   page.values.clear();
   if (page.tab === HOME) void post('/api/home', {});
