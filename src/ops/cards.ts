@@ -5,6 +5,7 @@ import { type AuditChange, auditPage } from './audit.js';
 import { type OpsDeps, providerFailure } from './context.js';
 import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
 import type { PageRequest } from './pages.js';
+import { refuseImpossible } from './routing-text.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { named } from './visible.js';
@@ -21,6 +22,8 @@ export interface NumberCard {
 export async function showNumber(deps: OpsDeps, number: string): Promise<Result<NumberCard>> {
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
+  const impossible = await refuseImpossible(checked.value, 'show');
+  if (impossible) return impossible;
   try {
     const [purchased, agents] = await Promise.all([
       deps.lists.numbers.get({ fresh: true }),

@@ -8,6 +8,7 @@ import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
 import { code } from './mrkdwn.js';
+import { meant } from './typos.js';
 
 export type Command =
   | { name: 'help' }
@@ -35,7 +36,15 @@ export type Command =
  * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
  * so that the refusal is audited like any other attempt.
  */
-export type Parsed = { ok: true; command: Command } | { ok: false; error: string; attempted?: AuditAction };
+export type Parsed =
+  | { ok: true; command: Command }
+  | {
+      ok: false;
+      error: string;
+      attempted?: AuditAction;
+      /** The command the error is about, whose one line of help is shown with it. */
+      about?: CommandSpec;
+    };
 
 export interface CommandSpec {
   words: string[];
@@ -103,6 +112,9 @@ function nationalNumberProblem(number: string): Parsed | undefined {
   );
 }
 
+/** The words of `/voice numbers`' filters, for "did you mean". */
+const FILTER_WORDS = ['routed', 'unrouted', 'agent'];
+
 const NUMBERS_FORMS =
   '`unrouted`, `routed`, a region such as `US`, `agent AGENT_ID`, digits such as `415`, or `+NUMBER`';
 
@@ -126,13 +138,19 @@ function parseNumberFilter(args: string[], after: string): { ok: true; filter: N
       if (!agentId) return error('Give the agent id after `agent`: `/voice numbers agent AGENT_ID`.');
       if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
       filter.agentId = agentId;
-    } else if (/^[A-Za-z]{2}$/.test(word)) filter.region = word.toUpperCase();
-    else if (isDigits(word, filter.digits === undefined))
+    } else if (/^[A-Za-z]{2}$/.test(word)) {
+      if (filter.region && filter.region !== word.toUpperCase()) {
+        return error(`Give one region: ${code(filter.region)} and ${code(word.toUpperCase())} cannot both hold.`);
+      }
+      filter.region = word.toUpperCase();
+    } else if (isDigits(word, filter.digits === undefined))
       filter.digits = `${filter.digits ?? ''}${compactNumber([word])}`;
     else {
       const named = regionNameAt(args, index);
       if (named) return regionCodeHint(named.region, `/voice numbers ${named.region.code}`);
-      return error(`I don't understand ${code(word, ECHO_MAX)} after ${after}: give ${NUMBERS_FORMS}.`);
+      const filterWord = meant(word, FILTER_WORDS);
+      const hint = filterWord ? ` Did you mean ${code(filterWord)}?` : '';
+      return error(`I don't understand ${code(word, ECHO_MAX)} after ${after}: give ${NUMBERS_FORMS}.${hint}`);
     }
   }
   if (filter.digits && filter.digits.length > DIGITS_MAX) {
@@ -143,12 +161,17 @@ function parseNumberFilter(args: string[], after: string): { ok: true; filter: N
 
 /** `/voice numbers` and its filters, or one number. */
 function parseNumbers(args: string[]): Parsed {
-  if (args[0]?.startsWith('+')) return ok({ name: 'numbers.show', number: compactNumber(args) });
+  // `+49` alone is a country code to list by, not a number to show.
+  if (args[0]?.startsWith('+') && !COUNTRY_CODE.test(compactNumber(args))) {
+    return ok({ name: 'numbers.show', number: compactNumber(args) });
+  }
   const parsed = parseNumberFilter(args, '`numbers`');
   return 'filter' in parsed ? ok({ name: 'numbers.list', filter: parsed.filter }) : parsed;
 }
 
 const REGION_CODE = /^[A-Za-z]{2}$/;
+/** Country calling codes are one to three digits. */
+const COUNTRY_CODE = /^\+\d{1,3}$/;
 /** The words that start a filter rather than name a number (a provider id may be anything else). */
 const FILTER_START = /^(unrouted|routed|agent)$/i;
 
@@ -377,6 +400,8 @@ interface Token {
   text: string;
   /** Where the token ends in the unescaped text. */
   end: number;
+  /** Typed in quotes: meant as written, never read as a typo. */
+  quoted: boolean;
 }
 
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
@@ -389,7 +414,7 @@ function tokensOf(unescaped: string): Token[] {
   const tokens: Token[] = [];
   for (const match of unescaped.replace(ANY_CONTROL_CHARACTER, ' ').matchAll(/["“”]([^"“”]*)["“”]?|(\S+)/g)) {
     const token = (match[1] ?? match[2])?.trim();
-    if (token) tokens.push({ text: token, end: match.index + match[0].length });
+    if (token) tokens.push({ text: token, end: match.index + match[0].length, quoted: match[1] !== undefined });
   }
   return tokens;
 }
@@ -415,16 +440,65 @@ export function parseCommand(text: string): Parsed {
   if (tokens.length === 0) return ok({ name: 'help' });
   const unroute = unrouteAsked(tokens.map((token) => token.text));
   if (unroute) return unroute;
-  const lowered = tokens.map((token) => token.text.toLowerCase());
-  // The longest matching words win: `agents create` before `agents`.
-  const spec = [...COMMANDS]
-    .sort((a, b) => b.words.length - a.words.length)
-    .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
+  const typo = typoIn(tokens);
+  if (typo) return typo;
+  const spec = specFor(tokens.map((token) => token.text));
   if (!spec) return error(`I don't know ${code(tokens[0]?.text ?? '', ECHO_MAX)}.`);
   const rest = unescaped.slice(tokens[spec.words.length - 1]?.end ?? 0);
   const parsed = spec.parse(
     tokens.slice(spec.words.length).map((token) => token.text),
     rest,
   );
-  return parsed.ok || !spec.changes ? parsed : { ...parsed, attempted: spec.changes };
+  return parsed.ok ? parsed : { ...parsed, about: spec, ...(spec.changes ? { attempted: spec.changes } : {}) };
+}
+
+/** The command these words run: the longest matching words win (`agents create` before `agents`). */
+function specFor(words: string[]): CommandSpec | undefined {
+  const lowered = words.map((word) => word.toLowerCase());
+  return [...COMMANDS]
+    .sort((a, b) => b.words.length - a.words.length)
+    .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
+}
+
+const FIRST_WORDS = [...new Set(COMMANDS.map((spec) => spec.words[0] ?? ''))];
+/** The second words of two-word commands, with their first: `search` → `numbers`. */
+const SECOND_WORDS = new Map(
+  COMMANDS.flatMap((spec) => (spec.words.length === 2 ? [[spec.words[1] ?? '', spec.words[0] ?? '']] : [])),
+);
+const secondWordsOf = (first: string) => [...SECOND_WORDS].flatMap(([second, of]) => (of === first ? [second] : []));
+
+/**
+ * A word a slip away from a command's word (`serch`, `creat`, `relase`, `by` before a region), answered with the
+ * command meant, to copy: nothing is listed or changed. A word in quotes is meant as written.
+ */
+function typoIn(tokens: Token[]): Parsed | undefined {
+  const [first, second] = tokens;
+  if (!first) return undefined;
+  const typed = (words: string[], from: number) =>
+    ['/voice', ...words, ...tokens.slice(from).map((token) => (token.quoted ? `"${token.text}"` : token.text))].join(
+      ' ',
+    );
+  const firstWord = first.text.toLowerCase();
+  if (!FIRST_WORDS.includes(firstWord)) {
+    if (first.quoted) return undefined;
+    const command = meant(firstWord, FIRST_WORDS);
+    if (command) return didYouMean(typed([command], 1), specFor([command]));
+    // A subcommand without its command (`/voice search DE`), or a slip of one (`/voice serch DE`).
+    const subcommand = SECOND_WORDS.has(firstWord) ? firstWord : meant(firstWord, [...SECOND_WORDS.keys()]);
+    const of = subcommand && SECOND_WORDS.get(subcommand);
+    return of && subcommand ? didYouMean(typed([of, subcommand], 1), specFor([of, subcommand])) : undefined;
+  }
+  if (!second || second.quoted) return undefined;
+  const subcommand = meant(second.text, secondWordsOf(firstWord));
+  if (!subcommand) return undefined;
+  // `by` is a region (Belarus) too: a typo only when another region follows, which a filter cannot take.
+  if (REGION_CODE.test(second.text) && !tokens.slice(2).some((token) => REGION_CODE.test(token.text))) return undefined;
+  const quoteInstead =
+    firstWord === 'agents' ? ` To find agents named ${code(second.text, ECHO_MAX)}, put it in quotes.` : '';
+  return didYouMean(typed([firstWord, subcommand], 2), specFor([firstWord, subcommand]), quoteInstead);
+}
+
+function didYouMean(command: string, about: CommandSpec | undefined, more = ''): Parsed {
+  const message = `Did you mean ${code(command, ECHO_MAX * 2)}? Nothing was listed or changed: copy it to run it.${more}`;
+  return { ok: false, error: message, ...(about ? { about } : {}) };
 }

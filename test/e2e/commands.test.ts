@@ -1,6 +1,7 @@
 // The `/voice` command surface: help by role, listings, the audit log, the health check, and the Home tab as the
 // team's dashboard whose buttons lead into the same flows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_NAMES } from '../../src/sandbox/faults.js';
 import { ACTION, CALLBACK } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import {
@@ -77,13 +78,36 @@ describe('help', () => {
     expect(helpUsages(blocksOf(answer)).sort()).toEqual([...ADMIN_USAGES].sort());
   });
 
-  it('answers junk with the reason first, then the help', async () => {
+  it('answers junk with the reason, and where help is, not the whole help', async () => {
     const answer = await reply('frobnicate the numbers');
     const [firstBlock] = blocksOf(answer);
     expect(firstBlock?.text?.text).toContain("I don't know `frobnicate`");
     expect(String(answer.body.text)).toContain('frobnicate');
-    expect(shownText(answer)).toContain('Voice Ops commands');
-    expect(helpUsages(blocksOf(answer)).length).toBeGreaterThan(0);
+    expect(shownText(answer)).not.toContain('Voice Ops commands');
+    expect(shownText(answer)).toContain('`/voice help` lists every command.');
+  });
+
+  it('answers a mistake in a command with the one line of help that applies', async () => {
+    const answer = await reply('numbers search US GB', VIEWER);
+    expect(shownText(answer)).toContain('Give one two-letter region code, then digits if you like');
+    expect(shownText(answer)).not.toContain('Voice Ops commands');
+    expect(shownText(answer)).toContain('`/voice numbers search [REGION [DIGITS]]` — Search available numbers');
+  });
+
+  it.each([
+    ['numbers by DE 1', '/voice numbers buy DE 1'],
+    ['agents creat Foo de-DE', '/voice agents create Foo de-DE'],
+    ['numbers relase +14155550100', '/voice numbers release +14155550100'],
+    ['serch US', '/voice numbers search US'],
+  ])('answers the slip `/voice %s` with "did you mean `%s`", listing and changing nothing', async (text, meant) => {
+    const requests = () => ROUTE_NAMES.reduce((sum, route) => sum + t.sandbox.requestCount(route), 0);
+    const before = requests();
+    const audited = (await auditRows(t)).length;
+    const answer = await reply(text, ADMIN);
+    expect(shownText(answer)).toContain(`Did you mean \`${meant}\`?`);
+    await t.settled();
+    expect(requests()).toBe(before);
+    expect((await auditRows(t)).length).toBe(audited);
   });
 
   it.each([

@@ -75,7 +75,7 @@ describe('every form of /voice', () => {
 
 describe('junk and malformed input is answered with a reason', () => {
   it.each([
-    ['buy everything', /don't know `buy`/],
+    ['everything', /don't know `everything`/],
     [`agents ${'x'.repeat(101)}`, /at most 100 characters/],
     ['numbers everything', /don't understand `everything` after `numbers`/],
     ['numbers agent', /agent id after `agent`/],
@@ -107,6 +107,15 @@ describe('junk and malformed input is answered with a reason', () => {
     ['numbers 415 +1', /^I don't understand `\+1` after `numbers`/],
   ])('"%s" is rejected', (text, reason) => {
     expect(rejected(text)).toMatch(reason);
+  });
+
+  it('refuses two regions in one filter, which no number can match', () => {
+    expect(rejected('numbers DE US')).toBe('Give one region: `DE` and `US` cannot both hold.');
+  });
+
+  it('lists by a country code typed alone, and shows a whole number', () => {
+    expect(parsed('numbers +49')).toEqual({ name: 'numbers.list', filter: { digits: '+49' } });
+    expect(parsed('numbers +49 30 1234567')).toEqual({ name: 'numbers.show', number: '+49301234567' });
   });
 
   it('undoes the HTML escaping Slack applies to command text', () => {
@@ -205,5 +214,52 @@ describe('arbitrary input', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('a slip of a command word', () => {
+  it.each([
+    ['numbers by DE 1', '/voice numbers buy DE 1'],
+    ['numbers serch US 415', '/voice numbers search US 415'],
+    ['numbers relase +4930123456', '/voice numbers release +4930123456'],
+    ['agents creat Foo de-DE', '/voice agents create Foo de-DE'],
+    ['agents delte agt_1', '/voice agents delete agt_1'],
+    ['serch DE', '/voice numbers search DE'],
+    ['search DE', '/voice numbers search DE'],
+    ['buy +14155550100', '/voice numbers buy +14155550100'],
+    ['nubmers unrouted', '/voice numbers unrouted'],
+    ['agnets', '/voice agents'],
+    ['hlep', '/voice help'],
+    ['mpa +14155550100 agt_1', '/voice map +14155550100 agt_1'],
+    ['agents creat "Front desk" en-US', '/voice agents create "Front desk" en-US'],
+  ])('"%s" is answered with "did you mean %s", and nothing runs', (text, meant) => {
+    const result = parseCommand(text);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toBe(
+      `Did you mean \`${meant}\`? Nothing was listed or changed: copy it to run it.${
+        text.startsWith('agents') ? ` To find agents named \`${text.split(' ')[1]}\`, put it in quotes.` : ''
+      }`,
+    );
+    expect(result.attempted).toBeUndefined();
+    expect(['/voice', ...(result.about?.words ?? [])].join(' ')).toBe(
+      meant
+        .split(' ')
+        .slice(0, result.about?.words.length === 2 ? 3 : 2)
+        .join(' '),
+    );
+  });
+
+  it.each([
+    ['numbers by', { name: 'numbers.list', filter: { region: 'BY' } }],
+    ['numbers uy 598', { name: 'numbers.list', filter: { region: 'UY', digits: '598' } }],
+    ['agents Delta', { name: 'agents.list', text: 'Delta' }],
+    ['agents "crate"', { name: 'agents.list', text: 'crate' }],
+  ])('"%s" is not a slip: a region, or a name a command word is not close to, or one in quotes', (text, command) => {
+    expect(parsed(text)).toEqual(command);
+  });
+
+  it('names the filter meant when a filter word slips', () => {
+    expect(rejected('numbers unroted DE')).toMatch(/Did you mean `unrouted`\?$/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { roleIncludes } from '../../src/ops/types.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
-import { helpMessage } from '../../src/slack/views/help.js';
+import { commandErrorMessage, helpMessage } from '../../src/slack/views/help.js';
 import { unrouteMessage } from '../../src/slack/views/unroute.js';
 import { rendered, unescapedMarkup } from './support.js';
 
@@ -56,13 +56,22 @@ describe('helpMessage', () => {
 
   it("puts the grammar's error first, the echoed word escaped, and uses it as the notification text", () => {
     const parsed = parseCommand('"<!channel> `*b*`" now');
-    const error = parsed.ok ? undefined : parsed.error;
-    const help = helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false, error });
+    const help = commandErrorMessage({ error: parsed.ok ? '' : parsed.error });
     const first = help.blocks[0];
     expect(first?.type === 'section' && first.text?.text).toBe(
       ":warning: I don't know `&lt;!channel&gt; \u02CB*b*\u02CB`.",
     );
     expect(help.text).toBe(":warning: I don't know `&lt;!channel&gt; \u02CB*b*\u02CB`.");
     expect(unescapedMarkup(help)).toEqual([]);
+  });
+
+  it('shows with an error the one line of help that applies, not the whole help', () => {
+    const parsed = parseCommand('numbers buy DE 0');
+    expect(parsed.ok).toBe(false);
+    const text = rendered(commandErrorMessage(parsed.ok ? { error: '' } : parsed));
+    expect(text).toContain('`/voice numbers buy NUMBER | REGION COUNT [DIGITS]`');
+    expect(text).not.toContain('/voice agents create');
+    expect(text).not.toContain('Voice Ops commands');
+    expect(text).toContain('`/voice help` lists every command.');
   });
 });

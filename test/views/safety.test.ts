@@ -13,7 +13,7 @@ import { announcementMessage, outsideChangesMessage } from '../../src/slack/view
 import { auditMessage } from '../../src/slack/views/audit.js';
 import { agentCardMessage, numberCardMessage } from '../../src/slack/views/cards.js';
 import { confirmationMessage, confirmationModal } from '../../src/slack/views/confirmation.js';
-import { helpMessage } from '../../src/slack/views/help.js';
+import { commandErrorMessage, helpMessage } from '../../src/slack/views/help.js';
 import { homeView } from '../../src/slack/views/home.js';
 import {
   agentCreatedModal,
@@ -68,12 +68,9 @@ const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
 /** Help answering `/voice TEXT`: the grammar echoes the unknown command word. */
 function helpEcho(text: string) {
   const parsed = parseCommand(text);
-  return helpMessage({
-    commands: COMMANDS,
-    role: 'viewer',
-    sandbox: true,
-    error: parsed.ok ? undefined : parsed.error,
-  });
+  return parsed.ok
+    ? helpMessage({ commands: COMMANDS, role: 'viewer', sandbox: true })
+    : commandErrorMessage({ error: parsed.error, about: parsed.about });
 }
 
 /** Every view, with `text` in every place a person or the provider fills. Split by whether it shows the token. */

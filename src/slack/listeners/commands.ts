@@ -22,7 +22,7 @@ import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
 import type { Listeners } from '../router.js';
 import { type Answer, messageSurface } from '../surfaces.js';
-import { helpMessage } from '../views/help.js';
+import { commandErrorMessage, helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
 import { policyLines } from '../views/policies.js';
 import { routingPlanModal } from '../views/routing-plan.js';
@@ -54,7 +54,8 @@ export function registerCommands(app: Listeners, deps: SlackDeps): void {
     deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
     if (!parsed.ok) {
       if (parsed.attempted) await deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
-      return showHelp(invocation, parsed.error);
+      const message = commandErrorMessage({ error: parsed.error, about: parsed.about });
+      return messageSurface(invocation.respond, deps.now).show({ kind: 'message', message });
     }
     await run(invocation, parsed.command);
   });
@@ -69,11 +70,11 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
   };
 }
 
-async function showHelp({ deps, actor, respond }: Invocation, error?: string): Promise<void> {
+async function showHelp({ deps, actor, respond }: Invocation): Promise<void> {
   const role = await deps.ops.roleOf(actor);
   const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
   const policies = policyLines(await deps.ops.policiesInForce(actor.userId));
-  const message = helpMessage({ commands, role, sandbox: deps.sandbox, error, policies });
+  const message = helpMessage({ commands, role, sandbox: deps.sandbox, policies });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });
 }
 

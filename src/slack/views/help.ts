@@ -8,28 +8,33 @@ function usage(spec: CommandSpec): string {
   return ['/voice', ...spec.words, spec.args].filter(Boolean).join(' ');
 }
 
-/**
- * Help for the commands the caller may run; the caller filters `commands` by role. `error` is the grammar's mrkdwn,
- * which escapes what it echoes (see `Parsed`).
- */
+/** Help for the commands the caller may run; the caller filters `commands` by role. */
 export function helpMessage(input: {
   commands: CommandSpec[];
   role: Role;
   sandbox: boolean;
-  error?: string;
   /** The guardrails in force, shown under the role. */
   policies?: string[];
 }): SlackMessage {
-  const lines = input.commands.map((spec) => {
-    const line = `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`;
-    return spec.note ? `${line}\n      ↳ ${escapeMrkdwn(spec.note)}` : line;
-  });
-  const error = input.error === undefined ? undefined : `:warning: ${input.error}`;
   const blocks = [
-    ...(error ? [section(error)] : []),
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
-    section(`*Voice Ops commands*\n${lines.join('\n')}`),
+    section(`*Voice Ops commands*\n${input.commands.map(helpLine).join('\n')}`),
     context([roleLine(input.role), ...(input.policies ?? [])].join('\n')),
   ];
-  return message(error ?? 'Voice Ops commands', blocks);
+  return message('Voice Ops commands', blocks);
+}
+
+function helpLine(spec: CommandSpec): string {
+  const line = `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`;
+  return spec.note ? `${line}\n      ↳ ${escapeMrkdwn(spec.note)}` : line;
+}
+
+/**
+ * A command not understood: the grammar's error (mrkdwn, which escapes what it echoes; see `Parsed`), then the one
+ * line of help that applies, or where to find them all.
+ */
+export function commandErrorMessage(input: { error: string; about?: CommandSpec }): SlackMessage {
+  const error = `:warning: ${input.error}`;
+  const all = '`/voice help` lists every command.';
+  return message(error, [section(error), context(input.about ? `${helpLine(input.about)}\n${all}` : all)]);
 }
