@@ -7,6 +7,7 @@ import type { Role } from '../ops/types.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
+import { languageNamed } from './language-named.js';
 import { code } from './mrkdwn.js';
 
 export type Command =
@@ -241,6 +242,8 @@ export const COMMANDS: CommandSpec[] = [
       if (args.length >= 2 && last && LOCALE_SHAPE.test(last)) {
         return ok({ name: 'agents.create', agentName: args.slice(0, -1).join(' '), language: normalizeLocale(last) });
       }
+      const named = languageNamed(args);
+      if (named) return error(named);
       return ok({ name: 'agents.create', agentName: args.length ? args.join(' ') : undefined });
     },
   },

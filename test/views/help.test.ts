@@ -30,6 +30,15 @@ describe('helpMessage', () => {
     expect(rendered(unrouteMessage())).toContain('`/voice map NUMBER AGENT_ID`');
   });
 
+  it('shows the words a summary names in backticks as code, never as look-alike backticks', () => {
+    const text = rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }));
+    expect(text).toContain(
+      'every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT_ID`, then digits)',
+    );
+    expect(text).toContain('one `NUMBER AGENT_ID` a line, to edit and paste back into `/voice plan`');
+    expect(text).not.toMatch(/[\u02CB\u2018\u2019\u00B4\u02CA]/);
+  });
+
   it('lists only the commands it is given', () => {
     const text = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
     expect(text).toContain('/voice numbers search [REGION [DIGITS]]');

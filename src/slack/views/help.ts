@@ -1,6 +1,6 @@
 import type { Role } from '../../ops/types.js';
 import type { CommandSpec } from '../command.js';
-import { code, escapeMrkdwn } from '../mrkdwn.js';
+import { code, escapeProse } from '../mrkdwn.js';
 import { context, message, type SlackMessage, section } from './blocks.js';
 import { roleLine, SANDBOX_WARNING } from './roles.js';
 
@@ -21,8 +21,8 @@ export function helpMessage(input: {
   policies?: string[];
 }): SlackMessage {
   const lines = input.commands.map((spec) => {
-    const line = `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`;
-    return spec.note ? `${line}\n      ↳ ${escapeMrkdwn(spec.note)}` : line;
+    const line = `${code(usage(spec))} — ${escapeProse(spec.summary)}`;
+    return spec.note ? `${line}\n      ↳ ${escapeProse(spec.note)}` : line;
   });
   const error = input.error === undefined ? undefined : `:warning: ${input.error}`;
   const blocks = [
