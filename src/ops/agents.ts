@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { counted } from '../counts.js';
 import { type Agent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done, type Work } from './carry-out.js';
@@ -143,7 +144,7 @@ export async function requestDeleteAgent(
   } catch (error) {
     return providerFailure(error);
   }
-  if (!agent) return fail('not_found', `No agent has the id ${visible(checked.value)}. \`/voice agents\` lists them.`);
+  if (!agent) return fail('not_found', `No agent has the id ${visible(checked.value)}. /voice agents lists them.`);
   const routed = (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber);
   if (routed.length) {
     const inUse = {
@@ -170,8 +171,8 @@ export async function requestDeleteAgent(
 
 /** "Support bot (agt_1) cannot be deleted: 3 numbers still route to it." */
 function inUseSentence(inUse: AgentInUse): string {
-  const numbers = inUse.total === 1 ? '1 number still routes' : `${inUse.total} numbers still route`;
-  return `${inUse.agent.name} (${inUse.agent.id}) cannot be deleted: ${numbers} to it.`;
+  const route = inUse.total === 1 ? 'routes' : 'route';
+  return `${inUse.agent.name} (${inUse.agent.id}) cannot be deleted: ${counted(inUse.total, 'number')} still ${route} to it.`;
 }
 
 export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'agent.delete' }>): Work {

@@ -50,6 +50,13 @@ export interface BatchAnnouncement {
   kind: 'routing.map' | 'number.buy' | 'number.release';
   /** The agent of a bulk map. */
   agent?: { id: string; name: string };
+  /** A bulk buy's region. */
+  region?: string;
+  /**
+   * The numbers the batch changed, in its plan's order; each with its agent when a routing text routed each number to
+   * an agent of its own.
+   */
+  numbers: { number: string; agent?: { id: string; name: string } }[];
   /** Items by outcome. */
   counts: { succeeded: number; failed: number; cancelled: number; pending: number };
   /** Items the batch set out to change. */

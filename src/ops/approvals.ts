@@ -37,7 +37,7 @@ const actionOf = (change: ApprovableChange): AuditAction =>
   change.kind === 'batch' ? BATCH_AUDIT_ACTION[change.bulk] : change.kind;
 
 const subjectOf = (change: ApprovableChange): string =>
-  change.kind === 'batch' ? `${change.total} numbers` : targetOf(change);
+  change.kind === 'batch' ? counted(change.total, 'number') : targetOf(change);
 
 /** A change waiting for approval, as the Slack layer shows it. */
 export interface ApprovalRequest {

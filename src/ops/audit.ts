@@ -26,6 +26,8 @@ export interface AuditChange {
   attempted?: string;
   /** For a bulk change: its items by outcome, as its last step counted them. */
   batch?: { succeeded: number; failed: number; cancelled: number };
+  /** For a bulk change: the region it bought in, or picked its numbers from. */
+  region?: string;
   /** Side steps: an announcement or an agent token that did not arrive, someone else refused. */
   notes: { action: AuditAction; outcome: AuditOutcome; actorId: string; errorCode?: string }[];
 }
@@ -121,6 +123,7 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
     previousAgent: named(stringParam(trail.events, 'previousAgentId') ?? nestedId(trail.events, 'previousAgent')),
     attempted: request.action === 'access.denied' ? stringParam([request], 'attempted') : undefined,
     batch: request.action.startsWith('batch.') ? batchCounts(trail.events, request.action) : undefined,
+    region: request.action.startsWith('batch.') ? batchRegion(trail.events) : undefined,
     notes: trail.events
       .filter((event) => !main.includes(event))
       .map((event) => ({
@@ -139,6 +142,19 @@ function batchCounts(events: AuditEvent[], action: AuditAction): AuditChange['ba
   const { succeeded, failed, cancelled } = counted.params;
   const number = (value: unknown) => (typeof value === 'number' ? value : 0);
   return { succeeded: number(succeeded), failed: number(failed), cancelled: number(cancelled) };
+}
+
+/** A bulk buy's region, or the region of the filter that picked a bulk release's or map's numbers. */
+function batchRegion(events: AuditEvent[]): string | undefined {
+  const region = stringParam(events, 'region');
+  if (region) return region;
+  for (const event of events) {
+    const filter = event.params?.filter;
+    if (filter && typeof filter === 'object' && 'region' in filter && typeof filter.region === 'string') {
+      return filter.region;
+    }
+  }
+  return undefined;
 }
 
 function stringParam(events: AuditEvent[], key: string): string | undefined {

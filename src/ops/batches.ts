@@ -4,8 +4,10 @@
 // the items not yet started from happening. A batch cut short by a crash is never continued by itself: its requester
 // is told, and may resume it.
 import { z } from 'zod';
+import { counted } from '../counts.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
+import type { BatchAnnouncement } from './announcements.js';
 import {
   type ApprovalRequest,
   awaitApproval,
@@ -168,7 +170,7 @@ async function storePlan(
     await record(deps, actor, batchId, {
       action: BATCH_AUDIT_ACTION[request.kind],
       outcome: 'requested',
-      target: `${planned.items.length} numbers`,
+      target: counted(planned.items.length, 'number'),
       params: {
         ...asked,
         ...(planned.agent ? { agentId: planned.agent.id, agentName: planned.agent.name } : {}),
@@ -433,7 +435,7 @@ function alreadyStartedMessage(batch: Batch): Failure {
     case 'expired':
       return fail('expired', 'That plan expired, was cancelled or was replaced by a newer one. Nothing was changed.');
     default:
-      return fail('already_used', 'That plan was already applied, once. `/voice audit` shows what became of it.');
+      return fail('already_used', 'That plan was already applied, once. /voice audit shows what became of it.');
   }
 }
 
@@ -541,16 +543,36 @@ async function cancelRest(deps: OpsDeps, actor: Actor, batchId: string): Promise
   }
 }
 
+/** The numbers a batch changed, each with its agent when asked: what its announcement names. */
+async function changedNumbers(
+  deps: OpsDeps,
+  batchId: string,
+  withAgents: boolean,
+): Promise<BatchAnnouncement['numbers']> {
+  const items = await deps.store.batches.itemsIn(batchId, ['succeeded']);
+  return items.map((item) => {
+    const change = pendingChange.parse(item.change);
+    if (change.kind === 'routing.map') {
+      const agent = { id: change.agentId, name: change.agentName };
+      return withAgents ? { number: change.phoneNumber, agent } : { number: change.phoneNumber };
+    }
+    return { number: targetOf(change) ?? '' };
+  });
+}
+
 /** One message for the whole batch, never one per item; a lost one is audited, and changes nothing. */
 async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Promise<void> {
   if (view.counts.succeeded === 0) return;
   try {
     const { plan, counts, total } = view;
+    const { request } = plan;
     await deps.announcer.announceBatch({
       actor,
       batchId: view.id,
-      kind: plan.request.kind,
+      kind: request.kind,
       agent: plan.agent,
+      ...(request.kind === 'number.buy' ? { region: request.region } : {}),
+      numbers: await changedNumbers(deps, view.id, !plan.agent),
       counts,
       total,
     });

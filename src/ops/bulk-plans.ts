@@ -2,6 +2,7 @@
 // or COUNT numbers for sale bought. Read afresh from the provider each time, so that the plan shown and the plan
 // checked again at its confirmation are computed the same way.
 import { z } from 'zod';
+import { count, counted } from '../counts.js';
 import { MAX_PAGE_SIZE, type PurchasedNumber, region as regionCode, resourceId } from '../provider/schemas.js';
 import type { PendingChange } from './changes.js';
 import { type OpsDeps, providerFailure } from './context.js';
@@ -106,13 +107,13 @@ async function pick(
     names ? names.has(entry.number) : matches(filter, entry, routed.get(entry.number)),
   );
   if (picked.length === 0) {
-    return fail('not_found', 'None of your numbers matches that: `/voice numbers` with the same filter lists them.');
+    return fail('not_found', 'None of your numbers matches that: /voice numbers with the same filter lists them.');
   }
   if (picked.length > MAX_BATCH_ITEMS) {
     return fail(
       'invalid',
       `${picked.length} numbers match, and a plan holds at most ${MAX_BATCH_ITEMS}: narrow the filter (a region, ` +
-        'digits, `unrouted`).',
+        'digits, unrouted).',
     );
   }
   return { ok: true, picked };
@@ -214,7 +215,8 @@ async function planBuys(deps: OpsDeps, request: Request<'number.buy'>): Promise<
   return fail(
     'not_found',
     found.length
-      ? `Only ${found.length} voice numbers for sale in ${checked.value}${digits} were found, not ${request.count}: ` +
+      ? `Only ${counted(found.length, 'voice number')} for sale in ${checked.value}${digits} ` +
+          `${found.length === 1 ? 'was' : 'were'} found, not ${count(request.count)}: ` +
           `ask for ${found.length}, or for other digits.`
       : `No voice number for sale in ${checked.value}${digits} was found.`,
   );

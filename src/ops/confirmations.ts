@@ -220,5 +220,5 @@ function alreadyUsed(intent: Intent | undefined): string {
     return 'That confirmation was already used, and the change did not go through. Start again from the command.';
   }
   if (intent) return 'That change is under way. You will be told how it ended once the provider has answered.';
-  return 'That confirmation was already used. `/voice audit` shows what became of it.';
+  return 'That confirmation was already used. /voice audit shows what became of it.';
 }

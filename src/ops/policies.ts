@@ -2,6 +2,7 @@
 // any confirmation, the confirmation step asks again before its claim, and the buy limit is checked a last time
 // inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
 
+import { counted } from '../counts.js';
 import type { BuyLimit } from '../policy-config.js';
 import { type PendingChange, targetOf } from './changes.js';
 import { type Attempt, authorize, deny, type OpsDeps, record } from './context.js';
@@ -182,8 +183,9 @@ export async function refuseBulkOverBuyLimit(
   const whose = rule === 'VOICE_BUY_LIMIT' ? 'The workspace may buy' : 'Each person may buy';
   const failure = fail(
     'limit',
-    `That would buy ${count} numbers, and only ${fits} fit: ${whose} ${limit.count} a ${limit.window} ` +
-      `(${rule}=${limitText(limit)}), and ${used} are bought or under way ${PERIOD[limit.window]}. ` +
+    `That would buy ${counted(count, 'number')}, and only ${fits} ${fits === 1 ? 'fits' : 'fit'}: ${whose} ` +
+      `${limit.count} a ${limit.window} (${rule}=${limitText(limit)}), and ${used} ${used === 1 ? 'is' : 'are'} ` +
+      `bought or under way ${PERIOD[limit.window]}. ` +
       `${fits ? `Ask for ${fits} or fewer, or wait` : 'Wait'} until ${utcText(window.until)}. ` +
       `${WHO_CHANGES_CONFIG} ${rule}.`,
     { code: 'buy_limit' },
@@ -191,7 +193,7 @@ export async function refuseBulkOverBuyLimit(
   await record(deps, actor, attempt.correlationId, {
     action: attempt.action,
     outcome: 'rejected',
-    target: `${count} numbers`,
+    target: counted(count, 'number'),
     params: { rule, limit: limitText(limit), used, fits, freesAt: window.until.toISOString() },
     error: failure,
   });
@@ -224,10 +226,9 @@ const limitText = (limit: BuyLimit): string => `${limit.count}/${limit.window}`;
 function limitMessage(usage: BuyUsage): string {
   const { limit, used, window, rule } = usage;
   const whose = rule === 'VOICE_BUY_LIMIT' ? 'The workspace may buy' : 'Each person may buy';
-  const who = rule === 'VOICE_BUY_LIMIT' ? `${used} were bought` : `you bought ${used}`;
-  const numbers = limit.count === 1 ? 'number' : 'numbers';
+  const who = rule === 'VOICE_BUY_LIMIT' ? `${used} ${used === 1 ? 'was' : 'were'} bought` : `you bought ${used}`;
   return (
-    `Buying limit reached: ${whose} ${limit.count} ${numbers} a ${limit.window} (${rule}=${limitText(limit)}), ` +
+    `Buying limit reached: ${whose} ${counted(limit.count, 'number')} a ${limit.window} (${rule}=${limitText(limit)}), ` +
     `and ${who} ${PERIOD[limit.window]}. It frees up at ${utcText(window.until)}. ` +
     `${WHO_CHANGES_CONFIG} ${rule}.`
   );

@@ -52,7 +52,7 @@ export interface CheckedText {
  */
 export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Result<CheckedText>> {
   const lines = await parseRoutingText(text);
-  if (lines.length === 0) return fail('invalid', 'The text has no `NUMBER AGENT_ID` line: nothing to plan.');
+  if (lines.length === 0) return fail('invalid', 'The text has no NUMBER AGENT_ID line: nothing to plan.');
   if (lines.length > ROUTING_TEXT_MAX_LINES) {
     return fail('invalid', `The text has ${lines.length} lines, and a plan holds at most ${ROUTING_TEXT_MAX_LINES}.`);
   }

@@ -88,7 +88,7 @@ function created(agents: Agent[], change: Extract<ChangeIntent, { kind: 'agent.c
   if (!change.namedBefore) {
     return fail(
       'provider',
-      `${interrupted}: it may exist all the same. Check \`/voice agents\`; if it is listed, its token was lost, so ` +
+      `${interrupted}: it may exist all the same. Check /voice agents; if it is listed, its token was lost, so ` +
         'delete it and create it again.',
       { code: 'unverified' },
     );
@@ -100,7 +100,7 @@ function created(agents: Agent[], change: Extract<ChangeIntent, { kind: 'agent.c
     return fail(
       'provider',
       `${interrupted}: ${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
-        'Check `/voice agents`: one of them is this one, and its token was lost.',
+        'Check /voice agents: one of them is this one, and its token was lost.',
       { code: 'unverified' },
     );
   }

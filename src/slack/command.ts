@@ -7,6 +7,7 @@ import type { Role } from '../ops/types.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
+import { languageNamed } from './language-named.js';
 import { code } from './mrkdwn.js';
 import { meant } from './typos.js';
 
@@ -264,6 +265,8 @@ export const COMMANDS: CommandSpec[] = [
       if (args.length >= 2 && last && LOCALE_SHAPE.test(last)) {
         return ok({ name: 'agents.create', agentName: args.slice(0, -1).join(' '), language: normalizeLocale(last) });
       }
+      const named = languageNamed(args);
+      if (named) return error(named);
       return ok({ name: 'agents.create', agentName: args.length ? args.join(' ') : undefined });
     },
   },
@@ -371,7 +374,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     words: ['export'],
     args: '',
-    summary: "Today's routing as text, one `NUMBER AGENT_ID` a line, to edit and paste back into `/voice plan`",
+    summary: "Today's routing as text, one `NUMBER AGENT_ID` a line: the format a plan reads back",
     role: 'viewer',
     parse: (args) => (args.length ? error('`export` takes nothing more.') : ok({ name: 'export' })),
   },

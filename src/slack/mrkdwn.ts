@@ -6,7 +6,10 @@
 //   formatting characters that could open or close a span become look-alikes Slack does not parse (∗ ˍ ∼ ˋ), and
 //   line breaks, tabs, other control characters and bidi overrides become spaces;
 // - inside a code span (`code`), where Slack formats nothing, only what could end or break the span is replaced
-//   (backticks, the entities, control characters), so that ids read and copy as they are.
+//   (backticks, the entities, control characters), so that ids read and copy as they are;
+// - in sentences we wrote, which name commands in backticks and may carry a value typed by someone (`escapeProse`),
+//   each pair of backticks is a code span, rendered as `code` renders one, and the rest is running text: a command
+//   shows as code a person can copy, never as look-alike backticks.
 import { CONTROL_CHARACTERS } from '../provider/schemas.js';
 
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
@@ -37,6 +40,22 @@ function inert(text: string): string {
 /** Text shown as typed, on one line, that can mention, link or format nothing. */
 export function escapeMrkdwn(text: string): string {
   return escapeEntities(inert(oneLine(text)));
+}
+
+/**
+ * A sentence of ours that may name commands in backticks (`/voice audit`) and carry values we did not write: each
+ * backtick pair is a code span (as `code` makes one, which can mention, link or format nothing), the rest escaped as
+ * `escapeMrkdwn` does, a backtick left without its pair as a look-alike.
+ */
+export function escapeProse(text: string): string {
+  const flat = oneLine(text);
+  let out = '';
+  let at = 0;
+  for (const span of flat.matchAll(/`([^`]+)`/g)) {
+    out += escapeMrkdwn(flat.slice(at, span.index)) + (code(span[1] ?? '') || escapeMrkdwn(span[0]));
+    at = span.index + span[0].length;
+  }
+  return out + escapeMrkdwn(flat.slice(at));
 }
 
 /** Shortens text to at most `max` characters, ending in `…`, for Slack's length limits. */

@@ -81,7 +81,21 @@ describe('a bulk buy', () => {
     expect(await owned()).toEqual(expect.arrayContaining(listed));
     const results = [first, second].map((click) => shownText(postsTo(click.responseUrlId).at(-1) as SlackCall));
     expect(results.filter((result) => result.includes('Bought 5 of 5 numbers'))).toHaveLength(1);
-    expect(announced(t).filter((post) => post.text.includes('bought 5 numbers'))).toHaveLength(1);
+    const announcements = announced(t).filter((post) => post.text.includes('bought 5 numbers'));
+    expect(announcements).toHaveLength(1);
+    // The announcement names the region and every number bought, as a single buy's names its number.
+    expect(announcements[0]?.text).toContain('bought 5 numbers in Germany (DE): ');
+    for (const number of listed) expect(announcements[0]?.text).toContain(`*${number}*`);
+  });
+
+  it('counts a plan of one number as one number, in its audit line', async () => {
+    const planned = await ask('numbers buy US 1', OPERATOR);
+    expect(readable(blocksOf(planned))).toContain('buy 1 voice number in `US`');
+    const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
+    const requested = (await auditRows(t)).find((row) => row.correlation_id === batchId);
+    expect(requested?.target).toBe('1 number');
+    expect(shownText(await ask('audit', OPERATOR))).toContain('`batch.buy` *1 number*');
+    await press(t, OPERATOR, ACTION.cancelBatch, batchId);
   });
 
   it('counts the batch against the limit: three more fit, and a fourth does not', async () => {
@@ -133,6 +147,8 @@ describe('a bulk release', () => {
     expect(trail.filter((row) => row.action === 'number.release').map((row) => row.outcome)).toEqual(
       germans.map(() => 'succeeded'),
     );
+    const announcement = announced(t).find((post) => post.text.includes('released 5 numbers'));
+    for (const number of germans) expect(announcement?.text).toContain(`*${number}*`);
   });
 
   it('refuses an operator', async () => {

@@ -114,6 +114,18 @@ describe('the create-agent modal', () => {
       says: 'english',
     },
     {
+      why: 'a language’s name where its locale goes',
+      form: createForm('Support', OTHER_LOCALE, 'German'),
+      block: INPUT.agentLanguageOther.block,
+      says: '"German" is not a locale tag. Did you mean de-DE (German, Germany), de-AT (German, Austria) or de-CH (German, Switzerland)?',
+    },
+    {
+      why: 'a language’s own name where its locale goes',
+      form: createForm('Support', OTHER_LOCALE, 'français'),
+      block: INPUT.agentLanguageOther.block,
+      says: 'Did you mean fr-FR (French, France) or fr-CA (French, Canada)?',
+    },
+    {
       why: 'a locale of the right shape that names no language or region',
       form: createForm('Support', OTHER_LOCALE, 'xx-YY'),
       block: INPUT.agentLanguageOther.block,
@@ -257,6 +269,28 @@ describe('/voice agents create NAME LANGUAGE', () => {
     expect(await lastAuditRow(t, { action: 'agent.create', actor_id: OPERATOR })).toMatchObject({
       outcome: 'rejected',
     });
+  });
+
+  it('answers a language named where its locale goes with the locales it stands for, creating nothing', async () => {
+    const created = t.sandbox.requestCount('createAgent');
+    const mark = t.slack.mark();
+    const sent = await t.command('agents create Support german', OPERATOR);
+    const reply = await t.respondedTo(sent.responseUrlId);
+    expect(shownText(reply)).toContain(
+      'Did you mean `de-DE` (German, Germany), `de-AT` (German, Austria) or `de-CH` (German, Switzerland)? ' +
+        'For example: `/voice agents create Support de-DE`.',
+    );
+    expect(t.sandbox.requestCount('createAgent')).toBe(created);
+    expect(
+      t.slack
+        .calls()
+        .slice(mark)
+        .filter((call) => call.method === 'views.open'),
+    ).toEqual([]);
+    // In quotes, the two words are the name, and the form asks for the language.
+    const quoted = await t.command('agents create "Support german"', OPERATOR);
+    const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === quoted.triggerId);
+    expect(JSON.stringify(viewOf(opened))).toContain('Support german');
   });
 
   it('refuses a name with a line break, naming it, before anything reaches the provider or the channel', async () => {

@@ -263,3 +263,29 @@ describe('a slip of a command word', () => {
     expect(rejected('numbers unroted DE')).toMatch(/Did you mean `unrouted`\?$/);
   });
 });
+
+describe('a language named where the locale goes', () => {
+  it('answers `/voice agents create NAME LANGUAGE_NAME` with the locales the name stands for', () => {
+    expect(rejected('agents create Support german')).toBe(
+      "`german` names a language, and an agent's language is a locale. Did you mean `de-DE` (German, Germany), " +
+        '`de-AT` (German, Austria) or `de-CH` (German, Switzerland)? For example: `/voice agents create Support de-DE`. ' +
+        'An agent named so is made with the name in quotes: `/voice agents create "Support german"`.',
+    );
+    expect(rejected('agents create Front desk English')).toContain('`/voice agents create Front desk en-US`');
+  });
+
+  it('leaves a name whose last word names no language, or a quoted name, to the form', () => {
+    expect(parseCommand('agents create Support Germany')).toEqual({
+      ok: true,
+      command: { name: 'agents.create', agentName: 'Support Germany' },
+    });
+    expect(parseCommand('agents create "Support german"')).toEqual({
+      ok: true,
+      command: { name: 'agents.create', agentName: 'Support german' },
+    });
+    expect(parseCommand('agents create german')).toEqual({
+      ok: true,
+      command: { name: 'agents.create', agentName: 'german' },
+    });
+  });
+});

@@ -40,6 +40,36 @@ describe('auditMessage', () => {
     expect(check(messageBody, shown)).toEqual(expect.objectContaining({ ok: true }));
   });
 
+  it('labels each Items button with what its batch did and when, to the second, so that no two read alike', () => {
+    const buy = (id: string, at: string, region = 'DE') =>
+      auditChange({
+        correlationId: id,
+        action: 'batch.buy',
+        target: '3 numbers',
+        region,
+        at: `2025-03-01T19:07:${at}.000Z`,
+        batch: { succeeded: 3, failed: 0, cancelled: 0 },
+      });
+    const release = auditChange({
+      correlationId: 'c_release',
+      action: 'batch.release',
+      target: '3 numbers',
+      at: '2025-03-01T19:07:30.000Z',
+      batch: { succeeded: 3, failed: 0, cancelled: 0 },
+    });
+    const page = auditPageOf([buy('b_1aaaaaaa-1', '12'), buy('b_2bbbbbbb-2', '12'), buy('b_3', '40', 'US'), release]);
+    const labels = elements(auditMessage(page), ACTION.batchItems).map((button) =>
+      String((button.text as { text: string }).text),
+    );
+    expect(labels).toEqual([
+      'Items: buy of 3 numbers in DE, 19:07:12 UTC · b_1aaaaa',
+      'Items: buy of 3 numbers in DE, 19:07:12 UTC · b_2bbbbb',
+      'Items: buy of 3 numbers in US, 19:07:40 UTC',
+      'Items: release of 3 numbers, 19:07:30 UTC',
+    ]);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
   it('shows the error code and message of a failure', () => {
     const page = auditPageOf([auditChange({ outcome: 'failed', errorCode: 'conflict', errorMessage: 'Taken.' })]);
     expect(rendered(auditMessage(page))).toContain(':x: failed `conflict` Taken.');

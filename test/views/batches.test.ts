@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src/ops/batches.js';
 import { pageOf } from '../../src/ops/pages.js';
 import { ACTION } from '../../src/slack/ids.js';
-import { resultMessage } from '../../src/slack/views/batches.js';
+import { ANNOUNCED_NUMBERS, batchAnnouncementMessage, resultMessage } from '../../src/slack/views/batches.js';
 import { elements, rendered } from './support.js';
 
 function batch(state: BatchView['state'], counts: Partial<BatchView['counts']>): BatchView {
@@ -44,5 +44,73 @@ describe('resultMessage', () => {
     const shown = resultMessage(batch('interrupted', { succeeded: 4, pending: 6 }));
     expect(rendered(shown)).toContain('Stopped: 4 of 10 routed');
     expect(elements(shown, ACTION.planAgain)).toHaveLength(1);
+  });
+});
+
+describe('batchAnnouncementMessage', () => {
+  const actor = { userId: 'U0ALICE', teamId: 'T1', channelId: 'C1', source: 'command' as const };
+  const numbers = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ number: `+4930123450${String(index).padStart(2, '0')}` }));
+
+  it('names the region a bulk buy bought in, and every number it bought', () => {
+    const text = rendered(
+      batchAnnouncementMessage({
+        actor,
+        batchId: 'b_1',
+        kind: 'number.buy',
+        region: 'DE',
+        numbers: numbers(3),
+        counts: { succeeded: 3, failed: 1, cancelled: 0, pending: 0 },
+        total: 4,
+      }),
+    );
+    expect(text).toContain(
+      '<@U0ALICE> bought 3 numbers in Germany (DE): *+493012345000*, *+493012345001*, *+493012345002*. 1 failed.',
+    );
+  });
+
+  it('names a long list up to a cap, then counts the rest', () => {
+    const text = rendered(
+      batchAnnouncementMessage({
+        actor,
+        batchId: 'b_1',
+        kind: 'number.release',
+        numbers: numbers(ANNOUNCED_NUMBERS + 5),
+        counts: { succeeded: ANNOUNCED_NUMBERS + 5, failed: 0, cancelled: 0, pending: 0 },
+        total: ANNOUNCED_NUMBERS + 5,
+      }),
+    );
+    expect(text).toContain(`released ${ANNOUNCED_NUMBERS + 5} numbers: *+493012345000*`);
+    expect(text).toContain(`*+493012345009* and 5 more.`);
+    expect(text).not.toContain('+493012345010');
+  });
+
+  it('names the agent of a bulk map, and each number’s agent when a routing text routed each its own', () => {
+    const one = rendered(
+      batchAnnouncementMessage({
+        actor,
+        batchId: 'b_1',
+        kind: 'routing.map',
+        agent: { id: 'agt_berlin', name: 'Berlin' },
+        numbers: numbers(1),
+        counts: { succeeded: 1, failed: 0, cancelled: 0, pending: 0 },
+        total: 1,
+      }),
+    );
+    expect(one).toContain('<@U0ALICE> routed 1 number to *Berlin* (`agt_berlin`): *+493012345000*.');
+    const each = rendered(
+      batchAnnouncementMessage({
+        actor,
+        batchId: 'b_1',
+        kind: 'routing.map',
+        numbers: [
+          { number: '+493012345000', agent: { id: 'agt_berlin', name: 'Berlin' } },
+          { number: '+493012345001', agent: { id: 'agt_munich', name: 'Munich' } },
+        ],
+        counts: { succeeded: 2, failed: 0, cancelled: 0, pending: 0 },
+        total: 2,
+      }),
+    );
+    expect(each).toContain('routed 2 numbers: *+493012345000* to *Berlin*, *+493012345001* to *Munich*.');
   });
 });

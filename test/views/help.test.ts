@@ -30,6 +30,23 @@ describe('helpMessage', () => {
     expect(rendered(unrouteMessage())).toContain('`/voice map NUMBER AGENT_ID`');
   });
 
+  it('tells a viewer of no command she may not run, not even in another command’s summary', () => {
+    const forViewer = COMMANDS.filter((spec) => spec.role === 'viewer');
+    const text = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
+    for (const spec of COMMANDS.filter((candidate) => candidate.role !== 'viewer')) {
+      expect(text).not.toContain(`\`/voice ${spec.words.join(' ')}`);
+    }
+  });
+
+  it('shows the words a summary names in backticks as code, never as look-alike backticks', () => {
+    const text = rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }));
+    expect(text).toContain(
+      'every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT_ID`, then digits)',
+    );
+    expect(text).toContain('one `NUMBER AGENT_ID` a line: the format a plan reads back');
+    expect(text).not.toMatch(/[\u02CB\u2018\u2019\u00B4\u02CA]/);
+  });
+
   it('lists only the commands it is given', () => {
     const text = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
     expect(text).toContain('/voice numbers search [REGION [DIGITS]]');

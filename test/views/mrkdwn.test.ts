@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser, truncate } from '../../src/slack/mrkdwn.js';
+import {
+  bold,
+  code,
+  escapeAndTruncate,
+  escapeMrkdwn,
+  escapeProse,
+  mentionUser,
+  truncate,
+} from '../../src/slack/mrkdwn.js';
 import { HOSTILE, HOSTILE_ESCAPED } from './support.js';
 
 /** Slack's own decoding of the three entities, the inverse the escaping must have. */
@@ -118,5 +126,21 @@ describe('mentionUser', () => {
   it('renders anything else as escaped text that pings no one', () => {
     expect(mentionUser('U1><!channel')).toBe('U1&gt;&lt;!channel');
     expect(mentionUser('u123')).toBe('u123');
+  });
+});
+
+describe('escapeProse', () => {
+  it('shows a command named in backticks as code a person can copy, never as look-alike backticks', () => {
+    expect(escapeProse('That plan was already applied. `/voice audit` shows what became of it.')).toBe(
+      'That plan was already applied. `/voice audit` shows what became of it.',
+    );
+    expect(escapeProse('a filter (`unrouted`, `agent AGENT_ID`)')).toBe('a filter (`unrouted`, `agent AGENT_ID`)');
+  });
+
+  it('escapes the rest, and what is inside a span, as running text and code are escaped', () => {
+    expect(escapeProse('<!channel> *x* `<@U1> *y*` and `')).toBe(
+      '&lt;!channel&gt; \u2217x\u2217 `&lt;@U1&gt; *y*` and \u02CB',
+    );
+    expect(escapeProse('line\n`a\nb`')).toBe('line `a b`');
   });
 });

@@ -95,3 +95,19 @@ describe('workingMessage and unchangedMapMessage', () => {
     );
   });
 });
+
+describe('failureMessage naming a command', () => {
+  it('shows the command as typed, never in look-alike backticks', async () => {
+    const { readFileSync } = await import('node:fs');
+    // Every failure an operation writes names commands plainly: escaped, a backtick would read as a look-alike.
+    for (const file of ['agents', 'batches', 'bulk-plans', 'confirmations', 'verify']) {
+      const source = readFileSync(new URL(`../../src/ops/${file}.ts`, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/fail\([^;]*\\?`\/voice/s);
+    }
+    const text = rendered(
+      failureMessage(fail('already_used', 'That confirmation was already used. /voice audit shows it.')),
+    );
+    expect(text).toContain('/voice audit shows it.');
+    expect(text).not.toContain('\u02CB');
+  });
+});

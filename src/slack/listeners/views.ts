@@ -1,6 +1,6 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { Actor, Done } from '../../ops/index.js';
-import { unknownLocale } from '../../ops/locales.js';
+import { didYouMean, unknownLocale } from '../../ops/locales.js';
 import { agentName, language } from '../../provider/schemas.js';
 import { normalizeLocale } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
@@ -42,6 +42,8 @@ function chosenLocale(picked: string, typed: string): { locale: string } | { blo
   if (!typed) return { block: other, error: 'Type the locale, e.g. sv-SE: Language is “Other locale”.' };
   const locale = normalizeLocale(typed);
   if (!language.safeParse(locale).success) {
+    const suggested = didYouMean(typed);
+    if (suggested) return { block: other, error: `"${truncate(typed, 20)}" is not a locale tag. ${suggested}` };
     return { block: other, error: `"${truncate(typed, 20)}" is not a locale tag: use language-REGION, e.g. sv-SE.` };
   }
   const unknown = unknownLocale(locale);

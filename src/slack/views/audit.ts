@@ -75,6 +75,29 @@ function batchText(batch: NonNullable<AuditChange['batch']>): string {
   return `(${parts.join(', ')})`;
 }
 
+const BATCH_VERB: Partial<Record<AuditChange['action'], string>> = {
+  'batch.buy': 'buy of',
+  'batch.release': 'release of',
+  'batch.map': 'map of',
+};
+
+/**
+ * "Items: buy of 3 numbers in DE, 19:07:12 UTC": what the batch did, and when to the second, so that the buttons of
+ * two batches on a page read differently. Plain text, as a button's label is.
+ */
+function itemsButtonText(change: AuditChange): string {
+  const time = new Date(change.at);
+  const when = Number.isNaN(time.getTime()) ? change.at : `${time.toISOString().slice(11, 19)} UTC`;
+  const agent = change.action === 'batch.map' && change.agent ? (change.agent.name ?? change.agent.id) : undefined;
+  const what = [
+    BATCH_VERB[change.action] ?? 'batch of',
+    change.target ?? 'numbers',
+    ...(change.region ? [`in ${change.region}`] : []),
+    ...(agent ? [`to ${truncate(agent, 16)}`] : []),
+  ].join(' ');
+  return `Items: ${what}, ${when}`;
+}
+
 /** One change in one line, in escaped mrkdwn: also the history on a number's or an agent's card. */
 export function changeLine(change: AuditChange): string {
   const parts = [
@@ -144,17 +167,20 @@ export function auditMessage(page: AuditPage): SlackMessage {
   const sections = packLines(page.items.map(changeLine), LIMITS.sectionText);
   // A batch is one line; its items, each with its outcome, are a button away: one block a button, since an
   // action_id is unique within its block.
-  const itemButtons = page.items
-    .filter((change) => change.batch)
-    .map((change) =>
-      actions([
-        button({
-          text: `Items: ${change.target ?? 'batch'}, ${change.at.slice(11, 16)} UTC`,
-          actionId: ACTION.batchItems,
-          value: encodeValue({ batchId: change.correlationId, page: 1 }),
-        }),
-      ]),
-    );
+  const batches = page.items.filter((change) => change.batch);
+  const texts = batches.map(itemsButtonText);
+  const itemButtons = batches.map((change, at) => {
+    const text = texts[at] ?? '';
+    // Two batches alike to the second are told apart by the start of their ids.
+    const twin = texts.indexOf(text) !== at || texts.lastIndexOf(text) !== at;
+    return actions([
+      button({
+        text: twin ? `${text} · ${change.correlationId.slice(0, 8)}` : text,
+        actionId: ACTION.batchItems,
+        value: encodeValue({ batchId: change.correlationId, page: 1 }),
+      }),
+    ]);
+  });
   return message(`Audit log: page ${page.page}, ${changesCounted(page)}`, [
     section(title),
     ...sections.map((text) => section(text)),

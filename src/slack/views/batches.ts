@@ -8,10 +8,11 @@ import { type BatchLine, type BatchView, typedCount } from '../../ops/batches.js
 import type { BulkKind } from '../../ops/bulk-plans.js';
 import { targetOf } from '../../ops/changes.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
-import { bold, code, escapeAndTruncate, mentionUser } from '../mrkdwn.js';
+import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { actions, button, context, header, message, modal, plainText, type SlackMessage, section } from './blocks.js';
 import { expiryLine } from './confirmation.js';
+import { regionLabel } from './numbers.js';
 import { pager } from './pager.js';
 import { agentLabel, agentNameOrId } from './text.js';
 
@@ -229,7 +230,19 @@ export function interruptedMessage(view: BatchView): SlackMessage {
   ]);
 }
 
-/** One message for a whole batch in the team's channel: who, what, how many, and what failed. */
+/** Numbers an announcement names; the rest are counted, and each is in `/voice audit`. */
+export const ANNOUNCED_NUMBERS = 10;
+
+/** `+4930…, +4930… to *Support* and 3 more`: the numbers a batch changed, as its announcement names them. */
+function announcedNumbers(numbers: BatchAnnouncement['numbers']): string {
+  const shown = numbers
+    .slice(0, ANNOUNCED_NUMBERS)
+    .map(({ number, agent }) => (agent ? `${bold(number)} to ${agentNameOrId(agent)}` : bold(number)));
+  const more = numbers.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${count(more)} more` : shown.join(', ');
+}
+
+/** One message for a whole batch in the team's channel: who, what, how many, which numbers, and what failed. */
 export function batchAnnouncementMessage(announcement: BatchAnnouncement): SlackMessage {
   const { succeeded, failed, cancelled } = announcement.counts;
   const actor = mentionUser(announcement.actor.userId);
@@ -238,9 +251,11 @@ export function batchAnnouncementMessage(announcement: BatchAnnouncement): Slack
     ...(cancelled ? [`${count(cancelled)} stopped before they started`] : []),
   ];
   const agent = announcement.agent ? ` to ${agentLabel(announcement.agent)}` : '';
+  const region = announcement.region ? ` in ${escapeMrkdwn(regionLabel(announcement.region))}` : '';
+  const numbers = announcement.numbers.length ? `: ${announcedNumbers(announcement.numbers)}` : '';
   const text =
-    `${actor} ${WORDS[announcement.kind].done.toLowerCase()} ${counted(succeeded, 'number')}${agent}` +
-    `${extra.length ? ` (${extra.join(', ')})` : ''}.`;
+    `${actor} ${WORDS[announcement.kind].done.toLowerCase()} ${counted(succeeded, 'number')}${region}${agent}` +
+    `${numbers}.${extra.length ? ` ${extra.join(', ')}.` : ''}`;
   return message(text, [section(text), context(`Each number: ${code(`/voice audit ${announcement.actor.userId}`)}`)]);
 }
 

@@ -1,4 +1,5 @@
 import type { KnownBlock, ModalView } from '@slack/types';
+import { counted } from '../../counts.js';
 import type { ConfirmationPrompt, PendingChange } from '../../ops/changes.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { bold, code } from '../mrkdwn.js';
@@ -48,8 +49,7 @@ export function expiryLine(expiresAt: string, now: Date): string {
   const at = `<!date^${Math.floor(expires.getTime() / 1000)}^{time}|${expires.toISOString().slice(11, 16)} UTC>`;
   if (left <= 0) return `:hourglass: This confirmation expired at ${at}.`;
   const minutes = Math.ceil(left / 60_000);
-  const inMinutes = `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  return `:hourglass_flowing_sand: Expires in ${inMinutes}, at ${at}. Only you can confirm it.`;
+  return `:hourglass_flowing_sand: Expires in ${counted(minutes, 'minute')}, at ${at}. Only you can confirm it.`;
 }
 
 export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): SlackMessage {

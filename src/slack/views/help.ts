@@ -1,6 +1,6 @@
 import type { Role } from '../../ops/types.js';
 import type { CommandSpec } from '../command.js';
-import { code, escapeMrkdwn } from '../mrkdwn.js';
+import { code, escapeProse } from '../mrkdwn.js';
 import { context, message, type SlackMessage, section } from './blocks.js';
 import { roleLine, SANDBOX_WARNING } from './roles.js';
 
@@ -25,8 +25,8 @@ export function helpMessage(input: {
 }
 
 function helpLine(spec: CommandSpec): string {
-  const line = `${code(usage(spec))} — ${escapeMrkdwn(spec.summary)}`;
-  return spec.note ? `${line}\n      ↳ ${escapeMrkdwn(spec.note)}` : line;
+  const line = `${code(usage(spec))} — ${escapeProse(spec.summary)}`;
+  return spec.note ? `${line}\n      ↳ ${escapeProse(spec.note)}` : line;
 }
 
 /**

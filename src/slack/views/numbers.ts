@@ -34,7 +34,7 @@ export function describeNumberFilter(filter: NumberFilter): string {
 }
 
 /** "United States (US)", raw: the caller escapes it, as bold() or escapeMrkdwn() does. */
-function regionLabel(region: string): string {
+export function regionLabel(region: string): string {
   const name = regionName(region);
   return name ? `${name} (${region})` : region;
 }
