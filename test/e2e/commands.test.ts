@@ -94,6 +94,13 @@ describe('help', () => {
     expect(shownText(answer)).toContain('`/voice numbers search [REGION [DIGITS]]` — Search available numbers');
   });
 
+  it('refuses a number no country has before reading the account, in the words a plan uses', async () => {
+    const listed = t.sandbox.requestCount('listPurchasedNumbers');
+    const answer = await reply('numbers +49 123', VIEWER);
+    expect(shownText(answer)).toContain('"+49123" is too short for a phone number in its country: nothing to show.');
+    expect(t.sandbox.requestCount('listPurchasedNumbers')).toBe(listed);
+  });
+
   it.each([
     ['numbers by DE 1', '/voice numbers buy DE 1'],
     ['agents creat Foo de-DE', '/voice agents create Foo de-DE'],

@@ -117,7 +117,13 @@ describe.skipIf(noBrowser)('the playground in Chromium', () => {
     await form.getByRole('button', { name: 'Map', exact: true }).click();
     const done = page.getByRole('dialog', { name: 'Done' });
     await eventually(() => done.innerText()).toMatch(/Routed \+1\d{10} \(US\) to Front desk/);
-    await done.getByRole('button', { name: 'Close', exact: true }).click();
+    // The next number is a click away: the result becomes the map form again, its agent picked.
+    await done.getByRole('button', { name: 'Map another number to this agent' }).click();
+    await eventually(() => form.getByRole('combobox', { name: 'Agent', exact: true }).inputValue()).toContain(
+      'Front desk',
+    );
+    expect(await page.getByRole('dialog').count()).toBe(1);
+    await form.getByRole('button', { name: 'Cancel', exact: true }).click();
 
     await page.getByRole('tab', { name: 'Home' }).click();
     const home = page.getByRole('tabpanel');
