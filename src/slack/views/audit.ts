@@ -82,7 +82,7 @@ const BATCH_VERB: Partial<Record<AuditChange['action'], string>> = {
 };
 
 /**
- * "Items: buy of 3 numbers in DE, 19:07:12 UTC": what the batch did, and when to the second, so that the buttons of
+ * "Items: buy of 3 numbers in DE" and its time to the second: what the batch did, and when, so that the buttons of
  * two batches on a page read differently. Plain text, as a button's label is.
  */
 function itemsButtonText(change: AuditChange): string {
