@@ -1,18 +1,17 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { counted } from '../counts.js';
-import { type Agent, createAgentRequest, EXPECTED_STATUS, resourceId } from '../provider/schemas.js';
+import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
-import { carryOut, type Done, type Work } from './carry-out.js';
-import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { carryOut, type Done } from './carry-out.js';
+import type { ConfirmationPrompt } from './changes.js';
+import { type OpsDeps, providerFailure, record } from './context.js';
+import { changeKind } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
-import { tokenLostNote } from './verify.js';
 import { visible } from './visible.js';
 
 export interface AgentSummary {
@@ -86,27 +85,8 @@ export async function createAgent(
     .then((agents) => agents.filter((agent) => agent.name === params.name).map((agent) => agent.id))
     .catch(providerFailure);
   if (!Array.isArray(namedBefore)) return namedBefore; // audited as failed by `attempt`
-  return carryOut(deps, actor, correlationId, {
-    action: 'agent.create',
-    params,
-    intent: { kind: 'agent.create', name: params.name, language: params.language, namedBefore },
-    // Two creations of one name through Voice Ops never overlap, so that a lost answer's agent is told apart. The
-    // name is hashed: a lock's name is stored as text, which must hold whatever a name holds.
-    lockKeys: [`agent-name:${createHash('sha256').update(params.name).digest('hex')}`],
-    run: async () => {
-      const agent = await deps.provider.createAgent(params, namedBefore);
-      if (agent.status !== EXPECTED_STATUS.agentCreated) {
-        return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
-      }
-      const created = { id: agent.id, name: agent.name, language: params.language };
-      return {
-        ok: true,
-        change: { action: 'agent.create', agent: created },
-        ...('tokenLost' in agent ? { note: tokenLostNote } : { createdAgent: agent }),
-        keep: (deps) => deps.store.facts.rememberAgent(agent.id, params.language),
-      };
-    },
-  });
+  const intent = { kind: 'agent.create' as const, name: params.name, language: params.language, namedBefore };
+  return carryOut(deps, actor, correlationId, changeKind('agent.create').work(deps, intent, actor.userId));
 }
 
 /** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
@@ -173,39 +153,4 @@ export async function requestDeleteAgent(
 function inUseSentence(inUse: AgentInUse): string {
   const route = inUse.total === 1 ? 'routes' : 'route';
   return `${inUse.agent.name} (${inUse.agent.id}) cannot be deleted: ${counted(inUse.total, 'number')} still ${route} to it.`;
-}
-
-export function deleteAgentWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'agent.delete' }>): Work {
-  return {
-    action: 'agent.delete',
-    target: change.agentId,
-    params: { name: change.agentName },
-    intent: change,
-    lockKeys: [`agent:${change.agentId}`],
-    run: async () => {
-      try {
-        const deleted = await deps.provider.deleteAgent(change.agentId);
-        if (deleted.status !== EXPECTED_STATUS.agentDeleted) {
-          return unexpectedStatus('the deletion', EXPECTED_STATUS.agentDeleted, deleted.status);
-        }
-      } catch (error) {
-        const failure = providerFailure(error);
-        if (failure.reason !== 'conflict') return failure;
-        return fail(
-          'conflict',
-          `The provider refused to delete ${change.agentName}: a number still routes to it. ` +
-            `Map that number to another agent or release it, then try again. (${failure.message})`,
-          { providerKind: failure.providerKind },
-        );
-      }
-      return {
-        ok: true,
-        change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } },
-        keep: async (deps) => {
-          await deps.store.routes.removeAgent(change.agentId);
-          await deps.store.facts.forgetAgent(change.agentId);
-        },
-      };
-    },
-  };
 }

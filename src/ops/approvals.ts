@@ -7,11 +7,11 @@ import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange } from './changes.js';
 import { atomically, type OpsDeps, record } from './context.js';
+import { targetOf, workFor } from './kinds/index.js';
 import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
-import { workFor } from './work.js';
 
 /** A bulk plan waiting for approval as one request: its batch, and what the request for approval says of it. */
 export const batchApproval = z.object({

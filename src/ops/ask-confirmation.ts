@@ -1,8 +1,9 @@
 // Asking for confirmation, the first half of a confirmed change. Its own module, so that the use cases that ask
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
 import type { Confirmation } from '../store/confirmations.js';
-import { type ConfirmationPrompt, type PendingChange, targetOf } from './changes.js';
+import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { type OpsDeps, record } from './context.js';
+import { targetOf } from './kinds/index.js';
 import { typedConfirmation } from './policies.js';
 import type { Actor, Result } from './types.js';
 

@@ -15,23 +15,16 @@ import {
   type BatchDecisions,
   recordAwaiting,
 } from './approvals.js';
-import {
-  type BulkKind,
-  type BulkRequest,
-  bulkRequest,
-  type Planned,
-  planItems,
-  requestFor,
-  samePlan,
-} from './bulk-plans.js';
-import { carryOutHeld, openIntent, type Settle, type Work } from './carry-out.js';
-import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { type BulkRequest, bulkRequest, type Planned, planItems, requestFor, samePlan } from './bulk-plans.js';
+import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
+import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange } from './changes.js';
 import { atomically, bothEnded, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
+import { neededRole, takesFromAgent, targetOf, workFor } from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
-import { mayConfirm, mayRequest, NEEDED_ROLE, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
+import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
-import { workFor } from './work.js';
+import type { Work } from './work.js';
 
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
 export const BATCH_CONCURRENCY = 4;
@@ -111,19 +104,12 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
   };
 }
 
-/** Any change of a kind, for the rules that depend only on the kind (its role, its approval). */
-const PROBES: Record<BulkKind, PendingChange> = {
-  'routing.map': { kind: 'routing.map', phoneNumber: '', agentId: '', agentName: '' },
-  'number.buy': { kind: 'number.buy', number: '' },
-  'number.release': { kind: 'number.release', numberId: '', number: '' },
-};
-
 /** Plans a bulk change: every item with its effect, stored as a batch that waits for one confirmation. */
 export async function planBatch(deps: OpsDeps, actor: Actor, request: BulkRequest): Promise<PlanResult> {
   const batchId = newCorrelationId();
   const action = BATCH_AUDIT_ACTION[request.kind];
   const attempt = { action: request.kind, correlationId: batchId };
-  const denied = await mayRequest(deps, actor, NEEDED_ROLE[request.kind], attempt);
+  const denied = await mayRequest(deps, actor, neededRole(request.kind), attempt);
   if (denied) return denied;
   if (request.kind === 'number.buy') {
     const overLimit = await refuseBulkOverBuyLimit(deps, actor, request.count, { ...attempt, action });
@@ -147,9 +133,7 @@ async function storePlan(
   const changing = planned.items.filter((item) => !item.unchanged);
   const totals = {
     change: changing.length,
-    taken: changing.filter(({ change }) =>
-      change.kind === 'routing.map' ? change.previousAgent : change.kind === 'number.release' && change.routedAgent,
-    ).length,
+    taken: changing.filter(({ change }) => takesFromAgent(change)).length,
     unchanged: planned.items.length - changing.length,
   };
   const plan: StoredPlan = { request, agent: planned.agent, totals };
@@ -219,11 +203,11 @@ export async function applyBatch(
     });
   }
   const attempt = { action: kind, correlationId: batchId };
-  const denied = await mayConfirm(deps, actor, PROBES[kind], attempt);
+  const denied = await mayConfirm(deps, actor, kind, attempt);
   if (denied) return denied;
   const changed = await replanIfChanged(deps, actor, batch, plan);
   if (changed) return changed;
-  if (needsApproval(deps, PROBES[kind])) return awaitBatchApproval(deps, actor, batch, plan);
+  if (needsApproval(deps, kind)) return awaitBatchApproval(deps, actor, batch, plan);
   const ran = await runBatch(deps, actor, batch, 'planned', options.onProgress);
   return ran.ok ? { ok: true, status: 'done', view: ran.view } : ran;
 }

@@ -1,43 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { noteIntentOpened } from '../delivery-scope.js';
-import type { CreatedAgent } from '../provider/schemas.js';
-import type { AuditAction } from '../store/audit.js';
-import { type Change, subjectOf } from './announcements.js';
+import { subjectOf } from './announcements.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, busy, type OpsDeps, providerFailure, record } from './context.js';
+import { verifyChange } from './kinds/index.js';
+import { ProviderReads } from './provider-reads.js';
 import type { Actor, Result } from './types.js';
-import { ProviderReads, verifyChange } from './verify.js';
-
-/** What a change's work reports: the announcement, and what only the requester may see. */
-export interface Finished {
-  change: Change;
-  /** Something the requester should know, e.g. that a lost answer was verified. */
-  note?: string;
-  /** Only for agent creation: carries the agent token, shown once to the requester. */
-  createdAgent?: CreatedAgent;
-  /**
-   * The app's own records of what changed (routing records, facts), written in the transaction that closes the
-   * intent and audits the outcome, by whoever closes it: a reconciler that closed it first has recorded what it found.
-   */
-  keep?: (deps: OpsDeps) => Promise<unknown>;
-}
+import type { Finished, Work } from './work.js';
 
 /** A finished change as carried out: its report, and the correlation id of its audit trail. */
 export interface Done extends Omit<Finished, 'keep'> {
   /** Ties the change's announcement (and any failure of it) to the rest of its audit trail. */
   correlationId: string;
-}
-
-export interface Work {
-  action: AuditAction;
-  /** What the change is about to do, recorded before the provider is called (see `openIntent`). */
-  intent: ChangeIntent;
-  target?: string;
-  params?: Record<string, unknown>;
-  /** Resources that no other change may touch meanwhile. */
-  lockKeys: string[];
-  /** Calls the provider; a ProviderError thrown here becomes a failure. */
-  run: () => Promise<Result<Finished>>;
 }
 
 /**

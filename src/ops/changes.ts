@@ -50,23 +50,6 @@ export interface ConfirmationPrompt {
   mustType?: string;
 }
 
-/** The target an audit row names for a change (a new agent has none until the provider names it). */
-export function targetOf(change: PendingChange): string;
-export function targetOf(change: ChangeIntent): string | undefined;
-export function targetOf(change: ChangeIntent): string | undefined {
-  switch (change.kind) {
-    case 'number.buy':
-    case 'number.release':
-      return change.number;
-    case 'agent.delete':
-      return change.agentId;
-    case 'routing.map':
-      return change.phoneNumber;
-    case 'agent.create':
-      return undefined;
-  }
-}
-
 /**
  * An item of a bulk change is carried out as a change of its own, with its own intent under the id `BATCH/SEQ`
  * (its batch holds its locks), and audited under its batch's correlation id, so that the audit shows the batch as one

@@ -6,11 +6,11 @@ import type { Intent } from '../store/intents.js';
 import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approvals.js';
 import { promptOf } from './ask-confirmation.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { type ConfirmationPrompt, type PendingChange, pendingChange, targetOf } from './changes.js';
+import { type ConfirmationPrompt, type PendingChange, pendingChange } from './changes.js';
 import { atomically, deny, type OpsDeps, record } from './context.js';
+import { targetOf, workFor } from './kinds/index.js';
 import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
-import { workFor } from './work.js';
 
 /** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
 export async function pendingPrompt(
@@ -69,7 +69,7 @@ export async function confirm(
       const { correlationId, action } = claimed.confirmation;
       const change = pendingChange.parse(action.params);
       const confirmer = asConfirmer(actor, claimed.confirmation);
-      if (needsApproval(deps, change)) approval = await awaitApproval(deps, confirmer, correlationId, change);
+      if (needsApproval(deps, change.kind)) approval = await awaitApproval(deps, confirmer, correlationId, change);
       else await openIntent(deps, confirmer, correlationId, change);
     }
     return claimed;
@@ -145,7 +145,7 @@ async function refuseBeforeClaim(
     return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }
   // The role is checked again (it may have been taken away since the request), and the channel of the click.
-  return mayConfirm(deps, confirmer, change, attempt);
+  return mayConfirm(deps, confirmer, change.kind, attempt);
 }
 
 export async function cancel(

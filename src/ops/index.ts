@@ -17,7 +17,7 @@ import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
 
-export { NEEDED_ROLE } from './policies.js';
+export { neededRole } from './kinds/index.js';
 
 import type { PolicyConfig } from '../policy-config.js';
 import type { Person } from './access.js';

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import type { BoughtNumber } from '../provider/index.js';
-import { EXPECTED_STATUS, MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
+import { MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
 import { filterInSlices } from '../slices.js';
 import { requestConfirmation } from './ask-confirmation.js';
-import type { Work } from './carry-out.js';
-import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { type OpsDeps, providerFailure, unexpectedStatus } from './context.js';
+import type { ConfirmationPrompt } from './changes.js';
+import { type OpsDeps, providerFailure } from './context.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
@@ -159,47 +157,6 @@ export async function requestBuy(
   return requestConfirmation(deps, actor, correlationId, { kind: 'number.buy', number: checked.value, capabilities });
 }
 
-export function buyWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'number.buy' }>): Work {
-  return {
-    action: 'number.buy',
-    target: change.number,
-    intent: change,
-    lockKeys: [`number:${change.number}`],
-    run: async () => {
-      let bought: BoughtNumber;
-      try {
-        bought = await deps.provider.buyNumber(change.number);
-      } catch (error) {
-        const failure = providerFailure(error);
-        if (failure.reason !== 'conflict') return failure;
-        // Typically a second confirmation of the same Buy: the number was bought in the meantime.
-        return fail(
-          'conflict',
-          `${change.number} can no longer be bought: it was bought in the meantime. (${failure.message})`,
-          {
-            providerKind: failure.providerKind,
-          },
-        );
-      }
-      if (bought.status !== EXPECTED_STATUS.numberBought) {
-        return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
-      }
-      return {
-        ok: true,
-        keep: async (deps) => {
-          if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
-          // A number just bought routes nowhere: a record left from when the account last owned it is stale.
-          await deps.store.routes.removeNumber(bought.number);
-        },
-        change: { action: 'number.buy', number: { id: bought.id, number: bought.number } },
-        note: bought.reconciled
-          ? "The provider's answer was lost; the purchase was verified in the purchased list."
-          : undefined,
-      };
-    },
-  };
-}
-
 /** Finds a purchased number by its E.164 form or by its provider id. */
 export async function requestRelease(
   deps: OpsDeps,
@@ -236,34 +193,6 @@ export async function requestRelease(
     number: found.number,
     routedAgent,
   });
-}
-
-export function releaseWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'number.release' }>): Work {
-  return {
-    action: 'number.release',
-    target: change.number,
-    params: { numberId: change.numberId },
-    intent: change,
-    lockKeys: [`number:${change.number}`],
-    run: async () => {
-      const released = await deps.provider.releaseNumber(change.numberId);
-      if (released.status !== EXPECTED_STATUS.numberReleased) {
-        return unexpectedStatus('the release', EXPECTED_STATUS.numberReleased, released.status);
-      }
-      return {
-        ok: true,
-        keep: async (deps) => {
-          await deps.store.routes.removeNumber(change.number);
-          await deps.store.facts.forgetNumber(change.number);
-        },
-        change: {
-          action: 'number.release',
-          number: { id: change.numberId, number: change.number },
-          unroutedAgent: change.routedAgent,
-        },
-      };
-    },
-  };
 }
 
 /** An agent's name for a warning, when the provider can tell it; the warning stands without it. */

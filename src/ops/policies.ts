@@ -4,17 +4,10 @@
 
 import { counted } from '../counts.js';
 import type { BuyLimit } from '../policy-config.js';
-import { type PendingChange, targetOf } from './changes.js';
+import type { PendingChange } from './changes.js';
 import { type Attempt, authorize, deny, type OpsDeps, record } from './context.js';
+import { neededRole, targetOf } from './kinds/index.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
-
-/** The role each confirmed change needs, at the request and again at the confirmation. */
-export const NEEDED_ROLE: Record<PendingChange['kind'], Role> = {
-  'number.buy': 'operator',
-  'number.release': 'admin',
-  'agent.delete': 'admin',
-  'routing.map': 'operator',
-};
 
 const WHO_CHANGES_CONFIG = 'Whoever runs Voice Ops can change';
 
@@ -36,11 +29,11 @@ export async function mayRequest(
 export async function mayConfirm(
   deps: OpsDeps,
   confirmer: Actor,
-  change: PendingChange,
+  kind: PendingChange['kind'],
   attempt: Attempt,
 ): Promise<Failure | undefined> {
   return (
-    (await authorize(deps, confirmer, NEEDED_ROLE[change.kind], attempt)) ??
+    (await authorize(deps, confirmer, neededRole(kind), attempt)) ??
     (await refuseOutsideChangeChannels(deps, confirmer, attempt))
   );
 }
@@ -62,8 +55,8 @@ export async function refuseOverBuyLimitAtClaim(
 }
 
 /** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
-export function needsApproval(deps: OpsDeps, change: PendingChange): boolean {
-  return deps.policy.requireApproval.includes(change.kind);
+export function needsApproval(deps: OpsDeps, kind: PendingChange['kind']): boolean {
+  return deps.policy.requireApproval.includes(kind);
 }
 
 /**
@@ -77,7 +70,7 @@ export async function mayApprove(
   kind: PendingChange['kind'],
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  const needed = NEEDED_ROLE[kind];
+  const needed = neededRole(kind);
   if (approver.userId === requesterId) {
     const failure = fail(
       'denied',

@@ -1,8 +1,9 @@
-import { EXPECTED_STATUS, phoneNumber, resourceId } from '../provider/schemas.js';
+import { phoneNumber, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
-import { carryOut, type Done, type Work } from './carry-out.js';
+import { carryOut, type Done } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { type OpsDeps, providerFailure, record, unexpectedStatus } from './context.js';
+import { type OpsDeps, providerFailure, record } from './context.js';
+import { workFor } from './kinds/index.js';
 import { mayRequest, needsApproval } from './policies.js';
 import { refuseImpossible } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
@@ -82,7 +83,7 @@ export async function mapNumber(
     previousAgent: current && { id: current.agentId, name: agents.find((a) => a.id === current.agentId)?.name },
   };
   // A re-route is confirmed (callers will reach another agent), and so is any map that waits for a second approver.
-  if (current || needsApproval(deps, change)) {
+  if (current || needsApproval(deps, change.kind)) {
     const asked = await requestConfirmation(deps, actor, correlationId, change);
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }
@@ -92,33 +93,6 @@ export async function mapNumber(
     target: number.value,
     params: { agentId: agent.id },
   });
-  const done = await carryOut(deps, actor, correlationId, mapWork(deps, change, actor.userId));
+  const done = await carryOut(deps, actor, correlationId, workFor(deps, change, actor.userId));
   return done.ok ? { ok: true, status: 'done', done } : done;
-}
-
-export function mapWork(deps: OpsDeps, change: Extract<PendingChange, { kind: 'routing.map' }>, by: string): Work {
-  return {
-    action: 'routing.map',
-    target: change.phoneNumber,
-    params: { agentId: change.agentId, previousAgentId: change.previousAgent?.id },
-    intent: change,
-    lockKeys: [`number:${change.phoneNumber}`, `agent:${change.agentId}`],
-    run: async () => {
-      const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
-      if (routed.status !== EXPECTED_STATUS.routeConnected) {
-        return unexpectedStatus('the mapping', EXPECTED_STATUS.routeConnected, routed.status);
-      }
-      return {
-        ok: true,
-        keep: (deps) =>
-          deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by }),
-        change: {
-          action: 'routing.map',
-          number: change.phoneNumber,
-          agent: { id: change.agentId, name: change.agentName },
-          previousAgent: change.previousAgent,
-        },
-      };
-    },
-  };
 }

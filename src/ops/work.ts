@@ -1,21 +1,37 @@
-// The provider work of each confirmed change, whoever's decision let it go ahead (its requester, or an approver).
-import { deleteAgentWork } from './agents.js';
-import type { Work } from './carry-out.js';
-import type { PendingChange } from './changes.js';
+// What carrying out a change means, whatever its kind: the provider work it names, and what that work reports.
+import type { CreatedAgent } from '../provider/schemas.js';
+import type { AuditAction } from '../store/audit.js';
+import type { Change } from './announcements.js';
+import type { ChangeIntent } from './changes.js';
 import type { OpsDeps } from './context.js';
-import { buyWork, releaseWork } from './numbers.js';
-import { mapWork } from './routing.js';
+import type { Failure, Result } from './types.js';
 
-/** `by` is the requester: the routing record names who asked for the route. */
-export function workFor(deps: OpsDeps, change: PendingChange, by: string): Work {
-  switch (change.kind) {
-    case 'number.buy':
-      return buyWork(deps, change);
-    case 'number.release':
-      return releaseWork(deps, change);
-    case 'agent.delete':
-      return deleteAgentWork(deps, change);
-    case 'routing.map':
-      return mapWork(deps, change, by);
-  }
+/** What a change's work reports: the announcement, and what only the requester may see. */
+export interface Finished {
+  change: Change;
+  /** Something the requester should know, e.g. that a lost answer was verified. */
+  note?: string;
+  /** Only for agent creation: carries the agent token, shown once to the requester. */
+  createdAgent?: CreatedAgent;
+  /**
+   * The app's own records of what changed (routing records, facts), written in the transaction that closes the
+   * intent and audits the outcome, by whoever closes it: a reconciler that closed it first has recorded what it found.
+   */
+  keep?: (deps: OpsDeps) => Promise<unknown>;
 }
+
+/** A change's provider work, as its kind makes it (see kinds/): carried out by carry-out.ts. */
+export interface Work {
+  action: AuditAction;
+  /** What the change is about to do, recorded before the provider is called (see `openIntent`). */
+  intent: ChangeIntent;
+  target?: string;
+  params?: Record<string, unknown>;
+  /** Resources that no other change may touch meanwhile. */
+  lockKeys: string[];
+  /** Calls the provider; a ProviderError thrown here becomes a failure. */
+  run: () => Promise<Result<Finished>>;
+}
+
+/** What the provider shows became of a change: done (with what the requester should know), or not. */
+export type Verified = { ok: true; change: Change; note?: string } | Failure;

@@ -3,12 +3,14 @@
 
 import { subjectOf } from '../ops/announcements.js';
 import type { Done } from '../ops/carry-out.js';
-import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf, targetOf } from '../ops/changes.js';
+import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf } from '../ops/changes.js';
 import { atomically, type OpsDeps, record } from '../ops/context.js';
+import { targetOf, verifyChange } from '../ops/kinds/index.js';
 import { runsAnywhere } from '../ops/locks.js';
 import { announce } from '../ops/notify.js';
+import { ProviderReads } from '../ops/provider-reads.js';
 import { type Actor, storedActor } from '../ops/types.js';
-import { ProviderReads, type Verified, verifyChange } from '../ops/verify.js';
+import type { Verified } from '../ops/work.js';
 import type { Intent } from '../store/intents.js';
 
 /** Tells the requester of an interrupted change how it ended; the Slack layer picks the route. */

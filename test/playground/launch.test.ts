@@ -139,7 +139,7 @@ describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH
     // The button opens one form for several numbers, those that route nowhere first, and one plan for them all.
     await you.click(ready.getByRole('button', { name: 'Route numbers to this agent' }));
     const form = page.getByRole('dialog', { name: 'Route numbers' });
-    expect(await form.innerText()).toContain(AGENT);
+    await eventually(() => form.innerText()).toContain(AGENT);
     await you.pickSeveral(form, 'Numbers', bought);
     await you.click(form.getByRole('button', { name: 'Plan', exact: true }));
     const plan = you.message('Apply to 3 numbers');

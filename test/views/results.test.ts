@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Finished } from '../../src/ops/carry-out.js';
 import { fail } from '../../src/ops/types.js';
+import type { Finished } from '../../src/ops/work.js';
 import { CALLBACK } from '../../src/slack/ids.js';
 import {
   cancelledMessage,
@@ -98,11 +98,12 @@ describe('workingMessage and unchangedMapMessage', () => {
 
 describe('failureMessage naming a command', () => {
   it('shows the command as typed, never in look-alike backticks', async () => {
-    const { readFileSync } = await import('node:fs');
+    const { readdirSync, readFileSync } = await import('node:fs');
     // Every failure an operation writes names commands plainly: escaped, a backtick would read as a look-alike.
-    for (const file of ['agents', 'batches', 'bulk-plans', 'confirmations', 'verify']) {
-      const source = readFileSync(new URL(`../../src/ops/${file}.ts`, import.meta.url), 'utf8');
-      expect(source, file).not.toMatch(/fail\([^;]*\\?`\/voice/s);
+    const files = readdirSync('src/ops', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      expect(readFileSync(`src/ops/${file}`, 'utf8'), file).not.toMatch(/fail\([^;]*\\?`\/voice/s);
     }
     const text = rendered(
       failureMessage(fail('already_used', 'That confirmation was already used. /voice audit shows it.')),

@@ -4,9 +4,9 @@
 // views made to show it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Finished } from '../../src/ops/carry-out.js';
 import type { ConfirmationPrompt } from '../../src/ops/changes.js';
 import { fail } from '../../src/ops/types.js';
+import type { Finished } from '../../src/ops/work.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
 import { agentCreatedMessage, agentInUseMessage, agentsMessage } from '../../src/slack/views/agents.js';
 import { announcementMessage, outsideChangesMessage } from '../../src/slack/views/announcement.js';

@@ -1,0 +1,26 @@
+// What makes a kind of change: who may ask for it, what its audit rows name, its provider work, and how a change
+// whose answer was lost is settled. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
+import type { ChangeIntent } from '../changes.js';
+import type { OpsDeps } from '../context.js';
+import type { ProviderReads } from '../provider-reads.js';
+import type { Role } from '../types.js';
+import type { Verified, Work } from '../work.js';
+
+export type Kind = ChangeIntent['kind'];
+export type ChangeOf<K extends Kind> = Extract<ChangeIntent, { kind: K }>;
+
+export interface ChangeKind<K extends Kind> {
+  /** The role that may ask for it, confirm it and approve it. */
+  role: Role;
+  /** What its audit rows name: a number, an agent (a new agent has none until the provider names it). */
+  target: (change: ChangeOf<K>) => string | undefined;
+  /** Whether it takes a number from the agent it routes to, which a plan marks. */
+  takesFromAgent: (change: ChangeOf<K>) => boolean;
+  /** Its provider work, once it may go ahead; `by` is whoever asked for it (a route names who asked). */
+  work: (deps: OpsDeps, change: ChangeOf<K>, by: string) => Work;
+  /**
+   * What the provider shows became of it once its answer was lost or its process died. A provider that does not
+   * answer throws: nothing is known yet.
+   */
+  verify: (deps: OpsDeps, change: ChangeOf<K>, reads: ProviderReads, by: string) => Promise<Verified>;
+}
