@@ -2,6 +2,7 @@
 
 import type { AuditAction } from '../store/audit.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
 import { applyBatch, batchDecisions, batchView, cancelPlan, planAgain, planBatch, stopBatch } from './batches.js';
@@ -15,11 +16,10 @@ import { announce } from './notify.js';
 import { listNumbers, type NumberFilter, requestBuy, requestRelease } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
-import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
+import { buyUsage, mayRequest } from './policies.js';
 
 export { NEEDED_ROLE } from './policies.js';
 
-import type { PolicyConfig } from '../policy-config.js';
 import type { Person } from './access.js';
 import { mapNumber } from './routing.js';
 import { checkRoutingText, exportRouting } from './routing-plans.js';
@@ -36,6 +36,7 @@ export {
   type Change,
   change,
 } from './announcements.js';
+export type { PoliciesInForce, VoiceOps } from './api.js';
 export {
   type ApprovalRequest,
   type AwaitingApproval,
@@ -58,12 +59,8 @@ export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js
 export type { SearchPage, SearchRequest, SearchStart } from './search.js';
 export type { Actor, Failure, Result, Role } from './types.js';
 
-export interface PoliciesInForce {
-  policy: PolicyConfig;
-  buying: BuyUsage[];
-}
-
-export function createOps(deps: OpsDeps) {
+/** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
+export function createOps(deps: OpsDeps): VoiceOps {
   return {
     roleOf: (person: Person) => deps.access.roleOf(person),
     /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
@@ -182,5 +179,3 @@ export function createOps(deps: OpsDeps) {
     auditPage: (request: AuditRequest) => auditPage(deps, request),
   };
 }
-
-export type VoiceOps = ReturnType<typeof createOps>;
