@@ -8,11 +8,9 @@ import { HttpFront, routed } from './http-front.js';
 import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
 import { PrometheusMetrics } from './metrics.js';
-import { AccessControl, MEMBERSHIP_TTL_MS } from './ops/access.js';
+import { AccessControl, accountLists, MEMBERSHIP_TTL_MS, ResourceLocks, SeenNumbers } from './ops/api.js';
+// The composition root alone builds the operations from their implementation.
 import { createOps } from './ops/index.js';
-import { accountLists } from './ops/lists.js';
-import { ResourceLocks } from './ops/locks.js';
-import { SeenNumbers } from './ops/seen-numbers.js';
 import { ProviderClient, ProviderError, type ProviderErrorKind } from './provider/index.js';
 import { BackgroundLease } from './reconcile/background-lease.js';
 import { PeerWatch } from './reconcile/peers.js';

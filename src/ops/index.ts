@@ -1,7 +1,9 @@
-// The operations the Slack layer may call: the only code that changes provider state.
+// The operations, implemented on their deps: the face the layers above import is api.ts.
 
 import type { AuditAction } from '../store/audit.js';
+import type { Person } from './access.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
+import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { type AuditRequest, auditPage } from './audit.js';
 import { applyBatch, batchDecisions, batchView, cancelPlan, planAgain, planBatch, stopBatch } from './batches.js';
@@ -15,55 +17,14 @@ import { announce } from './notify.js';
 import { listNumbers, type NumberFilter, requestBuy, requestRelease } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
-import { type BuyUsage, buyUsage, mayRequest } from './policies.js';
-
-export { neededRole } from './kinds/index.js';
-
-import type { PolicyConfig } from '../policy-config.js';
-import type { Person } from './access.js';
+import { buyUsage, mayRequest } from './policies.js';
 import { mapNumber } from './routing.js';
 import { checkRoutingText, exportRouting } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type OnProgress, type Role } from './types.js';
 
-export type { Person } from './access.js';
-export type { AgentFilter, AgentSummary, AgentsPage } from './agents.js';
-export {
-  type Announcement,
-  AnnouncementFailed,
-  type Announcer,
-  type BatchAnnouncement,
-  type Change,
-  change,
-} from './announcements.js';
-export {
-  type ApprovalRequest,
-  type AwaitingApproval,
-  type Decision,
-  kindOf,
-  type OnBatchProgress,
-} from './approvals.js';
-export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
-export type { ApplyResult, BatchLine, BatchView, PlanResult } from './batches.js';
-export type { BulkRequest } from './bulk-plans.js';
-export type { AgentCard, NumberCard } from './cards.js';
-export type { Done } from './carry-out.js';
-export type { ConfirmationPrompt, PendingChange } from './changes.js';
-export type { OpsDeps } from './context.js';
-export type { NumberFilter, NumberSummary, NumbersPage } from './numbers.js';
-export type { Page, PageRequest } from './pages.js';
-export type { AgentChoices, NumberChoices } from './pickers.js';
-export type { MapResult } from './routing.js';
-export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
-export type { SearchPage, SearchRequest, SearchStart } from './search.js';
-export type { Actor, Failure, Result, Role } from './types.js';
-
-export interface PoliciesInForce {
-  policy: PolicyConfig;
-  buying: BuyUsage[];
-}
-
-export function createOps(deps: OpsDeps) {
+/** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
+export function createOps(deps: OpsDeps): VoiceOps {
   return {
     roleOf: (person: Person) => deps.access.roleOf(person),
     /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
@@ -182,5 +143,3 @@ export function createOps(deps: OpsDeps) {
     auditPage: (request: AuditRequest) => auditPage(deps, request),
   };
 }
-
-export type VoiceOps = ReturnType<typeof createOps>;

@@ -3,9 +3,7 @@
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
 // announced in one message.
 
-import type { Change } from '../ops/announcements.js';
-import { atomically, newCorrelationId, type OpsDeps, record } from '../ops/context.js';
-import type { Actor } from '../ops/types.js';
+import { type Actor, atomically, type Change, newCorrelationId, type OpsDeps, record } from '../ops/api.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
 

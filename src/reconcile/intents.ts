@@ -1,16 +1,25 @@
 // Changes the app started but never saw the end of (it stopped mid-call): what really happened is read from the
 // provider, audited as reconciled, corrected in the routing records, announced once, and told to the requester.
 
-import { subjectOf } from '../ops/announcements.js';
-import type { Done } from '../ops/carry-out.js';
-import { batchItemOf, type ChangeIntent, changeIntent, requestIdOf } from '../ops/changes.js';
-import { atomically, type OpsDeps, record } from '../ops/context.js';
-import { targetOf, verifyChange } from '../ops/kinds/index.js';
-import { runsAnywhere } from '../ops/locks.js';
-import { announce } from '../ops/notify.js';
-import { ProviderReads } from '../ops/provider-reads.js';
-import { type Actor, storedActor } from '../ops/types.js';
-import type { Verified } from '../ops/work.js';
+import {
+  type Actor,
+  announce,
+  atomically,
+  batchItemOf,
+  type ChangeIntent,
+  changeIntent,
+  type Done,
+  type OpsDeps,
+  ProviderReads,
+  record,
+  requestIdOf,
+  runsAnywhere,
+  storedActor,
+  subjectOf,
+  targetOf,
+  type Verified,
+  verifyChange,
+} from '../ops/api.js';
 import type { Intent } from '../store/intents.js';
 
 /** Tells the requester of an interrupted change how it ended; the Slack layer picks the route. */

@@ -4,9 +4,7 @@
 // interval at 0: that is the app's own bookkeeping, not watching. Of several replicas, only the one holding the
 // background lease makes passes.
 import type { Logger } from '../log.js';
-import { abandonedBatches, type BatchView, interruptAbandoned } from '../ops/batches.js';
-import type { OpsDeps } from '../ops/context.js';
-import type { Actor } from '../ops/types.js';
+import { type Actor, abandonedBatches, type BatchView, interruptAbandoned, type OpsDeps } from '../ops/api.js';
 import { ProviderError } from '../provider/errors.js';
 import type { BackgroundLease } from './background-lease.js';
 import { detectDrift } from './drift.js';

@@ -7,7 +7,7 @@ import {
   type BatchAnnouncement,
   type Change,
   change as changeSchema,
-} from '../ops/index.js';
+} from '../ops/api.js';
 import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';

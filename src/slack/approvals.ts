@@ -1,7 +1,7 @@
 // The Slack side of second approvals: the request posted through the announcements client, updated in place with
 // its outcome (chat.update), and the requester told privately. Failures here are logged: the decision stands.
 import { counted } from '../counts.js';
-import type { ApprovalRequest, Decision, Failure, OnBatchProgress, Result } from '../ops/index.js';
+import type { ApprovalRequest, Decision, Failure, OnBatchProgress, Result } from '../ops/api.js';
 import { progressRewriter } from './batch-progress.js';
 import { replyTo, type SlackDeps } from './deps.js';
 import { refreshHome } from './home.js';

@@ -1,6 +1,6 @@
 // A running batch's progress, shown as its items finish by rewriting where it was started: its plan's message or
 // modal, or for an approved batch the request for approval.
-import type { BatchView } from '../ops/index.js';
+import type { BatchView } from '../ops/api.js';
 import type { ItemCounts } from '../store/batches.js';
 import type { SlackDeps } from './deps.js';
 import { postToResponseUrl } from './respond.js';

@@ -1,9 +1,5 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
-import { MAX_BATCH_ITEMS } from '../ops/bulk-plans.js';
-import type { NumberFilter } from '../ops/numbers.js';
-import { type Region, regionNamed } from '../ops/regions.js';
-import { NO_UNROUTE } from '../ops/routing.js';
-import type { Role } from '../ops/types.js';
+import { MAX_BATCH_ITEMS, NO_UNROUTE, type NumberFilter, type Region, type Role, regionNamed } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';

@@ -2,7 +2,7 @@
 // of a person's place (their Home tab's pages, their last search).
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import type { VoiceOps } from '../ops/index.js';
+import type { VoiceOps } from '../ops/api.js';
 import type { SlackClients } from './clients.js';
 import type { HomePosition, ShownSearch } from './paging.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';

@@ -1,8 +1,7 @@
 // The flows behind commands, buttons and modals. Each turns one operation's result into an Answer, so
 // a command and the button that leads to the same flow answer alike.
 import type { ModalView } from '@slack/types';
-import type { Actor, ConfirmationPrompt, Done, Result } from '../ops/index.js';
-import type { ReadOptions } from '../ops/lists.js';
+import type { Actor, ConfirmationPrompt, Done, ReadOptions, Result } from '../ops/api.js';
 import { awaitingAnswer } from './approvals.js';
 import { slackErrorCode } from './clients.js';
 import { replyTo, type SlackDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import { UnreadableInSlack } from '../ops/access.js';
+import { UnreadableInSlack } from '../ops/api.js';
 import { slackErrorCode, type WebClient } from './clients.js';
 import { slackRefusal } from './slack-errors.js';
 

@@ -1,6 +1,5 @@
 // The Home tab, published again after anything that changes what it shows.
-import type { Person } from '../ops/index.js';
-import type { ReadOptions } from '../ops/lists.js';
+import type { Person, ReadOptions } from '../ops/api.js';
 import type { SlackDeps } from './deps.js';
 import { FIRST_HOME_POSITION, type HomePosition } from './paging.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';

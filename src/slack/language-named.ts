@@ -1,7 +1,7 @@
 // `/voice agents create Support german`: a language named where its locale goes. Without a locale's shape the last
 // word would be taken as part of the agent's name, and the form opened; the person meant a language, so they are
 // told the locales it stands for.
-import { didYouMean, localesFor, namesLanguage } from '../ops/locales.js';
+import { didYouMean, localesFor, namesLanguage } from '../ops/api.js';
 import { code } from './mrkdwn.js';
 
 /** Characters of the name and the word echoed back. */

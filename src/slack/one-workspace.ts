@@ -1,5 +1,5 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import type { Actor } from '../ops/index.js';
+import type { Actor } from '../ops/api.js';
 import type { AuditSource } from '../store/audit.js';
 import type { SlackDeps } from './deps.js';
 import { belongsTo, type Identity, type SlackIdentity } from './identity.js';

@@ -1,9 +1,7 @@
 // What a Previous or Next button (or the Home tab's private_metadata) carries: which list, which page, which filter.
 // Slack returns the text as it was sent, so each is read back through its schema; what does not parse is ignored.
 import { z } from 'zod';
-import { agentFilter } from '../ops/agents.js';
-import { numberFilter } from '../ops/numbers.js';
-import { type SearchRequest, type SearchStart, searchStart } from '../ops/search.js';
+import { agentFilter, numberFilter, type SearchRequest, type SearchStart, searchStart } from '../ops/api.js';
 import { auditCursor, auditFilter } from '../store/audit-changes.js';
 
 /** Slack's limit on a button's value. */

@@ -3,7 +3,7 @@
 // (`enterprise_user.enterprise_id`). Read while a user waits, so kept for as long as group memberships are.
 import { z } from 'zod';
 import type { Logger } from '../log.js';
-import { ReadCache } from '../ops/read-cache.js';
+import { ReadCache } from '../ops/api.js';
 import type { WebClient } from './clients.js';
 
 const userInfo = z.object({

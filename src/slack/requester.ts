@@ -1,7 +1,7 @@
 // Telling the requester of an interrupted change how it ended: through the interaction's response_url while Slack
 // still takes posts there (30 minutes), replacing the "Working on it…" they were left with; else privately.
 import type { Logger } from '../log.js';
-import type { Actor, BatchView } from '../ops/index.js';
+import type { Actor, BatchView } from '../ops/api.js';
 import type { TellRequester } from '../reconcile/intents.js';
 import type { SlackClients } from './clients.js';
 import { privateReply } from './respond.js';

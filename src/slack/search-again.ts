@@ -1,6 +1,6 @@
 // After a buy, the search it came from is shown again as the provider now has it: the bought number is no longer
 // for sale, so no list the person is looking at keeps a Buy button for it.
-import type { Actor } from '../ops/index.js';
+import type { Actor } from '../ops/api.js';
 import type { SlackDeps } from './deps.js';
 import { type ShownSearch, searchRequestOf } from './paging.js';
 import type { Answer } from './surfaces.js';

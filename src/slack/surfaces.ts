@@ -2,9 +2,7 @@
 // produce an Answer; a surface renders it in its own Block Kit form. When a modal can no longer be updated (the
 // user closed it, Slack did not answer), the answer goes to the user privately instead.
 import type { ModalView } from '@slack/types';
-import type { Done } from '../ops/carry-out.js';
-import type { ConfirmationPrompt } from '../ops/changes.js';
-import type { Failure } from '../ops/types.js';
+import type { ConfirmationPrompt, Done, Failure } from '../ops/api.js';
 import type { WebClient } from './clients.js';
 import type { Respond } from './respond.js';
 import { followedBy, type SlackMessage } from './views/blocks.js';

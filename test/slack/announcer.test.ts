@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Change } from '../../src/ops/index.js';
+import type { Change } from '../../src/ops/api.js';
 import { BURST_MS, slackAnnouncer } from '../../src/slack/announcer.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';

@@ -1,8 +1,7 @@
 import type { BlockAction, BlockElementAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import type { Actor } from '../../ops/index.js';
-import { numberFilter } from '../../ops/numbers.js';
+import { type Actor, numberFilter } from '../../ops/api.js';
 import { progressInRequest, settleDecision } from '../approvals.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {

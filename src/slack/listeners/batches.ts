@@ -3,9 +3,7 @@
 // stop or a crash left undone.
 
 import { z } from 'zod';
-import { typedCount } from '../../ops/batches.js';
-import type { Actor, BulkRequest, PlanResult } from '../../ops/index.js';
-import { numberFilter } from '../../ops/numbers.js';
+import { type Actor, type BulkRequest, numberFilter, type PlanResult, typedCount } from '../../ops/api.js';
 import { awaitingAnswer } from '../approvals.js';
 import { progressRewriter, rewriteThrough } from '../batch-progress.js';
 import type { SlackDeps } from '../deps.js';

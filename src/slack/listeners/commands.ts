@@ -1,6 +1,5 @@
 import type { SlashCommand } from '@slack/bolt';
-import type { Actor } from '../../ops/index.js';
-import { roleIncludes } from '../../ops/types.js';
+import { type Actor, roleIncludes } from '../../ops/api.js';
 import { COMMANDS, type Command, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {

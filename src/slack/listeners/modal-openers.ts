@@ -1,5 +1,4 @@
-import type { Actor } from '../../ops/index.js';
-import { fail } from '../../ops/types.js';
+import { type Actor, fail } from '../../ops/api.js';
 import { slackErrorCode } from '../clients.js';
 import type { SlackDeps } from '../deps.js';
 import { modalContext, tellFormFailed } from '../flows.js';

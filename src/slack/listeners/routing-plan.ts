@@ -2,8 +2,7 @@
 // `/voice export`: today's routing in the same format, as text to copy or, when long, as a file.
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
-import type { Actor } from '../../ops/index.js';
-import { fail, roleIncludes } from '../../ops/types.js';
+import { type Actor, fail, roleIncludes } from '../../ops/api.js';
 import { within } from '../../within.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';

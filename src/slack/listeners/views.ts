@@ -1,6 +1,5 @@
 import type { ViewOutput } from '@slack/bolt';
-import type { Actor, Done } from '../../ops/index.js';
-import { didYouMean, unknownLocale } from '../../ops/locales.js';
+import { type Actor, type Done, didYouMean, unknownLocale } from '../../ops/api.js';
 import { agentName, language } from '../../provider/schemas.js';
 import { normalizeLocale } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';

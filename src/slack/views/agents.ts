@@ -1,8 +1,6 @@
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { AgentInUse, AgentSummary, AgentsPage } from '../../ops/agents.js';
-import type { Role } from '../../ops/types.js';
-import { withInvisibleShown } from '../../ops/visible.js';
+import { type AgentInUse, type AgentSummary, type AgentsPage, type Role, withInvisibleShown } from '../../ops/api.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';

@@ -1,4 +1,4 @@
-import type { Change } from '../../ops/announcements.js';
+import type { Change } from '../../ops/api.js';
 import { code, mentionUser } from '../mrkdwn.js';
 import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
 import { describeChange, lookUpCommand } from './changes.js';

@@ -1,7 +1,7 @@
 // Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
 // outcome), and what the requester is told.
 import { counted } from '../../counts.js';
-import { type ApprovalRequest, kindOf, neededRole } from '../../ops/index.js';
+import { type ApprovalRequest, kindOf, neededRole } from '../../ops/api.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';

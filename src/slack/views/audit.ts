@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { AuditChange, AuditPage } from '../../ops/audit.js';
+import type { AuditChange, AuditPage } from '../../ops/api.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
 import { ACTION, PAGE } from '../ids.js';

@@ -3,11 +3,14 @@
 
 import type { ModalView } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { BatchAnnouncement } from '../../ops/announcements.js';
-import { type BatchLine, type BatchView, typedCount } from '../../ops/batches.js';
-import type { BulkKind } from '../../ops/bulk-plans.js';
-import { targetOf } from '../../ops/kinds/index.js';
-
+import {
+  type BatchAnnouncement,
+  type BatchLine,
+  type BatchView,
+  type BulkKind,
+  targetOf,
+  typedCount,
+} from '../../ops/api.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';

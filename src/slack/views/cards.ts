@@ -1,10 +1,7 @@
 // One number or one agent: what it is, where its calls go, what happened to it lately, and its buttons.
 import type { KnownBlock } from '@slack/types';
 import { count } from '../../counts.js';
-import type { AuditChange } from '../../ops/audit.js';
-import type { AgentCard, NumberCard } from '../../ops/cards.js';
-import { regionName } from '../../ops/regions.js';
-import type { Role } from '../../ops/types.js';
+import { type AgentCard, type AuditChange, type NumberCard, type Role, regionName } from '../../ops/api.js';
 import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { changeLine } from './audit.js';

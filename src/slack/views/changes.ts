@@ -1,5 +1,4 @@
-import type { Change } from '../../ops/announcements.js';
-import { regionOf } from '../../ops/regions.js';
+import { type Change, regionOf } from '../../ops/api.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { agentLabel } from './text.js';
 

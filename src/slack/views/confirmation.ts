@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { counted } from '../../counts.js';
-import type { ConfirmationPrompt, PendingChange } from '../../ops/changes.js';
+import type { ConfirmationPrompt, PendingChange } from '../../ops/api.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { bold, code } from '../mrkdwn.js';
 import { actions, button, context, message, modal, plainText, type SlackMessage, section } from './blocks.js';

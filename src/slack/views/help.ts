@@ -1,4 +1,4 @@
-import type { Role } from '../../ops/types.js';
+import type { Role } from '../../ops/api.js';
 import type { CommandSpec } from '../command.js';
 import { code, escapeProse } from '../mrkdwn.js';
 import { context, message, type SlackMessage, section } from './blocks.js';

@@ -1,8 +1,5 @@
 import type { HomeView, KnownBlock, StaticSelect } from '@slack/types';
-import type { AgentsPage } from '../../ops/agents.js';
-import type { NumberFilter, NumbersPage } from '../../ops/numbers.js';
-import { REGIONS } from '../../ops/regions.js';
-import type { Role } from '../../ops/types.js';
+import { type AgentsPage, type NumberFilter, type NumbersPage, REGIONS, type Role } from '../../ops/api.js';
 import { ACTION, PAGE } from '../ids.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import type { HomePosition } from '../paging.js';

@@ -4,4 +4,4 @@
 export const OTHER_LOCALE = 'other';
 
 /** The form's languages, most asked for first: the same list that language names are suggested from. */
-export { COMMON_LOCALES } from '../../ops/locales.js';
+export { COMMON_LOCALES } from '../../ops/api.js';

@@ -1,11 +1,14 @@
 import type { KnownBlock, ModalView, OptionGroup, PlainTextOption } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { NumberSummary } from '../../ops/numbers.js';
-import type { AgentChoices, NumberChoices } from '../../ops/pickers.js';
-import { REGIONS } from '../../ops/regions.js';
-import { NO_UNROUTE } from '../../ops/routing.js';
-import type { SearchPage } from '../../ops/search.js';
-import type { Role } from '../../ops/types.js';
+import {
+  type AgentChoices,
+  NO_UNROUTE,
+  type NumberChoices,
+  type NumberSummary,
+  REGIONS,
+  type Role,
+  type SearchPage,
+} from '../../ops/api.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { bold, escapeMrkdwn, truncate } from '../mrkdwn.js';

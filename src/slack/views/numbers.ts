@@ -1,9 +1,13 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { counted } from '../../counts.js';
-import type { NumberFilter, NumberSummary, NumbersPage } from '../../ops/numbers.js';
-import { regionName } from '../../ops/regions.js';
-import type { SearchPage } from '../../ops/search.js';
-import type { Role } from '../../ops/types.js';
+import {
+  type NumberFilter,
+  type NumberSummary,
+  type NumbersPage,
+  type Role,
+  regionName,
+  type SearchPage,
+} from '../../ops/api.js';
 import type { AvailableNumber } from '../../provider/schemas.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';

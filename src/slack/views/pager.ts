@@ -1,7 +1,7 @@
 // Previous and Next under a page of a list, with where the page stands: "Page 3 of 500 · 10,000 numbers".
 import type { KnownBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { Page } from '../../ops/pages.js';
+import type { Page } from '../../ops/api.js';
 import { encodeValue } from '../paging.js';
 import { actions, button, context } from './blocks.js';
 

@@ -1,5 +1,5 @@
 // The guardrails in force, in one line each, for help and the Home tab: a person sees the rules before meeting them.
-import type { PoliciesInForce } from '../../ops/index.js';
+import type { PoliciesInForce } from '../../ops/api.js';
 import { mentionChannel } from '../mrkdwn.js';
 
 const PERIOD = { day: 'today', week: 'this week' } as const;

@@ -1,8 +1,6 @@
 // What the requester sees after a change: done, failed, cancelled, under way, or nothing to do.
 import type { ModalView } from '@slack/types';
-import type { PendingChange } from '../../ops/changes.js';
-import type { Failure } from '../../ops/types.js';
-import type { Finished, Verified } from '../../ops/work.js';
+import type { Failure, Finished, PendingChange, Verified } from '../../ops/api.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';

@@ -1,5 +1,5 @@
 // How the views speak about roles: which buttons a role sees, and what a viewer must ask for.
-import { type Role, roleIncludes } from '../../ops/types.js';
+import { type Role, roleIncludes } from '../../ops/api.js';
 
 /** Whether `role` may use a button that leads to a change needing `needed`; others never see the button. */
 export function can(role: Role, needed: Role): boolean {

@@ -1,7 +1,7 @@
 // Routing as text in Slack: the form that takes it (pasted, or a file), a plan's errors line by line, and the export.
 import type { KnownBlock, ModalView } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { CheckedLine, RoutingExport } from '../../ops/index.js';
+import type { CheckedLine, RoutingExport } from '../../ops/api.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { bold, code, codeLines, escapeAndTruncate } from '../mrkdwn.js';
 import {

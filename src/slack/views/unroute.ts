@@ -1,4 +1,4 @@
-import { NO_UNROUTE } from '../../ops/routing.js';
+import { NO_UNROUTE } from '../../ops/api.js';
 import { code, escapeMrkdwn, truncate } from '../mrkdwn.js';
 import { context, message, type SlackMessage, section } from './blocks.js';
 

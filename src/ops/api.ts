@@ -1,0 +1,182 @@
+// The face of the operations, and the one door to them: the Slack layer, the reconciler, the playground and the
+// composition root import ops from this file only (test/layers.test.ts holds them to it). `VoiceOps` declares every
+// operation with what it takes and what it answers; `createOps` (index.ts) implements it, and the compiler checks the
+// one against the other.
+
+import type { PolicyConfig } from '../policy-config.js';
+import type { AuditAction } from '../store/audit.js';
+import type { Person } from './access.js';
+import type { AgentFilter, AgentsPage, DeleteRequest } from './agents.js';
+import type { ApprovalRequest, AwaitingApproval, Decision, OnBatchProgress } from './approvals.js';
+import type { AuditPage, AuditRequest } from './audit.js';
+import type { ApplyResult, BatchView, PlanResult } from './batches.js';
+import type { BulkRequest } from './bulk-plans.js';
+import type { AgentLookup, NumberCard } from './cards.js';
+import type { Done } from './carry-out.js';
+import type { ConfirmationPrompt, PendingChange } from './changes.js';
+import type { ReadOptions } from './lists.js';
+import type { NumberFilter, NumbersPage } from './numbers.js';
+import type { PageRequest } from './pages.js';
+import type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
+import type { BuyUsage } from './policies.js';
+import type { MapResult } from './routing.js';
+import type { CheckedText, RoutingExport } from './routing-plans.js';
+import type { SearchPage, SearchRequest } from './search.js';
+import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
+
+/** The guardrails in force for one person, with how much of each buy limit is used. */
+export interface PoliciesInForce {
+  policy: PolicyConfig;
+  buying: BuyUsage[];
+}
+
+/** The operations the Slack layer may call: the only code that changes provider state. */
+export interface VoiceOps {
+  /** The role this person holds (from the groups and lists that grant roles). */
+  roleOf(person: Person): Promise<Role>;
+  /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
+  authorize(actor: Actor, needed: Role, action: AuditAction): Promise<Failure | undefined>;
+  /** Audits a delivery from a workspace or org other than the app's, refused before any listener sees it. */
+  refuseOtherWorkspace(actor: Actor, appHome: string): Promise<void>;
+  /**
+   * Audits a person from another organization (in a channel shared with it through Slack Connect), who may read
+   * and change nothing, and returns why, for them.
+   */
+  refuseOutsider(actor: Actor, appHome: string, unconfirmed: boolean): Promise<Failure>;
+  /** Audits a change command refused for its form, before any use case could see it. */
+  refuseInput(actor: Actor, action: AuditAction, message: string): Promise<void>;
+  /** A page of agents, in the provider's order, each with the numbers that route to it. */
+  listAgents(request: PageRequest & ReadOptions & { filter?: AgentFilter }): Promise<Result<{ page: AgentsPage }>>;
+  /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
+  createAgent(actor: Actor, input: { name: string; language: string }): Promise<Result<Done>>;
+  /** Asks to delete an agent (confirmed later); one that numbers still route to is refused at once. */
+  requestDeleteAgent(actor: Actor, agentId: string): Promise<DeleteRequest>;
+  /** A page of purchased numbers, in the provider's (purchase) order, with each number's route. */
+  listNumbers(request: PageRequest & ReadOptions & { filter?: NumberFilter }): Promise<Result<{ page: NumbersPage }>>;
+  /** One number: its route and its latest changes. */
+  showNumber(number: string): Promise<Result<NumberCard>>;
+  /** The agent with this id as a card, else the agents whose name contains the text. */
+  findAgents(request: PageRequest & ReadOptions & { filter: AgentFilter }): Promise<AgentLookup>;
+  /** A page of the numbers the provider offers to buy, by region and capabilities. */
+  searchNumbers(request: SearchRequest): Promise<Result<{ page: SearchPage }>>;
+  /** Asks to buy a number: the prompt to confirm (buying spends money). */
+  requestBuy(actor: Actor, number: string): Promise<Result<{ prompt: ConfirmationPrompt }>>;
+  /** Asks to release a purchased number, named by its E.164 form or its provider id: the prompt to confirm. */
+  requestRelease(actor: Actor, numberOrId: string): Promise<Result<{ prompt: ConfirmationPrompt }>>;
+  /** Routes a purchased number to an agent; one that already routes elsewhere needs confirmation first. */
+  mapNumber(actor: Actor, input: { phoneNumber: string; agentId: string }): Promise<MapResult>;
+  /** Confirms a pending change, once however often it is clicked; a change that needs a second person waits for one. */
+  confirm(actor: Actor, confirmationId: string, typed?: string): Promise<Result<Done | AwaitingApproval>>;
+  /** Approves or rejects a change that waits for a second person. */
+  decide(
+    actor: Actor,
+    approvalId: string,
+    verdict: 'approve' | 'reject',
+    onBatchProgress?: OnBatchProgress,
+  ): Promise<Result<Decision>>;
+  /** Notes where the request for approval was posted, so that its message can be updated when it is decided. */
+  approvalPosted(approvalId: string, channelId: string, ts: string): Promise<void>;
+  /** Ends the requests for approval nobody decided in time; each is audited as expired. */
+  expireApprovals(): Promise<ApprovalRequest[]>;
+  /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
+  policiesInForce(userId: string): Promise<PoliciesInForce>;
+  /** The guardrails configured for the app. */
+  readonly policy: PolicyConfig;
+  /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
+  pendingPrompt(actor: Actor, confirmationId: string): Promise<ConfirmationPrompt | undefined>;
+  /** A wrong typed confirmation, for the form's inline error; nothing is changed or claimed. */
+  checkTyped(actor: Actor, confirmationId: string, typed: string): Promise<Failure | undefined>;
+  /** Posts a finished change to the team's channel, after its requester has the answer. */
+  announce(actor: Actor, done: Done): Promise<Result<object>>;
+  /** Audits an agent token that no private route could show its creator: nobody has it now. */
+  recordUndeliveredToken(actor: Actor, done: Done, why: string): Promise<void>;
+  /** Cancels a pending change: it can no longer be confirmed. */
+  cancel(actor: Actor, confirmationId: string): Promise<Result<{ change: PendingChange }>>;
+  /** The map form's type-ahead picker of numbers. */
+  numberChoices(typed: string): Promise<Result<NumberChoices>>;
+  /** The map form's type-ahead picker of agents. */
+  agentChoices(typed: string): Promise<Result<AgentChoices>>;
+  /** What the map form needs before it opens (the number and agent asked for, when they were). */
+  mapFormData(asked?: { number?: string; agentId?: string }): Promise<Result<MapFormData>>;
+  /** Bulk changes: a plan of every item, applied once confirmed, a few items at a time (see batches.ts). */
+  planBatch(actor: Actor, request: BulkRequest): Promise<PlanResult>;
+  /** Desired routing as text, one `NUMBER AGENT_ID` a line, checked against the account: its routes, or every line's error. */
+  checkRoutingText(text: string): Promise<Result<CheckedText>>;
+  /** Today's routing in the same format, to edit and paste back. */
+  exportRouting(): Promise<Result<RoutingExport>>;
+  /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */
+  batchView(batchId: string, page?: number, size?: number): Promise<BatchView | undefined>;
+  /** Confirms a plan and applies it, once; a plan the account no longer matches comes back new, to confirm again. */
+  applyBatch(actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }): Promise<ApplyResult>;
+  /** Stops a running batch: items not yet started will not start; items under way finish. */
+  stopBatch(actor: Actor, batchId: string): Promise<Result<object>>;
+  /** Cancels a plan not yet confirmed: it can no longer be applied. */
+  cancelPlan(actor: Actor, batchId: string): Promise<Result<object>>;
+  /** The failed items of an ended batch, or those it never reached, planned again (checked afresh) as a new plan. */
+  planAgain(actor: Actor, batchId: string, which: 'failed' | 'rest'): Promise<PlanResult>;
+  /** One page of changes from the audit log, one line per change, newest first. */
+  auditPage(request: AuditRequest): Promise<AuditPage>;
+}
+
+// What the layers above need besides the operations: the words of their requests and results, and a few pure
+// functions and constants of those words (roles, regions, languages, filters, plans).
+
+export { type Person, UnreadableInSlack } from './access.js';
+export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
+export {
+  type Announcement,
+  AnnouncementFailed,
+  type Announcer,
+  type BatchAnnouncement,
+  type Change,
+  change,
+  subjectOf,
+} from './announcements.js';
+export {
+  type ApprovalRequest,
+  type AwaitingApproval,
+  type Decision,
+  kindOf,
+  type OnBatchProgress,
+} from './approvals.js';
+export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
+export { type ApplyResult, type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
+export { type BulkKind, type BulkRequest, MAX_BATCH_ITEMS } from './bulk-plans.js';
+export type { AgentCard, AgentLookup, NumberCard } from './cards.js';
+export type { Done } from './carry-out.js';
+export {
+  batchItemOf,
+  type ChangeIntent,
+  type ConfirmationPrompt,
+  changeIntent,
+  type PendingChange,
+  requestIdOf,
+} from './changes.js';
+export { neededRole, targetOf } from './kinds/index.js';
+export type { ReadOptions } from './lists.js';
+export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
+export { type NumberFilter, type NumberSummary, type NumbersPage, numberFilter } from './numbers.js';
+export type { Page, PageRequest } from './pages.js';
+export type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
+export type { BuyUsage } from './policies.js';
+export { ReadCache } from './read-cache.js';
+export { REGIONS, type Region, regionName, regionNamed, regionOf } from './regions.js';
+export { type MapResult, NO_UNROUTE } from './routing.js';
+export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
+export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
+export { type Actor, type Failure, fail, type Result, type Role, roleIncludes, storedActor } from './types.js';
+export { withInvisibleShown } from './visible.js';
+export type { Finished, Verified } from './work.js';
+
+// Beside the operations: what the composition root wires them from, and the machinery the reconciler shares with
+// them (it works on the same deps, outside any person's request). The Slack layer and the playground never use these.
+
+export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
+export { abandonedBatches, interruptAbandoned } from './batches.js';
+export { atomically, newCorrelationId, type OpsDeps, record } from './context.js';
+export { verifyChange } from './kinds/index.js';
+export { accountLists } from './lists.js';
+export { ResourceLocks, runsAnywhere } from './locks.js';
+export { announce } from './notify.js';
+export { ProviderReads } from './provider-reads.js';
+export { SeenNumbers } from './seen-numbers.js';

@@ -1,0 +1,104 @@
+// The layers above the operations reach them through one door, src/ops/api.ts: the Slack layer, the reconciler, the
+// playground and the composition root import nothing else of src/ops. The Slack layer and the playground also leave
+// alone what the door offers only for wiring the operations and for the reconciler beside them.
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const DOOR = 'src/ops/api.ts';
+/** The composition root builds the operations: it alone takes their implementation. */
+const BUILDS_OPS = { file: 'src/server.ts', target: 'src/ops/index.ts' };
+const ABOVE_OPS = ['src/slack', 'src/reconcile', 'src/playground'];
+const BESIDE_MARK = '// Beside the operations';
+
+/** Every module specifier a file imports or re-exports, statically or dynamically. */
+const SPECIFIERS = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm;
+
+async function sourcesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+async function topLevelSources(): Promise<string[]> {
+  const entries = await readdir('src', { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join('src', entry.name));
+}
+
+/** The files of src/ops a source file imports, as paths from the repository's root (`src/ops/x.ts`). */
+function opsImports(file: string, text: string): string[] {
+  const found: string[] = [];
+  for (const [, specifier = ''] of text.matchAll(SPECIFIERS)) {
+    if (!specifier.startsWith('.')) continue;
+    const target = relative(process.cwd(), resolve(dirname(file), specifier)).replace(/\.js$/, '.ts');
+    if (target.startsWith('src/ops/')) found.push(target);
+  }
+  return found;
+}
+
+/** The names the door exports after its "beside the operations" mark: wiring and the reconciler's machinery. */
+async function besideNames(): Promise<string[]> {
+  const door = await readFile(DOOR, 'utf8');
+  const at = door.indexOf(BESIDE_MARK);
+  expect(at, `${DOOR} marks where its section for wiring and the reconciler begins`).toBeGreaterThan(0);
+  const names: string[] = [];
+  for (const [, list = ''] of door.slice(at).matchAll(/export(?:\s+type)?\s*\{([^}]*)\}/g)) {
+    for (const name of list.split(',')) {
+      const plain = name.trim().replace(/^type\s+/, '');
+      if (plain) names.push(plain);
+    }
+  }
+  return names;
+}
+
+/** The names a file takes from the door. */
+function namesFromDoor(file: string, text: string): string[] {
+  const names: string[] = [];
+  for (const [, list = '', specifier = ''] of text.matchAll(
+    /import(?:\s+type)?\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g,
+  )) {
+    if (relative(process.cwd(), resolve(dirname(file), specifier)).replace(/\.js$/, '.ts') !== DOOR) continue;
+    for (const name of list.split(',')) {
+      const plain = name
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0];
+      if (plain) names.push(plain);
+    }
+  }
+  return names;
+}
+
+describe('the door to the operations', () => {
+  it('is the only file of src/ops that the Slack layer, the reconciler, the playground and src/*.ts import, but for the composition root building the operations', async () => {
+    const files = [...(await Promise.all(ABOVE_OPS.map(sourcesUnder))).flat(), ...(await topLevelSources())];
+    expect(files.length).toBeGreaterThan(50);
+    const offenders: string[] = [];
+    let throughDoor = 0;
+    for (const file of files) {
+      for (const target of opsImports(file, await readFile(file, 'utf8'))) {
+        if (target === DOOR) throughDoor++;
+        else if (file === BUILDS_OPS.file && target === BUILDS_OPS.target) continue;
+        else offenders.push(`${file} imports ${target}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    expect(throughDoor).toBeGreaterThan(40);
+  });
+
+  it('gives the Slack layer and the playground none of the wiring or the reconciler machinery', async () => {
+    const beside = await besideNames();
+    expect(beside).toEqual(expect.arrayContaining(['OpsDeps', 'atomically', 'record', 'AccessControl']));
+    const files = (await Promise.all(['src/slack', 'src/playground'].map(sourcesUnder))).flat();
+    const offenders: string[] = [];
+    for (const file of files) {
+      for (const name of namesFromDoor(file, await readFile(file, 'utf8'))) {
+        if (beside.includes(name)) offenders.push(`${file} takes ${name}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
