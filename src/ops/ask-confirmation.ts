@@ -15,7 +15,7 @@ export async function requestConfirmation(
   change: PendingChange,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
   const confirmation = await deps.store.confirmations.create({
-    action: { kind: change.kind, params: change },
+    change,
     requestedBy: actor.userId,
     correlationId,
     context: { channelId: actor.channelId, teamId: actor.teamId, enterpriseId: actor.enterpriseId },

@@ -17,7 +17,7 @@ import {
 } from './approvals.js';
 import { type BulkRequest, bulkRequest, type Planned, planItems, requestFor, samePlan } from './bulk-plans.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
-import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange, pendingChange } from './changes.js';
+import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
 import { neededRole, takesFromAgent, targetOf, workFor } from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
@@ -74,7 +74,7 @@ export type PlanResult = Result<{ view: BatchView }>;
 
 const lineOf = (item: BatchItem): BatchLine => ({
   seq: item.seq,
-  change: pendingChange.parse(item.change),
+  change: item.change,
   state: item.state,
   error: item.error,
 });
@@ -229,7 +229,7 @@ async function runBatch(
   // Read before the batch starts: until it runs, nothing moves its items.
   const pending = (await deps.store.batches.itemsIn(batch.id, ['pending'])).map((item) => ({
     seq: item.seq,
-    work: workFor(deps, pendingChange.parse(item.change), actor.userId),
+    work: workFor(deps, item.change, actor.userId),
   }));
   const keys = [...new Set(pending.flatMap(({ work }) => work.lockKeys))];
   const ran = await deps.locks.tryWith(keys, batch.id, async () => {
@@ -331,7 +331,7 @@ async function planNow(
   const now = await planItems(deps, plan.request);
   if (!now.ok) return { now, holds: false };
   const stored = (await deps.store.batches.items(batch.id, { offset: 0, limit: batch.total })).map((item) => ({
-    change: pendingChange.parse(item.change),
+    change: item.change,
     unchanged: item.state === 'unchanged',
   }));
   return { now, holds: samePlan(stored, now.items) };
@@ -522,7 +522,7 @@ const countsParams = (counts: ItemCounts) => ({
 /** Each item that will not start now is audited as cancelled. */
 async function cancelRest(deps: OpsDeps, actor: Actor, batchId: string): Promise<void> {
   for (const item of await deps.store.batches.cancelPending(batchId)) {
-    const change = pendingChange.parse(item.change);
+    const change = item.change;
     await record(deps, actor, batchId, { action: change.kind, outcome: 'cancelled', target: targetOf(change) });
   }
 }
@@ -535,7 +535,7 @@ async function changedNumbers(
 ): Promise<BatchAnnouncement['numbers']> {
   const items = await deps.store.batches.itemsIn(batchId, ['succeeded']);
   return items.map((item) => {
-    const change = pendingChange.parse(item.change);
+    const change = item.change;
     if (change.kind === 'routing.map') {
       const agent = { id: change.agentId, name: change.agentName };
       return withAgents ? { number: change.phoneNumber, agent } : { number: change.phoneNumber };
@@ -638,7 +638,7 @@ export async function planAgain(
   if (!batch) return notFound();
   const items = await deps.store.batches.itemsIn(batchId, which === 'failed' ? ['failed'] : ['pending', 'cancelled']);
   if (items.length === 0) return fail('not_found', 'Nothing is left to plan again: every item of that batch ended.');
-  const numbers = items.map((item) => targetOf(pendingChange.parse(item.change)));
+  const numbers = items.map((item) => targetOf(item.change));
   return planBatch(deps, actor, requestFor(storedPlan.parse(batch.plan).request, numbers));
 }
 

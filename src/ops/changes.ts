@@ -1,45 +1,9 @@
-// Changes that wait for the requester's confirmation. They are stored as JSON with the pending
-// confirmation and read back through this schema, so a confirmation always carries what it promised.
-import { z } from 'zod';
+// Changes as ops speaks of them: what waits for confirmation and what an intent records (their schemas are the
+// store's records, read back typed), what a confirmation prompt shows, and how a batch's items are named.
 
-const agentRef = z.object({ id: z.string(), name: z.string().optional() });
+import type { PendingChange } from '../store/records.js';
 
-export const pendingChange = z.discriminatedUnion('kind', [
-  // Capabilities, when a search showed them (or a look-up found them), are kept once the number is bought.
-  z.object({ kind: z.literal('number.buy'), number: z.string(), capabilities: z.array(z.string()).optional() }),
-  z.object({
-    kind: z.literal('number.release'),
-    numberId: z.string(),
-    number: z.string(),
-    routedAgent: agentRef.optional(),
-  }),
-  // An agent that numbers still route to is refused before any confirmation (see requestDeleteAgent).
-  z.object({ kind: z.literal('agent.delete'), agentId: z.string(), agentName: z.string() }),
-  z.object({
-    kind: z.literal('routing.map'),
-    phoneNumber: z.string(),
-    agentId: z.string(),
-    agentName: z.string(),
-    previousAgent: agentRef.optional(),
-  }),
-]);
-export type PendingChange = z.infer<typeof pendingChange>;
-
-/**
- * A change about to reach the provider, as its intent records it: a confirmed change, or one that needs no
- * confirmation (creating an agent, mapping a number that routes nowhere).
- */
-export const changeIntent = z.discriminatedUnion('kind', [
-  ...pendingChange.options,
-  z.object({
-    kind: z.literal('agent.create'),
-    name: z.string(),
-    language: z.string(),
-    /** The agents of that name before the creation was sent: one more afterwards is this one (see agentsNamedSince). */
-    namedBefore: z.array(z.string()).optional(),
-  }),
-]);
-export type ChangeIntent = z.infer<typeof changeIntent>;
+export { type ChangeIntent, changeIntent, type PendingChange, pendingChange } from '../store/records.js';
 
 /** What the Slack layer shows for confirmation: the exact effect, and the single-use id to confirm it. */
 export interface ConfirmationPrompt {

@@ -6,7 +6,7 @@ import type { Intent } from '../store/intents.js';
 import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approvals.js';
 import { promptOf } from './ask-confirmation.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { type ConfirmationPrompt, type PendingChange, pendingChange } from './changes.js';
+import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { atomically, deny, type OpsDeps, record } from './context.js';
 import { targetOf, workFor } from './kinds/index.js';
 import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
@@ -20,7 +20,7 @@ export async function pendingPrompt(
 ): Promise<ConfirmationPrompt | undefined> {
   const pending = await deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined;
-  return promptOf(deps, pending, pendingChange.parse(pending.action.params));
+  return promptOf(deps, pending, pending.change);
 }
 
 /** Whether `typed` is what a pending confirmation asks to be typed; the failure is for the form's input. */
@@ -32,7 +32,7 @@ export async function checkTyped(
 ): Promise<Failure | undefined> {
   const pending = await deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined; // confirm() says why it cannot go ahead
-  return refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
+  return refuseMistyped(deps, pending.change, typed);
 }
 
 /**
@@ -50,7 +50,7 @@ export async function confirm(
   const pending = await deps.store.confirmations.get(confirmationId);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
     // A change that silences a live line needs its typed confirmation: without it, nothing happens.
-    const mistyped = refuseMistyped(deps, pendingChange.parse(pending.action.params), typed);
+    const mistyped = refuseMistyped(deps, pending.change, typed);
     if (mistyped) return mistyped;
     const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
     if (refused) return refused;
@@ -66,8 +66,7 @@ export async function confirm(
     if (overLimit) return overLimit;
     const claimed = await deps.store.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
-      const { correlationId, action } = claimed.confirmation;
-      const change = pendingChange.parse(action.params);
+      const { correlationId, change } = claimed.confirmation;
       const confirmer = asConfirmer(actor, claimed.confirmation);
       if (needsApproval(deps, change.kind)) approval = await awaitApproval(deps, confirmer, correlationId, change);
       else await openIntent(deps, confirmer, correlationId, change);
@@ -97,7 +96,7 @@ function claimable(deps: OpsDeps, confirmation: Confirmation, actor: Actor): boo
 }
 
 function refuseAtClaim(deps: OpsDeps, actor: Actor, confirmation: Confirmation): Promise<Failure | undefined> {
-  const change = pendingChange.parse(confirmation.action.params);
+  const { change } = confirmation;
   return refuseOverBuyLimitAtClaim(deps, asConfirmer(actor, confirmation), change, {
     action: change.kind,
     target: targetOf(change),
@@ -137,7 +136,7 @@ async function refuseBeforeClaim(
   confirmer: Actor,
   confirmation: Confirmation,
 ): Promise<Failure | undefined> {
-  const change = pendingChange.parse(confirmation.action.params);
+  const { change } = confirmation;
   const attempt = { action: change.kind, target: targetOf(change), correlationId: confirmation.correlationId };
   const askedFrom = askedWhere(confirmation);
   if (askedFrom && !samePlace(askedFrom, confirmer)) {
@@ -177,7 +176,7 @@ async function settle(
     return fail('not_found', 'That confirmation does not exist. Start again from the command.');
   }
   const { confirmation } = claim;
-  const change = pendingChange.parse(confirmation.action.params);
+  const { change } = confirmation;
   const target = targetOf(change);
   switch (claim.status) {
     case 'claimed':

@@ -7,7 +7,6 @@ import {
   atomically,
   batchItemOf,
   type ChangeIntent,
-  changeIntent,
   type Done,
   type OpsDeps,
   ProviderReads,
@@ -75,7 +74,7 @@ async function resolveOne(
   intent: Intent,
   settled: boolean,
 ): Promise<boolean> {
-  const change = changeIntent.parse(intent.change);
+  const change = intent.change;
   const requester = storedActor.parse(intent.actor);
   // The requester made the same change again since, and it went through: that one was answered and announced.
   const target = targetOf(change);

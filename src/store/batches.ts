@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
+import { type PendingChange, pendingChange } from './records.js';
 import type { Sql } from './sql.js';
 
 export const BATCH_STATES = [
@@ -40,8 +41,8 @@ export interface Batch {
 export interface BatchItem {
   batchId: string;
   seq: number;
-  /** The item's change, as the ops layer describes it (JSON). */
-  change: Record<string, unknown>;
+  /** The item's change: stored as JSON, read back typed. */
+  change: PendingChange;
   state: ItemState;
   error?: string;
 }
@@ -80,7 +81,7 @@ const itemRow = z
   .object({
     batch_id: z.string(),
     seq: z.coerce.number(),
-    change: jsonObject,
+    change: jsonObject.pipe(pendingChange),
     state: z.enum(ITEM_STATES),
     error: optionalText,
   })
@@ -152,7 +153,7 @@ export class Batches {
     plan: Record<string, unknown>;
     requestedBy: string;
     actor: Record<string, unknown>;
-    items: { change: Record<string, unknown>; state: 'pending' | 'unchanged' }[];
+    items: { change: PendingChange; state: 'pending' | 'unchanged' }[];
   }): Promise<Batch> {
     const now = this.#now();
     await this.sql.write(INSERT_BATCH, {

@@ -4,21 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { jsonObject, jsonText } from './columns.js';
+import { type PendingChange, pendingChange } from './records.js';
 import type { Sql } from './sql.js';
 
 export const CONFIRMATION_STATES = ['pending', 'used', 'cancelled'] as const;
 export type ConfirmationState = (typeof CONFIRMATION_STATES)[number];
 
-export interface PendingAction {
-  /** What to do once confirmed, e.g. 'number.buy'. */
-  kind: string;
-  /** JSON-serialisable and free of secrets: stored as given. */
-  params: Record<string, unknown>;
-}
-
 export interface Confirmation {
   id: string;
-  action: PendingAction;
+  /** What to do once confirmed, free of secrets: stored as JSON, read back typed. */
+  change: PendingChange;
   requestedBy: string;
   correlationId: string;
   createdAt: string;
@@ -43,7 +38,7 @@ const confirmationRow = z
   .object({
     id: z.string(),
     kind: z.string(),
-    params: jsonObject,
+    params: jsonObject.pipe(pendingChange),
     requested_by: z.string(),
     correlation_id: z.string(),
     context: jsonObject,
@@ -54,7 +49,7 @@ const confirmationRow = z
   .transform(
     (row): Confirmation => ({
       id: row.id,
-      action: { kind: row.kind, params: row.params },
+      change: row.params,
       requestedBy: row.requested_by,
       correlationId: row.correlation_id,
       createdAt: row.created_at,
@@ -99,7 +94,7 @@ export class Confirmations {
   }
 
   async create(input: {
-    action: PendingAction;
+    change: PendingChange;
     requestedBy: string;
     correlationId: string;
     context?: Record<string, unknown>;
@@ -108,8 +103,8 @@ export class Confirmations {
     return toConfirmation(
       await this.sql.get(INSERT, {
         id: randomUUID(),
-        kind: input.action.kind,
-        params: jsonText(input.action.params),
+        kind: input.change.kind,
+        params: jsonText(input.change),
         requestedBy: input.requestedBy,
         correlationId: input.correlationId,
         context: jsonText(input.context ?? {}),

@@ -1,8 +1,10 @@
 // What a change is about to do, written before the provider is called and closed with the outcome. An intent left
 // open means the app stopped (or lost the answer) mid-change: the reconciler finds out from the provider what
 // really happened, and tells the requester.
+
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
+import { type ChangeIntent, changeIntent } from './records.js';
 import type { Dialect, Sql } from './sql.js';
 
 export const INTENT_OUTCOMES = ['succeeded', 'failed'] as const;
@@ -11,8 +13,8 @@ export type IntentOutcome = (typeof INTENT_OUTCOMES)[number];
 export interface Intent {
   correlationId: string;
   action: string;
-  /** The change, as the ops layer describes it (JSON, free of secrets). */
-  change: Record<string, unknown>;
+  /** The change, free of secrets: stored as JSON, read back typed. */
+  change: ChangeIntent;
   /** Who asked, from where (JSON). */
   actor: Record<string, unknown>;
   /** Where the requester can be told later (an interaction's response_url); dropped once the intent closes. */
@@ -28,7 +30,7 @@ const intentRow = z
   .object({
     correlation_id: z.string(),
     action: z.string(),
-    change: jsonObject,
+    change: jsonObject.pipe(changeIntent),
     actor: jsonObject,
     reply_address: optionalText,
     opened_at: z.string(),

@@ -7,11 +7,12 @@ import type { Approval } from './approvals.js';
 import type { AuditAction, AuditEntry, AuditEvent, AuditOutcome } from './audit.js';
 import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
 import type { Batch, BatchItem, BatchState, ItemCounts, ItemState } from './batches.js';
-import type { ClaimResult, Confirmation, PendingAction } from './confirmations.js';
+import type { ClaimResult, Confirmation } from './confirmations.js';
 import type { Intent, IntentOutcome } from './intents.js';
 import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
+import type { PendingChange } from './records.js';
 import type { RouteRecord } from './routes.js';
 import type { TransactionOptions, Writable } from './sql.js';
 
@@ -42,7 +43,7 @@ export interface AuditChangesRepo {
 /** Single-use confirmations of pending changes. */
 export interface ConfirmationsRepo {
   create(input: {
-    action: PendingAction;
+    change: PendingChange;
     requestedBy: string;
     correlationId: string;
     context?: Record<string, unknown>;

@@ -19,7 +19,12 @@ describe.each(ENGINES)('Batches on %s', (engine) => {
       requestedBy: 'U1',
       actor: { userId: 'U1', source: 'command' },
       items: Array.from({ length: items }, (_, index) => ({
-        change: { phoneNumber: `+1555010${String(index).padStart(4, '0')}` },
+        change: {
+          kind: 'routing.map' as const,
+          phoneNumber: `+1555010${String(index).padStart(4, '0')}`,
+          agentId: 'agt_1',
+          agentName: 'Desk',
+        },
         state: index === 0 ? ('unchanged' as const) : ('pending' as const),
       })),
     });
@@ -37,7 +42,12 @@ describe.each(ENGINES)('Batches on %s', (engine) => {
     });
     const page = await batches.items('b1', { offset: 995, limit: 10 });
     expect(page.map((item) => item.seq)).toEqual([996, 997, 998, 999, 1000]);
-    expect(page[0]?.change).toEqual({ phoneNumber: '+15550100995' });
+    expect(page[0]?.change).toEqual({
+      kind: 'routing.map',
+      phoneNumber: '+15550100995',
+      agentId: 'agt_1',
+      agentName: 'Desk',
+    });
     expect(await batches.counts('b1')).toMatchObject({ pending: 999, unchanged: 1, running: 0 });
   });
 

@@ -39,14 +39,24 @@ describe.each(ENGINES)('on %s', (engine) => {
   it('counts buys under way, until their intent closes', async () => {
     const intents = new Intents(await temp.open());
     const actor = { userId: 'UA', source: 'command' };
-    await intents.open({ correlationId: 'c1', action: 'number.buy', change: { kind: 'number.buy' }, actor });
+    await intents.open({
+      correlationId: 'c1',
+      action: 'number.buy',
+      change: { kind: 'number.buy', number: '+15550100' },
+      actor,
+    });
     await intents.open({
       correlationId: 'c2',
       action: 'number.buy',
-      change: { kind: 'number.buy' },
+      change: { kind: 'number.buy', number: '+15550101' },
       actor: { ...actor, userId: 'UB' },
     });
-    await intents.open({ correlationId: 'c3', action: 'number.release', change: {}, actor });
+    await intents.open({
+      correlationId: 'c3',
+      action: 'number.release',
+      change: { kind: 'number.release', numberId: 'n1', number: '+15550102' },
+      actor,
+    });
     expect(await intents.openCount('number.buy')).toBe(2);
     expect(await intents.openCount('number.buy', 'UA')).toBe(1);
     await intents.close('c1', 'succeeded');

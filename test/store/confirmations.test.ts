@@ -9,7 +9,7 @@ import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 const TTL_MS = 10 * 60 * 1000;
 
 const request = {
-  action: { kind: 'number.buy', params: { phoneNumber: '+15550100', region: 'US' } },
+  change: { kind: 'number.buy' as const, number: '+15550100' },
   requestedBy: 'U_ADA',
   correlationId: 'corr-1',
   context: { channelId: 'C0001', teamId: 'T0001', source: 'command' },
@@ -28,11 +28,11 @@ describe.each(ENGINES)('on %s', (engine) => {
   describe('Confirmations.create', () => {
     it('keeps text that Postgres refuses in JSON (a lone surrogate, U+0000) as U+FFFD, on either engine', async () => {
       const { store } = await confirmations();
-      const params = { agentName: '\ud800 <!channel>', note: 'a\u0000b', nested: ['\udfff'] };
-      const created = await store.create({ ...request, action: { kind: 'agent.delete', params } });
-      const expected = { agentName: '\ufffd <!channel>', note: 'a\ufffdb', nested: ['\ufffd'] };
-      expect(created.action.params).toEqual(expected);
-      expect((await store.get(created.id))?.action.params).toEqual(expected);
+      const change = { kind: 'agent.delete' as const, agentName: '\ud800 <!channel>', agentId: 'a\u0000b\udfff' };
+      const created = await store.create({ ...request, change });
+      const expected = { kind: 'agent.delete', agentName: '\ufffd <!channel>', agentId: 'a\ufffdb\ufffd' };
+      expect(created.change).toEqual(expected);
+      expect((await store.get(created.id))?.change).toEqual(expected);
     });
 
     it('stores the pending action with a random single-use id and a ten-minute expiry', async () => {
@@ -41,7 +41,7 @@ describe.each(ENGINES)('on %s', (engine) => {
 
       expect(created).toEqual({
         id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
-        action: request.action,
+        change: request.change,
         requestedBy: 'U_ADA',
         correlationId: 'corr-1',
         createdAt: '2026-11-01T09:00:00.000Z',
@@ -56,7 +56,7 @@ describe.each(ENGINES)('on %s', (engine) => {
     it('defaults the context to an empty object and honours a custom ttl', async () => {
       const clock = manualClock();
       const store = new Confirmations(await temp.open(), { now: clock.now, ttlMs: 30_000 });
-      const created = await store.create({ action: request.action, requestedBy: 'U_ADA', correlationId: 'c' });
+      const created = await store.create({ change: request.change, requestedBy: 'U_ADA', correlationId: 'c' });
       expect(created.context).toEqual({});
       expect(created.expiresAt).toBe('2026-11-01T09:00:30.000Z');
     });

@@ -37,7 +37,7 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
     correlationId: 'corr-1',
   });
   await store.confirmations.create({
-    action: { kind: 'number.buy', params: { phoneNumber: '+15550100' } },
+    change: { kind: 'number.buy', number: '+15550100' },
     requestedBy: 'U0123ABC',
     correlationId: 'corr-1',
     context: { channelId: 'C0001', source: 'command' },
@@ -50,7 +50,7 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
   await store.intents.open({
     correlationId: 'corr-1',
     action: 'number.buy',
-    change: { phoneNumber: '+15550100' },
+    change: { kind: 'number.buy', number: '+15550100' },
     actor: { userId: 'U0123ABC' },
     replyAddress: 'https://hooks.slack.com/actions/T0001/1/abc',
   });

@@ -9,7 +9,7 @@ const BOB = { userId: 'U_BOB', source: 'button' };
 const buy = (correlationId: string, actor = ADA) => ({
   correlationId,
   action: 'number.buy',
-  change: { kind: 'number.buy', phoneNumber: '+15550100' },
+  change: { kind: 'number.buy' as const, number: '+15550100' },
   actor,
   replyAddress: `https://hooks.slack.test/${correlationId}`,
 });
