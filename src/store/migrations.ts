@@ -1,9 +1,14 @@
-// The schema, as an ordered list of steps. A released step is never edited: a change is a new step, so every
-// database, however old, reaches the same schema. On SQLite the version lives in `PRAGMA user_version`. Steps 1–8
-// are SQLite's own history; Postgres starts at their result (postgres-schema.ts), and from step 9 on both engines
-// take the same steps, written once in the SQL they share.
+// The schema, as an ordered list of steps. A released step is frozen text, never edited, and never built from live
+// code (a list the app widens later, say): a change is a new step, so every database, however old, reaches the same
+// schema. test/store/migrations.test.ts keeps a hash of every step's text to hold this. On SQLite the version lives in
+// `PRAGMA user_version`. Steps 1–8 are SQLite's own history; Postgres starts at their result (postgres-schema.ts), and
+// from step 9 on both engines take the same steps, written once in the SQL they share, or once per engine where the
+// dialects part. One runner (migrator.ts) applies them on either engine.
 import type Sqlite from 'better-sqlite3';
 import { CHAINED_COLUMNS, type ChainedRow, chainHash, GENESIS_HASH } from './audit-chain.js';
+import { assertNotNewer, latestOf, type MigrationTarget, migrateNow, SchemaVersionError } from './migrator.js';
+
+export { assertNotNewer, SchemaVersionError };
 
 // The connection a SQLite step runs on (db.ts, which runs the migrations, names it the same).
 type Database = Sqlite.Database;
@@ -268,8 +273,17 @@ const SQLITE_HISTORY: readonly Migration[] = [
 /** The version SQLite's own history reaches, where Postgres's baseline starts. */
 export const SQLITE_HISTORY_VERSION = 8;
 
-/** Steps both engines take, in SQL both speak. */
-export const SHARED_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+/** A step in one engine's SQL. */
+export type SqlStep = { version: number; name: string; sql: string };
+
+/** A step both engines take: one text both speak, or one text for each where the dialects part. */
+export type SharedMigration = { version: number; name: string } & (
+  | { sql: string }
+  | { sqlite: string; postgres: string }
+);
+
+/** Steps both engines take. */
+export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   {
     version: 9,
     name: "leases: one replica's hold on the background work, a change's on its number or agent",
@@ -317,59 +331,140 @@ export const SHARED_MIGRATIONS: readonly { version: number; name: string; sql: s
       CREATE INDEX intents_open_by_replica ON intents (replica) WHERE closed_at IS NULL;
     `,
   },
+  {
+    version: 12,
+    name: 'batches and their items checked as the other tables are: states from their lists, JSON as objects',
+    // SQLite cannot add a CHECK: both tables are rebuilt with the same rows (a batch keeps its id, an item its batch
+    // and number) and their index made again. Postgres adds the checks, and gives the text of every table the shared
+    // steps made (batches, their items, leases, the replica of an intent) the byte-by-byte collation of the baseline's.
+    // A batch's kind, like an audit action, has no CHECK: a new kind of bulk change needs no migration.
+    sqlite: `
+      CREATE TABLE batches_rebuilt (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        plan TEXT NOT NULL CHECK (json_valid(plan) AND json_type(plan) = 'object'),
+        requested_by TEXT NOT NULL,
+        actor TEXT NOT NULL CHECK (json_valid(actor) AND json_type(actor) = 'object'),
+        state TEXT NOT NULL CHECK (state IN ('planned', 'awaiting', 'running', 'stopping', 'stopped', 'finished',
+          'interrupted', 'expired')),
+        total INTEGER NOT NULL CHECK (total >= 0),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      INSERT INTO batches_rebuilt (id, kind, plan, requested_by, actor, state, total, created_at, expires_at, updated_at)
+      SELECT id, kind, plan, requested_by, actor, state, total, created_at, expires_at, updated_at FROM batches;
+      DROP TABLE batches;
+      ALTER TABLE batches_rebuilt RENAME TO batches;
+      CREATE INDEX batches_by_state ON batches (state);
+
+      CREATE TABLE batch_items_rebuilt (
+        batch_id TEXT NOT NULL,
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        change TEXT NOT NULL CHECK (json_valid(change) AND json_type(change) = 'object'),
+        state TEXT NOT NULL
+          CHECK (state IN ('pending', 'running', 'succeeded', 'failed', 'cancelled', 'unchanged')),
+        error TEXT,
+        PRIMARY KEY (batch_id, seq)
+      );
+      INSERT INTO batch_items_rebuilt (batch_id, seq, change, state, error)
+      SELECT batch_id, seq, change, state, error FROM batch_items ORDER BY batch_id, seq;
+      DROP TABLE batch_items;
+      ALTER TABLE batch_items_rebuilt RENAME TO batch_items;
+    `,
+    postgres: `
+      ALTER TABLE batches
+        ALTER COLUMN id TYPE TEXT COLLATE "C",
+        ALTER COLUMN kind TYPE TEXT COLLATE "C",
+        ALTER COLUMN plan TYPE TEXT COLLATE "C",
+        ALTER COLUMN requested_by TYPE TEXT COLLATE "C",
+        ALTER COLUMN actor TYPE TEXT COLLATE "C",
+        ALTER COLUMN state TYPE TEXT COLLATE "C",
+        ALTER COLUMN created_at TYPE TEXT COLLATE "C",
+        ALTER COLUMN expires_at TYPE TEXT COLLATE "C",
+        ALTER COLUMN updated_at TYPE TEXT COLLATE "C",
+        ADD CHECK (jsonb_typeof(plan::jsonb) = 'object'),
+        ADD CHECK (jsonb_typeof(actor::jsonb) = 'object'),
+        ADD CHECK (state IN ('planned', 'awaiting', 'running', 'stopping', 'stopped', 'finished', 'interrupted',
+          'expired')),
+        ADD CHECK (total >= 0);
+      ALTER TABLE batch_items
+        ALTER COLUMN batch_id TYPE TEXT COLLATE "C",
+        ALTER COLUMN change TYPE TEXT COLLATE "C",
+        ALTER COLUMN state TYPE TEXT COLLATE "C",
+        ALTER COLUMN error TYPE TEXT COLLATE "C",
+        ADD CHECK (seq >= 1),
+        ADD CHECK (jsonb_typeof(change::jsonb) = 'object'),
+        ADD CHECK (state IN ('pending', 'running', 'succeeded', 'failed', 'cancelled', 'unchanged'));
+      ALTER TABLE leases
+        ALTER COLUMN name TYPE TEXT COLLATE "C",
+        ALTER COLUMN holder TYPE TEXT COLLATE "C",
+        ALTER COLUMN expires_at TYPE TEXT COLLATE "C",
+        ALTER COLUMN replica TYPE TEXT COLLATE "C";
+      ALTER TABLE intents ALTER COLUMN replica TYPE TEXT COLLATE "C";
+    `,
+  },
 ];
 
-export const MIGRATIONS: readonly Migration[] = [...SQLITE_HISTORY, ...SHARED_MIGRATIONS];
-export const LATEST_VERSION = MIGRATIONS.length;
+/** A shared step in one engine's dialect. */
+export const inDialect = (step: SharedMigration, engine: 'sqlite' | 'postgres'): SqlStep => ({
+  version: step.version,
+  name: step.name,
+  sql: 'sql' in step ? step.sql : step[engine],
+});
 
-export class SchemaVersionError extends Error {
-  override readonly name = 'SchemaVersionError';
-}
+/** SQLite's steps, from its first. */
+export const MIGRATIONS: readonly Migration[] = [
+  ...SQLITE_HISTORY,
+  ...SHARED_MIGRATIONS.map((step) => inDialect(step, 'sqlite')),
+];
+export const LATEST_VERSION = latestOf(MIGRATIONS);
 
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-/** Refuses a database written by newer code: this code would misread it. */
-export function assertNotNewer(label: string, version: number, latest: number): void {
-  if (version > latest) {
-    throw new SchemaVersionError(
-      `${label} has schema version ${version}, but this code knows versions up to ${latest}: run a newer voice-ops`,
-    );
-  }
+/**
+ * SQLite as the runner's engine. Each step's transaction is IMMEDIATE: it takes the file's write lock before the
+ * version is read again, so two processes starting together cannot both apply the same step. No lock is held across
+ * the run.
+ */
+function sqliteTarget(db: Database): MigrationTarget<Migration> {
+  return {
+    label: db.name,
+    first: 1,
+    hold: () => {},
+    release: () => {},
+    version: () => schemaVersion(db),
+    begin: () => {
+      db.exec('BEGIN IMMEDIATE');
+    },
+    apply: (step) => {
+      if ('sql' in step) db.exec(step.sql);
+      else step.run(db);
+    },
+    record: (version) => {
+      db.pragma(`user_version = ${version}`);
+    },
+    commit: () => {
+      db.exec('COMMIT');
+    },
+    // SQLite rolls some failures back itself (a full disk, say): then there is nothing left to roll back.
+    rollback: () => {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    },
+  };
 }
 
 /** Applies the pending migrations, each in its own transaction, and returns the versions it applied. */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
-  if (migrations.some((migration, index) => migration.version !== index + 1)) {
-    throw new Error('Migrations must be numbered 1, 2, 3… in order');
-  }
-  const latest = migrations.length;
-  const current = schemaVersion(db);
-  assertNotNewer(db.name, current, latest);
-
-  const applied: number[] = [];
-  for (const migration of migrations.slice(current)) {
-    // IMMEDIATE takes the write lock before re-reading the version, so two processes starting together
-    // cannot both apply the same step.
-    const ran = db
-      .transaction(() => {
-        if (schemaVersion(db) >= migration.version) return false;
-        if ('sql' in migration) db.exec(migration.sql);
-        else migration.run(db);
-        db.pragma(`user_version = ${migration.version}`);
-        return true;
-      })
-      .immediate();
-    if (ran) applied.push(migration.version);
-  }
-  return applied;
+  return migrateNow(sqliteTarget(db), migrations);
 }
 
 /** For read-only connections, which cannot migrate: the schema must be the one this code knows. */
 export function assertReadableSchema(db: Database): void {
   const version = schemaVersion(db);
-  const latest = MIGRATIONS.length;
+  const latest = LATEST_VERSION;
   if (version === 0) {
     throw new SchemaVersionError(`${db.name} has no voice-ops schema: start the app once to create it`);
   }

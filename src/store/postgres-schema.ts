@@ -1,35 +1,34 @@
 // The schema on Postgres. SQLite's first eight steps (migrations.ts) are released history in SQLite's dialect, with
 // table rebuilds that Postgres does not need; a Postgres database starts at their result, version 8, in one step,
-// and from then on takes the same steps as SQLite (SHARED_MIGRATIONS). The version lives in `voice_ops_schema`.
+// and from then on takes the same steps as SQLite (SHARED_MIGRATIONS). The version lives in `voice_ops_schema`. The
+// same runner as SQLite's applies them (migrator.ts).
 import type pg from 'pg';
-import { AUDIT_OUTCOMES, AUDIT_SOURCES } from './audit.js';
-import { assertNotNewer, LATEST_VERSION, SHARED_MIGRATIONS, SQLITE_HISTORY_VERSION } from './migrations.js';
+import { inDialect, SHARED_MIGRATIONS, SQLITE_HISTORY_VERSION, type SqlStep } from './migrations.js';
+import { type MigrationTarget, migrateLater } from './migrator.js';
 
-// Text compares byte by byte, as SQLite's does: ISO times and ids order the same on both engines whatever the
-// database's locale.
-const TEXT = 'TEXT COLLATE "C"';
-const json = (column: string) => `CHECK (${column} IS NULL OR ${column}::jsonb IS NOT NULL)`;
-const jsonArray = (column: string) => `CHECK (jsonb_typeof(${column}::jsonb) = 'array')`;
-const oneOf = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
-
-/** SQLite's schema at version 8, in Postgres's dialect. */
-const BASELINE = `
+/**
+ * SQLite's schema at version 8, in Postgres's dialect, as released: frozen text like every step, so its CHECK lists
+ * are the audit sources and outcomes of that release, written out (a later outcome is a new step). Text is
+ * `COLLATE "C"`: it compares byte by byte, as SQLite's does, so ISO times and ids order the same on both engines
+ * whatever the database's locale. JSON columns are checked by a cast to jsonb, arrays by their type.
+ */
+export const POSTGRES_BASELINE = `
   CREATE TABLE audit_events (
     id BIGINT PRIMARY KEY,
-    at ${TEXT} NOT NULL,
-    actor_id ${TEXT} NOT NULL,
-    actor_name ${TEXT},
-    team_id ${TEXT},
-    channel_id ${TEXT},
-    source ${TEXT} NOT NULL CHECK (source IN (${oneOf(AUDIT_SOURCES)})),
-    action ${TEXT} NOT NULL,
-    target ${TEXT},
-    params ${TEXT} ${json('params')},
-    outcome ${TEXT} NOT NULL CHECK (outcome IN (${oneOf(AUDIT_OUTCOMES)})),
-    error_code ${TEXT},
-    error_message ${TEXT},
-    correlation_id ${TEXT} NOT NULL,
-    hash ${TEXT}
+    at TEXT COLLATE "C" NOT NULL,
+    actor_id TEXT COLLATE "C" NOT NULL,
+    actor_name TEXT COLLATE "C",
+    team_id TEXT COLLATE "C",
+    channel_id TEXT COLLATE "C",
+    source TEXT COLLATE "C" NOT NULL CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider')),
+    action TEXT COLLATE "C" NOT NULL,
+    target TEXT COLLATE "C",
+    params TEXT COLLATE "C" CHECK (params IS NULL OR params::jsonb IS NOT NULL),
+    outcome TEXT COLLATE "C" NOT NULL CHECK (outcome IN ('requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected', 'awaiting_approval', 'approved')),
+    error_code TEXT COLLATE "C",
+    error_message TEXT COLLATE "C",
+    correlation_id TEXT COLLATE "C" NOT NULL,
+    hash TEXT COLLATE "C"
   );
   CREATE INDEX audit_events_by_correlation ON audit_events (correlation_id);
   CREATE INDEX audit_events_by_time ON audit_events (at, id);
@@ -57,94 +56,95 @@ const BASELINE = `
     FOR EACH STATEMENT EXECUTE FUNCTION audit_events_append_only();
 
   CREATE TABLE confirmations (
-    id ${TEXT} PRIMARY KEY,
-    kind ${TEXT} NOT NULL,
-    params ${TEXT} NOT NULL ${json('params')},
-    requested_by ${TEXT} NOT NULL,
-    correlation_id ${TEXT} NOT NULL,
-    context ${TEXT} NOT NULL ${json('context')},
-    created_at ${TEXT} NOT NULL,
-    expires_at ${TEXT} NOT NULL,
-    state ${TEXT} NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'used', 'cancelled'))
+    id TEXT COLLATE "C" PRIMARY KEY,
+    kind TEXT COLLATE "C" NOT NULL,
+    params TEXT COLLATE "C" NOT NULL CHECK (params IS NULL OR params::jsonb IS NOT NULL),
+    requested_by TEXT COLLATE "C" NOT NULL,
+    correlation_id TEXT COLLATE "C" NOT NULL,
+    context TEXT COLLATE "C" NOT NULL CHECK (context IS NULL OR context::jsonb IS NOT NULL),
+    created_at TEXT COLLATE "C" NOT NULL,
+    expires_at TEXT COLLATE "C" NOT NULL,
+    state TEXT COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'used', 'cancelled'))
   );
 
   CREATE TABLE routes (
-    phone_number ${TEXT} PRIMARY KEY,
-    agent_id ${TEXT} NOT NULL,
-    number_id ${TEXT},
-    updated_at ${TEXT} NOT NULL,
-    updated_by ${TEXT} NOT NULL
+    phone_number TEXT COLLATE "C" PRIMARY KEY,
+    agent_id TEXT COLLATE "C" NOT NULL,
+    number_id TEXT COLLATE "C",
+    updated_at TEXT COLLATE "C" NOT NULL,
+    updated_by TEXT COLLATE "C" NOT NULL
   );
   CREATE INDEX routes_by_agent ON routes (agent_id);
 
   CREATE TABLE delivery_keys (
-    key ${TEXT} PRIMARY KEY,
-    seen_at ${TEXT} NOT NULL
+    key TEXT COLLATE "C" PRIMARY KEY,
+    seen_at TEXT COLLATE "C" NOT NULL
   );
   CREATE INDEX delivery_keys_by_time ON delivery_keys (seen_at);
 
   CREATE TABLE intents (
-    correlation_id ${TEXT} PRIMARY KEY,
-    action ${TEXT} NOT NULL,
-    change ${TEXT} NOT NULL ${json('change')},
-    actor ${TEXT} NOT NULL ${json('actor')},
-    reply_address ${TEXT},
-    opened_at ${TEXT} NOT NULL,
-    closed_at ${TEXT},
-    outcome ${TEXT} CHECK (outcome IS NULL OR outcome IN ('succeeded', 'failed'))
+    correlation_id TEXT COLLATE "C" PRIMARY KEY,
+    action TEXT COLLATE "C" NOT NULL,
+    change TEXT COLLATE "C" NOT NULL CHECK (change IS NULL OR change::jsonb IS NOT NULL),
+    actor TEXT COLLATE "C" NOT NULL CHECK (actor IS NULL OR actor::jsonb IS NOT NULL),
+    reply_address TEXT COLLATE "C",
+    opened_at TEXT COLLATE "C" NOT NULL,
+    closed_at TEXT COLLATE "C",
+    outcome TEXT COLLATE "C" CHECK (outcome IS NULL OR outcome IN ('succeeded', 'failed'))
   );
   CREATE INDEX intents_by_opening ON intents (opened_at);
   CREATE INDEX intents_by_closing ON intents (closed_at);
 
   CREATE TABLE provider_snapshot (
-    kind ${TEXT} NOT NULL CHECK (kind IN ('number', 'agent')),
-    key ${TEXT} NOT NULL,
-    detail ${TEXT} NOT NULL,
+    kind TEXT COLLATE "C" NOT NULL CHECK (kind IN ('number', 'agent')),
+    key TEXT COLLATE "C" NOT NULL,
+    detail TEXT COLLATE "C" NOT NULL,
     PRIMARY KEY (kind, key)
   );
   CREATE TABLE provider_snapshot_taken (
-    at ${TEXT} NOT NULL
+    at TEXT COLLATE "C" NOT NULL
   );
 
   CREATE TABLE approvals (
-    id ${TEXT} PRIMARY KEY,
-    correlation_id ${TEXT} NOT NULL UNIQUE,
-    change ${TEXT} NOT NULL ${json('change')},
-    requester ${TEXT} NOT NULL ${json('requester')},
-    created_at ${TEXT} NOT NULL,
-    expires_at ${TEXT} NOT NULL,
-    state ${TEXT} NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'rejected', 'expired')),
-    decided_by ${TEXT},
-    decided_at ${TEXT},
-    channel_id ${TEXT},
-    message_ts ${TEXT}
+    id TEXT COLLATE "C" PRIMARY KEY,
+    correlation_id TEXT COLLATE "C" NOT NULL UNIQUE,
+    change TEXT COLLATE "C" NOT NULL CHECK (change IS NULL OR change::jsonb IS NOT NULL),
+    requester TEXT COLLATE "C" NOT NULL CHECK (requester IS NULL OR requester::jsonb IS NOT NULL),
+    created_at TEXT COLLATE "C" NOT NULL,
+    expires_at TEXT COLLATE "C" NOT NULL,
+    state TEXT COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'rejected', 'expired')),
+    decided_by TEXT COLLATE "C",
+    decided_at TEXT COLLATE "C",
+    channel_id TEXT COLLATE "C",
+    message_ts TEXT COLLATE "C"
   );
   CREATE INDEX approvals_by_expiry ON approvals (state, expires_at);
 
   CREATE TABLE number_facts (
-    phone_number ${TEXT} PRIMARY KEY,
-    capabilities ${TEXT} NOT NULL ${jsonArray('capabilities')},
-    learned_at ${TEXT} NOT NULL
+    phone_number TEXT COLLATE "C" PRIMARY KEY,
+    capabilities TEXT COLLATE "C" NOT NULL CHECK (jsonb_typeof(capabilities::jsonb) = 'array'),
+    learned_at TEXT COLLATE "C" NOT NULL
   );
   CREATE TABLE agent_facts (
-    agent_id ${TEXT} PRIMARY KEY,
-    language ${TEXT} NOT NULL,
-    learned_at ${TEXT} NOT NULL
+    agent_id TEXT COLLATE "C" PRIMARY KEY,
+    language TEXT COLLATE "C" NOT NULL,
+    learned_at TEXT COLLATE "C" NOT NULL
   );
 
   CREATE TABLE open_announcements (
-    actor_id ${TEXT} PRIMARY KEY,
-    channel_id ${TEXT} NOT NULL,
-    message_ts ${TEXT} NOT NULL,
-    changes ${TEXT} NOT NULL ${jsonArray('changes')},
-    posted_at ${TEXT} NOT NULL
+    actor_id TEXT COLLATE "C" PRIMARY KEY,
+    channel_id TEXT COLLATE "C" NOT NULL,
+    message_ts TEXT COLLATE "C" NOT NULL,
+    changes TEXT COLLATE "C" NOT NULL CHECK (jsonb_typeof(changes::jsonb) = 'array'),
+    posted_at TEXT COLLATE "C" NOT NULL
   );
   CREATE INDEX open_announcements_by_post ON open_announcements (posted_at);
 `;
 
-const POSTGRES_STEPS = [
-  { version: SQLITE_HISTORY_VERSION, name: "SQLite's schema at version 8", sql: BASELINE },
-  ...SHARED_MIGRATIONS,
+/** Postgres's steps: the baseline at version 8, then the steps both engines take. */
+export const POSTGRES_MIGRATIONS: readonly SqlStep[] = [
+  { version: SQLITE_HISTORY_VERSION, name: "SQLite's schema at version 8", sql: POSTGRES_BASELINE },
+  ...SHARED_MIGRATIONS.map((step) => inDialect(step, 'postgres')),
 ];
 
 // Any constant will do, as long as it is the app's own: every replica takes the same one.
@@ -161,31 +161,43 @@ export async function postgresSchemaVersion(client: pg.ClientBase): Promise<numb
 }
 
 /**
- * Brings the schema up to date. Replicas starting together queue on one advisory lock, so each step runs once; a
- * database already newer than this code is refused.
+ * Postgres as the runner's engine, on one connection of its own. Replicas starting together queue on one advisory
+ * lock, held for the whole run, so each step runs once. The version is the one row of `voice_ops_schema`.
  */
-export async function migratePostgres(client: pg.ClientBase, label: string): Promise<number[]> {
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-  try {
-    await client.query('CREATE TABLE IF NOT EXISTS voice_ops_schema (version INTEGER NOT NULL)');
-    const current = await postgresSchemaVersion(client);
-    assertNotNewer(label, current, LATEST_VERSION);
-    const applied: number[] = [];
-    for (const step of POSTGRES_STEPS.filter((step) => step.version > current)) {
-      await client.query('BEGIN');
+function postgresTarget(client: pg.ClientBase, label: string): MigrationTarget<SqlStep> {
+  const query = async (text: string, values?: unknown[]) => {
+    await client.query(text, values);
+  };
+  return {
+    label,
+    first: SQLITE_HISTORY_VERSION,
+    hold: async () => {
+      await query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       try {
-        await client.query(step.sql);
-        await client.query('DELETE FROM voice_ops_schema');
-        await client.query('INSERT INTO voice_ops_schema (version) VALUES ($1)', [step.version]);
-        await client.query('COMMIT');
+        await query('CREATE TABLE IF NOT EXISTS voice_ops_schema (version INTEGER NOT NULL)');
       } catch (error) {
-        await client.query('ROLLBACK');
+        await query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
         throw error;
       }
-      applied.push(step.version);
-    }
-    return applied;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-  }
+    },
+    release: () => query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]),
+    version: () => postgresSchemaVersion(client),
+    begin: () => query('BEGIN'),
+    apply: (step) => query(step.sql),
+    record: async (version) => {
+      await query('DELETE FROM voice_ops_schema');
+      await query('INSERT INTO voice_ops_schema (version) VALUES ($1)', [version]);
+    },
+    commit: () => query('COMMIT'),
+    rollback: () => query('ROLLBACK'),
+  };
+}
+
+/** Brings the schema up to date, and returns the versions it applied; a database newer than this code is refused. */
+export function migratePostgres(
+  client: pg.ClientBase,
+  label: string,
+  steps: readonly SqlStep[] = POSTGRES_MIGRATIONS,
+): Promise<number[]> {
+  return migrateLater(postgresTarget(client, label), steps);
 }

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { parse, toClientConfig } from 'pg-connection-string';
 import type { Liveness } from './liveness.js';
 import { postgresLiveness } from './postgres-liveness.js';
+import { type Corkable, socketOf } from './postgres-socket.js';
 import {
   DatabaseBusy,
   type DatabaseFault,
@@ -190,14 +191,6 @@ abstract class PostgresSql implements Sql {
   }
 
   abstract transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
-}
-
-/** pg's socket, which it does not type: corked while a transaction's statements are sent, they leave in one write. */
-type Corkable = { cork(): void; uncork(): void };
-
-function socketOf(client: pg.PoolClient): Corkable | undefined {
-  const stream = (client as { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
-  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function' ? (stream as Corkable) : undefined;
 }
 
 /**
