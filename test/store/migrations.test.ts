@@ -125,6 +125,7 @@ describe.each(ENGINES)('the schema on %s', (engine) => {
     const old = await atVersion(temp, 'before', LATEST_VERSION - 1);
     const clock = manualClock();
     const batches = (sql: SqlEngine) => new Batches(sql, { now: clock.now, ttlMs: 600_000 });
+    const map = { kind: 'routing.map' as const, agentId: 'agt_1', agentName: 'Desk' };
     for (const id of ['b-2', 'b-1']) {
       await batches(old).create({
         id,
@@ -133,9 +134,9 @@ describe.each(ENGINES)('the schema on %s', (engine) => {
         requestedBy: 'U1',
         actor: { userId: 'U1', source: 'command' },
         items: [
-          { change: { kind: 'routing.map', phoneNumber: '+15550100001' }, state: 'unchanged' },
-          { change: { kind: 'routing.map', phoneNumber: '+15550100002' }, state: 'pending' },
-          { change: { kind: 'routing.map', phoneNumber: '+15550100003', note: 'é "quoted"' }, state: 'pending' },
+          { change: { ...map, phoneNumber: '+15550100001' }, state: 'unchanged' },
+          { change: { ...map, phoneNumber: '+15550100002' }, state: 'pending' },
+          { change: { ...map, phoneNumber: '+15550100003', agentName: 'é "quoted"' }, state: 'pending' },
         ],
       });
     }
