@@ -102,6 +102,8 @@ export interface VoiceOps {
   planBatch(actor: Actor, request: BulkRequest): Promise<PlanResult>;
   /** Desired routing as text, one `NUMBER AGENT_ID` a line, checked against the account: its routes, or every line's error. */
   checkRoutingText(text: string): Promise<Result<CheckedText>>;
+  /** The plan of a routing text checked with no error, made on the lists it was checked against. */
+  planCheckedText(actor: Actor, checked: CheckedText): Promise<PlanResult>;
   /** Today's routing in the same format, to edit and paste back. */
   exportRouting(): Promise<Result<RoutingExport>>;
   /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */

@@ -15,7 +15,15 @@ import {
   type BatchDecisions,
   recordAwaiting,
 } from './approvals.js';
-import { type BulkRequest, bulkRequest, type Planned, planItems, requestFor, samePlan } from './bulk-plans.js';
+import {
+  type AccountRead,
+  type BulkRequest,
+  bulkRequest,
+  type Planned,
+  planItems,
+  requestFor,
+  samePlan,
+} from './bulk-plans.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
@@ -105,7 +113,12 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
 }
 
 /** Plans a bulk change: every item with its effect, stored as a batch that waits for one confirmation. */
-export async function planBatch(deps: OpsDeps, actor: Actor, request: BulkRequest): Promise<PlanResult> {
+export async function planBatch(
+  deps: OpsDeps,
+  actor: Actor,
+  request: BulkRequest,
+  read?: AccountRead,
+): Promise<PlanResult> {
   const batchId = newCorrelationId();
   const action = BATCH_AUDIT_ACTION[request.kind];
   const attempt = { action: request.kind, correlationId: batchId };
@@ -115,7 +128,7 @@ export async function planBatch(deps: OpsDeps, actor: Actor, request: BulkReques
     const overLimit = await refuseBulkOverBuyLimit(deps, actor, request.count, { ...attempt, action });
     if (overLimit) return overLimit;
   }
-  const planned = await planItems(deps, request);
+  const planned = await planItems(deps, request, read);
   if (!planned.ok) {
     await record(deps, actor, batchId, { action, outcome: 'rejected', error: planned });
     return planned;

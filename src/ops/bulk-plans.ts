@@ -3,7 +3,13 @@
 // checked again at its confirmation are computed the same way.
 import { z } from 'zod';
 import { count, counted } from '../counts.js';
-import { MAX_PAGE_SIZE, type PurchasedNumber, region as regionCode, resourceId } from '../provider/schemas.js';
+import {
+  type Agent,
+  MAX_PAGE_SIZE,
+  type PurchasedNumber,
+  region as regionCode,
+  resourceId,
+} from '../provider/schemas.js';
 import type { PendingChange } from './changes.js';
 import { type OpsDeps, providerFailure } from './context.js';
 import type { AccountLists } from './lists.js';
@@ -57,12 +63,18 @@ export interface Planned {
   items: PlannedItem[];
 }
 
-/** The plan of a bulk change as the provider and the app's records stand now. */
-export async function planItems(deps: OpsDeps, request: BulkRequest): Promise<Result<Planned>> {
+/** The account's lists as read a moment ago for the same request (a routing text's check), to plan on. */
+export interface AccountRead {
+  numbers: PurchasedNumber[];
+  agents: Agent[];
+}
+
+/** The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them). */
+export async function planItems(deps: OpsDeps, request: BulkRequest, read?: AccountRead): Promise<Result<Planned>> {
   try {
     switch (request.kind) {
       case 'routing.map':
-        return await planMaps(deps, request);
+        return await planMaps(deps, request, read);
       case 'number.buy':
         return await planBuys(deps, request);
       case 'number.release':
@@ -119,8 +131,8 @@ async function pick(
   return { ok: true, picked };
 }
 
-async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise<Result<Planned>> {
-  const agents = await deps.lists.agents.get({ fresh: true });
+async function planMaps(deps: OpsDeps, request: Request<'routing.map'>, read?: AccountRead): Promise<Result<Planned>> {
+  const agents = read?.agents ?? (await deps.lists.agents.get({ fresh: true }));
   const names = new Map(agents.map((entry) => [entry.id, entry.name]));
   const routed = await deps.store.routes.agentByNumber();
   const item = (number: string, agent: { id: string; name: string }): PlannedItem => {
@@ -135,7 +147,10 @@ async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise
     };
     return { change, unchanged: current === agent.id };
   };
-  if (request.routes) return planRoutes(deps, request.routes, names, item);
+  if (request.routes) {
+    const numbers = read?.numbers ?? (await deps.lists.numbers.get({ fresh: true }));
+    return planRoutes(numbers, request.routes, names, item);
+  }
   const agentId = validate(resourceId, request.agentId ?? '');
   if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
   const name = names.get(agentId.value);
@@ -148,13 +163,13 @@ async function planMaps(deps: OpsDeps, request: Request<'routing.map'>): Promise
 }
 
 /** Each number routed to its own agent, as a routing text asks: every number must be the account's, every agent known. */
-async function planRoutes(
-  deps: OpsDeps,
+function planRoutes(
+  numbers: PurchasedNumber[],
   routes: { number: string; agentId: string }[],
   names: Map<string, string>,
   item: (number: string, agent: { id: string; name: string }) => PlannedItem,
-): Promise<Result<Planned>> {
-  const owned = new Set((await deps.lists.numbers.get({ fresh: true })).map((entry) => entry.number));
+): Result<Planned> {
+  const owned = new Set(numbers.map((entry) => entry.number));
   const items: PlannedItem[] = [];
   for (const route of routes) {
     const name = names.get(route.agentId);

@@ -19,7 +19,7 @@ import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { buyUsage, mayRequest } from './policies.js';
 import { mapNumber } from './routing.js';
-import { checkRoutingText, exportRouting } from './routing-plans.js';
+import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type OnProgress, type Role } from './types.js';
 
@@ -131,6 +131,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     planBatch: (actor: Actor, request: BulkRequest) => planBatch(deps, actor, request),
     /** Desired routing as text, one `NUMBER AGENT_ID` a line, checked against the account: its routes, or every line's error. */
     checkRoutingText: (text: string) => checkRoutingText(deps, text),
+    planCheckedText: (actor: Actor, checked: CheckedText) => planCheckedText(deps, actor, checked),
     /** Today's routing in the same format, to edit and paste back. */
     exportRouting: () => exportRouting(deps, deps.now()),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),

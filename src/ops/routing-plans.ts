@@ -1,9 +1,11 @@
 // Routing as text: today's routing exported (to edit, paste back or keep in a repository), and a desired routing read
 // back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
+import { type PlanResult, planBatch } from './batches.js';
+import type { AccountRead } from './bulk-plans.js';
 import { type OpsDeps, providerFailure } from './context.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
-import { fail, type Result } from './types.js';
+import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
 
 export interface RoutingExport {
@@ -44,6 +46,8 @@ export interface CheckedText {
   lines: CheckedLine[];
   errors: number;
   routes: { number: string; agentId: string }[];
+  /** The lists the text was checked against: its plan is made on them, not on a second reading. */
+  read: AccountRead;
 }
 
 /**
@@ -56,18 +60,18 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
   if (lines.length > ROUTING_TEXT_MAX_LINES) {
     return fail('invalid', `The text has ${lines.length} lines, and a plan holds at most ${ROUTING_TEXT_MAX_LINES}.`);
   }
-  let owned: Set<string>;
-  let agents: Set<string>;
+  let read: AccountRead;
   try {
-    const [purchased, listed] = await Promise.all([
+    const [numbers, agents] = await Promise.all([
       deps.lists.numbers.get({ fresh: true }),
       deps.lists.agents.get({ fresh: true }),
     ]);
-    owned = new Set(purchased.map((entry) => entry.number));
-    agents = new Set(listed.map((agent) => agent.id));
+    read = { numbers, agents };
   } catch (error) {
     return providerFailure(error);
   }
+  const owned = new Set(read.numbers.map((entry) => entry.number));
+  const agents = new Set(read.agents.map((agent) => agent.id));
   const routed = await deps.store.routes.agentByNumber();
   const firstLine = new Map<string, number>();
   const checked = lines.map((line): CheckedLine => {
@@ -80,7 +84,12 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
   });
   const errors = checked.filter((line) => !line.ok).length;
   const routes = checked.flatMap((line) => (line.ok ? [{ number: line.number, agentId: line.agentId }] : []));
-  return { ok: true, lines: checked, errors, routes };
+  return { ok: true, lines: checked, errors, routes, read };
+}
+
+/** The plan of a text checked with no error, made on the lists it was checked against. */
+export function planCheckedText(deps: OpsDeps, actor: Actor, checked: CheckedText): Promise<PlanResult> {
+  return planBatch(deps, actor, { kind: 'routing.map', routes: checked.routes }, checked.read);
 }
 
 function lineError(

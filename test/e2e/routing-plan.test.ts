@@ -226,9 +226,13 @@ describe('/voice plan', () => {
       `${kept} ${routes.get(kept)}  # unchanged`,
     ].join('\r\n');
     const before = t.sandbox.requestCount('mapNumber');
+    const reads = () => [t.sandbox.requestCount('listPurchasedNumbers'), t.sandbox.requestCount('listAgents')];
+    const readBefore = reads();
     const { answer, since } = await submitPlan({ file: { name: 'routing.txt', content } });
     expect(answer.json).toMatchObject({ response_action: 'clear' });
     const posted = await postedPlan(since);
+    // The text is checked and planned on one reading of the account's lists.
+    expect(reads().map((count, index) => count - (readBefore[index] ?? 0))).toEqual([1, 1]);
     const shown = readable(blocksOf(posted));
     expect(shown).toContain('3 numbers to route');
     expect(shown).toContain('1 re-routed from another agent');

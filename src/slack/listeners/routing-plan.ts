@@ -2,7 +2,7 @@
 // `/voice export`: today's routing in the same format, as text to copy or, when long, as a file.
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
-import { type Actor, fail, roleIncludes } from '../../ops/api.js';
+import { type Actor, type CheckedText, fail, roleIncludes } from '../../ops/api.js';
 import { within } from '../../within.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
@@ -107,13 +107,11 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
       );
       await deps.slack.ui.views.update({ view_id: view.id, view: posted }).catch(() => undefined);
     }
-    await reply.show(
-      planAnswer(deps, await deps.ops.planBatch(actor, { kind: 'routing.map', routes: checked.routes })),
-    );
+    await reply.show(planAnswer(deps, await deps.ops.planCheckedText(actor, checked.checked)));
   });
 }
 
-type Checked = { routes: { number: string; agentId: string }[] } | { fix: ModalView; problems: string[] };
+type Checked = { checked: CheckedText } | { fix: ModalView; problems: string[] };
 
 /**
  * A submitted routing checked in one pass, the lines it cannot read and the account's errors together: its routes, or
@@ -133,7 +131,7 @@ async function checkSubmission(
   const checked = await deps.ops.checkRoutingText(text.text);
   if (!checked.ok) return fix([escapeMrkdwn(checked.message)]);
   if (checked.errors) return fix(planErrorLines(checked.lines));
-  return { routes: checked.routes };
+  return { checked };
 }
 
 /** Today's routing: as text when it fits a message, else as a file in the person's direct messages with the app. */
