@@ -4,7 +4,9 @@ import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done } from './carry-out.js';
 import type { ConfirmationPrompt } from './changes.js';
-import { type OpsDeps, providerFailure, record } from './context.js';
+import { record } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import { changeKind } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';

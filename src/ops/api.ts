@@ -175,7 +175,8 @@ export type { Finished, Verified } from './work.js';
 
 export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
 export { abandonedBatches, interruptAbandoned } from './batches.js';
-export { atomically, newCorrelationId, type OpsDeps, record } from './context.js';
+export { atomically, newCorrelationId, record } from './context.js';
+export type { OpsDeps } from './deps.js';
 export { verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { ResourceLocks, runsAnywhere } from './locks.js';

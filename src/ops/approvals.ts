@@ -6,9 +6,11 @@ import { counted } from '../counts.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
+import { bulkKind } from './bulk-plans.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange } from './changes.js';
-import { atomically, type OpsDeps, record } from './context.js';
+import { atomically, record } from './context.js';
+import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
 import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
@@ -17,7 +19,7 @@ import { type Actor, type Failure, fail, type OnProgress, type Result, storedAct
 export const batchApproval = z.object({
   kind: z.literal('batch'),
   batchId: z.string(),
-  bulk: z.enum(['routing.map', 'number.buy', 'number.release']),
+  bulk: bulkKind,
   /** Items it changes, and of those the ones taken from an agent (a re-route, a release of a routed number). */
   total: z.number(),
   taken: z.number(),

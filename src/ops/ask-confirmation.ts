@@ -2,7 +2,8 @@
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
 import type { Confirmation } from '../store/confirmations.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { type OpsDeps, record } from './context.js';
+import { record } from './context.js';
+import type { OpsDeps } from './deps.js';
 import { targetOf } from './kinds/index.js';
 import { typedConfirmation } from './policies.js';
 import type { Actor, Result } from './types.js';

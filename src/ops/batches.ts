@@ -26,7 +26,9 @@ import {
 } from './bulk-plans.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange } from './changes.js';
-import { atomically, bothEnded, busy, deny, newCorrelationId, type OpsDeps, record } from './context.js';
+import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { busy } from './failures.js';
 import { neededRole, takesFromAgent, targetOf, workFor } from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';

@@ -11,7 +11,8 @@ import {
   resourceId,
 } from '../provider/schemas.js';
 import type { PendingChange } from './changes.js';
-import { type OpsDeps, providerFailure } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import type { AccountLists } from './lists.js';
 import { matches, type NumberFilter, numberFilter, refuseFilter } from './numbers.js';
 import { unknownRegion } from './regions.js';
@@ -50,6 +51,8 @@ export const bulkRequest = z.discriminatedUnion('kind', [
 ]);
 export type BulkRequest = z.infer<typeof bulkRequest>;
 export type BulkKind = BulkRequest['kind'];
+/** The kinds a bulk request can be, read off its schema: a kind with a bulk form is named there alone. */
+export const bulkKind = z.union(bulkRequest.options.map((option) => option.shape.kind));
 
 export interface PlannedItem {
   change: PendingChange;

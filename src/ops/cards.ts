@@ -2,7 +2,8 @@
 import { phoneNumber } from '../provider/schemas.js';
 import { type AgentFilter, type AgentSummary, type AgentsPage, listAgents } from './agents.js';
 import { type AuditChange, auditPage } from './audit.js';
-import { type OpsDeps, providerFailure } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { refuseImpossible } from './routing-text.js';

@@ -7,7 +7,8 @@ import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approval
 import { promptOf } from './ask-confirmation.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { atomically, deny, type OpsDeps, record } from './context.js';
+import { atomically, deny, record } from './context.js';
+import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
 import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';

@@ -1,43 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { InFlight } from '../in-flight.js';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
-import type { PolicyConfig } from '../policy-config.js';
-import { ProviderError } from '../provider/errors.js';
-import type { ProviderClient } from '../provider/index.js';
 import type { AuditAction, AuditOutcome } from '../store/audit.js';
 import type { TransactionOptions } from '../store/sql.js';
-import type { Store } from '../store/store.js';
-import { type AccessControl, variableFor } from './access.js';
-import type { Announcer } from './announcements.js';
-import type { AccountLists } from './lists.js';
-import type { ResourceLocks } from './locks.js';
-import type { SeenNumbers } from './seen-numbers.js';
+import { variableFor } from './access.js';
+import type { OpsDeps } from './deps.js';
+import { changeKind, isKind } from './kinds/index.js';
 import { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
-
-export interface OpsDeps {
-  provider: ProviderClient;
-  /** The provider's account lists, kept briefly for listings and pickers; every change drops them. */
-  lists: AccountLists;
-  /** Everything the app keeps: audit log, confirmations, approvals, intents, routing records, learnt facts. */
-  store: Store;
-  metrics: Metrics;
-  /** Capabilities of numbers recent searches showed. */
-  seen: SeenNumbers;
-  access: AccessControl;
-  announcer: Announcer;
-  locks: ResourceLocks;
-  /**
-   * The changes on their way to the provider, named for a stop that cannot wait for them. Their intents are open
-   * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
-   */
-  changes: InFlight;
-  /** The guardrails in force (src/ops/policies.ts applies them). */
-  policy: PolicyConfig;
-  /** The app's clock, for the windows of the buy limits. */
-  now: () => Date;
-  logger: Logger;
-}
 
 export const newCorrelationId = (): string => randomUUID();
 
@@ -121,14 +88,6 @@ export async function deny(
   return failure;
 }
 
-const ACTION_WORDS: Record<string, string> = {
-  'agent.create': 'create agents',
-  'agent.delete': 'delete agents',
-  'number.buy': 'buy numbers',
-  'number.release': 'release numbers',
-  'routing.map': 'map numbers to agents',
-};
-
 /**
  * Checks the actor's role; a denial is audited and says what an admin can do about it, and why a user group did not
  * count (the person is a guest, or Slack would not let the app read it).
@@ -142,7 +101,7 @@ export async function authorize(
   const grant = await deps.access.grantOf(actor);
   if (roleIncludes(grant.role, needed)) return undefined;
   const variable = variableFor(needed);
-  const words = `You need the ${needed} role to ${ACTION_WORDS[attempt.action] ?? attempt.action}.`;
+  const words = `You need the ${needed} role to ${isKind(attempt.action) ? changeKind(attempt.action).permits : attempt.action}.`;
   const remedy = grant.cappedAsGuest
     ? `You are a guest in Slack, and guests get no role through a user group: an admin can add your own user id ` +
       `(${actor.userId}) to ${variable}.`
@@ -173,33 +132,4 @@ export async function attempt<T extends object>(
     await record(deps, actor, correlationId, { ...what, outcome, error: result });
   }
   return result;
-}
-
-/** Turns a provider error into a failure a user can act on; anything else is a bug and is rethrown. */
-export function providerFailure(error: unknown): Failure {
-  if (!(error instanceof ProviderError)) throw error;
-  const reason =
-    error.kind === 'not_found'
-      ? 'not_found'
-      : error.kind === 'conflict'
-        ? 'conflict'
-        : error.kind === 'validation' && error.status === undefined
-          ? 'invalid'
-          : 'provider';
-  return fail(reason, error.message, {
-    providerKind: error.kind,
-    field: error.field,
-    ...(error.mayStillLand ? { unsettled: true as const } : {}),
-  });
-}
-
-/** A provider answer whose status is not the one the spec promises for success. */
-export function unexpectedStatus(what: string, expected: string, got: string): Failure {
-  return fail('provider', `The provider answered ${what} with status "${got}" instead of "${expected}".`, {
-    providerKind: 'bad_response',
-  });
-}
-
-export function busy(what: string): Failure {
-  return fail('busy', `Another change to ${what} is in progress. Wait for it to finish, then look again.`);
 }

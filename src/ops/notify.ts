@@ -1,7 +1,8 @@
 // Announcing a change once its requester has the answer, and auditing an announcement that could not be posted.
 import { AnnouncementFailed, subjectOf } from './announcements.js';
 import type { Done } from './carry-out.js';
-import { type OpsDeps, record } from './context.js';
+import { record } from './context.js';
+import type { OpsDeps } from './deps.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 
 /**

@@ -3,7 +3,8 @@ import { MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '..
 import { filterInSlices } from '../slices.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
-import { type OpsDeps, providerFailure } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import type { ReadOptions } from './lists.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';

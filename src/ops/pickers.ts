@@ -2,7 +2,8 @@
 // numbers that route nowhere first, from the provider lists kept for a minute (a keystroke must not read them again).
 import type { Agent, PurchasedNumber } from '../provider/schemas.js';
 import { eachInSlices } from '../slices.js';
-import { type OpsDeps, providerFailure } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import { type NumberSummary, summarize } from './numbers.js';
 import type { Result } from './types.js';
 

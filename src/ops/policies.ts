@@ -5,7 +5,8 @@
 import { counted } from '../counts.js';
 import type { BuyLimit } from '../policy-config.js';
 import type { PendingChange } from './changes.js';
-import { type Attempt, authorize, deny, type OpsDeps, record } from './context.js';
+import { type Attempt, authorize, deny, record } from './context.js';
+import type { OpsDeps } from './deps.js';
 import { neededRole, targetOf } from './kinds/index.js';
 import { type Actor, type Failure, fail, type Role } from './types.js';
 

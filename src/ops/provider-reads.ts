@@ -1,7 +1,7 @@
 // The provider's lists, read at most once per pass of the reconciler (or once per batch item waited on), and only
 // when a change needs them to tell what became of it.
 import type { Agent } from '../provider/schemas.js';
-import type { OpsDeps } from './context.js';
+import type { OpsDeps } from './deps.js';
 
 /** The provider's current state, read at most once per pass and only when an intent needs it. */
 export class ProviderReads {

@@ -3,7 +3,8 @@
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
 import { type PlanResult, planBatch } from './batches.js';
 import type { AccountRead } from './bulk-plans.js';
-import { type OpsDeps, providerFailure } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';

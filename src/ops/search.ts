@@ -3,7 +3,8 @@
 // that match, within a bound, and says when it stopped looking.
 import { z } from 'zod';
 import { type AvailableNumber, MAX_PAGE_SIZE, region } from '../provider/schemas.js';
-import { type OpsDeps, providerFailure } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { providerFailure } from './failures.js';
 import { unknownRegion } from './regions.js';
 import type { Result } from './types.js';
 import { validate } from './validate.js';

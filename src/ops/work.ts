@@ -3,7 +3,7 @@ import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Change } from './announcements.js';
 import type { ChangeIntent } from './changes.js';
-import type { OpsDeps } from './context.js';
+import type { OpsDeps } from './deps.js';
 import type { Failure, Result } from './types.js';
 
 /** What a change's work reports: the announcement, and what only the requester may see. */

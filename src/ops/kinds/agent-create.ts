@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { agentsNamedSince } from '../../provider/client.js';
 import { type Agent, EXPECTED_STATUS } from '../../provider/schemas.js';
 import type { ChangeIntent } from '../changes.js';
-import { type OpsDeps, unexpectedStatus } from '../context.js';
+import type { OpsDeps } from '../deps.js';
+import { unexpectedStatus } from '../failures.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import type { ChangeKind } from './kind.js';
@@ -73,6 +74,7 @@ function created(agents: Agent[], change: Extract<ChangeIntent, { kind: 'agent.c
 
 export const agentCreate: ChangeKind<'agent.create'> = {
   role: 'operator',
+  permits: 'create agents',
   target: () => undefined,
   takesFromAgent: () => false,
   work: (deps, change) => createAgentWork(deps, change),

@@ -2,7 +2,8 @@
 // its answer is lost.
 import { EXPECTED_STATUS } from '../../provider/schemas.js';
 import type { PendingChange } from '../changes.js';
-import { type OpsDeps, providerFailure, unexpectedStatus } from '../context.js';
+import type { OpsDeps } from '../deps.js';
+import { providerFailure, unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -55,6 +56,7 @@ async function verifyDelete(_deps: OpsDeps, change: Delete, reads: ProviderReads
 
 export const agentDelete: ChangeKind<'agent.delete'> = {
   role: 'admin',
+  permits: 'delete agents',
   target: (change) => change.agentId,
   takesFromAgent: () => false,
   work: (deps, change) => deleteAgentWork(deps, change),

@@ -1,7 +1,7 @@
 // The registry of kinds of change: the one place a kind is added. The compiler checks that every kind a change can be
 // has its module, and the dispatchers below are how the rest of ops asks a kind what it does.
 import type { ChangeIntent, PendingChange } from '../changes.js';
-import type { OpsDeps } from '../context.js';
+import type { OpsDeps } from '../deps.js';
 import type { ProviderReads } from '../provider-reads.js';
 import type { Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -23,6 +23,9 @@ const KINDS: { [K in Kind]: ChangeKind<K> } = {
 export function changeKind<K extends Kind>(kind: K): ChangeKind<K> {
   return KINDS[kind];
 }
+
+/** Whether an audit action names a kind of change (rather than a search, a denial, a step of a batch…). */
+export const isKind = (action: string): action is Kind => Object.hasOwn(KINDS, action);
 
 /** The target an audit row names for a change. */
 export function targetOf(change: PendingChange): string;

@@ -1,7 +1,7 @@
 // What makes a kind of change: who may ask for it, what its audit rows name, its provider work, and how a change
 // whose answer was lost is settled. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
 import type { ChangeIntent } from '../changes.js';
-import type { OpsDeps } from '../context.js';
+import type { OpsDeps } from '../deps.js';
 import type { ProviderReads } from '../provider-reads.js';
 import type { Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -12,6 +12,8 @@ export type ChangeOf<K extends Kind> = Extract<ChangeIntent, { kind: K }>;
 export interface ChangeKind<K extends Kind> {
   /** The role that may ask for it, confirm it and approve it. */
   role: Role;
+  /** What that role lets a person do, as a denial says it: "You need the operator role to buy numbers." */
+  permits: string;
   /** What its audit rows name: a number, an agent (a new agent has none until the provider names it). */
   target: (change: ChangeOf<K>) => string | undefined;
   /** Whether it takes a number from the agent it routes to, which a plan marks. */

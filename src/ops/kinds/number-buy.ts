@@ -3,7 +3,8 @@
 import type { BoughtNumber } from '../../provider/index.js';
 import { EXPECTED_STATUS } from '../../provider/schemas.js';
 import type { PendingChange } from '../changes.js';
-import { type OpsDeps, providerFailure, unexpectedStatus } from '../context.js';
+import type { OpsDeps } from '../deps.js';
+import { providerFailure, unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -60,6 +61,7 @@ async function verifyBuy(_deps: OpsDeps, change: Buy, reads: ProviderReads): Pro
 
 export const numberBuy: ChangeKind<'number.buy'> = {
   role: 'operator',
+  permits: 'buy numbers',
   target: (change) => change.number,
   takesFromAgent: () => false,
   work: (deps, change) => buyWork(deps, change),

@@ -2,7 +2,8 @@
 // record goes with it, and a lost answer is settled against the purchased list.
 import { EXPECTED_STATUS } from '../../provider/schemas.js';
 import type { PendingChange } from '../changes.js';
-import { type OpsDeps, unexpectedStatus } from '../context.js';
+import type { OpsDeps } from '../deps.js';
+import { unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -49,6 +50,7 @@ async function verifyRelease(deps: OpsDeps, change: Release, reads: ProviderRead
 
 export const numberRelease: ChangeKind<'number.release'> = {
   role: 'admin',
+  permits: 'release numbers',
   target: (change) => change.number,
   takesFromAgent: (change) => change.routedAgent !== undefined,
   work: (deps, change) => releaseWork(deps, change),

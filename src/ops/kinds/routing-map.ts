@@ -3,7 +3,8 @@
 import { ProviderError, type ProviderErrorKind } from '../../provider/errors.js';
 import { EXPECTED_STATUS } from '../../provider/schemas.js';
 import type { ChangeIntent, PendingChange } from '../changes.js';
-import { type OpsDeps, providerFailure, unexpectedStatus } from '../context.js';
+import type { OpsDeps } from '../deps.js';
+import { providerFailure, unexpectedStatus } from '../failures.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import type { ChangeKind } from './kind.js';
@@ -69,6 +70,7 @@ async function remap(
 
 export const routingMap: ChangeKind<'routing.map'> = {
   role: 'operator',
+  permits: 'map numbers to agents',
   target: (change) => change.phoneNumber,
   takesFromAgent: (change) => change.previousAgent !== undefined,
   work: mapWork,
