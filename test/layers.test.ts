@@ -102,3 +102,59 @@ describe('the door to the operations', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** Every source file's imports of other source files, type-only ones included: a circle of types is a circle too. */
+async function importGraph(): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await sourcesUnder('src')) {
+    const text = await readFile(file, 'utf8');
+    const targets: string[] = [];
+    for (const [, specifier = ''] of text.matchAll(SPECIFIERS)) {
+      if (!specifier.startsWith('.')) continue;
+      targets.push(relative(process.cwd(), resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
+    }
+    graph.set(relative(process.cwd(), file), targets);
+  }
+  return graph;
+}
+
+/** The first circle found, as the files around it, or none. */
+function circleIn(graph: Map<string, string[]>): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string): string[] | undefined => {
+    const at = path.indexOf(file);
+    if (at >= 0) return [...path.slice(at), file];
+    if (done.has(file) || !graph.has(file)) return undefined;
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      const circle = visit(target);
+      if (circle) return circle;
+    }
+    path.pop();
+    done.add(file);
+    return undefined;
+  };
+  for (const file of graph.keys()) {
+    const circle = visit(file);
+    if (circle) return circle;
+  }
+  return undefined;
+}
+
+describe('the imports of src/', () => {
+  it('run in no circle, type-only imports included', async () => {
+    const graph = await importGraph();
+    expect(graph.size).toBeGreaterThan(150);
+    expect(circleIn(graph)).toBeUndefined();
+  });
+
+  it('would show a circle where there is one', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+    ]);
+    expect(circleIn(graph)).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
+  });
+});
