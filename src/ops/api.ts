@@ -14,6 +14,7 @@ import type { BulkRequest } from './bulk-plans.js';
 import type { AgentLookup, NumberCard } from './cards.js';
 import type { Done } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
+import type { Kind } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import type { NumberFilter, NumbersPage } from './numbers.js';
 import type { PageRequest } from './pages.js';
@@ -34,8 +35,11 @@ export interface PoliciesInForce {
 export interface VoiceOps {
   /** The role this person holds (from the groups and lists that grant roles). */
   roleOf(person: Person): Promise<Role>;
-  /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
-  authorize(actor: Actor, needed: Role, action: AuditAction): Promise<Failure | undefined>;
+  /**
+   * Checks the role a kind of change needs, and the channel, before its form opens, so nobody fills one in only to be
+   * refused; audited.
+   */
+  authorize(actor: Actor, kind: Kind): Promise<Failure | undefined>;
   /** Audits a delivery from a workspace or org other than the app's, refused before any listener sees it. */
   refuseOtherWorkspace(actor: Actor, appHome: string): Promise<void>;
   /**
@@ -154,7 +158,7 @@ export {
   type PendingChange,
   requestIdOf,
 } from './changes.js';
-export { neededRole, targetOf } from './kinds/index.js';
+export { type Kind, neededRole, targetOf } from './kinds/index.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
 export { type NumberFilter, type NumberSummary, type NumbersPage, numberFilter } from './numbers.js';

@@ -13,6 +13,7 @@ import type { Done } from './carry-out.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
+import { type Kind, neededRole } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
 import { listNumbers, type NumberFilter, requestBuy, requestRelease } from './numbers.js';
@@ -22,15 +23,15 @@ import { buyUsage, mayRequest } from './policies.js';
 import { mapNumber } from './routing.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
-import { type Actor, fail, type OnProgress, type Role } from './types.js';
+import { type Actor, fail, type OnProgress } from './types.js';
 
 /** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
 export function createOps(deps: OpsDeps): VoiceOps {
   return {
     roleOf: (person: Person) => deps.access.roleOf(person),
     /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
-    authorize: (actor: Actor, needed: Role, action: AuditAction) =>
-      mayRequest(deps, actor, needed, { action, correlationId: newCorrelationId() }),
+    authorize: (actor: Actor, kind: Kind) =>
+      mayRequest(deps, actor, neededRole(kind), { action: kind, correlationId: newCorrelationId() }),
     /** Audits a delivery from a workspace or org other than the app's, refused before any listener sees it. */
     refuseOtherWorkspace: (actor: Actor, appHome: string) =>
       record(deps, actor, newCorrelationId(), {

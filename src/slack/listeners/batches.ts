@@ -118,7 +118,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     const actor = actorOf(body, requesterIn(context));
     const filter = decodeValue(numberFilter, chosenValue(body));
     if (!filter) return;
-    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    const denied = await deps.ops.authorize(actor, 'routing.map');
     if (denied) return (await surfaceFor(deps, body, actor, 'Map numbers')).show({ kind: 'failure', failure: denied });
     const view = bulkMapModal(describeNumberFilter(filter), encodeValue({ filter, channelId: actor.channelId }));
     await openForm(deps, {
@@ -144,7 +144,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
   app.action<Body>(ACTION.routeNumbersToAgent, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    const denied = await deps.ops.authorize(actor, 'routing.map');
     if (denied)
       return (await surfaceFor(deps, body, actor, 'Route numbers')).show({ kind: 'failure', failure: denied });
     await openRouteNumbersModal(deps, actor, {

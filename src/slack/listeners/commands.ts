@@ -92,7 +92,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       if (command.agentName && command.language) {
         return reply(await createAgentAnswer(deps, actor, { name: command.agentName, language: command.language }));
       }
-      const denied = await deps.ops.authorize(actor, 'operator', 'agent.create');
+      const denied = await deps.ops.authorize(actor, 'agent.create');
       if (denied) return reply({ kind: 'failure', failure: denied });
       const view = createAgentModal({ agentName: command.agentName, privateMetadata: metadata });
       return openForm(deps, { triggerId, view, instead: '/voice agents create NAME LANGUAGE', reply: respond });
@@ -116,7 +116,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       if (command.number && command.agentId) {
         return reply(await mapAnswer(deps, actor, { phoneNumber: command.number, agentId: command.agentId }));
       }
-      const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+      const denied = await deps.ops.authorize(actor, 'routing.map');
       if (denied) return reply({ kind: 'failure', failure: denied });
       return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
@@ -131,7 +131,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
         await bulkAnswer(deps, actor, { kind: 'routing.map', filter: command.filter, agentId: command.agentId }),
       );
     case 'plan': {
-      const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+      const denied = await deps.ops.authorize(actor, 'routing.map');
       if (denied) return reply({ kind: 'failure', failure: denied });
       const view = routingPlanModal(metadata);
       return openForm(deps, { triggerId, view, instead: '/voice map FILTER to AGENT_ID', reply: respond });

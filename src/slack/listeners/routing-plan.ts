@@ -63,7 +63,7 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
   app.action<Body>(ACTION.planRouting, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, 'operator', 'routing.map');
+    const denied = await deps.ops.authorize(actor, 'routing.map');
     if (denied) return (await surfaceFor(deps, body, actor, 'Plan routing')).show({ kind: 'failure', failure: denied });
     const view = routingPlanModal(encodeMetadata({ channelId: actor.channelId }));
     await openForm(deps, { triggerId: body.trigger_id, view, instead: '/voice plan', reply: replyFor(deps, body) });
