@@ -343,21 +343,19 @@ function staticSelect(element, blockId, surface, place) {
 }
 
 /**
- * A type-ahead: each keystroke (past the minimum length), and focus when that minimum is 0, asks the app for options,
- * as Slack's block_suggestion does.
- * @param {Extract<UiElement, { t: 'external_select' }>} element
- * @param {string} blockId
- * @param {Surface} surface
- * @param {{ inInput: boolean, id?: string, label?: string }} place
- * @returns {HTMLElement}
+ * The parts every type-ahead has, as a screen reader names them: the field (a combobox, labelled by its input block
+ * or its placeholder), the list of options it controls, the line that says how many there are, and a way to close
+ * the list.
+ * @param {string} placeholder
+ * @param {{ id?: string, label?: string }} place
  */
-function externalSelect(element, blockId, surface, place) {
+function typeAhead(placeholder, place) {
   const box = el('div', 'bk-combobox');
   const field = el('input', 'bk-field-input');
   field.type = 'text';
   field.id = place.id ?? uid('combobox');
-  if (!place.id) field.setAttribute('aria-label', element.placeholder);
-  field.placeholder = element.placeholder;
+  if (!place.id) field.setAttribute('aria-label', placeholder);
+  field.placeholder = placeholder;
   field.setAttribute('role', 'combobox');
   field.setAttribute('aria-autocomplete', 'list');
   field.setAttribute('aria-expanded', 'false');
@@ -369,6 +367,24 @@ function externalSelect(element, blockId, surface, place) {
   field.setAttribute('aria-controls', list.id);
   const status = el('p', 'bk-hint');
   status.setAttribute('aria-live', 'polite');
+  const close = () => {
+    list.hidden = true;
+    field.setAttribute('aria-expanded', 'false');
+  };
+  return { box, field, list, status, close };
+}
+
+/**
+ * A type-ahead: each keystroke (past the minimum length), and focus when that minimum is 0, asks the app for options,
+ * as Slack's block_suggestion does.
+ * @param {Extract<UiElement, { t: 'external_select' }>} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ inInput: boolean, id?: string, label?: string }} place
+ * @returns {HTMLElement}
+ */
+function externalSelect(element, blockId, surface, place) {
+  const { box, field, list, status, close } = typeAhead(element.placeholder, place);
   box.append(field, list, status);
 
   const kept = surface.values.get(blockId, element.actionId);
@@ -385,10 +401,6 @@ function externalSelect(element, blockId, surface, place) {
   store();
   field.value = chosen?.text ?? '';
 
-  const close = () => {
-    list.hidden = true;
-    field.setAttribute('aria-expanded', 'false');
-  };
   /** @param {UiOption} option */
   const choose = async (option) => {
     chosen = option;
@@ -466,27 +478,11 @@ function externalSelect(element, blockId, surface, place) {
  * @param {{ id?: string, label?: string, inInput?: boolean }} place
  */
 function multiExternalSelect(element, blockId, surface, place) {
-  const box = el('div', 'bk-combobox');
   const label = place.label ?? element.placeholder;
+  const { box, field, list, status, close } = typeAhead(element.placeholder, { ...place, label });
+  list.setAttribute('aria-multiselectable', 'true');
   const chips = el('ul', 'bk-chips');
   chips.setAttribute('aria-label', `${label}: chosen`);
-  const field = el('input', 'bk-field-input');
-  field.type = 'text';
-  field.id = place.id ?? uid('combobox');
-  if (!place.id) field.setAttribute('aria-label', element.placeholder);
-  field.placeholder = element.placeholder;
-  field.setAttribute('role', 'combobox');
-  field.setAttribute('aria-autocomplete', 'list');
-  field.setAttribute('aria-expanded', 'false');
-  const list = el('ul', 'bk-listbox');
-  list.id = uid('listbox');
-  list.setAttribute('role', 'listbox');
-  list.setAttribute('aria-multiselectable', 'true');
-  list.setAttribute('aria-label', label);
-  list.hidden = true;
-  field.setAttribute('aria-controls', list.id);
-  const status = el('p', 'bk-hint');
-  status.setAttribute('aria-live', 'polite');
   box.append(chips, field, list, status);
 
   const kept = surface.values.get(blockId, element.actionId);
@@ -525,10 +521,6 @@ function multiExternalSelect(element, blockId, surface, place) {
       return;
     } else chosen = [...chosen, option];
     show();
-  };
-  const close = () => {
-    list.hidden = true;
-    field.setAttribute('aria-expanded', 'false');
   };
   let asked = 0;
   /** @param {string} typed */
