@@ -16,7 +16,8 @@ import type { Done } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import type { Kind } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
-import type { NumberFilter, NumbersPage } from './numbers.js';
+import type { NumberFilter } from './number-filter.js';
+import type { NumbersPage } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
 import type { BuyUsage } from './policies.js';
@@ -147,7 +148,8 @@ export {
 } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export { type ApplyResult, type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
-export { type BulkKind, type BulkRequest, MAX_BATCH_ITEMS } from './bulk-plans.js';
+export { MAX_BATCH_ITEMS } from './bulk-items.js';
+export type { BulkKind, BulkRequest } from './bulk-plans.js';
 export type { AgentCard, AgentLookup, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export {
@@ -161,7 +163,8 @@ export {
 export { type Kind, neededRole, targetOf } from './kinds/index.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
-export { type NumberFilter, type NumberSummary, type NumbersPage, numberFilter } from './numbers.js';
+export { type NumberFilter, numberFilter } from './number-filter.js';
+export type { NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
 export type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
 export type { BuyUsage } from './policies.js';

@@ -6,9 +6,9 @@ import { counted } from '../counts.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
-import { bulkKind } from './bulk-plans.js';
+import { batchAction, bulkKind } from './bulk-plans.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { BATCH_AUDIT_ACTION, type PendingChange, pendingChange } from './changes.js';
+import { type PendingChange, pendingChange } from './changes.js';
 import { atomically, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
@@ -36,7 +36,7 @@ export const kindOf = (change: ApprovableChange): PendingChange['kind'] =>
   change.kind === 'batch' ? change.bulk : change.kind;
 
 const actionOf = (change: ApprovableChange): AuditAction =>
-  change.kind === 'batch' ? BATCH_AUDIT_ACTION[change.bulk] : change.kind;
+  change.kind === 'batch' ? batchAction(change.bulk) : change.kind;
 
 const subjectOf = (change: ApprovableChange): string =>
   change.kind === 'batch' ? counted(change.total, 'number') : targetOf(change);

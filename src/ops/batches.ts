@@ -15,17 +15,10 @@ import {
   type BatchDecisions,
   recordAwaiting,
 } from './approvals.js';
-import {
-  type AccountRead,
-  type BulkRequest,
-  bulkRequest,
-  type Planned,
-  planItems,
-  requestFor,
-  samePlan,
-} from './bulk-plans.js';
+import type { AccountRead, Planned } from './bulk-items.js';
+import { type BulkRequest, batchAction, bulkRequest, planItems, requestFor, samePlan } from './bulk-plans.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
-import { BATCH_AUDIT_ACTION, itemCorrelationId, type PendingChange } from './changes.js';
+import { itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy } from './failures.js';
@@ -46,7 +39,7 @@ interface PendingItem {
 }
 
 /** The audit action of a stored batch. */
-const actionOf = (batch: Batch): AuditAction => BATCH_AUDIT_ACTION[storedPlan.parse(batch.plan).request.kind];
+const actionOf = (batch: Batch): AuditAction => batchAction(storedPlan.parse(batch.plan).request.kind);
 
 /** What a batch's plan says, as stored with it. */
 const storedPlan = z.object({
@@ -122,7 +115,7 @@ export async function planBatch(
   read?: AccountRead,
 ): Promise<PlanResult> {
   const batchId = newCorrelationId();
-  const action = BATCH_AUDIT_ACTION[request.kind];
+  const action = batchAction(request.kind);
   const attempt = { action: request.kind, correlationId: batchId };
   const denied = await mayRequest(deps, actor, neededRole(request.kind), attempt);
   if (denied) return denied;
@@ -167,7 +160,7 @@ async function storePlan(
       items: planned.items.map((item) => ({ change: item.change, state: item.unchanged ? 'unchanged' : 'pending' })),
     });
     await record(deps, actor, batchId, {
-      action: BATCH_AUDIT_ACTION[request.kind],
+      action: batchAction(request.kind),
       outcome: 'requested',
       target: counted(planned.items.length, 'number'),
       params: {
@@ -363,7 +356,7 @@ async function replanIfChanged(
   if (holds) return undefined;
   if (!(await deps.store.batches.move(batch.id, ['planned'], 'expired'))) return alreadyStarted(deps, batch.id);
   await record(deps, actor, batch.id, {
-    action: BATCH_AUDIT_ACTION[plan.request.kind],
+    action: batchAction(plan.request.kind),
     outcome: 'expired',
     error: fail('conflict', 'What the plan would do changed before it was confirmed.', { code: 'plan_changed' }),
   });
@@ -386,7 +379,7 @@ async function start(
     if (batch.kind === 'number.buy') {
       await deps.store.lock('buy-limits');
       const count = (await deps.store.batches.counts(batch.id)).pending;
-      const attempt = { action: BATCH_AUDIT_ACTION['number.buy'], correlationId: batch.id };
+      const attempt = { action: batchAction('number.buy'), correlationId: batch.id };
       const overLimit = await refuseBulkOverBuyLimit(deps, actor, count, attempt);
       if (overLimit) return overLimit;
     }
@@ -516,7 +509,7 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
   if (!view) throw new Error(`batch ${batchId} vanished`);
   const { counts } = view;
   await record(deps, actor, batchId, {
-    action: BATCH_AUDIT_ACTION[view.plan.request.kind],
+    action: batchAction(view.plan.request.kind),
     outcome: stopped ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
     params: countsParams(counts),
     error: counts.failed
@@ -679,7 +672,7 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
     const view = await batchView(deps, batch.id);
     if (!view) continue;
     await record(deps, actor, batch.id, {
-      action: BATCH_AUDIT_ACTION[view.plan.request.kind],
+      action: batchAction(view.plan.request.kind),
       outcome: 'failed',
       params: countsParams(view.counts),
       error: fail(

@@ -32,10 +32,3 @@ export function batchItemOf(correlationId: string): { batchId: string; seq: numb
  * that request's correlation id, and the request's run and lease cover the change (a batch holds its items' locks).
  */
 export const requestIdOf = (correlationId: string): string => batchItemOf(correlationId)?.batchId ?? correlationId;
-
-/** How each kind of bulk change is audited: the batch as one request, its items as the single changes they are. */
-export const BATCH_AUDIT_ACTION = {
-  'routing.map': 'batch.map',
-  'number.buy': 'batch.buy',
-  'number.release': 'batch.release',
-} as const;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
 import { filterInSlices } from '../slices.js';
 import { requestConfirmation } from './ask-confirmation.js';
@@ -6,26 +5,14 @@ import type { ConfirmationPrompt } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import type { ReadOptions } from './lists.js';
+import { matches, type NumberFilter, refuseFilter } from './number-filter.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
-import { regionOf, unknownRegion } from './regions.js';
+import { regionOf } from './regions.js';
 import { refuseImpossible } from './routing-text.js';
-import { type Actor, type Failure, fail, type Result } from './types.js';
+import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { named, visible } from './visible.js';
-
-/** Which purchased numbers a listing shows; every field given must hold. It travels in buttons, hence a schema. */
-export const numberFilter = z.object({
-  /** true: only numbers that route to an agent; false: only those that route nowhere. */
-  routed: z.boolean().optional(),
-  /** A region code, told from the number's country calling code. */
-  region: z.string().optional(),
-  /** Only numbers that route to this agent. */
-  agentId: z.string().optional(),
-  /** Digits found anywhere in the number, e.g. an area code. */
-  digits: z.string().optional(),
-});
-export type NumberFilter = z.infer<typeof numberFilter>;
 
 export interface NumberSummary extends PurchasedNumber {
   /** Told from the number's country calling code; undefined when the region table does not know it. */
@@ -68,26 +55,6 @@ export async function listNumbers(
 export async function withCapabilities(deps: OpsDeps, numbers: NumberSummary[]): Promise<NumberSummary[]> {
   const known = await deps.store.facts.capabilities(numbers.map((entry) => entry.number));
   return numbers.map((entry) => ({ ...entry, capabilities: known.get(entry.number) }));
-}
-
-/** A filter that cannot match anything is explained rather than answered with an empty list. */
-export function refuseFilter(filter: NumberFilter): Failure | undefined {
-  if (filter.region !== undefined) {
-    const unknown = unknownRegion(filter.region);
-    if (unknown) return unknown;
-  }
-  if (filter.agentId !== undefined) {
-    const checked = validate(resourceId, filter.agentId);
-    if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
-  }
-  return undefined;
-}
-
-export function matches(filter: NumberFilter, entry: PurchasedNumber, agentId: string | undefined): boolean {
-  if (filter.routed !== undefined && filter.routed !== (agentId !== undefined)) return false;
-  if (filter.agentId !== undefined && agentId !== filter.agentId) return false;
-  if (filter.region !== undefined && regionOf(entry.number) !== filter.region) return false;
-  return filter.digits === undefined || entry.number.includes(filter.digits);
 }
 
 export function summarize(

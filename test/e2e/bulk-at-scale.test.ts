@@ -1,7 +1,7 @@
 // A plan of 1,000 numbers, the most a plan holds: its pages, its progress and its result all keep within Slack's
 // Block Kit limits, every number is listed on exactly one page, and one more number is refused before any plan.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MAX_BATCH_ITEMS } from '../../src/ops/bulk-plans.js';
+import { MAX_BATCH_ITEMS } from '../../src/ops/bulk-items.js';
 import { ACTION, PAGE } from '../../src/slack/ids.js';
 import { OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';

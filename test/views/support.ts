@@ -1,7 +1,8 @@
 // Fixtures and JSON walkers for the view tests: they look at what Slack would receive, not at how it was built.
 import type { AgentFilter, AgentSummary, AgentsPage } from '../../src/ops/agents.js';
 import type { AuditChange, AuditPage } from '../../src/ops/audit.js';
-import type { NumberFilter, NumberSummary, NumbersPage } from '../../src/ops/numbers.js';
+import type { NumberFilter } from '../../src/ops/number-filter.js';
+import type { NumberSummary, NumbersPage } from '../../src/ops/numbers.js';
 import { pageOf } from '../../src/ops/pages.js';
 import type { SearchPage } from '../../src/ops/search.js';
 import type { AvailableNumber, CreatedAgent } from '../../src/provider/schemas.js';

@@ -51,4 +51,4 @@ export function verifyChange(deps: OpsDeps, reads: ProviderReads, change: Change
   return changeKind(change.kind).verify(deps, change, reads, by);
 }
 
-export type { ChangeKind, ChangeOf, Kind } from './kind.js';
+export type { BatchAction, BulkForm, ChangeKind, ChangeOf, Kind } from './kind.js';

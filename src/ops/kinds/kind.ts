@@ -1,9 +1,13 @@
 // What makes a kind of change: who may ask for it, what its audit rows name, its provider work, and how a change
-// whose answer was lost is settled. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
+// whose answer was lost is settled; and, for a kind asked for in bulk, its bulk form. One module a kind (kinds/*.ts),
+// one registry of them (kinds/index.ts), and one of the bulk forms (bulk-plans.ts).
+import type { z } from 'zod';
+import type { AuditAction } from '../../store/audit.js';
+import type { AccountRead, Planned } from '../bulk-items.js';
 import type { ChangeIntent } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import type { ProviderReads } from '../provider-reads.js';
-import type { Role } from '../types.js';
+import type { Result, Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
 
 export type Kind = ChangeIntent['kind'];
@@ -25,4 +29,24 @@ export interface ChangeKind<K extends Kind> {
    * answer throws: nothing is known yet.
    */
   verify: (deps: OpsDeps, change: ChangeOf<K>, reads: ProviderReads, by: string) => Promise<Verified>;
+}
+
+/** How a batch is audited as one request: `batch.map`, `batch.buy`… */
+export type BatchAction = Extract<AuditAction, `batch.${string}`>;
+
+/**
+ * A kind's bulk form: one request for many changes of the kind, planned item by item, stored with its plan and
+ * planned again when it is confirmed. `S` is the request's schema, a variant of the bulk request (bulk-plans.ts).
+ */
+export interface BulkForm<S extends z.ZodType<{ kind: Kind }>> {
+  request: S;
+  /** The batch's own audit rows; each item's are the single change's. */
+  audit: BatchAction;
+  /**
+   * Its items as the provider and the app's records stand now (or as `read` just found them). A provider that does
+   * not answer throws.
+   */
+  plan: (deps: OpsDeps, request: z.output<S>, read?: AccountRead) => Promise<Result<Planned>>;
+  /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
+  again: (request: z.output<S>, numbers: string[]) => z.output<S>;
 }

@@ -1,14 +1,20 @@
 // Buying a number: it spends money, so it is confirmed first; the number is locked while it is bought, and a lost
-// answer is settled against the purchased list.
+// answer is settled against the purchased list. In bulk: COUNT numbers for sale in a region.
+import { z } from 'zod';
+import { count, counted } from '../../counts.js';
 import type { BoughtNumber } from '../../provider/index.js';
-import { EXPECTED_STATUS } from '../../provider/schemas.js';
+import { EXPECTED_STATUS, MAX_PAGE_SIZE, region as regionCode } from '../../provider/schemas.js';
+import { MAX_BATCH_ITEMS, named, type Planned, type PlannedItem } from '../bulk-items.js';
 import type { PendingChange } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
-import { fail } from '../types.js';
+import { unknownRegion } from '../regions.js';
+import { SEARCH_SCAN_PAGES } from '../search.js';
+import { fail, type Result } from '../types.js';
+import { validate } from '../validate.js';
 import type { Verified, Work } from '../work.js';
-import type { ChangeKind } from './kind.js';
+import type { BulkForm, ChangeKind } from './kind.js';
 
 type Buy = Extract<PendingChange, { kind: 'number.buy' }>;
 
@@ -66,4 +72,64 @@ export const numberBuy: ChangeKind<'number.buy'> = {
   takesFromAgent: () => false,
   work: (deps, change) => buyWork(deps, change),
   verify: verifyBuy,
+};
+
+/** COUNT voice numbers for sale in a region (containing the digits, when given), or the numbers named. */
+const buyMany = z.object({
+  kind: z.literal('number.buy'),
+  region: z.string(),
+  count: z.number().int().min(1).max(MAX_BATCH_ITEMS),
+  digits: z.string().optional(),
+  numbers: named,
+});
+type BuyMany = z.infer<typeof buyMany>;
+
+/**
+ * COUNT voice numbers for sale in the region (containing the digits, when given), from the first provider pages; or
+ * the numbers named, those the account does not own yet.
+ */
+async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned>> {
+  const checked = validate(regionCode, request.region);
+  if (!checked.ok) return { ...checked, field: 'region', message: `Region ${checked.message}` };
+  const unknown = unknownRegion(checked.value);
+  if (unknown) return unknown;
+  const owned = new Set((await deps.lists.numbers.get({ fresh: true })).map((entry) => entry.number));
+  const buy = (number: string, capabilities?: string[]): PlannedItem => ({
+    change: { kind: 'number.buy', number, ...(capabilities ? { capabilities } : {}) },
+    unchanged: false,
+  });
+  if (request.numbers) {
+    const items = request.numbers.filter((number) => !owned.has(number)).map((number) => buy(number));
+    return items.length ? { ok: true, items } : fail('not_found', 'Every one of those numbers is yours already.');
+  }
+  const found: PlannedItem[] = [];
+  const pages = deps.provider.searchNumberPages(
+    { region: checked.value, limit: MAX_PAGE_SIZE },
+    { maxPages: SEARCH_SCAN_PAGES },
+  );
+  for await (const page of pages) {
+    deps.seen.remember(page);
+    for (const entry of page) {
+      if (found.length === request.count) break;
+      const wanted = entry.capabilities.includes('voice') && (!request.digits || entry.number.includes(request.digits));
+      if (wanted && !owned.has(entry.number)) found.push(buy(entry.number, entry.capabilities));
+    }
+    if (found.length === request.count) return { ok: true, items: found };
+  }
+  const digits = request.digits ? ` containing ${request.digits}` : '';
+  return fail(
+    'not_found',
+    found.length
+      ? `Only ${counted(found.length, 'voice number')} for sale in ${checked.value}${digits} ` +
+          `${found.length === 1 ? 'was' : 'were'} found, not ${count(request.count)}: ` +
+          `ask for ${found.length}, or for other digits.`
+      : `No voice number for sale in ${checked.value}${digits} was found.`,
+  );
+}
+
+export const numberBuyBulk: BulkForm<typeof buyMany> = {
+  request: buyMany,
+  audit: 'batch.buy',
+  plan: planBuys,
+  again: (request, numbers) => ({ ...request, count: numbers.length, numbers }),
 };

@@ -1,17 +1,23 @@
 // Routing a number to an agent: confirmed first when it takes the number from another agent; the number and the
 // agent are locked meanwhile. Routing cannot be read back, so a lost answer is settled by sending the map again.
+// In bulk: every number a filter picks routed to one agent, or each number to its own (a routing text).
+import { z } from 'zod';
 import { ProviderError, type ProviderErrorKind } from '../../provider/errors.js';
-import { EXPECTED_STATUS } from '../../provider/schemas.js';
+import { EXPECTED_STATUS, type PurchasedNumber, resourceId } from '../../provider/schemas.js';
+import { type AccountRead, MAX_BATCH_ITEMS, named, type Planned, type PlannedItem, pick } from '../bulk-items.js';
 import type { ChangeIntent, PendingChange } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
-import { fail } from '../types.js';
+import { numberFilter } from '../number-filter.js';
+import { fail, type Result } from '../types.js';
+import { validate } from '../validate.js';
+import { visible } from '../visible.js';
 import type { Verified, Work } from '../work.js';
-import type { ChangeKind } from './kind.js';
+import type { BulkForm, ChangeKind } from './kind.js';
 
-type Map = Extract<PendingChange, { kind: 'routing.map' }>;
+type Mapping = Extract<PendingChange, { kind: 'routing.map' }>;
 
-export function mapWork(deps: OpsDeps, change: Map, by: string): Work {
+export function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
   return {
     action: 'routing.map',
     target: change.phoneNumber,
@@ -75,4 +81,78 @@ export const routingMap: ChangeKind<'routing.map'> = {
   takesFromAgent: (change) => change.previousAgent !== undefined,
   work: mapWork,
   verify: (deps, change, _reads, by) => remap(deps, change, by),
+};
+
+/** One agent for every number a filter picks (or the numbers named), or each number its own agent (a routing text). */
+const mapMany = z.object({
+  kind: z.literal('routing.map'),
+  agentId: z.string().optional(),
+  filter: numberFilter.optional(),
+  numbers: named,
+  routes: z
+    .array(z.object({ number: z.string(), agentId: z.string() }))
+    .max(MAX_BATCH_ITEMS)
+    .optional(),
+});
+type MapMany = z.infer<typeof mapMany>;
+
+async function planMaps(deps: OpsDeps, request: MapMany, read?: AccountRead): Promise<Result<Planned>> {
+  const agents = read?.agents ?? (await deps.lists.agents.get({ fresh: true }));
+  const names = new Map(agents.map((entry) => [entry.id, entry.name]));
+  const routed = await deps.store.routes.agentByNumber();
+  const item = (number: string, agent: { id: string; name: string }): PlannedItem => {
+    const current = routed.get(number);
+    const moved = current !== undefined && current !== agent.id;
+    const change: PendingChange = {
+      kind: 'routing.map',
+      phoneNumber: number,
+      agentId: agent.id,
+      agentName: agent.name,
+      ...(moved ? { previousAgent: { id: current, name: names.get(current) } } : {}),
+    };
+    return { change, unchanged: current === agent.id };
+  };
+  if (request.routes) {
+    const numbers = read?.numbers ?? (await deps.lists.numbers.get({ fresh: true }));
+    return planRoutes(numbers, request.routes, names, item);
+  }
+  const agentId = validate(resourceId, request.agentId ?? '');
+  if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
+  const name = names.get(agentId.value);
+  if (name === undefined)
+    return fail('not_found', `No agent has the id ${visible(agentId.value)}.`, { field: 'agent' });
+  const picked = await pick(deps.lists, routed, request);
+  if (!picked.ok) return picked;
+  const agent = { id: agentId.value, name };
+  return { ok: true, agent, items: picked.picked.map(({ number }) => item(number, agent)) };
+}
+
+/** Each number routed to its own agent, as a routing text asks: every number must be the account's, every agent known. */
+function planRoutes(
+  numbers: PurchasedNumber[],
+  routes: { number: string; agentId: string }[],
+  names: Map<string, string>,
+  item: (number: string, agent: { id: string; name: string }) => PlannedItem,
+): Result<Planned> {
+  const owned = new Set(numbers.map((entry) => entry.number));
+  const items: PlannedItem[] = [];
+  for (const route of routes) {
+    const name = names.get(route.agentId);
+    if (!owned.has(route.number))
+      return fail('not_found', `${visible(route.number)} is no longer one of your numbers.`);
+    if (name === undefined) return fail('not_found', `No agent has the id ${visible(route.agentId)} any more.`);
+    items.push(item(route.number, { id: route.agentId, name }));
+  }
+  return { ok: true, items };
+}
+
+export const routingMapBulk: BulkForm<typeof mapMany> = {
+  request: mapMany,
+  audit: 'batch.map',
+  plan: planMaps,
+  again: (request, numbers) => {
+    if (!request.routes) return { ...request, numbers };
+    const kept = new Set(numbers);
+    return { ...request, routes: request.routes.filter((route) => kept.has(route.number)) };
+  },
 };
