@@ -184,7 +184,7 @@ export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
 export { abandonedBatches, interruptAbandoned } from './batches.js';
 export { atomically, newCorrelationId, record } from './context.js';
 export type { OpsDeps } from './deps.js';
-export { verifyChange } from './kinds/index.js';
+export { auditParamsOf, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { ResourceLocks, runsAnywhere } from './locks.js';
 export { announce } from './notify.js';

@@ -5,6 +5,7 @@ import {
   type Actor,
   announce,
   atomically,
+  auditParamsOf,
   batchItemOf,
   type ChangeIntent,
   type Done,
@@ -104,7 +105,7 @@ async function resolveOne(
         action: change.kind,
         outcome: outcome.ok ? 'succeeded' : 'failed',
         target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
-        params: { reconciled: true },
+        params: { reconciled: true, ...auditParamsOf(change) },
         error: outcome.ok ? undefined : outcome,
       });
       return true;
@@ -138,7 +139,7 @@ function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: C
         action: change.kind,
         outcome: 'succeeded',
         target: targetOf(change),
-        params: { reconciled: true, madeAgainBy: 'a later request' },
+        params: { reconciled: true, madeAgainBy: 'a later request', ...auditParamsOf(change) },
       });
     },
     { replayable: true },

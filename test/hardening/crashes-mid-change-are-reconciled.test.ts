@@ -174,6 +174,8 @@ interface Scene {
   /** What the requester is told when it was made, and when it was not. */
   saysMade: RegExp;
   saysNot: RegExp;
+  /** What the reconciler's outcome row keeps of the change beside its target, as the change's own answer would. */
+  params(): Record<string, unknown>;
 }
 
 const voiceNumber = (app: Running, region: string) =>
@@ -196,6 +198,7 @@ function scene(kind: Kind, region: string): Scene {
         made: owned,
         saysMade: /Bought \*\+\d+\*/,
         saysNot: /was not bought/,
+        params: () => ({}),
       };
     case 'release':
       return {
@@ -209,6 +212,7 @@ function scene(kind: Kind, region: string): Scene {
         made: async (app) => !(await owned(app)),
         saysMade: /Released \*\+\d+\*/,
         saysNot: /was not released/,
+        params: () => ({ numberId: expect.any(String) }),
       };
     case 'map':
       return {
@@ -224,6 +228,7 @@ function scene(kind: Kind, region: string): Scene {
         made: async () => true,
         saysMade: /Routed \*\+\d+\*/,
         saysNot: /was not routed/,
+        params: () => ({ agentId }),
       };
     case 'delete':
       return {
@@ -236,6 +241,7 @@ function scene(kind: Kind, region: string): Scene {
         made: async (app) => !(await list(app, '/ai-agents')).some((agent) => agent.id === agentId),
         saysMade: /Deleted agent/,
         saysNot: /was not deleted/,
+        params: () => ({ name: 'Doomed desk' }),
       };
     case 'create':
       return {
@@ -250,6 +256,7 @@ function scene(kind: Kind, region: string): Scene {
           (await list(app, '/ai-agents')).filter((agent) => agent.name === 'Crash twin').length === 2,
         saysMade: /Created agent \*Crash twin\*.+its token went with the answer/,
         saysNot: /was not created: no new agent of that name is listed/,
+        params: () => ({ name: 'Crash twin', language: 'en-US' }),
       };
   }
 }
@@ -316,7 +323,8 @@ describe.each<Provider>(['external', 'embedded'])('SIGKILL mid-change, provider 
       );
       const last = (await auditOf(home, change.action)).at(-1);
       expect(last).toMatchObject({ outcome: made ? 'succeeded' : 'failed', source: 'system' });
-      expect(JSON.parse(last?.params ?? '{}')).toEqual({ reconciled: true });
+      // The row alone tells what the change did: the agent a number was routed to, say.
+      expect(JSON.parse(last?.params ?? '{}')).toEqual({ reconciled: true, ...change.params() });
       await stop(second);
       const announced = slack.calls('chat.postMessage').filter((entry) => entry.body.channel === NOTIFY_CHANNEL);
       expect(announced.length - announcedBefore, 'announced once if it happened, else not at all').toBe(made ? 1 : 0);

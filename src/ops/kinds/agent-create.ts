@@ -12,6 +12,8 @@ import type { ChangeKind } from './kind.js';
 
 type Create = Extract<ChangeIntent, { kind: 'agent.create' }>;
 
+const auditParams = (change: Create) => ({ name: change.name, language: change.language });
+
 /** Said when a creation whose answer was lost is found in the agents list: created, but nobody has its token. */
 export const tokenLostNote =
   "The provider's answer was lost, so the agent was found in the agents list instead (the one new agent of that " +
@@ -19,7 +21,7 @@ export const tokenLostNote =
   'with the answer and cannot be shown again. If you need the token, delete this agent and create it again.';
 
 function createAgentWork(deps: OpsDeps, change: Create): Work {
-  const params = { name: change.name, language: change.language };
+  const params = auditParams(change);
   return {
     action: 'agent.create',
     params,
@@ -76,6 +78,7 @@ export const agentCreate: ChangeKind<'agent.create'> = {
   role: 'operator',
   permits: 'create agents',
   target: () => undefined,
+  auditParams,
   takesFromAgent: () => false,
   work: (deps, change) => createAgentWork(deps, change),
   verify: async (_deps, change, reads) => created(await reads.agents(), change),

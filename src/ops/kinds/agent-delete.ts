@@ -11,11 +11,13 @@ import type { ChangeKind } from './kind.js';
 
 type Delete = Extract<PendingChange, { kind: 'agent.delete' }>;
 
+const auditParams = (change: Delete) => ({ name: change.agentName });
+
 function deleteAgentWork(deps: OpsDeps, change: Delete): Work {
   return {
     action: 'agent.delete',
     target: change.agentId,
-    params: { name: change.agentName },
+    params: auditParams(change),
     intent: change,
     lockKeys: [`agent:${change.agentId}`],
     run: async () => {
@@ -58,6 +60,7 @@ export const agentDelete: ChangeKind<'agent.delete'> = {
   role: 'admin',
   permits: 'delete agents',
   target: (change) => change.agentId,
+  auditParams,
   takesFromAgent: () => false,
   work: (deps, change) => deleteAgentWork(deps, change),
   verify: verifyDelete,

@@ -42,6 +42,11 @@ export function workFor(deps: OpsDeps, change: ChangeIntent, by: string): Work {
 /** The role that may ask for a kind of change, confirm it and approve it. */
 export const neededRole = (kind: Kind): Role => changeKind(kind).role;
 
+/** What a change's outcome row keeps of it beside its target (see ChangeKind.auditParams). */
+export function auditParamsOf(change: ChangeIntent): Record<string, unknown> | undefined {
+  return changeKind(change.kind).auditParams(change);
+}
+
 export function takesFromAgent(change: ChangeIntent): boolean {
   return changeKind(change.kind).takesFromAgent(change);
 }

@@ -20,6 +20,11 @@ export interface ChangeKind<K extends Kind> {
   permits: string;
   /** What its audit rows name: a number, an agent (a new agent has none until the provider names it). */
   target: (change: ChangeOf<K>) => string | undefined;
+  /**
+   * What its outcome's audit row keeps of it beside the target, however it ended (its own answer, or the reconciler's
+   * check), so that the log alone tells what it did: the agent a number was routed to, say.
+   */
+  auditParams: (change: ChangeOf<K>) => Record<string, unknown> | undefined;
   /** Whether it takes a number from the agent it routes to, which a plan marks. */
   takesFromAgent: (change: ChangeOf<K>) => boolean;
   /** Its provider work, once it may go ahead; `by` is whoever asked for it (a route names who asked). */

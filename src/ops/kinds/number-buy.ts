@@ -69,6 +69,7 @@ export const numberBuy: ChangeKind<'number.buy'> = {
   role: 'operator',
   permits: 'buy numbers',
   target: (change) => change.number,
+  auditParams: () => undefined,
   takesFromAgent: () => false,
   work: (deps, change) => buyWork(deps, change),
   verify: verifyBuy,

@@ -14,11 +14,13 @@ import type { BulkForm, ChangeKind } from './kind.js';
 
 type Release = Extract<PendingChange, { kind: 'number.release' }>;
 
+const auditParams = (change: Release) => ({ numberId: change.numberId });
+
 function releaseWork(deps: OpsDeps, change: Release): Work {
   return {
     action: 'number.release',
     target: change.number,
-    params: { numberId: change.numberId },
+    params: auditParams(change),
     intent: change,
     lockKeys: [`number:${change.number}`],
     run: async () => {
@@ -55,6 +57,7 @@ export const numberRelease: ChangeKind<'number.release'> = {
   role: 'admin',
   permits: 'release numbers',
   target: (change) => change.number,
+  auditParams,
   takesFromAgent: (change) => change.routedAgent !== undefined,
   work: (deps, change) => releaseWork(deps, change),
   verify: verifyRelease,

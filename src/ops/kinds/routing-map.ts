@@ -17,11 +17,13 @@ import type { BulkForm, ChangeKind } from './kind.js';
 
 type Mapping = Extract<PendingChange, { kind: 'routing.map' }>;
 
+const auditParams = (change: Mapping) => ({ agentId: change.agentId, previousAgentId: change.previousAgent?.id });
+
 export function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
   return {
     action: 'routing.map',
     target: change.phoneNumber,
-    params: { agentId: change.agentId, previousAgentId: change.previousAgent?.id },
+    params: auditParams(change),
     intent: change,
     lockKeys: [`number:${change.phoneNumber}`, `agent:${change.agentId}`],
     run: async () => {
@@ -78,6 +80,7 @@ export const routingMap: ChangeKind<'routing.map'> = {
   role: 'operator',
   permits: 'map numbers to agents',
   target: (change) => change.phoneNumber,
+  auditParams,
   takesFromAgent: (change) => change.previousAgent !== undefined,
   work: mapWork,
   verify: (deps, change, _reads, by) => remap(deps, change, by),
