@@ -1,5 +1,5 @@
 // The printed tables and the PASS/MISS targets, from the measurements' results.
-import { type AckRow, CONCURRENCIES, type Engine } from './ack.js';
+import { type AckRow, CONCURRENCIES, drift, type Engine, FLOOR_DRIFT, type Range } from './ack.js';
 import type { AuditResult } from './audit.js';
 import { type BatchResult, batchTargets, renderBatch } from './batch.js';
 import { SCALE } from './constants.js';
@@ -48,29 +48,42 @@ export const LIMITS = {
 const ms = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+/** A median ratio with the lowest and highest of its repetitions: `0.62× (0.58–0.66)`. */
+const withRange = (ratio: number, range?: Range) =>
+  range ? `${times(ratio)} (${range.min.toFixed(2)}–${range.max.toFixed(2)})` : times(ratio);
 const spread = (d: Distribution, digits = 1) => `${ms(d.p50, digits)} / ${ms(d.max, digits)}`;
 
 const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'Postgres' };
 
 /**
  * One target over the three concurrencies of the closed loop: `value` of each Voice Ops row of this command and
- * engine, met when every one is at or under `limit`.
+ * engine, met when every one is at or under `limit`; `range` gives a ratio's spread over the repetitions, shown beside
+ * it, and a concurrency whose floor moved between repetitions is named.
  */
 function acrossConcurrencies(
   rows: AckRow[],
   name: string,
   limit: number,
   value: (row: AckRow) => number | undefined,
+  range?: (row: AckRow) => Range | undefined,
 ): Omit<Target, 'name'> {
-  const values = CONCURRENCIES.map((connections) => {
-    const row = rows.find((candidate) => candidate.connections === connections);
-    return row ? value(row) : undefined;
-  });
-  const measured = values.map((ratio) => (ratio === undefined ? '—' : times(ratio))).join(' / ');
+  const found = CONCURRENCIES.map((connections) => rows.find((candidate) => candidate.connections === connections));
+  const values = found.map((row) => (row ? value(row) : undefined));
+  const measured = found
+    .map((row, index) => {
+      const ratio = values[index];
+      return row === undefined || ratio === undefined ? '—' : withRange(ratio, range?.(row));
+    })
+    .join(' / ');
+  const moved = found.flatMap((row) =>
+    row?.repetitions?.floorMoved === undefined
+      ? []
+      : [`the floor moved ${Math.round(row.repetitions.floorMoved * 100)}% at c=${row.connections}`],
+  );
   const known = values.filter((ratio): ratio is number => ratio !== undefined);
   return {
     limit: `≤ ${limit.toFixed(1)}× ${name}`,
-    measured: `${measured} (c=${CONCURRENCIES.join(' / ')})`,
+    measured: `${measured} (c=${CONCURRENCIES.join(' / ')})${moved.length ? `; ${moved.join(', ')}` : ''}`,
     pass: known.length === CONCURRENCIES.length && known.every((ratio) => ratio <= limit),
   };
 }
@@ -86,15 +99,33 @@ export function targets(results: Results): Target[] {
     list.push(
       {
         name: `/voice help, app CPU per command, ${on}`,
-        ...acrossConcurrencies(of('help'), floor, LIMITS.helpCpuRatio, (row) => row.toRespondFloor?.cpu),
+        ...acrossConcurrencies(
+          of('help'),
+          floor,
+          LIMITS.helpCpuRatio,
+          (row) => row.toRespondFloor?.cpu,
+          (row) => row.repetitions?.toRespondFloor?.cpu,
+        ),
       },
       {
         name: `/voice help, closed-loop p99, ${on}`,
-        ...acrossConcurrencies(of('help'), floor, LIMITS.helpP99Ratio, (row) => row.toRespondFloor?.p99),
+        ...acrossConcurrencies(
+          of('help'),
+          floor,
+          LIMITS.helpP99Ratio,
+          (row) => row.toRespondFloor?.p99,
+          (row) => row.repetitions?.toRespondFloor?.p99,
+        ),
       },
       {
         name: `/voice agents, app CPU per command, ${on}`,
-        ...acrossConcurrencies(of('agents'), floor, LIMITS.agentsCpuRatio, (row) => row.toRespondFloor?.cpu),
+        ...acrossConcurrencies(
+          of('agents'),
+          floor,
+          LIMITS.agentsCpuRatio,
+          (row) => row.toRespondFloor?.cpu,
+          (row) => row.repetitions?.toRespondFloor?.cpu,
+        ),
       },
     );
   }
@@ -239,13 +270,26 @@ export function render(results: Results, list: Target[]): string {
         times(row.p99Ratio),
         row.toRespondFloor === undefined ? '—' : times(row.toRespondFloor.p99),
         ms(row.appCpuMsPerCommand, 3),
-        row.toRespondFloor === undefined ? '—' : times(row.toRespondFloor.cpu),
+        row.toRespondFloor === undefined
+          ? '—'
+          : withRange(row.toRespondFloor.cpu, row.repetitions?.toRespondFloor?.cpu),
         ms(row.appLoopDelay.p99, 1),
         ms(row.warmupMax, 0),
         String(row.non2xx + row.errors + row.timeouts),
       ]),
     ),
   );
+  for (const row of results.ack) {
+    if (row.kind !== 'bare-respond' || row.repetitions === undefined) continue;
+    const { cpu, count } = row.repetitions;
+    const moved = drift(cpu);
+    out.push(
+      `c=${row.connections}: the floor's CPU per command over ${count} repetitions ran ${ms(cpu.min, 3)}–${ms(cpu.max, 3)} ms` +
+        (moved > FLOOR_DRIFT
+          ? ` — it moved ${Math.round(moved * 100)}%, more than ${FLOOR_DRIFT * 100}%: its ratios are less sure`
+          : ''),
+    );
+  }
   out.push('');
   out.push('Resident memory of the app process (after a full GC and 1 s; growth = after − after warm-up)');
   out.push(

@@ -33,6 +33,8 @@ const numberSetting = (name: string, fallback: number) => {
 
 const settings = {
   seconds: numberSetting('BENCH_SECONDS', 3),
+  /** Interleaved repetitions of each closed-loop ack run (every app once, then again), half a run each. */
+  repetitions: numberSetting('BENCH_REPETITIONS', 5),
   warmupSeconds: numberSetting('BENCH_WARMUP_SECONDS', 0.75),
   memoryCommands: numberSetting('BENCH_MEMORY_COMMANDS', 20_000),
   memoryWarmupCommands: numberSetting('BENCH_MEMORY_WARMUP', 1_000),
@@ -138,8 +140,16 @@ async function main(): Promise<void> {
       );
     }
 
-    log(`ack latency: ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up`);
-    const ack = await measureAcks(session, { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, log });
+    log(
+      `ack latency: closed loops in ${settings.repetitions} interleaved repetitions of ${settings.seconds / 2} s, ` +
+        `the open loop ${settings.seconds} s, after ${settings.warmupSeconds} s of warm-up`,
+    );
+    const ack = await measureAcks(session, {
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      repetitions: settings.repetitions,
+      log,
+    });
 
     log('acks through a flood of unsigned 3 MB bodies');
     const flood = await measureFlood(session, { seconds: settings.seconds });
