@@ -141,7 +141,8 @@ async function main(): Promise<void> {
     }
 
     log(
-      `ack latency: closed loops in ${settings.repetitions} interleaved repetitions of ${settings.seconds / 2} s, ` +
+      `ack latency: closed loops in ${settings.repetitions} interleaved repetitions of ` +
+        `${settings.repetitions > 1 ? settings.seconds / 2 : settings.seconds} s, ` +
         `the open loop ${settings.seconds} s, after ${settings.warmupSeconds} s of warm-up`,
     );
     const ack = await measureAcks(session, {

@@ -73,7 +73,7 @@ export async function createAgent(
   input: { name: string; language: string },
   correlationId: string,
 ): Promise<Result<Done>> {
-  const denied = await mayRequest(deps, actor, 'operator', { action: 'agent.create', correlationId });
+  const denied = await mayRequest(deps, actor, { action: 'agent.create', correlationId });
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
   if (!checked.ok) return checked;
@@ -116,7 +116,7 @@ export async function requestDeleteAgent(
   agentId: string,
   correlationId: string,
 ): Promise<DeleteRequest> {
-  const denied = await mayRequest(deps, actor, 'admin', { action: 'agent.delete', target: agentId, correlationId });
+  const denied = await mayRequest(deps, actor, { action: 'agent.delete', target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };

@@ -156,7 +156,6 @@ export {
   batchItemOf,
   type ChangeIntent,
   type ConfirmationPrompt,
-  changeIntent,
   type PendingChange,
   requestIdOf,
 } from './changes.js';
@@ -174,7 +173,7 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes, storedActor } from './types.js';
-export { withInvisibleShown } from './visible.js';
+export { visible, withInvisibleShown } from './visible.js';
 export type { Finished, Verified } from './work.js';
 
 // Beside the operations: what the composition root wires them from, and the machinery the reconciler shares with

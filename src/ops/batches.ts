@@ -22,7 +22,7 @@ import { itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy } from './failures.js';
-import { neededRole, takesFromAgent, targetOf, workFor } from './kinds/index.js';
+import { takesFromAgent, targetOf, workFor } from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
@@ -117,7 +117,7 @@ export async function planBatch(
   const batchId = newCorrelationId();
   const action = batchAction(request.kind);
   const attempt = { action: request.kind, correlationId: batchId };
-  const denied = await mayRequest(deps, actor, neededRole(request.kind), attempt);
+  const denied = await mayRequest(deps, actor, attempt);
   if (denied) return denied;
   if (request.kind === 'number.buy') {
     const overLimit = await refuseBulkOverBuyLimit(deps, actor, request.count, { ...attempt, action });

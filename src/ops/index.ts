@@ -13,7 +13,7 @@ import type { Done } from './carry-out.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { type Kind, neededRole } from './kinds/index.js';
+import type { Kind } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
 import type { NumberFilter } from './number-filter.js';
@@ -32,7 +32,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     roleOf: (person: Person) => deps.access.roleOf(person),
     /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
     authorize: (actor: Actor, kind: Kind) =>
-      mayRequest(deps, actor, neededRole(kind), { action: kind, correlationId: newCorrelationId() }),
+      mayRequest(deps, actor, { action: kind, correlationId: newCorrelationId() }),
     /** Audits a delivery from a workspace or org other than the app's, refused before any listener sees it. */
     refuseOtherWorkspace: (actor: Actor, appHome: string) =>
       record(deps, actor, newCorrelationId(), {

@@ -105,7 +105,7 @@ export async function requestBuy(
   number: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await mayRequest(deps, actor, 'operator', { action: 'number.buy', target: number, correlationId });
+  const denied = await mayRequest(deps, actor, { action: 'number.buy', target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
@@ -132,7 +132,7 @@ export async function requestRelease(
   numberOrId: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await mayRequest(deps, actor, 'admin', {
+  const denied = await mayRequest(deps, actor, {
     action: 'number.release',
     target: numberOrId,
     correlationId,

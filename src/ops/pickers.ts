@@ -86,8 +86,11 @@ export async function mapFormData(
 ): Promise<Result<MapFormData>> {
   const initialNumber = asked.number;
   try {
-    const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
+    const [purchased, kept] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
     const found = initialNumber === undefined ? undefined : purchased.find((entry) => entry.number === initialNumber);
+    // An agent just created (on another replica, say) may be newer than the list kept here: read it afresh first.
+    const missing = asked.agentId !== undefined && !kept.some((candidate) => candidate.id === asked.agentId);
+    const agents = missing ? await deps.lists.agents.get({ fresh: true }) : kept;
     const agent = agents.find((candidate) => candidate.id === asked.agentId);
     const route = found && (await deps.store.routes.forNumber(found.number));
     const routes = new Map(found && route ? [[found.number, route.agentId]] : []);

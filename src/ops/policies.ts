@@ -7,20 +7,19 @@ import type { BuyLimit } from '../policy-config.js';
 import type { PendingChange } from './changes.js';
 import { type Attempt, authorize, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { neededRole, targetOf } from './kinds/index.js';
-import { type Actor, type Failure, fail, type Role } from './types.js';
+import { type Kind, neededRole, targetOf } from './kinds/index.js';
+import { type Actor, type Failure, fail } from './types.js';
 
 const WHO_CHANGES_CONFIG = 'Whoever runs Voice Ops can change';
 
-/** The request step: the role, the channel, and for a buy the spending limits. */
+/** The request step: the role its kind needs, the channel, and for a buy the spending limits. */
 export async function mayRequest(
   deps: OpsDeps,
   actor: Actor,
-  needed: Role,
-  attempt: Attempt,
+  attempt: Attempt & { action: Kind },
 ): Promise<Failure | undefined> {
   return (
-    (await authorize(deps, actor, needed, attempt)) ??
+    (await authorize(deps, actor, neededRole(attempt.action), attempt)) ??
     (await refuseOutsideChangeChannels(deps, actor, attempt)) ??
     (attempt.action === 'number.buy' ? await refuseOverBuyLimit(deps, actor, attempt) : undefined)
   );

@@ -1,6 +1,7 @@
 // Routing as text: today's routing exported (to edit, paste back or keep in a repository), and a desired routing read
 // back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
+import { counted } from '../counts.js';
 import { type PlanResult, planBatch } from './batches.js';
 import type { AccountRead } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
@@ -32,7 +33,7 @@ export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<Rou
     const unrouted = purchased.length - routes.length;
     const header =
       `Voice Ops routing, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${routes.length} routed, ` +
-      `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line; edit it and paste it into /voice plan.`;
+      `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line; an operator can paste an edited copy into /voice plan.`;
     return { ok: true, text: routingText(routes, header), routed: routes.length, unrouted };
   } catch (error) {
     return providerFailure(error);
@@ -89,7 +90,13 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
 }
 
 /** The plan of a text checked with no error, made on the lists it was checked against. */
-export function planCheckedText(deps: OpsDeps, actor: Actor, checked: CheckedText): Promise<PlanResult> {
+export async function planCheckedText(deps: OpsDeps, actor: Actor, checked: CheckedText): Promise<PlanResult> {
+  if (checked.errors) {
+    return fail(
+      'invalid',
+      `The text has ${counted(checked.errors, 'line')} at fault: nothing can be planned until each is right.`,
+    );
+  }
   return planBatch(deps, actor, { kind: 'routing.map', routes: checked.routes }, checked.read);
 }
 

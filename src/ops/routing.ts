@@ -33,7 +33,7 @@ export async function mapNumber(
   input: { phoneNumber: string; agentId: string },
   correlationId: string,
 ): Promise<MapResult> {
-  const denied = await mayRequest(deps, actor, 'operator', {
+  const denied = await mayRequest(deps, actor, {
     action: 'routing.map',
     target: input.phoneNumber,
     correlationId,

@@ -10,7 +10,8 @@ const ECHO_MAX = 60;
 /** The answer, in mrkdwn, when the last of `args` (after a name) names a language; else undefined. */
 export function languageNamed(args: string[]): string | undefined {
   const typed = args.at(-1);
-  if (args.length < 2 || !typed || !namesLanguage(typed)) return undefined;
+  // A code (`HR`, `IT`, `no`) after a name is as likely part of it: only a language's name is taken as one.
+  if (args.length < 2 || !typed || typed.length <= 3 || !namesLanguage(typed)) return undefined;
   const suggested = didYouMean(typed, (tag) => code(tag));
   const [first] = localesFor(typed);
   if (!suggested || !first) return undefined;

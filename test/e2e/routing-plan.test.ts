@@ -198,6 +198,32 @@ describe('/voice plan', () => {
     expect(shown).toContain('no agent has the id agt_nobody');
   });
 
+  it('asks for the text or a file, not both, and plans nothing', async () => {
+    const { answer } = await submitPlan({
+      text: `${numbers[2]?.number} ${agent(1).id}`,
+      file: { name: 'routing.txt', content: `${numbers[3]?.number} ${agent(1).id}` },
+    });
+    expect(answer.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.routingText.block]: expect.stringContaining('not both') },
+    });
+  });
+
+  it('a provider answering nonsense keeps the form open with the text, to press Plan again', async () => {
+    t.sandbox.faults.inject('listAgents', { type: 'malformed_json' });
+    const text = `${numbers[2]?.number} ${agent(1).id}`;
+    try {
+      const { answer } = await submitPlan({ text });
+      expect(answer.json).toMatchObject({ response_action: 'update' });
+      const form = (answer.json as { view: SentView }).view;
+      expect(readable(form.blocks)).toContain('could not be checked just now: press Plan again');
+      expect(readable(form.blocks)).not.toContain('Fix this');
+      expect(initialText(form)).toBe(text);
+    } finally {
+      t.sandbox.faults.clear();
+    }
+  });
+
   it('a check slower than Slack waits updates the form after: it waits, then shows every problem', async () => {
     t.sandbox.faults.inject('listAgents', { type: 'hold' });
     const text = `${numbers[2]?.number} agt_nobody`;

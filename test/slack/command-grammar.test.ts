@@ -274,6 +274,13 @@ describe('a language named where the locale goes', () => {
     expect(rejected('agents create Front desk English')).toContain('`/voice agents create Front desk en-US`');
   });
 
+  it('takes a two- or three-letter word after a name as part of the name, not as a language code', () => {
+    for (const text of ['agents create Support HR', 'agents create Helpdesk IT', 'agents create Team NO']) {
+      const result = parseCommand(text);
+      expect(result.ok, text).toBe(true);
+    }
+  });
+
   it('leaves a name whose last word names no language, or a quoted name, to the form', () => {
     expect(parseCommand('agents create Support Germany')).toEqual({
       ok: true,

@@ -15,7 +15,7 @@ type Create = Extract<ChangeIntent, { kind: 'agent.create' }>;
 const auditParams = (change: Create) => ({ name: change.name, language: change.language });
 
 /** Said when a creation whose answer was lost is found in the agents list: created, but nobody has its token. */
-export const tokenLostNote =
+const tokenLostNote =
   "The provider's answer was lost, so the agent was found in the agents list instead (the one new agent of that " +
   'name, made by this request unless someone made one of the same name in the dashboard meanwhile): its token went ' +
   'with the answer and cannot be shown again. If you need the token, delete this agent and create it again.';

@@ -19,7 +19,7 @@ type Mapping = Extract<PendingChange, { kind: 'routing.map' }>;
 
 const auditParams = (change: Mapping) => ({ agentId: change.agentId, previousAgentId: change.previousAgent?.id });
 
-export function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
+function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
   return {
     action: 'routing.map',
     target: change.phoneNumber,
@@ -57,7 +57,7 @@ async function remap(
 ): Promise<Verified> {
   try {
     const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
-    if (routed.status !== 'connected') {
+    if (routed.status !== EXPECTED_STATUS.routeConnected) {
       return fail('provider', `${change.phoneNumber} was not routed: the provider answered "${routed.status}".`);
     }
   } catch (error) {

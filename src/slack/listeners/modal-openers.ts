@@ -1,4 +1,4 @@
-import { type Actor, fail } from '../../ops/api.js';
+import { type Actor, fail, visible } from '../../ops/api.js';
 import { slackErrorCode } from '../clients.js';
 import type { SlackDeps } from '../deps.js';
 import { modalContext, tellFormFailed } from '../flows.js';
@@ -64,7 +64,7 @@ export async function openRouteNumbersModal(
   const form = await deps.ops.mapFormData({ agentId: input.agentId });
   if (!form.ok) return surface.show({ kind: 'failure', failure: form });
   if (!form.initialAgent) {
-    const gone = fail('not_found', `No agent has the id ${input.agentId} any more: see \`/voice agents\`.`);
+    const gone = fail('not_found', `No agent has the id ${visible(input.agentId)} any more: /voice agents lists them.`);
     return surface.show({ kind: 'failure', failure: gone });
   }
   const metadata = encodeValue({ agentId: input.agentId, channelId: actor.channelId });

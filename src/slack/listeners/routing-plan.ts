@@ -84,7 +84,16 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
       const error = 'Paste the routing here, or upload it as a file below.';
       return ack({ response_action: 'errors', errors: { [INPUT.routingText.block]: error } });
     }
-    const checking = checkSubmission(deps, { pasted, file, metadata: view.private_metadata });
+    if (pasted.trim() && file) {
+      const error = 'Paste the routing or upload a file, not both: remove one, so that it is clear which to plan.';
+      return ack({ response_action: 'errors', errors: { [INPUT.routingText.block]: error } });
+    }
+    const checking = checkSubmission(deps, { pasted, file, metadata: view.private_metadata }).catch(
+      (error: unknown): Checked => {
+        deps.logger.warn({ err: error }, 'could not check a routing text');
+        return retry(view.private_metadata, pasted, file !== undefined);
+      },
+    );
     // Answered in the form when the check is quick, as it is for all but a slow provider: the form then stays open
     // with the text and every problem, or closes for the plan. Slower, the form waits, and is updated after.
     const quick = await within(checking, ANSWER_IN_FORM_MS);
@@ -100,14 +109,17 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
       if (!shown) await reply.show({ kind: 'message', message: planErrorsMessage(checked.problems) });
       return;
     }
+    const planned = await deps.ops.planCheckedText(actor, checked.checked);
+    await reply.show(planAnswer(deps, planned));
     if (!quick) {
-      const posted = infoModal(
-        FORM_TITLE,
-        textMessage(':white_check_mark: The plan is in your messages from Voice Ops.'),
-      );
-      await deps.slack.ui.views.update({ view_id: view.id, view: posted }).catch(() => undefined);
+      // The form waited for the check: it says where the answer went, once it has gone.
+      const where = planned.ok
+        ? ':white_check_mark: The plan is posted where you opened this form.'
+        : `:warning: ${escapeMrkdwn(planned.message)}`;
+      await deps.slack.ui.views
+        .update({ view_id: view.id, view: infoModal(FORM_TITLE, textMessage(where)) })
+        .catch(() => undefined);
     }
-    await reply.show(planAnswer(deps, await deps.ops.planCheckedText(actor, checked.checked)));
   });
 }
 
@@ -127,11 +139,19 @@ async function checkSubmission(
     problems,
   });
   const text = submitted.file ? await download(deps, submitted.file) : { text: submitted.pasted };
-  if ('error' in text) return fix([escapeMrkdwn(text.error)]);
+  if ('error' in text) return retry(submitted.metadata, submitted.pasted, fromFile, text.error);
   const checked = await deps.ops.checkRoutingText(text.text);
-  if (!checked.ok) return fix([escapeMrkdwn(checked.message)]);
+  // The text's own fault (no line at all, too many) is to fix; the provider not answering is to try again.
+  if (!checked.ok && checked.reason === 'invalid') return fix([escapeMrkdwn(checked.message)]);
+  if (!checked.ok) return retry(submitted.metadata, submitted.pasted, fromFile, checked.message);
   if (checked.errors) return fix(planErrorLines(checked.lines));
   return { checked };
+}
+
+/** The form again, its text kept, saying the check could not be made just now and to press Plan again. */
+function retry(metadata: string, pasted: string, fromFile: boolean, why = 'Voice Ops could not check it.'): Checked {
+  const problems = [escapeMrkdwn(why)];
+  return { fix: routingPlanModal(metadata, { text: pasted, problems, fromFile, retry: true }), problems };
 }
 
 /** Today's routing: as text when it fits a message, else as a file in the person's direct messages with the app. */

@@ -175,7 +175,7 @@ export function auditMessage(page: AuditPage): SlackMessage {
     const twin = texts.indexOf(text) !== at || texts.lastIndexOf(text) !== at;
     return actions([
       button({
-        text: twin ? `${text} · ${change.correlationId.slice(0, 8)}` : text,
+        text: twin ? `${truncate(text, LIMITS.buttonText - 11)} · ${change.correlationId.slice(0, 8)}` : text,
         actionId: ACTION.batchItems,
         value: encodeValue({ batchId: change.correlationId, page: 1 }),
       }),

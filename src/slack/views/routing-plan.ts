@@ -31,10 +31,12 @@ export const EXPORT_INLINE_MAX = LIMITS.sectionText - 200;
  * one round: the lines at fault, or one sentence (no line to plan, a file Slack did not hand over).
  */
 export interface PlanProblems {
-  /** The text as submitted, put back in the box; empty for a file, which is fixed where it is kept. */
+  /** The text as pasted, put back in the box (a file is fixed where it is kept). */
   text: string;
   problems: string[];
   fromFile: boolean;
+  /** Nothing in the text is at fault: the check could not be made just now (the provider, Slack's file). */
+  retry?: boolean;
 }
 
 export function routingPlanModal(privateMetadata: string, shown?: PlanProblems): ModalView {
@@ -82,7 +84,10 @@ export function routingPlanModal(privateMetadata: string, shown?: PlanProblems):
 }
 
 /** Sections of problems, as many lines in each as Slack takes, then how many more there are. */
-function problemBlocks({ problems, fromFile }: PlanProblems): KnownBlock[] {
+function problemBlocks({ problems, fromFile, retry }: PlanProblems): KnownBlock[] {
+  if (retry) {
+    return [section(`:warning: The routing could not be checked just now: press Plan again. ${problems.join(' ')}`)];
+  }
   const intro =
     problems.length === 1
       ? ':x: Fix this, then press Plan again:'
@@ -162,7 +167,7 @@ export function bulkMapModal(filterText: string, privateMetadata: string): Modal
   });
 }
 
-/** Numbers one form routes: Slack's own cap on a multi-select's choices. */
+/** Numbers one form routes: as many as one options answer lists; more at once are a filter's (`/voice map`). */
 export const ROUTE_FORM_MAX = 100;
 
 /** Several numbers for one agent, picked at once (those that route nowhere first), and then one plan. */
