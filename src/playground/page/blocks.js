@@ -375,6 +375,29 @@ function typeAhead(placeholder, place) {
 }
 
 /**
+ * Asks the app for the options of what was typed: none when too little was typed (the list is closed, and says how
+ * much more to type), nor when a later keystroke has asked again meanwhile.
+ * @param {{ minQueryLength: number, actionId: string }} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ close: () => void, status: HTMLElement }} shown
+ * @returns {(typed: string) => Promise<UiOption[] | undefined>}
+ */
+function optionsFor(element, blockId, surface, shown) {
+  let asked = 0;
+  return async (typed) => {
+    if (typed.length < element.minQueryLength) {
+      shown.close();
+      shown.status.textContent = `Type at least ${counted(element.minQueryLength, 'character')}.`;
+      return undefined;
+    }
+    const ask = ++asked;
+    const options = await surface.suggest(blockId, element.actionId, typed);
+    return ask === asked ? options : undefined;
+  };
+}
+
+/**
  * A type-ahead: each keystroke (past the minimum length), and focus when that minimum is 0, asks the app for options,
  * as Slack's block_suggestion does.
  * @param {Extract<UiElement, { t: 'external_select' }>} element
@@ -412,17 +435,11 @@ function externalSelect(element, blockId, surface, place) {
     if (element.confirm && !(await surface.confirm(element.confirm))) return;
     surface.act(blockId, element.actionId, option);
   };
-  let asked = 0;
+  const ask = optionsFor(element, blockId, surface, { close, status });
   /** @param {string} typed */
   const offer = async (typed) => {
-    if (typed.length < element.minQueryLength) {
-      close();
-      status.textContent = `Type at least ${counted(element.minQueryLength, 'character')}.`;
-      return;
-    }
-    const ask = ++asked;
-    const options = await surface.suggest(blockId, element.actionId, typed);
-    if (ask !== asked) return;
+    const options = await ask(typed);
+    if (!options) return;
     list.replaceChildren();
     for (const option of options) {
       const item = el('li', 'bk-option', option.text);
@@ -522,17 +539,11 @@ function multiExternalSelect(element, blockId, surface, place) {
     } else chosen = [...chosen, option];
     show();
   };
-  let asked = 0;
+  const ask = optionsFor(element, blockId, surface, { close, status });
   /** @param {string} typed */
   const offer = async (typed) => {
-    if (typed.length < element.minQueryLength) {
-      close();
-      status.textContent = `Type at least ${counted(element.minQueryLength, 'character')}.`;
-      return;
-    }
-    const ask = ++asked;
-    const options = await surface.suggest(blockId, element.actionId, typed);
-    if (ask !== asked) return;
+    const options = await ask(typed);
+    if (!options) return;
     list.replaceChildren(
       ...options.map((option) => {
         const item = el('li', 'bk-option', option.text);
