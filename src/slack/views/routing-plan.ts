@@ -90,8 +90,8 @@ function problemBlocks({ problems, fromFile, retry }: PlanProblems): KnownBlock[
   }
   const intro =
     problems.length === 1
-      ? ':x: Fix this, then press Plan again:'
-      : `:x: Fix these ${problems.length} problems, then press Plan again:`;
+      ? ':x: Fix this, then press Plan again.'
+      : `:x: Fix these ${problems.length} problems, then press Plan again.`;
   const where = fromFile
     ? 'Fix the file and upload it again, or paste its text below.'
     : 'The text is below, as you sent it.';
