@@ -4,7 +4,7 @@
 // The harness hands out the ports: PORT is 0 unless a test names one, and a process that listens on any port the
 // system did not choose for it, or the test did not name, is not let through as ready.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -92,11 +92,19 @@ export function appEnvironment(
 const checkoutOf = (options: SpawnOptions) => options.cwd ?? REPO;
 
 const SETPRIV = '/usr/bin/setpriv';
-const FAKETIME = '/usr/bin/faketime';
+/**
+ * libfaketime itself, preloaded into the app rather than through the `faketime` wrapper. Either names a semaphore and
+ * a shared memory object after the process's pid, which a process killed by a test leaves behind; a later process of
+ * the same pid then fails to start ("sem_open: File exists"). So those of processes no longer running are removed
+ * before a clock is moved (see sweepFaketime).
+ */
+const LIBFAKETIME = [`/usr/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/faketime/libfaketime.so.1`]
+  .concat('/usr/lib/faketime/libfaketime.so.1')
+  .find((path) => existsSync(path));
 /** Why a test that moves the app's clock cannot run here, if it cannot. */
-export const FAKETIME_MISSING = existsSync(FAKETIME)
+export const FAKETIME_MISSING = LIBFAKETIME
   ? undefined
-  : `Moving the app's clock needs ${FAKETIME} (apt-get install faketime).`;
+  : "Moving the app's clock needs libfaketime (apt-get install faketime).";
 /** Capabilities that let root read, write and search whatever the file modes say. */
 const MODE_OVERRIDES = '-dac_override,-dac_read_search';
 
@@ -106,7 +114,6 @@ function commandLine(options: SpawnOptions): [string, string[]] {
     options.via === 'npm start'
       ? ['npm', ['start']]
       : [process.execPath, [...(options.nodeArgs ?? []), join(checkoutOf(options), 'dist', 'main.js')]];
-  if (options.clockOffsetS !== undefined) return onMovedClock(options.clockOffsetS, command, args);
   if (!options.fileModesApply || process.getuid?.() !== 0) return [command, args];
   if (!existsSync(SETPRIV)) {
     throw new Error(
@@ -116,14 +123,32 @@ function commandLine(options: SpawnOptions): [string, string[]] {
   return [SETPRIV, [`--inh-caps=${MODE_OVERRIDES}`, `--bounding-set=${MODE_OVERRIDES}`, '--', command, ...args]];
 }
 
-function onMovedClock(offsetS: number, command: string, args: string[]): [string, string[]] {
-  if (FAKETIME_MISSING) throw new Error(FAKETIME_MISSING);
-  const offset = `${offsetS >= 0 ? '+' : ''}${offsetS}s`;
-  return [FAKETIME, ['-f', offset, command, ...args]];
+/** The variables that move the process's clock by `offsetS` seconds, either way. */
+function movedClock(offsetS: number): Record<string, string> {
+  if (!LIBFAKETIME) throw new Error(FAKETIME_MISSING);
+  sweepFaketime();
+  return { LD_PRELOAD: LIBFAKETIME, FAKETIME: `${offsetS >= 0 ? '+' : ''}${offsetS}s` };
+}
+
+const SHARED_MEMORY = '/dev/shm';
+const FAKETIME_OBJECT = /^(?:sem\.faketime_sem|faketime_shm)_(\d+)$/;
+
+/** Removes the semaphores and shared memory libfaketime left for processes that no longer run. */
+function sweepFaketime(): void {
+  if (!existsSync(SHARED_MEMORY)) return;
+  for (const name of readdirSync(SHARED_MEMORY)) {
+    const pid = FAKETIME_OBJECT.exec(name)?.[1];
+    if (pid && !existsSync(`/proc/${pid}`)) rmSync(join(SHARED_MEMORY, name), { force: true });
+  }
 }
 
 export function spawnApp(options: SpawnOptions): AppProcess {
-  const env = { PATH: process.env.PATH ?? '', PORT: '0', ...options.env };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    PORT: '0',
+    ...options.env,
+    ...(options.clockOffsetS === undefined ? {} : movedClock(options.clockOffsetS)),
+  };
   const [command, args] = commandLine(options);
   const child = spawn(command, args, { cwd: checkoutOf(options), env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
