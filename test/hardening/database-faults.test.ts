@@ -19,11 +19,10 @@ import { blockAction, slashCommand } from '../harness/payloads.js';
 import { createDatabase, type PostgresServer, startPostgres } from '../harness/postgres.js';
 import { postToSlackApp } from '../harness/signing.js';
 import {
-  askToBuy,
   availableNumber,
+  buyHeldAtProvider,
   inspectDatabase,
   numbersAndAgent,
-  pressConfirm,
   purchased,
   useProcessBed,
 } from './process-support.js';
@@ -119,15 +118,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('on Postgres', () => {
       const readyz = eventsUrl.replace('/slack/events', '/readyz');
       const number = await availableNumber(bed.sandbox, 'ES');
 
-      const confirmationId = await askToBuy(bed.slack, eventsUrl, number);
-      bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
-      const buys = bed.sandbox.requestCount('buyNumber');
-      const answers = await pressConfirm(bed.slack, eventsUrl, confirmationId);
-      await until(
-        () => bed.sandbox.requestCount('buyNumber'),
-        (count) => count > buys,
-        'the buy to reach the provider',
-      );
+      const { answers, buys } = await buyHeldAtProvider(bed, eventsUrl, number);
 
       await server.stop();
       const down = await until(

@@ -8,13 +8,12 @@ import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import {
-  askToBuy,
   availableNumber,
+  buyHeldAtProvider,
   inspectDatabase,
   numbersAndAgent,
   planOf,
   pressApply,
-  pressConfirm,
   reached,
   useProcessBed,
 } from './process-support.js';
@@ -51,11 +50,7 @@ it('a replica killed mid-buy: the other resolves the buy and tells the requester
   const a = await replica();
   const b = await replica();
   const number = await availableNumber(bed.sandbox, 'FR');
-  const confirmationId = await askToBuy(bed.slack, a.eventsUrl, number);
-  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
-  const buys = bed.sandbox.requestCount('buyNumber');
-  const answers = await pressConfirm(bed.slack, a.eventsUrl, confirmationId);
-  await reached(bed.sandbox, 'buyNumber', buys);
+  const { answers, buys } = await buyHeldAtProvider(bed, a.eventsUrl, number);
   await kill(a);
   // The provider carries out the request it had, as a real one does after its client has gone.
   bed.sandbox.faults.clear();

@@ -14,14 +14,7 @@ import {
   type SpawnOptions,
   spawnApp,
 } from '../harness/app-process.js';
-import {
-  answersTo,
-  askToBuy,
-  availableNumber,
-  inspectDatabase,
-  pressConfirm,
-  useProcessBed,
-} from './process-support.js';
+import { answersTo, availableNumber, buyHeldAtProvider, inspectDatabase, useProcessBed } from './process-support.js';
 import { until } from './support.js';
 
 const FATAL = 60;
@@ -51,15 +44,7 @@ const PATIENT = { VOICE_API_TIMEOUT_MS: '60000', SHUTDOWN_TIMEOUT_MS: '60000' };
  */
 async function buyUnderWay(app: { eventsUrl: string }) {
   const number = await availableNumber(bed.sandbox);
-  const confirmationId = await askToBuy(bed.slack, app.eventsUrl, number);
-  const buys = bed.sandbox.requestCount('buyNumber');
-  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
-  const confirmed = await pressConfirm(bed.slack, app.eventsUrl, confirmationId);
-  await until(
-    () => bed.sandbox.requestCount('buyNumber'),
-    (count) => count > buys,
-    'the buy to reach the provider',
-  );
+  const { answers: confirmed, buys } = await buyHeldAtProvider(bed, app.eventsUrl, number);
   return { number, confirmed, buys };
 }
 

@@ -61,6 +61,23 @@ export function reached(sandbox: Sandbox, route: RouteName, before: number, coun
   );
 }
 
+/**
+ * A buy asked for and confirmed through `app`, held by the provider (its `hold` fault, once): resolves once the
+ * provider has the request, with the number, the response_url id the answers go to, and the buys counted before it.
+ */
+export async function buyHeldAtProvider(
+  bed: { slack: FakeSlack; sandbox: Sandbox },
+  app: AppAddress,
+  number: string,
+): Promise<{ answers: string; buys: number }> {
+  const confirmationId = await askToBuy(bed.slack, app, number);
+  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
+  const buys = bed.sandbox.requestCount('buyNumber');
+  const answers = await pressConfirm(bed.slack, app, confirmationId);
+  await reached(bed.sandbox, 'buyNumber', buys);
+  return { answers, buys };
+}
+
 /** A bulk command's plan, as the app answered it on the command's response_url. */
 export async function planOf(slack: FakeSlack, app: AppAddress, text: string): Promise<SlackCall> {
   const id = `process-plan-${++replies}`;

@@ -18,6 +18,7 @@ import { postToSlackApp } from '../harness/signing.js';
 import {
   askToBuy,
   availableNumber,
+  buyHeldAtProvider,
   inspectDatabase,
   outcome,
   pressConfirm,
@@ -97,15 +98,7 @@ it('a replica killed mid-buy is resolved by another replica: audited, announced 
   const [a, b] = await replicas(2, env);
   if (!a || !b) throw new Error('two replicas');
   const number = await availableNumber(bed.sandbox, 'IN');
-  const confirmationId = await askToBuy(bed.slack, a.eventsUrl, number);
-  bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
-  const buys = bed.sandbox.requestCount('buyNumber');
-  const answers = await pressConfirm(bed.slack, a.eventsUrl, confirmationId);
-  await until(
-    () => bed.sandbox.requestCount('buyNumber'),
-    (count) => count > buys,
-    'the buy to reach the provider',
-  );
+  const { answers, buys } = await buyHeldAtProvider(bed, a.eventsUrl, number);
   a.child.kill('SIGKILL');
   await a.exited;
   const announcedBefore = announcements().length;

@@ -11,6 +11,7 @@ import {
   answersTo,
   askToBuy,
   availableNumber,
+  buyHeldAtProvider,
   inspectDatabase,
   outcome,
   pressConfirm,
@@ -80,17 +81,8 @@ it.each(['HTTP', 'Socket Mode'] as const)(
       exited = true;
     });
     const to = mode === 'HTTP' ? app.eventsUrl : (body: string) => bed.slack.socketMode.deliver(body);
-    const confirmationId = await askToBuy(bed.slack, to, number);
-    const buys = bed.sandbox.requestCount('buyNumber');
     // The provider holds the buy until the app has begun to stop: the signal comes while the call is under way.
-    bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
-
-    const confirmed = await pressConfirm(bed.slack, to, confirmationId);
-    await until(
-      () => bed.sandbox.requestCount('buyNumber'),
-      (count) => count > buys,
-      'the buy to reach the provider',
-    );
+    const { answers: confirmed, buys } = await buyHeldAtProvider(bed, to, number);
     app.child.kill('SIGTERM');
     await until(
       () => app.entries().some((entry) => entry.msg === 'stopping: finishing changes under way'),

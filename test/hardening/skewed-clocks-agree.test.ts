@@ -13,12 +13,11 @@ import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { slashCommand } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
 import {
-  askToBuy,
   availableNumber,
+  buyHeldAtProvider,
   inspectDatabase,
   numbersAndAgent,
   outcome,
-  pressConfirm,
   purchased,
   reached,
   useProcessBed,
@@ -105,11 +104,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || leftOut)('replicas whose clocks ar
     const ahead = await holderOfBackground(AHEAD_S, { VOICE_API_TIMEOUT_MS: '1000' });
     const behind = await replica(BEHIND_S, { VOICE_API_TIMEOUT_MS: '60000' });
     const number = await availableNumber(bed.sandbox, 'JP');
-    const confirmationId = await askToBuy(bed.slack, behind.eventsUrl, number);
-    bed.sandbox.faults.inject('buyNumber', { type: 'hold' }, { times: 1 });
-    const buys = bed.sandbox.requestCount('buyNumber');
-    const answers = await pressConfirm(bed.slack, behind.eventsUrl, confirmationId);
-    await reached(bed.sandbox, 'buyNumber', buys);
+    const { answers, buys } = await buyHeldAtProvider(bed, behind.eventsUrl, number);
     // Two looks of the reconciler ahead, the second begun after the buy's intent was open.
     const looks = logged(ahead, 'looked for changes left unsettled');
     await until(
