@@ -8,7 +8,14 @@ import { HttpFront, routed } from './http-front.js';
 import { InFlight } from './in-flight.js';
 import type { Logger } from './log.js';
 import { PrometheusMetrics } from './metrics.js';
-import { AccessControl, accountLists, MEMBERSHIP_TTL_MS, ResourceLocks, SeenNumbers } from './ops/api.js';
+import {
+  AccessControl,
+  accountLists,
+  MEMBERSHIP_TTL_MS,
+  ResourceLocks,
+  SeenNumbers,
+  type VoiceOps,
+} from './ops/api.js';
 // The composition root alone builds the operations from their implementation.
 import { createOps } from './ops/index.js';
 import { ProviderClient, ProviderError, type ProviderErrorKind } from './provider/index.js';
@@ -36,6 +43,8 @@ export interface RunningVoiceOps {
   url: string;
   /** Base URL of `/healthz`, `/readyz` and `/metrics`: METRICS_PORT's when it is set, else `url`. */
   probesUrl: string;
+  /** The operations, as the Slack layer calls them. */
+  ops: VoiceOps;
   /** The embedded sandbox, when no real provider is configured. */
   sandbox?: Sandbox;
   /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
@@ -254,6 +263,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   return {
     url,
     probesUrl,
+    ops,
     sandbox,
     idle: () => inFlight.drain(),
     reconcile: () => reconciler.pass(),

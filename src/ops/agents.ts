@@ -7,7 +7,8 @@ import type { ConfirmationPrompt } from './changes.js';
 import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { changeKind } from './kinds/index.js';
+import type { Create } from './kinds/agent-create.js';
+import { changeKind, KIND } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
@@ -73,22 +74,22 @@ export async function createAgent(
   input: { name: string; language: string },
   correlationId: string,
 ): Promise<Result<Done>> {
-  const denied = await mayRequest(deps, actor, { action: 'agent.create', correlationId });
+  const denied = await mayRequest(deps, actor, { action: KIND.createAgent, correlationId });
   if (denied) return denied;
   const checked = validate(createAgentRequest, input);
   if (!checked.ok) return checked;
   const unknown = unknownLocale(checked.value.language);
   if (unknown) return unknown;
   const params = checked.value;
-  await record(deps, actor, correlationId, { action: 'agent.create', outcome: 'requested', params });
+  await record(deps, actor, correlationId, { action: KIND.createAgent, outcome: 'requested', params });
   // Names are not unique: the agents of this name now tell a lost answer's creation from the ones before it.
   const namedBefore = await deps.provider
     .listAgents()
     .then((agents) => agents.filter((agent) => agent.name === params.name).map((agent) => agent.id))
     .catch(providerFailure);
   if (!Array.isArray(namedBefore)) return namedBefore; // audited as failed by `attempt`
-  const intent = { kind: 'agent.create' as const, name: params.name, language: params.language, namedBefore };
-  return carryOut(deps, actor, correlationId, changeKind('agent.create').work(deps, intent, actor.userId));
+  const intent: Create = { kind: KIND.createAgent, name: params.name, language: params.language, namedBefore };
+  return carryOut(deps, actor, correlationId, changeKind(KIND.createAgent).work(deps, intent, actor.userId));
 }
 
 /** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
@@ -116,7 +117,7 @@ export async function requestDeleteAgent(
   agentId: string,
   correlationId: string,
 ): Promise<DeleteRequest> {
-  const denied = await mayRequest(deps, actor, { action: 'agent.delete', target: agentId, correlationId });
+  const denied = await mayRequest(deps, actor, { action: KIND.deleteAgent, target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
@@ -135,7 +136,7 @@ export async function requestDeleteAgent(
       total: routed.length,
     };
     await record(deps, actor, correlationId, {
-      action: 'agent.delete',
+      action: KIND.deleteAgent,
       outcome: 'rejected',
       target: agent.id,
       params: { name: agent.name, routedNumbers: routed.length },
@@ -144,7 +145,7 @@ export async function requestDeleteAgent(
     return { ok: true, status: 'in_use', inUse };
   }
   const asked = await requestConfirmation(deps, actor, correlationId, {
-    kind: 'agent.delete',
+    kind: KIND.deleteAgent,
     agentId: agent.id,
     agentName: agent.name,
   });

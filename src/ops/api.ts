@@ -68,6 +68,11 @@ export interface VoiceOps {
   requestBuy(actor: Actor, number: string): Promise<Result<{ prompt: ConfirmationPrompt }>>;
   /** Asks to release a purchased number, named by its E.164 form or its provider id: the prompt to confirm. */
   requestRelease(actor: Actor, numberOrId: string): Promise<Result<{ prompt: ConfirmationPrompt }>>;
+  /**
+   * Asks for a change of any kind that waits for confirmation, described in full as its kind's record: the prompt to
+   * confirm. Its kind's role and the guardrails apply as to its command.
+   */
+  requestChange(actor: Actor, change: PendingChange): Promise<Result<{ prompt: ConfirmationPrompt }>>;
   /** Routes a purchased number to an agent; one that already routes elsewhere needs confirmation first. */
   mapNumber(actor: Actor, input: { phoneNumber: string; agentId: string }): Promise<MapResult>;
   /** Confirms a pending change, once however often it is clicked; a change that needs a second person waits for one. */
@@ -135,21 +140,19 @@ export {
   AnnouncementFailed,
   type Announcer,
   type BatchAnnouncement,
-  type Change,
-  change,
-  subjectOf,
 } from './announcements.js';
 export {
   type ApprovalRequest,
   type AwaitingApproval,
   type Decision,
+  isBatch,
   kindOf,
   type OnBatchProgress,
 } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export { type ApplyResult, type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
 export { MAX_BATCH_ITEMS } from './bulk-items.js';
-export type { BulkKind, BulkRequest } from './bulk-plans.js';
+export type { BulkRequest } from './bulk-plans.js';
 export type { AgentCard, AgentLookup, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export {
@@ -159,12 +162,27 @@ export {
   type PendingChange,
   requestIdOf,
 } from './changes.js';
-export { type Kind, neededRole, targetOf } from './kinds/index.js';
+export {
+  announcedChange,
+  type BulkWords,
+  bulkWordsOf,
+  type Change,
+  confirmWordsOf,
+  isBulkKind,
+  KIND,
+  type Kind,
+  neededRole,
+  numberOf,
+  saidOf,
+  subjectOf,
+  targetOf,
+} from './kinds/index.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
 export { type NumberFilter, numberFilter } from './number-filter.js';
 export type { NumberSummary, NumbersPage } from './numbers.js';
 export type { Page, PageRequest } from './pages.js';
+export type { AgentRef, Mention, Phrase } from './phrase.js';
 export type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
 export type { BuyUsage } from './policies.js';
 export { ReadCache } from './read-cache.js';

@@ -8,7 +8,7 @@ import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
 import { batchAction, bulkKind } from './bulk-plans.js';
 import { carryOut, type Done, openIntent } from './carry-out.js';
-import { type PendingChange, pendingChange } from './changes.js';
+import { pendingChange } from './changes.js';
 import { atomically, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
@@ -31,15 +31,17 @@ export type BatchApproval = z.infer<typeof batchApproval>;
 export const approvableChange = z.union([pendingChange, batchApproval]);
 export type ApprovableChange = z.infer<typeof approvableChange>;
 
+/** Whether the approval is of a bulk plan as a whole. */
+export const isBatch = (change: ApprovableChange): change is BatchApproval => change.kind === 'batch';
+
 /** The kind of change an approval decides on, for its role and its audit rows. */
-export const kindOf = (change: ApprovableChange): PendingChange['kind'] =>
-  change.kind === 'batch' ? change.bulk : change.kind;
+export const kindOf = (change: ApprovableChange): string => (isBatch(change) ? change.bulk : change.kind);
 
 const actionOf = (change: ApprovableChange): AuditAction =>
-  change.kind === 'batch' ? batchAction(change.bulk) : change.kind;
+  isBatch(change) ? batchAction(change.bulk) : kindOf(change);
 
-const subjectOf = (change: ApprovableChange): string =>
-  change.kind === 'batch' ? counted(change.total, 'number') : targetOf(change);
+const subjectOf = (change: ApprovableChange): string | undefined =>
+  isBatch(change) ? counted(change.total, 'number') : targetOf(change);
 
 /** A change waiting for approval, as the Slack layer shows it. */
 export interface ApprovalRequest {
@@ -163,13 +165,12 @@ export async function decide(
   });
   const settled = { ...request, decidedBy: approver.userId };
   if (to === 'rejected') {
-    if (change.kind === 'batch') await batches.close(requester, change.batchId, 'rejected');
+    if (isBatch(change)) await batches.close(requester, change.batchId, 'rejected');
     return { ok: true, decision: 'rejected', request: settled };
   }
-  const result =
-    change.kind === 'batch'
-      ? await batches.apply(requester, change.batchId, (counts) => onBatchProgress(change.batchId, counts))
-      : await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
+  const result = isBatch(change)
+    ? await batches.apply(requester, change.batchId, (counts) => onBatchProgress(change.batchId, counts))
+    : await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
   return { ok: true, decision: 'approved', request: settled, result };
 }
 
@@ -193,7 +194,7 @@ export async function expireApprovals(deps: OpsDeps, batches: BatchDecisions): P
     const request = requestOf(deps, approval);
     const { change } = request;
     const system: Actor = { ...request.requester, source: 'system' };
-    if (change.kind === 'batch') await batches.close(system, change.batchId, 'expired');
+    if (isBatch(change)) await batches.close(system, change.batchId, 'expired');
     await record(deps, system, approval.correlationId, {
       action: actionOf(change),
       outcome: 'expired',

@@ -4,9 +4,10 @@ import type { Confirmation } from '../store/confirmations.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { targetOf } from './kinds/index.js';
-import { typedConfirmation } from './policies.js';
-import type { Actor, Result } from './types.js';
+import { changeKind, isKind, targetOf } from './kinds/index.js';
+import { mayRequest, typedConfirmation } from './policies.js';
+import { type Actor, fail, type Result } from './types.js';
+import { visible } from './visible.js';
 
 /** Stores a change that waits for the requester's Confirm, and audits the request. */
 export async function requestConfirmation(
@@ -28,6 +29,27 @@ export async function requestConfirmation(
     params: change,
   });
   return { ok: true, prompt: promptOf(deps, confirmation, change) };
+}
+
+/**
+ * Asks for a change its kind's record describes in full, rather than a command's words: checked against its kind's
+ * shape, then by its kind's role and the guardrails, then confirmed like any other.
+ */
+export async function requestChange(
+  deps: OpsDeps,
+  actor: Actor,
+  change: PendingChange,
+  correlationId: string,
+): Promise<Result<{ prompt: ConfirmationPrompt }>> {
+  const kind = isKind(change.kind) ? changeKind(change.kind) : undefined;
+  if (!kind?.confirm)
+    return fail('invalid', `${visible(change.kind)} is no kind of change that waits for confirmation.`);
+  const checked = kind.record.safeParse(change);
+  if (!checked.success) return fail('invalid', `That is not a change of kind ${kind.name}: ${checked.error.message}`);
+  const target = kind.target(checked.data);
+  const denied = await mayRequest(deps, actor, { action: kind.name, target, correlationId });
+  if (denied) return denied;
+  return requestConfirmation(deps, actor, correlationId, checked.data);
 }
 
 /** What the requester is shown: a Confirm button, or for a change that silences a live line, what to type. */

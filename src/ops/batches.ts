@@ -22,7 +22,7 @@ import { itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy } from './failures.js';
-import { takesFromAgent, targetOf, workFor } from './kinds/index.js';
+import { bulkFormOf, changeKind, kindOf, numberOf, takesFromAgent, targetOf, workFor } from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
@@ -119,8 +119,9 @@ export async function planBatch(
   const attempt = { action: request.kind, correlationId: batchId };
   const denied = await mayRequest(deps, actor, attempt);
   if (denied) return denied;
-  if (request.kind === 'number.buy') {
-    const overLimit = await refuseBulkOverBuyLimit(deps, actor, request.count, { ...attempt, action });
+  const buying = changeKind(request.kind).spends ? bulkFormOf(request.kind).count?.(request) : undefined;
+  if (buying !== undefined) {
+    const overLimit = await refuseBulkOverBuyLimit(deps, actor, buying, { ...attempt, action });
     if (overLimit) return overLimit;
   }
   const planned = await planItems(deps, request, read);
@@ -178,7 +179,7 @@ async function storePlan(
 
 /** What a release's confirmation asks to be typed: the count of numbers, as a repository's name is typed to delete it. */
 export function typedCount(view: Pick<BatchView, 'plan' | 'total'>): string | undefined {
-  return view.plan.request.kind === 'number.release' ? String(view.total) : undefined;
+  return bulkFormOf(view.plan.request.kind).words.destroys ? String(view.total) : undefined;
 }
 
 export type ApplyResult = Result<
@@ -376,10 +377,10 @@ async function start(
   from: 'planned' | 'awaiting',
 ): Promise<Failure | undefined> {
   return atomically(deps, async (deps) => {
-    if (batch.kind === 'number.buy') {
+    if (changeKind(batch.kind).spends) {
       await deps.store.lock('buy-limits');
       const count = (await deps.store.batches.counts(batch.id)).pending;
-      const attempt = { action: batchAction('number.buy'), correlationId: batch.id };
+      const attempt = { action: batchAction(batch.kind), correlationId: batch.id };
       const overLimit = await refuseBulkOverBuyLimit(deps, actor, count, attempt);
       if (overLimit) return overLimit;
     }
@@ -542,13 +543,9 @@ async function changedNumbers(
   withAgents: boolean,
 ): Promise<BatchAnnouncement['numbers']> {
   const items = await deps.store.batches.itemsIn(batchId, ['succeeded']);
-  return items.map((item) => {
-    const change = item.change;
-    if (change.kind === 'routing.map') {
-      const agent = { id: change.agentId, name: change.agentName };
-      return withAgents ? { number: change.phoneNumber, agent } : { number: change.phoneNumber };
-    }
-    return { number: targetOf(change) ?? '' };
+  return items.map(({ change }) => {
+    const agent = withAgents ? kindOf(change).routesTo?.(change) : undefined;
+    return agent ? { number: numberOf(change), agent } : { number: numberOf(change) };
   });
 }
 
@@ -563,7 +560,7 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
       batchId: view.id,
       kind: request.kind,
       agent: plan.agent,
-      ...(request.kind === 'number.buy' ? { region: request.region } : {}),
+      region: bulkFormOf(request.kind).region?.(request),
       numbers: await changedNumbers(deps, view.id, !plan.agent),
       counts,
       total,
@@ -646,7 +643,7 @@ export async function planAgain(
   if (!batch) return notFound();
   const items = await deps.store.batches.itemsIn(batchId, which === 'failed' ? ['failed'] : ['pending', 'cancelled']);
   if (items.length === 0) return fail('not_found', 'Nothing is left to plan again: every item of that batch ended.');
-  const numbers = items.map((item) => targetOf(item.change));
+  const numbers = items.map((item) => numberOf(item.change));
   return planBatch(deps, actor, requestFor(storedPlan.parse(batch.plan).request, numbers));
 }
 

@@ -6,43 +6,39 @@ import { z } from 'zod';
 import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import type { BatchAction, BulkForm } from './kinds/index.js';
-import { numberBuyBulk } from './kinds/number-buy.js';
-import { numberReleaseBulk } from './kinds/number-release.js';
-import { routingMapBulk } from './kinds/routing-map.js';
+import { type BatchAction, bulkFormOf, isBulkKind } from './kinds/index.js';
+import type { numberBuyBulk } from './kinds/number-buy.js';
+import type { numberReleaseBulk } from './kinds/number-release.js';
+import type { routingMapBulk } from './kinds/routing-map.js';
 import type { Result } from './types.js';
 
-/** What a bulk change was asked for. It is stored with its plan, to be planned again when confirmed. */
-export const bulkRequest = z.discriminatedUnion('kind', [
-  routingMapBulk.request,
-  numberBuyBulk.request,
-  numberReleaseBulk.request,
-]);
-export type BulkRequest = z.infer<typeof bulkRequest>;
-export type BulkKind = BulkRequest['kind'];
-/** The kinds a bulk request can be, read off its schema: a kind with a bulk form is named there alone. */
-export const bulkKind = z.union(bulkRequest.options.map((option) => option.shape.kind));
+/** What a bulk change was asked for, as the layers above ask for one: a request of a kind with a bulk form. */
+export type BulkRequest = z.infer<
+  (typeof routingMapBulk)['request'] | (typeof numberBuyBulk)['request'] | (typeof numberReleaseBulk)['request']
+>;
 
-type RequestOf<K extends BulkKind> = Extract<BulkRequest, { kind: K }>;
+/**
+ * A bulk request as stored with its plan, to be planned again when confirmed: read with its kind's own schema.
+ */
+export const bulkRequest: z.ZodType<BulkRequest> = z
+  .looseObject({ kind: z.string() })
+  .transform((value, context): BulkRequest => {
+    const parsed = isBulkKind(value.kind) ? bulkFormOf(value.kind).request.safeParse(value) : undefined;
+    if (parsed?.success) return parsed.data as BulkRequest;
+    context.addIssue({ code: 'custom', message: `not a bulk request of a kind of change: ${value.kind}` });
+    return z.NEVER;
+  });
 
-/** The compiler refuses this until every kind of the bulk request has its form, planning requests of its kind. */
-const FORMS: { [K in BulkKind]: BulkForm<z.ZodType<RequestOf<K>>> } = {
-  'routing.map': routingMapBulk,
-  'number.buy': numberBuyBulk,
-  'number.release': numberReleaseBulk,
-};
-
-function formOf<K extends BulkKind>(kind: K): BulkForm<z.ZodType<RequestOf<K>>> {
-  return FORMS[kind];
-}
+/** A kind asked for in bulk, by its name. */
+export const bulkKind = z.string().refine(isBulkKind, 'not a kind of change asked for in bulk');
 
 /** How a kind of bulk change is audited: the batch as one request, its items as the single changes they are. */
-export const batchAction = (kind: BulkKind): BatchAction => FORMS[kind].audit;
+export const batchAction = (kind: string): BatchAction => bulkFormOf(kind).audit;
 
 /** The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them). */
 export async function planItems(deps: OpsDeps, request: BulkRequest, read?: AccountRead): Promise<Result<Planned>> {
   try {
-    return await formOf(request.kind).plan(deps, request, read);
+    return await bulkFormOf(request.kind).plan(deps, request, read);
   } catch (error) {
     return providerFailure(error);
   }
@@ -50,7 +46,7 @@ export async function planItems(deps: OpsDeps, request: BulkRequest, read?: Acco
 
 /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
 export function requestFor(request: BulkRequest, numbers: string[]): BulkRequest {
-  return formOf(request.kind).again(request, numbers);
+  return bulkFormOf(request.kind).again(request, numbers) as BulkRequest;
 }
 
 /** Whether two plans would do the same: the same items, each with the same effect. */

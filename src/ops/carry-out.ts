@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { noteIntentOpened } from '../delivery-scope.js';
-import { subjectOf } from './announcements.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy, providerFailure } from './failures.js';
-import { verifyChange } from './kinds/index.js';
+import { subjectOf, verifyChange } from './kinds/index.js';
 import { ProviderReads } from './provider-reads.js';
 import type { Actor, Result } from './types.js';
 import type { Finished, Work } from './work.js';

@@ -5,15 +5,17 @@ import type { Person } from './access.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
+import { requestChange } from './ask-confirmation.js';
 import { type AuditRequest, auditPage } from './audit.js';
 import { applyBatch, batchDecisions, batchView, cancelPlan, planAgain, planBatch, stopBatch } from './batches.js';
 import type { BulkRequest } from './bulk-plans.js';
 import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
+import type { PendingChange } from './changes.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import type { Kind } from './kinds/index.js';
+import { KIND, type Kind, subjectOf } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
 import type { NumberFilter } from './number-filter.js';
@@ -76,9 +78,9 @@ export function createOps(deps: OpsDeps): VoiceOps {
       record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
     createAgent: (actor: Actor, input: { name: string; language: string }) =>
-      attempt(deps, actor, { action: 'agent.create' }, (id) => createAgent(deps, actor, input, id)),
+      attempt(deps, actor, { action: KIND.createAgent }, (id) => createAgent(deps, actor, input, id)),
     requestDeleteAgent: (actor: Actor, agentId: string) =>
-      attempt(deps, actor, { action: 'agent.delete', target: agentId }, (id) =>
+      attempt(deps, actor, { action: KIND.deleteAgent, target: agentId }, (id) =>
         requestDeleteAgent(deps, actor, agentId, id),
       ),
     listNumbers: (request: PageRequest & ReadOptions & { filter?: NumberFilter }) => listNumbers(deps, request),
@@ -88,15 +90,15 @@ export function createOps(deps: OpsDeps): VoiceOps {
     findAgents: (request: PageRequest & ReadOptions & { filter: AgentFilter }) => findAgents(deps, request),
     searchNumbers: (request: SearchRequest) => searchNumbers(deps, request),
     requestBuy: (actor: Actor, number: string) =>
-      attempt(deps, actor, { action: 'number.buy', target: number }, (id) => requestBuy(deps, actor, number, id)),
+      attempt(deps, actor, { action: KIND.buy, target: number }, (id) => requestBuy(deps, actor, number, id)),
     requestRelease: (actor: Actor, numberOrId: string) =>
-      attempt(deps, actor, { action: 'number.release', target: numberOrId }, (id) =>
+      attempt(deps, actor, { action: KIND.release, target: numberOrId }, (id) =>
         requestRelease(deps, actor, numberOrId, id),
       ),
+    requestChange: (actor: Actor, change: PendingChange) =>
+      attempt(deps, actor, { action: change.kind }, (id) => requestChange(deps, actor, change, id)),
     mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) =>
-      attempt(deps, actor, { action: 'routing.map', target: input.phoneNumber }, (id) =>
-        mapNumber(deps, actor, input, id),
-      ),
+      attempt(deps, actor, { action: KIND.map, target: input.phoneNumber }, (id) => mapNumber(deps, actor, input, id)),
     confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
     /** Approves or rejects a change that waits for a second person. */
     decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject', onBatchProgress?: OnBatchProgress) =>
@@ -122,7 +124,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
       record(deps, actor, done.correlationId, {
         action: 'agent.token',
         outcome: 'failed',
-        target: done.change.action === 'agent.create' ? done.change.agent.id : undefined,
+        target: subjectOf(done.change),
         error: fail('undelivered', `The agent token reached no one: ${why}`),
       }),
     cancel: (actor: Actor, confirmationId: string) => cancel(deps, actor, confirmationId),

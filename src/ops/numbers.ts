@@ -4,6 +4,7 @@ import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
+import { KIND } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { matches, type NumberFilter, refuseFilter } from './number-filter.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
@@ -105,7 +106,7 @@ export async function requestBuy(
   number: string,
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  const denied = await mayRequest(deps, actor, { action: 'number.buy', target: number, correlationId });
+  const denied = await mayRequest(deps, actor, { action: KIND.buy, target: number, correlationId });
   if (denied) return denied;
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
@@ -122,7 +123,7 @@ export async function requestBuy(
     return fail('conflict', `${visible(checked.value)} is already one of your numbers: nothing to buy.`);
   }
   const capabilities = await capabilitiesOf(deps, checked.value);
-  return requestConfirmation(deps, actor, correlationId, { kind: 'number.buy', number: checked.value, capabilities });
+  return requestConfirmation(deps, actor, correlationId, { kind: KIND.buy, number: checked.value, capabilities });
 }
 
 /** Finds a purchased number by its E.164 form or by its provider id. */
@@ -133,7 +134,7 @@ export async function requestRelease(
   correlationId: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
   const denied = await mayRequest(deps, actor, {
-    action: 'number.release',
+    action: KIND.release,
     target: numberOrId,
     correlationId,
   });
@@ -156,7 +157,7 @@ export async function requestRelease(
   const agentId = (await deps.store.routes.forNumber(found.number))?.agentId;
   const routedAgent = agentId ? { id: agentId, name: await agentName(deps, agentId) } : undefined;
   return requestConfirmation(deps, actor, correlationId, {
-    kind: 'number.release',
+    kind: KIND.release,
     numberId: found.id,
     number: found.number,
     routedAgent,

@@ -7,7 +7,7 @@ import type { BuyLimit } from '../policy-config.js';
 import type { PendingChange } from './changes.js';
 import { type Attempt, authorize, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { type Kind, neededRole, targetOf } from './kinds/index.js';
+import { changeKind, confirmWordsOf, type Kind, kindOf, neededRole, spendingKinds, targetOf } from './kinds/index.js';
 import { type Actor, type Failure, fail } from './types.js';
 
 const WHO_CHANGES_CONFIG = 'Whoever runs Voice Ops can change';
@@ -21,7 +21,7 @@ export async function mayRequest(
   return (
     (await authorize(deps, actor, neededRole(attempt.action), attempt)) ??
     (await refuseOutsideChangeChannels(deps, actor, attempt)) ??
-    (attempt.action === 'number.buy' ? await refuseOverBuyLimit(deps, actor, attempt) : undefined)
+    (changeKind(attempt.action).spends ? await refuseOverBuyLimit(deps, actor, attempt) : undefined)
   );
 }
 
@@ -29,7 +29,7 @@ export async function mayRequest(
 export async function mayConfirm(
   deps: OpsDeps,
   confirmer: Actor,
-  kind: PendingChange['kind'],
+  kind: string,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
   return (
@@ -49,14 +49,14 @@ export async function refuseOverBuyLimitAtClaim(
   change: PendingChange,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  if (change.kind !== 'number.buy') return undefined;
+  if (!kindOf(change).spends) return undefined;
   await deps.store.lock('buy-limits');
   return refuseOverBuyLimit(deps, actor, attempt);
 }
 
 /** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
-export function needsApproval(deps: OpsDeps, kind: PendingChange['kind']): boolean {
-  return deps.policy.requireApproval.includes(kind);
+export function needsApproval(deps: OpsDeps, kind: string): boolean {
+  return deps.policy.requireApproval.some((action) => action === kind);
 }
 
 /**
@@ -67,7 +67,7 @@ export async function mayApprove(
   deps: OpsDeps,
   approver: Actor,
   requesterId: string,
-  kind: PendingChange['kind'],
+  kind: string,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
   const needed = neededRole(kind);
@@ -91,11 +91,7 @@ export function typedConfirmation(
   deps: OpsDeps,
   change: PendingChange,
 ): { expected: string; prompt: string } | undefined {
-  if (!deps.policy.typedRelease || change.kind !== 'number.release' || !change.routedAgent) return undefined;
-  return {
-    expected: change.number.replace(/\D/g, '').slice(-4),
-    prompt: `Type the last four digits of ${change.number} to release it`,
-  };
+  return deps.policy.typedRelease ? confirmWordsOf(change.kind).typed?.(change) : undefined;
 }
 
 /** A typed confirmation that is missing or wrong: an error for the input, and nothing happens. */
@@ -152,10 +148,13 @@ export async function buyUsage(deps: OpsDeps, userId: string): Promise<BuyUsage[
  */
 async function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): Promise<BuyUsage> {
   const window = windowAround(limit.window, deps.now());
-  const used =
-    (await deps.store.audit.succeededCount('number.buy', window, userId)) +
-    (await deps.store.intents.openCount('number.buy', userId)) +
-    (await deps.store.batches.openItems('number.buy', userId));
+  let used = 0;
+  for (const kind of spendingKinds()) {
+    used +=
+      (await deps.store.audit.succeededCount(kind, window, userId)) +
+      (await deps.store.intents.openCount(kind, userId)) +
+      (await deps.store.batches.openItems(kind, userId));
+  }
   return { rule, limit, used, window };
 }
 
@@ -198,7 +197,7 @@ async function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt)
   if (!reached) return undefined;
   const failure = fail('limit', limitMessage(reached), { code: 'buy_limit' });
   await record(deps, actor, attempt.correlationId, {
-    action: 'number.buy',
+    action: attempt.action,
     outcome: 'rejected',
     target: attempt.target,
     params: {

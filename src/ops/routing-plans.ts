@@ -6,6 +6,7 @@ import { type PlanResult, planBatch } from './batches.js';
 import type { AccountRead } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
+import { KIND } from './kinds/index.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
@@ -97,7 +98,7 @@ export async function planCheckedText(deps: OpsDeps, actor: Actor, checked: Chec
       `The text has ${counted(checked.errors, 'line')} at fault: nothing can be planned until each is right.`,
     );
   }
-  return planBatch(deps, actor, { kind: 'routing.map', routes: checked.routes }, checked.read);
+  return planBatch(deps, actor, { kind: KIND.map, routes: checked.routes }, checked.read);
 }
 
 function lineError(

@@ -1,11 +1,12 @@
 import { phoneNumber, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done } from './carry-out.js';
-import type { ConfirmationPrompt, PendingChange } from './changes.js';
+import type { ConfirmationPrompt } from './changes.js';
 import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { workFor } from './kinds/index.js';
+import { KIND, workFor } from './kinds/index.js';
+import type { Mapping } from './kinds/routing-map.js';
 import { mayRequest, needsApproval } from './policies.js';
 import { refuseImpossible } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
@@ -34,7 +35,7 @@ export async function mapNumber(
   correlationId: string,
 ): Promise<MapResult> {
   const denied = await mayRequest(deps, actor, {
-    action: 'routing.map',
+    action: KIND.map,
     target: input.phoneNumber,
     correlationId,
   });
@@ -67,7 +68,7 @@ export async function mapNumber(
   if (current?.agentId === agent.id) {
     // Nothing to do, and an attempt all the same: audited as rejected, so that /voice audit shows it was asked.
     await record(deps, actor, correlationId, {
-      action: 'routing.map',
+      action: KIND.map,
       outcome: 'rejected',
       target: number.value,
       params: { agentId: agent.id },
@@ -77,8 +78,8 @@ export async function mapNumber(
     });
     return { ok: true, status: 'unchanged', agentName: agent.name };
   }
-  const change: Extract<PendingChange, { kind: 'routing.map' }> = {
-    kind: 'routing.map',
+  const change: Mapping = {
+    kind: KIND.map,
     phoneNumber: number.value,
     agentId: agent.id,
     agentName: agent.name,
@@ -90,7 +91,7 @@ export async function mapNumber(
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }
   await record(deps, actor, correlationId, {
-    action: 'routing.map',
+    action: KIND.map,
     outcome: 'requested',
     target: number.value,
     params: { agentId: agent.id },

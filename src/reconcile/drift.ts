@@ -3,7 +3,7 @@
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
 // announced in one message.
 
-import { type Actor, atomically, type Change, newCorrelationId, type OpsDeps, record } from '../ops/api.js';
+import { type Actor, atomically, type Change, KIND, newCorrelationId, type OpsDeps, record } from '../ops/api.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
 
@@ -58,10 +58,10 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
 function withChangesMade(state: ProviderState, made: { action: AuditAction; target: string }[]): ProviderState {
   const next: ProviderState = { numbers: new Map(state.numbers), agents: new Map(state.agents) };
   for (const { action, target } of made) {
-    if (action === 'number.buy') next.numbers.set(target, next.numbers.get(target) ?? '');
-    if (action === 'number.release') next.numbers.delete(target);
-    if (action === 'agent.create') next.agents.set(target, next.agents.get(target) ?? '');
-    if (action === 'agent.delete') next.agents.delete(target);
+    if (action === KIND.buy) next.numbers.set(target, next.numbers.get(target) ?? '');
+    if (action === KIND.release) next.numbers.delete(target);
+    if (action === KIND.createAgent) next.agents.set(target, next.agents.get(target) ?? '');
+    if (action === KIND.deleteAgent) next.agents.delete(target);
   }
   return next;
 }
@@ -76,25 +76,25 @@ function differences(before: ProviderState, after: ProviderState): Difference[] 
   const found: Difference[] = [];
   for (const [number, id] of after.numbers) {
     if (!before.numbers.has(number)) {
-      found.push({ action: 'number.buy', target: number, change: { action: 'number.buy', number: { id, number } } });
+      found.push({ action: KIND.buy, target: number, change: { action: KIND.buy, number: { id, number } } });
     }
   }
   for (const [number, id] of before.numbers) {
     if (!after.numbers.has(number)) {
-      const change: Change = { action: 'number.release', number: { id, number } };
-      found.push({ action: 'number.release', target: number, change });
+      const change: Change = { action: KIND.release, number: { id, number } };
+      found.push({ action: KIND.release, target: number, change });
     }
   }
   for (const [id, name] of after.agents) {
     if (!before.agents.has(id)) {
       // The agent list carries no language: the announcement says so rather than guess.
-      const change: Change = { action: 'agent.create', agent: { id, name, language: 'language not listed' } };
-      found.push({ action: 'agent.create', target: id, change });
+      const change: Change = { action: KIND.createAgent, agent: { id, name, language: 'language not listed' } };
+      found.push({ action: KIND.createAgent, target: id, change });
     }
   }
   for (const [id, name] of before.agents) {
     if (!after.agents.has(id)) {
-      found.push({ action: 'agent.delete', target: id, change: { action: 'agent.delete', agent: { id, name } } });
+      found.push({ action: KIND.deleteAgent, target: id, change: { action: KIND.deleteAgent, agent: { id, name } } });
     }
   }
   return found;

@@ -6,7 +6,7 @@ import {
   type Announcer,
   type BatchAnnouncement,
   type Change,
-  change as changeSchema,
+  announcedChange as changeSchema,
 } from '../ops/api.js';
 import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';

@@ -1,5 +1,13 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
-import { MAX_BATCH_ITEMS, NO_UNROUTE, type NumberFilter, type Region, type Role, regionNamed } from '../ops/api.js';
+import {
+  KIND,
+  MAX_BATCH_ITEMS,
+  NO_UNROUTE,
+  type NumberFilter,
+  type Region,
+  type Role,
+  regionNamed,
+} from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
@@ -252,7 +260,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[NAME LANGUAGE]',
     summary: 'Create an AI agent (opens a form when details are missing)',
     role: 'operator',
-    changes: 'agent.create',
+    changes: KIND.createAgent,
     parse: (args, rest) => {
       // Checked on the text as typed: split into words, a line break in the name would pass for a space.
       const problem = controlCharacterProblem(rest.trim());
@@ -271,7 +279,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'AGENT_ID',
     summary: 'Delete an AI agent, after confirmation',
     role: 'admin',
-    changes: 'agent.delete',
+    changes: KIND.deleteAgent,
     parse: (args) =>
       args.length === 1 && args[0]
         ? ok({ name: 'agents.delete', agentId: args[0] })
@@ -310,7 +318,7 @@ export const COMMANDS: CommandSpec[] = [
     summary:
       'Buy a number, or COUNT voice numbers in a region (containing DIGITS), after one confirmation (it spends money)',
     role: 'operator',
-    changes: 'number.buy',
+    changes: KIND.buy,
     parse: (args) => {
       if (!args.length) return error('Give the number to buy: `/voice numbers buy +14155550123`.');
       if (REGION_CODE.test(args[0] ?? '')) return parseBulkBuy(args);
@@ -325,7 +333,7 @@ export const COMMANDS: CommandSpec[] = [
       'Release a number, or every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT_ID`, then ' +
       'digits), after confirmation; a filter asks you to type the count',
     role: 'admin',
-    changes: 'number.release',
+    changes: KIND.release,
     parse: (args) => {
       if (!args.length) return error('Give the number or its id: `/voice numbers release +14155550123`.');
       if (FILTER_START.test(args[0] ?? '') || REGION_CODE.test(args[0] ?? '')) {
@@ -346,7 +354,7 @@ export const COMMANDS: CommandSpec[] = [
       'picks (`unrouted DE`, `agent AGENT_ID`, digits), after one confirmation of the whole plan',
     note: NO_UNROUTE,
     role: 'operator',
-    changes: 'routing.map',
+    changes: KIND.map,
     parse: (args) => {
       if (args.length === 0) return ok({ name: 'map' });
       const to = args.findIndex((word) => word.toLowerCase() === 'to');
@@ -364,7 +372,7 @@ export const COMMANDS: CommandSpec[] = [
       'Paste or upload the routing you want, one `NUMBER AGENT_ID` a line: a plan of every route to add or move, ' +
       'applied after one confirmation',
     role: 'operator',
-    changes: 'routing.map',
+    changes: KIND.map,
     parse: (args) => (args.length ? error('`plan` takes nothing more: it opens a form.') : ok({ name: 'plan' })),
   },
   {

@@ -1,6 +1,6 @@
 // After a buy, the search it came from is shown again as the provider now has it: the bought number is no longer
 // for sale, so no list the person is looking at keeps a Buy button for it.
-import type { Actor } from '../ops/api.js';
+import { type Actor, subjectOf } from '../ops/api.js';
 import type { SlackDeps } from './deps.js';
 import { type ShownSearch, searchRequestOf } from './paging.js';
 import type { Answer } from './surfaces.js';
@@ -14,9 +14,10 @@ export function buyPressed(deps: SlackDeps, userId: string, number: string): voi
 }
 
 function boughtFromSearch(deps: SlackDeps, actor: Actor, answer: Answer): ShownSearch | undefined {
-  if (answer.kind !== 'done' || answer.done.change.action !== 'number.buy') return undefined;
+  // Buy is the only button of a search's results: the change done on the number it was pressed for is its buy.
+  if (answer.kind !== 'done') return undefined;
   const shown = deps.searches.get(actor.userId);
-  return shown?.buying === answer.done.change.number.number ? shown : undefined;
+  return shown?.buying === subjectOf(answer.done.change) ? shown : undefined;
 }
 
 async function searchAgain(deps: SlackDeps, actor: Actor, shown: ShownSearch) {

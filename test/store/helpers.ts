@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, inject } from 'vitest';
 import type { DatabaseTarget } from '../../src/database-target.js';
+// The kinds of change register the shapes of the records the store reads back, as the app's start does.
+import '../../src/ops/kinds/index.js';
 import { openEngine } from '../../src/store/open-store.js';
 import type { SqlEngine } from '../../src/store/sql.js';
 import { type EngineName, TEST_ENGINE } from '../harness/database.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Change } from '../../src/ops/announcements.js';
+import type { Change } from '../../src/ops/api.js';
 import { announcementMessage } from '../../src/slack/views/announcement.js';
 import {
   HOSTILE,

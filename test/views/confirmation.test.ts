@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/ops/approvals.js';
 import type { ConfirmationPrompt, PendingChange } from '../../src/ops/changes.js';
+import type { Delete } from '../../src/ops/kinds/agent-delete.js';
 import { ACTION, CALLBACK } from '../../src/slack/ids.js';
 import { approvalRequestMessage } from '../../src/slack/views/approvals.js';
 import { confirmationMessage, confirmationModal, confirmationSummary } from '../../src/slack/views/confirmation.js';
@@ -8,8 +9,6 @@ import { buttonLabel, elements, HOSTILE, HOSTILE_ESCAPED, rendered, unescapedMar
 
 const NOW = new Date('2025-03-01T12:00:00.000Z');
 const EXPIRES = '2025-03-01T12:10:00.000Z';
-
-type Of<Kind extends PendingChange['kind']> = Extract<PendingChange, { kind: Kind }>;
 
 function prompt(change: PendingChange, expiresAt = EXPIRES): ConfirmationPrompt {
   return { confirmationId: 'cf_42', expiresAt, change };
@@ -42,7 +41,7 @@ describe('confirmationSummary', () => {
   });
 
   it('says that deleting stops the token', () => {
-    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
+    const change: Delete = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
     expect(confirmationSummary(change)).toBe('Delete agent *Support bot* (`ag_1`). Its agent token stops working.');
   });
 
@@ -126,7 +125,7 @@ describe('confirmationMessage', () => {
   });
 
   it('lets no name through unescaped, allowing only its own date token', () => {
-    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: HOSTILE, agentName: HOSTILE };
+    const change: Delete = { kind: 'agent.delete', agentId: HOSTILE, agentName: HOSTILE };
     expect(unescapedMarkup(confirmationMessage(prompt(change), NOW))).toEqual([]);
   });
 });
@@ -160,7 +159,7 @@ describe('confirmationModal', () => {
   });
 
   it('states the effect and the expiry', () => {
-    const change: Of<'agent.delete'> = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
+    const change: Delete = { kind: 'agent.delete', agentId: 'ag_1', agentName: 'Support bot' };
     const view = confirmationModal(prompt(change), NOW);
     expect(view.close?.text).toBe('Cancel');
     expect(elements(view, ACTION.confirmChange).map(buttonLabel)).toEqual(['Delete']);

@@ -1,16 +1,31 @@
 // Creating an agent: it spends nothing, so it goes at once; two creations of one name never overlap, so that an agent
 // whose answer was lost is told apart from the agents of that name made before it.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { agentsNamedSince } from '../../provider/client.js';
 import { type Agent, EXPECTED_STATUS } from '../../provider/schemas.js';
-import type { ChangeIntent } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import { unexpectedStatus } from '../failures.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import type { ChangeKind } from './kind.js';
 
-type Create = Extract<ChangeIntent, { kind: 'agent.create' }>;
+const NAME = 'agent.create';
+
+const creation = z.object({
+  kind: z.literal(NAME),
+  name: z.string(),
+  language: z.string(),
+  /** The agents of that name before the creation was sent: one more afterwards is this one (see agentsNamedSince). */
+  namedBefore: z.array(z.string()).optional(),
+});
+export type Create = z.infer<typeof creation>;
+
+const created = z.object({
+  action: z.literal(NAME),
+  agent: z.object({ id: z.string(), name: z.string(), language: z.string() }),
+});
+type Created = z.infer<typeof created>;
 
 const auditParams = (change: Create) => ({ name: change.name, language: change.language });
 
@@ -23,7 +38,7 @@ const tokenLostNote =
 function createAgentWork(deps: OpsDeps, change: Create): Work {
   const params = auditParams(change);
   return {
-    action: 'agent.create',
+    action: NAME,
     params,
     intent: change,
     // The name is hashed: a lock's name is stored as text, which must hold whatever a name holds.
@@ -33,10 +48,9 @@ function createAgentWork(deps: OpsDeps, change: Create): Work {
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
-      const created = { id: agent.id, name: agent.name, language: change.language };
       return {
         ok: true,
-        change: { action: 'agent.create', agent: created },
+        change: { action: NAME, agent: { id: agent.id, name: agent.name, language: change.language } },
         ...('tokenLost' in agent ? { note: tokenLostNote } : { createdAgent: agent }),
         keep: (deps) => deps.store.facts.rememberAgent(agent.id, change.language),
       };
@@ -45,7 +59,7 @@ function createAgentWork(deps: OpsDeps, change: Create): Work {
 }
 
 /** Whether the agents list shows the creation: one new agent of its name. Its token is lost either way. */
-function created(agents: Agent[], change: Extract<ChangeIntent, { kind: 'agent.create' }>): Verified {
+function createdIn(agents: Agent[], change: Create): Verified {
   const interrupted = `Creating agent "${change.name}" was interrupted`;
   // Intents written before the agents of the name were noted cannot tell this creation from the others.
   if (!change.namedBefore) {
@@ -69,17 +83,24 @@ function created(agents: Agent[], change: Extract<ChangeIntent, { kind: 'agent.c
   }
   return {
     ok: true,
-    change: { action: 'agent.create', agent: { id: agent.id, name: agent.name, language: change.language } },
+    change: { action: NAME, agent: { id: agent.id, name: agent.name, language: change.language } },
     note: tokenLostNote,
   };
 }
 
-export const agentCreate: ChangeKind<'agent.create'> = {
+export const agentCreate: ChangeKind<Create, Created> = {
+  name: NAME,
+  record: creation,
+  announced: created,
   role: 'operator',
   permits: 'create agents',
+  spends: false,
   target: () => undefined,
+  subject: (change) => change.agent.id,
   auditParams,
   takesFromAgent: () => false,
   work: (deps, change) => createAgentWork(deps, change),
-  verify: async (_deps, change, reads) => created(await reads.agents(), change),
+  verify: async (_deps, change, reads) => createdIn(await reads.agents(), change),
+  did: ({ agent }) => ['created agent ', { strong: agent.name }, ' (', { code: agent.id }, `, ${agent.language})`],
+  lookUp: (change) => `/voice agents ${change.agent.id}`,
 };

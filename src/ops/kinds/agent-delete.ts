@@ -1,21 +1,31 @@
 // Deleting an agent: refused while numbers route to it, confirmed first, and settled against the agents list when
 // its answer is lost.
+import { z } from 'zod';
 import { EXPECTED_STATUS } from '../../provider/schemas.js';
-import type { PendingChange } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import type { ChangeKind } from './kind.js';
+import { namedAgent } from './refs.js';
 
-type Delete = Extract<PendingChange, { kind: 'agent.delete' }>;
+const NAME = 'agent.delete';
+
+// An agent that numbers still route to is refused before any confirmation (see requestDeleteAgent).
+const deletion = z.object({ kind: z.literal(NAME), agentId: z.string(), agentName: z.string() });
+export type Delete = z.infer<typeof deletion>;
+
+const deleted = z.object({ action: z.literal(NAME), agent: namedAgent });
+type Deleted = z.infer<typeof deleted>;
+
+const agentOf = (change: Delete) => ({ id: change.agentId, name: change.agentName });
 
 const auditParams = (change: Delete) => ({ name: change.agentName });
 
 function deleteAgentWork(deps: OpsDeps, change: Delete): Work {
   return {
-    action: 'agent.delete',
+    action: NAME,
     target: change.agentId,
     params: auditParams(change),
     intent: change,
@@ -38,7 +48,7 @@ function deleteAgentWork(deps: OpsDeps, change: Delete): Work {
       }
       return {
         ok: true,
-        change: { action: 'agent.delete', agent: { id: change.agentId, name: change.agentName } },
+        change: { action: NAME, agent: agentOf(change) },
         keep: async (deps) => {
           await deps.store.routes.removeAgent(change.agentId);
           await deps.store.facts.forgetAgent(change.agentId);
@@ -49,19 +59,34 @@ function deleteAgentWork(deps: OpsDeps, change: Delete): Work {
 }
 
 async function verifyDelete(_deps: OpsDeps, change: Delete, reads: ProviderReads): Promise<Verified> {
-  const agent = { id: change.agentId, name: change.agentName };
+  const agent = agentOf(change);
   if ((await reads.agents()).some((listed) => listed.id === change.agentId)) {
     return fail('provider', `Agent ${change.agentName} (${change.agentId}) was not deleted: it still exists.`);
   }
-  return { ok: true, change: { action: 'agent.delete', agent } };
+  return { ok: true, change: { action: NAME, agent } };
 }
 
-export const agentDelete: ChangeKind<'agent.delete'> = {
+export const agentDelete: ChangeKind<Delete, Deleted> = {
+  name: NAME,
+  record: deletion,
+  announced: deleted,
   role: 'admin',
   permits: 'delete agents',
+  spends: false,
+  confirm: {
+    verb: 'Delete',
+    title: 'Confirm deletion',
+    effect: (change) => ['Delete agent ', { agent: agentOf(change) }, '. Its agent token stops working.'],
+    destroys: () => true,
+    kept: (change) => ['Agent ', { agent: agentOf(change) }, ' was not deleted.'],
+    gerund: 'deleting agents',
+  },
   target: (change) => change.agentId,
+  subject: (change) => change.agent.id,
   auditParams,
   takesFromAgent: () => false,
   work: (deps, change) => deleteAgentWork(deps, change),
   verify: verifyDelete,
+  did: (change) => ['deleted agent ', { agent: change.agent }],
+  lookUp: (change) => `/voice audit ${change.agent.id}`,
 };

@@ -1,59 +1,141 @@
-// The registry of kinds of change: the one place a kind is added. The compiler checks that every kind a change can be
-// has its module, and the dispatchers below are how the rest of ops asks a kind what it does.
-import type { ChangeIntent, PendingChange } from '../changes.js';
+// The registry of kinds of change: the one place a kind is added. Each kind registers the shape of its record with the
+// store and its words with everything that says it; the dispatchers below are how the rest of the app asks a kind what
+// it does, whatever the kind.
+import { z } from 'zod';
+import { registerRecord, type StoredChange } from '../../store/records.js';
+import type { Change } from '../announcements.js';
 import type { OpsDeps } from '../deps.js';
+import type { Phrase } from '../phrase.js';
 import type { ProviderReads } from '../provider-reads.js';
 import type { Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import { agentCreate } from './agent-create.js';
 import { agentDelete } from './agent-delete.js';
-import type { ChangeKind, Kind } from './kind.js';
-import { numberBuy } from './number-buy.js';
-import { numberRelease } from './number-release.js';
-import { routingMap } from './routing-map.js';
+import type { BulkForm, BulkWords, ChangeKind, ConfirmWords } from './kind.js';
+import { numberBuy, numberBuyBulk } from './number-buy.js';
+import { numberRelease, numberReleaseBulk } from './number-release.js';
+import { routingMap, routingMapBulk } from './routing-map.js';
 
-const KINDS: { [K in Kind]: ChangeKind<K> } = {
-  'number.buy': numberBuy,
-  'number.release': numberRelease,
-  'routing.map': routingMap,
-  'agent.create': agentCreate,
-  'agent.delete': agentDelete,
-};
+/** A kind as the registry keeps it: handed only records of its own shape, which its name picks. */
+type AnyKind = ChangeKind<StoredChange, Change>;
+type AnyBulkForm = BulkForm<z.ZodType<{ kind: string }>, StoredChange>;
 
-export function changeKind<K extends Kind>(kind: K): ChangeKind<K> {
-  return KINDS[kind];
+const kinds = new Map<string, AnyKind>();
+const bulkForms = new Map<string, AnyBulkForm>();
+
+/** Adds a kind of change, and its bulk form when it has one; a name given twice is a mistake. */
+export function registerKind<R extends StoredChange, A extends Change, S extends z.ZodType<{ kind: string }>>(
+  kind: ChangeKind<R, A>,
+  bulk?: BulkForm<S, R>,
+): void {
+  if (kinds.has(kind.name)) throw new Error(`A kind of change named ${kind.name} is registered already.`);
+  registerRecord(kind.name, { schema: kind.record, waits: kind.confirm !== undefined });
+  // Each method of a kind takes only its own records; the registry hands it no other (see kindOf).
+  kinds.set(kind.name, kind as unknown as AnyKind);
+  if (bulk) bulkForms.set(kind.name, bulk as unknown as AnyBulkForm);
+}
+
+registerKind(numberBuy, numberBuyBulk);
+registerKind(numberRelease, numberReleaseBulk);
+registerKind(routingMap, routingMapBulk);
+registerKind(agentCreate);
+registerKind(agentDelete);
+
+/** The kinds by the names the layers above use for them: `KIND.map` is `routing.map`. */
+export const KIND = {
+  buy: numberBuy.name,
+  release: numberRelease.name,
+  map: routingMap.name,
+  createAgent: agentCreate.name,
+  deleteAgent: agentDelete.name,
+} as const;
+export type Kind = (typeof KIND)[keyof typeof KIND] | (string & {});
+
+/** The kind of change a name gives; a name no kind has is a bug (a record's kind was checked when it was read). */
+export function changeKind(name: string): AnyKind {
+  const kind = kinds.get(name);
+  if (!kind) throw new Error(`No kind of change is named ${name}.`);
+  return kind;
+}
+
+/** The kind a record, or an announcement, is of. */
+export const kindOf = (change: StoredChange): AnyKind => changeKind(change.kind);
+export const announcedKind = (change: Change): AnyKind => changeKind(change.action);
+
+/** A finished change as announced, in its kind's shape: an open announcement's changes are read back with it. */
+export const announcedChange: z.ZodType<Change> = z
+  .looseObject({ action: z.string() })
+  .transform((value, context): Change => {
+    const parsed = kinds.get(value.action)?.announced.safeParse(value);
+    if (parsed?.success) return parsed.data;
+    context.addIssue({ code: 'custom', message: `not an announcement of a kind of change: ${value.action}` });
+    return z.NEVER;
+  });
+
+/** The number or agent id a change is about, as the audit log names it. */
+export const subjectOf = (change: Change): string => announcedKind(change).subject(change);
+
+/** How a kind that waits for confirmation is confirmed; asking it of a kind that never waits is a bug. */
+export function confirmWordsOf(kind: string): ConfirmWords<StoredChange> {
+  const words = changeKind(kind).confirm;
+  if (!words) throw new Error(`A change of kind ${kind} never waits for confirmation.`);
+  return words;
+}
+
+/** How a kind's batch is said. */
+export const bulkWordsOf = (kind: string): BulkWords => bulkFormOf(kind).words;
+
+/** How a finished change is said: what it did, where to read more, and the agent likely routed to next. */
+export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent?: string } {
+  const kind = announcedKind(change);
+  return { did: kind.did(change), lookUp: kind.lookUp(change), nextAgent: kind.nextAgent?.(change) };
 }
 
 /** Whether an audit action names a kind of change (rather than a search, a denial, a step of a batch…). */
-export const isKind = (action: string): action is Kind => Object.hasOwn(KINDS, action);
+export const isKind = (action: string): boolean => kinds.has(action);
+
+/** The kinds that spend money, which the buy limits count. */
+export const spendingKinds = (): string[] => [...kinds.values()].filter((kind) => kind.spends).map((kind) => kind.name);
+
+/** The bulk form of a kind; a kind asked for in bulk without one is a bug (its request was checked when parsed). */
+export function bulkFormOf(name: string): AnyBulkForm {
+  const form = bulkForms.get(name);
+  if (!form) throw new Error(`No kind of change named ${name} is asked for in bulk.`);
+  return form;
+}
+
+/** Whether a kind is asked for in bulk. */
+export const isBulkKind = (name: string): boolean => bulkForms.has(name);
 
 /** The target an audit row names for a change. */
-export function targetOf(change: PendingChange): string;
-export function targetOf(change: ChangeIntent): string | undefined;
-export function targetOf(change: ChangeIntent): string | undefined {
-  return changeKind(change.kind).target(change);
-}
+export const targetOf = (change: StoredChange): string | undefined => kindOf(change).target(change);
 
-/** The provider work of a change that may go ahead, whoever's decision let it (its requester, or an approver). */
-export function workFor(deps: OpsDeps, change: ChangeIntent, by: string): Work {
-  return changeKind(change.kind).work(deps, change, by);
+/** The number a change is about: every item of a batch is about one. */
+export function numberOf(change: StoredChange): string {
+  const target = targetOf(change);
+  if (target === undefined) throw new Error(`A change of kind ${change.kind} names no number.`);
+  return target;
 }
-
-/** The role that may ask for a kind of change, confirm it and approve it. */
-export const neededRole = (kind: Kind): Role => changeKind(kind).role;
 
 /** What a change's outcome row keeps of it beside its target (see ChangeKind.auditParams). */
-export function auditParamsOf(change: ChangeIntent): Record<string, unknown> | undefined {
-  return changeKind(change.kind).auditParams(change);
-}
+export const auditParamsOf = (change: StoredChange): Record<string, unknown> | undefined =>
+  kindOf(change).auditParams(change);
 
-export function takesFromAgent(change: ChangeIntent): boolean {
-  return changeKind(change.kind).takesFromAgent(change);
-}
+/** The provider work of a change that may go ahead, whoever's decision let it (its requester, or an approver). */
+export const workFor = (deps: OpsDeps, change: StoredChange, by: string): Work => kindOf(change).work(deps, change, by);
 
 /** What the provider says became of a change (see ChangeKind.verify). */
-export function verifyChange(deps: OpsDeps, reads: ProviderReads, change: ChangeIntent, by: string): Promise<Verified> {
-  return changeKind(change.kind).verify(deps, change, reads, by);
-}
+export const verifyChange = (
+  deps: OpsDeps,
+  reads: ProviderReads,
+  change: StoredChange,
+  by: string,
+): Promise<Verified> => kindOf(change).verify(deps, change, reads, by);
 
-export type { BatchAction, BulkForm, ChangeKind, ChangeOf, Kind } from './kind.js';
+export const takesFromAgent = (change: StoredChange): boolean => kindOf(change).takesFromAgent(change);
+
+/** The role that may ask for a kind of change, confirm it and approve it. */
+export const neededRole = (kind: string): Role => changeKind(kind).role;
+
+export type { Change } from '../announcements.js';
+export type { BatchAction, BulkForm, BulkWords, ChangeKind, ConfirmWords, PlanTotals } from './kind.js';

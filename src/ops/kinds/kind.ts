@@ -1,49 +1,120 @@
-// What makes a kind of change: who may ask for it, what its audit rows name, its provider work, and how a change
-// whose answer was lost is settled; and, for a kind asked for in bulk, its bulk form. One module a kind (kinds/*.ts),
-// one registry of them (kinds/index.ts), and one of the bulk forms (bulk-plans.ts).
+// What makes a kind of change: the shape of its record, who may ask for it, what its audit rows name, its provider
+// work, how a change whose answer was lost is settled, and how it is said (confirmed, cancelled, announced); and, for a
+// kind asked for in bulk, its bulk form. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
 import type { z } from 'zod';
-import type { AuditAction } from '../../store/audit.js';
+import type { StoredChange } from '../../store/records.js';
+import type { Change } from '../announcements.js';
 import type { AccountRead, Planned } from '../bulk-items.js';
-import type { ChangeIntent } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
+import type { Phrase } from '../phrase.js';
 import type { ProviderReads } from '../provider-reads.js';
 import type { Result, Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
 
-export type Kind = ChangeIntent['kind'];
-export type ChangeOf<K extends Kind> = Extract<ChangeIntent, { kind: K }>;
+/** How a change that waits for confirmation is confirmed, and what its cancellation left. */
+export interface ConfirmWords<R> {
+  /** The confirm button, and the confirmation's title: "Buy", "Confirm purchase". */
+  verb: string;
+  title: string;
+  /** The exact effect of the change, and what stops working. */
+  effect(change: R): Phrase;
+  /** Whether confirming takes something away: a number, an agent, or a number's calls from the agent they reach now. */
+  destroys(change: R): boolean;
+  /** What a cancellation left as it was. */
+  kept(change: R): Phrase;
+  /** Where VOICE_REQUIRE_APPROVAL lists it: "buying". */
+  gerund: string;
+  /**
+   * What the requester must type to confirm it when the policy asks for typed confirmations (VOICE_TYPED_RELEASE):
+   * undefined when a click will do.
+   */
+  typed?(change: R): { expected: string; prompt: string } | undefined;
+}
 
-export interface ChangeKind<K extends Kind> {
+/**
+ * A kind of change. `R` is its record (what waits for confirmation, what its intent keeps), `A` what its announcement
+ * says. The methods take a kind's own records: the registry hands each kind only records its own shape parsed.
+ */
+export interface ChangeKind<R extends StoredChange, A extends Change> {
+  /** Its name, and the audit action of its rows: `number.buy`. */
+  name: R['kind'] & A['action'];
+  /** Its record's shape, as the store keeps it. */
+  record: z.ZodType<R>;
+  /** Its announcement's shape, as an open announcement keeps it. */
+  announced: z.ZodType<A>;
   /** The role that may ask for it, confirm it and approve it. */
   role: Role;
   /** What that role lets a person do, as a denial says it: "You need the operator role to buy numbers." */
   permits: string;
+  /** Whether it spends money: it counts against the buy limits. */
+  spends: boolean;
+  /** How it is confirmed; a kind without it never waits for a confirmation. */
+  confirm?: ConfirmWords<R>;
   /** What its audit rows name: a number, an agent (a new agent has none until the provider names it). */
-  target: (change: ChangeOf<K>) => string | undefined;
+  target(change: R): string | undefined;
+  /** The number or agent id its announcement is about, as the audit log names it. */
+  subject(change: A): string;
   /**
    * What its outcome's audit row keeps of it beside the target, however it ended (its own answer, or the reconciler's
    * check), so that the log alone tells what it did: the agent a number was routed to, say.
    */
-  auditParams: (change: ChangeOf<K>) => Record<string, unknown> | undefined;
+  auditParams(change: R): Record<string, unknown> | undefined;
+  /** The agent it routes its number to, which a batch's announcement names when each number has its own. */
+  routesTo?(change: R): { id: string; name: string };
   /** Whether it takes a number from the agent it routes to, which a plan marks. */
-  takesFromAgent: (change: ChangeOf<K>) => boolean;
+  takesFromAgent(change: R): boolean;
   /** Its provider work, once it may go ahead; `by` is whoever asked for it (a route names who asked). */
-  work: (deps: OpsDeps, change: ChangeOf<K>, by: string) => Work;
+  work(deps: OpsDeps, change: R, by: string): Work;
   /**
    * What the provider shows became of it once its answer was lost or its process died. A provider that does not
    * answer throws: nothing is known yet.
    */
-  verify: (deps: OpsDeps, change: ChangeOf<K>, reads: ProviderReads, by: string) => Promise<Verified>;
+  verify(deps: OpsDeps, change: R, reads: ProviderReads, by: string): Promise<Verified>;
+  /** What it did, as a predicate: "bought +1… (US, id pn_1)". The announcement puts the actor before it. */
+  did(change: A): Phrase;
+  /** Where to read more of it: a card of what still exists, the audit of what is gone. */
+  lookUp(change: A): string;
+  /** The agent its maker is likely to route another number to next, offered a click away. */
+  nextAgent?(change: A): string;
 }
 
 /** How a batch is audited as one request: `batch.map`, `batch.buy`… */
-export type BatchAction = Extract<AuditAction, `batch.${string}`>;
+export type BatchAction = `batch.${string}`;
+
+/** A bulk plan's totals, as its words need them. */
+export interface PlanTotals {
+  change: number;
+  taken: number;
+  unchanged: number;
+  agent?: { id: string; name: string };
+}
+
+/** How a kind's batch is said: its plan, its progress and its end. */
+export interface BulkWords<Q = unknown, R extends StoredChange = StoredChange> {
+  /** "Routing", "Routed", and the apply button's verb: "Apply to 12 numbers". */
+  doing: string;
+  done: string;
+  apply: string;
+  /** What a request for approval asks, as a verb: "route", "buy". */
+  verb: string;
+  /** The plan in one sentence, with its totals. */
+  plan(request: Q, totals: PlanTotals): Phrase;
+  /** What an item does, or did: what changes for its number's callers. */
+  effect(change: R, unchanged: boolean): Phrase;
+  /** What the numbers taken from an agent lose, in a request for approval. */
+  taken: string;
+  /**
+   * Whether its batch takes something away whatever it plans (a release): its confirmation asks for the count of
+   * numbers, typed, and a request for approval says so.
+   */
+  destroys: boolean;
+}
 
 /**
  * A kind's bulk form: one request for many changes of the kind, planned item by item, stored with its plan and
  * planned again when it is confirmed. `S` is the request's schema, a variant of the bulk request (bulk-plans.ts).
  */
-export interface BulkForm<S extends z.ZodType<{ kind: Kind }>> {
+export interface BulkForm<S extends z.ZodType<{ kind: string }>, R extends StoredChange> {
   request: S;
   /** The batch's own audit rows; each item's are the single change's. */
   audit: BatchAction;
@@ -51,7 +122,12 @@ export interface BulkForm<S extends z.ZodType<{ kind: Kind }>> {
    * Its items as the provider and the app's records stand now (or as `read` just found them). A provider that does
    * not answer throws.
    */
-  plan: (deps: OpsDeps, request: z.output<S>, read?: AccountRead) => Promise<Result<Planned>>;
+  plan(deps: OpsDeps, request: z.output<S>, read?: AccountRead): Promise<Result<Planned>>;
   /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
-  again: (request: z.output<S>, numbers: string[]) => z.output<S>;
+  again(request: z.output<S>, numbers: string[]): z.output<S>;
+  /** How many changes it asks for, when the request says before any plan (a bulk buy's COUNT): the buy limits check it. */
+  count?(request: z.output<S>): number;
+  /** A batch's region, for its announcement: a bulk buy's. */
+  region?(request: z.output<S>): string | undefined;
+  words: BulkWords<z.output<S>, R>;
 }

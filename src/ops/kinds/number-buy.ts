@@ -5,22 +5,29 @@ import { count, counted } from '../../counts.js';
 import type { BoughtNumber } from '../../provider/index.js';
 import { EXPECTED_STATUS, MAX_PAGE_SIZE, region as regionCode } from '../../provider/schemas.js';
 import { MAX_BATCH_ITEMS, named, type Planned, type PlannedItem } from '../bulk-items.js';
-import type { PendingChange } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
-import { unknownRegion } from '../regions.js';
+import { regionOf, unknownRegion } from '../regions.js';
 import { SEARCH_SCAN_PAGES } from '../search.js';
 import { fail, type Result } from '../types.js';
 import { validate } from '../validate.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
+import { numberRef } from './refs.js';
 
-type Buy = Extract<PendingChange, { kind: 'number.buy' }>;
+const NAME = 'number.buy';
+
+// Capabilities, when a search showed them (or a look-up found them), are kept once the number is bought.
+const buy = z.object({ kind: z.literal(NAME), number: z.string(), capabilities: z.array(z.string()).optional() });
+export type Buy = z.infer<typeof buy>;
+
+const bought = z.object({ action: z.literal(NAME), number: numberRef });
+type Bought = z.infer<typeof bought>;
 
 function buyWork(deps: OpsDeps, change: Buy): Work {
   return {
-    action: 'number.buy',
+    action: NAME,
     target: change.number,
     intent: change,
     lockKeys: [`number:${change.number}`],
@@ -50,7 +57,7 @@ function buyWork(deps: OpsDeps, change: Buy): Work {
           // A number just bought routes nowhere: a record left from when the account last owned it is stale.
           await deps.store.routes.removeNumber(bought.number);
         },
-        change: { action: 'number.buy', number: { id: bought.id, number: bought.number } },
+        change: { action: NAME, number: { id: bought.id, number: bought.number } },
         note: bought.reconciled
           ? "The provider's answer was lost; the purchase was verified in the purchased list."
           : undefined,
@@ -62,22 +69,42 @@ function buyWork(deps: OpsDeps, change: Buy): Work {
 async function verifyBuy(_deps: OpsDeps, change: Buy, reads: ProviderReads): Promise<Verified> {
   const id = (await reads.numbers()).get(change.number);
   if (id === undefined) return fail('provider', `${change.number} was not bought: the provider does not have it.`);
-  return { ok: true, change: { action: 'number.buy', number: { id, number: change.number } } };
+  return { ok: true, change: { action: NAME, number: { id, number: change.number } } };
 }
 
-export const numberBuy: ChangeKind<'number.buy'> = {
+export const numberBuy: ChangeKind<Buy, Bought> = {
+  name: NAME,
+  record: buy,
+  announced: bought,
   role: 'operator',
   permits: 'buy numbers',
+  spends: true,
+  confirm: {
+    verb: 'Buy',
+    title: 'Confirm purchase',
+    effect: (change) => ['Buy ', { number: change.number }, '. This spends money on the provider account.'],
+    destroys: () => false,
+    kept: (change) => [
+      { number: change.number },
+      ' was not bought. To search again, type ',
+      { code: '/voice numbers search REGION' },
+      '.',
+    ],
+    gerund: 'buying',
+  },
   target: (change) => change.number,
+  subject: (change) => change.number.number,
   auditParams: () => undefined,
   takesFromAgent: () => false,
   work: (deps, change) => buyWork(deps, change),
   verify: verifyBuy,
+  did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
+  lookUp: (change) => `/voice numbers ${change.number.number}`,
 };
 
 /** COUNT voice numbers for sale in a region (containing the digits, when given), or the numbers named. */
 const buyMany = z.object({
-  kind: z.literal('number.buy'),
+  kind: z.literal(NAME),
   region: z.string(),
   count: z.number().int().min(1).max(MAX_BATCH_ITEMS),
   digits: z.string().optional(),
@@ -95,12 +122,12 @@ async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned
   const unknown = unknownRegion(checked.value);
   if (unknown) return unknown;
   const owned = new Set((await deps.lists.numbers.get({ fresh: true })).map((entry) => entry.number));
-  const buy = (number: string, capabilities?: string[]): PlannedItem => ({
-    change: { kind: 'number.buy', number, ...(capabilities ? { capabilities } : {}) },
-    unchanged: false,
-  });
+  const buyOf = (number: string, capabilities?: string[]): PlannedItem => {
+    const change: Buy = { kind: NAME, number, ...(capabilities ? { capabilities } : {}) };
+    return { change, unchanged: false };
+  };
   if (request.numbers) {
-    const items = request.numbers.filter((number) => !owned.has(number)).map((number) => buy(number));
+    const items = request.numbers.filter((number) => !owned.has(number)).map((number) => buyOf(number));
     return items.length ? { ok: true, items } : fail('not_found', 'Every one of those numbers is yours already.');
   }
   const found: PlannedItem[] = [];
@@ -113,7 +140,7 @@ async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned
     for (const entry of page) {
       if (found.length === request.count) break;
       const wanted = entry.capabilities.includes('voice') && (!request.digits || entry.number.includes(request.digits));
-      if (wanted && !owned.has(entry.number)) found.push(buy(entry.number, entry.capabilities));
+      if (wanted && !owned.has(entry.number)) found.push(buyOf(entry.number, entry.capabilities));
     }
     if (found.length === request.count) return { ok: true, items: found };
   }
@@ -128,9 +155,26 @@ async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned
   );
 }
 
-export const numberBuyBulk: BulkForm<typeof buyMany> = {
+export const numberBuyBulk: BulkForm<typeof buyMany, Buy> = {
   request: buyMany,
   audit: 'batch.buy',
   plan: planBuys,
   again: (request, numbers) => ({ ...request, count: numbers.length, numbers }),
+  count: (request) => request.count,
+  region: (request) => request.region,
+  words: {
+    doing: 'Buying',
+    done: 'Bought',
+    apply: 'Buy',
+    verb: 'buy',
+    plan: (request, totals) => [
+      `buy ${counted(totals.change, 'voice number')} in `,
+      { code: request.region },
+      ...(request.digits ? [' containing ', { code: request.digits }] : []),
+      '. This spends money on the provider account',
+    ],
+    effect: (change) => [change.capabilities?.length ? `buy (${change.capabilities.join(', ')})` : 'buy'],
+    taken: '',
+    destroys: false,
+  },
 };

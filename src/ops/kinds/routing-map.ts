@@ -2,26 +2,46 @@
 // agent are locked meanwhile. Routing cannot be read back, so a lost answer is settled by sending the map again.
 // In bulk: every number a filter picks routed to one agent, or each number to its own (a routing text).
 import { z } from 'zod';
+import { count, counted } from '../../counts.js';
 import { ProviderError, type ProviderErrorKind } from '../../provider/errors.js';
 import { EXPECTED_STATUS, type PurchasedNumber, resourceId } from '../../provider/schemas.js';
 import { type AccountRead, MAX_BATCH_ITEMS, named, type Planned, type PlannedItem, pick } from '../bulk-items.js';
-import type { ChangeIntent, PendingChange } from '../changes.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
 import { numberFilter } from '../number-filter.js';
+import { WARNING } from '../phrase.js';
+import { regionOf } from '../regions.js';
 import { fail, type Result } from '../types.js';
 import { validate } from '../validate.js';
 import { visible } from '../visible.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
+import { agentRef, namedAgent } from './refs.js';
 
-type Mapping = Extract<PendingChange, { kind: 'routing.map' }>;
+const NAME = 'routing.map';
+
+const mapping = z.object({
+  kind: z.literal(NAME),
+  phoneNumber: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  previousAgent: agentRef.optional(),
+});
+export type Mapping = z.infer<typeof mapping>;
+
+const routed = z.object({
+  action: z.literal(NAME),
+  number: z.string(),
+  agent: namedAgent,
+  previousAgent: agentRef.optional(),
+});
+type Routed = z.infer<typeof routed>;
 
 const auditParams = (change: Mapping) => ({ agentId: change.agentId, previousAgentId: change.previousAgent?.id });
 
 function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
   return {
-    action: 'routing.map',
+    action: NAME,
     target: change.phoneNumber,
     params: auditParams(change),
     intent: change,
@@ -36,7 +56,7 @@ function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
         keep: (deps) =>
           deps.store.routes.set({ phoneNumber: change.phoneNumber, agentId: change.agentId, updatedBy: by }),
         change: {
-          action: 'routing.map',
+          action: NAME,
           number: change.phoneNumber,
           agent: { id: change.agentId, name: change.agentName },
           previousAgent: change.previousAgent,
@@ -50,11 +70,7 @@ function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
 const NOT_KNOWN = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited', 'withheld']);
 
 /** Routing cannot be read, but mapping a number to the same agent twice has one effect: the map is sent again. */
-async function remap(
-  deps: OpsDeps,
-  change: Extract<ChangeIntent, { kind: 'routing.map' }>,
-  by: string,
-): Promise<Verified> {
+async function remap(deps: OpsDeps, change: Mapping, by: string): Promise<Verified> {
   try {
     const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
     if (routed.status !== EXPECTED_STATUS.routeConnected) {
@@ -72,23 +88,56 @@ async function remap(
   const agent = { id: change.agentId, name: change.agentName };
   return {
     ok: true,
-    change: { action: 'routing.map', number: change.phoneNumber, agent, previousAgent: change.previousAgent },
+    change: { action: NAME, number: change.phoneNumber, agent, previousAgent: change.previousAgent },
   };
 }
 
-export const routingMap: ChangeKind<'routing.map'> = {
+const agentOf = (change: Mapping) => ({ id: change.agentId, name: change.agentName });
+
+export const routingMap: ChangeKind<Mapping, Routed> = {
+  name: NAME,
+  record: mapping,
+  announced: routed,
   role: 'operator',
   permits: 'map numbers to agents',
+  spends: false,
+  confirm: {
+    verb: 'Re-route',
+    title: 'Confirm re-route',
+    effect: (change) => [
+      'Route ',
+      { number: change.phoneNumber },
+      ' to ',
+      { agent: agentOf(change) },
+      '.',
+      ...(change.previousAgent
+        ? [' It now routes to ', { agentName: change.previousAgent }, ': callers will reach the new agent instead.']
+        : []),
+    ],
+    destroys: (change) => change.previousAgent !== undefined,
+    kept: (change) => [{ number: change.phoneNumber }, ' was not routed to ', { agent: agentOf(change) }, '.'],
+    gerund: 'mapping',
+  },
   target: (change) => change.phoneNumber,
+  subject: (change) => change.number,
   auditParams,
+  routesTo: agentOf,
   takesFromAgent: (change) => change.previousAgent !== undefined,
   work: mapWork,
   verify: (deps, change, _reads, by) => remap(deps, change, by),
+  did: (change) => {
+    const number = { number: change.number, region: regionOf(change.number) };
+    if (!change.previousAgent) return ['routed ', number, ' to ', { agent: change.agent }];
+    return ['re-routed ', number, ' from ', { agent: change.previousAgent }, ' to ', { agent: change.agent }];
+  },
+  lookUp: (change) => `/voice numbers ${change.number}`,
+  // A launch routes several numbers to one agent: the next one is a click away, its agent picked already.
+  nextAgent: (change) => change.agent.id,
 };
 
 /** One agent for every number a filter picks (or the numbers named), or each number its own agent (a routing text). */
 const mapMany = z.object({
-  kind: z.literal('routing.map'),
+  kind: z.literal(NAME),
   agentId: z.string().optional(),
   filter: numberFilter.optional(),
   numbers: named,
@@ -106,8 +155,8 @@ async function planMaps(deps: OpsDeps, request: MapMany, read?: AccountRead): Pr
   const item = (number: string, agent: { id: string; name: string }): PlannedItem => {
     const current = routed.get(number);
     const moved = current !== undefined && current !== agent.id;
-    const change: PendingChange = {
-      kind: 'routing.map',
+    const change: Mapping = {
+      kind: NAME,
       phoneNumber: number,
       agentId: agent.id,
       agentName: agent.name,
@@ -149,7 +198,7 @@ function planRoutes(
   return { ok: true, items };
 }
 
-export const routingMapBulk: BulkForm<typeof mapMany> = {
+export const routingMapBulk: BulkForm<typeof mapMany, Mapping> = {
   request: mapMany,
   audit: 'batch.map',
   plan: planMaps,
@@ -157,5 +206,29 @@ export const routingMapBulk: BulkForm<typeof mapMany> = {
     if (!request.routes) return { ...request, numbers };
     const kept = new Set(numbers);
     return { ...request, routes: request.routes.filter((route) => kept.has(route.number)) };
+  },
+  words: {
+    doing: 'Routing',
+    done: 'Routed',
+    apply: 'Apply to',
+    verb: 'route',
+    plan: (_request, totals) => [
+      'route ',
+      ...(totals.agent ? ['to ', { agent: totals.agent }] : ['each number as its line says']),
+      `. ${counted(totals.change, 'number')} to route`,
+      ...(totals.taken
+        ? [' · ', WARNING, `${count(totals.taken)} re-routed from another agent: their callers will reach this one`]
+        : []),
+      ...(totals.unchanged ? [` · ${count(totals.unchanged)} already routed there (unchanged)`] : []),
+    ],
+    effect: (change, unchanged) => {
+      if (unchanged) return ['already routes there, unchanged'];
+      const to = ['to ', { agentName: agentOf(change) }] as const;
+      return change.previousAgent
+        ? ['re-route from ', { agentName: change.previousAgent }, ' ', ...to]
+        : ['route ', ...to];
+    },
+    taken: 'move from the agent their callers reach now',
+    destroys: false,
   },
 };

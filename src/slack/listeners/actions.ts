@@ -1,7 +1,7 @@
 import type { BlockAction, BlockElementAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { type Actor, numberFilter } from '../../ops/api.js';
+import { type Actor, KIND, numberFilter } from '../../ops/api.js';
 import { progressInRequest, settleDecision } from '../approvals.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
@@ -179,7 +179,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
     actor: Actor,
     picked: { initialNumber?: string; initialAgentId?: string },
   ) => {
-    const denied = await deps.ops.authorize(actor, 'routing.map');
+    const denied = await deps.ops.authorize(actor, KIND.map);
     if (denied) return (await surfaceFor(deps, body, actor, 'Map a number')).show({ kind: 'failure', failure: denied });
     const inModal = body.view?.type === 'modal';
     await openMapModal(deps, actor, {
@@ -208,7 +208,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
   app.action<Body>(ACTION.createAgent, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, 'agent.create');
+    const denied = await deps.ops.authorize(actor, KIND.createAgent);
     if (denied)
       return (await surfaceFor(deps, body, actor, 'Create an agent')).show({ kind: 'failure', failure: denied });
     const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });

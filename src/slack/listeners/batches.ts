@@ -3,7 +3,7 @@
 // stop or a crash left undone.
 
 import { z } from 'zod';
-import { type Actor, type BulkRequest, numberFilter, type PlanResult, typedCount } from '../../ops/api.js';
+import { type Actor, type BulkRequest, KIND, numberFilter, type PlanResult, typedCount } from '../../ops/api.js';
 import { awaitingAnswer } from '../approvals.js';
 import { progressRewriter, rewriteThrough } from '../batch-progress.js';
 import type { SlackDeps } from '../deps.js';
@@ -118,7 +118,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     const actor = actorOf(body, requesterIn(context));
     const filter = decodeValue(numberFilter, chosenValue(body));
     if (!filter) return;
-    const denied = await deps.ops.authorize(actor, 'routing.map');
+    const denied = await deps.ops.authorize(actor, KIND.map);
     if (denied) return (await surfaceFor(deps, body, actor, 'Map numbers')).show({ kind: 'failure', failure: denied });
     const view = bulkMapModal(describeNumberFilter(filter), encodeValue({ filter, channelId: actor.channelId }));
     await openForm(deps, {
@@ -138,13 +138,13 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     await ack({ response_action: 'clear' });
     const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
     const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
-    await reply.show(await bulkAnswer(deps, actor, { kind: 'routing.map', filter: asked.filter, agentId }));
+    await reply.show(await bulkAnswer(deps, actor, { kind: KIND.map, filter: asked.filter, agentId }));
   });
 
   app.action<Body>(ACTION.routeNumbersToAgent, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, 'routing.map');
+    const denied = await deps.ops.authorize(actor, KIND.map);
     if (denied)
       return (await surfaceFor(deps, body, actor, 'Route numbers')).show({ kind: 'failure', failure: denied });
     await openRouteNumbersModal(deps, actor, {
@@ -164,7 +164,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     await ack({ response_action: 'clear' });
     const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
     const reply = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
-    await reply.show(await bulkAnswer(deps, actor, { kind: 'routing.map', agentId: asked.agentId, numbers }));
+    await reply.show(await bulkAnswer(deps, actor, { kind: KIND.map, agentId: asked.agentId, numbers }));
   });
 
   app.action<Body>(ACTION.stopBatch, async ({ ack, body, context }) => {

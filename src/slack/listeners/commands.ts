@@ -1,5 +1,5 @@
 import type { SlashCommand } from '@slack/bolt';
-import { type Actor, roleIncludes } from '../../ops/api.js';
+import { type Actor, KIND, roleIncludes } from '../../ops/api.js';
 import { COMMANDS, type Command, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
@@ -92,7 +92,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       if (command.agentName && command.language) {
         return reply(await createAgentAnswer(deps, actor, { name: command.agentName, language: command.language }));
       }
-      const denied = await deps.ops.authorize(actor, 'agent.create');
+      const denied = await deps.ops.authorize(actor, KIND.createAgent);
       if (denied) return reply({ kind: 'failure', failure: denied });
       const view = createAgentModal({ agentName: command.agentName, privateMetadata: metadata });
       return openForm(deps, { triggerId, view, instead: '/voice agents create NAME LANGUAGE', reply: respond });
@@ -116,22 +116,20 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       if (command.number && command.agentId) {
         return reply(await mapAnswer(deps, actor, { phoneNumber: command.number, agentId: command.agentId }));
       }
-      const denied = await deps.ops.authorize(actor, 'routing.map');
+      const denied = await deps.ops.authorize(actor, KIND.map);
       if (denied) return reply({ kind: 'failure', failure: denied });
       return openMapModal(deps, actor, { triggerId, initialNumber: command.number, metadata, reply: respond });
     }
     case 'numbers.buy.bulk': {
       const { region, count, digits } = command;
-      return reply(await bulkAnswer(deps, actor, { kind: 'number.buy', region, count, digits }));
+      return reply(await bulkAnswer(deps, actor, { kind: KIND.buy, region, count, digits }));
     }
     case 'numbers.release.bulk':
-      return reply(await bulkAnswer(deps, actor, { kind: 'number.release', filter: command.filter }));
+      return reply(await bulkAnswer(deps, actor, { kind: KIND.release, filter: command.filter }));
     case 'map.bulk':
-      return reply(
-        await bulkAnswer(deps, actor, { kind: 'routing.map', filter: command.filter, agentId: command.agentId }),
-      );
+      return reply(await bulkAnswer(deps, actor, { kind: KIND.map, filter: command.filter, agentId: command.agentId }));
     case 'plan': {
-      const denied = await deps.ops.authorize(actor, 'routing.map');
+      const denied = await deps.ops.authorize(actor, KIND.map);
       if (denied) return reply({ kind: 'failure', failure: denied });
       const view = routingPlanModal(metadata);
       return openForm(deps, { triggerId, view, instead: '/voice map FILTER to AGENT_ID', reply: respond });

@@ -2,7 +2,7 @@
 // `/voice export`: today's routing in the same format, as text to copy or, when long, as a file.
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
-import { type Actor, type CheckedText, fail, roleIncludes } from '../../ops/api.js';
+import { type Actor, type CheckedText, fail, KIND, roleIncludes } from '../../ops/api.js';
 import { within } from '../../within.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
@@ -63,7 +63,7 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
   app.action<Body>(ACTION.planRouting, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, 'routing.map');
+    const denied = await deps.ops.authorize(actor, KIND.map);
     if (denied) return (await surfaceFor(deps, body, actor, 'Plan routing')).show({ kind: 'failure', failure: denied });
     const view = routingPlanModal(encodeMetadata({ channelId: actor.channelId }));
     await openForm(deps, { triggerId: body.trigger_id, view, instead: '/voice plan', reply: replyFor(deps, body) });

@@ -1,7 +1,7 @@
 // Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
 // outcome), and what the requester is told.
 import { counted } from '../../counts.js';
-import { type ApprovalRequest, kindOf, neededRole } from '../../ops/api.js';
+import { type ApprovalRequest, bulkWordsOf, isBatch, kindOf, neededRole } from '../../ops/api.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
@@ -13,18 +13,16 @@ const expiry = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' '
 
 /** The change, or the whole plan, that waits: its effect in a sentence. */
 function summaryOf(change: ApprovalRequest['change']): string {
-  if (change.kind !== 'batch') return confirmationSummary(change);
-  const verb = { 'routing.map': 'Route', 'number.buy': 'Buy', 'number.release': 'Release' }[change.bulk];
+  if (!isBatch(change)) return confirmationSummary(change);
+  const words = bulkWordsOf(change.bulk);
   const agent = change.agent ? ` to ${agentLabel(change.agent)}` : '';
-  const taken = change.taken
-    ? `\n:warning: ${counted(change.taken, 'number')} ${change.bulk === 'routing.map' ? 'move from the agent their callers reach now' : 'route to an agent: their callers will reach no agent'}.`
-    : '';
-  return `A plan, as one request: ${verb.toLowerCase()} ${counted(change.total, 'number')}${agent}.${taken}`;
+  const taken = change.taken ? `\n:warning: ${counted(change.taken, 'number')} ${escapeMrkdwn(words.taken)}.` : '';
+  return `A plan, as one request: ${words.verb} ${counted(change.total, 'number')}${agent}.${taken}`;
 }
 
 /** Whether approving takes something away: a number, an agent, or calls from the agent they reach now. */
 function takesAway(change: ApprovalRequest['change']): boolean {
-  return change.kind === 'batch' ? change.taken > 0 || change.bulk === 'number.release' : destroys(change);
+  return isBatch(change) ? change.taken > 0 || bulkWordsOf(change.bulk).destroys : destroys(change);
 }
 
 function asked(request: ApprovalRequest): string {

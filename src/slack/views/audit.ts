@@ -42,12 +42,11 @@ function agentText(agent: { id: string; name?: string }): string {
 /** What the change was about: its target, and the agents a map moved the number between. */
 function subject(change: AuditChange): string[] {
   const target = change.target ? [bold(change.target, MAX.target)] : [];
-  if ((change.action === 'routing.map' || change.action === 'batch.map') && change.agent) {
-    const from = change.previousAgent ? ` from ${agentText(change.previousAgent)}` : '';
-    return [...target, `${from} → ${agentText(change.agent)}`.trim()];
-  }
-  if (change.action.startsWith('agent.') && change.agent) return [agentText(change.agent)];
-  return target;
+  if (!change.agent) return target;
+  if (change.action.startsWith('agent.')) return [agentText(change.agent)];
+  // Any other change that names an agent routed its number there (a map, a batch of maps).
+  const from = change.previousAgent ? ` from ${agentText(change.previousAgent)}` : '';
+  return [...target, `${from} → ${agentText(change.agent)}`.trim()];
 }
 
 /** An outcome and its error code, the code left out when it only repeats the outcome ("denied `denied`"). */

@@ -7,8 +7,9 @@ import {
   type BatchAnnouncement,
   type BatchLine,
   type BatchView,
-  type BulkKind,
-  targetOf,
+  type BulkWords,
+  bulkWordsOf,
+  numberOf,
   typedCount,
 } from '../../ops/api.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
@@ -18,6 +19,7 @@ import { actions, button, context, header, message, modal, plainText, type Slack
 import { expiryLine } from './confirmation.js';
 import { regionLabel } from './numbers.js';
 import { pager } from './pager.js';
+import { mrkdwnOf } from './phrase.js';
 import { agentLabel, agentNameOrId } from './text.js';
 
 /** Items listed on one page of a plan. */
@@ -36,62 +38,21 @@ const STATE_MARK: Record<BatchLine['state'], string> = {
 };
 
 /** What each kind of batch does, in the words of its messages. */
-const WORDS: Record<BulkKind, { doing: string; done: string; apply: string }> = {
-  'routing.map': { doing: 'Routing', done: 'Routed', apply: 'Apply to' },
-  'number.buy': { doing: 'Buying', done: 'Bought', apply: 'Buy' },
-  'number.release': { doing: 'Releasing', done: 'Released', apply: 'Release' },
-};
-
-const kindOf = (view: Pick<BatchView, 'plan'>): BulkKind => view.plan.request.kind;
+const wordsOf = (view: Pick<BatchView, 'plan'>): BulkWords => bulkWordsOf(view.plan.request.kind);
 
 /** What the item does, or did: its number, and what changes for its callers. */
-function effectOf(line: BatchLine): string {
-  const { change } = line;
-  switch (change.kind) {
-    case 'routing.map': {
-      if (line.state === 'unchanged') return 'already routes there, unchanged';
-      const to = `to ${agentNameOrId({ id: change.agentId, name: change.agentName })}`;
-      return change.previousAgent ? `re-route from ${agentNameOrId(change.previousAgent)} ${to}` : `route ${to}`;
-    }
-    case 'number.buy':
-      return change.capabilities?.length ? `buy (${change.capabilities.join(', ')})` : 'buy';
-    case 'number.release':
-      return change.routedAgent
-        ? `release: routes to ${agentNameOrId(change.routedAgent)}, whose callers will reach no agent`
-        : 'release';
-    default:
-      return change.kind;
-  }
-}
+const effectOf = (line: BatchLine): string =>
+  mrkdwnOf(bulkWordsOf(line.change.kind).effect(line.change, line.state === 'unchanged'));
 
 function itemLine(line: BatchLine, shownBefore: boolean): string {
   const mark = shownBefore ? '' : `${STATE_MARK[line.state]} `;
   const error = line.error ? `: ${escapeAndTruncate(line.error, REASON_MAX)}` : '';
-  return `${mark}${bold(targetOf(line.change))}: ${effectOf(line)}${error}`;
+  return `${mark}${bold(numberOf(line.change))}: ${effectOf(line)}${error}`;
 }
 
 /** The plan in one sentence, with its totals. */
-function planSummary(view: BatchView): string {
-  const { change, taken, unchanged } = view.plan.totals;
-  const { request } = view.plan;
-  switch (request.kind) {
-    case 'routing.map':
-      return [
-        `*Plan:* route ${view.plan.agent ? `to ${agentLabel(view.plan.agent)}` : 'each number as its line says'}. ${counted(change, 'number')} to route`,
-        ...(taken ? [`:warning: ${count(taken)} re-routed from another agent: their callers will reach this one`] : []),
-        ...(unchanged ? [`${count(unchanged)} already routed there (unchanged)`] : []),
-      ].join(' · ');
-    case 'number.buy': {
-      const digits = request.digits ? ` containing ${code(request.digits)}` : '';
-      return `*Plan:* buy ${counted(change, 'voice number')} in ${code(request.region)}${digits}. This spends money on the provider account`;
-    }
-    case 'number.release':
-      return [
-        `*Plan:* release ${counted(change, 'number')}. They stop taking calls and go back to the provider's inventory`,
-        ...(taken ? [`:warning: ${count(taken)} route to an agent: their callers will reach no agent`] : []),
-      ].join(' · ');
-  }
-}
+const planSummary = (view: BatchView): string =>
+  `*Plan:* ${mrkdwnOf(wordsOf(view).plan(view.plan.request, { ...view.plan.totals, agent: view.plan.agent }))}`;
 
 /** The page of items, with Previous and Next when the plan is longer than one page. */
 function itemsBlocks(view: BatchView, planned: boolean) {
@@ -121,7 +82,7 @@ export function planMessage(view: BatchView, now: Date): SlackMessage {
   }
   const intro = `${planSummary(view)}.`;
   const typed = typedCount(view);
-  const words = WORDS[kindOf(view)];
+  const words = wordsOf(view);
   return message(intro, [
     header(`Plan: ${words.doing.toLowerCase()} ${counted(view.total, 'number')}`),
     section(intro),
@@ -153,7 +114,7 @@ export function progressMessage(view: Pick<BatchView, 'id' | 'total' | 'plan' | 
   const { succeeded, failed } = view.counts;
   const done = succeeded + failed;
   const text =
-    `:hourglass_flowing_sand: ${WORDS[kindOf(view)].doing}${toAgent(view)}: ${count(done)} of ${count(view.total)} ` +
+    `:hourglass_flowing_sand: ${wordsOf(view).doing}${toAgent(view)}: ${count(done)} of ${count(view.total)} ` +
     `done${failed ? `, ${count(failed)} failed` : ''}.`;
   return message(text, [
     section(text),
@@ -181,7 +142,7 @@ function failuresBlocks(view: BatchView) {
 /** Where the batch stands, in a line: its end, or (shown from `/voice audit`) that it has not ended yet. */
 function headlineOf(view: BatchView): string {
   const { succeeded, failed, cancelled, pending } = view.counts;
-  const done = WORDS[kindOf(view)].done;
+  const done = wordsOf(view).done;
   const tally = `${count(succeeded)} of ${counted(view.total, 'number')}${toAgent(view)}`;
   switch (view.state) {
     case 'stopped':
@@ -224,7 +185,7 @@ export function interruptedMessage(view: BatchView): SlackMessage {
   const { succeeded, failed, pending, cancelled } = view.counts;
   const left = pending + cancelled;
   const text =
-    `:warning: Your batch ${WORDS[kindOf(view)].doing.toLowerCase()} numbers${toAgent(view)} stopped at ` +
+    `:warning: Your batch ${wordsOf(view).doing.toLowerCase()} numbers${toAgent(view)} stopped at ` +
     `${count(succeeded + failed)} of ${count(view.total)} when it was cut short (the app stopped, or lost its ` +
     'database). Nothing more happens by itself.';
   return message(text, [
@@ -258,7 +219,7 @@ export function batchAnnouncementMessage(announcement: BatchAnnouncement): Slack
   const region = announcement.region ? ` in ${escapeMrkdwn(regionLabel(announcement.region))}` : '';
   const numbers = announcement.numbers.length ? `: ${announcedNumbers(announcement.numbers)}` : '';
   const text =
-    `${actor} ${WORDS[announcement.kind].done.toLowerCase()} ${counted(succeeded, 'number')}${region}${agent}` +
+    `${actor} ${bulkWordsOf(announcement.kind).done.toLowerCase()} ${counted(succeeded, 'number')}${region}${agent}` +
     `${numbers}.${extra.length ? ` ${extra.join(', ')}.` : ''}`;
   return message(text, [section(text), context(`Each number: ${code(`/voice audit ${announcement.actor.userId}`)}`)]);
 }

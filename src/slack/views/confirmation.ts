@@ -1,46 +1,16 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { counted } from '../../counts.js';
-import type { ConfirmationPrompt, PendingChange } from '../../ops/api.js';
+import { type ConfirmationPrompt, confirmWordsOf, type PendingChange } from '../../ops/api.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
-import { bold, code } from '../mrkdwn.js';
 import { actions, button, context, message, modal, plainText, type SlackMessage, section } from './blocks.js';
-import { agentLabel, agentNameOrId } from './text.js';
-
-const LABELS: Record<PendingChange['kind'], { verb: string; title: string }> = {
-  'number.buy': { verb: 'Buy', title: 'Confirm purchase' },
-  'number.release': { verb: 'Release', title: 'Confirm release' },
-  'agent.delete': { verb: 'Delete', title: 'Confirm deletion' },
-  'routing.map': { verb: 'Re-route', title: 'Confirm re-route' },
-};
+import { mrkdwnOf } from './phrase.js';
 
 /** Whether confirming takes something away: a number, an agent, or a number's calls from the agent they reach now. */
-export function destroys(change: PendingChange): boolean {
-  return change.kind !== 'number.buy' && !(change.kind === 'routing.map' && !change.previousAgent);
-}
+export const destroys = (change: PendingChange): boolean => confirmWordsOf(change.kind).destroys(change);
 
 /** The exact effect of the change, and what stops working, in escaped mrkdwn. */
-export function confirmationSummary(change: PendingChange): string {
-  switch (change.kind) {
-    case 'number.buy':
-      return `Buy ${bold(change.number)}. This spends money on the provider account.`;
-    case 'number.release': {
-      const effect =
-        `Release ${bold(change.number)} (id ${code(change.numberId)}). ` +
-        "It stops taking calls and goes back to the provider's inventory.";
-      if (!change.routedAgent) return effect;
-      return `${effect}\n:warning: It routes to ${agentLabel(change.routedAgent)}: callers will reach no agent.`;
-    }
-    case 'agent.delete':
-      return `Delete agent ${agentLabel({ id: change.agentId, name: change.agentName })}. Its agent token stops working.`;
-    case 'routing.map': {
-      const agent = agentLabel({ id: change.agentId, name: change.agentName });
-      const effect = `Route ${bold(change.phoneNumber)} to ${agent}.`;
-      if (!change.previousAgent) return effect;
-      const previous = agentNameOrId(change.previousAgent);
-      return `${effect} It now routes to ${previous}: callers will reach the new agent instead.`;
-    }
-  }
-}
+export const confirmationSummary = (change: PendingChange): string =>
+  mrkdwnOf(confirmWordsOf(change.kind).effect(change));
 
 /** "Expires in 9 minutes, at 12:34": in minutes from `now`, and as a time Slack shows in the reader's zone. */
 export function expiryLine(expiresAt: string, now: Date): string {
@@ -63,7 +33,7 @@ export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): Slac
     ...(prompt.mustType ? [context(':keyboard: You will be asked to type the last four digits of the number.')] : []),
     actions([
       button({
-        text: LABELS[prompt.change.kind].verb,
+        text: confirmWordsOf(prompt.change.kind).verb,
         actionId: confirmAction,
         value: id,
         style: destroys(prompt.change) ? 'danger' : 'primary',
@@ -79,7 +49,7 @@ export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): Slac
  * the modal instead, unless it asks for typed digits, which only a submission carries.
  */
 export function confirmationModal(prompt: ConfirmationPrompt, now: Date): ModalView {
-  const labels = LABELS[prompt.change.kind];
+  const labels = confirmWordsOf(prompt.change.kind);
   const red = destroys(prompt.change) && !prompt.mustType;
   const confirm = button({
     text: labels.verb,

@@ -1,15 +1,8 @@
 // The guardrails in force, in one line each, for help and the Home tab: a person sees the rules before meeting them.
-import type { PoliciesInForce } from '../../ops/api.js';
+import { confirmWordsOf, type PoliciesInForce } from '../../ops/api.js';
 import { mentionChannel } from '../mrkdwn.js';
 
 const PERIOD = { day: 'today', week: 'this week' } as const;
-
-const ACTION_WORDS = {
-  'number.buy': 'buying',
-  'number.release': 'releasing',
-  'agent.delete': 'deleting agents',
-  'routing.map': 'mapping',
-} as const;
 
 /** Mrkdwn lines, empty when no guardrail is set. */
 export function policyLines({ policy, buying }: PoliciesInForce): string[] {
@@ -18,7 +11,7 @@ export function policyLines({ policy, buying }: PoliciesInForce): string[] {
     return `:moneybag: ${whose}: ${used} of ${limit.count} ${PERIOD[limit.window]} (\`${rule}\`)`;
   });
   if (policy.requireApproval.length > 0) {
-    const what = policy.requireApproval.map((action) => ACTION_WORDS[action]).join(', ');
+    const what = policy.requireApproval.map((action) => confirmWordsOf(action).gerund).join(', ');
     const where = policy.approvalsChannelId ? `, asked in ${mentionChannel(policy.approvalsChannelId)}` : '';
     const sentence = `${what.charAt(0).toUpperCase()}${what.slice(1)}`;
     const verb = policy.requireApproval.length === 1 ? 'needs' : 'need';

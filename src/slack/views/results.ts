@@ -1,6 +1,13 @@
 // What the requester sees after a change: done, failed, cancelled, under way, or nothing to do.
 import type { ModalView } from '@slack/types';
-import type { Failure, Finished, PendingChange, Verified } from '../../ops/api.js';
+import {
+  confirmWordsOf,
+  type Failure,
+  type Finished,
+  type PendingChange,
+  saidOf,
+  type Verified,
+} from '../../ops/api.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
 import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
@@ -9,31 +16,31 @@ import { agentCreatedMessage, routeNumbersButton } from './agents.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
+import { mrkdwnOf } from './phrase.js';
 import { agentLabel } from './text.js';
 
 export function doneMessage(done: Finished): SlackMessage {
   const { change } = done;
-  if (change.action === 'agent.create' && done.createdAgent) {
+  if (done.createdAgent) {
     // A message stays once read, so the way on to routing numbers sits under the token (a modal shows it after).
     const created = agentCreatedMessage(done.createdAgent);
     return { ...created, blocks: [...created.blocks, routeNumbersButton(done.createdAgent.id)] };
   }
+  const said = saidOf(change);
   const predicate = describeChange(change);
   const text = `:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}.`;
-  // A launch routes several numbers to one agent: the next one is a click away, its agent picked already.
-  const next =
-    change.action === 'routing.map'
-      ? [
-          actions([
-            button({ text: 'Map another number to this agent', actionId: ACTION.mapToAgent, value: change.agent.id }),
-          ]),
-        ]
-      : [];
+  const next = said.nextAgent
+    ? [
+        actions([
+          button({ text: 'Map another number to this agent', actionId: ACTION.mapToAgent, value: said.nextAgent }),
+        ]),
+      ]
+    : [];
   return message(text, [section(text), ...(done.note ? [context(escapeMrkdwn(done.note))] : []), ...next]);
 }
 
 export function doneModal(done: Finished): ModalView {
-  if (done.change.action === 'agent.create' && done.createdAgent) return agentCreatedModal(done.createdAgent);
+  if (done.createdAgent) return agentCreatedModal(done.createdAgent);
   return infoModal('Done', doneMessage(done));
 }
 
@@ -45,24 +52,10 @@ export function failureModal(title: string, failure: Failure): ModalView {
   return infoModal(title, failureMessage(failure));
 }
 
-/** What a cancelled change left as it was. */
-function kept(change: PendingChange): string {
-  switch (change.kind) {
-    case 'number.buy':
-      return `${bold(change.number)} was not bought. To search again, type \`/voice numbers search REGION\`.`;
-    case 'number.release':
-      return `${bold(change.number)} was not released.`;
-    case 'agent.delete':
-      return `Agent ${agentLabel({ id: change.agentId, name: change.agentName })} was not deleted.`;
-    case 'routing.map': {
-      const agent = agentLabel({ id: change.agentId, name: change.agentName });
-      return `${bold(change.phoneNumber)} was not routed to ${agent}.`;
-    }
-  }
-}
-
 export function cancelledMessage(change: PendingChange): SlackMessage {
-  return textMessage(`:heavy_multiplication_x: Cancelled: nothing changed. ${kept(change)}`);
+  return textMessage(
+    `:heavy_multiplication_x: Cancelled: nothing changed. ${mrkdwnOf(confirmWordsOf(change.kind).kept(change))}`,
+  );
 }
 
 export function workingMessage(what: string): SlackMessage {

@@ -1,0 +1,7 @@
+// The numbers and agents that records and announcements of several kinds name.
+import { z } from 'zod';
+
+export const numberRef = z.object({ id: z.string(), number: z.string() });
+/** An agent, whose name may be unknown (one routed to before its name was read, or long gone). */
+export const agentRef = z.object({ id: z.string(), name: z.string().optional() });
+export const namedAgent = z.object({ id: z.string(), name: z.string() });

@@ -1,0 +1,137 @@
+// A kind of change is added in one place: this file registers one the app has never heard of (a note kept on a
+// number), and the app asks for it, confirms it, audits it and announces it through the paths every kind takes, with
+// the words the kind gives, and refuses it to whoever lacks its role. Nothing else in src/ knows of it.
+
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Actor } from '../../src/ops/api.js';
+import { type ChangeKind, registerKind } from '../../src/ops/kinds/index.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { confirmationMessage } from '../../src/slack/views/confirmation.js';
+import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { announcementCalls, auditRows, confirmAs, press, respondedWith, rowsOf, shownText } from './support.js';
+
+const NUMBER = '+14155550123';
+
+const note = z.object({ kind: z.literal('number.note'), number: z.string(), note: z.string() });
+type Note = z.infer<typeof note>;
+const noted = z.object({ action: z.literal('number.note'), number: z.string(), note: z.string() });
+type Noted = z.infer<typeof noted>;
+
+/** Where the kind's work keeps its notes: its "provider". */
+const notes = new Map<string, string>();
+
+const numberNote: ChangeKind<Note, Noted> = {
+  name: 'number.note',
+  record: note,
+  announced: noted,
+  role: 'operator',
+  permits: 'note numbers',
+  spends: false,
+  confirm: {
+    verb: 'Note',
+    title: 'Confirm note',
+    effect: (change) => ['Note ', { number: change.number }, ' as ', { strong: change.note }, '.'],
+    destroys: () => false,
+    kept: (change) => [{ number: change.number }, ' was not noted.'],
+    gerund: 'noting',
+  },
+  target: (change) => change.number,
+  subject: (change) => change.number,
+  auditParams: (change) => ({ note: change.note }),
+  takesFromAgent: () => false,
+  work: (_deps, change) => ({
+    action: 'number.note',
+    target: change.number,
+    params: { note: change.note },
+    intent: change,
+    lockKeys: [`number:${change.number}`],
+    run: async () => {
+      notes.set(change.number, change.note);
+      return { ok: true, change: { action: 'number.note', number: change.number, note: change.note } };
+    },
+  }),
+  verify: async (_deps, change) =>
+    notes.get(change.number) === change.note
+      ? { ok: true, change: { action: 'number.note', number: change.number, note: change.note } }
+      : { ok: false, reason: 'provider', message: `${change.number} was not noted.` },
+  did: (change) => ['noted ', { number: change.number }, ' as ', { strong: change.note }],
+  lookUp: (change) => `/voice audit ${change.number}`,
+};
+
+registerKind(numberNote);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const asPerson = (userId: string): Actor => ({ userId, channelId: OPS_CHANNEL, source: 'command' });
+
+it('is asked for, confirmed, audited and announced through the paths every kind takes, in its own words', async () => {
+  const asked = await t.app.ops.requestChange(asPerson(OPERATOR), {
+    kind: 'number.note',
+    number: NUMBER,
+    note: 'Desk',
+  });
+  if (!asked.ok) throw new Error(asked.message);
+  // The confirmation the Slack layer draws for it says the kind's effect, with its button.
+  const prompt = confirmationMessage(asked.prompt, new Date());
+  expect(prompt.text).toBe(`Note *${NUMBER}* as *Desk*.`);
+  expect(JSON.stringify(prompt.blocks)).toContain('"text":"Note"');
+
+  const since = t.slack.calls().length;
+  const outcome = await confirmAs(t, OPERATOR, asked.prompt.confirmationId);
+  expect(shownText(outcome)).toContain(`Noted *${NUMBER}* as *Desk*.`);
+  expect(notes.get(NUMBER)).toBe('Desk');
+
+  const rows = (await auditRows(t)).filter((row) => row.action === 'number.note');
+  expect(rows.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'succeeded']);
+  expect(new Set(rows.map((row) => row.target))).toEqual(new Set([NUMBER]));
+  expect(JSON.parse(rows[2]?.params ?? '{}')).toMatchObject({ note: 'Desk' });
+
+  const [announcement] = announcementCalls(t, since);
+  expect(announcement?.body.channel).toBe(NOTIFY_CHANNEL);
+  expect(shownText(announcement ?? outcome)).toContain(`noted *${NUMBER}* as *Desk*`);
+});
+
+it('is cancelled in its own words, and nothing is noted', async () => {
+  const asked = await t.app.ops.requestChange(asPerson(OPERATOR), {
+    kind: 'number.note',
+    number: NUMBER,
+    note: 'Lobby',
+  });
+  if (!asked.ok) throw new Error(asked.message);
+  const pressed = await press(t, OPERATOR, ACTION.cancelChange, asked.prompt.confirmationId);
+  await respondedWith(t, pressed.responseUrlId, `*${NUMBER}* was not noted.`);
+  expect(notes.get(NUMBER)).toBe('Desk');
+});
+
+it('is refused to whoever lacks its role, with the words of what the role permits, and audited', async () => {
+  const asked = await t.app.ops.requestChange(asPerson(VIEWER), { kind: 'number.note', number: NUMBER, note: 'Hall' });
+  expect(asked).toMatchObject({ ok: false, reason: 'denied' });
+  expect(asked.ok ? '' : asked.message).toContain('operator role to note numbers');
+  const denied = (await auditRows(t)).filter((row) => row.action === 'access.denied');
+  expect(denied.map((row) => [row.target, JSON.parse(row.params ?? '{}').attempted])).toEqual([
+    [NUMBER, 'number.note'],
+  ]);
+});
+
+it('refuses a record its kind does not describe, and changes nothing', async () => {
+  const before = (await auditRows(t)).length;
+  const wrong = await t.app.ops.requestChange(asPerson(OPERATOR), { kind: 'number.note', number: NUMBER });
+  expect(wrong).toMatchObject({ ok: false, reason: 'invalid' });
+  const unknown = await t.app.ops.requestChange(asPerson(OPERATOR), { kind: 'number.paint', number: NUMBER });
+  expect(unknown).toMatchObject({ ok: false, reason: 'invalid' });
+  // Each refusal is an attempt, audited as rejected; no confirmation waits for either.
+  const after = await auditRows(t);
+  expect(after.slice(before).map((row) => [row.action, row.outcome])).toEqual([
+    ['number.note', 'rejected'],
+    ['number.paint', 'rejected'],
+  ]);
+  const waiting = await rowsOf<{ n: number }>(t, "SELECT COUNT(*) AS n FROM confirmations WHERE state = 'pending'");
+  expect(Number(waiting[0]?.n)).toBe(0);
+});
