@@ -190,7 +190,7 @@ export { REGIONS, type Region, regionName, regionNamed, regionOf } from './regio
 export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
-export { type Actor, type Failure, fail, type Result, type Role, roleIncludes, storedActor } from './types.js';
+export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 export { visible, withInvisibleShown } from './visible.js';
 export type { Finished, Verified } from './work.js';
 

@@ -1,35 +1,16 @@
-// Changes that, once confirmed by their requester, wait for a second person (VOICE_REQUIRE_APPROVAL). Whether one
-// may approve is policies.ts's answer; the decision is a single-use claim, taken in the same transaction as the
-// change's intent (and, for a buy, as the last check of the buy limits), so two approvers make one change.
-import { z } from 'zod';
 import { counted } from '../counts.js';
+import { noteIntentOpened } from '../delivery-scope.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
-import { batchAction, bulkKind } from './bulk-plans.js';
-import { carryOut, type Done, openIntent } from './carry-out.js';
-import { pendingChange } from './changes.js';
+import type { ApprovableChange, BatchApproval } from '../store/records.js';
+import { batchAction } from './bulk-plans.js';
+import { carryOutClaimed, type Done, openIntent } from './carry-out.js';
 import { atomically, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
-import { mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
-import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
-
-/** A bulk plan waiting for approval as one request: its batch, and what the request for approval says of it. */
-export const batchApproval = z.object({
-  kind: z.literal('batch'),
-  batchId: z.string(),
-  bulk: bulkKind,
-  /** Items it changes, and of those the ones taken from an agent (a re-route, a release of a routed number). */
-  total: z.number(),
-  taken: z.number(),
-  agent: z.object({ id: z.string(), name: z.string() }).optional(),
-});
-export type BatchApproval = z.infer<typeof batchApproval>;
-
-/** What waits for approval: one change, or a bulk plan as a whole. */
-export const approvableChange = z.union([pendingChange, batchApproval]);
-export type ApprovableChange = z.infer<typeof approvableChange>;
+import { buyLimitsApply, mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
+import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 
 /** Whether the approval is of a bulk plan as a whole. */
 export const isBatch = (change: ApprovableChange): change is BatchApproval => change.kind === 'batch';
@@ -80,8 +61,8 @@ function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
   return {
     approvalId: approval.id,
     correlationId: approval.correlationId,
-    change: approvableChange.parse(approval.change),
-    requester: storedActor.parse(approval.requester),
+    change: approval.change,
+    requester: approval.requester,
     expiresAt: approval.expiresAt,
     channelId: approval.channelId ?? deps.policy.approvalsChannelId,
     messageTs: approval.messageTs,
@@ -144,11 +125,12 @@ export async function decide(
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';
   const decided = await atomically(deps, async (deps): Promise<Approval | Failure | undefined> => {
-    const current = await deps.store.approvals.get(approvalId);
     // A bulk buy checks the buy limits when its batch starts, for all of its items (see batches.ts).
-    const single = change.kind === 'batch' ? undefined : change;
-    if (single && to === 'approved' && current?.state === 'pending' && current.expiresAt > deps.now().toISOString()) {
-      const overLimit = await refuseOverBuyLimitAtClaim(deps, requester, single, attempt);
+    const single = isBatch(change) ? undefined : change;
+    if (single && to === 'approved' && buyLimitsApply(deps, single)) {
+      const current = await deps.store.approvals.get(approvalId);
+      const open = current?.state === 'pending' && current.expiresAt > deps.now().toISOString();
+      const overLimit = open ? await refuseOverBuyLimitAtClaim(deps, requester, single, attempt) : undefined;
       if (overLimit) return overLimit;
     }
     const claimed = await deps.store.approvals.decide(approvalId, to, approver.userId);
@@ -157,6 +139,8 @@ export async function decide(
   });
   if (decided === undefined) return undecidable(deps, approvalId);
   if ('ok' in decided) return decided;
+  // Committed with the decision: whatever happens next, the reconciler settles it.
+  if (!isBatch(change) && to === 'approved') noteIntentOpened();
   await record(deps, approver, correlationId, {
     action: attempt.action,
     outcome: to,
@@ -170,7 +154,7 @@ export async function decide(
   }
   const result = isBatch(change)
     ? await batches.apply(requester, change.batchId, (counts) => onBatchProgress(change.batchId, counts))
-    : await carryOut(deps, requester, correlationId, workFor(deps, change, requester.userId));
+    : await carryOutClaimed(deps, requester, correlationId, workFor(deps, change, requester.userId));
   return { ok: true, decision: 'approved', request: settled, result };
 }
 

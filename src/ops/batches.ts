@@ -1,22 +1,11 @@
-// Bulk changes, planned and applied like code: a plan lists every item with its effect and is stored as a batch;
-// one confirmation covers it; each item then goes through the path of a single change (its own intent, its audit
-// rows under the batch's correlation id), a few at a time, under locks the batch holds for all of them. Stop keeps
-// the items not yet started from happening. A batch cut short by a crash is never continued by itself: its requester
-// is told, and may resume it.
-import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
+import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
 import type { BatchAnnouncement } from './announcements.js';
-import {
-  type ApprovalRequest,
-  awaitApproval,
-  type BatchApproval,
-  type BatchDecisions,
-  recordAwaiting,
-} from './approvals.js';
+import { type ApprovalRequest, awaitApproval, type BatchDecisions, recordAwaiting } from './approvals.js';
 import type { AccountRead, Planned } from './bulk-items.js';
-import { type BulkRequest, batchAction, bulkRequest, planItems, requestFor, samePlan } from './bulk-plans.js';
+import { batchAction, planItems, requestFor, samePlan } from './bulk-plans.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
@@ -26,7 +15,7 @@ import { bulkFormOf, changeKind, kindOf, numberOf, takesFromAgent, targetOf, wor
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
-import { type Actor, type Failure, fail, type OnProgress, type Result, storedActor } from './types.js';
+import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 import type { Work } from './work.js';
 
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
@@ -39,16 +28,7 @@ interface PendingItem {
 }
 
 /** The audit action of a stored batch. */
-const actionOf = (batch: Batch): AuditAction => batchAction(storedPlan.parse(batch.plan).request.kind);
-
-/** What a batch's plan says, as stored with it. */
-const storedPlan = z.object({
-  request: bulkRequest,
-  agent: z.object({ id: z.string(), name: z.string() }).optional(),
-  /** Items that change something; re-routes among them (a map), or numbers routed to an agent (a release). */
-  totals: z.object({ change: z.number(), taken: z.number(), unchanged: z.number() }),
-});
-export type StoredPlan = z.infer<typeof storedPlan>;
+const actionOf = (batch: Batch): AuditAction => batchAction(batch.kind);
 
 /** One item as shown: its change, and what became of it. */
 export interface BatchLine {
@@ -99,7 +79,7 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
     state: batch.state,
     requestedBy: batch.requestedBy,
     expiresAt: batch.expiresAt,
-    plan: storedPlan.parse(batch.plan),
+    plan: batch.plan,
     counts,
     total: batch.total - counts.unchanged,
     items: { items: items.map(lineOf), page: current, pages, total: batch.total, filter: { batchId } },
@@ -111,7 +91,7 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
 export async function planBatch(
   deps: OpsDeps,
   actor: Actor,
-  request: BulkRequest,
+  request: StoredChange,
   read?: AccountRead,
 ): Promise<PlanResult> {
   const batchId = newCorrelationId();
@@ -136,7 +116,7 @@ async function storePlan(
   deps: OpsDeps,
   actor: Actor,
   batchId: string,
-  request: BulkRequest,
+  request: StoredChange,
   planned: Planned,
 ): Promise<PlanResult> {
   const changing = planned.items.filter((item) => !item.unchanged);
@@ -148,8 +128,8 @@ async function storePlan(
   const plan: StoredPlan = { request, agent: planned.agent, totals };
   const { replyAddress: _, ...who } = actor;
   // The numbers a plan names (a Resume, a routing text) are its items: the audit counts them rather than list them.
-  const { numbers, routes, ...asked } = request as BulkRequest & { routes?: unknown[] };
-  const named = numbers ?? routes;
+  const { numbers, routes, ...asked } = request;
+  const named = [numbers, routes].find(Array.isArray);
   // The batch, its items and its request's audit row are written together, or not at all.
   await atomically(deps, async (deps) => {
     await deps.store.batches.create({
@@ -201,7 +181,7 @@ export async function applyBatch(
 ): Promise<ApplyResult> {
   const batch = await deps.store.batches.get(batchId);
   if (!batch) return notFound();
-  const plan = storedPlan.parse(batch.plan);
+  const plan = batch.plan;
   const kind = plan.request.kind;
   const refused = await refuseToStart(deps, actor, batch);
   if (refused) return refused;
@@ -234,7 +214,7 @@ async function runBatch(
   from: 'planned' | 'awaiting',
   onProgress: OnProgress,
 ): Promise<Result<{ view: BatchView }>> {
-  const plan = storedPlan.parse(batch.plan);
+  const plan = batch.plan;
   // Read before the batch starts: until it runs, nothing moves its items.
   const pending = (await deps.store.batches.itemsIn(batch.id, ['pending'])).map((item) => ({
     seq: item.seq,
@@ -301,7 +281,7 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
     apply: async (requester, batchId, onProgress) => {
       const batch = await deps.store.batches.get(batchId);
       if (batch?.state !== 'awaiting') return batch ? alreadyStartedMessage(batch) : notFound();
-      const plan = storedPlan.parse(batch.plan);
+      const plan = batch.plan;
       if (!(await planNow(deps, batch, plan)).holds) {
         await deps.store.batches.move(batchId, ['awaiting'], 'expired');
         const failure = fail(
@@ -644,7 +624,7 @@ export async function planAgain(
   const items = await deps.store.batches.itemsIn(batchId, which === 'failed' ? ['failed'] : ['pending', 'cancelled']);
   if (items.length === 0) return fail('not_found', 'Nothing is left to plan again: every item of that batch ended.');
   const numbers = items.map((item) => numberOf(item.change));
-  return planBatch(deps, actor, requestFor(storedPlan.parse(batch.plan).request, numbers));
+  return planBatch(deps, actor, requestFor(batch.plan.request, numbers));
 }
 
 /** Batches marked running that no process runs: neither this one nor, holding its lease, another replica. */
@@ -665,7 +645,7 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
   for (const batch of await abandonedBatches(deps)) {
     if (!(await itemsSettled(deps, batch.id))) continue; // an item's intent awaits the reconciler: the next pass
     if (!(await deps.store.batches.move(batch.id, ['running', 'stopping'], 'interrupted'))) continue;
-    const actor: Actor = { ...storedActor.parse(batch.actor), source: 'system' };
+    const actor: Actor = { ...batch.actor, source: 'system' };
     const view = await batchView(deps, batch.id);
     if (!view) continue;
     await record(deps, actor, batch.id, {

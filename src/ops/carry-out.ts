@@ -24,7 +24,7 @@ export type Settle = (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 
 /**
  * Records that a change is about to reach the provider, so that a crash before its outcome is written leaves a
- * trace the reconciler can resolve. Opening it twice changes nothing (a confirmation's claim opens it first).
+ * trace the reconciler can resolve. Opening it twice changes nothing.
  */
 export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, intent: ChangeIntent): Promise<void> {
   const { replyAddress, ...who } = actor;
@@ -39,10 +39,15 @@ export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, i
  * else's change waits on the announcement channel.
  */
 export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
-  const describe = () =>
-    [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
   await openIntent(deps, actor, correlationId, work.intent);
   noteIntentOpened();
+  return carryOutClaimed(deps, actor, correlationId, work);
+}
+
+/** The same path for a change whose intent its claim opened (a confirmation's, an approval's), in its transaction. */
+export function carryOutClaimed(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+  const describe = () =>
+    [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
   return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
 }
 

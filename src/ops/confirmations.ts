@@ -5,12 +5,12 @@ import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
 import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approvals.js';
 import { promptOf } from './ask-confirmation.js';
-import { carryOut, type Done, openIntent } from './carry-out.js';
+import { carryOutClaimed, type Done, openIntent } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { atomically, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
-import { mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
+import { buyLimitsApply, mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 
 /** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
@@ -61,7 +61,9 @@ export async function confirm(
   // A change that needs a second person waits instead, its approval stored in the same transaction as the claim.
   let approval: Approval | undefined;
   const claim = await atomically(deps, async (deps): Promise<ClaimResult | Failure> => {
-    const current = await deps.store.confirmations.get(confirmationId);
+    // Under a buy limit, the last check of a buy is made on the confirmation as it stands inside the transaction.
+    const current =
+      pending && buyLimitsApply(deps, pending.change) ? await deps.store.confirmations.get(confirmationId) : undefined;
     const overLimit =
       current && claimable(deps, current, actor) ? await refuseAtClaim(deps, actor, current) : undefined;
     if (overLimit) return overLimit;
@@ -84,7 +86,7 @@ export async function confirm(
   const target = targetOf(change);
   await record(deps, confirmer, confirmation.correlationId, { action: change.kind, outcome: 'confirmed', target });
   if (approval) return recordAwaiting(deps, confirmer, approval, change);
-  return carryOut(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
+  return carryOutClaimed(deps, confirmer, confirmation.correlationId, workFor(deps, change, actor.userId));
 }
 
 /** Whether the claim could succeed now: the requester's, still pending, not expired. */

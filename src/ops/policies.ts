@@ -49,10 +49,14 @@ export async function refuseOverBuyLimitAtClaim(
   change: PendingChange,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  if (!kindOf(change).spends) return undefined;
+  if (!buyLimitsApply(deps, change)) return undefined;
   await deps.store.lock('buy-limits');
   return refuseOverBuyLimit(deps, actor, attempt);
 }
+
+/** Whether a buy limit counts the change: it spends money, and a limit is set. */
+export const buyLimitsApply = (deps: OpsDeps, change: PendingChange): boolean =>
+  kindOf(change).spends && (deps.policy.buyLimit !== undefined || deps.policy.buyLimitPerUser !== undefined);
 
 /** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
 export function needsApproval(deps: OpsDeps, kind: string): boolean {

@@ -1,7 +1,5 @@
-// Plain inputs and results of the operations: no Slack types cross this line.
-import { z } from 'zod';
 import type { ProviderErrorKind } from '../provider/errors.js';
-import { AUDIT_SOURCES, type AuditSource } from '../store/audit.js';
+import type { AuditSource } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
@@ -27,16 +25,6 @@ export interface Actor {
    */
   replyAddress?: string;
 }
-
-/** An actor as stored with a change that outlives its request (an intent, an approval): no reply address. */
-export const storedActor = z.object({
-  userId: z.string(),
-  userName: z.string().optional(),
-  teamId: z.string().optional(),
-  enterpriseId: z.string().optional(),
-  channelId: z.string().optional(),
-  source: z.enum(AUDIT_SOURCES),
-});
 
 export type FailureReason =
   | 'denied'

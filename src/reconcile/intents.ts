@@ -14,7 +14,6 @@ import {
   record,
   requestIdOf,
   runsAnywhere,
-  storedActor,
   subjectOf,
   targetOf,
   type Verified,
@@ -76,7 +75,7 @@ async function resolveOne(
   settled: boolean,
 ): Promise<boolean> {
   const change = intent.change;
-  const requester = storedActor.parse(intent.actor);
+  const requester = intent.actor;
   // The requester made the same change again since, and it went through: that one was answered and announced.
   const target = targetOf(change);
   const redone = (await deps.store.audit.changesMade(intent.openedAt, deps.now().toISOString())).some(

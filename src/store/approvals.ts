@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
+import { type ApprovableChange, approvableChange, type StoredActor, storedActor } from './records.js';
 import type { Sql } from './sql.js';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
@@ -11,10 +12,10 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
 export interface Approval {
   id: string;
   correlationId: string;
-  /** The change, as the ops layer describes it (JSON, free of secrets). */
-  change: Record<string, unknown>;
-  /** Who asked, from where (JSON). */
-  requester: Record<string, unknown>;
+  /** The change, or the bulk plan, that waits (free of secrets). */
+  change: ApprovableChange;
+  /** Who asked, from where. */
+  requester: StoredActor;
   createdAt: string;
   expiresAt: string;
   state: ApprovalState;
@@ -29,8 +30,8 @@ const approvalRow = z
   .object({
     id: z.string(),
     correlation_id: z.string(),
-    change: jsonObject,
-    requester: jsonObject,
+    change: jsonObject.pipe(approvableChange),
+    requester: jsonObject.pipe(storedActor),
     created_at: z.string(),
     expires_at: z.string(),
     state: z.enum(APPROVAL_STATES),

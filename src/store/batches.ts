@@ -5,7 +5,14 @@
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
-import { type PendingChange, pendingChange } from './records.js';
+import {
+  type PendingChange,
+  pendingChange,
+  type StoredActor,
+  type StoredPlan,
+  storedActor,
+  storedPlan,
+} from './records.js';
 import type { Sql } from './sql.js';
 
 export const BATCH_STATES = [
@@ -26,11 +33,11 @@ export type ItemState = (typeof ITEM_STATES)[number];
 export interface Batch {
   id: string;
   kind: string;
-  /** What the plan was asked for (the filter, the agent), as the ops layer describes it (JSON). */
-  plan: Record<string, unknown>;
+  /** What the plan was asked for (the filter, the agent) and its totals. */
+  plan: StoredPlan;
   requestedBy: string;
-  /** Who asked, from where (JSON). */
-  actor: Record<string, unknown>;
+  /** Who asked, from where. */
+  actor: StoredActor;
   state: BatchState;
   total: number;
   createdAt: string;
@@ -53,9 +60,9 @@ const batchRow = z
   .object({
     id: z.string(),
     kind: z.string(),
-    plan: jsonObject,
+    plan: jsonObject.pipe(storedPlan),
     requested_by: z.string(),
-    actor: jsonObject,
+    actor: jsonObject.pipe(storedActor),
     state: z.enum(BATCH_STATES),
     total: z.coerce.number(),
     created_at: z.string(),
@@ -150,9 +157,9 @@ export class Batches {
   async create(input: {
     id: string;
     kind: string;
-    plan: Record<string, unknown>;
+    plan: StoredPlan;
     requestedBy: string;
-    actor: Record<string, unknown>;
+    actor: StoredActor;
     items: { change: PendingChange; state: 'pending' | 'unchanged' }[];
   }): Promise<Batch> {
     const now = this.#now();

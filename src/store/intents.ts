@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { jsonObject, jsonText, optionalText } from './columns.js';
-import { type ChangeIntent, changeIntent } from './records.js';
+import { type ChangeIntent, changeIntent, type StoredActor, storedActor } from './records.js';
 import type { Dialect, Sql } from './sql.js';
 
 export const INTENT_OUTCOMES = ['succeeded', 'failed'] as const;
@@ -16,7 +16,7 @@ export interface Intent {
   /** The change, free of secrets: stored as JSON, read back typed. */
   change: ChangeIntent;
   /** Who asked, from where (JSON). */
-  actor: Record<string, unknown>;
+  actor: StoredActor;
   /** Where the requester can be told later (an interaction's response_url); dropped once the intent closes. */
   replyAddress?: string;
   openedAt: string;
@@ -31,7 +31,7 @@ const intentRow = z
     correlation_id: z.string(),
     action: z.string(),
     change: jsonObject.pipe(changeIntent),
-    actor: jsonObject,
+    actor: jsonObject.pipe(storedActor),
     reply_address: optionalText,
     opened_at: z.string(),
     closed_at: optionalText,

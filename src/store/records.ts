@@ -1,8 +1,10 @@
-// The changes the store keeps, as records: a change waiting for confirmation (with its confirmation, or as a batch's
-// item) and a change about to reach the provider (its intent). The store does not know the kinds of change: each kind
-// registers the shape of its record here (ops/kinds/), and a record is parsed with its kind's shape once, where it is
-// read, so that everything above works on records its kind has checked, and a confirmation carries what it promised.
+// The records the store keeps as JSON: a change waiting for confirmation (with its confirmation, or as a batch's
+// item), a change about to reach the provider (its intent), a bulk plan, what waits for approval, and who asked. The
+// store does not know the kinds of change: each kind registers the shapes of its record and of its bulk request here
+// (ops/kinds/), and a record is parsed with its kind's shape once, where it is read, so that everything above works
+// on records its kind has checked, and a confirmation carries what it promised.
 import { z } from 'zod';
+import { AUDIT_SOURCES } from './audit.js';
 
 /** A change as the store keeps it: its kind, and the fields its kind's shape gives it. */
 export interface StoredChange {
@@ -17,11 +19,31 @@ interface Shape {
 }
 
 const shapes = new Map<string, Shape>();
+const bulkRequests = new Map<string, z.ZodType<StoredChange>>();
 
-/** Called by each kind of change as it is registered; a second shape for one kind is a mistake. */
-export function registerRecord(kind: string, shape: Shape): void {
+/**
+ * Called by each kind of change as it is registered, with its bulk request's shape when it is asked for in bulk; a
+ * second shape for one kind is a mistake.
+ */
+export function registerRecord(kind: string, shape: Shape, bulkRequest?: z.ZodType<StoredChange>): void {
   if (shapes.has(kind)) throw new Error(`A record shape for ${kind} is registered already.`);
   shapes.set(kind, shape);
+  if (bulkRequest) bulkRequests.set(kind, bulkRequest);
+}
+
+/** Parsed with the shape its kind registered; `what` names the record in the error. */
+function byKind(what: string, shapeOf: (kind: string) => z.ZodType<StoredChange> | undefined) {
+  return z.looseObject({ kind: z.string() }).transform((value, context): StoredChange => {
+    const shape = shapeOf(value.kind);
+    if (!shape) {
+      context.addIssue({ code: 'custom', message: `no kind of change has ${what} ${value.kind}` });
+      return z.NEVER;
+    }
+    const parsed = shape.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom' });
+    return z.NEVER;
+  });
 }
 
 function recordOf(waiting: boolean): z.ZodType<StoredChange, Record<string, unknown>> {
@@ -49,5 +71,44 @@ export type PendingChange = StoredChange;
  * A change about to reach the provider, as its intent records it: a confirmed change, or one that needs no
  * confirmation (creating an agent, mapping a number that routes nowhere).
  */
-export const changeIntent = recordOf(false);
+export const changeIntent = byKind('the kind', (kind) => shapes.get(kind)?.schema);
 export type ChangeIntent = StoredChange;
+
+/** A bulk change as it was asked for (its kind's bulk request): stored with its plan, to be planned again. */
+export const storedBulkRequest = byKind('a bulk request of kind', (kind) => bulkRequests.get(kind));
+
+/** A bulk plan, as stored with its batch. */
+export const storedPlan = z.object({
+  request: storedBulkRequest,
+  agent: z.object({ id: z.string(), name: z.string() }).optional(),
+  /** Items that change something; re-routes among them (a map), or numbers routed to an agent (a release). */
+  totals: z.object({ change: z.number(), taken: z.number(), unchanged: z.number() }),
+});
+export type StoredPlan = z.infer<typeof storedPlan>;
+
+/** A bulk plan waiting for approval as one request: its batch, and what the request for approval says of it. */
+export const batchApproval = z.object({
+  kind: z.literal('batch'),
+  batchId: z.string(),
+  bulk: z.string().refine((kind) => bulkRequests.has(kind), 'not a kind of change asked for in bulk'),
+  /** Items it changes, and of those the ones taken from an agent (a re-route, a release of a routed number). */
+  total: z.number(),
+  taken: z.number(),
+  agent: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+export type BatchApproval = z.infer<typeof batchApproval>;
+
+/** What waits for approval: one change, or a bulk plan as a whole. */
+export const approvableChange = z.union([pendingChange, batchApproval]);
+export type ApprovableChange = z.infer<typeof approvableChange>;
+
+/** Who asked for a change that outlives its request (an intent, an approval, a batch): no reply address. */
+export const storedActor = z.object({
+  userId: z.string(),
+  userName: z.string().optional(),
+  teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
+  channelId: z.string().optional(),
+  source: z.enum(AUDIT_SOURCES),
+});
+export type StoredActor = z.infer<typeof storedActor>;

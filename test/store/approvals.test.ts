@@ -7,8 +7,8 @@ const TTL_MS = 60 * 60 * 1000;
 
 const request = (correlationId: string) => ({
   correlationId,
-  change: { kind: 'number.buy', phoneNumber: '+15550100' },
-  requester: { userId: 'U_ADA', channelId: 'C0001' },
+  change: { kind: 'number.buy', number: '+15550100' },
+  requester: { userId: 'U_ADA', channelId: 'C0001', source: 'button' as const },
 });
 
 describe.each(ENGINES)('Approvals on %s', (engine) => {

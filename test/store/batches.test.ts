@@ -15,7 +15,11 @@ describe.each(ENGINES)('Batches on %s', (engine) => {
     const batch = await batches.create({
       id: 'b1',
       kind: 'routing.map',
-      plan: { agent: 'agt_1' },
+      plan: {
+        request: { kind: 'routing.map', agentId: 'agt_1' },
+        agent: { id: 'agt_1', name: 'Desk' },
+        totals: { change: items - 1, taken: 0, unchanged: 1 },
+      },
       requestedBy: 'U1',
       actor: { userId: 'U1', source: 'command' },
       items: Array.from({ length: items }, (_, index) => ({
@@ -38,7 +42,7 @@ describe.each(ENGINES)('Batches on %s', (engine) => {
       state: 'planned',
       total: 1000,
       requestedBy: 'U1',
-      plan: { agent: 'agt_1' },
+      plan: { agent: { id: 'agt_1', name: 'Desk' } },
     });
     const page = await batches.items('b1', { offset: 995, limit: 10 });
     expect(page.map((item) => item.seq)).toEqual([996, 997, 998, 999, 1000]);

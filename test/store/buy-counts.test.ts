@@ -38,7 +38,7 @@ describe.each(ENGINES)('on %s', (engine) => {
 
   it('counts buys under way, until their intent closes', async () => {
     const intents = new Intents(await temp.open());
-    const actor = { userId: 'UA', source: 'command' };
+    const actor = { userId: 'UA', source: 'command' as const };
     await intents.open({
       correlationId: 'c1',
       action: 'number.buy',

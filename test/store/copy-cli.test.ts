@@ -44,14 +44,14 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
   });
   await store.approvals.create({
     correlationId: 'corr-2',
-    change: { action: 'number.release', phoneNumber: '+15550101' },
-    requester: { userId: 'U0123ABC' },
+    change: { kind: 'number.release', numberId: 'num-2', number: '+15550101' },
+    requester: { userId: 'U0123ABC', source: 'button' },
   });
   await store.intents.open({
     correlationId: 'corr-1',
     action: 'number.buy',
     change: { kind: 'number.buy', number: '+15550100' },
-    actor: { userId: 'U0123ABC' },
+    actor: { userId: 'U0123ABC', source: 'button' },
     replyAddress: 'https://hooks.slack.com/actions/T0001/1/abc',
   });
   await store.routes.set({ phoneNumber: '+15550100', agentId: 'agent-1', numberId: 'num-1', updatedBy: 'U0123ABC' });
@@ -73,10 +73,15 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
   await store.batches.create({
     id: 'batch-1',
     kind: 'routing.map',
-    plan: { agent: 'agent-1' },
+    plan: { request: { kind: 'routing.map', agentId: 'agent-1' }, totals: { change: 1, taken: 0, unchanged: 0 } },
     requestedBy: 'U0123ABC',
     actor: { userId: 'U0123ABC', source: 'command' },
-    items: [{ change: { phoneNumber: '+15550102' }, state: 'pending' }],
+    items: [
+      {
+        change: { kind: 'routing.map', phoneNumber: '+15550102', agentId: 'agent-1', agentName: 'Desk' },
+        state: 'pending',
+      },
+    ],
   });
   await fill(sql, 2500, new Date('2027-01-01T00:00:00.000Z'));
 }

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Intents } from '../../src/store/intents.js';
 import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 
-const ADA = { userId: 'U_ADA', source: 'command' };
-const BOB = { userId: 'U_BOB', source: 'button' };
+const ADA = { userId: 'U_ADA', source: 'command' as const };
+const BOB = { userId: 'U_BOB', source: 'button' as const };
 
-const buy = (correlationId: string, actor = ADA) => ({
+const buy = (correlationId: string, actor: typeof ADA | typeof BOB = ADA) => ({
   correlationId,
   action: 'number.buy',
   change: { kind: 'number.buy' as const, number: '+15550100' },

@@ -130,7 +130,10 @@ describe.each(ENGINES)('the schema on %s', (engine) => {
       await batches(old).create({
         id,
         kind: id === 'b-1' ? 'routing.map' : 'number.release',
-        plan: { request: { kind: 'routing.map', filter: '+1555' }, totals: { change: 2 } },
+        plan: {
+          request: { kind: 'routing.map', agentId: 'agt_1', filter: { region: 'US' } },
+          totals: { change: 2, taken: 0, unchanged: 1 },
+        },
         requestedBy: 'U1',
         actor: { userId: 'U1', source: 'command' },
         items: [

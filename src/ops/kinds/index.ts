@@ -29,7 +29,7 @@ export function registerKind<R extends StoredChange, A extends Change, S extends
   bulk?: BulkForm<S, R>,
 ): void {
   if (kinds.has(kind.name)) throw new Error(`A kind of change named ${kind.name} is registered already.`);
-  registerRecord(kind.name, { schema: kind.record, waits: kind.confirm !== undefined });
+  registerRecord(kind.name, { schema: kind.record, waits: kind.confirm !== undefined }, bulk?.request);
   // Each method of a kind takes only its own records; the registry hands it no other (see kindOf).
   kinds.set(kind.name, kind as unknown as AnyKind);
   if (bulk) bulkForms.set(kind.name, bulk as unknown as AnyBulkForm);
