@@ -79,6 +79,7 @@ const channelId = optionalText.pipe(
     .optional(),
 );
 const APPROVAL_TTL_ERROR = 'must be a whole number of hours from 1 to 720';
+const UNDO_HOURS_ERROR = 'must be a whole number of hours from 0 to 720';
 
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
@@ -143,6 +144,12 @@ const environment = z
       .int(APPROVAL_TTL_ERROR)
       .min(1, APPROVAL_TTL_ERROR)
       .max(720, APPROVAL_TTL_ERROR)
+      .default(24),
+    VOICE_UNDO_HOURS: z.coerce
+      .number({ error: UNDO_HOURS_ERROR })
+      .int(UNDO_HOURS_ERROR)
+      .min(0, UNDO_HOURS_ERROR)
+      .max(720, UNDO_HOURS_ERROR)
       .default(24),
     VOICE_TYPED_RELEASE: optionalText
       .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
@@ -341,6 +348,7 @@ export function parseConfig(env: Environment): Config {
       requireApproval: e.VOICE_REQUIRE_APPROVAL,
       approvalsChannelId: e.VOICE_APPROVALS_CHANNEL_ID ?? e.NOTIFY_CHANNEL_ID,
       approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
+      undoHours: e.VOICE_UNDO_HOURS,
     },
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,

@@ -25,4 +25,6 @@ export interface PolicyConfig {
   approvalsChannelId?: string;
   /** VOICE_APPROVAL_TTL_HOURS: a request not decided within this time ends. */
   approvalTtlHours: number;
+  /** VOICE_UNDO_HOURS: how long after a change its Undo is offered (0: never). */
+  undoHours: number;
 }

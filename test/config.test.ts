@@ -94,6 +94,7 @@ describe('configuration', () => {
       typedRelease: false,
       requireApproval: [],
       approvalTtlHours: 24,
+      undoHours: 24,
     });
     const config = parseConfig({
       ...minimal,
@@ -109,6 +110,7 @@ describe('configuration', () => {
       typedRelease: true,
       requireApproval: [],
       approvalTtlHours: 24,
+      undoHours: 24,
     });
     const message = problems({
       ...minimal,
@@ -129,6 +131,7 @@ describe('configuration', () => {
       requireApproval: ['number.buy', 'routing.map'],
       approvalsChannelId: 'CNOTE',
       approvalTtlHours: 4,
+      undoHours: 24,
     });
     expect(
       parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE', VOICE_APPROVALS_CHANNEL_ID: 'CAPPROVE' }).policy

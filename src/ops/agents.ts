@@ -116,6 +116,7 @@ export async function requestDeleteAgent(
   actor: Actor,
   agentId: string,
   correlationId: string,
+  undoes?: string,
 ): Promise<DeleteRequest> {
   const denied = await mayRequest(deps, actor, { action: KIND.deleteAgent, target: agentId, correlationId });
   if (denied) return denied;
@@ -144,11 +145,8 @@ export async function requestDeleteAgent(
     });
     return { ok: true, status: 'in_use', inUse };
   }
-  const asked = await requestConfirmation(deps, actor, correlationId, {
-    kind: KIND.deleteAgent,
-    agentId: agent.id,
-    agentName: agent.name,
-  });
+  const change = { kind: KIND.deleteAgent, agentId: agent.id, agentName: agent.name };
+  const asked = await requestConfirmation(deps, actor, correlationId, change, undoes);
   return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
 }
 

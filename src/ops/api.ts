@@ -25,6 +25,7 @@ import type { MapResult } from './routing.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
+import type { UndoResult } from './undo.js';
 
 /** The guardrails in force for one person, with how much of each buy limit is used. */
 export interface PoliciesInForce {
@@ -73,6 +74,11 @@ export interface VoiceOps {
    * confirm. Its kind's role and the guardrails apply as to its command.
    */
   requestChange(actor: Actor, change: PendingChange): Promise<Result<{ prompt: ConfirmationPrompt }>>;
+  /**
+   * Walks back a change (its correlation id), for its maker or an admin within VOICE_UNDO_HOURS: the plan of its
+   * inverse with what it leaves out and why, or an agent's deletion to confirm.
+   */
+  undo(actor: Actor, correlationId: string): Promise<UndoResult>;
   /** Routes a purchased number to an agent; one that already routes elsewhere needs confirmation first. */
   mapNumber(actor: Actor, input: { phoneNumber: string; agentId: string }): Promise<MapResult>;
   /** Confirms a pending change, once however often it is clicked; a change that needs a second person waits for one. */
@@ -176,6 +182,7 @@ export {
   saidOf,
   subjectOf,
   targetOf,
+  type UndoOffer,
 } from './kinds/index.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
@@ -191,6 +198,7 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
+export type { UndoResult } from './undo.js';
 export { visible, withInvisibleShown } from './visible.js';
 export type { Finished, Verified } from './work.js';
 

@@ -11,7 +11,17 @@ import { itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy } from './failures.js';
-import { bulkFormOf, changeKind, kindOf, numberOf, takesFromAgent, targetOf, workFor } from './kinds/index.js';
+import {
+  batchUndoOffer,
+  bulkFormOf,
+  changeKind,
+  kindOf,
+  numberOf,
+  takesFromAgent,
+  targetOf,
+  type UndoOffer,
+  workFor,
+} from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
@@ -51,6 +61,8 @@ export interface BatchView {
   items: Page<BatchLine, { batchId: string }>;
   /** Each failed item with its reason, once the batch has ended. */
   failures: BatchLine[];
+  /** Whether its requester is offered Undo once it has ended, and if not, why; absent when the policy offers none. */
+  undo?: UndoOffer;
 }
 
 export type PlanResult = Result<{ view: BatchView }>;
@@ -84,6 +96,7 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
     total: batch.total - counts.unchanged,
     items: { items: items.map(lineOf), page: current, pages, total: batch.total, filter: { batchId } },
     failures,
+    undo: batchUndoOffer(deps, batch.kind),
   };
 }
 

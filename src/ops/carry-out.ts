@@ -4,7 +4,7 @@ import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy, providerFailure } from './failures.js';
-import { subjectOf, verifyChange } from './kinds/index.js';
+import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import { ProviderReads } from './provider-reads.js';
 import type { Actor, Result } from './types.js';
 import type { Finished, Work } from './work.js';
@@ -13,6 +13,8 @@ import type { Finished, Work } from './work.js';
 export interface Done extends Omit<Finished, 'keep'> {
   /** Ties the change's announcement (and any failure of it) to the rest of its audit trail. */
   correlationId: string;
+  /** Whether its maker is offered Undo, and if not, why; absent when the policy offers none. */
+  undo?: UndoOffer;
 }
 
 /**
@@ -113,7 +115,7 @@ export async function carryOutHeld(
   );
   if (!result.ok) return result;
   const { keep: _kept, ...done } = result;
-  return { ...done, correlationId };
+  return { ...done, correlationId, undo: undoOffer(deps, done.change) };
 }
 
 /** What the provider shows of a change once it can no longer be working on it (one more timeout from now). */

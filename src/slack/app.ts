@@ -15,6 +15,7 @@ import { registerCommands } from './listeners/commands.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
+import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
 import type { People } from './people.js';
@@ -82,5 +83,6 @@ export function registerListeners(
   registerViews(router.listeners, deps);
   registerOptions(router.listeners, deps);
   registerHome(router.listeners, deps);
+  registerUndo(router.listeners, deps);
   app.use(router.middleware);
 }

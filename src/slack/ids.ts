@@ -26,6 +26,7 @@ export const ACTION = {
   cancelBatch: 'cancel_batch',
   stopBatch: 'stop_batch',
   planAgain: 'plan_again',
+  undoChange: 'undo_change',
   /** On `/voice audit`: a batch's items, each with what became of it. */
   batchItems: 'batch_items',
   /** The Home tab's bulk tools: the numbers its filter shows mapped to one agent, a routing text, and the export. */

@@ -172,6 +172,7 @@ const INSERT = `
     @outcome, @error_code, @error_message, @correlation_id, @hash)`;
 // Newest first by id: a walk back from the end of the table, however large it is.
 const RECENT = 'SELECT * FROM audit_events ORDER BY id DESC LIMIT ?';
+const OF_REQUEST = 'SELECT * FROM audit_events WHERE correlation_id = ? ORDER BY id';
 const LAST_OUTCOME = 'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1';
 // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
 const SUCCEEDED = `
@@ -284,6 +285,11 @@ export class AuditLog {
   async recent(limit: number): Promise<AuditEvent[]> {
     const clamped = Number.isNaN(limit) ? 1 : Math.min(MAX_RECENT, Math.max(1, Math.floor(limit)));
     return (await this.sql.all(RECENT, [clamped])).map(toEvent);
+  }
+
+  /** The rows of one request (a change, a batch and its items), oldest first. */
+  async ofRequest(correlationId: string): Promise<AuditEvent[]> {
+    return (await this.sql.all(OF_REQUEST, [correlationId])).map(toEvent);
   }
 
   /** The outcome of the newest row of a request, if it has any. */

@@ -28,6 +28,8 @@ export interface AuditRepo {
   takeChainEnd(): void;
   recent(limit: number): Promise<AuditEvent[]>;
   lastOutcome(correlationId: string): Promise<AuditOutcome | undefined>;
+  /** The rows of one request (a change, a batch and its items), oldest first. */
+  ofRequest(correlationId: string): Promise<AuditEvent[]>;
   /** Successful changes of `action` in the window, for the buy limits (a person's own when `actorId` is given). */
   succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number>;
   /** The changes the app made in [from, until), oldest first. */

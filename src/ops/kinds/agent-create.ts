@@ -103,4 +103,5 @@ export const agentCreate: ChangeKind<Create, Created> = {
   verify: async (_deps, change, reads) => createdIn(await reads.agents(), change),
   did: ({ agent }) => ['created agent ', { strong: agent.name }, ' (', { code: agent.id }, `, ${agent.language})`],
   lookUp: (change) => `/voice agents ${change.agent.id}`,
+  undo: { inverse: ({ target }) => ({ deleteAgent: target }) },
 };

@@ -91,6 +91,25 @@ export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent
   return { did: kind.did(change), lookUp: kind.lookUp(change), nextAgent: kind.nextAgent?.(change) };
 }
 
+/** Whether Undo is offered for a finished change (or a batch of a kind), and if not, why. */
+export interface UndoOffer {
+  withheld?: string;
+}
+
+/** The Undo of a finished change; none at all when the policy offers no Undo (VOICE_UNDO_HOURS=0). */
+export function undoOffer(deps: OpsDeps, change: Change): UndoOffer | undefined {
+  if (deps.policy.undoHours === 0) return undefined;
+  const { undo } = announcedKind(change);
+  return { withheld: 'never' in undo ? undo.never : undo.withheld?.(change) };
+}
+
+/** The Undo of a batch of a kind: offered, unless its kind is never undone. */
+export function batchUndoOffer(deps: OpsDeps, kind: string): UndoOffer | undefined {
+  if (deps.policy.undoHours === 0) return undefined;
+  const { undo } = changeKind(kind);
+  return { withheld: 'never' in undo ? undo.never : undefined };
+}
+
 /** Whether an audit action names a kind of change (rather than a search, a denial, a step of a batch…). */
 export const isKind = (action: string): boolean => kinds.has(action);
 

@@ -11,6 +11,28 @@ import type { ProviderReads } from '../provider-reads.js';
 import type { Result, Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
 
+/** A change a kind made, as its outcome's audit row keeps it: its target, and what the row keeps beside it. */
+export interface Made {
+  target: string;
+  params: Record<string, unknown>;
+}
+
+/** The change that walks one back: a number routed to an agent, a number released, an agent deleted; or why none can. */
+export type Inverse =
+  | { route: { number: string; agentId: string } }
+  | { release: string }
+  | { deleteAgent: string }
+  | { cannot: string };
+
+/** How a kind's changes are undone: each by its inverse, or never, and why. */
+export type Undo =
+  | {
+      inverse(made: Made): Inverse;
+      /** Why a finished change's Undo is not offered (a first route, which nothing can take back), if it is not. */
+      withheld?(change: Change): string | undefined;
+    }
+  | { never: string };
+
 /** How a change that waits for confirmation is confirmed, and what its cancellation left. */
 export interface ConfirmWords<R> {
   /** The confirm button, and the confirmation's title: "Buy", "Confirm purchase". */
@@ -74,6 +96,8 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   did(change: A): Phrase;
   /** Where to read more of it: a card of what still exists, the audit of what is gone. */
   lookUp(change: A): string;
+  /** How its changes are undone. */
+  undo: Undo;
   /** The agent its maker is likely to route another number to next, offered a click away. */
   nextAgent?(change: A): string;
 }

@@ -100,6 +100,8 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   verify: verifyBuy,
   did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
   lookUp: (change) => `/voice numbers ${change.number.number}`,
+  // Undone, a number goes back to the provider: the money spent on it stays spent.
+  undo: { inverse: ({ target }) => ({ release: target }) },
 };
 
 /** COUNT voice numbers for sale in a region (containing the digits, when given), or the numbers named. */

@@ -112,10 +112,21 @@ export const numberRelease: ChangeKind<Release, Released> = {
     ...(change.unroutedAgent ? [': it no longer routes to ', { agent: change.unroutedAgent }] : []),
   ],
   lookUp: (change) => `/voice audit ${change.number.number}`,
+  undo: {
+    never:
+      "A release cannot be undone: the number went back to the provider's inventory, and buying it again is a new " +
+      'purchase.',
+  },
 };
 
 /** Every number a filter picks, or the numbers named. */
-const releaseMany = z.object({ kind: z.literal(NAME), filter: numberFilter.optional(), numbers: named });
+const releaseMany = z.object({
+  kind: z.literal(NAME),
+  filter: numberFilter.optional(),
+  numbers: named,
+  /** The change this plan undoes, when it is an Undo (a buy's): its correlation id, which its audit row names. */
+  undoes: z.string().optional(),
+});
 
 async function planReleases(deps: OpsDeps, request: z.infer<typeof releaseMany>): Promise<Result<Planned>> {
   const routed = await deps.store.routes.agentByNumber();

@@ -131,6 +131,17 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
     return ['re-routed ', number, ' from ', { agent: change.previousAgent }, ' to ', { agent: change.agent }];
   },
   lookUp: (change) => `/voice numbers ${change.number}`,
+  undo: {
+    inverse: ({ target, params }) =>
+      typeof params.previousAgentId === 'string'
+        ? { route: { number: target, agentId: params.previousAgentId } }
+        : { cannot: `${target} routed to no agent before, and the provider cannot unroute a number` },
+    withheld: (change) =>
+      change.previousAgent === undefined
+        ? 'It routed to no agent before, and the provider cannot unroute a number: to walk it back, map it to ' +
+          'another agent or release it.'
+        : undefined,
+  },
   // A launch routes several numbers to one agent: the next one is a click away, its agent picked already.
   nextAgent: (change) => change.agent.id,
 };
@@ -145,6 +156,8 @@ const mapMany = z.object({
     .array(z.object({ number: z.string(), agentId: z.string() }))
     .max(MAX_BATCH_ITEMS)
     .optional(),
+  /** The change this plan undoes, when it is an Undo: its correlation id, which its audit row names. */
+  undoes: z.string().optional(),
 });
 type MapMany = z.infer<typeof mapMany>;
 

@@ -21,6 +21,7 @@ import { regionLabel } from './numbers.js';
 import { pager } from './pager.js';
 import { mrkdwnOf } from './phrase.js';
 import { agentLabel, agentNameOrId } from './text.js';
+import { undoButton, undoWithheld } from './undo.js';
 
 /** Items listed on one page of a plan. */
 export const BATCH_PAGE_SIZE = 20;
@@ -166,14 +167,17 @@ export function resultMessage(view: BatchView): SlackMessage {
   const left = cancelled + pending;
   const headline = headlineOf(view);
   const ended = ['finished', 'stopped', 'interrupted'].includes(view.state);
+  const undoable = ended && view.counts.succeeded > 0;
   const again = [
     ...(failed && ended ? [againButton(view, 'failed', failed)] : []),
     ...(left && (view.state === 'stopped' || view.state === 'interrupted') ? [againButton(view, 'rest', left)] : []),
+    ...(undoable ? undoButton(view.id, view.undo) : []),
   ];
   return message(headline, [
     section(headline),
     ...failuresBlocks(view),
     ...(again.length ? [actions(again)] : []),
+    ...(undoable ? undoWithheld(view.undo) : []),
     // Every item with what became of it, a page at a time, as the plan listed them.
     ...itemsBlocks(view, false),
     context(`Every item is in ${code('/voice audit')}.`),
@@ -253,4 +257,17 @@ export function batchTypedModal(view: BatchView, now: Date, privateMetadata: str
       },
     ],
   });
+}
+
+/** Items an Undo leaves out, listed at most this many; the rest counted. */
+const LEFT_SHOWN = 10;
+
+/** An Undo's plan: the inverse, confirmed like any plan, and the items it leaves out with why. */
+export function undoPlanMessage(view: BatchView, left: string[], now: Date): SlackMessage {
+  const plan = planMessage(view, now);
+  if (!left.length) return plan;
+  const shown = left.slice(0, LEFT_SHOWN).map((line) => `• ${escapeMrkdwn(line)}`);
+  const more = left.length > LEFT_SHOWN ? [`…and ${left.length - LEFT_SHOWN} more.`] : [];
+  const note = `Left out of this Undo:\n${[...shown, ...more].join('\n')}`;
+  return { ...plan, blocks: [...plan.blocks, context(note)] };
 }

@@ -6,6 +6,7 @@ import {
   type Finished,
   type PendingChange,
   saidOf,
+  type UndoOffer,
   type Verified,
 } from '../../ops/api.js';
 import type { CreatedAgent } from '../../provider/schemas.js';
@@ -18,25 +19,32 @@ import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
 import { mrkdwnOf } from './phrase.js';
 import { agentLabel } from './text.js';
+import { undoButton, undoWithheld } from './undo.js';
 
-export function doneMessage(done: Finished): SlackMessage {
+export function doneMessage(done: Finished & { correlationId?: string; undo?: UndoOffer }): SlackMessage {
   const { change } = done;
+  const undo = done.correlationId ? undoButton(done.correlationId, done.undo) : [];
   if (done.createdAgent) {
     // A message stays once read, so the way on to routing numbers sits under the token (a modal shows it after).
     const created = agentCreatedMessage(done.createdAgent);
-    return { ...created, blocks: [...created.blocks, routeNumbersButton(done.createdAgent.id)] };
+    const blocks = [...created.blocks, routeNumbersButton(done.createdAgent.id)];
+    return { ...created, blocks: [...blocks, ...(undo.length ? [actions(undo)] : [])] };
   }
   const said = saidOf(change);
   const predicate = describeChange(change);
   const text = `:white_check_mark: ${predicate.charAt(0).toUpperCase()}${predicate.slice(1)}.`;
-  const next = said.nextAgent
-    ? [
-        actions([
-          button({ text: 'Map another number to this agent', actionId: ACTION.mapToAgent, value: said.nextAgent }),
-        ]),
-      ]
-    : [];
-  return message(text, [section(text), ...(done.note ? [context(escapeMrkdwn(done.note))] : []), ...next]);
+  const buttons = [
+    ...(said.nextAgent
+      ? [button({ text: 'Map another number to this agent', actionId: ACTION.mapToAgent, value: said.nextAgent })]
+      : []),
+    ...undo,
+  ];
+  return message(text, [
+    section(text),
+    ...(done.note ? [context(escapeMrkdwn(done.note))] : []),
+    ...(buttons.length ? [actions(buttons)] : []),
+    ...undoWithheld(done.undo),
+  ]);
 }
 
 export function doneModal(done: Finished): ModalView {

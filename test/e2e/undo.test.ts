@@ -1,0 +1,187 @@
+// Undo: a change walked back through the same path as any change. A re-route, a batch of maps, a buy and an agent's
+// creation each offer Undo to their maker and admins; it plans the inverse (or asks to confirm an agent's deletion),
+// leaves out with why what cannot be walked back, is audited as undoing the change it names, and can itself be
+// undone. A release, and a first route, say why they offer no Undo.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
+import {
+  askForConfirmation,
+  auditRows,
+  blocksOf,
+  buttonValues,
+  confirmAs,
+  hasElement,
+  onlyButton,
+  press,
+  rowsOf,
+  type SandboxAgent,
+  type SandboxNumber,
+  shownText,
+  startSeededApp,
+  voiceNumber,
+  waitUntil,
+} from './support.js';
+
+/** A second operator: not the maker of the changes below, and no admin. */
+const OTHER_OPERATOR = 'UOTHEROP';
+const HOUR = 3_600_000;
+
+let t: TestApp;
+let numbers: SandboxNumber[];
+let agent: (index: number) => SandboxAgent;
+let offset = 0;
+
+beforeAll(async () => {
+  ({ t, numbers, agent } = await startSeededApp(
+    { agents: 3, numbers: 8, routed: 0 },
+    { operators: [OPERATOR, OTHER_OPERATOR], now: () => new Date(Date.now() + offset) },
+  ));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const number = (index: number): string => {
+  const found = numbers[index];
+  if (!found) throw new Error(`no seeded number ${index}`);
+  return found.number;
+};
+
+/** What the app's routing records say a number routes to. */
+async function routeOf(phoneNumber: string): Promise<string | undefined> {
+  const [row] = await rowsOf<{ agent_id: string }>(t, 'SELECT agent_id FROM routes WHERE phone_number = ?', [
+    phoneNumber,
+  ]);
+  return row?.agent_id;
+}
+
+/** `/voice map NUMBER AGENT` as the operator; confirmed when it re-routes. What the operator is finally shown. */
+async function mapped(phoneNumber: string, agentId: string): Promise<SlackCall> {
+  const sent = await t.command(`map ${phoneNumber} ${agentId}`, OPERATOR);
+  const answer = await t.respondedTo(sent.responseUrlId);
+  if (!hasElement(blocksOf(answer), ACTION.confirmChange)) return answer;
+  return confirmAs(t, OPERATOR, onlyButton(blocksOf(answer), ACTION.confirmChange));
+}
+
+/** Presses Undo under a change or a batch as `user`: the answer below it. */
+async function undo(shown: SlackCall, user = OPERATOR): Promise<SlackCall> {
+  const pressed = await press(t, user, ACTION.undoChange, onlyButton(blocksOf(shown), ACTION.undoChange));
+  return t.respondedTo(pressed.responseUrlId);
+}
+
+/** Applies a plan as the operator and waits for its result. */
+async function apply(plan: SlackCall, user = OPERATOR): Promise<SlackCall> {
+  const pressed = await press(t, user, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
+  let result: SlackCall | undefined;
+  await waitUntil(() => {
+    result = t.slack
+      .calls()
+      .filter((call) => call.responseUrlId === pressed.responseUrlId)
+      .findLast((call) => /Routed|Released/.test(shownText(call)) && !/of \d+ done/.test(shownText(call)));
+    return result !== undefined;
+  }, 'the batch to end');
+  await t.settled();
+  return result as SlackCall;
+}
+
+/** The request row of the newest batch, with what it undoes. */
+async function lastBatchRequest(): Promise<{ correlationId: string; undoes?: unknown }> {
+  const row = (await auditRows(t)).findLast(
+    (entry) => entry.action.startsWith('batch.') && entry.outcome === 'requested',
+  );
+  if (!row) throw new Error('no batch was requested');
+  return { correlationId: row.correlation_id, undoes: JSON.parse(row.params ?? '{}').undoes };
+}
+
+describe('Undo', () => {
+  it('is withheld from a first route, which nothing can take back, and says so where the button would be', async () => {
+    const done = await mapped(number(0), agent(0).id);
+    expect(shownText(done)).toContain('Routed');
+    expect(hasElement(blocksOf(done), ACTION.undoChange)).toBe(false);
+    expect(shownText(done)).toContain('the provider cannot unroute a number');
+  });
+
+  it('walks a re-route back through a plan, audited as undoing it, and the Undo can be undone in turn', async () => {
+    const done = await mapped(number(0), agent(1).id);
+    expect(shownText(done)).toContain('Re-routed');
+    const original = onlyButton(blocksOf(done), ACTION.undoChange);
+
+    // Someone else without the admin role cannot undo it; nothing is planned.
+    const refused = await undo(done, OTHER_OPERATOR);
+    expect(shownText(refused)).toContain('Only the person who made this change, or an admin, can undo it.');
+
+    const plan = await undo(done);
+    expect(shownText(plan)).toContain('route each number as its line says');
+    expect(shownText(plan)).toContain(number(0));
+    const result = await apply(plan);
+    expect(shownText(result)).toContain('Routed 1 of 1 number');
+    expect(await routeOf(number(0))).toBe(agent(0).id);
+    expect((await lastBatchRequest()).undoes).toBe(original);
+
+    // The Undo's own result offers Undo: walking it back routes the number to the second agent again.
+    const again = await apply(await undo(result));
+    expect(shownText(again)).toContain('Routed 1 of 1 number');
+    expect(await routeOf(number(0))).toBe(agent(1).id);
+  });
+
+  it('walks a batch of maps back item by item, leaving out with why a number changed again since', async () => {
+    for (const index of [1, 2, 3]) await mapped(number(index), agent(0).id);
+    const plan = await t.respondedTo(
+      (await t.command(`map agent ${agent(0).id} to ${agent(2).id}`, OPERATOR)).responseUrlId,
+    );
+    const result = await apply(plan);
+    expect(shownText(result)).toContain('Routed 3 of 3 numbers');
+    // One of them is routed again after the batch, by hand.
+    await mapped(number(3), agent(1).id);
+
+    const undone = await undo(result, ADMIN);
+    expect(shownText(undone)).toContain(`${number(3)} was changed again since: left as it is.`);
+    // The admin asked for this Undo: the plan is theirs to apply.
+    const back = await apply(undone, ADMIN);
+    expect(shownText(back)).toContain('Routed 2 of 2 numbers');
+    expect([await routeOf(number(1)), await routeOf(number(2)), await routeOf(number(3))]).toEqual([
+      agent(0).id,
+      agent(0).id,
+      agent(1).id,
+    ]);
+  });
+
+  it("plans a buy's Undo as a release, and offers no Undo for a release, saying why", async () => {
+    const sent = await t.command(`numbers buy ${await voiceNumber(t, 'US')}`, OPERATOR);
+    const prompt = await t.respondedTo(sent.responseUrlId);
+    const bought = await confirmAs(t, OPERATOR, onlyButton(blocksOf(prompt), ACTION.confirmChange));
+    expect(shownText(bought)).toContain('Bought');
+    // A release needs the admin role: the operator who bought it is refused the Undo as they would be the release.
+    expect(shownText(await undo(bought))).toContain('You need the admin role to release numbers');
+    const plan = await undo(bought, ADMIN);
+    expect(shownText(plan)).toContain('release 1 number');
+    expect(buttonValues(blocksOf(plan), ACTION.confirmBatchTyped)).toHaveLength(1);
+
+    const { prompt: release } = await askForConfirmation(t, ADMIN, `numbers release ${number(7)}`);
+    const released = await confirmAs(t, ADMIN, onlyButton(blocksOf(release), ACTION.confirmChange));
+    expect(hasElement(blocksOf(released), ACTION.undoChange)).toBe(false);
+    expect(shownText(released)).toContain('A release cannot be undone');
+  });
+
+  it('asks to confirm the deletion of an agent it undoes the creation of', async () => {
+    const sent = await t.command('agents create "Undo desk" en-US', OPERATOR);
+    const created = await t.respondedTo(sent.responseUrlId);
+    // Deleting an agent needs the admin role: so does undoing its creation.
+    expect(shownText(await undo(created))).toContain('You need the admin role to delete agents');
+    const prompt = await undo(created, ADMIN);
+    expect(shownText(prompt)).toContain('Delete agent *Undo desk*');
+    expect(hasElement(blocksOf(prompt), ACTION.confirmChange)).toBe(true);
+  });
+
+  it('is refused once VOICE_UNDO_HOURS have passed, and changes nothing', async () => {
+    const done = await mapped(number(4), agent(0).id);
+    const rerouted = await mapped(number(4), agent(1).id);
+    expect(shownText(done)).toContain('Routed');
+    offset += 25 * HOUR;
+    const late = await undo(rerouted);
+    expect(shownText(late)).toContain('Undo is offered for 24 hours after a change');
+    expect(await routeOf(number(4))).toBe(agent(1).id);
+  });
+});
