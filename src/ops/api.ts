@@ -14,6 +14,7 @@ import type { BulkRequest } from './bulk-plans.js';
 import type { AgentLookup, NumberCard } from './cards.js';
 import type { Done } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
+import type { HistoryPage } from './history.js';
 import type { Kind } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import type { NumberFilter } from './number-filter.js';
@@ -63,6 +64,8 @@ export interface VoiceOps {
   showNumber(number: string): Promise<Result<NumberCard>>;
   /** The agent with this id as a card, else the agents whose name contains the text. */
   findAgents(request: PageRequest & ReadOptions & { filter: AgentFilter }): Promise<AgentLookup>;
+  /** What happened to a number (`+NUMBER`) or an agent (its id), newest first: a page before the audit id `before`. */
+  history(subject: string, before?: number): Promise<Result<HistoryPage>>;
   /** A page of the numbers the provider offers to buy, by region and capabilities. */
   searchNumbers(request: SearchRequest): Promise<Result<{ page: SearchPage }>>;
   /** Asks to buy a number: the prompt to confirm (buying spends money). */
@@ -168,6 +171,7 @@ export {
   type PendingChange,
   requestIdOf,
 } from './changes.js';
+export type { HistoryEntry, HistoryHow, HistoryPage } from './history.js';
 export {
   announcedChange,
   type BulkWords,

@@ -15,6 +15,7 @@ import type { PendingChange } from './changes.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
 import { attempt, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
+import { history } from './history.js';
 import { KIND, type Kind, subjectOf } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
@@ -90,6 +91,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     /** The agent with this id as a card, else the agents whose name contains the text. */
     findAgents: (request: PageRequest & ReadOptions & { filter: AgentFilter }) => findAgents(deps, request),
     searchNumbers: (request: SearchRequest) => searchNumbers(deps, request),
+    history: (subject: string, before?: number) => history(deps, subject, before),
     requestBuy: (actor: Actor, number: string) =>
       attempt(deps, actor, { action: KIND.buy, target: number }, (id) => requestBuy(deps, actor, number, id)),
     requestRelease: (actor: Actor, numberOrId: string) =>

@@ -12,6 +12,7 @@ import { EVENT } from './ids.js';
 import { registerActions } from './listeners/actions.js';
 import { registerBatchActions } from './listeners/batches.js';
 import { registerCommands } from './listeners/commands.js';
+import { registerHistory } from './listeners/history.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
@@ -84,5 +85,6 @@ export function registerListeners(
   registerOptions(router.listeners, deps);
   registerHome(router.listeners, deps);
   registerUndo(router.listeners, deps);
+  registerHistory(router.listeners, deps);
   app.use(router.middleware);
 }

@@ -31,6 +31,8 @@ export type Command =
   | { name: 'numbers.buy.bulk'; region: string; count: number; digits?: string }
   | { name: 'numbers.release.bulk'; filter: NumberFilter }
   | { name: 'audit'; filter: AuditFilter }
+  /** What happened to one number or agent, change by change. */
+  | { name: 'history'; subject: string }
   /** Desired routing as text (a form), and today's routing in the same format. */
   | { name: 'plan' }
   | { name: 'export' }
@@ -381,6 +383,19 @@ export const COMMANDS: CommandSpec[] = [
     summary: "Today's routing as text, one `NUMBER AGENT_ID` a line: the format a plan reads back",
     role: 'viewer',
     parse: (args) => (args.length ? error('`export` takes nothing more.') : ok({ name: 'export' })),
+  },
+  {
+    words: ['history'],
+    args: 'NUMBER | AGENT_ID',
+    summary: 'What happened to one number or agent: each change with who, when, how, and its audit id',
+    role: 'viewer',
+    parse: (args) => {
+      if (args.length === 0) return error('`history` needs a number (`+4930…`) or an agent id.');
+      const subject = args[0]?.startsWith('+') ? compactNumber(args) : args.join(' ');
+      // Agent ids may be digits; a number typed with its national trunk 0 is not an id.
+      const national = subject.startsWith('0') ? nationalNumberProblem(subject) : undefined;
+      return national ?? ok({ name: 'history', subject });
+    },
   },
   {
     words: ['audit'],

@@ -18,6 +18,7 @@ import type { Answer, ModalContext, Surface } from './surfaces.js';
 import { AGENTS_PAGE_SIZE, agentInUseMessage, agentsMessage } from './views/agents.js';
 import { AUDIT_PAGE_SIZE, auditMessage } from './views/audit.js';
 import { agentCardMessage, numberCardMessage } from './views/cards.js';
+import { historyMessage } from './views/history.js';
 import { NUMBERS_PAGE_SIZE, numbersMessage, searchResultsMessage } from './views/numbers.js';
 import {
   announcementFailedMessage,
@@ -127,6 +128,12 @@ export async function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId
 
 export const createAgentAnswer = async (deps: SlackDeps, actor: Actor, input: { name: string; language: string }) =>
   doneOrFailure(await deps.ops.createAgent(actor, input));
+
+/** A page of a number's or an agent's history, or why there is none. */
+export async function historyAnswer(deps: SlackDeps, subject: string, before?: number): Promise<Answer> {
+  const page = await deps.ops.history(subject, before);
+  return page.ok ? { kind: 'message', message: historyMessage(page) } : { kind: 'failure', failure: page };
+}
 
 export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Promise<Answer> {
   const page = await deps.ops.auditPage({ ...position, size: AUDIT_PAGE_SIZE });

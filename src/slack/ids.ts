@@ -27,6 +27,8 @@ export const ACTION = {
   stopBatch: 'stop_batch',
   planAgain: 'plan_again',
   undoChange: 'undo_change',
+  showHistory: 'show_history',
+  historyOlder: 'history_older',
   /** On `/voice audit`: a batch's items, each with what became of it. */
   batchItems: 'batch_items',
   /** The Home tab's bulk tools: the numbers its filter shows mapped to one agent, a routing text, and the export. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { type ChainedRow, chainHash, GENESIS_HASH, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
 import { jsonObject, jsonText, optionalText } from './columns.js';
-import type { Sql, SqlParam } from './sql.js';
+import type { Dialect, Sql, SqlParam } from './sql.js';
 
 export const AUDIT_OUTCOMES = [
   'requested',
@@ -173,6 +173,19 @@ const INSERT = `
 // Newest first by id: a walk back from the end of the table, however large it is.
 const RECENT = 'SELECT * FROM audit_events ORDER BY id DESC LIMIT ?';
 const OF_REQUEST = 'SELECT * FROM audit_events WHERE correlation_id = ? ORDER BY id';
+
+/** What happened to a number (its rows' target), or to an agent (a target, or the agent a route left or reached). */
+const historyOf = (dialect: Dialect, of: 'number' | 'agent') => `
+  SELECT * FROM audit_events
+  WHERE outcome = 'succeeded' AND action NOT LIKE 'batch.%'
+    AND ${
+      of === 'number'
+        ? 'target = @subject'
+        : `(target = @subject OR ${dialect.jsonField('params', 'agentId')} = @subject
+            OR ${dialect.jsonField('params', 'previousAgentId')} = @subject)`
+    }
+    AND (CAST(@before AS BIGINT) IS NULL OR id < @before)
+  ORDER BY id DESC LIMIT @limit`;
 const LAST_OUTCOME = 'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1';
 // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
 const SUCCEEDED = `
@@ -290,6 +303,16 @@ export class AuditLog {
   /** The rows of one request (a change, a batch and its items), oldest first. */
   async ofRequest(correlationId: string): Promise<AuditEvent[]> {
     return (await this.sql.all(OF_REQUEST, [correlationId])).map(toEvent);
+  }
+
+  /**
+   * What happened to a number or an agent, newest first: the rows of the changes that succeeded (a batch's items, not
+   * its summary), `limit` of them before the row id `before`.
+   */
+  async history(subject: { number: string } | { agentId: string }, before: number | undefined, limit: number) {
+    const of = 'number' in subject ? 'number' : 'agent';
+    const params = { subject: 'number' in subject ? subject.number : subject.agentId, before: before ?? null, limit };
+    return (await this.sql.all(historyOf(this.sql.dialect, of), params)).map(toEvent);
   }
 
   /** The outcome of the newest row of a request, if it has any. */

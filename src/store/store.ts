@@ -30,6 +30,12 @@ export interface AuditRepo {
   lastOutcome(correlationId: string): Promise<AuditOutcome | undefined>;
   /** The rows of one request (a change, a batch and its items), oldest first. */
   ofRequest(correlationId: string): Promise<AuditEvent[]>;
+  /** What happened to a number or an agent: the rows of its changes that succeeded, newest first. */
+  history(
+    subject: { number: string } | { agentId: string },
+    before: number | undefined,
+    limit: number,
+  ): Promise<AuditEvent[]>;
   /** Successful changes of `action` in the window, for the buy limits (a person's own when `actorId` is given). */
   succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number>;
   /** The changes the app made in [from, until), oldest first. */

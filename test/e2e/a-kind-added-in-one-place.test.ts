@@ -57,6 +57,7 @@ const numberNote: ChangeKind<Note, Noted> = {
       : { ok: false, reason: 'provider', message: `${change.number} was not noted.` },
   did: (change) => ['noted ', { number: change.number }, ' as ', { strong: change.note }],
   lookUp: (change) => `/voice audit ${change.number}`,
+  happened: ({ params }) => ['noted as ', { strong: String(params.note) }],
   undo: { never: 'A note stays.' },
 };
 

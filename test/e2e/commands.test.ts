@@ -55,6 +55,7 @@ const VIEWER_USAGES = [
   '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
   '/voice numbers search [REGION [DIGITS]]',
   '/voice export',
+  '/voice history NUMBER | AGENT_ID',
   '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
 ];
 const OPERATOR_USAGES = [

@@ -103,5 +103,10 @@ export const agentCreate: ChangeKind<Create, Created> = {
   verify: async (_deps, change, reads) => createdIn(await reads.agents(), change),
   did: ({ agent }) => ['created agent ', { strong: agent.name }, ' (', { code: agent.id }, `, ${agent.language})`],
   lookUp: (change) => `/voice agents ${change.agent.id}`,
+  happened: ({ params }) => [
+    'created',
+    ...(typeof params.name === 'string' ? [' as ', { strong: params.name }] : []),
+    ...(typeof params.language === 'string' ? [`, ${params.language}`] : []),
+  ],
   undo: { inverse: ({ target }) => ({ deleteAgent: target }) },
 };

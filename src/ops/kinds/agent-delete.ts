@@ -89,5 +89,6 @@ export const agentDelete: ChangeKind<Delete, Deleted> = {
   verify: verifyDelete,
   did: (change) => ['deleted agent ', { agent: change.agent }],
   lookUp: (change) => `/voice audit ${change.agent.id}`,
+  happened: () => ['deleted'],
   undo: { never: 'A deleted agent cannot be undone: create a new one, which gets a new token.' },
 };

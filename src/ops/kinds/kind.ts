@@ -96,6 +96,11 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   did(change: A): Phrase;
   /** Where to read more of it: a card of what still exists, the audit of what is gone. */
   lookUp(change: A): string;
+  /**
+   * What it did, as a line of its target's history says it, from its outcome's audit row; `names` are the agents'
+   * names as the provider lists them now.
+   */
+  happened(made: Made, names: Map<string, string>): Phrase;
   /** How its changes are undone. */
   undo: Undo;
   /** The agent its maker is likely to route another number to next, offered a click away. */

@@ -100,6 +100,7 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   verify: verifyBuy,
   did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
   lookUp: (change) => `/voice numbers ${change.number.number}`,
+  happened: () => ['bought'],
   // Undone, a number goes back to the provider: the money spent on it stays spent.
   undo: { inverse: ({ target }) => ({ release: target }) },
 };

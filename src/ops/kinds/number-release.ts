@@ -112,6 +112,7 @@ export const numberRelease: ChangeKind<Release, Released> = {
     ...(change.unroutedAgent ? [': it no longer routes to ', { agent: change.unroutedAgent }] : []),
   ],
   lookUp: (change) => `/voice audit ${change.number.number}`,
+  happened: () => ['released'],
   undo: {
     never:
       "A release cannot be undone: the number went back to the provider's inventory, and buying it again is a new " +

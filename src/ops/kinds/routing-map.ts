@@ -131,6 +131,11 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
     return ['re-routed ', number, ' from ', { agent: change.previousAgent }, ' to ', { agent: change.agent }];
   },
   lookUp: (change) => `/voice numbers ${change.number}`,
+  happened: ({ params }, names) => {
+    const named = (id: unknown) => (typeof id === 'string' ? { agent: { id, name: names.get(id) } } : 'an agent');
+    if (typeof params.previousAgentId !== 'string') return ['routed to ', named(params.agentId)];
+    return ['re-routed from ', named(params.previousAgentId), ' to ', named(params.agentId)];
+  },
   undo: {
     inverse: ({ target, params }) =>
       typeof params.previousAgentId === 'string'

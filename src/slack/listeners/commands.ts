@@ -9,6 +9,7 @@ import {
   createAgentAnswer,
   deleteAgentAnswer,
   deliver,
+  historyAnswer,
   mapAnswer,
   numberCardAnswer,
   numbersAnswer,
@@ -138,6 +139,8 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await exportAnswer(deps, actor));
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
+    case 'history':
+      return reply(await historyAnswer(deps, command.subject));
     case 'unroute':
       return reply({ kind: 'message', message: unrouteMessage(command.number) });
   }

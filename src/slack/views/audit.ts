@@ -29,7 +29,7 @@ const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
 const MAX = { actor: 60, target: 80, agent: 70, errorCode: 40, errorMessage: 120 } as const;
 
 /** `2024-05-01T12:34Z`: UTC to the minute, enough to tell events apart at a glance. */
-function minute(at: string): string {
+export function minute(at: string): string {
   const time = new Date(at);
   return code(Number.isNaN(time.getTime()) ? at : `${time.toISOString().slice(0, 16)}Z`, 30);
 }

@@ -6,9 +6,14 @@ import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { changeLine } from './audit.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
+import { historyValue } from './history.js';
 import { capabilityText, NO_VOICE } from './numbers.js';
 import { can } from './roles.js';
 import { agentLabel, listOf } from './text.js';
+
+/** Every change that happened to the number or agent, a line each. */
+const historyButton = (subject: string) =>
+  button({ text: 'History', actionId: ACTION.showHistory, value: historyValue(subject) });
 
 /** Numbers named on an agent's card before "and N more". */
 const CARD_NUMBERS = 20;
@@ -28,6 +33,7 @@ export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
     : '_Not routed_: calls reach no agent.';
   const buttons = [
     ...(can(role, 'operator') ? [button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number })] : []),
+    historyButton(number.number),
     ...(can(role, 'admin')
       ? [button({ text: 'Release', actionId: ACTION.releaseNumber, value: number.id, style: 'danger' })]
       : []),
@@ -39,7 +45,7 @@ export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
         `${number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : ''}\n${route}`,
     ),
     ...historyBlocks(card.history, `/voice audit ${number.number}`),
-    ...(buttons.length ? [actions(buttons)] : []),
+    actions(buttons),
   ]);
 }
 
@@ -58,6 +64,6 @@ export function agentCardMessage(card: AgentCard, role: Role): SlackMessage {
         ` · Language: ${agent.language ? escapeMrkdwn(agent.language) : 'not known'}\nNumbers: ${numbers}`,
     ),
     ...historyBlocks(card.history, `/voice audit ${agent.id}`),
-    ...(can(role, 'admin') ? [actions([remove])] : []),
+    actions([historyButton(agent.id), ...(can(role, 'admin') ? [remove] : [])]),
   ]);
 }

@@ -1,0 +1,108 @@
+// A number's or an agent's history: every change that happened to it, newest first, each with who, when, how (a
+// command, a button, a form, a batch, a routing plan, an Undo, the reconciler, or outside Voice Ops) and its audit id,
+// told from the audit log; its kind says what each change did.
+
+import { phoneNumber, resourceId } from '../provider/schemas.js';
+import type { AuditEvent } from '../store/audit.js';
+import type { OpsDeps } from './deps.js';
+import { changeKind, isKind } from './kinds/index.js';
+import type { Phrase } from './phrase.js';
+import { fail, type Result } from './types.js';
+import { validate } from './validate.js';
+
+/** Lines of a history a page. */
+export const HISTORY_PAGE = 20;
+
+export type HistoryHow =
+  | 'command'
+  | 'button'
+  | 'form'
+  | 'Home tab'
+  | 'batch'
+  | 'routing plan'
+  | 'Undo'
+  | 'checked with the provider'
+  | 'outside Voice Ops';
+
+export interface HistoryEntry {
+  auditId: number;
+  at: string;
+  actorId: string;
+  what: Phrase;
+  how: HistoryHow;
+}
+
+export interface HistoryPage {
+  subject: string;
+  of: 'number' | 'agent';
+  entries: HistoryEntry[];
+  /** The audit id to read older entries before, when there are any. */
+  older?: number;
+}
+
+/** `/voice history +NUMBER` or `AGENT_ID`: a page of what happened to it, newest first. */
+export async function history(deps: OpsDeps, subject: string, before?: number): Promise<Result<HistoryPage>> {
+  const of = subject.startsWith('+') ? 'number' : 'agent';
+  const checked = validate(of === 'number' ? phoneNumber : resourceId, subject);
+  if (!checked.ok) return { ...checked, message: `${of === 'number' ? 'Number' : 'Agent id'} ${checked.message}` };
+  const key = of === 'number' ? { number: checked.value } : { agentId: checked.value };
+  const rows = await deps.store.audit.history(key, before, HISTORY_PAGE + 1);
+  const page = rows.slice(0, HISTORY_PAGE);
+  const names = await agentNames(deps);
+  const ways = await waysOf(deps, page);
+  const entries = page.map((row) => ({
+    auditId: row.id,
+    at: row.at,
+    actorId: row.actorId,
+    what: whatHappened(row, names),
+    how: ways.get(row.correlationId) ?? howOf(row),
+  }));
+  if (!entries.length && before === undefined) {
+    return fail('not_found', `Nothing has happened to ${checked.value} in the audit log.`);
+  }
+  return {
+    ok: true,
+    subject: checked.value,
+    of,
+    entries,
+    older: rows.length > HISTORY_PAGE ? page.at(-1)?.id : undefined,
+  };
+}
+
+function whatHappened(row: AuditEvent, names: Map<string, string>): Phrase {
+  const made = { target: row.target ?? '', params: row.params ?? {} };
+  if (isKind(row.action)) return changeKind(row.action).happened(made, names);
+  // The reconciler drops a route whose number or agent the provider no longer has.
+  const because = typeof made.params.because === 'string' ? `: ${made.params.because}` : '';
+  return [`route dropped${because}`];
+}
+
+/** How a single change was asked for, from its row's source. */
+function howOf(row: AuditEvent): HistoryHow {
+  if (row.source === 'provider') return 'outside Voice Ops';
+  // The app settles on its own what a stopped process left under way, checking with the provider.
+  if (row.params?.reconciled === true || row.source === 'system') return 'checked with the provider';
+  const how = { command: 'command', button: 'button', modal: 'form', home: 'Home tab' } as const;
+  return how[row.source];
+}
+
+/** The changes made as items of a batch: a routing plan's, an Undo's, or a bulk command's. */
+async function waysOf(deps: OpsDeps, rows: AuditEvent[]): Promise<Map<string, HistoryHow>> {
+  const ways = new Map<string, HistoryHow>();
+  for (const correlationId of new Set(rows.map((row) => row.correlationId))) {
+    const batch = await deps.store.batches.get(correlationId);
+    if (!batch) continue;
+    const { request } = batch.plan;
+    ways.set(correlationId, request.undoes ? 'Undo' : request.routes ? 'routing plan' : 'batch');
+  }
+  return ways;
+}
+
+/** Agent names as the provider lists them now; none when it cannot be read (ids are shown instead). */
+async function agentNames(deps: OpsDeps): Promise<Map<string, string>> {
+  try {
+    return new Map((await deps.lists.agents.get()).map((agent) => [agent.id, agent.name]));
+  } catch {
+    return new Map();
+  }
+}

@@ -1,0 +1,31 @@
+// History, pressed on a number's or an agent's card, and Older under a page of it.
+import { z } from 'zod';
+import type { SlackDeps } from '../deps.js';
+import { historyAnswer } from '../flows.js';
+import { ACTION } from '../ids.js';
+import { decodeValue } from '../paging.js';
+import type { Listeners } from '../router.js';
+import { messageSurface } from '../surfaces.js';
+import { requesterIn } from '../who-asked.js';
+import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions.js';
+
+const position = z.object({ subject: z.string(), before: z.number().int().optional() });
+
+export function registerHistory(app: Listeners, deps: SlackDeps): void {
+  app.action<Body>(ACTION.showHistory, async ({ ack, body, context }) => {
+    await ack();
+    const asked = decodeValue(position, chosenValue(body));
+    if (!asked) return;
+    const surface = await surfaceFor(deps, body, actorOf(body, requesterIn(context)), 'History');
+    await surface.show(await historyAnswer(deps, asked.subject));
+  });
+
+  // Older replaces the page in place, as a list's pages do.
+  app.action<Body>(ACTION.historyOlder, async ({ ack, body }) => {
+    await ack();
+    const asked = decodeValue(position, chosenValue(body));
+    if (!asked) return;
+    const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
+    await surface.show(await historyAnswer(deps, asked.subject, asked.before));
+  });
+}

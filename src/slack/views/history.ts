@@ -1,0 +1,32 @@
+// `/voice history`: one number's or agent's changes, newest first, a line each with when, what, who, how and the
+// audit id; Older pages back.
+import type { HistoryEntry, HistoryPage } from '../../ops/api.js';
+import { ACTION } from '../ids.js';
+import { bold, code, escapeMrkdwn, mentionUser } from '../mrkdwn.js';
+import { encodeValue } from '../paging.js';
+import { minute } from './audit.js';
+import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
+import { mrkdwnOf } from './phrase.js';
+
+/** Where a History button or Older leads: the number or agent, and the audit id to read before. */
+export const historyValue = (subject: string, before?: number): string => encodeValue({ subject, before });
+
+const line = (entry: HistoryEntry): string =>
+  `• ${minute(entry.at)} ${mrkdwnOf(entry.what)} · ${mentionUser(entry.actorId)} · ${escapeMrkdwn(entry.how)} · ` +
+  `audit #${entry.auditId}`;
+
+export function historyMessage(page: HistoryPage): SlackMessage {
+  const title = `History of ${page.of === 'number' ? bold(page.subject) : code(page.subject)}, newest first`;
+  const lines = page.entries.map(line);
+  return message(`History of ${escapeMrkdwn(page.subject)}`, [
+    section(lines.length ? `*${title}*\n${lines.join('\n')}` : `${title}: nothing older.`),
+    ...(page.older !== undefined
+      ? [
+          actions([
+            button({ text: 'Older', actionId: ACTION.historyOlder, value: historyValue(page.subject, page.older) }),
+          ]),
+        ]
+      : []),
+    context(`Each change in full: ${code(`/voice audit ${page.subject}`)}`),
+  ]);
+}
