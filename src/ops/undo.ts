@@ -7,7 +7,7 @@ import type { AuditEvent } from '../store/audit.js';
 import { type DeleteRequest, requestDeleteAgent } from './agents.js';
 import { type BatchView, planBatch } from './batches.js';
 import type { AccountRead } from './bulk-items.js';
-import { deny, newCorrelationId } from './context.js';
+import { deny } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { changeKind, isKind, KIND } from './kinds/index.js';
@@ -28,7 +28,7 @@ export async function undo(deps: OpsDeps, actor: Actor, correlationId: string, i
   if (!first) return fail('not_found', 'Nothing of that change was made: there is nothing to undo.');
   const kind = changeKind(first.action);
   if ('never' in kind.undo) return fail('invalid', kind.undo.never);
-  const refused = (await refuseUndoer(deps, actor, rows, correlationId)) ?? tooLate(deps, made);
+  const refused = (await refuseUndoer(deps, actor, rows, { undoes: correlationId, id })) ?? tooLate(deps, made);
   if (refused) return refused;
   const { inverse } = kind.undo;
   const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
@@ -43,18 +43,18 @@ export async function undo(deps: OpsDeps, actor: Actor, correlationId: string, i
   }
 }
 
-/** Only the change's maker, or an admin, may undo it; a refusal is audited. */
+/** Only the change's maker, or an admin, may undo it; a refusal is audited under the Undo's own id. */
 async function refuseUndoer(
   deps: OpsDeps,
   actor: Actor,
   rows: AuditEvent[],
-  correlationId: string,
+  { undoes, id }: { undoes: string; id: string },
 ): Promise<Failure | undefined> {
   const maker = (rows.find((row) => row.outcome === 'requested') ?? rows[0])?.actorId;
   if (actor.userId === maker || roleIncludes(await deps.access.roleOf(actor), 'admin')) return undefined;
   const failure = fail('denied', 'Only the person who made this change, or an admin, can undo it.');
-  const attempt = { action: 'change.undo', target: correlationId, correlationId: newCorrelationId() };
-  return deny(deps, actor, attempt, failure, { reason: 'not the maker', undoes: correlationId });
+  const attempt = { action: 'change.undo', target: undoes, correlationId: id };
+  return deny(deps, actor, attempt, failure, { reason: 'not the maker', undoes });
 }
 
 /** Undo is offered for VOICE_UNDO_HOURS after the change's last item was made. */

@@ -111,6 +111,11 @@ describe('Undo', () => {
     // Someone else without the admin role cannot undo it; nothing is planned.
     const refused = await undo(done, OTHER_OPERATOR);
     expect(shownText(refused)).toContain('Only the person who made this change, or an admin, can undo it.');
+    // Audited once, as a denial of the Undo, naming the change it would have undone.
+    const refusals = (await auditRows(t)).filter((row) => row.actor_id === OTHER_OPERATOR);
+    expect(refusals.map((row) => [row.action, JSON.parse(row.params ?? '{}').undoes])).toEqual([
+      ['access.denied', original],
+    ]);
 
     const plan = await undo(done);
     expect(shownText(plan)).toContain('route each number as its line says');
