@@ -8,9 +8,16 @@ export interface Change {
   readonly [field: string]: unknown;
 }
 
+/** Whether Undo is offered for a change, and if not, why (see kinds/index.ts's `undoOffer`). */
+export interface UndoOffer {
+  withheld?: string;
+}
+
 export interface Announcement {
   actor: Actor;
   change: Change;
+  /** The change's request, and its Undo, offered beside it while its message announces it alone. */
+  undo?: { correlationId: string; offer: UndoOffer };
 }
 
 /** A bulk change, announced once as a whole, never item by item. */
@@ -31,6 +38,8 @@ export interface BatchAnnouncement {
   counts: { succeeded: number; failed: number; cancelled: number; pending: number };
   /** Items the batch set out to change. */
   total: number;
+  /** Its Undo, for its requester and admins; absent when the policy offers none. */
+  undo?: UndoOffer;
 }
 
 /** Where announcements go; the Slack layer posts them to NOTIFY_CHANNEL_ID. */

@@ -557,6 +557,7 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
       numbers: await changedNumbers(deps, view.id, !plan.agent),
       counts,
       total,
+      undo: view.undo,
     });
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');

@@ -12,7 +12,8 @@ import { type Actor, type Failure, fail, type Result } from './types.js';
  */
 export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
-    await deps.announcer.announce({ actor, change: done.change });
+    const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };
+    await deps.announcer.announce({ actor, change: done.change, undo });
     return { ok: true };
   } catch (error) {
     const failure: Failure =

@@ -102,7 +102,7 @@ export function slackAnnouncer(
   const keep = (actorId: string, { channel, ts, changes, postedAt }: Burst) =>
     open.keep(actorId, { channelId: channel, messageTs: ts, changes, postedAt });
 
-  const announceOne = async (channel: string, actorId: string, change: Change): Promise<void> => {
+  const announceOne = async (channel: string, actorId: string, { change, undo }: Announcement): Promise<void> => {
     const at = now().getTime();
     const burst = await openBurst(actorId, at);
     // Kept again only once Slack has taken the change: after a failure the next change starts a new message.
@@ -118,7 +118,7 @@ export function slackAnnouncer(
         if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
       }
     }
-    const posted = await post(channel, announcementMessage(actorId, [change]));
+    const posted = await post(channel, announcementMessage(actorId, [change], undo));
     if (posted.ts) {
       const postedAt = new Date(at).toISOString();
       await keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt });
@@ -130,7 +130,7 @@ export function slackAnnouncer(
       if (!channelId) return Promise.resolve();
       const actorId = announcement.actor.userId;
       const turn = (turns.get(actorId) ?? Promise.resolve()).then(() =>
-        inTurn(actorId, () => announceOne(channelId, actorId, announcement.change)),
+        inTurn(actorId, () => announceOne(channelId, actorId, announcement)),
       );
       const done = turn.catch(() => undefined);
       turns.set(actorId, done);

@@ -7,6 +7,7 @@ import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import {
+  announcementCalls,
   askForConfirmation,
   auditRows,
   blocksOf,
@@ -61,7 +62,11 @@ async function routeOf(phoneNumber: string): Promise<string | undefined> {
 async function mapped(phoneNumber: string, agentId: string): Promise<SlackCall> {
   const sent = await t.command(`map ${phoneNumber} ${agentId}`, OPERATOR);
   const answer = await t.respondedTo(sent.responseUrlId);
-  if (!hasElement(blocksOf(answer), ACTION.confirmChange)) return answer;
+  if (!hasElement(blocksOf(answer), ACTION.confirmChange)) {
+    // Its announcement follows the answer.
+    await t.settled();
+    return answer;
+  }
   return confirmAs(t, OPERATOR, onlyButton(blocksOf(answer), ACTION.confirmChange));
 }
 
@@ -104,9 +109,15 @@ describe('Undo', () => {
   });
 
   it('walks a re-route back through a plan, audited as undoing it, and the Undo can be undone in turn', async () => {
+    // Past the minute in which a person's changes share one message (without Undo): this one is announced alone.
+    offset += 2 * 60_000;
+    const since = t.slack.calls().length;
     const done = await mapped(number(0), agent(1).id);
     expect(shownText(done)).toContain('Re-routed');
     const original = onlyButton(blocksOf(done), ACTION.undoChange);
+    // Its announcement in the channel carries the same Undo.
+    const [announcement] = announcementCalls(t, since);
+    expect(announcement && onlyButton(blocksOf(announcement), ACTION.undoChange)).toBe(original);
 
     // Someone else without the admin role cannot undo it; nothing is planned.
     const refused = await undo(done, OTHER_OPERATOR);
@@ -136,8 +147,14 @@ describe('Undo', () => {
     const plan = await t.respondedTo(
       (await t.command(`map agent ${agent(0).id} to ${agent(2).id}`, OPERATOR)).responseUrlId,
     );
+    const since = t.slack.calls().length;
     const result = await apply(plan);
     expect(shownText(result)).toContain('Routed 3 of 3 numbers');
+    // The batch's announcement carries its Undo too.
+    const [announcement] = announcementCalls(t, since);
+    expect(announcement && onlyButton(blocksOf(announcement), ACTION.undoChange)).toBe(
+      onlyButton(blocksOf(result), ACTION.undoChange),
+    );
     // One of them is routed again after the batch, by hand.
     await mapped(number(3), agent(1).id);
 

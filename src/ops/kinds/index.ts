@@ -3,7 +3,7 @@
 // it does, whatever the kind.
 import { z } from 'zod';
 import { registerRecord, type StoredChange } from '../../store/records.js';
-import type { Change } from '../announcements.js';
+import type { Change, UndoOffer } from '../announcements.js';
 import type { OpsDeps } from '../deps.js';
 import type { Phrase } from '../phrase.js';
 import type { ProviderReads } from '../provider-reads.js';
@@ -91,11 +91,6 @@ export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent
   return { did: kind.did(change), lookUp: kind.lookUp(change), nextAgent: kind.nextAgent?.(change) };
 }
 
-/** Whether Undo is offered for a finished change (or a batch of a kind), and if not, why. */
-export interface UndoOffer {
-  withheld?: string;
-}
-
 /** The Undo of a finished change; none at all when the policy offers no Undo (VOICE_UNDO_HOURS=0). */
 export function undoOffer(deps: OpsDeps, change: Change): UndoOffer | undefined {
   if (deps.policy.undoHours === 0) return undefined;
@@ -156,5 +151,5 @@ export const takesFromAgent = (change: StoredChange): boolean => kindOf(change).
 /** The role that may ask for a kind of change, confirm it and approve it. */
 export const neededRole = (kind: string): Role => changeKind(kind).role;
 
-export type { Change } from '../announcements.js';
+export type { Change, UndoOffer } from '../announcements.js';
 export type { BatchAction, BulkForm, BulkWords, ChangeKind, ConfirmWords, PlanTotals } from './kind.js';

@@ -1,18 +1,26 @@
-import type { Change } from '../../ops/api.js';
+import type { Announcement, Change } from '../../ops/api.js';
 import { code, mentionUser } from '../mrkdwn.js';
-import { context, LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { actions, context, LIMITS, message, type SlackMessage, section } from './blocks.js';
 import { describeChange, lookUpCommand } from './changes.js';
+import { undoButton } from './undo.js';
 
 /**
- * Posted to the team's channel: who changed what, with where to read more. Changes one person makes within a minute
- * share one message, rewritten as they come. A Change carries no secret, so none can leak here.
+ * Posted to the team's channel: who changed what, with where to read more, and a change announced alone its Undo (for
+ * its maker and admins; anyone else who presses it is told so). Changes one person makes within a minute share one
+ * message, rewritten as they come, without Undo: each keeps it in its maker's answer. A Change carries no secret, so
+ * none can leak here.
  */
-export function announcementMessage(actorId: string, changes: Change[]): SlackMessage {
+export function announcementMessage(actorId: string, changes: Change[], undo?: Announcement['undo']): SlackMessage {
   const actor = mentionUser(actorId);
   const [only] = changes;
   if (only && changes.length === 1) {
     const line = `${actor} ${describeChange(only)}`;
-    return message(line, [section(line), context(`More: ${code(lookUpCommand(only))}`)]);
+    const buttons = undo ? undoButton(undo.correlationId, undo.offer) : [];
+    return message(line, [
+      section(line),
+      ...(buttons.length ? [actions(buttons)] : []),
+      context(`More: ${code(lookUpCommand(only))}`),
+    ]);
   }
   const lines = changes.map((change) => `• ${describeChange(change)}`);
   const title = `${actor} made ${changes.length} changes:`;

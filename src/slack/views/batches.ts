@@ -225,7 +225,12 @@ export function batchAnnouncementMessage(announcement: BatchAnnouncement): Slack
   const text =
     `${actor} ${bulkWordsOf(announcement.kind).done.toLowerCase()} ${counted(succeeded, 'number')}${region}${agent}` +
     `${numbers}.${extra.length ? ` ${extra.join(', ')}.` : ''}`;
-  return message(text, [section(text), context(`Each number: ${code(`/voice audit ${announcement.actor.userId}`)}`)]);
+  const undo = undoButton(announcement.batchId, announcement.undo);
+  return message(text, [
+    section(text),
+    ...(undo.length ? [actions(undo)] : []),
+    context(`Each number: ${code(`/voice audit ${announcement.actor.userId}`)}`),
+  ]);
 }
 
 /** A plan that changed before it was confirmed: nothing was applied, and here is the plan as things stand now. */
