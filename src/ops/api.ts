@@ -26,7 +26,7 @@ import type { MapResult } from './routing.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
-import type { UndoResult } from './undo.js';
+import type { UndoOptions, UndoResult } from './undo.js';
 
 /** The guardrails in force for one person, with how much of each buy limit is used. */
 export interface PoliciesInForce {
@@ -81,7 +81,7 @@ export interface VoiceOps {
    * Walks back a change (its correlation id), for its maker or an admin within VOICE_UNDO_HOURS: the plan of its
    * inverse with what it leaves out and why, or an agent's deletion to confirm.
    */
-  undo(actor: Actor, correlationId: string): Promise<UndoResult>;
+  undo(actor: Actor, correlationId: string, options?: UndoOptions): Promise<UndoResult>;
   /** Routes a purchased number to an agent; one that already routes elsewhere needs confirmation first. */
   mapNumber(actor: Actor, input: { phoneNumber: string; agentId: string }): Promise<MapResult>;
   /** Confirms a pending change, once however often it is clicked; a change that needs a second person waits for one. */
@@ -202,7 +202,7 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
-export type { UndoResult } from './undo.js';
+export type { UndoOptions, UndoResult } from './undo.js';
 export { visible, withInvisibleShown } from './visible.js';
 export type { Finished, Verified } from './work.js';
 

@@ -28,7 +28,7 @@ import { mapNumber } from './routing.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type OnProgress } from './types.js';
-import { undo } from './undo.js';
+import { type UndoOptions, undo } from './undo.js';
 
 /** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
 export function createOps(deps: OpsDeps): VoiceOps {
@@ -100,9 +100,9 @@ export function createOps(deps: OpsDeps): VoiceOps {
       ),
     requestChange: (actor: Actor, change: PendingChange) =>
       attempt(deps, actor, { action: change.kind }, (id) => requestChange(deps, actor, change, id)),
-    undo: (actor: Actor, correlationId: string) =>
+    undo: (actor: Actor, correlationId: string, options?: UndoOptions) =>
       attempt(deps, actor, { action: 'change.undo', target: correlationId }, (id) =>
-        undo(deps, actor, correlationId, id),
+        undo(deps, actor, correlationId, id, options),
       ),
     mapNumber: (actor: Actor, input: { phoneNumber: string; agentId: string }) =>
       attempt(deps, actor, { action: KIND.map, target: input.phoneNumber }, (id) => mapNumber(deps, actor, input, id)),

@@ -14,14 +14,31 @@ import { changeKind, isKind, KIND } from './kinds/index.js';
 import type { Inverse } from './kinds/kind.js';
 import { type Actor, type Failure, fail, type Result, roleIncludes } from './types.js';
 
-export type UndoResult = Result<{ status: 'plan'; view: BatchView; left: string[] } | Exclude<DeleteRequest, Failure>>;
+/**
+ * The plan of an Undo with the items it leaves out and why, and how many of those were changed again since (which
+ * the person may include); or an agent's deletion to confirm.
+ */
+export type UndoResult = Result<
+  { status: 'plan'; view: BatchView; left: string[]; changedSince: number } | Exclude<DeleteRequest, Failure>
+>;
+
+export interface UndoOptions {
+  /** Whether numbers routed again since the change are routed back as well. */
+  includeChanged?: boolean;
+}
 
 /** A change's outcome rows: what it made, item by item (one row for a single change, one an item for a batch). */
 const madeIn = (rows: AuditEvent[]) =>
   rows.filter((row) => row.outcome === 'succeeded' && isKind(row.action) && row.target !== undefined);
 
 /** Walks back the change of this correlation id, for its maker or an admin, within VOICE_UNDO_HOURS of it. */
-export async function undo(deps: OpsDeps, actor: Actor, correlationId: string, id: string): Promise<UndoResult> {
+export async function undo(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  id: string,
+  options: UndoOptions = {},
+): Promise<UndoResult> {
   const rows = await deps.store.audit.ofRequest(correlationId);
   const made = madeIn(rows);
   const [first] = made;
@@ -37,7 +54,7 @@ export async function undo(deps: OpsDeps, actor: Actor, correlationId: string, i
     return requestDeleteAgent(deps, actor, agent.deleteAgent, id, correlationId);
   }
   try {
-    return await planInverse(deps, actor, correlationId, steps);
+    return await planInverse(deps, actor, { undoes: correlationId, ...options }, steps);
   } catch (error) {
     return providerFailure(error);
   }
@@ -77,7 +94,7 @@ function tooLate(deps: OpsDeps, made: AuditEvent[]): Failure | undefined {
 async function planInverse(
   deps: OpsDeps,
   actor: Actor,
-  undoes: string,
+  { undoes, includeChanged }: UndoOptions & { undoes: string },
   steps: { row: AuditEvent; step: Inverse }[],
 ): Promise<UndoResult> {
   const read: AccountRead = {
@@ -90,6 +107,7 @@ async function planInverse(
   const left: string[] = [];
   const routes: { number: string; agentId: string }[] = [];
   const releases: string[] = [];
+  let changedSince = 0;
   for (const { row, step } of steps) {
     if ('cannot' in step) left.push(`${step.cannot}: map it to another agent or release it.`);
     else if ('release' in step) {
@@ -99,9 +117,11 @@ async function planInverse(
       const { number, agentId } = step.route;
       if (!owned.has(number)) left.push(`${number} is no longer one of your numbers.`);
       // Routed again since, by anyone: it no longer routes to the agent the change routed it to.
-      else if (routed.get(number) !== row.params?.agentId)
+      else if (!includeChanged && routed.get(number) !== row.params?.agentId) {
+        changedSince += 1;
         left.push(`${number} was changed again since: left as it is.`);
-      else if (!agents.has(agentId)) left.push(`${number} routed to agent ${agentId} before, which no longer exists.`);
+      } else if (!agents.has(agentId))
+        left.push(`${number} routed to agent ${agentId} before, which no longer exists.`);
       else routes.push({ number, agentId });
     }
   }
@@ -112,5 +132,5 @@ async function planInverse(
       : undefined;
   if (!request) return fail('conflict', `Nothing of that change can be walked back. ${left.join(' ')}`);
   const planned = await planBatch(deps, actor, request, read);
-  return planned.ok ? { ok: true, status: 'plan', view: planned.view, left } : planned;
+  return planned.ok ? { ok: true, status: 'plan', view: planned.view, left, changedSince } : planned;
 }

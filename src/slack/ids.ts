@@ -27,6 +27,7 @@ export const ACTION = {
   stopBatch: 'stop_batch',
   planAgain: 'plan_again',
   undoChange: 'undo_change',
+  undoIncludingChanged: 'undo_including_changed',
   showHistory: 'show_history',
   historyOlder: 'history_older',
   /** On `/voice audit`: a batch's items, each with what became of it. */

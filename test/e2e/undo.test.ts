@@ -1,7 +1,7 @@
 // Undo: a change walked back through the same path as any change. A re-route, a batch of maps, a buy and an agent's
 // creation each offer Undo to their maker and admins; it plans the inverse (or asks to confirm an agent's deletion),
-// leaves out with why what cannot be walked back, is audited as undoing the change it names, and can itself be
-// undone. A release, and a first route, say why they offer no Undo.
+// leaves out with why what cannot be walked back (a number changed again since, unless included), is audited as
+// undoing the change it names, and can itself be undone. A release, and a first route, say why they offer no Undo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
@@ -159,14 +159,22 @@ describe('Undo', () => {
     await mapped(number(3), agent(1).id);
 
     const undone = await undo(result, ADMIN);
+    expect(shownText(undone)).toContain('2 numbers to route');
     expect(shownText(undone)).toContain(`${number(3)} was changed again since: left as it is.`);
+    // The number changed since can be included: the plan is made again, with it.
+    const included = await t.respondedTo(
+      (await press(t, ADMIN, ACTION.undoIncludingChanged, onlyButton(blocksOf(undone), ACTION.undoIncludingChanged)))
+        .responseUrlId,
+    );
+    expect(shownText(included)).toContain('3 numbers to route');
+    expect(shownText(included)).not.toContain('changed again since');
     // The admin asked for this Undo: the plan is theirs to apply.
-    const back = await apply(undone, ADMIN);
-    expect(shownText(back)).toContain('Routed 2 of 2 numbers');
+    const back = await apply(included, ADMIN);
+    expect(shownText(back)).toContain('Routed 3 of 3 numbers');
     expect([await routeOf(number(1)), await routeOf(number(2)), await routeOf(number(3))]).toEqual([
       agent(0).id,
       agent(0).id,
-      agent(1).id,
+      agent(0).id,
     ]);
   });
 

@@ -14,7 +14,7 @@ function undoAnswer(deps: SlackDeps, undone: UndoResult): Answer {
   if (!undone.ok) return { kind: 'failure', failure: undone };
   switch (undone.status) {
     case 'plan':
-      return { kind: 'message', message: undoPlanMessage(undone.view, undone.left, deps.now()) };
+      return { kind: 'message', message: undoPlanMessage(undone.view, undone, deps.now()) };
     case 'needs_confirmation':
       return { kind: 'prompt', prompt: undone.prompt };
     case 'in_use':
@@ -28,5 +28,13 @@ export function registerUndo(app: Listeners, deps: SlackDeps): void {
     const actor = actorOf(body, requesterIn(context));
     const surface = await surfaceFor(deps, body, actor, 'Undo');
     await surface.show(undoAnswer(deps, await deps.ops.undo(actor, chosenValue(body))));
+  });
+
+  // The Undo planned again with the numbers changed since included, in place of the plan that left them out.
+  app.action<Body>(ACTION.undoIncludingChanged, async ({ ack, body, context }) => {
+    await ack();
+    const actor = actorOf(body, requesterIn(context));
+    const surface = await surfaceFor(deps, body, actor, 'Undo', { replace: true });
+    await surface.show(undoAnswer(deps, await deps.ops.undo(actor, chosenValue(body), { includeChanged: true })));
   });
 }

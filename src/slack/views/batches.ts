@@ -267,12 +267,32 @@ export function batchTypedModal(view: BatchView, now: Date, privateMetadata: str
 /** Items an Undo leaves out, listed at most this many; the rest counted. */
 const LEFT_SHOWN = 10;
 
-/** An Undo's plan: the inverse, confirmed like any plan, and the items it leaves out with why. */
-export function undoPlanMessage(view: BatchView, left: string[], now: Date): SlackMessage {
+/**
+ * An Undo's plan: the inverse, confirmed like any plan, and the items it leaves out with why; those changed again
+ * since can be included, planned again in its place.
+ */
+export function undoPlanMessage(
+  view: BatchView,
+  { left, changedSince }: { left: string[]; changedSince: number },
+  now: Date,
+): SlackMessage {
   const plan = planMessage(view, now);
   if (!left.length) return plan;
   const shown = left.slice(0, LEFT_SHOWN).map((line) => `• ${escapeMrkdwn(line)}`);
   const more = left.length > LEFT_SHOWN ? [`…and ${left.length - LEFT_SHOWN} more.`] : [];
   const note = `Left out of this Undo:\n${[...shown, ...more].join('\n')}`;
-  return { ...plan, blocks: [...plan.blocks, context(note)] };
+  const undoes = view.plan.request.undoes;
+  const include =
+    changedSince && typeof undoes === 'string'
+      ? [
+          actions([
+            button({
+              text: `Include the ${counted(changedSince, 'number')} changed since`,
+              actionId: ACTION.undoIncludingChanged,
+              value: undoes,
+            }),
+          ]),
+        ]
+      : [];
+  return { ...plan, blocks: [...plan.blocks, context(note), ...include] };
 }
