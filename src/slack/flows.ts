@@ -26,6 +26,7 @@ import {
   tokenUndeliveredMessage,
   unchangedMapMessage,
 } from './views/results.js';
+import { routingChangesMessage } from './views/routing-changes.js';
 
 function doneOrFailure(result: Result<Done>): Answer {
   return result.ok ? { kind: 'done', done: result } : { kind: 'failure', failure: result };
@@ -131,6 +132,12 @@ export const createAgentAnswer = async (deps: SlackDeps, actor: Actor, input: { 
 export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Promise<Answer> {
   const page = await deps.ops.auditPage({ ...position, size: AUDIT_PAGE_SIZE });
   return { kind: 'message', message: auditMessage(page) };
+}
+
+/** `/voice changes since TIME`: each number whose routing changed since then, or why it cannot be told. */
+export async function changesAnswer(deps: SlackDeps, since: string): Promise<Answer> {
+  const found = await deps.ops.routingChangesSince(since);
+  return found.ok ? { kind: 'message', message: routingChangesMessage(found) } : { kind: 'failure', failure: found };
 }
 
 /** What a modal surface needs, with a private route to the user for when the modal cannot show the answer. */
