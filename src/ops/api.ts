@@ -23,6 +23,7 @@ import type { PageRequest } from './pages.js';
 import type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
 import type { BuyUsage } from './policies.js';
 import type { MapResult } from './routing.js';
+import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
@@ -125,6 +126,13 @@ export interface VoiceOps {
   planCheckedText(actor: Actor, checked: CheckedText): Promise<PlanResult>;
   /** Today's routing in the same format, to edit and paste back. */
   exportRouting(): Promise<Result<RoutingExport>>;
+  /**
+   * The routing as it was at a moment typed by a person (`yesterday 09:00`), rebuilt from the audit log as its hash
+   * chain is verified, in the same format: pasted into a plan, it routes back. From a broken chain, nothing.
+   */
+  exportRoutingAsOf(time: string): Promise<Result<RoutingExport>>;
+  /** Each number whose routing changed since a moment typed by a person: its agent then and now, and by whom. */
+  routingChangesSince(time: string): Promise<Result<RoutingChanges>>;
   /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */
   batchView(batchId: string, page?: number, size?: number): Promise<BatchView | undefined>;
   /** Confirms a plan and applies it, once; a plan the account no longer matches comes back new, to confirm again. */
@@ -199,6 +207,7 @@ export type { BuyUsage } from './policies.js';
 export { ReadCache } from './read-cache.js';
 export { REGIONS, type Region, regionName, regionNamed, regionOf } from './regions.js';
 export { type MapResult, NO_UNROUTE } from './routing.js';
+export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
@@ -218,4 +227,5 @@ export { accountLists } from './lists.js';
 export { ResourceLocks, runsAnywhere } from './locks.js';
 export { announce } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
+export { ROUTE_DROPPED } from './route-replay.js';
 export { SeenNumbers } from './seen-numbers.js';

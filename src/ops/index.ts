@@ -25,6 +25,7 @@ import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { buyUsage, mayRequest } from './policies.js';
 import { mapNumber } from './routing.js';
+import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { type Actor, fail, type OnProgress } from './types.js';
@@ -146,6 +147,8 @@ export function createOps(deps: OpsDeps): VoiceOps {
     planCheckedText: (actor: Actor, checked: CheckedText) => planCheckedText(deps, actor, checked),
     /** Today's routing in the same format, to edit and paste back. */
     exportRouting: () => exportRouting(deps, deps.now()),
+    exportRoutingAsOf: (time: string) => exportRoutingAsOf(deps, time),
+    routingChangesSince: (time: string) => routingChangesSince(deps, time),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
     applyBatch: (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) =>
       applyBatch(deps, actor, batchId, options),

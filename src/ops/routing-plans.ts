@@ -11,12 +11,17 @@ import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
 
-export interface RoutingExport {
-  text: string;
-  routed: number;
-  /** Numbers that route nowhere: not in the text, since a line needs an agent. */
-  unrouted: number;
-}
+/** A routing as text: today's, with how many numbers route nowhere, or one rebuilt as of a moment past. */
+export type RoutingExport = { text: string; routed: number } & (
+  | {
+      /** Numbers that route nowhere: not in the text, since a line needs an agent. */
+      unrouted: number;
+    }
+  | {
+      /** The moment, said back: "2026-11-27 09:00 UTC". */
+      asOf: string;
+    }
+);
 
 /** Today's routing in the format a plan reads: every purchased number that routes to an agent, with its name. */
 export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<RoutingExport>> {

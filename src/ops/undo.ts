@@ -12,6 +12,7 @@ import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { changeKind, isKind, KIND } from './kinds/index.js';
 import type { Inverse } from './kinds/kind.js';
+import { utcText } from './typed-time.js';
 import { type Actor, type Failure, fail, type Result, roleIncludes } from './types.js';
 
 /**
@@ -45,7 +46,7 @@ export async function undo(
   if (!first) return fail('not_found', 'Nothing of that change was made: there is nothing to undo.');
   const kind = changeKind(first.action);
   if ('never' in kind.undo) return fail('invalid', kind.undo.never);
-  const refused = (await refuseUndoer(deps, actor, rows, { undoes: correlationId, id })) ?? tooLate(deps, made);
+  const refused = (await refuseUndoer(deps, actor, rows, { undoes: correlationId, id })) ?? tooLate(deps, rows, made);
   if (refused) return refused;
   const { inverse } = kind.undo;
   const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
@@ -74,16 +75,20 @@ async function refuseUndoer(
   return deny(deps, actor, attempt, failure, { reason: 'not the maker', undoes });
 }
 
-/** Undo is offered for VOICE_UNDO_HOURS after the change's last item was made. */
-function tooLate(deps: OpsDeps, made: AuditEvent[]): Failure | undefined {
+/**
+ * Undo is offered for VOICE_UNDO_HOURS after the change's last item was made. Later, the routing as of the moment the
+ * change was asked for, before anything of it was made, is what to plan back to.
+ */
+function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): Failure | undefined {
   const hours = deps.policy.undoHours;
   const at = made.at(-1)?.at ?? '';
   if (Date.parse(at) + hours * 3_600_000 > deps.now().getTime()) return undefined;
-  const when = `${at.slice(0, 16).replace('T', ' ')} UTC`;
+  const asked = new Date(rows[0]?.at ?? at);
   return fail(
     'expired',
     `Undo is offered for ${counted(hours, 'hour')} after a change (VOICE_UNDO_HOURS), and this one was made at ` +
-      `${when}. To walk it back now, plan the change you want: /voice export, edited, then /voice plan.`,
+      `${utcText(new Date(at))}. To walk it back now, /voice export as of ${utcText(asked)} gives the routing from ` +
+      'before it, to paste into /voice plan.',
   );
 }
 

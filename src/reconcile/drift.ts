@@ -3,7 +3,16 @@
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
 // announced in one message.
 
-import { type Actor, atomically, type Change, KIND, newCorrelationId, type OpsDeps, record } from '../ops/api.js';
+import {
+  type Actor,
+  atomically,
+  type Change,
+  KIND,
+  newCorrelationId,
+  type OpsDeps,
+  ROUTE_DROPPED,
+  record,
+} from '../ops/api.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
 
@@ -117,7 +126,7 @@ async function dropRoutesToNothing(deps: OpsDeps, current: ProviderState, underW
     if ((!numberGone && !agentGone) || underWay.has(route.phoneNumber) || underWay.has(route.agentId)) continue;
     await deps.store.routes.removeNumber(route.phoneNumber);
     await record(deps, OUTSIDE, newCorrelationId(), {
-      action: 'routing.drop',
+      action: ROUTE_DROPPED,
       outcome: 'succeeded',
       target: route.phoneNumber,
       params: { agentId: route.agentId, because: numberGone ? 'the number is no longer yours' : 'the agent is gone' },

@@ -33,9 +33,11 @@ export type Command =
   | { name: 'audit'; filter: AuditFilter }
   /** What happened to one number or agent, change by change. */
   | { name: 'history'; subject: string }
-  /** Desired routing as text (a form), and today's routing in the same format. */
+  /** Desired routing as text (a form), and the routing in the same format: today's, or as of a moment typed. */
   | { name: 'plan' }
-  | { name: 'export' }
+  | { name: 'export'; asOf?: string }
+  /** Per number, what changed in the routing since a moment typed. */
+  | { name: 'changes'; since: string }
   /** Removing a route, which the provider cannot do: answered with what it can. */
   | { name: 'unroute'; number?: string };
 
@@ -238,6 +240,25 @@ function parseAudit(args: string[]): Parsed {
   return ok({ name: 'audit', filter: { agentId: word } });
 }
 
+/** `as of TIME` after `export`: the time as typed, which the operation reads (it knows the app's clock). */
+function parseExport(args: string[]): Parsed {
+  if (!args.length) return ok({ name: 'export' });
+  const [as = '', of = '', ...time] = args;
+  if (as.toLowerCase() !== 'as' || of.toLowerCase() !== 'of' || !time.length) {
+    return error('`export` takes nothing more, or `as of TIME`: `/voice export as of yesterday 09:00`.');
+  }
+  return ok({ name: 'export', asOf: time.join(' ') });
+}
+
+/** `since TIME` after `changes`. */
+function parseChanges(args: string[]): Parsed {
+  const [since = '', ...time] = args;
+  if (since.toLowerCase() !== 'since' || !time.length) {
+    return error('Give the time after `since`: `/voice changes since yesterday 09:00`.');
+  }
+  return ok({ name: 'changes', since: time.join(' ') });
+}
+
 export const COMMANDS: CommandSpec[] = [
   {
     words: ['help'],
@@ -379,10 +400,22 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['export'],
-    args: '',
-    summary: "Today's routing as text, one `NUMBER AGENT_ID` a line: the format a plan reads back",
+    args: '[as of TIME]',
+    summary:
+      "Today's routing as text, one `NUMBER AGENT_ID` a line: the format a plan reads back; as of TIME, the routing " +
+      'then, rebuilt from the verified audit log: planned, it routes back',
     role: 'viewer',
-    parse: (args) => (args.length ? error('`export` takes nothing more.') : ok({ name: 'export' })),
+    parse: parseExport,
+  },
+  {
+    words: ['changes'],
+    args: 'since TIME',
+    summary: 'Each number whose routing changed since TIME: from which agent to which, bought or released, and by whom',
+    note:
+      'TIME: `2026-11-27T09:00Z`, `2026-11-27T09:00+01:00`, `2026-11-27`, `yesterday 09:00`, `today 14:30`, ' +
+      '`yesterday` or `3 hours ago`, in UTC unless it says otherwise',
+    role: 'viewer',
+    parse: parseChanges,
   },
   {
     words: ['history'],

@@ -27,6 +27,7 @@ import {
   tokenUndeliveredMessage,
   unchangedMapMessage,
 } from './views/results.js';
+import { routingChangesMessage } from './views/routing-changes.js';
 
 function doneOrFailure(result: Result<Done>): Answer {
   return result.ok ? { kind: 'done', done: result } : { kind: 'failure', failure: result };
@@ -138,6 +139,12 @@ export async function historyAnswer(deps: SlackDeps, subject: string, before?: n
 export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Promise<Answer> {
   const page = await deps.ops.auditPage({ ...position, size: AUDIT_PAGE_SIZE });
   return { kind: 'message', message: auditMessage(page) };
+}
+
+/** `/voice changes since TIME`: each number whose routing changed since then, or why it cannot be told. */
+export async function changesAnswer(deps: SlackDeps, since: string): Promise<Answer> {
+  const found = await deps.ops.routingChangesSince(since);
+  return found.ok ? { kind: 'message', message: routingChangesMessage(found) } : { kind: 'failure', failure: found };
 }
 
 /** What a modal surface needs, with a private route to the user for when the modal cannot show the answer. */

@@ -99,15 +99,46 @@ async function* storedRows(sql: Sql): AsyncGenerator<StoredRow> {
   }
 }
 
-/** Walks the whole table in id order, recomputing each hash; stops at the first row that breaks the chain. */
-export async function verifyChain(sql: Sql): Promise<ChainCheck> {
+/** Where the chain breaks: the first row that does not follow the one before it, and why. */
+export class ChainBroken extends Error {
+  constructor(
+    readonly id: number,
+    readonly reason: string,
+    /** The rows verified before it. */
+    readonly rows: number,
+  ) {
+    super(`the audit chain breaks at row ${id}: ${reason}`);
+  }
+}
+
+/**
+ * Every row in id order, each yielded once its hash is recomputed and found to follow the row before it; throws
+ * ChainBroken at the first row that does not, so that nothing read from a broken chain is taken past its break.
+ */
+export async function* verifiedRows(sql: Sql): AsyncGenerator<StoredRow> {
   let previous = { id: 0, hash: GENESIS_HASH };
   let verified = 0;
   for await (const row of storedRows(sql)) {
     const reason = breakIn(row, previous);
-    if (reason) return { ok: false, rows: verified, id: row.id, reason };
+    if (reason) throw new ChainBroken(row.id, reason, verified);
+    yield row;
     previous = { id: row.id, hash: row.hash as string };
     verified++;
   }
-  return verified ? { ok: true, rows: verified, last: previous } : { ok: true, rows: 0 };
+}
+
+/** Walks the whole table in id order, recomputing each hash; stops at the first row that breaks the chain. */
+export async function verifyChain(sql: Sql): Promise<ChainCheck> {
+  let last: { id: number; hash: string } | undefined;
+  let rows = 0;
+  try {
+    for await (const row of verifiedRows(sql)) {
+      last = { id: row.id, hash: row.hash as string };
+      rows++;
+    }
+  } catch (error) {
+    if (error instanceof ChainBroken) return { ok: false, rows: error.rows, id: error.id, reason: error.reason };
+    throw error;
+  }
+  return last ? { ok: true, rows, last } : { ok: true, rows: 0 };
 }

@@ -3,7 +3,7 @@
 // even a bug or a hand-typed statement can rewrite history; each row's hash chains it to the one before
 // (audit-chain.ts), so an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
-import { type ChainedRow, chainHash, GENESIS_HASH, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
+import { type ChainedRow, chainHash, GENESIS_HASH, verifiedRows, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql, SqlParam } from './sql.js';
 
@@ -333,6 +333,15 @@ export class AuditLog {
   /** The changes Voice Ops itself made (or reconciled) from `from` until before `until`, oldest first. */
   async changesMade(from: string, until: string): Promise<{ action: AuditAction; target: string }[]> {
     return (await this.sql.all(CHANGES_MADE, { from, until })).map((row) => changeRow.parse(row));
+  }
+
+  /**
+   * Every event in id order, each once its row is verified against the hash chain, a page at a time: for what is
+   * rebuilt from the log, which must not be a log edited since. Throws ChainBroken (audit-chain.ts) at the first row
+   * that breaks the chain.
+   */
+  async *verified(): AsyncGenerator<AuditEvent> {
+    for await (const row of verifiedRows(this.sql)) yield toEvent(row);
   }
 
   /**

@@ -40,6 +40,8 @@ export interface AuditRepo {
   succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number>;
   /** The changes the app made in [from, until), oldest first. */
   changesMade(from: string, until: string): Promise<{ action: AuditAction; target: string }[]>;
+  /** Every row in id order, each verified against the hash chain first; throws ChainBroken where the chain breaks. */
+  verified(): AsyncGenerator<AuditEvent>;
 }
 
 /** The audit log read a change (a correlation id) at a time, for `/voice audit`. */

@@ -54,7 +54,8 @@ const VIEWER_USAGES = [
   '/voice agents [TEXT|AGENT_ID]',
   '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
   '/voice numbers search [REGION [DIGITS]]',
-  '/voice export',
+  '/voice export [as of TIME]',
+  '/voice changes since TIME',
   '/voice history NUMBER | AGENT_ID',
   '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
 ];

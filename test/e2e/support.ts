@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'vitest';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { RoutingRecords } from '../../src/store/routes.js';
 import type { SqlParam } from '../../src/store/sql.js';
 import {
@@ -17,6 +17,7 @@ import {
   type TestAppOptions,
 } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { textInput } from '../harness/payloads.js';
 import { limitViolations } from '../views/support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -534,4 +535,34 @@ export async function stopWrites(t: TestApp): Promise<() => Promise<void>> {
 /** The text of a command's acknowledgement: where a refusal before any listener answers, at once. */
 export function acknowledged(sent: { body: string }): string {
   return String((JSON.parse(sent.body) as { text?: string }).text);
+}
+
+/** What a person copies out of a message's code block (an export): its lines, Slack's entities read as characters. */
+export function copiedCodeBlock(call: SlackCall): string {
+  const shown = blocksOf(call)
+    .map((block) => block.text?.text ?? '')
+    .join('\n');
+  return (/```([\s\S]*)```/.exec(shown)?.[1] ?? '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** `/voice plan`, its form submitted with `text` pasted; resolves with the plan posted once the form closed. */
+export async function planThroughForm(t: TestApp, user: string, text: string): Promise<SlackCall> {
+  const opened = await t.command('plan', user);
+  const form = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === opened.triggerId));
+  const since = t.slack.mark();
+  const answer = await t.submit({
+    userId: user,
+    callbackId: CALLBACK.routingPlan,
+    privateMetadata: form.private_metadata,
+    stateValues: {
+      [INPUT.routingText.block]: { [INPUT.routingText.action]: textInput(text) },
+      [INPUT.routingFile.block]: { [INPUT.routingFile.action]: { type: 'file_input', files: [] } },
+    },
+  });
+  expect(answer.json, 'the form closes for the plan').toMatchObject({ response_action: 'clear' });
+  return t.slack.waitFor(
+    'chat.postEphemeral',
+    (call) => call.body.user === user && /nothing to change|Plan|plan has/.test(shownText(call)),
+    { since },
+  );
 }

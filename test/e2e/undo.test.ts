@@ -213,5 +213,10 @@ describe('Undo', () => {
     const late = await undo(rerouted);
     expect(shownText(late)).toContain('Undo is offered for 24 hours after a change');
     expect(await routeOf(number(4))).toBe(agent(1).id);
+    // The export it names gives the routing from before the re-route: the number routed to the first agent.
+    const asOf = /\/voice export as of (.+? UTC)/.exec(shownText(late))?.[1];
+    expect(asOf).toBeDefined();
+    const exported = await t.respondedTo((await t.command(`export as of ${asOf}`, OPERATOR)).responseUrlId);
+    expect(shownText(exported)).toContain(`${number(4)} ${agent(0).id}`);
   });
 });

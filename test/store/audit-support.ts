@@ -1,5 +1,6 @@
 // For the audit log's tests, on either engine: many chained rows at once, an Sql that records the reads it passes on,
-// and the plans of such reads (to show that the log is read a page at a time, from an index, without a sort).
+// the plans of such reads (to show that the log is read a page at a time, from an index, without a sort), and what
+// someone holding the database can do to rewrite it.
 import { CHAINED_COLUMNS, type ChainedColumn, chainHash, GENESIS_HASH } from '../../src/store/audit-chain.js';
 import type { Sql, SqlParam, SqlParams } from '../../src/store/sql.js';
 
@@ -82,3 +83,14 @@ export async function planOf(sql: Sql, text: string, params: SqlParams = []): Pr
 
 /** A plan that sorts: SQLite's temporary b-tree, or a Sort node of Postgres's. */
 export const SORTS = /TEMP B-TREE|\bSort\b/;
+
+/** What someone holding the database can do: turn the audit log's triggers off, so that any SQL rewrites its rows. */
+export async function allowAuditEdits(sql: Sql): Promise<void> {
+  if (sql.dialect.name === 'sqlite') {
+    for (const trigger of ['audit_events_no_update', 'audit_events_no_delete', 'audit_events_append_only']) {
+      await sql.run(`DROP TRIGGER ${trigger}`);
+    }
+  } else {
+    await sql.run('ALTER TABLE audit_events DISABLE TRIGGER USER');
+  }
+}

@@ -3,7 +3,7 @@ import { type AuditEntry, AuditLog } from '../../src/store/audit.js';
 import { CHAINED_COLUMNS, type ChainedRow, chainHash } from '../../src/store/audit-chain.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
 import type { Sql } from '../../src/store/sql.js';
-import { fill } from './audit-support.js';
+import { allowAuditEdits, fill } from './audit-support.js';
 import { ENGINES, manualClock, runCli, useTempDatabases } from './helpers.js';
 
 const runAudit = (args: string[], env?: Record<string, string>) => runCli('src/store/export-cli.ts', args, env);
@@ -79,13 +79,7 @@ describe.each(ENGINES)('on %s', (engine) => {
   /** What someone holding the database can do: turn the triggers off and rewrite rows with any SQL. */
   async function tamper(work: (sql: Sql) => Promise<unknown>): Promise<void> {
     const sql = await temp.open('audit.db');
-    if (engine === 'sqlite') {
-      for (const trigger of ['audit_events_no_update', 'audit_events_no_delete', 'audit_events_append_only']) {
-        await sql.run(`DROP TRIGGER ${trigger}`);
-      }
-    } else {
-      await sql.run('ALTER TABLE audit_events DISABLE TRIGGER USER');
-    }
+    await allowAuditEdits(sql);
     await work(sql);
   }
 

@@ -6,6 +6,7 @@ import {
   agentsAnswer,
   auditAnswer,
   buyAnswer,
+  changesAnswer,
   createAgentAnswer,
   deleteAgentAnswer,
   deliver,
@@ -136,7 +137,9 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return openForm(deps, { triggerId, view, instead: '/voice map FILTER to AGENT_ID', reply: respond });
     }
     case 'export':
-      return reply(await exportAnswer(deps, actor));
+      return reply(await exportAnswer(deps, actor, command.asOf));
+    case 'changes':
+      return reply(await changesAnswer(deps, command.since));
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
     case 'history':

@@ -154,9 +154,12 @@ function retry(metadata: string, pasted: string, fromFile: boolean, why = 'Voice
   return { fix: routingPlanModal(metadata, { text: pasted, problems, fromFile, retry: true }), problems };
 }
 
-/** Today's routing: as text when it fits a message, else as a file in the person's direct messages with the app. */
-export async function exportAnswer(deps: SlackDeps, actor: Actor): Promise<Answer> {
-  const exported = await deps.ops.exportRouting();
+/**
+ * Today's routing, or as of a moment typed (`asOf`): as text when it fits a message, else as a file in the person's
+ * direct messages with the app.
+ */
+export async function exportAnswer(deps: SlackDeps, actor: Actor, asOf?: string): Promise<Answer> {
+  const exported = await (asOf === undefined ? deps.ops.exportRouting() : deps.ops.exportRoutingAsOf(asOf));
   if (!exported.ok) return { kind: 'failure', failure: exported };
   const mayPlan = roleIncludes(await deps.ops.roleOf(actor), 'operator');
   if (exported.text.length <= EXPORT_INLINE_MAX) {
@@ -166,8 +169,8 @@ export async function exportAnswer(deps: SlackDeps, actor: Actor): Promise<Answe
     const opened = await deps.slack.ui.conversations.open({ users: actor.userId });
     await deps.slack.ui.filesUploadV2({
       channel_id: opened.channel?.id,
-      filename: 'voice-ops-routing.txt',
-      title: 'Voice Ops routing',
+      filename: 'asOf' in exported ? 'voice-ops-routing-as-of.txt' : 'voice-ops-routing.txt',
+      title: 'asOf' in exported ? `Voice Ops routing as of ${exported.asOf}` : 'Voice Ops routing',
       content: exported.text,
     });
   } catch (error) {

@@ -6,7 +6,7 @@ import type { AuditFilter } from '../../store/audit-changes.js';
 import { ACTION, PAGE } from '../ids.js';
 import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
-import { actions, button, context, LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { actions, button, context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
 import { pager } from './pager.js';
 
 /** Changes on one page of `/voice audit`. */
@@ -111,17 +111,6 @@ export function changeLine(change: AuditChange): string {
     ...(change.notes.length ? [`· ${change.notes.map(noteText).join(', ')}`] : []),
   ];
   return parts.join(' ');
-}
-
-/** Joins lines into as few texts as fit Slack's section limit, never splitting a line. */
-function packLines(lines: string[], max: number): string[] {
-  const packed: string[] = [];
-  for (const line of lines) {
-    const last = packed.at(-1);
-    if (last !== undefined && last.length + 1 + line.length <= max) packed[packed.length - 1] = `${last}\n${line}`;
-    else packed.push(line);
-  }
-  return packed;
 }
 
 /**

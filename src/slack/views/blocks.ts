@@ -161,3 +161,14 @@ export function modal(input: {
 export function capped<T>(items: T[], max: number): { shown: T[]; hidden: number } {
   return { shown: items.slice(0, max), hidden: Math.max(0, items.length - max) };
 }
+
+/** Joins lines into as few texts as fit `max` (a section's limit), never splitting a line. */
+export function packLines(lines: string[], max: number): string[] {
+  const packed: string[] = [];
+  for (const line of lines) {
+    const last = packed.at(-1);
+    if (last !== undefined && last.length + 1 + line.length <= max) packed[packed.length - 1] = `${last}\n${line}`;
+    else packed.push(line);
+  }
+  return packed;
+}

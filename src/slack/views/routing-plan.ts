@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { count, counted } from '../../counts.js';
 import type { CheckedLine, RoutingExport } from '../../ops/api.js';
 import { CALLBACK, INPUT } from '../ids.js';
-import { bold, code, codeLines, escapeAndTruncate } from '../mrkdwn.js';
+import { bold, code, codeLines, escapeAndTruncate, escapeMrkdwn } from '../mrkdwn.js';
 import {
   context,
   externalSelect,
@@ -133,16 +133,38 @@ export function planErrorsMessage(errors: string[]): SlackMessage {
   ]);
 }
 
+/** What an export is, in a sentence, and what a plan of it would do: today's routing, or one as of a moment past. */
+function exportWords(exported: RoutingExport, mayPlan: boolean): { which: string; summary: string; notes: string[] } {
+  const routed = counted(exported.routed, 'number');
+  if (!('asOf' in exported)) {
+    const plan = mayPlan
+      ? 'Edit it and paste it into `/voice plan`.'
+      : 'An operator can paste an edited copy into `/voice plan` to change the routing.';
+    return {
+      which: "Today's routing",
+      summary: `${routed} routed, ${count(exported.unrouted)} routing nowhere. ${plan}`,
+      notes: [],
+    };
+  }
+  const asOf = escapeMrkdwn(exported.asOf);
+  const plan = mayPlan
+    ? 'Paste it into `/voice plan` to route them back.'
+    : 'An operator can paste it into `/voice plan` to route them back.';
+  return {
+    which: `The routing as of ${asOf}`,
+    summary: `${routed} routed as of ${asOf}, rebuilt from the verified audit log. ${plan}`,
+    // A plan adds and moves routes, and the provider has no unroute.
+    notes: ['Numbers that routed nowhere then keep the route they have now: a plan never removes one.'],
+  };
+}
+
 /** A short export as text to copy; a longer one is posted as a file, and this says where. */
 export function exportMessage(exported: RoutingExport, shown: { asFile: boolean; mayPlan: boolean }): SlackMessage {
-  const { asFile, mayPlan } = shown;
-  const summary =
-    `${counted(exported.routed, 'number')} routed, ${count(exported.unrouted)} routing nowhere. ` +
-    (mayPlan
-      ? 'Edit it and paste it into `/voice plan`.'
-      : 'An operator can paste an edited copy into `/voice plan` to change the routing.');
-  if (asFile) return message(summary, [section(`:page_facing_up: Today's routing is in the file above. ${summary}`)]);
-  return message(summary, [section(summary), section(codeLines(exported.text))]);
+  const { which, summary, notes } = exportWords(exported, shown.mayPlan);
+  const shownAs = shown.asFile
+    ? [section(`:page_facing_up: ${which} is in the file above. ${summary}`)]
+    : [section(summary), section(codeLines(exported.text))];
+  return message(summary, [...shownAs, ...notes.map((note) => context(note))]);
 }
 
 /** The numbers a filter picks, all to one agent: the agent is picked here, and the plan follows. */

@@ -1,0 +1,75 @@
+// The routing as it was at a moment a person names, and what changed since: rebuilt from the audit log
+// (route-replay.ts) as its hash chain is verified row by row, so that a log edited after it was written cannot pass
+// for what happened. A broken chain is named, and nothing is rebuilt from it.
+import { ChainBroken } from '../store/audit-chain.js';
+import { agentNames } from './audit.js';
+import type { OpsDeps } from './deps.js';
+import type { AgentRef } from './phrase.js';
+import { type Replayed, type RouteChange, replayRoutes } from './route-replay.js';
+import type { RoutingExport } from './routing-plans.js';
+import { routingText } from './routing-text.js';
+import { parseTypedTime } from './typed-time.js';
+import { type Failure, fail, type Result } from './types.js';
+
+/** A number's change since the moment, its agents named where the provider still lists them. */
+export type NamedRouteChange = Omit<RouteChange, 'before' | 'after'> & { before?: AgentRef; after?: AgentRef };
+
+export interface RoutingChanges {
+  /** The moment, said back: "2026-11-27 09:00 UTC". */
+  since: string;
+  changes: NamedRouteChange[];
+}
+
+/** The routing at the moment `time` names, in the format a plan reads: pasted into a plan, it routes back. */
+export async function exportRoutingAsOf(deps: OpsDeps, time: string): Promise<Result<RoutingExport>> {
+  const moment = parseTypedTime(time, deps.now());
+  if (!moment.ok) return moment;
+  const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
+  if (!replayed.ok) return replayed;
+  const routes = [...replayed.asOf].map(([phoneNumber, agentId]) => ({
+    phoneNumber,
+    agentId,
+    agentName: names.get(agentId),
+  }));
+  const header =
+    `Voice Ops routing as of ${moment.said}, rebuilt from the verified audit log: ${routes.length} routed ` +
+    '(numbers that routed nowhere are not listed).\nOne NUMBER AGENT_ID a line; an operator can paste it into ' +
+    '/voice plan to route these numbers back.';
+  return { ok: true, text: routingText(routes, header), routed: routes.length, asOf: moment.said };
+}
+
+/** Each number changed since the moment `time` names: its agent then and now, bought or released, and by whom. */
+export async function routingChangesSince(deps: OpsDeps, time: string): Promise<Result<RoutingChanges>> {
+  const moment = parseTypedTime(time, deps.now());
+  if (!moment.ok) return moment;
+  const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
+  if (!replayed.ok) return replayed;
+  const named = (id: string | undefined) => (id === undefined ? undefined : { id, name: names.get(id) });
+  const changes = replayed.changes.map((change) => ({
+    ...change,
+    before: named(change.before),
+    after: named(change.after),
+  }));
+  return { ok: true, since: moment.said, changes };
+}
+
+/** The whole log replayed as its chain is verified; a row that breaks the chain stops it, and is named. */
+async function replayVerified(deps: OpsDeps, at: Date): Promise<Result<Replayed>> {
+  try {
+    return { ok: true, ...(await replayRoutes(deps.store.audit.verified(), at)) };
+  } catch (error) {
+    if (!(error instanceof ChainBroken)) throw error;
+    deps.logger.warn({ row: error.id, reason: error.reason }, 'the audit chain is broken: nothing was rebuilt from it');
+    return brokenChain(error);
+  }
+}
+
+function brokenChain(broken: ChainBroken): Failure {
+  return fail(
+    'conflict',
+    `The audit log's hash chain breaks at row ${broken.id} (${broken.reason}), so the log no longer shows for ` +
+      'certain what happened: nothing was rebuilt from it. Whoever runs Voice Ops can check it with ' +
+      'npm run audit -- --verify.',
+    { code: 'audit_chain_broken' },
+  );
+}

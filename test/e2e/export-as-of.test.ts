@@ -1,0 +1,208 @@
+// Walking back any change: `/voice export as of TIME` rebuilds the routing at a moment from the audit log, verified
+// first, in the format of `/voice export` then, and pasted into `/voice plan` it plans (and applies) the way back;
+// `/voice changes since TIME` says per number what changed since, from which agent to which and by whom. A time to
+// come or unreadable is refused in one sentence, and a log edited after it was written is named and nothing rebuilt.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { regionOf } from '../../src/ops/api.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
+import { allowAuditEdits } from '../store/audit-support.js';
+import {
+  askForConfirmation,
+  auditRows,
+  blocksOf,
+  confirmAs,
+  copiedCodeBlock,
+  lastAuditRow,
+  mapThroughApp,
+  onlyButton,
+  planThroughForm,
+  press,
+  type SandboxAgent,
+  type SandboxNumber,
+  shownText,
+  startSeededApp,
+  waitUntil,
+} from './support.js';
+
+let t: TestApp;
+let numbers: SandboxNumber[];
+let agent: (index: number) => SandboxAgent;
+
+/** The app's clock, moved by the test: the real clock's flow, shifted. */
+let offset = 0;
+const setClock = (iso: string) => {
+  offset = Date.parse(iso) - Date.now();
+};
+
+/** What `/voice export` showed after each step, by step. */
+const shownThen: string[] = [];
+
+const number = (index: number): string => {
+  const found = numbers[index];
+  if (!found) throw new Error(`no seeded number ${index}`);
+  return found.number;
+};
+
+async function reply(text: string, user = VIEWER): Promise<SlackCall> {
+  return t.respondedTo((await t.command(text, user)).responseUrlId);
+}
+
+/** The route lines of an export (its `#` lines are its header). */
+const routeLines = (exported: string) => exported.split('\n').filter((line) => !line.startsWith('#'));
+
+/** `/voice map NUMBER AGENT_ID` for a number already routed: the re-route, confirmed. */
+async function reRoute(phoneNumber: string, agentId: string): Promise<void> {
+  const { confirmationId } = await askForConfirmation(t, OPERATOR, `map ${phoneNumber} ${agentId}`);
+  expect(shownText(await confirmAs(t, OPERATOR, confirmationId))).toContain('Re-routed');
+}
+
+/** Applies a plan as the operator; resolves once it has ended, with what it says then. */
+async function apply(plan: SlackCall): Promise<string> {
+  const pressed = await press(t, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
+  let result = '';
+  await waitUntil(() => {
+    const calls = t.slack.calls().filter((call) => call.responseUrlId === pressed.responseUrlId);
+    result = calls.map(shownText).findLast((text) => /Routed \d+ of \d+/.test(text)) ?? '';
+    return result !== '';
+  }, 'the plan to be applied');
+  await t.settled();
+  return result;
+}
+
+/** `/voice export` now, as its code block holds it. */
+async function exportNow(): Promise<string> {
+  return copiedCodeBlock(await reply('export'));
+}
+
+beforeAll(async () => {
+  ({ t, numbers, agent } = await startSeededApp(
+    { agents: 3, numbers: 4, routed: 0 },
+    { now: () => new Date(Date.now() + offset) },
+  ));
+  // 09:00: two first routes.
+  setClock('2031-03-10T09:00:00Z');
+  await mapThroughApp(t, OPERATOR, number(0), agent(0).id);
+  await mapThroughApp(t, OPERATOR, number(1), agent(0).id);
+  shownThen.push(await exportNow());
+  // 10:00: a re-route, and a first route.
+  setClock('2031-03-10T10:00:00Z');
+  await reRoute(number(0), agent(1).id);
+  await mapThroughApp(t, OPERATOR, number(2), agent(2).id);
+  shownThen.push(await exportNow());
+  // 11:00: a batch routing what routes nowhere, and a release.
+  setClock('2031-03-10T11:00:00Z');
+  expect(await apply(await reply(`map unrouted to ${agent(2).id}`, OPERATOR))).toContain('Routed 1 of 1 number');
+  const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number(1)}`);
+  expect(shownText(await confirmAs(t, ADMIN, confirmationId))).toContain('Released');
+  shownThen.push(await exportNow());
+  // 12:00: one more re-route.
+  setClock('2031-03-10T12:00:00Z');
+  await reRoute(number(2), agent(0).id);
+  shownThen.push(await exportNow());
+  setClock('2031-03-10T13:00:00Z');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('/voice export as of TIME', () => {
+  it('gives the routing at each moment exactly as `/voice export` showed it then, whatever the form of TIME', async () => {
+    expect(routeLines(shownThen[0] ?? '')).toHaveLength(2);
+    expect(routeLines(shownThen[3] ?? '')).toHaveLength(3);
+    const moments = [
+      ['2031-03-10T09:30Z', '2031-03-10 09:30 UTC', shownThen[0]],
+      ['2031-03-10T11:30:00+01:00', '2031-03-10 10:30 UTC', shownThen[1]],
+      ['today 11:30', '2031-03-10 11:30 UTC', shownThen[2]],
+      ['30 minutes ago', '2031-03-10 12:30', shownThen[3]],
+    ];
+    for (const [time, said, then] of moments) {
+      const answer = await reply(`export as of ${time}`);
+      expect(shownText(answer)).toContain(`routed as of ${said}`);
+      expect(shownText(answer)).toContain('rebuilt from the verified audit log');
+      const exported = copiedCodeBlock(answer);
+      expect(exported).toContain(`# Voice Ops routing as of ${said}`);
+      expect(routeLines(exported), `as of ${time}`).toEqual(routeLines(then ?? ''));
+    }
+    // Before the first route, and with the moment a date: nothing routed.
+    const before = copiedCodeBlock(await reply('export as of 2031-03-10'));
+    expect(before).toContain('as of 2031-03-10 00:00 UTC, rebuilt from the verified audit log: 0 routed');
+    expect(routeLines(before)).toEqual([]);
+  });
+
+  it('pasted into /voice plan, plans the way back, and applied, routes the numbers as they were', async () => {
+    const then = copiedCodeBlock(await reply('export as of today 11:30'));
+    const plan = await planThroughForm(t, OPERATOR, then);
+    const planned = shownText(plan);
+    expect(planned).toContain('1 number to route');
+    expect(planned).toContain('1 re-routed from another agent');
+    expect(planned).toContain('2 already routed there (unchanged)');
+    expect(planned).toContain(number(2));
+
+    expect(await apply(plan)).toContain('Routed 1 of 1 number');
+    expect(routeLines(await exportNow())).toEqual(routeLines(then));
+  });
+});
+
+describe('/voice changes since TIME', () => {
+  it('says per number from which agent to which since then, what was bought or released, and by whom', async () => {
+    const shown = shownText(await reply('changes since 2031-03-10T10:30Z'));
+    expect(shown).toContain('Routing changes since 2031-03-10 10:30 UTC*: 3 numbers');
+    const agentText = (index: number) => `*${agent(index).name}* (\`${agent(index).id}\`)`;
+    const numberText = (index: number) => `• *${number(index)}* (${regionOf(number(index))})`;
+    expect(shown).toContain(`${numberText(1)}: ${agentText(0)} → nowhere · released · by <@${ADMIN}>`);
+    // Re-routed at 12:00 and routed back by the plan: where it was, and who moved it.
+    expect(shown).toContain(`${numberText(2)}: ${agentText(2)} → ${agentText(2)} · by <@${OPERATOR}>`);
+    expect(shown).toContain(`${numberText(3)}: nowhere → ${agentText(2)} · by <@${OPERATOR}>`);
+    expect(shown).not.toContain(`*${number(0)}*`);
+  });
+
+  it('says so when nothing changed', async () => {
+    // An hour after the last change and the plan that walked it back.
+    setClock('2031-03-10T15:00:00Z');
+    const shown = shownText(await reply('changes since 1 hour ago'));
+    expect(shown).toContain('Nothing in the routing changed since 2031-03-10 14:00');
+  });
+});
+
+describe('a time that cannot be used', () => {
+  it.each([
+    ['export as of tomorrow', 'is not a time Voice Ops can read'],
+    ['export as of 2031-03-11', '2031-03-11 00:00 UTC is still to come'],
+    ['changes since next week', 'is not a time Voice Ops can read'],
+    ['changes since today 23:00', '2031-03-10 23:00 UTC is still to come'],
+    ['export as of <!here> *now*', '"&lt;!here&gt; ∗now∗" is not a time Voice Ops can read'],
+  ])('`/voice %s` is answered in one sentence naming the forms, and changes nothing', async (text, why) => {
+    const rows = (await auditRows(t)).length;
+    const answer = await reply(text);
+    const [block] = blocksOf(answer);
+    expect(block?.text?.text).toContain(why);
+    expect(block?.text?.text).toContain('yesterday 09:00');
+    expect(block?.text?.text).toContain('N minutes, hours or days ago');
+    expect(blocksOf(answer)).toHaveLength(1);
+    expect(shownText(answer)).not.toContain('```');
+    expect((await auditRows(t)).length).toBe(rows);
+  });
+});
+
+describe('an audit log edited after it was written', () => {
+  it('is named where its chain breaks, and nothing is exported or told from it', async () => {
+    const map = await lastAuditRow(t, { action: 'routing.map', outcome: 'succeeded', target: number(0) });
+    if (!map) throw new Error('no map of the first number was audited');
+    const sql = await t.database.sql();
+    await allowAuditEdits(sql);
+    await sql.run('UPDATE audit_events SET params = \'{"agentId":"agt_someone_else"}\' WHERE id = ?', [map.id]);
+
+    for (const command of ['export as of today 11:30', 'changes since 2031-03-10T09:00Z']) {
+      const shown = shownText(await reply(command));
+      expect(shown, command).toContain(`The audit log's hash chain breaks at row ${map.id}`);
+      expect(shown, command).toContain('nothing was rebuilt from it');
+      expect(shown, command).toContain('npm run audit -- --verify');
+      expect(shown, command).not.toContain('```');
+      expect(shown, command).not.toContain('agt_someone_else');
+    }
+    expect(t.slack.uploadedFiles()).toEqual([]);
+    expect(t.logs.text()).toContain('the audit chain is broken');
+  });
+});

@@ -1,0 +1,157 @@
+// The routing rebuilt from audit rows as the app writes them: maps (single, reconciled, a batch's items), buys,
+// releases and the reconciler's dropped routes, replayed in id order up to a moment; what changed after it, per number.
+import { describe, expect, it } from 'vitest';
+import { ROUTE_DROPPED, replayRoutes } from '../../src/ops/route-replay.js';
+import type { AuditEvent } from '../../src/store/audit.js';
+
+const A = '+14155550100';
+const B = '+14155550101';
+const C = '+4930123456';
+
+let nextId = 1;
+
+/** An audit row as the store reads it back, a minute after 09:00 for each `minute`. */
+function row(minute: number, fields: Partial<AuditEvent> & Pick<AuditEvent, 'action'>): AuditEvent {
+  const id = nextId++;
+  return {
+    id,
+    at: new Date(Date.UTC(2026, 10, 27, 9, minute)).toISOString(),
+    actorId: 'UOPERATOR',
+    source: 'command',
+    outcome: 'succeeded',
+    correlationId: `c-${id}`,
+    hash: 'h',
+    ...fields,
+  };
+}
+
+const mapped = (minute: number, number: string, agentId: string, more: Partial<AuditEvent> = {}) =>
+  row(minute, { action: 'routing.map', target: number, params: { agentId }, ...more });
+
+async function* rows(...events: AuditEvent[]): AsyncGenerator<AuditEvent> {
+  yield* events;
+}
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
+
+describe('replayRoutes', () => {
+  it('routes a number as its last successful map at or before the moment says, a re-route included', async () => {
+    const log = [
+      mapped(1, A, 'agt_1'),
+      mapped(2, B, 'agt_1'),
+      mapped(3, A, 'agt_2', { params: { agentId: 'agt_2', previousAgentId: 'agt_1' } }),
+    ];
+    expect((await replayRoutes(rows(...log), at(0))).asOf).toEqual(new Map());
+    expect((await replayRoutes(rows(...log), at(1))).asOf).toEqual(new Map([[A, 'agt_1']]));
+    expect((await replayRoutes(rows(...log), at(2))).asOf).toEqual(
+      new Map([
+        [A, 'agt_1'],
+        [B, 'agt_1'],
+      ]),
+    );
+    expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(
+      new Map([
+        [A, 'agt_2'],
+        [B, 'agt_1'],
+      ]),
+    );
+  });
+
+  it('takes only succeeded rows: requests, confirmations, failures and refusals move nothing', async () => {
+    const log = [
+      mapped(1, A, 'agt_1', { outcome: 'requested' }),
+      mapped(1, A, 'agt_1', { outcome: 'confirmed' }),
+      mapped(1, A, 'agt_1', { outcome: 'failed' }),
+      mapped(1, A, 'agt_1', { outcome: 'denied' }),
+      mapped(1, A, 'agt_1', { outcome: 'rejected' }),
+      mapped(1, B, 'agt_1', { outcome: 'awaiting_approval' }),
+    ];
+    expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(new Map());
+  });
+
+  it('leaves a number released, bought anew, or whose route was dropped routing nowhere', async () => {
+    const log = [
+      mapped(1, A, 'agt_1'),
+      mapped(1, B, 'agt_1'),
+      mapped(1, C, 'agt_2'),
+      row(2, { action: 'number.release', target: A, params: { numberId: 'pn_a' } }),
+      row(3, { action: ROUTE_DROPPED, target: B, actorId: 'provider', source: 'provider' }),
+      row(4, { action: 'number.buy', target: C }),
+    ];
+    expect((await replayRoutes(rows(...log), at(1))).asOf.size).toBe(3);
+    expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(new Map());
+  });
+
+  it("replays a batch's items like single maps, and its batch rows, other actions and odd rows not at all", async () => {
+    const log = [
+      row(1, { action: 'batch.map', target: '2 numbers', params: { agentId: 'agt_9' }, correlationId: 'batch-1' }),
+      mapped(1, A, 'agt_9', { correlationId: 'batch-1' }),
+      mapped(1, B, 'agt_9', {
+        correlationId: 'batch-1',
+        source: 'system',
+        params: { reconciled: true, agentId: 'agt_9' },
+      }),
+      row(1, { action: 'agent.create', target: 'agt_9', params: { name: 'Night' } }),
+      row(1, { action: 'number.search', target: C }),
+      row(1, { action: 'routing.map', params: { agentId: 'agt_8' } }),
+      row(1, { action: 'routing.map', target: C }),
+      row(1, { action: 'routing.map', target: C, params: { agentId: 7 } }),
+    ];
+    expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(
+      new Map([
+        [A, 'agt_9'],
+        [B, 'agt_9'],
+      ]),
+    );
+  });
+
+  it('goes by each row’s time for the moment, and by id order for the routing now', async () => {
+    // The second map is stamped before the moment, though written after a row stamped past it (another clock).
+    const log = [mapped(1, A, 'agt_1'), mapped(8, A, 'agt_2'), mapped(4, B, 'agt_3'), mapped(6, A, 'agt_4')];
+    const replayed = await replayRoutes(rows(...log), at(5));
+    expect(replayed.asOf).toEqual(
+      new Map([
+        [A, 'agt_1'],
+        [B, 'agt_3'],
+      ]),
+    );
+    expect(replayed.changes).toEqual([
+      { number: A, before: 'agt_1', after: 'agt_4', ownership: [], by: ['UOPERATOR'], outside: false },
+    ]);
+  });
+
+  it('lists each number changed after the moment, by number: its agent then and now, bought or released, by whom', async () => {
+    const log = [
+      mapped(1, B, 'agt_1'),
+      mapped(1, A, 'agt_1'),
+      mapped(3, B, 'agt_2', { actorId: 'UOTHER' }),
+      mapped(4, B, 'agt_3'),
+      mapped(5, B, 'agt_2', { actorId: 'UOTHER' }),
+      row(6, { action: 'number.release', target: A, actorId: 'UADMIN' }),
+      row(7, { action: 'number.buy', target: C }),
+      row(8, { action: 'number.release', target: C, actorId: 'provider', source: 'provider' }),
+      row(9, { action: 'number.buy', target: '+4930999999', actorId: 'UOPERATOR', outcome: 'failed' }),
+    ];
+    const { changes } = await replayRoutes(rows(...log), at(2));
+    expect(changes).toEqual([
+      { number: A, before: 'agt_1', after: undefined, ownership: ['released'], by: ['UADMIN'], outside: false },
+      {
+        number: B,
+        before: 'agt_1',
+        after: 'agt_2',
+        ownership: [],
+        by: ['UOTHER', 'UOPERATOR'],
+        outside: false,
+      },
+      {
+        number: C,
+        before: undefined,
+        after: undefined,
+        ownership: ['bought', 'released'],
+        by: ['UOPERATOR'],
+        outside: true,
+      },
+    ]);
+    expect((await replayRoutes(rows(...log), at(9))).changes).toEqual([]);
+  });
+});

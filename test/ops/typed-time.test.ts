@@ -1,0 +1,100 @@
+// A moment as people type it after `as of` and `since`: every accepted form read in UTC unless it names an offset,
+// the app's clock as now, and an unreadable or future time refused in one sentence naming the forms.
+import { describe, expect, it } from 'vitest';
+import { parseTypedTime, TIME_FORMS, utcText } from '../../src/ops/typed-time.js';
+
+const NOW = new Date('2026-11-28T10:15:30.250Z');
+
+/** The moment `typed` names, as an ISO string; fails the test when it is refused. */
+function read(typed: string): string {
+  const parsed = parseTypedTime(typed, NOW);
+  if (!parsed.ok) throw new Error(`expected "${typed}" to read, got: ${parsed.message}`);
+  return parsed.at.toISOString();
+}
+
+function refusal(typed: string): string {
+  const parsed = parseTypedTime(typed, NOW);
+  if (parsed.ok) throw new Error(`expected "${typed}" to be refused, got ${parsed.at.toISOString()}`);
+  expect(parsed.reason).toBe('invalid');
+  return parsed.message;
+}
+
+describe('parseTypedTime', () => {
+  it.each([
+    ['2026-11-27T09:00Z', '2026-11-27T09:00:00.000Z'],
+    ['2026-11-27t09:00z', '2026-11-27T09:00:00.000Z'],
+    ['2026-11-27T09:00:00+01:00', '2026-11-27T08:00:00.000Z'],
+    ['2026-11-27T09:00-05:30', '2026-11-27T14:30:00.000Z'],
+    ['2026-11-27T09:00', '2026-11-27T09:00:00.000Z'],
+    ['2026-11-27 09:00', '2026-11-27T09:00:00.000Z'],
+    ['2026-11-27T09:00:05.5Z', '2026-11-27T09:00:05.500Z'],
+    ['2026-11-27', '2026-11-27T00:00:00.000Z'],
+    ['2026-11-27 09:00 UTC', '2026-11-27T09:00:00.000Z'],
+    ['yesterday 09:00', '2026-11-27T09:00:00.000Z'],
+    ['Yesterday 9:05', '2026-11-27T09:05:00.000Z'],
+    ['today 00:30', '2026-11-28T00:30:00.000Z'],
+    ['yesterday', '2026-11-27T00:00:00.000Z'],
+    ['today', '2026-11-28T00:00:00.000Z'],
+    ['90 minutes ago', '2026-11-28T08:45:30.250Z'],
+    ['1 minute ago', '2026-11-28T10:14:30.250Z'],
+    ['1 hour ago', '2026-11-28T09:15:30.250Z'],
+    ['2 HOURS AGO', '2026-11-28T08:15:30.250Z'],
+    ['3 days ago', '2026-11-25T10:15:30.250Z'],
+    ['  1 day   ago  ', '2026-11-27T10:15:30.250Z'],
+    ['0 minutes ago', '2026-11-28T10:15:30.250Z'],
+  ])('reads "%s" as %s', (typed, iso) => {
+    expect(read(typed)).toBe(iso);
+  });
+
+  it('says the moment back in UTC, to the minute, with seconds only when it has them, in a form it reads again', () => {
+    const cases = [
+      ['2026-11-27T09:00:00+01:00', '2026-11-27 08:00 UTC'],
+      ['2026-11-27', '2026-11-27 00:00 UTC'],
+      ['2026-11-27T09:00:05Z', '2026-11-27 09:00:05 UTC'],
+      ['2026-11-27T09:00:05.250Z', '2026-11-27 09:00:05.250 UTC'],
+    ];
+    for (const [typed = '', said] of cases) {
+      const parsed = parseTypedTime(typed, NOW);
+      expect(parsed.ok && parsed.said).toBe(said);
+      expect(read(said ?? '')).toBe(read(typed));
+    }
+    expect(utcText(new Date('2026-11-27T09:30:00.000Z'))).toBe('2026-11-27 09:30 UTC');
+  });
+
+  it.each([
+    'someday',
+    '27/11/2026',
+    '2026-11-27T9:00Z',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-11-27T24:00Z',
+    '2026-11-27T09:60Z',
+    '2026-11-27T09:00+25:00',
+    'yesterday 25:00',
+    'tomorrow',
+    'an hour ago',
+    '3 weeks ago',
+    '-3 days ago',
+    '',
+  ])('refuses "%s" in one sentence naming the forms it reads', (typed) => {
+    const message = refusal(typed);
+    expect(message).toContain(`is not a time Voice Ops can read. Give ${TIME_FORMS}.`);
+    expect(message).not.toContain('\n');
+  });
+
+  it('refuses a moment still to come, saying what time it is now, and names the forms', () => {
+    const message = refusal('today 10:16');
+    expect(message).toBe(
+      '2026-11-28 10:16 UTC is still to come (it is 2026-11-28 10:15:30 UTC now), and nothing has happened then ' +
+        `yet. Give a time in the past: ${TIME_FORMS}.`,
+    );
+    expect(refusal('2026-11-28T11:15+01:00:00')).toContain('is not a time');
+    expect(refusal('2027-01-01')).toContain('2027-01-01 00:00 UTC is still to come');
+    expect(read('2026-11-28T10:15:30.250Z')).toBe(NOW.toISOString());
+  });
+
+  it('echoes an unreadable time short, its hidden characters shown', () => {
+    expect(refusal(`yesterday\u200B 09:00`)).toContain('"yesterday[U+200B] 09:00" is not a time');
+    expect(refusal('x'.repeat(500))).toContain(`"${'x'.repeat(60)}…" is not a time`);
+  });
+});
