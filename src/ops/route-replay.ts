@@ -1,24 +1,15 @@
 // The routing rebuilt from the audit log, a pure function of its rows: each successful row that moves a number's
-// route, replayed in the log's id order. A map routes its number (the row's target) to its agent (`params.agentId`,
-// which the kind's outcome row keeps); a buy and a release leave the number routing nowhere (a number just bought
-// routes nowhere), and so does the reconciler's `routing.drop` of a route whose number or agent is gone. A batch's
-// items are audited with their own action under the batch's correlation id, so they replay as single changes do; its
-// `batch.*` rows are its request and summary, and move nothing.
-import { z } from 'zod';
+// route, replayed in the log's id order, as the row's kind says it moved it (its `routeEffect`: a map routes its number
+// to its agent; a buy and a release leave it routing nowhere), and the reconciler's `routing.drop` of a route whose
+// number or agent is gone. A batch's items are audited with their own action under the batch's correlation id, so they
+// replay as single changes do; its `batch.*` rows are its request and summary, and move nothing.
 import type { AuditEvent } from '../store/audit.js';
-import { KIND } from './kinds/index.js';
+import { changeKind, isKind, type RouteEffect } from './kinds/index.js';
 
 /** The reconciler's row for a route it dropped because its number or agent is gone. */
 export const ROUTE_DROPPED = 'routing.drop';
 
-export type Ownership = 'bought' | 'released';
-
-/** What a row does to its number: routes it to an agent, or leaves it routing nowhere (bought or released too). */
-interface Step {
-  number: string;
-  agentId?: string;
-  ownership?: Ownership;
-}
+export type Ownership = NonNullable<RouteEffect['ownership']>;
 
 /** What changed a number after the moment, per the log. */
 export interface RouteChange {
@@ -41,34 +32,22 @@ export interface Replayed {
   changes: RouteChange[];
 }
 
-const mapped = z.object({ agentId: z.string() });
-
-function stepOf(row: AuditEvent): Step | undefined {
+/** What a row did to its number's route, as its kind says, or the reconciler's drop of a route. */
+function stepOf(row: AuditEvent): RouteEffect | undefined {
   if (row.outcome !== 'succeeded' || row.target === undefined) return undefined;
-  switch (row.action) {
-    case KIND.map: {
-      const params = mapped.safeParse(row.params);
-      return params.success ? { number: row.target, agentId: params.data.agentId } : undefined;
-    }
-    case KIND.buy:
-      return { number: row.target, ownership: 'bought' };
-    case KIND.release:
-      return { number: row.target, ownership: 'released' };
-    case ROUTE_DROPPED:
-      return { number: row.target };
-    default:
-      return undefined;
-  }
+  if (row.action === ROUTE_DROPPED) return { number: row.target };
+  if (!isKind(row.action)) return undefined;
+  return changeKind(row.action).routeEffect?.({ target: row.target, params: row.params ?? {} });
 }
 
-function route(routes: Map<string, string>, step: Step): void {
+function route(routes: Map<string, string>, step: RouteEffect): void {
   if (step.agentId === undefined) routes.delete(step.number);
   else routes.set(step.number, step.agentId);
 }
 
 type Trail = Omit<RouteChange, 'number' | 'before' | 'after'>;
 
-function note(trails: Map<string, Trail>, step: Step, row: AuditEvent): void {
+function note(trails: Map<string, Trail>, step: RouteEffect, row: AuditEvent): void {
   const trail = trails.get(step.number) ?? { ownership: [], by: [], outside: false };
   if (step.ownership && trail.ownership.at(-1) !== step.ownership) trail.ownership.push(step.ownership);
   if (row.source === 'provider') trail.outside = true;

@@ -17,6 +17,13 @@ export interface Made {
   params: Record<string, unknown>;
 }
 
+/** What a change did to its number's route: routed it to an agent, or left it routing nowhere (bought or released). */
+export interface RouteEffect {
+  number: string;
+  agentId?: string;
+  ownership?: 'bought' | 'released';
+}
+
 /** The change that walks one back: a number routed to an agent, a number released, an agent deleted; or why none can. */
 export type Inverse =
   | { route: { number: string; agentId: string } }
@@ -103,6 +110,11 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   happened(made: Made, names: Map<string, string>): Phrase;
   /** How its changes are undone. */
   undo: Undo;
+  /**
+   * What it did to its number's route, from its outcome row, as the routing of a past moment is rebuilt from the audit
+   * log; absent for a kind that moves no route.
+   */
+  routeEffect?(made: Made): RouteEffect | undefined;
   /** The agent its maker is likely to route another number to next, offered a click away. */
   nextAgent?(change: A): string;
 }

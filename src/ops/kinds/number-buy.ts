@@ -101,6 +101,8 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
   lookUp: (change) => `/voice numbers ${change.number.number}`,
   happened: () => ['bought'],
+  // A number just bought routes nowhere, whatever routed it when the account last had it.
+  routeEffect: ({ target }) => ({ number: target, ownership: 'bought' }),
   // Undone, a number goes back to the provider: the money spent on it stays spent.
   undo: { inverse: ({ target }) => ({ release: target }) },
 };

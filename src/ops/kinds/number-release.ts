@@ -113,6 +113,7 @@ export const numberRelease: ChangeKind<Release, Released> = {
   ],
   lookUp: (change) => `/voice audit ${change.number.number}`,
   happened: () => ['released'],
+  routeEffect: ({ target }) => ({ number: target, ownership: 'released' }),
   undo: {
     never:
       "A release cannot be undone: the number went back to the provider's inventory, and buying it again is a new " +

@@ -136,6 +136,8 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
     if (typeof params.previousAgentId !== 'string') return ['routed to ', named(params.agentId)];
     return ['re-routed from ', named(params.previousAgentId), ' to ', named(params.agentId)];
   },
+  routeEffect: ({ target, params }) =>
+    typeof params.agentId === 'string' ? { number: target, agentId: params.agentId } : undefined,
   undo: {
     inverse: ({ target, params }) =>
       typeof params.previousAgentId === 'string'
