@@ -7,6 +7,7 @@ import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import {
+  applyPlan,
   blocksOf,
   buttonValues,
   confirmAs,
@@ -16,10 +17,8 @@ import {
   press,
   rowsOf,
   type SandboxAgent,
-  shownText,
   startSeededApp,
   voiceNumber,
-  waitUntil,
 } from './support.js';
 
 const SEEDS = [1, 7, 42];
@@ -69,22 +68,6 @@ const routed = async () =>
     ),
   );
 
-/** Applies a plan (as whoever asked for it) and waits for its end. */
-async function apply(plan: SlackCall, user: string): Promise<SlackCall | undefined> {
-  if (!hasElement(blocksOf(plan), ACTION.confirmBatch)) return undefined;
-  const pressed = await press(t, user, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
-  let result: SlackCall | undefined;
-  await waitUntil(() => {
-    result = t.slack
-      .calls()
-      .filter((call) => call.responseUrlId === pressed.responseUrlId)
-      .findLast((call) => /Routed \d+ of|Stopped|changed since/.test(shownText(call)));
-    return result !== undefined;
-  }, 'the plan to end');
-  await t.settled();
-  return result;
-}
-
 /** The answer to a change, confirmed when it asks: what was last shown with an Undo, if it offers one. */
 async function done(answer: SlackCall, user: string): Promise<SlackCall> {
   if (!hasElement(blocksOf(answer), ACTION.confirmChange)) {
@@ -110,8 +93,10 @@ const STEP_KINDS: Record<string, Step> = {
     const from = agents[pick(agents.length)];
     if (!agent || !from) return;
     const filter = pick(2) === 0 ? 'unrouted' : `agent ${from.id}`;
-    const result = await apply(await ask(`map ${filter} to ${agent.id}`), OPERATOR);
-    if (result && buttonValues(blocksOf(result), ACTION.undoChange).length) undoable.push(result);
+    const plan = await ask(`map ${filter} to ${agent.id}`);
+    if (!hasElement(blocksOf(plan), ACTION.confirmBatch)) return;
+    const result = await applyPlan(t, plan);
+    if (buttonValues(blocksOf(result), ACTION.undoChange).length) undoable.push(result);
   },
   async buy(pick) {
     const number = await voiceNumber(t, 'US', 3 + pick(20));
@@ -129,7 +114,7 @@ const STEP_KINDS: Record<string, Step> = {
     const plan = await t.respondedTo(
       (await press(t, ADMIN, ACTION.undoChange, onlyButton(blocksOf(shown), ACTION.undoChange))).responseUrlId,
     );
-    await apply(plan, ADMIN);
+    if (hasElement(blocksOf(plan), ACTION.confirmBatch)) await applyPlan(t, plan, ADMIN);
   },
   async outside(pick) {
     // Someone with the provider's key releases a number, or buys one, in its dashboard; the reconciler notices.

@@ -4,11 +4,11 @@
 // come or unreadable is refused in one sentence, and a log edited after it was written is named and nothing rebuilt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionOf } from '../../src/ops/api.js';
-import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import { allowAuditEdits } from '../store/audit-support.js';
 import {
+  applyPlan,
   askForConfirmation,
   auditRows,
   blocksOf,
@@ -16,14 +16,11 @@ import {
   copiedCodeBlock,
   lastAuditRow,
   mapThroughApp,
-  onlyButton,
   planThroughForm,
-  press,
   type SandboxAgent,
   type SandboxNumber,
   shownText,
   startSeededApp,
-  waitUntil,
 } from './support.js';
 
 let t: TestApp;
@@ -58,19 +55,6 @@ async function reRoute(phoneNumber: string, agentId: string): Promise<void> {
   expect(shownText(await confirmAs(t, OPERATOR, confirmationId))).toContain('Re-routed');
 }
 
-/** Applies a plan as the operator; resolves once it has ended, with what it says then. */
-async function apply(plan: SlackCall): Promise<string> {
-  const pressed = await press(t, OPERATOR, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
-  let result = '';
-  await waitUntil(() => {
-    const calls = t.slack.calls().filter((call) => call.responseUrlId === pressed.responseUrlId);
-    result = calls.map(shownText).findLast((text) => /Routed \d+ of \d+/.test(text)) ?? '';
-    return result !== '';
-  }, 'the plan to be applied');
-  await t.settled();
-  return result;
-}
-
 /** `/voice export` now, as its code block holds it. */
 async function exportNow(): Promise<string> {
   return copiedCodeBlock(await reply('export'));
@@ -93,7 +77,9 @@ beforeAll(async () => {
   shownThen.push(await exportNow());
   // 11:00: a batch routing what routes nowhere, and a release.
   setClock('2031-03-10T11:00:00Z');
-  expect(await apply(await reply(`map unrouted to ${agent(2).id}`, OPERATOR))).toContain('Routed 1 of 1 number');
+  expect(shownText(await applyPlan(t, await reply(`map unrouted to ${agent(2).id}`, OPERATOR)))).toContain(
+    'Routed 1 of 1 number',
+  );
   const { confirmationId } = await askForConfirmation(t, ADMIN, `numbers release ${number(1)}`);
   expect(shownText(await confirmAs(t, ADMIN, confirmationId))).toContain('Released');
   shownThen.push(await exportNow());
@@ -140,7 +126,7 @@ describe('/voice export as of TIME', () => {
     expect(planned).toContain('2 already routed there (unchanged)');
     expect(planned).toContain(number(2));
 
-    expect(await apply(plan)).toContain('Routed 1 of 1 number');
+    expect(shownText(await applyPlan(t, plan))).toContain('Routed 1 of 1 number');
     expect(routeLines(await exportNow())).toEqual(routeLines(then));
   });
 });

@@ -266,6 +266,28 @@ export function press(t: TestApp, user: string, actionId: string, value: string)
   return t.action({ userId: user, actionId, value, container: EPHEMERAL });
 }
 
+/** How a batch's last word reads once it has ended: its result, a stop, or a plan that changed before it ran. */
+const BATCH_ENDED = /(Routed|Released|Bought) [\d,]+ of|Stopped|changed since/;
+
+/** Presses Apply on a plan as `user`, and resolves with what the click was last answered once the batch ended. */
+export async function applyPlan(t: TestApp, plan: SlackCall, user = OPERATOR, timeoutMs?: number): Promise<SlackCall> {
+  const pressed = await press(t, user, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
+  let ended: SlackCall | undefined;
+  await waitUntil(
+    () => {
+      ended = t.slack
+        .calls(RESPONSE_URL)
+        .filter((call) => call.responseUrlId === pressed.responseUrlId)
+        .findLast((call) => BATCH_ENDED.test(shownText(call)));
+      return ended !== undefined;
+    },
+    'the batch to end',
+    timeoutMs,
+  );
+  await t.settled();
+  return ended as SlackCall;
+}
+
 /** Sends `/voice TEXT` and waits for the confirmation it answers with; fails the test when there is none. */
 export async function askForConfirmation(
   t: TestApp,

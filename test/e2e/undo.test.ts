@@ -8,6 +8,7 @@ import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import {
   announcementCalls,
+  applyPlan,
   askForConfirmation,
   auditRows,
   blocksOf,
@@ -22,7 +23,6 @@ import {
   shownText,
   startSeededApp,
   voiceNumber,
-  waitUntil,
 } from './support.js';
 
 /** A second operator: not the maker of the changes below, and no admin. */
@@ -76,21 +76,6 @@ async function undo(shown: SlackCall, user = OPERATOR): Promise<SlackCall> {
   return t.respondedTo(pressed.responseUrlId);
 }
 
-/** Applies a plan as the operator and waits for its result. */
-async function apply(plan: SlackCall, user = OPERATOR): Promise<SlackCall> {
-  const pressed = await press(t, user, ACTION.confirmBatch, onlyButton(blocksOf(plan), ACTION.confirmBatch));
-  let result: SlackCall | undefined;
-  await waitUntil(() => {
-    result = t.slack
-      .calls()
-      .filter((call) => call.responseUrlId === pressed.responseUrlId)
-      .findLast((call) => /Routed|Released/.test(shownText(call)) && !/of \d+ done/.test(shownText(call)));
-    return result !== undefined;
-  }, 'the batch to end');
-  await t.settled();
-  return result as SlackCall;
-}
-
 /** The request row of the newest batch, with what it undoes. */
 async function lastBatchRequest(): Promise<{ correlationId: string; undoes?: unknown }> {
   const row = (await auditRows(t)).findLast(
@@ -131,13 +116,13 @@ describe('Undo', () => {
     const plan = await undo(done);
     expect(shownText(plan)).toContain('route each number as its line says');
     expect(shownText(plan)).toContain(number(0));
-    const result = await apply(plan);
+    const result = await applyPlan(t, plan);
     expect(shownText(result)).toContain('Routed 1 of 1 number');
     expect(await routeOf(number(0))).toBe(agent(0).id);
     expect((await lastBatchRequest()).undoes).toBe(original);
 
     // The Undo's own result offers Undo: walking it back routes the number to the second agent again.
-    const again = await apply(await undo(result));
+    const again = await applyPlan(t, await undo(result));
     expect(shownText(again)).toContain('Routed 1 of 1 number');
     expect(await routeOf(number(0))).toBe(agent(1).id);
   });
@@ -148,7 +133,7 @@ describe('Undo', () => {
       (await t.command(`map agent ${agent(0).id} to ${agent(2).id}`, OPERATOR)).responseUrlId,
     );
     const since = t.slack.calls().length;
-    const result = await apply(plan);
+    const result = await applyPlan(t, plan);
     expect(shownText(result)).toContain('Routed 3 of 3 numbers');
     // The batch's announcement carries its Undo too.
     const [announcement] = announcementCalls(t, since);
@@ -169,7 +154,7 @@ describe('Undo', () => {
     expect(shownText(included)).toContain('3 numbers to route');
     expect(shownText(included)).not.toContain('changed again since');
     // The admin asked for this Undo: the plan is theirs to apply.
-    const back = await apply(included, ADMIN);
+    const back = await applyPlan(t, included, ADMIN);
     expect(shownText(back)).toContain('Routed 3 of 3 numbers');
     expect([await routeOf(number(1)), await routeOf(number(2)), await routeOf(number(3))]).toEqual([
       agent(0).id,
