@@ -186,7 +186,6 @@ export {
   bulkWordsOf,
   type Change,
   confirmWordsOf,
-  isBulkKind,
   KIND,
   type Kind,
   neededRole,

@@ -11,7 +11,7 @@ import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
 
 /** Lines of a history a page. */
-export const HISTORY_PAGE = 20;
+const HISTORY_PAGE = 20;
 
 export type HistoryHow =
   | 'command'
@@ -86,16 +86,15 @@ function howOf(row: AuditEvent): HistoryHow {
   return how[row.source];
 }
 
-/** The changes made as items of a batch: a routing plan's, an Undo's, or a bulk command's. */
+/** The changes made as items of a batch, in one read of the page's batches: a routing plan's, an Undo's, a command's. */
 async function waysOf(deps: OpsDeps, rows: AuditEvent[]): Promise<Map<string, HistoryHow>> {
-  const ways = new Map<string, HistoryHow>();
-  for (const correlationId of new Set(rows.map((row) => row.correlationId))) {
-    const batch = await deps.store.batches.get(correlationId);
-    if (!batch) continue;
-    const { request } = batch.plan;
-    ways.set(correlationId, request.undoes ? 'Undo' : request.routes ? 'routing plan' : 'batch');
-  }
-  return ways;
+  const batches = await deps.store.batches.getMany([...new Set(rows.map((row) => row.correlationId))]);
+  return new Map(
+    batches.map(({ id, plan: { request } }) => [
+      id,
+      request.undoes ? 'Undo' : request.routes ? 'routing plan' : 'batch',
+    ]),
+  );
 }
 
 /** Agent names as the provider lists them now; none when it cannot be read (ids are shown instead). */

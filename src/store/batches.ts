@@ -13,7 +13,7 @@ import {
   storedActor,
   storedPlan,
 } from './records.js';
-import type { Sql } from './sql.js';
+import type { Dialect, Sql } from './sql.js';
 
 export const BATCH_STATES = [
   'planned',
@@ -111,6 +111,7 @@ const INSERT_BATCH = `
 /** Rows per INSERT: well under either engine's limit on parameters in one statement. */
 const ITEMS_PER_INSERT = 200;
 const SELECT_BATCH = 'SELECT * FROM batches WHERE id = ?';
+const selectBatches = (dialect: Dialect) => `SELECT * FROM batches WHERE id ${dialect.inJsonArray('?')}`;
 const MOVE = (from: readonly BatchState[]) => `
   UPDATE batches SET state = @to, updated_at = @now
   WHERE id = @id AND state IN (${from.map((state) => `'${state}'`).join(', ')})
@@ -144,12 +145,14 @@ const OPEN_ITEMS = `
 export class Batches {
   readonly #now: () => Date;
   readonly #ttlMs: number;
+  readonly #selectMany: string;
 
   constructor(
     private readonly sql: Sql,
     options: { now?: () => Date; ttlMs?: number } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
+    this.#selectMany = selectBatches(sql.dialect);
     // A plan expires like a confirmation: what it would do is checked again when it is confirmed.
     this.#ttlMs = options.ttlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
   }
@@ -187,6 +190,11 @@ export class Batches {
   async get(id: string): Promise<Batch | undefined> {
     const row = await this.sql.get(SELECT_BATCH, [id]);
     return row === undefined ? undefined : toBatch(row);
+  }
+
+  async getMany(ids: readonly string[]): Promise<Batch[]> {
+    if (ids.length === 0) return [];
+    return (await this.sql.all(this.#selectMany, [jsonText(ids)])).map(toBatch);
   }
 
   /**

@@ -12,7 +12,7 @@ import type { Intent, IntentOutcome } from './intents.js';
 import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
-import type { PendingChange } from './records.js';
+import type { PendingChange, StoredActor, StoredPlan } from './records.js';
 import type { RouteRecord } from './routes.js';
 import type { TransactionOptions, Writable } from './sql.js';
 
@@ -157,12 +157,14 @@ export interface BatchesRepo {
   create(input: {
     id: string;
     kind: string;
-    plan: Record<string, unknown>;
+    plan: StoredPlan;
     requestedBy: string;
-    actor: Record<string, unknown>;
-    items: { change: Record<string, unknown>; state: 'pending' | 'unchanged' }[];
+    actor: StoredActor;
+    items: { change: PendingChange; state: 'pending' | 'unchanged' }[];
   }): Promise<Batch>;
   get(id: string): Promise<Batch | undefined>;
+  /** The batches of these ids that exist, in one read. */
+  getMany(ids: readonly string[]): Promise<Batch[]>;
   start(id: string, userId: string, to?: 'running' | 'awaiting'): Promise<Batch | undefined>;
   move(id: string, from: readonly BatchState[], to: BatchState): Promise<Batch | undefined>;
   items(id: string, range: { offset: number; limit: number }): Promise<BatchItem[]>;

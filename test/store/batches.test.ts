@@ -55,6 +55,12 @@ describe.each(ENGINES)('Batches on %s', (engine) => {
     expect(await batches.counts('b1')).toMatchObject({ pending: 999, unchanged: 1, running: 0 });
   });
 
+  it('reads the batches of several ids in one read, leaving out the ids it has none of', async () => {
+    const { batches, batch } = await newBatch(2);
+    expect(await batches.getMany(['b1', 'nope'])).toEqual([batch]);
+    expect(await batches.getMany([])).toEqual([]);
+  });
+
   it('starts once, for its requester only, and never once expired', async () => {
     const { batches } = await newBatch();
     expect(await batches.start('b1', 'U2')).toBeUndefined();

@@ -60,7 +60,7 @@ export function changeKind(name: string): AnyKind {
 
 /** The kind a record, or an announcement, is of. */
 export const kindOf = (change: StoredChange): AnyKind => changeKind(change.kind);
-export const announcedKind = (change: Change): AnyKind => changeKind(change.action);
+const announcedKind = (change: Change): AnyKind => changeKind(change.action);
 
 /** A finished change as announced, in its kind's shape: an open announcement's changes are read back with it. */
 export const announcedChange: z.ZodType<Change> = z
@@ -117,9 +117,6 @@ export function bulkFormOf(name: string): AnyBulkForm {
   if (!form) throw new Error(`No kind of change named ${name} is asked for in bulk.`);
   return form;
 }
-
-/** Whether a kind is asked for in bulk. */
-export const isBulkKind = (name: string): boolean => bulkForms.has(name);
 
 /** The target an audit row names for a change. */
 export const targetOf = (change: StoredChange): string | undefined => kindOf(change).target(change);
