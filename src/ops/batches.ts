@@ -106,8 +106,8 @@ export async function planBatch(
   actor: Actor,
   request: StoredChange,
   read?: AccountRead,
+  batchId = newCorrelationId(),
 ): Promise<PlanResult> {
-  const batchId = newCorrelationId();
   const action = batchAction(request.kind);
   const attempt = { action: request.kind, correlationId: batchId };
   const denied = await mayRequest(deps, actor, attempt);

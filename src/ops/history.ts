@@ -4,6 +4,7 @@
 
 import { phoneNumber, resourceId } from '../provider/schemas.js';
 import type { AuditEvent } from '../store/audit.js';
+import { agentNames } from './audit.js';
 import type { OpsDeps } from './deps.js';
 import { changeKind, isKind } from './kinds/index.js';
 import type { Phrase } from './phrase.js';
@@ -48,18 +49,20 @@ export async function history(deps: OpsDeps, subject: string, before?: number): 
   const key = of === 'number' ? { number: checked.value } : { agentId: checked.value };
   const rows = await deps.store.audit.history(key, before, HISTORY_PAGE + 1);
   const page = rows.slice(0, HISTORY_PAGE);
-  const names = await agentNames(deps);
-  const ways = await waysOf(deps, page);
+  if (!page.length && before === undefined) {
+    // Digits alone are read as an agent's id: a number is typed with + and its country code.
+    const number = /^\d{6,}$/.test(checked.value) ? ` If it is a number, type it as +${checked.value}.` : '';
+    return fail('not_found', `Nothing has happened to ${checked.value} in the audit log.${number}`);
+  }
+  const [names, ways] = await Promise.all([agentNames(deps), waysOf(deps, page)]);
   const entries = page.map((row) => ({
     auditId: row.id,
     at: row.at,
     actorId: row.actorId,
-    what: whatHappened(row, names),
+    // On an agent's page, each line names the number its change was about.
+    what: of === 'agent' && row.target !== checked.value ? aboutNumber(row, names) : whatHappened(row, names),
     how: ways.get(row.correlationId) ?? howOf(row),
   }));
-  if (!entries.length && before === undefined) {
-    return fail('not_found', `Nothing has happened to ${checked.value} in the audit log.`);
-  }
   return {
     ok: true,
     subject: checked.value,
@@ -76,6 +79,13 @@ function whatHappened(row: AuditEvent, names: Map<string, string>): Phrase {
   const because = typeof made.params.because === 'string' ? `: ${made.params.because}` : '';
   return [`route dropped${because}`];
 }
+
+/** A change to a number, as a line of an agent's history says it: the number, then what happened to it. */
+const aboutNumber = (row: AuditEvent, names: Map<string, string>): Phrase => [
+  { number: row.target ?? '' },
+  ': ',
+  ...whatHappened(row, names),
+];
 
 /** How a single change was asked for, from its row's source. */
 function howOf(row: AuditEvent): HistoryHow {
@@ -95,13 +105,4 @@ async function waysOf(deps: OpsDeps, rows: AuditEvent[]): Promise<Map<string, Hi
       request.undoes ? 'Undo' : request.routes ? 'routing plan' : 'batch',
     ]),
   );
-}
-
-/** Agent names as the provider lists them now; none when it cannot be read (ids are shown instead). */
-async function agentNames(deps: OpsDeps): Promise<Map<string, string>> {
-  try {
-    return new Map((await deps.lists.agents.get()).map((agent) => [agent.id, agent.name]));
-  } catch {
-    return new Map();
-  }
 }

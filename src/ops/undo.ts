@@ -50,15 +50,21 @@ export async function undo(
   if (refused) return refused;
   const { inverse } = kind.undo;
   const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
-  const agent = steps.map(({ step }) => step).find((step) => 'deleteAgent' in step);
-  if (agent && 'deleteAgent' in agent) {
-    return requestDeleteAgent(deps, actor, agent.deleteAgent, id, correlationId);
+  // An agent's creation is one change, walked back by its deletion, confirmed as any deletion is.
+  for (const { step } of steps) {
+    if ('deleteAgent' in step) return requestDeleteAgent(deps, actor, step.deleteAgent, id, correlationId);
   }
+  let read: AccountRead;
   try {
-    return await planInverse(deps, actor, { undoes: correlationId, ...options }, steps);
+    const [numbers, agents] = await Promise.all([
+      deps.lists.numbers.get({ fresh: true }),
+      deps.lists.agents.get({ fresh: true }),
+    ]);
+    read = { numbers, agents };
   } catch (error) {
     return providerFailure(error);
   }
+  return planInverse(deps, actor, { undoes: correlationId, id, read, ...options }, steps);
 }
 
 /** Only the change's maker, or an admin, may undo it; a refusal is audited under the Undo's own id. */
@@ -88,7 +94,8 @@ function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): Failure
     'expired',
     `Undo is offered for ${counted(hours, 'hour')} after a change (VOICE_UNDO_HOURS), and this one was made at ` +
       `${utcText(new Date(at))}. To walk it back now, /voice export as of ${utcText(asked)} gives the routing from ` +
-      'before it, to paste into /voice plan.',
+      `before it, and /voice changes since ${utcText(asked)} what changed since: paste into /voice plan the lines ` +
+      'of the numbers to route back.',
   );
 }
 
@@ -99,13 +106,9 @@ function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): Failure
 async function planInverse(
   deps: OpsDeps,
   actor: Actor,
-  { undoes, includeChanged }: UndoOptions & { undoes: string },
+  { undoes, id, read, includeChanged }: UndoOptions & { undoes: string; id: string; read: AccountRead },
   steps: { row: AuditEvent; step: Inverse }[],
 ): Promise<UndoResult> {
-  const read: AccountRead = {
-    numbers: await deps.lists.numbers.get({ fresh: true }),
-    agents: await deps.lists.agents.get({ fresh: true }),
-  };
   const owned = new Set(read.numbers.map((entry) => entry.number));
   const agents = new Set(read.agents.map((entry) => entry.id));
   const routed = await deps.store.routes.agentByNumber();
@@ -136,6 +139,7 @@ async function planInverse(
       ? { kind: KIND.release, numbers: releases, undoes }
       : undefined;
   if (!request) return fail('conflict', `Nothing of that change can be walked back. ${left.join(' ')}`);
-  const planned = await planBatch(deps, actor, request, read);
+  // Planned under the Undo's own id, so that a refusal of the plan is its one audit row.
+  const planned = await planBatch(deps, actor, request, read, id);
   return planned.ok ? { ok: true, status: 'plan', view: planned.view, left, changedSince } : planned;
 }

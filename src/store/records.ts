@@ -46,25 +46,11 @@ function byKind(what: string, shapeOf: (kind: string) => z.ZodType<StoredChange>
   });
 }
 
-function recordOf(waiting: boolean): z.ZodType<StoredChange, Record<string, unknown>> {
-  return z.looseObject({ kind: z.string() }).transform((value, context): StoredChange => {
-    const shape = shapes.get(value.kind);
-    if (!shape || (waiting && !shape.waits)) {
-      context.addIssue({
-        code: 'custom',
-        message: `no kind of change ${waiting ? 'that waits ' : ''}is ${value.kind}`,
-      });
-      return z.NEVER;
-    }
-    const parsed = shape.schema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom' });
-    return z.NEVER;
-  });
-}
-
 /** A change waiting for confirmation. */
-export const pendingChange = recordOf(true);
+export const pendingChange = byKind('a confirmation of kind', (kind) => {
+  const shape = shapes.get(kind);
+  return shape?.waits ? shape.schema : undefined;
+});
 export type PendingChange = StoredChange;
 
 /**

@@ -87,6 +87,8 @@ it('tells an agent’s changes: the numbers routed to it and away from it', asyn
   expect(lines).toHaveLength(2);
   expect(lines[0]).toContain(`re-routed from *${agent(1).name}*`);
   expect(lines[1]).toContain(`to *${agent(1).name}*`);
+  // Each line names the number whose route moved.
+  for (const line of lines) expect(line).toContain(`*${bought}*: `);
 });
 
 it('opens from the History button of a number’s card, and pages back with Older', async () => {
@@ -113,4 +115,6 @@ it('answers bad input with a sentence, and a number nothing happened to with tha
   expect(shownText(await ask('history'))).toContain('`history` needs a number');
   expect(shownText(await ask('history +1'))).toContain('Number');
   expect(shownText(await ask('history +14155550199'))).toContain('Nothing has happened to +14155550199');
+  // Digits without their + are taken for an agent id, and the answer says how to ask for a number.
+  expect(shownText(await ask('history 14155550199'))).toContain('If it is a number, type it as +14155550199.');
 });

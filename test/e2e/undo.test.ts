@@ -197,6 +197,7 @@ describe('Undo', () => {
     offset += 25 * HOUR;
     const late = await undo(rerouted);
     expect(shownText(late)).toContain('Undo is offered for 24 hours after a change');
+    expect(shownText(late)).toContain('/voice changes since');
     expect(await routeOf(number(4))).toBe(agent(1).id);
     // The export it names gives the routing from before the re-route: the number routed to the first agent.
     const asOf = /\/voice export as of (.+? UTC)/.exec(shownText(late))?.[1];

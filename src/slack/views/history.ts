@@ -5,7 +5,7 @@ import { ACTION } from '../ids.js';
 import { bold, code, escapeMrkdwn, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { minute } from './audit.js';
-import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
+import { actions, button, context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
 import { mrkdwnOf } from './phrase.js';
 
 /** Where a History button or Older leads: the number or agent, and the audit id to read before. */
@@ -19,7 +19,10 @@ export function historyMessage(page: HistoryPage): SlackMessage {
   const title = `History of ${page.of === 'number' ? bold(page.subject) : code(page.subject)}, newest first`;
   const lines = page.entries.map(line);
   return message(`History of ${escapeMrkdwn(page.subject)}`, [
-    section(lines.length ? `*${title}*\n${lines.join('\n')}` : `${title}: nothing older.`),
+    // A page's lines in as many sections as Slack's limit on one takes, so that none is cut.
+    ...(lines.length
+      ? packLines([`*${title}*`, ...lines], LIMITS.sectionText).map((text) => section(text))
+      : [section(`${title}: nothing older.`)]),
     ...(page.older !== undefined
       ? [
           actions([
