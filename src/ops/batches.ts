@@ -12,7 +12,6 @@ import { atomically, bothEnded, deny, newCorrelationId, record } from './context
 import type { OpsDeps } from './deps.js';
 import { busy } from './failures.js';
 import {
-  batchUndoOffer,
   bulkFormOf,
   changeKind,
   kindOf,
@@ -20,6 +19,7 @@ import {
   takesFromAgent,
   targetOf,
   type UndoOffer,
+  undoOffer,
   workFor,
 } from './kinds/index.js';
 import { runsAnywhere } from './locks.js';
@@ -96,7 +96,7 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
     total: batch.total - counts.unchanged,
     items: { items: items.map(lineOf), page: current, pages, total: batch.total, filter: { batchId } },
     failures,
-    undo: batchUndoOffer(deps, batch.kind),
+    undo: undoOffer(deps, { kind: batch.kind }),
   };
 }
 

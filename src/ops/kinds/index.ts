@@ -91,18 +91,15 @@ export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent
   return { did: kind.did(change), lookUp: kind.lookUp(change), nextAgent: kind.nextAgent?.(change) };
 }
 
-/** The Undo of a finished change; none at all when the policy offers no Undo (VOICE_UNDO_HOURS=0). */
-export function undoOffer(deps: OpsDeps, change: Change): UndoOffer | undefined {
+/**
+ * The Undo of a finished change, or of a batch of a kind (a batch's items are walked back whatever each was); none at
+ * all when the policy offers none (VOICE_UNDO_HOURS=0).
+ */
+export function undoOffer(deps: OpsDeps, of: { change: Change } | { kind: string }): UndoOffer | undefined {
   if (deps.policy.undoHours === 0) return undefined;
-  const { undo } = announcedKind(change);
-  return { withheld: 'never' in undo ? undo.never : undo.withheld?.(change) };
-}
-
-/** The Undo of a batch of a kind: offered, unless its kind is never undone. */
-export function batchUndoOffer(deps: OpsDeps, kind: string): UndoOffer | undefined {
-  if (deps.policy.undoHours === 0) return undefined;
-  const { undo } = changeKind(kind);
-  return { withheld: 'never' in undo ? undo.never : undefined };
+  const { undo } = 'change' in of ? announcedKind(of.change) : changeKind(of.kind);
+  if ('never' in undo) return { withheld: undo.never };
+  return { withheld: 'change' in of ? undo.withheld?.(of.change) : undefined };
 }
 
 /** Whether an audit action names a kind of change (rather than a search, a denial, a step of a batch…). */
