@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { DatabaseTarget } from './database-target.js';
-import { APPROVABLE_ACTIONS, type BuyLimit, type PolicyConfig } from './policy-config.js';
+import {
+  APPROVABLE_ACTIONS,
+  type GivenSettings,
+  parseBuyLimit,
+  SETTING_NAMES,
+  SETTING_VARIABLES,
+  type Settings,
+  settingsSchema,
+} from './settings.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -39,9 +47,11 @@ const databaseFields = {
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(100, 600_000, 15_000),
 };
 
+// Unset stays undefined: a setting the environment does not give is not locked.
 const idList = (what: string, pattern = /^[UWS][A-Z0-9]{2,}$/) =>
   optionalText.transform((value, ctx) => {
-    const ids = (value ?? '')
+    if (value === undefined) return undefined;
+    const ids = value
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
@@ -62,14 +72,11 @@ const count = (fallback: number, max: number) =>
     .max(max, `must be at most ${max}`)
     .default(fallback);
 const BUY_LIMIT_ERROR = 'must be a count per day or per week, e.g. 5/day or 20/week';
-const buyLimit = optionalText.transform((value, ctx): BuyLimit | undefined => {
+const buyLimit = optionalText.transform((value, ctx) => {
   if (value === undefined) return undefined;
-  const match = /^(\d{1,6})\s*\/\s*(day|week)$/i.exec(value);
-  if (!match) {
-    ctx.addIssue({ code: 'custom', message: BUY_LIMIT_ERROR });
-    return undefined;
-  }
-  return { count: Number(match[1]), window: match[2]?.toLowerCase() === 'week' ? 'week' : 'day' };
+  const limit = parseBuyLimit(value);
+  if (!limit) ctx.addIssue({ code: 'custom', message: BUY_LIMIT_ERROR });
+  return limit;
 });
 
 const channelId = optionalText.pipe(
@@ -80,6 +87,8 @@ const channelId = optionalText.pipe(
 );
 const APPROVAL_TTL_ERROR = 'must be a whole number of hours from 1 to 720';
 const UNDO_HOURS_ERROR = 'must be a whole number of hours from 0 to 720';
+const wholeHours = (min: number, error: string) =>
+  z.preprocess(blankAsUnset, z.coerce.number({ error }).int(error).min(min, error).max(720, error).optional());
 
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
@@ -122,11 +131,13 @@ const environment = z
     NOTIFY_CHANNEL_ID: channelId,
     VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
     VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
+    VOICE_APPROVERS: idList('user or user-group id (U…, W… or S…)'),
     VOICE_BUY_LIMIT: buyLimit,
     VOICE_BUY_LIMIT_PER_USER: buyLimit,
     VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
     VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
-      const actions = (value ?? '')
+      if (value === undefined) return undefined;
+      const actions = value
         .split(',')
         .map((action) => action.trim())
         .filter(Boolean);
@@ -139,21 +150,11 @@ const environment = z
       return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
     }),
     VOICE_APPROVALS_CHANNEL_ID: channelId,
-    VOICE_APPROVAL_TTL_HOURS: z.coerce
-      .number({ error: APPROVAL_TTL_ERROR })
-      .int(APPROVAL_TTL_ERROR)
-      .min(1, APPROVAL_TTL_ERROR)
-      .max(720, APPROVAL_TTL_ERROR)
-      .default(24),
-    VOICE_UNDO_HOURS: z.coerce
-      .number({ error: UNDO_HOURS_ERROR })
-      .int(UNDO_HOURS_ERROR)
-      .min(0, UNDO_HOURS_ERROR)
-      .max(720, UNDO_HOURS_ERROR)
-      .default(24),
+    VOICE_APPROVAL_TTL_HOURS: wholeHours(1, APPROVAL_TTL_ERROR),
+    VOICE_UNDO_HOURS: wholeHours(0, UNDO_HOURS_ERROR),
     VOICE_TYPED_RELEASE: optionalText
       .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
-      .transform((value) => value === 'true'),
+      .transform((value) => (value === undefined ? undefined : value === 'true')),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     RECONCILE_INTERVAL_S: z.coerce
       .number({ error: RECONCILE_ERROR })
@@ -193,7 +194,7 @@ const environment = z
           message: 'is required when VOICE_API_BASE_URL is set',
         });
       }
-      if (env.VOICE_REQUIRE_APPROVAL.length > 0 && !env.VOICE_APPROVALS_CHANNEL_ID && !env.NOTIFY_CHANNEL_ID) {
+      if (env.VOICE_REQUIRE_APPROVAL?.length && !env.VOICE_APPROVALS_CHANNEL_ID && !env.NOTIFY_CHANNEL_ID) {
         ctx.addIssue({
           code: 'custom',
           path: ['VOICE_APPROVALS_CHANNEL_ID'],
@@ -258,9 +259,8 @@ export interface Config {
   leaseTtlMs: number;
   /** How long a graceful stop may wait for the work under way before the process gives up on it. */
   shutdownTimeoutMs: number;
-  notifyChannelId?: string;
-  access: { admins: string[]; operators: string[] };
-  policy: PolicyConfig;
+  /** Roles, guardrails and channels the environment gives: locked, in force whatever Slack says. */
+  settings: GivenSettings;
   logLevel: LogLevel;
   /** Seconds between reconciliation passes; 0 turns them off. */
   reconcileIntervalS: number;
@@ -338,20 +338,35 @@ export function parseConfig(env: Environment): Config {
     database: databaseTarget(e, playground ? PLAYGROUND_DATABASE : DEFAULT_DATABASE),
     leaseTtlMs: e.LEASE_TTL_S * 1000,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    notifyChannelId: e.NOTIFY_CHANNEL_ID,
-    access: { admins: e.VOICE_ADMINS, operators: e.VOICE_OPERATORS },
-    policy: {
-      buyLimit: e.VOICE_BUY_LIMIT,
-      buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
-      changeChannels: e.VOICE_CHANGE_CHANNELS,
-      typedRelease: e.VOICE_TYPED_RELEASE,
-      requireApproval: e.VOICE_REQUIRE_APPROVAL,
-      approvalsChannelId: e.VOICE_APPROVALS_CHANNEL_ID ?? e.NOTIFY_CHANNEL_ID,
-      approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
-      undoHours: e.VOICE_UNDO_HOURS,
-    },
+    settings: givenSettings(e),
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,
+  };
+}
+
+/** The settings the environment gives, each locked with the variable it comes from. */
+function givenSettings(e: z.infer<typeof environment>): GivenSettings {
+  const given: { [K in keyof Settings]: Settings[K] | undefined } = {
+    admins: e.VOICE_ADMINS,
+    operators: e.VOICE_OPERATORS,
+    approvers: e.VOICE_APPROVERS,
+    requireApproval: e.VOICE_REQUIRE_APPROVAL,
+    approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
+    buyLimit: e.VOICE_BUY_LIMIT,
+    buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
+    changeChannels: e.VOICE_CHANGE_CHANNELS,
+    typedRelease: e.VOICE_TYPED_RELEASE,
+    undoHours: e.VOICE_UNDO_HOURS,
+    announcementsChannel: e.NOTIFY_CHANNEL_ID,
+    approvalsChannel: e.VOICE_APPROVALS_CHANNEL_ID,
+  };
+  const names = SETTING_NAMES.filter((name) => given[name] !== undefined);
+  return {
+    locked: settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given[name]]))),
+    lockedBy: Object.fromEntries(
+      names.map((name) => [name, { key: SETTING_VARIABLES[name], where: 'the environment' }]),
+    ),
+    seed: {},
   };
 }
 

@@ -8,6 +8,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 interface Scope {
   intentOpened: boolean;
   changeSent: boolean;
+  /** The settings' version read with the delivery's key, before any listener had it (see store/dedupe.ts). */
+  settingsVersion?: number;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
@@ -37,6 +39,17 @@ export function newDelivery(): Delivery {
 export function noteIntentOpened(): void {
   const scope = scopes.getStore();
   if (scope) scope.intentOpened = true;
+}
+
+/** The settings' version as the delivery under way found it, when its key was recorded. */
+export function noteSettingsVersion(version: number): void {
+  const scope = scopes.getStore();
+  if (scope) scope.settingsVersion = version;
+}
+
+/** The settings' version the delivery under way found, if any: no setting changed before it is older than that. */
+export function settingsVersionSeen(): number | undefined {
+  return scopes.getStore()?.settingsVersion;
 }
 
 /** A request that may change the provider's state was sent on behalf of the delivery under way, if any. */

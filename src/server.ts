@@ -14,6 +14,8 @@ import {
   MEMBERSHIP_TTL_MS,
   ResourceLocks,
   SeenNumbers,
+  SettingsInForce,
+  seedSettings,
   type VoiceOps,
 } from './ops/api.js';
 // The composition root alone builds the operations from their implementation.
@@ -102,7 +104,6 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   );
   // A database the app cannot write, or a token Slack refuses, stops it before anything else starts.
   const store = await openStore(config.database, {
-    approvalTtlMs: config.policy.approvalTtlHours * 60 * 60 * 1000,
     now: options.now,
     onIdleError: (error) => logger.warn({ err: error }, 'the database failed outside any request'),
     onStatement: (seconds) => metrics.databaseStatement(seconds),
@@ -183,7 +184,6 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   const clock = () => now().getTime();
   const people = new People(slack.groups, { ttlMs: MEMBERSHIP_TTL_MS, now: clock, logger });
   const access = new AccessControl({
-    ...config.access,
     groupMembers: (usergroup, teamId) => readGroupMembers(slack.groups, usergroup, teamId),
     isGuest: (userId) => people.isGuest(userId),
     now: clock,
@@ -191,6 +191,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   });
   const inFlight = new InFlight();
   const changes = new InFlight();
+  const settings = new SettingsInForce(store.settings, config.settings, logger);
   const opsDeps = {
     provider,
     lists: accountLists(provider, store.routes),
@@ -198,13 +199,21 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     metrics,
     seen: new SeenNumbers(),
     access,
-    announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store, now),
+    announcer: slackAnnouncer(
+      slack.announcements,
+      async () => (await settings.current()).announcementsChannel,
+      store,
+      now,
+    ),
     locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger, fence),
     changes,
-    policy: config.policy,
+    settings,
     now,
     logger,
   };
+  // What the configuration gives is in the store before the first request, so that every replica reads the same.
+  await seedSettings(opsDeps);
+  await settings.current();
   const ops = createOps(opsDeps);
   const lease = new BackgroundLease(store.liveness, store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
@@ -245,8 +254,9 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     if (!(await lease.hold())) return;
     await expireApprovals().catch((error: unknown) => logger.warn({ err: error }, 'could not end expired approvals'));
   };
-  const approvalSweep = config.policy.requireApproval.length > 0 ? setInterval(() => void sweep(), 60_000) : undefined;
-  approvalSweep?.unref();
+  // Always swept: an admin may ask for approvals in Slack at any time, and an empty sweep is one small statement.
+  const approvalSweep = setInterval(() => void sweep(), 60_000);
+  approvalSweep.unref();
 
   const socketMode = Boolean(config.slack.appToken);
   // In Socket Mode Bolt connects to Slack; over HTTP the front serves Bolt's receiver itself.

@@ -20,7 +20,7 @@ describe('configuration', () => {
     expect(config.provider).toBeUndefined();
     expect(config.databasePath).toBe('data/voice-ops.db');
     expect(config.providerOptions).toEqual({ timeoutMs: 10_000, cursorParam: 'cursor' });
-    expect(config.access).toEqual({ admins: [], operators: [] });
+    expect(config.settings).toEqual({ locked: {}, lockedBy: {}, seed: {} });
     expect(config.logLevel).toBe('info');
     expect(config.shutdownTimeoutMs).toBe(10_000);
   });
@@ -88,30 +88,25 @@ describe('configuration', () => {
     }
   });
 
-  it('reads the guardrails, off by default, and names a malformed one', () => {
-    expect(parseConfig(minimal).policy).toEqual({
-      changeChannels: [],
-      typedRelease: false,
-      requireApproval: [],
-      approvalTtlHours: 24,
-      undoHours: 24,
-    });
+  it('locks the guardrails it gives, each with its variable, and names a malformed one', () => {
     const config = parseConfig({
       ...minimal,
       VOICE_BUY_LIMIT: '5/day',
       VOICE_BUY_LIMIT_PER_USER: '2/Week',
       VOICE_CHANGE_CHANNELS: 'C123, G456',
-      VOICE_TYPED_RELEASE: 'true',
+      VOICE_TYPED_RELEASE: 'false',
+      VOICE_UNDO_HOURS: '0',
     });
-    expect(config.policy).toEqual({
+    expect(config.settings.locked).toEqual({
       buyLimit: { count: 5, window: 'day' },
       buyLimitPerUser: { count: 2, window: 'week' },
       changeChannels: ['C123', 'G456'],
-      typedRelease: true,
-      requireApproval: [],
-      approvalTtlHours: 24,
-      undoHours: 24,
+      typedRelease: false,
+      undoHours: 0,
     });
+    expect(config.settings.lockedBy.buyLimit).toEqual({ key: 'VOICE_BUY_LIMIT', where: 'the environment' });
+    expect(config.settings.lockedBy.typedRelease).toEqual({ key: 'VOICE_TYPED_RELEASE', where: 'the environment' });
+    expect(config.settings.lockedBy.approvalTtlHours).toBeUndefined();
     const message = problems({
       ...minimal,
       VOICE_BUY_LIMIT: 'five',
@@ -127,15 +122,14 @@ describe('configuration', () => {
 
   it('sends requests for approval to their channel, else the notify channel, and refuses having neither', () => {
     const approvals = { ...minimal, VOICE_REQUIRE_APPROVAL: 'routing.map, number.buy', VOICE_APPROVAL_TTL_HOURS: '4' };
-    expect(parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE' }).policy).toMatchObject({
+    expect(parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE' }).settings.locked).toEqual({
       requireApproval: ['number.buy', 'routing.map'],
-      approvalsChannelId: 'CNOTE',
+      announcementsChannel: 'CNOTE',
       approvalTtlHours: 4,
-      undoHours: 24,
     });
     expect(
-      parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE', VOICE_APPROVALS_CHANNEL_ID: 'CAPPROVE' }).policy
-        .approvalsChannelId,
+      parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE', VOICE_APPROVALS_CHANNEL_ID: 'CAPPROVE' }).settings.locked
+        .approvalsChannel,
     ).toBe('CAPPROVE');
     expect(problems(approvals)).toContain(
       'VOICE_APPROVALS_CHANNEL_ID is required when VOICE_REQUIRE_APPROVAL is set (or set NOTIFY_CHANNEL_ID)',
@@ -170,7 +164,7 @@ describe('configuration', () => {
       VOICE_OPERATORS: 'W3C',
     });
     expect(config.slack.appToken).toBe('xapp-1');
-    expect(config.access).toEqual({ admins: ['U1A', 'S2B'], operators: ['W3C'] });
+    expect(config.settings.locked).toEqual({ admins: ['U1A', 'S2B'], operators: ['W3C'] });
   });
 
   it('never repeats a secret value in its message', () => {

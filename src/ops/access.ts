@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { ReadCache } from './read-cache.js';
-import { type Role, roleIncludes } from './types.js';
+import type { Role } from './types.js';
 
 /** Whom a role is asked for: the user, and the workspace their user groups live in (an org-wide token needs it). */
 export interface Person {
@@ -14,9 +14,13 @@ export class UnreadableInSlack extends Error {
   override readonly name = 'UnreadableInSlack';
 }
 
+/** The lists that grant roles: user ids, and user groups whose members hold the role. */
+export interface RoleLists {
+  admins: readonly string[];
+  operators: readonly string[];
+}
+
 export interface AccessOptions {
-  admins: string[];
-  operators: string[];
   /** Members of a Slack user group (`S…`) of a workspace; in the app, `usergroups.users.list`. */
   groupMembers: (groupId: string, teamId: string | undefined) => Promise<string[]>;
   /**
@@ -45,13 +49,13 @@ export const MEMBERSHIP_TTL_MS = 5 * 60_000;
 // A group's members are kept per workspace: an org-wide token reads a group in the requester's workspace.
 const groupKey = z.tuple([z.string().nullable(), z.string()]);
 
-interface Members {
+export interface Members {
   ids: Set<string>;
   unreadable?: string;
 }
 
 /**
- * Roles from VOICE_ADMINS and VOICE_OPERATORS: user ids match directly, user groups through their members. Guests
+ * Roles from the settings' lists of admins and operators: user ids match directly, user groups through their members. Guests
  * get a role through a group never: an admin who lists a group rarely means its guests.
  */
 export class AccessControl {
@@ -76,33 +80,47 @@ export class AccessControl {
     });
   }
 
-  async grantOf(person: Person): Promise<Grant> {
-    const direct = this.#directRole(person.userId);
+  async grantOf(person: Person, lists: RoleLists): Promise<Grant> {
+    const direct = directRole(person.userId, lists);
     if (direct === 'admin') return { role: direct, cappedAsGuest: false };
-    const byGroup = await this.#groupRole(person, direct);
+    const byGroup = await this.#groupRole(person, direct, lists);
     if (!byGroup.role) return { role: direct, cappedAsGuest: false, unreadable: byGroup.unreadable };
     if (await this.#options.isGuest(person.userId)) return { role: direct, cappedAsGuest: true };
     return { role: byGroup.role, cappedAsGuest: false };
   }
 
-  async roleOf(person: Person): Promise<Role> {
-    return (await this.grantOf(person)).role;
+  async roleOf(person: Person, lists: RoleLists): Promise<Role> {
+    return (await this.grantOf(person, lists)).role;
   }
 
-  async has(person: Person, needed: Role): Promise<boolean> {
-    return needed === 'viewer' || roleIncludes(await this.roleOf(person), needed);
+  /** Whether a list names the person: by user id, or through one of its user groups unless they are a guest. */
+  async lists(person: Person, ids: readonly string[]): Promise<boolean> {
+    if (ids.includes(person.userId)) return true;
+    for (const groupId of ids.filter((id) => id.startsWith('S'))) {
+      if ((await this.members(groupId, person.teamId)).ids.has(person.userId)) {
+        return !(await this.#options.isGuest(person.userId));
+      }
+    }
+    return false;
   }
 
-  #directRole(userId: string): Role {
-    const { admins, operators } = this.#options;
-    if (admins.includes(userId)) return 'admin';
-    return operators.includes(userId) ? 'operator' : 'viewer';
+  /** Whether a user is a guest, as last read (someone whose profile cannot be read counts as one). */
+  isGuest(userId: string): Promise<boolean> {
+    return this.#options.isGuest(userId);
+  }
+
+  /** A user group's members as last read (within the cache's time), or why Slack would not say. */
+  members(groupId: string, teamId: string | undefined): Promise<Members> {
+    return this.#groups.get(JSON.stringify([teamId, groupId]));
   }
 
   /** The highest role above `direct` that one of the person's user groups grants, or why a group could not say. */
-  async #groupRole(person: Person, direct: Role): Promise<{ role?: Role; unreadable?: string }> {
-    const { admins, operators } = this.#options;
-    const lists: [string[], Role][] =
+  async #groupRole(
+    person: Person,
+    direct: Role,
+    { admins, operators }: RoleLists,
+  ): Promise<{ role?: Role; unreadable?: string }> {
+    const lists: [readonly string[], Role][] =
       direct === 'operator'
         ? [[admins, 'admin']]
         : [
@@ -112,7 +130,7 @@ export class AccessControl {
     let unreadable: string | undefined;
     for (const [ids, role] of lists) {
       for (const groupId of ids.filter((id) => id.startsWith('S'))) {
-        const members = await this.#groups.get(JSON.stringify([person.teamId, groupId]));
+        const members = await this.members(groupId, person.teamId);
         if (members.ids.has(person.userId)) return { role };
         unreadable ??= members.unreadable;
       }
@@ -121,7 +139,7 @@ export class AccessControl {
   }
 }
 
-/** The variable an admin must set to grant a role, for the denial message. */
-export function variableFor(role: Role): string {
-  return role === 'admin' ? 'VOICE_ADMINS' : 'VOICE_OPERATORS';
+function directRole(userId: string, { admins, operators }: RoleLists): Role {
+  if (admins.includes(userId)) return 'admin';
+  return operators.includes(userId) ? 'operator' : 'viewer';
 }

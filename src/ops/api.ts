@@ -3,9 +3,10 @@
 // operation with what it takes and what it answers; `createOps` (index.ts) implements it, and the compiler checks the
 // one against the other.
 
-import type { PolicyConfig } from '../policy-config.js';
+import type { Lock, SettingName, Settings } from '../settings.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
+import type { AccessOverview, PersonAccess } from './access-overview.js';
 import type { AgentFilter, AgentsPage, DeleteRequest } from './agents.js';
 import type { ApprovalRequest, AwaitingApproval, Decision, OnBatchProgress } from './approvals.js';
 import type { AuditPage, AuditRequest } from './audit.js';
@@ -26,12 +27,15 @@ import type { MapResult } from './routing.js';
 import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
+import type { SettingsView } from './settings.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
 import type { UndoOptions, UndoResult } from './undo.js';
 
 /** The guardrails in force for one person, with how much of each buy limit is used. */
 export interface PoliciesInForce {
-  policy: PolicyConfig;
+  policy: Settings;
+  /** The settings locked by the environment or the policy file, and where each is given. */
+  locks: Partial<Record<SettingName, Lock>>;
   buying: BuyUsage[];
 }
 
@@ -100,8 +104,17 @@ export interface VoiceOps {
   expireApprovals(): Promise<ApprovalRequest[]>;
   /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
   policiesInForce(userId: string): Promise<PoliciesInForce>;
-  /** The guardrails configured for the app. */
-  readonly policy: PolicyConfig;
+  /** The settings in force, and where each locked one is given. */
+  settings(): Promise<SettingsView>;
+  /**
+   * Asks to change some settings (a form's worth, in the settings' own shape), for an admin: the prompt to confirm
+   * what it does, or why not (a locked setting, no admin left, approvals with nowhere to ask).
+   */
+  requestSettingsChange(actor: Actor, proposed: unknown): Promise<Result<{ prompt: ConfirmationPrompt }>>;
+  /** Who holds each role and may approve, through which user groups (read in the workspace `teamId`). */
+  accessOverview(teamId: string | undefined): Promise<AccessOverview>;
+  /** One person's role, what grants it, and whether they may approve. */
+  accessOf(person: Person): Promise<PersonAccess>;
   /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
   pendingPrompt(actor: Actor, confirmationId: string): Promise<ConfirmationPrompt | undefined>;
   /** A wrong typed confirmation, for the form's inline error; nothing is changed or claimed. */
@@ -151,6 +164,7 @@ export interface VoiceOps {
 // functions and constants of those words (roles, regions, languages, filters, plans).
 
 export { type Person, UnreadableInSlack } from './access.js';
+export type { AccessOverview, Granting, Holder, PersonAccess } from './access-overview.js';
 export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
 export {
   type Announcement,
@@ -209,6 +223,8 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
+export type { SettingsView } from './settings.js';
+export { effectsOf, type SettingChange } from './settings-words.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 export type { UndoOptions, UndoResult } from './undo.js';
 export { visible, withInvisibleShown } from './visible.js';
@@ -228,3 +244,5 @@ export { announce } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { SeenNumbers } from './seen-numbers.js';
+export { seedSettings } from './settings.js';
+export { SettingsInForce } from './settings-in-force.js';

@@ -1,5 +1,6 @@
 import { counted } from '../counts.js';
 import { noteIntentOpened } from '../delivery-scope.js';
+import { approvalsChannelOf, type Settings } from '../settings.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
@@ -31,7 +32,9 @@ export interface ApprovalRequest {
   change: ApprovableChange;
   requester: Actor;
   expiresAt: string;
-  /** Where the request is posted (VOICE_APPROVALS_CHANNEL_ID, else NOTIFY_CHANNEL_ID), and its message once posted. */
+  /** How long it was open to a decision, in hours, as the settings said when it was asked. */
+  hoursOpen: number;
+  /** Where the request is posted (the approvals channel, else the announcements channel), and its message once posted. */
   channelId?: string;
   messageTs?: string;
   decidedBy?: string;
@@ -57,14 +60,16 @@ export interface BatchDecisions {
   close(requester: Actor, batchId: string, outcome: 'rejected' | 'expired'): Promise<void>;
 }
 
-function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
+/** A request for approval as the Slack layer shows it: where it was posted, else where it is to be asked. */
+async function requestOf(deps: OpsDeps, approval: Approval): Promise<ApprovalRequest> {
   return {
     approvalId: approval.id,
     correlationId: approval.correlationId,
     change: approval.change,
     requester: approval.requester,
     expiresAt: approval.expiresAt,
-    channelId: approval.channelId ?? deps.policy.approvalsChannelId,
+    hoursOpen: hoursOpen(approval),
+    channelId: approval.channelId ?? approvalsChannelOf(await deps.settings.current()),
     messageTs: approval.messageTs,
     decidedBy: approval.decidedBy,
   };
@@ -73,12 +78,14 @@ function requestOf(deps: OpsDeps, approval: Approval): ApprovalRequest {
 /** Stores the wait, to be called in the transaction that claims the requester's confirmation. */
 export function awaitApproval(
   deps: OpsDeps,
+  settings: Settings,
   requester: Actor,
   correlationId: string,
   change: ApprovableChange,
 ): Promise<Approval> {
   const { replyAddress: _replyAddress, ...who } = requester;
-  return deps.store.approvals.create({ correlationId, change, requester: who });
+  const ttlMs = settings.approvalTtlHours * HOUR_MS;
+  return deps.store.approvals.create({ correlationId, change, requester: who, ttlMs });
 }
 
 /** Audits that the change now waits, and says for whom. */
@@ -88,7 +95,7 @@ export async function recordAwaiting(
   approval: Approval,
   change: ApprovableChange,
 ): Promise<Result<AwaitingApproval>> {
-  const request = requestOf(deps, approval);
+  const request = await requestOf(deps, approval);
   await record(deps, requester, approval.correlationId, {
     action: actionOf(change),
     outcome: 'awaiting_approval',
@@ -116,21 +123,22 @@ export async function decide(
 ): Promise<Result<Decision>> {
   const approval = await deps.store.approvals.get(approvalId);
   if (!approval) return fail('not_found', 'That request for approval does not exist.');
-  const request = requestOf(deps, approval);
+  const request = await requestOf(deps, approval);
   const { change, requester, correlationId } = request;
   const attempt = { action: actionOf(change), target: subjectOf(change), correlationId };
+  const settings = await deps.settings.current();
   if (approval.state === 'pending') {
-    const refused = await mayApprove(deps, approver, requester.userId, kindOf(change), attempt);
+    const refused = await mayApprove(deps, settings, approver, requester.userId, kindOf(change), attempt);
     if (refused) return refused;
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';
   const decided = await atomically(deps, async (deps): Promise<Approval | Failure | undefined> => {
     // A bulk buy checks the buy limits when its batch starts, for all of its items (see batches.ts).
     const single = isBatch(change) ? undefined : change;
-    if (single && to === 'approved' && buyLimitsApply(deps, single)) {
+    if (single && to === 'approved' && buyLimitsApply(settings, single)) {
       const current = await deps.store.approvals.get(approvalId);
       const open = current?.state === 'pending' && current.expiresAt > deps.now().toISOString();
-      const overLimit = open ? await refuseOverBuyLimitAtClaim(deps, requester, single, attempt) : undefined;
+      const overLimit = open ? await refuseOverBuyLimitAtClaim(deps, settings, requester, single, attempt) : undefined;
       if (overLimit) return overLimit;
     }
     const claimed = await deps.store.approvals.decide(approvalId, to, approver.userId);
@@ -158,15 +166,22 @@ export async function decide(
   return { ok: true, decision: 'approved', request: settled, result };
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/** How long a request for approval was open to a decision, as the settings said when it was asked. */
+const hoursOpen = (approval: Approval): number =>
+  Math.round((Date.parse(approval.expiresAt) - Date.parse(approval.createdAt)) / HOUR_MS);
+
 /** Why a decision found nothing to decide: someone decided first, or its time is up. */
 async function undecidable(deps: OpsDeps, approvalId: string): Promise<Failure> {
   const approval = await deps.store.approvals.get(approvalId);
   if (approval?.state === 'approved' || approval?.state === 'rejected') {
     return fail('already_used', `That change was already ${approval.state} by ${approval.decidedBy ?? 'someone'}.`);
   }
+  const hours = approval ? hoursOpen(approval) : undefined;
   return fail(
     'expired',
-    `That request for approval expired (after ${counted(deps.policy.approvalTtlHours, 'hour')}): nothing was changed. ` +
+    `That request for approval expired${hours ? ` (after ${counted(hours, 'hour')})` : ''}: nothing was changed. ` +
       'The requester can ask again.',
   );
 }
@@ -175,7 +190,7 @@ async function undecidable(deps: OpsDeps, approvalId: string): Promise<Failure> 
 export async function expireApprovals(deps: OpsDeps, batches: BatchDecisions): Promise<ApprovalRequest[]> {
   const requests: ApprovalRequest[] = [];
   for (const approval of await deps.store.approvals.expireDue()) {
-    const request = requestOf(deps, approval);
+    const request = await requestOf(deps, approval);
     const { change } = request;
     const system: Actor = { ...request.requester, source: 'system' };
     if (isBatch(change)) await batches.close(system, change.batchId, 'expired');
@@ -183,7 +198,7 @@ export async function expireApprovals(deps: OpsDeps, batches: BatchDecisions): P
       action: actionOf(change),
       outcome: 'expired',
       target: subjectOf(change),
-      params: { approvalId: approval.id, afterHours: deps.policy.approvalTtlHours },
+      params: { approvalId: approval.id, afterHours: hoursOpen(approval) },
     });
     requests.push(request);
   }

@@ -1,5 +1,6 @@
 // Asking for confirmation, the first half of a confirmed change. Its own module, so that the use cases that ask
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
+import type { Settings } from '../settings.js';
 import type { Confirmation } from '../store/confirmations.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { record } from './context.js';
@@ -29,7 +30,7 @@ export async function requestConfirmation(
     target: targetOf(change),
     params: undoes ? { ...change, undoes } : change,
   });
-  return { ok: true, prompt: promptOf(deps, confirmation, change) };
+  return { ok: true, prompt: promptOf(await deps.settings.current(), confirmation, change) };
 }
 
 /**
@@ -54,8 +55,8 @@ export async function requestChange(
 }
 
 /** What the requester is shown: a Confirm button, or for a change that silences a live line, what to type. */
-export function promptOf(deps: OpsDeps, confirmation: Confirmation, change: PendingChange): ConfirmationPrompt {
+export function promptOf(settings: Settings, confirmation: Confirmation, change: PendingChange): ConfirmationPrompt {
   const prompt = { confirmationId: confirmation.id, expiresAt: confirmation.expiresAt, change };
-  const typed = typedConfirmation(deps, change);
+  const typed = typedConfirmation(settings, change);
   return typed ? { ...prompt, mustType: typed.prompt } : prompt;
 }

@@ -1,4 +1,5 @@
 import { counted } from '../counts.js';
+import type { Settings } from '../settings.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
@@ -96,7 +97,7 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
     total: batch.total - counts.unchanged,
     items: { items: items.map(lineOf), page: current, pages, total: batch.total, filter: { batchId } },
     failures,
-    undo: undoOffer(deps, { kind: batch.kind }),
+    undo: undoOffer((await deps.settings.current()).undoHours, { kind: batch.kind }),
   };
 }
 
@@ -205,11 +206,12 @@ export async function applyBatch(
     });
   }
   const attempt = { action: kind, correlationId: batchId };
-  const denied = await mayConfirm(deps, actor, kind, attempt);
+  const settings = await deps.settings.current();
+  const denied = await mayConfirm(deps, settings, actor, kind, attempt);
   if (denied) return denied;
   const changed = await replanIfChanged(deps, actor, batch, plan);
   if (changed) return changed;
-  if (needsApproval(deps, kind)) return awaitBatchApproval(deps, actor, batch, plan);
+  if (needsApproval(settings, kind)) return awaitBatchApproval(deps, settings, actor, batch, plan);
   const ran = await runBatch(deps, actor, batch, 'planned', options.onProgress);
   return ran.ok ? { ok: true, status: 'done', view: ran.view } : ran;
 }
@@ -265,7 +267,13 @@ const lockedBy = (plan: StoredPlan): string =>
   plan.agent ? `agent ${plan.agent.name} or one of these numbers` : 'one of these numbers';
 
 /** A kind of change VOICE_REQUIRE_APPROVAL names waits, as a whole batch, for one second person's approval. */
-async function awaitBatchApproval(deps: OpsDeps, actor: Actor, batch: Batch, plan: StoredPlan): Promise<ApplyResult> {
+async function awaitBatchApproval(
+  deps: OpsDeps,
+  settings: Settings,
+  actor: Actor,
+  batch: Batch,
+  plan: StoredPlan,
+): Promise<ApplyResult> {
   const change: BatchApproval = {
     kind: 'batch',
     batchId: batch.id,
@@ -276,7 +284,7 @@ async function awaitBatchApproval(deps: OpsDeps, actor: Actor, batch: Batch, pla
   };
   const approval = await atomically(deps, async (deps) =>
     (await deps.store.batches.start(batch.id, actor.userId, 'awaiting'))
-      ? awaitApproval(deps, actor, batch.id, change)
+      ? awaitApproval(deps, settings, actor, batch.id, change)
       : undefined,
   );
   if (!approval) return alreadyStarted(deps, batch.id);

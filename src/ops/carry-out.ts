@@ -115,7 +115,11 @@ export async function carryOutHeld(
   );
   if (!result.ok) return result;
   const { keep: _kept, ...done } = result;
-  return { ...done, correlationId, undo: undoOffer(deps, { change: done.change }) };
+  return {
+    ...done,
+    correlationId,
+    undo: undoOffer((await deps.settings.current()).undoHours, { change: done.change }),
+  };
 }
 
 /** What the provider shows of a change once it can no longer be working on it (one more timeout from now). */

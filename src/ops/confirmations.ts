@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { noteIntentOpened } from '../delivery-scope.js';
+import type { Settings } from '../settings.js';
 import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
@@ -21,7 +22,7 @@ export async function pendingPrompt(
 ): Promise<ConfirmationPrompt | undefined> {
   const pending = await deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined;
-  return promptOf(deps, pending, pending.change);
+  return promptOf(await deps.settings.current(), pending, pending.change);
 }
 
 /** Whether `typed` is what a pending confirmation asks to be typed; the failure is for the form's input. */
@@ -33,7 +34,7 @@ export async function checkTyped(
 ): Promise<Failure | undefined> {
   const pending = await deps.store.confirmations.get(confirmationId);
   if (!pending || !claimable(deps, pending, actor)) return undefined; // confirm() says why it cannot go ahead
-  return refuseMistyped(deps, pending.change, typed);
+  return refuseMistyped(await deps.settings.current(), pending.change, typed);
 }
 
 /**
@@ -48,12 +49,15 @@ export async function confirm(
   confirmationId: string,
   typed?: string,
 ): Promise<Result<Done | AwaitingApproval>> {
-  const pending = await deps.store.confirmations.get(confirmationId);
+  const [pending, settings] = await Promise.all([
+    deps.store.confirmations.get(confirmationId),
+    deps.settings.current(),
+  ]);
   if (pending?.state === 'pending' && pending.requestedBy === actor.userId) {
     // A change that silences a live line needs its typed confirmation: without it, nothing happens.
-    const mistyped = refuseMistyped(deps, pending.change, typed);
+    const mistyped = refuseMistyped(settings, pending.change, typed);
     if (mistyped) return mistyped;
-    const refused = await refuseBeforeClaim(deps, asConfirmer(actor, pending), pending);
+    const refused = await refuseBeforeClaim(deps, settings, asConfirmer(actor, pending), pending);
     if (refused) return refused;
   }
   // The claim and the change's intent are one transaction: a crash right after the claim still leaves a trace, and
@@ -63,15 +67,18 @@ export async function confirm(
   const claim = await atomically(deps, async (deps): Promise<ClaimResult | Failure> => {
     // Under a buy limit, the last check of a buy is made on the confirmation as it stands inside the transaction.
     const current =
-      pending && buyLimitsApply(deps, pending.change) ? await deps.store.confirmations.get(confirmationId) : undefined;
+      pending && buyLimitsApply(settings, pending.change)
+        ? await deps.store.confirmations.get(confirmationId)
+        : undefined;
     const overLimit =
-      current && claimable(deps, current, actor) ? await refuseAtClaim(deps, actor, current) : undefined;
+      current && claimable(deps, current, actor) ? await refuseAtClaim(deps, settings, actor, current) : undefined;
     if (overLimit) return overLimit;
     const claimed = await deps.store.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
       const { correlationId, change } = claimed.confirmation;
       const confirmer = asConfirmer(actor, claimed.confirmation);
-      if (needsApproval(deps, change.kind)) approval = await awaitApproval(deps, confirmer, correlationId, change);
+      if (needsApproval(settings, change.kind))
+        approval = await awaitApproval(deps, settings, confirmer, correlationId, change);
       else await openIntent(deps, confirmer, correlationId, change);
     }
     return claimed;
@@ -98,9 +105,14 @@ function claimable(deps: OpsDeps, confirmation: Confirmation, actor: Actor): boo
   );
 }
 
-function refuseAtClaim(deps: OpsDeps, actor: Actor, confirmation: Confirmation): Promise<Failure | undefined> {
+function refuseAtClaim(
+  deps: OpsDeps,
+  settings: Settings,
+  actor: Actor,
+  confirmation: Confirmation,
+): Promise<Failure | undefined> {
   const { change } = confirmation;
-  return refuseOverBuyLimitAtClaim(deps, asConfirmer(actor, confirmation), change, {
+  return refuseOverBuyLimitAtClaim(deps, settings, asConfirmer(actor, confirmation), change, {
     action: change.kind,
     target: targetOf(change),
     correlationId: confirmation.correlationId,
@@ -136,6 +148,7 @@ function samePlace(asked: z.infer<typeof askedContext>, confirmer: Actor): boole
 /** A confirmation is honoured only from the workspace that asked, and only while the role still holds. */
 async function refuseBeforeClaim(
   deps: OpsDeps,
+  settings: Settings,
   confirmer: Actor,
   confirmation: Confirmation,
 ): Promise<Failure | undefined> {
@@ -147,7 +160,7 @@ async function refuseBeforeClaim(
     return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }
   // The role is checked again (it may have been taken away since the request), and the channel of the click.
-  return mayConfirm(deps, confirmer, change.kind, attempt);
+  return mayConfirm(deps, settings, confirmer, change.kind, attempt);
 }
 
 export async function cancel(

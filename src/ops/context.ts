@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditOutcome } from '../store/audit.js';
 import type { TransactionOptions } from '../store/sql.js';
-import { variableFor } from './access.js';
+import type { Person, RoleLists } from './access.js';
 import type { OpsDeps } from './deps.js';
 import { changeKind, isKind } from './kinds/index.js';
 import { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
@@ -88,6 +88,11 @@ export async function deny(
   return failure;
 }
 
+/** The role a person holds now, through the settings' lists and their user groups. */
+export async function roleOf(deps: OpsDeps, person: Person): Promise<Role> {
+  return deps.access.roleOf(person, await deps.settings.current());
+}
+
 /**
  * Checks the actor's role; a denial is audited and says what an admin can do about it, and why a user group did not
  * count (the person is a guest, or Slack would not let the app read it).
@@ -97,18 +102,27 @@ export async function authorize(
   actor: Actor,
   needed: Role,
   attempt: Attempt,
+  settings: RoleLists,
 ): Promise<Failure | undefined> {
-  const grant = await deps.access.grantOf(actor);
+  const grant = await deps.access.grantOf(actor, settings);
   if (roleIncludes(grant.role, needed)) return undefined;
-  const variable = variableFor(needed);
+  const list = grantingList(deps, needed);
   const words = `You need the ${needed} role to ${isKind(attempt.action) ? changeKind(attempt.action).permits : attempt.action}.`;
   const remedy = grant.cappedAsGuest
-    ? `You are a guest in Slack, and guests get no role through a user group: an admin can add your own user id ` +
-      `(${actor.userId}) to ${variable}.`
-    : `An admin can add your user id (${actor.userId}) or one of your user groups to ${variable}.`;
+    ? `You are a guest in Slack, and guests get no role through a user group: ${list.who} can add your own user id ` +
+      `(${actor.userId}) to ${list.where}.`
+    : `${list.who} can add your user id (${actor.userId}) or one of your user groups to ${list.where}.`;
   const unreadable = grant.unreadable ? ` Your user groups could not be checked: ${grant.unreadable}` : '';
   const failure = fail('denied', `${words} ${remedy}${unreadable}`);
   return deny(deps, actor, attempt, failure, { needed, ...(grant.cappedAsGuest ? { reason: 'guest' } : {}) });
+}
+
+/** Where a role is granted, as a denial says it: the list a lock names, or the settings an admin changes in Slack. */
+function grantingList(deps: OpsDeps, role: Role): { who: string; where: string } {
+  const name = role === 'admin' ? 'admins' : 'operators';
+  const lock = deps.settings.lockedBy(name);
+  if (lock) return { who: 'Whoever runs Voice Ops', where: `${lock.key} in ${lock.where}` };
+  return { who: 'An admin', where: `the ${name} in /voice settings` };
 }
 
 /**

@@ -3,7 +3,6 @@
 import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import type { PolicyConfig } from '../policy-config.js';
 import type { ProviderClient } from '../provider/index.js';
 import type { Store } from '../store/store.js';
 import type { AccessControl } from './access.js';
@@ -11,6 +10,7 @@ import type { Announcer } from './announcements.js';
 import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { SeenNumbers } from './seen-numbers.js';
+import type { SettingsInForce } from './settings-in-force.js';
 
 export interface OpsDeps {
   provider: ProviderClient;
@@ -29,8 +29,8 @@ export interface OpsDeps {
    * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
    */
   changes: InFlight;
-  /** The guardrails in force (src/ops/policies.ts applies them). */
-  policy: PolicyConfig;
+  /** Roles, guardrails and channels in force, as stored and locked (src/ops/policies.ts applies them). */
+  settings: SettingsInForce;
   /** The app's clock, for the windows of the buy limits. */
   now: () => Date;
   logger: Logger;

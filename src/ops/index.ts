@@ -2,6 +2,7 @@
 
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
+import { accessOf, accessOverview } from './access-overview.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
@@ -13,10 +14,11 @@ import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
 import type { PendingChange } from './changes.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
-import { attempt, newCorrelationId, record } from './context.js';
+import { attempt, newCorrelationId, record, roleOf } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { history } from './history.js';
 import { KIND, type Kind, subjectOf } from './kinds/index.js';
+import { SETTINGS_TARGET } from './kinds/settings-change.js';
 import type { ReadOptions } from './lists.js';
 import { announce } from './notify.js';
 import type { NumberFilter } from './number-filter.js';
@@ -28,13 +30,14 @@ import { mapNumber } from './routing.js';
 import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
+import { requestSettingsChange, settingsView } from './settings.js';
 import { type Actor, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
 
 /** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
 export function createOps(deps: OpsDeps): VoiceOps {
   return {
-    roleOf: (person: Person) => deps.access.roleOf(person),
+    roleOf: (person: Person) => roleOf(deps, person),
     /** Checks the role and the channel before a form opens, so nobody fills one in only to be refused; audited. */
     authorize: (actor: Actor, kind: Kind) =>
       mayRequest(deps, actor, { action: kind, correlationId: newCorrelationId() }),
@@ -116,11 +119,17 @@ export function createOps(deps: OpsDeps): VoiceOps {
     /** Ends the requests for approval nobody decided in time; each is audited as expired. */
     expireApprovals: () => expireApprovals(deps, batchDecisions(deps)),
     /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
-    policiesInForce: async (userId: string): Promise<PoliciesInForce> => ({
-      policy: deps.policy,
-      buying: await buyUsage(deps, userId),
-    }),
-    policy: deps.policy,
+    policiesInForce: async (userId: string): Promise<PoliciesInForce> => {
+      const settings = await deps.settings.current();
+      return { policy: settings, locks: deps.settings.given.lockedBy, buying: await buyUsage(deps, settings, userId) };
+    },
+    settings: () => settingsView(deps),
+    requestSettingsChange: (actor: Actor, proposed: unknown) =>
+      attempt(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET }, (id) =>
+        requestSettingsChange(deps, actor, proposed, id),
+      ),
+    accessOverview: (teamId: string | undefined) => accessOverview(deps, teamId),
+    accessOf: (person: Person) => accessOf(deps, person),
     /** The prompt of a confirmation its requester may still confirm (to ask for the typed confirmation). */
     pendingPrompt: (actor: Actor, confirmationId: string) => pendingPrompt(deps, actor, confirmationId),
     /** A wrong typed confirmation, for the form's inline error; nothing is changed or claimed. */

@@ -17,6 +17,10 @@ export type Mention =
   | { strong: string }
   /** Text to copy as it is: an id, a command, a region code. */
   | { code: string }
+  /** A Slack user (`U…`, `W…`) or user group (`S…`), as Slack draws a mention of them. */
+  | { member: string }
+  /** A Slack channel, as Slack draws a link to it. */
+  | { channel: string }
   /** A warning sign, before what stops working. */
   | { warning: true }
   | { newLine: true };

@@ -3,14 +3,23 @@
 // inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
 
 import { counted } from '../counts.js';
-import type { BuyLimit } from '../policy-config.js';
+import { type BuyLimit, buyLimitText, type SettingName, type Settings } from '../settings.js';
 import type { PendingChange } from './changes.js';
 import { type Attempt, authorize, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { changeKind, confirmWordsOf, type Kind, kindOf, neededRole, spendingKinds, targetOf } from './kinds/index.js';
 import { type Actor, type Failure, fail } from './types.js';
 
-const WHO_CHANGES_CONFIG = 'Whoever runs Voice Ops can change';
+/** Who can change a rule, as a refusal ends: whoever runs Voice Ops where it is locked, else the admins in Slack. */
+export function whoChanges(deps: OpsDeps, name: SettingName): string {
+  const lock = deps.settings.lockedBy(name);
+  return lock
+    ? `Whoever runs Voice Ops can change ${lock.key} in ${lock.where}.`
+    : 'An admin can change it with /voice settings.';
+}
+
+/** A rule's key where it is locked (`VOICE_CHANGE_CHANNELS`), to name it beside what it says; nothing in Slack. */
+const lockKey = (deps: OpsDeps, name: SettingName): string | undefined => deps.settings.lockedBy(name)?.key;
 
 /** The request step: the role its kind needs, the channel, and for a buy the spending limits. */
 export async function mayRequest(
@@ -18,23 +27,25 @@ export async function mayRequest(
   actor: Actor,
   attempt: Attempt & { action: Kind },
 ): Promise<Failure | undefined> {
+  const settings = await deps.settings.current();
   return (
-    (await authorize(deps, actor, neededRole(attempt.action), attempt)) ??
-    (await refuseOutsideChangeChannels(deps, actor, attempt)) ??
-    (changeKind(attempt.action).spends ? await refuseOverBuyLimit(deps, actor, attempt) : undefined)
+    (await authorize(deps, actor, neededRole(attempt.action), attempt, settings)) ??
+    (await refuseOutsideChangeChannels(deps, settings, actor, attempt)) ??
+    (changeKind(attempt.action).spends ? await refuseOverBuyLimit(deps, settings, actor, attempt) : undefined)
   );
 }
 
 /** The confirmation step, before the claim: the role may be gone since, and the click may come from elsewhere. */
 export async function mayConfirm(
   deps: OpsDeps,
+  settings: Settings,
   confirmer: Actor,
   kind: string,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
   return (
-    (await authorize(deps, confirmer, neededRole(kind), attempt)) ??
-    (await refuseOutsideChangeChannels(deps, confirmer, attempt))
+    (await authorize(deps, confirmer, neededRole(kind), attempt, settings)) ??
+    (await refuseOutsideChangeChannels(deps, settings, confirmer, attempt))
   );
 }
 
@@ -45,22 +56,23 @@ export async function mayConfirm(
  */
 export async function refuseOverBuyLimitAtClaim(
   deps: OpsDeps,
+  settings: Settings,
   actor: Actor,
   change: PendingChange,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  if (!buyLimitsApply(deps, change)) return undefined;
+  if (!buyLimitsApply(settings, change)) return undefined;
   await deps.store.lock('buy-limits');
-  return refuseOverBuyLimit(deps, actor, attempt);
+  return refuseOverBuyLimit(deps, settings, actor, attempt);
 }
 
 /** Whether a buy limit counts the change: it spends money, and a limit is set. */
-export const buyLimitsApply = (deps: OpsDeps, change: PendingChange): boolean =>
-  kindOf(change).spends && (deps.policy.buyLimit !== undefined || deps.policy.buyLimitPerUser !== undefined);
+export const buyLimitsApply = (settings: Settings, change: PendingChange): boolean =>
+  kindOf(change).spends && (settings.buyLimit !== undefined || settings.buyLimitPerUser !== undefined);
 
-/** Whether a confirmed change waits for another person's approval (VOICE_REQUIRE_APPROVAL). */
-export function needsApproval(deps: OpsDeps, kind: string): boolean {
-  return deps.policy.requireApproval.some((action) => action === kind);
+/** Whether a confirmed change waits for another person's approval (the settings' requireApproval). */
+export function needsApproval(settings: Settings, kind: string): boolean {
+  return settings.requireApproval.some((action) => action === kind);
 }
 
 /**
@@ -69,22 +81,33 @@ export function needsApproval(deps: OpsDeps, kind: string): boolean {
  */
 export async function mayApprove(
   deps: OpsDeps,
+  settings: Settings,
   approver: Actor,
   requesterId: string,
   kind: string,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
   const needed = neededRole(kind);
+  const rule = lockKey(deps, 'requireApproval');
   if (approver.userId === requesterId) {
     const failure = fail(
       'denied',
-      `You asked for this change: another person with the ${needed} role must approve it (VOICE_REQUIRE_APPROVAL). ` +
-        `${WHO_CHANGES_CONFIG} VOICE_REQUIRE_APPROVAL.`,
+      `You asked for this change: another person with the ${needed} role must approve it` +
+        `${rule ? ` (${rule})` : ''}. ${whoChanges(deps, 'requireApproval')}`,
       { code: 'own_change' },
     );
-    return deny(deps, approver, attempt, failure, { rule: 'VOICE_REQUIRE_APPROVAL', reason: 'own change' });
+    return deny(deps, approver, attempt, failure, { rule: 'requireApproval', reason: 'own change' });
   }
-  return authorize(deps, approver, needed, attempt);
+  const denied = await authorize(deps, approver, needed, attempt, settings);
+  if (denied || settings.approvers.length === 0) return denied;
+  if (await deps.access.lists(approver, settings.approvers)) return undefined;
+  const failure = fail(
+    'denied',
+    `Only the approvers named in the settings may approve changes, and you are not one of them. ` +
+      whoChanges(deps, 'approvers'),
+    { code: 'not_approver' },
+  );
+  return deny(deps, approver, attempt, failure, { rule: 'approvers', reason: 'not an approver' });
 }
 
 /**
@@ -92,15 +115,19 @@ export async function mayApprove(
  * agent): the number's last four digits, as a repository's name is typed to delete it. Undefined: a click will do.
  */
 export function typedConfirmation(
-  deps: OpsDeps,
+  settings: Settings,
   change: PendingChange,
 ): { expected: string; prompt: string } | undefined {
-  return deps.policy.typedRelease ? confirmWordsOf(change.kind).typed?.(change) : undefined;
+  return settings.typedRelease ? confirmWordsOf(change.kind).typed?.(change) : undefined;
 }
 
 /** A typed confirmation that is missing or wrong: an error for the input, and nothing happens. */
-export function refuseMistyped(deps: OpsDeps, change: PendingChange, typed: string | undefined): Failure | undefined {
-  const needed = typedConfirmation(deps, change);
+export function refuseMistyped(
+  settings: Settings,
+  change: PendingChange,
+  typed: string | undefined,
+): Failure | undefined {
+  const needed = typedConfirmation(settings, change);
   if (!needed || typed?.trim() === needed.expected) return undefined;
   const message = typed?.trim()
     ? `Those are not the last four digits of ${targetOf(change)}: nothing was changed.`
@@ -109,40 +136,42 @@ export function refuseMistyped(deps: OpsDeps, change: PendingChange, typed: stri
 }
 
 /**
- * With VOICE_CHANGE_CHANNELS set, changes are accepted only in those channels, where colleagues see them. A change
- * with no channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one.
+ * With change channels set, changes are accepted only in those channels, where colleagues see them. A change with no
+ * channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one.
  */
 async function refuseOutsideChangeChannels(
   deps: OpsDeps,
+  settings: Settings,
   actor: Actor,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  const allowed = deps.policy.changeChannels;
+  const allowed = settings.changeChannels;
   if (allowed.length === 0 || (actor.channelId !== undefined && allowed.includes(actor.channelId))) return undefined;
   const where = allowed.length === 1 ? `channel ${allowed[0]}` : `channels ${allowed.join(', ')}`;
   const from = actor.channelId === undefined ? 'outside a channel (the Home tab)' : `in ${actor.channelId}`;
+  const rule = lockKey(deps, 'changeChannels');
   const failure = fail(
     'denied',
-    `Changes are made only in ${where} (VOICE_CHANGE_CHANNELS), not ${from}: run the command there. ` +
-      `${WHO_CHANGES_CONFIG} VOICE_CHANGE_CHANNELS.`,
+    `Changes are made only in ${where}${rule ? ` (${rule})` : ''}, not ${from}: run the command there. ` +
+      whoChanges(deps, 'changeChannels'),
     { code: 'change_channel' },
   );
-  return deny(deps, actor, attempt, failure, { rule: 'VOICE_CHANGE_CHANNELS', allowed });
+  return deny(deps, actor, attempt, failure, { rule: 'changeChannels', allowed });
 }
 
 export interface BuyUsage {
-  rule: 'VOICE_BUY_LIMIT' | 'VOICE_BUY_LIMIT_PER_USER';
+  rule: 'buyLimit' | 'buyLimitPerUser';
   limit: BuyLimit;
   used: number;
   window: { from: Date; until: Date };
 }
 
-/** The configured buy limits and how much of each is used now: the workspace's, then the person's. */
-export async function buyUsage(deps: OpsDeps, userId: string): Promise<BuyUsage[]> {
-  const { buyLimit, buyLimitPerUser } = deps.policy;
+/** The buy limits in force and how much of each is used now: the workspace's, then the person's. */
+export async function buyUsage(deps: OpsDeps, settings: Settings, userId: string): Promise<BuyUsage[]> {
+  const { buyLimit, buyLimitPerUser } = settings;
   const usage: BuyUsage[] = [];
-  if (buyLimit) usage.push(await usageOf(deps, 'VOICE_BUY_LIMIT', buyLimit));
-  if (buyLimitPerUser) usage.push(await usageOf(deps, 'VOICE_BUY_LIMIT_PER_USER', buyLimitPerUser, userId));
+  if (buyLimit) usage.push(await usageOf(deps, 'buyLimit', buyLimit));
+  if (buyLimitPerUser) usage.push(await usageOf(deps, 'buyLimitPerUser', buyLimitPerUser, userId));
   return usage;
 }
 
@@ -172,41 +201,47 @@ export async function refuseBulkOverBuyLimit(
   count: number,
   attempt: Attempt,
 ): Promise<Failure | undefined> {
-  const over = (await buyUsage(deps, actor.userId)).find((usage) => usage.used + count > usage.limit.count);
+  const settings = await deps.settings.current();
+  const over = (await buyUsage(deps, settings, actor.userId)).find((usage) => usage.used + count > usage.limit.count);
   if (!over) return undefined;
   const fits = Math.max(0, over.limit.count - over.used);
   const { limit, rule, used, window } = over;
-  const whose = rule === 'VOICE_BUY_LIMIT' ? 'The workspace may buy' : 'Each person may buy';
+  const whose = rule === 'buyLimit' ? 'The workspace may buy' : 'Each person may buy';
   const failure = fail(
     'limit',
     `That would buy ${counted(count, 'number')}, and only ${fits} ${fits === 1 ? 'fits' : 'fit'}: ${whose} ` +
-      `${limit.count} a ${limit.window} (${rule}=${limitText(limit)}), and ${used} ${used === 1 ? 'is' : 'are'} ` +
+      `${limit.count} a ${limit.window} (${limitTag(deps, rule, limit)}), and ${used} ${used === 1 ? 'is' : 'are'} ` +
       `bought or under way ${PERIOD[limit.window]}. ` +
       `${fits ? `Ask for ${fits} or fewer, or wait` : 'Wait'} until ${utcText(window.until)}. ` +
-      `${WHO_CHANGES_CONFIG} ${rule}.`,
+      whoChanges(deps, rule),
     { code: 'buy_limit' },
   );
   await record(deps, actor, attempt.correlationId, {
     action: attempt.action,
     outcome: 'rejected',
     target: counted(count, 'number'),
-    params: { rule, limit: limitText(limit), used, fits, freesAt: window.until.toISOString() },
+    params: { rule, limit: buyLimitText(limit), used, fits, freesAt: window.until.toISOString() },
     error: failure,
   });
   return failure;
 }
 
-async function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt): Promise<Failure | undefined> {
-  const reached = (await buyUsage(deps, actor.userId)).find((usage) => usage.used >= usage.limit.count);
+async function refuseOverBuyLimit(
+  deps: OpsDeps,
+  settings: Settings,
+  actor: Actor,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  const reached = (await buyUsage(deps, settings, actor.userId)).find((usage) => usage.used >= usage.limit.count);
   if (!reached) return undefined;
-  const failure = fail('limit', limitMessage(reached), { code: 'buy_limit' });
+  const failure = fail('limit', limitMessage(deps, reached), { code: 'buy_limit' });
   await record(deps, actor, attempt.correlationId, {
     action: attempt.action,
     outcome: 'rejected',
     target: attempt.target,
     params: {
       rule: reached.rule,
-      limit: limitText(reached.limit),
+      limit: buyLimitText(reached.limit),
       used: reached.used,
       freesAt: reached.window.until.toISOString(),
     },
@@ -217,16 +252,20 @@ async function refuseOverBuyLimit(deps: OpsDeps, actor: Actor, attempt: Attempt)
 
 const PERIOD = { day: 'today', week: 'this week' } as const;
 
-const limitText = (limit: BuyLimit): string => `${limit.count}/${limit.window}`;
+/** A limit as a refusal names it: `VOICE_BUY_LIMIT=5/day` where it is locked, else `5/day`. */
+function limitTag(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit): string {
+  const key = lockKey(deps, rule);
+  return key ? `${key}=${buyLimitText(limit)}` : buyLimitText(limit);
+}
 
-function limitMessage(usage: BuyUsage): string {
+function limitMessage(deps: OpsDeps, usage: BuyUsage): string {
   const { limit, used, window, rule } = usage;
-  const whose = rule === 'VOICE_BUY_LIMIT' ? 'The workspace may buy' : 'Each person may buy';
-  const who = rule === 'VOICE_BUY_LIMIT' ? `${used} ${used === 1 ? 'was' : 'were'} bought` : `you bought ${used}`;
+  const whose = rule === 'buyLimit' ? 'The workspace may buy' : 'Each person may buy';
+  const who = rule === 'buyLimit' ? `${used} ${used === 1 ? 'was' : 'were'} bought` : `you bought ${used}`;
   return (
-    `Buying limit reached: ${whose} ${counted(limit.count, 'number')} a ${limit.window} (${rule}=${limitText(limit)}), ` +
-    `and ${who} ${PERIOD[limit.window]}. It frees up at ${utcText(window.until)}. ` +
-    `${WHO_CHANGES_CONFIG} ${rule}.`
+    `Buying limit reached: ${whose} ${counted(limit.count, 'number')} a ${limit.window} ` +
+    `(${limitTag(deps, rule, limit)}), and ${who} ${PERIOD[limit.window]}. It frees up at ${utcText(window.until)}. ` +
+    whoChanges(deps, rule)
   );
 }
 

@@ -86,7 +86,7 @@ export async function mapNumber(
     previousAgent: current && { id: current.agentId, name: agents.find((a) => a.id === current.agentId)?.name },
   };
   // A re-route is confirmed (callers will reach another agent), and so is any map that waits for a second approver.
-  if (current || needsApproval(deps, change.kind)) {
+  if (current || needsApproval(await deps.settings.current(), change.kind)) {
     const asked = await requestConfirmation(deps, actor, correlationId, change);
     return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
   }

@@ -7,7 +7,7 @@ import type { AuditEvent } from '../store/audit.js';
 import { type DeleteRequest, requestDeleteAgent } from './agents.js';
 import { type BatchView, planBatch } from './batches.js';
 import type { AccountRead } from './bulk-items.js';
-import { deny } from './context.js';
+import { deny, roleOf } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { changeKind, isKind, KIND } from './kinds/index.js';
@@ -46,7 +46,8 @@ export async function undo(
   if (!first) return fail('not_found', 'Nothing of that change was made: there is nothing to undo.');
   const kind = changeKind(first.action);
   if ('never' in kind.undo) return fail('invalid', kind.undo.never);
-  const refused = (await refuseUndoer(deps, actor, rows, { undoes: correlationId, id })) ?? tooLate(deps, rows, made);
+  const refused =
+    (await refuseUndoer(deps, actor, rows, { undoes: correlationId, id })) ?? (await tooLate(deps, rows, made));
   if (refused) return refused;
   const { inverse } = kind.undo;
   const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
@@ -75,7 +76,7 @@ async function refuseUndoer(
   { undoes, id }: { undoes: string; id: string },
 ): Promise<Failure | undefined> {
   const maker = (rows.find((row) => row.outcome === 'requested') ?? rows[0])?.actorId;
-  if (actor.userId === maker || roleIncludes(await deps.access.roleOf(actor), 'admin')) return undefined;
+  if (actor.userId === maker || roleIncludes(await roleOf(deps, actor), 'admin')) return undefined;
   const failure = fail('denied', 'Only the person who made this change, or an admin, can undo it.');
   const attempt = { action: 'change.undo', target: undoes, correlationId: id };
   return deny(deps, actor, attempt, failure, { reason: 'not the maker', undoes });
@@ -85,14 +86,14 @@ async function refuseUndoer(
  * Undo is offered for VOICE_UNDO_HOURS after the change's last item was made. Later, the routing as of the moment the
  * change was asked for, before anything of it was made, is what to plan back to.
  */
-function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): Failure | undefined {
-  const hours = deps.policy.undoHours;
+async function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): Promise<Failure | undefined> {
+  const hours = (await deps.settings.current()).undoHours;
   const at = made.at(-1)?.at ?? '';
   if (Date.parse(at) + hours * 3_600_000 > deps.now().getTime()) return undefined;
   const asked = new Date(rows[0]?.at ?? at);
   return fail(
     'expired',
-    `Undo is offered for ${counted(hours, 'hour')} after a change (VOICE_UNDO_HOURS), and this one was made at ` +
+    `Undo is offered for ${counted(hours, 'hour')} after a change, and this one was made at ` +
       `${utcText(new Date(at))}. To walk it back now, /voice export as of ${utcText(asked)} gives the routing from ` +
       `before it, and /voice changes since ${utcText(asked)} what changed since: paste into /voice plan the lines ` +
       'of the numbers to route back.',

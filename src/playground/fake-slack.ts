@@ -310,6 +310,25 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const members = groups.get(String(body.usergroup ?? ''));
         return members ? { ok: true, users: [...members] } : { ok: false, error: 'no_such_subteam' };
       }
+      case 'usergroups.list':
+        if (orgWide && !body.team_id) return { ok: false, error: 'missing_argument' };
+        return {
+          ok: true,
+          usergroups: [...groups.keys()].map((id) => ({ id, handle: id.toLowerCase(), name: id, team_id: TEAM_ID })),
+        };
+      case 'users.list':
+        // One page: the stand-in's workspace is small.
+        return {
+          ok: true,
+          members: [...workspace.people.values()].map(({ id, name }) => ({
+            id,
+            name: name.split(' ')[0]?.toLowerCase() ?? id.toLowerCase(),
+            real_name: name,
+            deleted: false,
+            profile: { display_name: name, real_name: name },
+          })),
+          response_metadata: { next_cursor: '' },
+        };
       case 'users.info': {
         const id = String(body.user ?? '');
         const name = workspace.people.get(id)?.name ?? id.toLowerCase();

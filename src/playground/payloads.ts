@@ -113,6 +113,24 @@ export interface MultiExternalSelectValue {
   selected_options: SelectedOption[];
 }
 
+/** People picked in a multi_users_select, by user id. */
+export interface MultiUsersSelectValue {
+  type: 'multi_users_select';
+  selected_users: string[];
+}
+
+/** Channels picked in a multi_conversations_select, by id. */
+export interface MultiConversationsSelectValue {
+  type: 'multi_conversations_select';
+  selected_conversations: string[];
+}
+
+/** The boxes ticked, as options; none an empty list. */
+export interface CheckboxesValue {
+  type: 'checkboxes';
+  selected_options: SelectedOption[];
+}
+
 /** A file_input as submitted: the files uploaded through it, as Slack describes them to the app. */
 export interface FileInputValue {
   type: 'file_input';
@@ -124,6 +142,9 @@ export type StateValue =
   | StaticSelectValue
   | ExternalSelectValue
   | MultiExternalSelectValue
+  | MultiUsersSelectValue
+  | MultiConversationsSelectValue
+  | CheckboxesValue
   | FileInputValue;
 
 /** `view.state.values`: block id → action id → value. */
@@ -142,6 +163,18 @@ export function selectInput(value: string | null, text: string = value ?? ''): S
 /** A multi_external_select as submitted, with these values chosen. */
 export function multiSelectInput(values: string[]): MultiExternalSelectValue {
   return { type: 'multi_external_select', selected_options: values.map((value) => option(value)) };
+}
+
+export function usersInput(userIds: string[]): MultiUsersSelectValue {
+  return { type: 'multi_users_select', selected_users: userIds };
+}
+
+export function conversationsInput(channelIds: string[]): MultiConversationsSelectValue {
+  return { type: 'multi_conversations_select', selected_conversations: channelIds };
+}
+
+export function checkboxesInput(values: string[]): CheckboxesValue {
+  return { type: 'checkboxes', selected_options: values.map((value) => option(value)) };
 }
 
 function option(value: string, text: string = value): SelectedOption {

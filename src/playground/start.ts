@@ -27,20 +27,26 @@ type Options = Pick<StartOptions, 'logger' | 'onFatal' | 'droppedLogLines'>;
 
 /** The app as a team would configure it, pointed at the stand-in for Slack at `apiUrl`. */
 function startApp(config: Config, apiUrl: string, options: Options): Promise<RunningVoiceOps> {
-  // The playground's people in its role lists and its channels wherever the configuration names one, so that the
-  // guardrails set can be tried here too.
-  const { policy } = config;
+  // The playground's people seed its roles and its channels, which Ada may change in Settings; the guardrails the
+  // configuration sets stay locked, so that they can be tried here too, with its channels wherever it names one.
+  const { changeChannels, admins, operators, approvers, announcementsChannel, approvalsChannel, ...rules } =
+    config.settings.locked;
+  const locked = { ...rules, ...(changeChannels?.length ? { changeChannels: [OPS_CHANNEL.id] } : {}) };
+  const lockedBy = Object.fromEntries(Object.entries(config.settings.lockedBy).filter(([name]) => name in locked));
   return startVoiceOps(
     {
       ...config,
       slack: { ...config.slack, apiUrl },
       provider: undefined,
-      access: { admins: [ADMIN.id], operators: [OPERATOR.id] },
-      notifyChannelId: ANNOUNCEMENTS.id,
-      policy: {
-        ...policy,
-        approvalsChannelId: ANNOUNCEMENTS.id,
-        changeChannels: policy.changeChannels.length > 0 ? [OPS_CHANNEL.id] : [],
+      settings: {
+        locked,
+        lockedBy,
+        seed: {
+          admins: [ADMIN.id],
+          operators: [OPERATOR.id],
+          announcementsChannel: ANNOUNCEMENTS.id,
+          approvalsChannel: ANNOUNCEMENTS.id,
+        },
       },
     },
     { ...options, readyLevel: 'debug' },

@@ -51,7 +51,8 @@ const keptChanges = z.array(changeSchema);
  */
 export function slackAnnouncer(
   client: WebClient,
-  channelId: string | undefined,
+  /** The announcements channel in force; none: nothing is announced. */
+  channelNow: () => Promise<string | undefined>,
   store: { openAnnouncements: OpenAnnouncementsRepo; leases: LeasesRepo },
   now: () => Date,
 ): Announcer {
@@ -127,11 +128,12 @@ export function slackAnnouncer(
 
   return {
     announce: (announcement: Announcement) => {
-      if (!channelId) return Promise.resolve();
       const actorId = announcement.actor.userId;
-      const turn = (turns.get(actorId) ?? Promise.resolve()).then(() =>
-        inTurn(actorId, () => announceOne(channelId, actorId, announcement)),
-      );
+      // The channel is read in the person's turn, so that their announcements keep the order of their changes.
+      const turn = (turns.get(actorId) ?? Promise.resolve()).then(async () => {
+        const channelId = await channelNow();
+        if (channelId) await inTurn(actorId, () => announceOne(channelId, actorId, announcement));
+      });
       const done = turn.catch(() => undefined);
       turns.set(actorId, done);
       void done.then(() => {
@@ -141,9 +143,11 @@ export function slackAnnouncer(
     },
     // A batch has a message of its own, posted once: it is never grouped with single changes.
     announceBatch: async (announcement: BatchAnnouncement) => {
+      const channelId = await channelNow();
       if (channelId) await post(channelId, batchAnnouncementMessage(announcement));
     },
     announceOutside: async (changes: Change[]) => {
+      const channelId = await channelNow();
       if (channelId) await post(channelId, outsideChangesMessage(changes));
     },
   };

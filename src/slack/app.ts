@@ -16,6 +16,7 @@ import { registerHistory } from './listeners/history.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
+import { registerSettings } from './listeners/settings.js';
 import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
@@ -85,6 +86,7 @@ export function registerListeners(
   registerOptions(router.listeners, deps);
   registerHome(router.listeners, deps);
   registerUndo(router.listeners, deps);
+  registerSettings(router.listeners, deps);
   registerHistory(router.listeners, deps);
   app.use(router.middleware);
 }

@@ -112,7 +112,7 @@ const failedLine = (by: string, failure: Failure) => `:x: Approved by ${by}, but
 /** Ends the requests nobody decided in time: each message updated, each requester told. */
 export async function expireApprovals(deps: SlackDeps): Promise<void> {
   for (const request of await deps.ops.expireApprovals()) {
-    const hours = deps.ops.policy.approvalTtlHours;
+    const hours = request.hoursOpen;
     await updateRequest(
       deps,
       request,

@@ -39,7 +39,11 @@ export type Command =
   /** Per number, what changed in the routing since a moment typed. */
   | { name: 'changes'; since: string }
   /** Removing a route, which the provider cannot do: answered with what it can. */
-  | { name: 'unroute'; number?: string };
+  | { name: 'unroute'; number?: string }
+  /** The settings in force, and an admin's forms to change them. */
+  | { name: 'settings' }
+  /** Who holds which role, or one person's role and what grants it: by user id, or by name as typed after `@`. */
+  | { name: 'access'; person?: { id: string } | { name: string } };
 
 /**
  * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
@@ -223,6 +227,20 @@ function parseAuditPerson(text: string): Parsed | undefined {
   return ok({ name: 'audit', filter: { actorName: person } });
 }
 
+/** `/voice access` and the one person it may ask about, as `/voice audit` reads a person (see parseAuditPerson). */
+function parseAccess(args: string[]): Parsed {
+  if (args.length === 0) return ok({ name: 'access' });
+  const person = parseAuditPerson(args.join(' '));
+  if (person?.ok && person.command.name === 'audit') {
+    const { actorId, actorName } = person.command.filter;
+    if (actorId) return ok({ name: 'access', person: { id: actorId } });
+    if (actorName) return ok({ name: 'access', person: { name: actorName } });
+  }
+  if (person && !person.ok) return person;
+  if (args.length === 1 && args[0] && USER_ID.test(args[0])) return ok({ name: 'access', person: { id: args[0] } });
+  return error('Name one person: `/voice access @person` or `/voice access USER_ID`.');
+}
+
 /** `/voice audit` and its one filter: a user, a number, an agent id, or `failed`. */
 function parseAudit(args: string[]): Parsed {
   if (args.length === 0) return ok({ name: 'audit', filter: {} });
@@ -233,6 +251,7 @@ function parseAudit(args: string[]): Parsed {
     return error('Give one filter: `@user`, a user id, a number, an agent id or `failed`.');
   }
   if (word.toLowerCase() === 'failed') return ok({ name: 'audit', filter: { failed: true } });
+  if (word.toLowerCase() === 'settings') return ok({ name: 'audit', filter: { target: 'settings' } });
   if (USER_ID.test(word)) return ok({ name: 'audit', filter: { actorId: word } });
   if (word.startsWith('+')) return ok({ name: 'audit', filter: { target: compactNumber(args) } });
   if (/^\d+$/.test(word)) return error('`audit` takes no count: it pages by itself (Next, Previous).');
@@ -432,10 +451,26 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['audit'],
-    args: '[@user|USER_ID|NUMBER|AGENT_ID|failed]',
+    args: '[@user|USER_ID|NUMBER|AGENT_ID|failed|settings]',
     summary: 'Show the audit log, one line per change, newest first, a page at a time; filter by who or what',
     role: 'viewer',
     parse: parseAudit,
+  },
+  {
+    words: ['access'],
+    args: '[@user|USER_ID]',
+    summary: 'Who may do what: each role and who may approve, through which user groups; or one person and why',
+    role: 'viewer',
+    parse: parseAccess,
+  },
+  {
+    words: ['settings'],
+    args: '',
+    summary: 'Roles, policies and channels in force, each group a form to change it (shown, confirmed, audited)',
+    role: 'admin',
+    changes: KIND.settings,
+    parse: (args) =>
+      args.length ? error('`settings` takes nothing more: it shows the forms.') : ok({ name: 'settings' }),
   },
 ];
 

@@ -1,5 +1,6 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { z } from 'zod';
+import { noteSettingsVersion } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
 import type { DeliveriesRepo } from '../store/store.js';
 
@@ -17,7 +18,12 @@ const identified = z.union([
 export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const key = identified.safeParse(args.body);
-    if (!key.success || (await keys.firstSeen(key.data))) return args.next();
+    if (!key.success) return args.next();
+    const seen = await keys.firstSeen(key.data);
+    if (seen.first) {
+      noteSettingsVersion(seen.settingsVersion);
+      return args.next();
+    }
     logger.info({ delivery: key.data, retry: args.context.retryNum }, 'dropped a repeated delivery');
     if ('ack' in args && args.ack) await args.ack();
   };

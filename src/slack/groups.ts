@@ -14,3 +14,13 @@ export async function readGroupMembers(client: WebClient, usergroup: string, tea
     throw sentence ? new UnreadableInSlack(sentence, { cause: error }) : error;
   }
 }
+
+/** The workspace's user groups by id, with the name a person knows each by (`@handle`, else its name). */
+export async function listGroups(client: WebClient, teamId?: string): Promise<Map<string, string>> {
+  const listed = await client.usergroups.list({ ...(teamId ? { team_id: teamId } : {}) });
+  return new Map(
+    (listed.usergroups ?? []).flatMap((group) =>
+      group.id ? [[group.id, group.handle ? `@${group.handle}` : (group.name ?? group.id)] as const] : [],
+    ),
+  );
+}

@@ -66,8 +66,22 @@ export const CALLBACK = {
   routingPlan: 'routing_plan_modal',
   bulkMap: 'bulk_map_modal',
   routeNumbers: 'route_numbers_modal',
+  /** A group of settings' form (roles, policies or channels): its inputs say which settings it changes. */
+  settings: 'settings_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
+} as const;
+
+/**
+ * The settings' buttons and forms: a button per group, and a block per setting (two for a list that holds people and
+ * user groups, or a count and its window), read back by its block id.
+ */
+export const SETTINGS = {
+  open: { roles: 'settings_roles', policies: 'settings_policies', channels: 'settings_channels' },
+  value: 'value',
+  /** The user-group pickers' type-ahead, which the options listener answers. */
+  groupPick: 'settings_group_pick',
+  block: (name: string, part?: 'people' | 'groups' | 'count' | 'window') => `setting_${name}${part ? `_${part}` : ''}`,
 } as const;
 
 /** block_id and action_id of each modal input, read back from `view.state.values`. */

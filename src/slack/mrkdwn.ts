@@ -117,6 +117,13 @@ export function mentionUser(userId: string): string {
   return SLACK_USER_ID.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
 }
 
+const SLACK_GROUP_ID = /^S[A-Z0-9]+$/;
+
+/** A person or a user group from the settings: a group is drawn as Slack draws `@group`. */
+export function mentionMember(id: string): string {
+  return SLACK_GROUP_ID.test(id) ? `<!subteam^${id}>` : mentionUser(id);
+}
+
 const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]+$/;
 
 /** A channel link from an id in our own configuration; anything else is shown as escaped text. */

@@ -75,18 +75,17 @@ const EXPIRE = `
 const POSTED = 'UPDATE approvals SET channel_id = @channelId, message_ts = @ts WHERE id = @id';
 
 export class Approvals {
-  readonly #ttlMs: number;
   readonly #now: () => Date;
 
   constructor(
     private readonly sql: Sql,
-    options: { ttlMs: number; now?: () => Date },
+    options: { now?: () => Date } = {},
   ) {
-    this.#ttlMs = options.ttlMs;
     this.#now = options.now ?? (() => new Date());
   }
 
-  async create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'>): Promise<Approval> {
+  /** A request for approval that expires `ttlMs` from now, as the settings say when it is made. */
+  async create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'> & { ttlMs: number }): Promise<Approval> {
     const now = this.#now();
     return toApproval(
       await this.sql.get(INSERT, {
@@ -95,7 +94,7 @@ export class Approvals {
         change: jsonText(input.change),
         requester: jsonText(input.requester),
         createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + this.#ttlMs).toISOString(),
+        expiresAt: new Date(now.getTime() + input.ttlMs).toISOString(),
       }),
     );
   }

@@ -1,5 +1,9 @@
 // Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once.
+import { z } from 'zod';
+import { SETTINGS_VERSION } from './settings.js';
 import type { Sql } from './sql.js';
+
+const recorded = z.object({ key: z.string(), settings_version: z.coerce.number() });
 
 export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 
@@ -7,11 +11,13 @@ export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 const MAX_BATCH = 100;
 
 // A key older than the TTL counts as new and is taken over, so the answer never depends on pruning. The keys the
-// statement inserted or took over come back: those are seen for the first time.
+// statement inserted or took over come back: those are seen for the first time. Each comes back with the settings'
+// version, read in the same statement: a delivery then knows whether the settings changed since this replica last
+// read them without a round trip of its own (see ops/settings-in-force.ts).
 const recordText = (count: number) => `
   INSERT INTO delivery_keys (key, seen_at) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}
   ON CONFLICT (key) DO UPDATE SET seen_at = excluded.seen_at WHERE delivery_keys.seen_at <= ?
-  RETURNING key`;
+  RETURNING key, (${SETTINGS_VERSION}) AS settings_version`;
 const RECORD: string[] = [];
 const record = (count: number): string => {
   RECORD[count] ??= recordText(count);
@@ -24,9 +30,12 @@ export interface Pruning {
   lastAt: number;
 }
 
+/** A delivery's key recorded: a repeat, or the first, with the settings' version as of the recording. */
+export type Seen = { first: false } | { first: true; settingsVersion: number };
+
 interface Waiting {
   key: string;
-  resolve(first: boolean): void;
+  resolve(seen: Seen): void;
   reject(error: unknown): void;
 }
 
@@ -50,8 +59,8 @@ export class DeliveryKeys {
     this.#pruning = options.pruning;
   }
 
-  /** True for the first caller with this key within the TTL, false for every repeat. */
-  firstSeen(key: string): Promise<boolean> {
+  /** The first caller with this key within the TTL is told so, with the settings' version; every repeat is not. */
+  firstSeen(key: string): Promise<Seen> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ key, resolve, reject });
       if (this.#waiting.length === 1) setImmediate(() => void this.#recordWaiting());
@@ -64,14 +73,18 @@ export class DeliveryKeys {
     try {
       const first = await this.#record([...new Set(batch.map((waiting) => waiting.key))]);
       // A key given twice in one batch is new for its first caller only.
-      for (const waiting of batch) waiting.resolve(first.delete(waiting.key));
+      for (const waiting of batch) {
+        const settingsVersion = first.get(waiting.key);
+        first.delete(waiting.key);
+        waiting.resolve(settingsVersion === undefined ? { first: false } : { first: true, settingsVersion });
+      }
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
     }
   }
 
-  /** Records the keys; returns those seen for the first time. */
-  async #record(keys: string[]): Promise<Set<string>> {
+  /** Records the keys; returns those seen for the first time, each with the settings' version. */
+  async #record(keys: string[]): Promise<Map<string, number>> {
     const now = this.#now().getTime();
     const cutoff = new Date(now - this.#ttlMs).toISOString();
     // Pruning at most once per TTL keeps the table to about two TTLs of keys at one indexed DELETE per TTL. The time
@@ -82,7 +95,7 @@ export class DeliveryKeys {
     }
     const seenAt = new Date(now).toISOString();
     const params = [...keys.flatMap((key) => [key, seenAt]), cutoff];
-    const rows = await this.sql.all<{ key: string }>(record(keys.length), params);
-    return new Set(rows.map((row) => row.key));
+    const rows = (await this.sql.all(record(keys.length), params)).map((row) => recorded.parse(row));
+    return new Map(rows.map((row) => [row.key, row.settings_version]));
   }
 }

@@ -404,6 +404,35 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       ALTER TABLE intents ALTER COLUMN replica TYPE TEXT COLLATE "C";
     `,
   },
+  {
+    version: 13,
+    name: 'settings: roles, guardrails and channels, one row each, and the version every change moves on',
+    // The version's row is written by the first change: a database no one has used stays empty.
+    sqlite: `
+      CREATE TABLE settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL CHECK (json_valid(value)),
+        changed_by TEXT NOT NULL,
+        changed_at TEXT NOT NULL
+      );
+      CREATE TABLE settings_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+      );
+    `,
+    postgres: `
+      CREATE TABLE settings (
+        name TEXT COLLATE "C" PRIMARY KEY,
+        value TEXT COLLATE "C" NOT NULL CHECK (value::jsonb IS NOT NULL),
+        changed_by TEXT COLLATE "C" NOT NULL,
+        changed_at TEXT COLLATE "C" NOT NULL
+      );
+      CREATE TABLE settings_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */

@@ -21,13 +21,12 @@ import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
 import { RoutingRecords } from './routes.js';
+import { SettingsRows } from './settings.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';
 
 export interface StoreOptions {
-  /** How long a request for a second approval waits before it expires. */
-  approvalTtlMs: number;
   /** The clock of every record and expiry; by default the database's (database-clock.ts). */
   now?: () => Date;
   /**
@@ -92,7 +91,7 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     audit: (sql, inTransaction) => new AuditLog(sql, { now, inTransaction }),
     auditChanges: (sql) => new AuditChanges(sql),
     confirmations: (sql) => new Confirmations(sql, { now }),
-    approvals: (sql) => new Approvals(sql, { now, ttlMs: options.approvalTtlMs }),
+    approvals: (sql) => new Approvals(sql, { now }),
     intents: (sql) => new Intents(sql, { now, replica }),
     routes: (sql) => new RoutingRecords(sql, { now }),
     facts: (sql) => new LearnedFacts(sql, { now }),
@@ -101,12 +100,13 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     openAnnouncements: (sql) => new OpenAnnouncements(sql),
     leases: (sql) => new Leases(sql, { now, replica }),
     batches: (sql) => new Batches(sql, { now }),
+    settings: (sql) => new SettingsRows(sql, { now }),
   };
 }
 
 /**
  * The Store on `sql`. Each repository is made when first used: a transaction (one per change, at least) uses two
- * or three of the twelve.
+ * or three of the thirteen.
  */
 class BoundStore implements Store {
   readonly #made: Partial<Repos> = {};
@@ -162,6 +162,9 @@ class BoundStore implements Store {
   get batches() {
     return this.#repo('batches');
   }
+  get settings() {
+    return this.#repo('settings');
+  }
 
   get label(): string {
     return this.engine.label;
@@ -193,7 +196,7 @@ class BoundStore implements Store {
  * The Store on an open engine: this process's liveness held, on the database's clock unless `options.now` names
  * another.
  */
-export async function storeOn(engine: SqlEngine, options: StoreOptions): Promise<Store> {
+export async function storeOn(engine: SqlEngine, options: StoreOptions = {}): Promise<Store> {
   const liveness = await engine.holdLiveness(options.onLiveness);
   try {
     const { now, clock } = await clockOf(engine, options.now);
@@ -211,7 +214,7 @@ async function clockOf(engine: SqlEngine, now?: () => Date): Promise<{ now: () =
   return { now: clock.now, clock };
 }
 
-export async function openStore(target: DatabaseTarget, options: StoreOptions): Promise<Store> {
+export async function openStore(target: DatabaseTarget, options: StoreOptions = {}): Promise<Store> {
   const engine = await openEngine(target, options);
   return storeOn(engine, options).catch(async (error: unknown) => {
     await engine.close().catch(() => {});

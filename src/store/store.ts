@@ -8,12 +8,14 @@ import type { AuditAction, AuditEntry, AuditEvent, AuditOutcome } from './audit.
 import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
 import type { Batch, BatchItem, BatchState, ItemCounts, ItemState } from './batches.js';
 import type { ClaimResult, Confirmation } from './confirmations.js';
+import type { Seen } from './dedupe.js';
 import type { Intent, IntentOutcome } from './intents.js';
 import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
 import type { RouteRecord } from './routes.js';
+import type { StoredSettings } from './settings.js';
 import type { TransactionOptions, Writable } from './sql.js';
 
 /** The append-only, hash-chained audit log. */
@@ -66,7 +68,7 @@ export interface ConfirmationsRepo {
 
 /** Confirmed changes waiting for a second person's approval. */
 export interface ApprovalsRepo {
-  create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'>): Promise<Approval>;
+  create(input: Pick<Approval, 'correlationId' | 'change' | 'requester'> & { ttlMs: number }): Promise<Approval>;
   get(id: string): Promise<Approval | undefined>;
   forChange(correlationId: string): Promise<Approval | undefined>;
   /** Decides a pending, unexpired approval, once; undefined when it was not (any longer) pending. */
@@ -121,8 +123,8 @@ export interface SnapshotRepo {
 
 /** Keys of Slack deliveries already handled, so that a retried delivery acts once. */
 export interface DeliveriesRepo {
-  /** True the first time a key is seen (within its time to live). */
-  firstSeen(key: string): Promise<boolean>;
+  /** Whether a key is seen the first time (within its time to live), and then the settings' version as of then. */
+  firstSeen(key: string): Promise<Seen>;
 }
 
 /** Each person's announcement message still open to their next changes. */
@@ -181,6 +183,15 @@ export interface BatchesRepo {
   underWay(): Promise<Batch[]>;
 }
 
+/** Roles, guardrails and channels as admins set them in Slack (see settings.ts). */
+export interface SettingsRepo {
+  /** The number every change of the settings moves on: one read tells a replica whether to read them again. */
+  version(): Promise<number>;
+  read(): Promise<StoredSettings>;
+  /** Writes these settings (undefined: no longer set) and moves the version on; in a transaction. */
+  write(values: ReadonlyMap<string, unknown>, changedBy: string): Promise<void>;
+}
+
 /** Every repository, as bound to the store or to one transaction. */
 export interface Repos {
   audit: AuditRepo;
@@ -195,6 +206,7 @@ export interface Repos {
   openAnnouncements: OpenAnnouncementsRepo;
   leases: LeasesRepo;
   batches: BatchesRepo;
+  settings: SettingsRepo;
 }
 
 export interface Store extends Repos {

@@ -55,7 +55,7 @@ it('refuses a buy over the workspace limit before any confirmation, saying how m
 
   const refusal = (await auditRows(app)).at(-1);
   expect(refusal).toMatchObject({ action: 'number.buy', target: third, outcome: 'rejected', error_code: 'buy_limit' });
-  expect(JSON.parse(refusal?.params ?? '{}')).toMatchObject({ rule: 'VOICE_BUY_LIMIT', used: 2 });
+  expect(JSON.parse(refusal?.params ?? '{}')).toMatchObject({ rule: 'buyLimit', used: 2 });
 
   // At UTC midnight the window ends, and so does the refusal.
   clock = new Date('2026-11-24T00:00:00.000Z');

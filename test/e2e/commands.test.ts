@@ -57,7 +57,8 @@ const VIEWER_USAGES = [
   '/voice export [as of TIME]',
   '/voice changes since TIME',
   '/voice history NUMBER | AGENT_ID',
-  '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed]',
+  '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed|settings]',
+  '/voice access [@user|USER_ID]',
 ];
 const OPERATOR_USAGES = [
   ...VIEWER_USAGES,
@@ -70,6 +71,7 @@ const ADMIN_USAGES = [
   ...OPERATOR_USAGES,
   '/voice agents delete AGENT_ID',
   '/voice numbers release NUMBER_OR_ID | FILTER',
+  '/voice settings',
 ];
 
 describe('help', () => {
@@ -181,7 +183,8 @@ describe('listings', () => {
     expect(lines).toHaveLength(changes.length);
     lines.forEach((line, index) => {
       const row = latest[index];
-      expect(line).toContain(`<@${row?.actor_id}>`);
+      // The configuration's own changes (the settings it gives, at start) name it, not a person.
+      expect(line).toContain(row?.actor_id.startsWith('U') ? `<@${row.actor_id}>` : row?.actor_id);
       expect(line).toContain(` ${row?.outcome}`);
     });
     expect(lines.some((line) => line.includes('`access.denied`') && line.includes('denied'))).toBe(true);

@@ -45,7 +45,9 @@ it('shows the rules in force and the buying used so far, in help and on the Home
     expect(text).toContain('Releasing needs a second approver, asked in <#CNOTIFY> (`VOICE_REQUIRE_APPROVAL`)');
     expect(text).toContain(`Changes only in <#${OPS_CHANNEL}> (\`VOICE_CHANGE_CHANNELS\`)`);
     expect(text).toContain('asks for its last four digits (`VOICE_TYPED_RELEASE`)');
-    expect(text).toContain('Whoever runs Voice Ops sets these rules.');
+    expect(text).toContain(
+      'Admins change these rules with `/voice settings`; those named by a variable, whoever runs Voice Ops.',
+    );
   }
 });
 

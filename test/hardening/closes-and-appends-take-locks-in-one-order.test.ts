@@ -31,7 +31,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('a change closed twice at once, on Po
     await buyThroughApp(t, OPERATOR, number.number);
     const { agent } = await createAgentThroughApp(t, OPERATOR, 'Night desk');
     const sql = await t.database.sql();
-    const store = await storeOn(sql, { approvalTtlMs: 60_000 });
+    const store = await storeOn(sql);
 
     t.sandbox.faults.inject('mapNumber', { type: 'hold' }, { times: 1 });
     const sent = await t.command(`map ${number.number} ${agent.id}`, OPERATOR);

@@ -262,6 +262,7 @@ it('a database written by newer code stops an older process with a sentence sayi
   await first.ready;
   first.child.kill('SIGTERM');
   await first.exited;
+  const written = (await inspectDatabase(bed.database)).count;
   const db = await bed.database.sql();
   await (TEST_ENGINE === 'sqlite'
     ? db.run(`PRAGMA user_version = ${LATEST_VERSION + 1}`)
@@ -271,5 +272,5 @@ it('a database written by newer code stops an older process with a sentence sayi
   expect(output).toContain(
     `has schema version ${LATEST_VERSION + 1}, but this code knows versions up to ${LATEST_VERSION}: run a newer voice-ops`,
   );
-  expect((await inspectDatabase(bed.database)).count).toBe(0);
+  expect((await inspectDatabase(bed.database)).count).toBe(written);
 });

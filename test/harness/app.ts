@@ -48,6 +48,11 @@ export interface TestAppOptions {
   operators?: string[];
   /** NOTIFY_CHANNEL_ID; default 'CNOTIFY', null leaves it unset. */
   notifyChannel?: string | null;
+  /**
+   * Where the roles, guardrails and channels given here (and in `env`) come from: the environment, which locks them
+   * (the default), or settings stored as an admin would set them in Slack, which admins may change.
+   */
+  settingsFrom?: 'environment' | 'slack';
   /** Extra environment, applied last. */
   env?: Record<string, string>;
   /** User groups (S…) and their members, answered by the fake's usergroups.users.list. */
@@ -210,7 +215,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     });
 
     const notifyChannel = options.notifyChannel === undefined ? NOTIFY_CHANNEL : options.notifyChannel;
-    const config = parseConfig({
+    const parsed = parseConfig({
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: slack.apiUrl,
@@ -228,6 +233,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : {}),
       ...options.env,
     });
+    const config: Config =
+      options.settingsFrom === 'slack'
+        ? { ...parsed, settings: { locked: {}, lockedBy: {}, seed: parsed.settings.locked } }
+        : parsed;
     const logger = createLogger(config.logLevel, logs.stream);
     const app = await startVoiceOps(config, {
       logger,

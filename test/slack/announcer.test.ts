@@ -33,8 +33,13 @@ describe('slackAnnouncer', () => {
   it('gathers at most 50 of one person’s changes in a message; the next one starts another', async () => {
     const client = slackClient();
     const at = new Date('2026-11-02T10:00:00Z');
-    const store = await openStore({ kind: 'sqlite', path: ':memory:' }, { approvalTtlMs: 60_000 });
-    const announcer = slackAnnouncer(client, 'CBURST', store, () => at);
+    const store = await openStore({ kind: 'sqlite', path: ':memory:' });
+    const announcer = slackAnnouncer(
+      client,
+      async () => 'CBURST',
+      store,
+      () => at,
+    );
     const changes = many(
       51,
       (i): Change => ({
@@ -68,18 +73,23 @@ describe('slackAnnouncer', () => {
     let at = new Date('2026-11-02T11:00:00Z');
     const buy = (i: number): Change => ({ action: 'number.buy', number: { id: `pn_${i}`, number: `+1415666000${i}` } });
     const announceWith = async (store: Store, i: number) =>
-      slackAnnouncer(slackClient(), 'CRESTART', store, () => at).announce({
+      slackAnnouncer(
+        slackClient(),
+        async () => 'CRESTART',
+        store,
+        () => at,
+      ).announce({
         actor: { userId: 'URESTART', source: 'command' },
         change: buy(i),
       });
     try {
-      const before = await openStore({ kind: 'sqlite', path }, { approvalTtlMs: 60_000 });
+      const before = await openStore({ kind: 'sqlite', path });
       await announceWith(before, 1);
       await before.close();
 
       // Another process on the same database, half a minute later: the same message, rewritten.
       at = new Date(at.getTime() + BURST_MS / 2);
-      const after = await openStore({ kind: 'sqlite', path }, { approvalTtlMs: 60_000 });
+      const after = await openStore({ kind: 'sqlite', path });
       await announceWith(after, 2);
       expect(fake.messages('CRESTART').map((message) => message.edits)).toEqual([1]);
       expect(fake.messages('CRESTART')[0]?.text).toMatch(/^<@URESTART> made 2 changes:/);

@@ -9,6 +9,7 @@ const request = (correlationId: string) => ({
   correlationId,
   change: { kind: 'number.buy', number: '+15550100' },
   requester: { userId: 'U_ADA', channelId: 'C0001', source: 'button' as const },
+  ttlMs: TTL_MS,
 });
 
 describe.each(ENGINES)('Approvals on %s', (engine) => {
@@ -16,16 +17,17 @@ describe.each(ENGINES)('Approvals on %s', (engine) => {
 
   async function newApprovals() {
     const clock = manualClock();
-    return { clock, approvals: new Approvals(await temp.open(), { now: clock.now, ttlMs: TTL_MS }) };
+    return { clock, approvals: new Approvals(await temp.open(), { now: clock.now }) };
   }
 
   it('stores a pending request with its expiry, found by id and by change', async () => {
     const { approvals } = await newApprovals();
     const created = await approvals.create(request('corr-1'));
 
+    const { ttlMs: _ttl, ...asked } = request('corr-1');
     expect(created).toEqual({
       id: expect.any(String),
-      ...request('corr-1'),
+      ...asked,
       createdAt: '2026-11-01T09:00:00.000Z',
       expiresAt: '2026-11-01T10:00:00.000Z',
       state: 'pending',
@@ -105,8 +107,8 @@ describe.each(ENGINES)('Approvals on %s', (engine) => {
 
   it('expires each due request for exactly one of several connections asking at once', async () => {
     const clock = manualClock();
-    const one = new Approvals(await temp.open('shared.db'), { now: clock.now, ttlMs: TTL_MS });
-    const two = new Approvals(await temp.open('shared.db'), { now: clock.now, ttlMs: TTL_MS });
+    const one = new Approvals(await temp.open('shared.db'), { now: clock.now });
+    const two = new Approvals(await temp.open('shared.db'), { now: clock.now });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await one.create(request(`corr-${i}`))).id);
     clock.advance(TTL_MS);

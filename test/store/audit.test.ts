@@ -177,7 +177,7 @@ describe.each(ENGINES)('on %s', (engine) => {
         holdLiveness: () => sql.holdLiveness(),
         close: () => sql.close(),
       };
-      const store = await storeOn(engine, { approvalTtlMs: 60_000 });
+      const store = await storeOn(engine);
 
       await store.transaction(async (store) => {
         await store.audit.append(entry({ correlationId: 'first' }));

@@ -13,7 +13,7 @@ const PASSWORD = 's3cret-pw';
 /** A row in every table of the app, written by its own repositories, and audit rows across many insert batches. */
 async function writeEveryTable(sql: SqlEngine): Promise<void> {
   const clock = manualClock();
-  const store = await storeOn(sql, { approvalTtlMs: 60 * 60 * 1000, now: clock.now });
+  const store = await storeOn(sql, { now: clock.now });
   await store.audit.append({
     actorId: 'U0123ABC',
     actorName: 'Zoë "ada" O\'Neil',
@@ -46,6 +46,7 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
     correlationId: 'corr-2',
     change: { kind: 'number.release', numberId: 'num-2', number: '+15550101' },
     requester: { userId: 'U0123ABC', source: 'button' },
+    ttlMs: 60 * 60 * 1000,
   });
   await store.intents.open({
     correlationId: 'corr-1',
@@ -63,6 +64,7 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
     clock.now(),
   );
   await store.deliveries.firstSeen('delivery-1');
+  await store.transaction((tx) => tx.settings.write(new Map([['typedRelease', true]]), 'U0123ABC'));
   await store.openAnnouncements.keep('U0123ABC', {
     channelId: 'C0001',
     messageTs: '1700000000.000100',
@@ -220,7 +222,7 @@ describe.runIf(process.env.TEST_DATABASE_ENGINE === 'postgres')('npm run db:copy
 
     it('refuses a database the app has written one row to', async () => {
       const target = await temp.open('target');
-      await (await storeOn(target, { approvalTtlMs: 1000 })).leases.take('background', 'replica-1', 60_000);
+      await (await storeOn(target)).leases.take('background', 'replica-1', 60_000);
 
       const result = await copy(['--from', from, '--to', to]);
 

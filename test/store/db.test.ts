@@ -53,6 +53,8 @@ describe('openDatabase', () => {
       'provider_snapshot',
       'provider_snapshot_taken',
       'routes',
+      'settings',
+      'settings_version',
     ]);
   });
 

@@ -20,12 +20,15 @@ describe.each(ENGINES)('DeliveryKeys on %s', (engine) => {
     return { sql, clock, keys: new DeliveryKeys(sql, { now: clock.now, pruning: neverPruned() }) };
   }
 
-  it('says true to the first caller with a key and false to every repeat', async () => {
-    const { keys } = await deliveryKeys();
-    expect(await keys.firstSeen('event:Ev01')).toBe(true);
-    expect(await keys.firstSeen('event:Ev01')).toBe(false);
-    expect(await keys.firstSeen('event:Ev01')).toBe(false);
-    expect(await keys.firstSeen('event:Ev02')).toBe(true);
+  it('says true to the first caller with a key, with the settings version, and false to every repeat', async () => {
+    const { keys, sql } = await deliveryKeys();
+    expect(await keys.firstSeen('event:Ev00')).toEqual({ first: true, settingsVersion: 0 });
+    await sql.run('INSERT INTO settings_version (id, version) VALUES (1, 1)');
+    expect(await keys.firstSeen('event:Ev03')).toEqual({ first: true, settingsVersion: 1 });
+    expect((await keys.firstSeen('event:Ev01')).first).toBe(true);
+    expect((await keys.firstSeen('event:Ev01')).first).toBe(false);
+    expect((await keys.firstSeen('event:Ev01')).first).toBe(false);
+    expect((await keys.firstSeen('event:Ev02')).first).toBe(true);
   });
 
   it('answers keys that arrive together alike: a key given twice is new for its first caller only', async () => {
@@ -34,17 +37,17 @@ describe.each(ENGINES)('DeliveryKeys on %s', (engine) => {
     const answers = await Promise.all(
       ['event:Ev01', 'event:Ev00', 'event:Ev01', 'event:Ev02'].map((key) => keys.firstSeen(key)),
     );
-    expect(answers).toEqual([true, false, false, true]);
+    expect(answers.map((answer) => answer.first)).toEqual([true, false, false, true]);
   });
 
   it('remembers a key for the ttl (one hour by default), then treats it as new', async () => {
     const { keys, clock } = await deliveryKeys();
     await keys.firstSeen('action:1');
     clock.advance(TTL_MS - 1);
-    expect(await keys.firstSeen('action:1')).toBe(false);
+    expect((await keys.firstSeen('action:1')).first).toBe(false);
     clock.advance(1);
-    expect(await keys.firstSeen('action:1')).toBe(true);
-    expect(await keys.firstSeen('action:1')).toBe(false);
+    expect((await keys.firstSeen('action:1')).first).toBe(true);
+    expect((await keys.firstSeen('action:1')).first).toBe(false);
   });
 
   it('prunes expired keys as it goes, so the table does not grow without end', async () => {
@@ -70,16 +73,16 @@ describe.each(ENGINES)('DeliveryKeys on %s', (engine) => {
     await one.firstSeen('x'); // prunes 'old'
     clock.advance(TTL_MS * 0.4);
     // 'middle' has expired, but the last pruning was less than a ttl ago, whichever binding made it.
-    expect(await two.firstSeen('y')).toBe(true);
+    expect((await two.firstSeen('y')).first).toBe(true);
     expect(await keyCount(sql)).toBe(3);
-    expect(await two.firstSeen('middle')).toBe(true);
+    expect((await two.firstSeen('middle')).first).toBe(true);
   });
 
   it('is shared by every connection to the same database', async () => {
     const clock = manualClock();
     const one = new DeliveryKeys(await temp.open('shared.db'), { now: clock.now, pruning: neverPruned() });
     const two = new DeliveryKeys(await temp.open('shared.db'), { now: clock.now, pruning: neverPruned() });
-    expect(await one.firstSeen('k')).toBe(true);
-    expect(await two.firstSeen('k')).toBe(false);
+    expect((await one.firstSeen('k')).first).toBe(true);
+    expect((await two.firstSeen('k')).first).toBe(false);
   });
 });

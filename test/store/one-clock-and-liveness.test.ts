@@ -54,7 +54,7 @@ describe(`the database's clock (${TEST_ENGINE})`, () => {
   });
 
   it("is the store's clock: what it writes and compares, unless a test names another", async () => {
-    const store = await openStore(await temp.target(), { approvalTtlMs: 60_000 });
+    const store = await openStore(await temp.target());
     try {
       await store.leases.take('lock:+15550100', 'a change', 60_000);
       const sql = await temp.open();
@@ -100,7 +100,7 @@ it("no shared code reads the host's clock for a time other replicas compare", ()
 describe(`liveness (${TEST_ENGINE})`, () => {
   it('is held while a process runs and ends the moment it is killed', async () => {
     const target = await temp.target();
-    const store = await openStore(target, { approvalTtlMs: 60_000 });
+    const store = await openStore(target);
     // Another process holds its liveness on the same database, prints its replica, and waits to be killed.
     const holder = spawn(
       process.execPath,

@@ -176,6 +176,7 @@ describe('approvalRequestMessage', () => {
     change,
     requester: { userId: 'U0ALICE', source: 'button' },
     expiresAt: EXPIRES,
+    hoursOpen: 24,
   });
   const styles = (change: PendingChange) => {
     const shown = approvalRequestMessage(request(change));

@@ -15,6 +15,7 @@ import type { BulkForm, BulkWords, ChangeKind, ConfirmWords } from './kind.js';
 import { numberBuy, numberBuyBulk } from './number-buy.js';
 import { numberRelease, numberReleaseBulk } from './number-release.js';
 import { routingMap, routingMapBulk } from './routing-map.js';
+import { settingsChange } from './settings-change.js';
 
 /** A kind as the registry keeps it: handed only records of its own shape, which its name picks. */
 type AnyKind = ChangeKind<StoredChange, Change>;
@@ -40,6 +41,7 @@ registerKind(numberRelease, numberReleaseBulk);
 registerKind(routingMap, routingMapBulk);
 registerKind(agentCreate);
 registerKind(agentDelete);
+registerKind(settingsChange);
 
 /** The kinds by the names the layers above use for them: `KIND.map` is `routing.map`. */
 export const KIND = {
@@ -48,6 +50,7 @@ export const KIND = {
   map: routingMap.name,
   createAgent: agentCreate.name,
   deleteAgent: agentDelete.name,
+  settings: settingsChange.name,
 } as const;
 export type Kind = (typeof KIND)[keyof typeof KIND] | (string & {});
 
@@ -93,10 +96,10 @@ export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent
 
 /**
  * The Undo of a finished change, or of a batch of a kind (a batch's items are walked back whatever each was); none at
- * all when the policy offers none (VOICE_UNDO_HOURS=0).
+ * all when the settings offer none (undo hours 0).
  */
-export function undoOffer(deps: OpsDeps, of: { change: Change } | { kind: string }): UndoOffer | undefined {
-  if (deps.policy.undoHours === 0) return undefined;
+export function undoOffer(undoHours: number, of: { change: Change } | { kind: string }): UndoOffer | undefined {
+  if (undoHours === 0) return undefined;
   const { undo } = 'change' in of ? announcedKind(of.change) : changeKind(of.kind);
   if ('never' in undo) return { withheld: undo.never };
   return { withheld: 'change' in of ? undo.withheld?.(of.change) : undefined };

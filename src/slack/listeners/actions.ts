@@ -292,7 +292,7 @@ function registerHomePaging(
 }
 
 /** Opens a form over whatever held the button: pushed onto a modal, else opened from a message or the Home tab. */
-function openFormOver(deps: SlackDeps, body: Body, view: ModalView, instead: string): Promise<void> {
+export function openFormOver(deps: SlackDeps, body: Body, view: ModalView, instead: string): Promise<void> {
   const push = body.view?.type === 'modal';
   return openForm(deps, { triggerId: body.trigger_id, view, push, instead, reply: replyFor(deps, body) });
 }

@@ -32,6 +32,7 @@ import { type Requester, requesterIn } from '../who-asked.js';
 import { bulkAnswer } from './batches.js';
 import { openMapModal } from './modal-openers.js';
 import { exportAnswer } from './routing-plan.js';
+import { accessAnswer, settingsAnswer } from './settings.js';
 
 interface Invocation {
   deps: SlackDeps;
@@ -146,5 +147,9 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await historyAnswer(deps, command.subject));
     case 'unroute':
       return reply({ kind: 'message', message: unrouteMessage(command.number) });
+    case 'settings':
+      return reply(await settingsAnswer(deps, actor));
+    case 'access':
+      return reply(await accessAnswer(deps, actor, command.person));
   }
 }

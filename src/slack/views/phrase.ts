@@ -1,7 +1,7 @@
 // A kind of change's words (ops' phrases) in mrkdwn: what it wrote is escaped, and what it names is drawn as the
 // views draw it everywhere, a number bold, an id as code, an agent by name and id.
 import type { Mention, Phrase } from '../../ops/api.js';
-import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
+import { bold, code, escapeMrkdwn, mentionChannel, mentionMember } from '../mrkdwn.js';
 import { agentLabel, agentNameOrId } from './text.js';
 
 function mention(part: Mention): string {
@@ -13,6 +13,8 @@ function mention(part: Mention): string {
   if ('agentName' in part) return agentNameOrId(part.agentName);
   if ('strong' in part) return bold(part.strong);
   if ('code' in part) return code(part.code);
+  if ('member' in part) return mentionMember(part.member);
+  if ('channel' in part) return mentionChannel(part.channel);
   if ('warning' in part) return ':warning: ';
   return '\n';
 }

@@ -1,29 +1,39 @@
 // The guardrails in force, in one line each, for help and the Home tab: a person sees the rules before meeting them.
 import { confirmWordsOf, type PoliciesInForce } from '../../ops/api.js';
+import { approvalsChannelOf, type SettingName } from '../../settings.js';
 import { mentionChannel } from '../mrkdwn.js';
 
 const PERIOD = { day: 'today', week: 'this week' } as const;
 
 /** Mrkdwn lines, empty when no guardrail is set. */
-export function policyLines({ policy, buying }: PoliciesInForce): string[] {
+export function policyLines({ policy, locks, buying }: PoliciesInForce): string[] {
+  // A rule locked by the environment or the policy file names its key there; the rest are admins' to change in Slack.
+  const tag = (name: SettingName) => (locks[name] ? ` (\`${locks[name].key}\`)` : '');
   const lines = buying.map(({ rule, limit, used }) => {
-    const whose = rule === 'VOICE_BUY_LIMIT' ? 'Buying' : 'Your buying';
-    return `:moneybag: ${whose}: ${used} of ${limit.count} ${PERIOD[limit.window]} (\`${rule}\`)`;
+    const whose = rule === 'buyLimit' ? 'Buying' : 'Your buying';
+    return `:moneybag: ${whose}: ${used} of ${limit.count} ${PERIOD[limit.window]}${tag(rule)}`;
   });
   if (policy.requireApproval.length > 0) {
     const what = policy.requireApproval.map((action) => confirmWordsOf(action).gerund).join(', ');
-    const where = policy.approvalsChannelId ? `, asked in ${mentionChannel(policy.approvalsChannelId)}` : '';
+    const channel = approvalsChannelOf(policy);
+    const where = channel ? `, asked in ${mentionChannel(channel)}` : '';
     const sentence = `${what.charAt(0).toUpperCase()}${what.slice(1)}`;
     const verb = policy.requireApproval.length === 1 ? 'needs' : 'need';
-    lines.push(`:raised_hand: ${sentence} ${verb} a second approver${where} (\`VOICE_REQUIRE_APPROVAL\`)`);
+    lines.push(`:raised_hand: ${sentence} ${verb} a second approver${where}${tag('requireApproval')}`);
   }
   if (policy.changeChannels.length > 0) {
     const channels = policy.changeChannels.map(mentionChannel).join(', ');
-    lines.push(`:round_pushpin: Changes only in ${channels} (\`VOICE_CHANGE_CHANNELS\`)`);
+    lines.push(`:round_pushpin: Changes only in ${channels}${tag('changeChannels')}`);
   }
   if (policy.typedRelease) {
-    lines.push(':keyboard: Releasing a routed number asks for its last four digits (`VOICE_TYPED_RELEASE`)');
+    lines.push(`:keyboard: Releasing a routed number asks for its last four digits${tag('typedRelease')}`);
   }
-  if (lines.length > 0) lines.push('Whoever runs Voice Ops sets these rules.');
+  if (lines.length === 0) return lines;
+  const anyLocked = lines.some((line) => line.endsWith('`)'));
+  lines.push(
+    anyLocked
+      ? 'Admins change these rules with `/voice settings`; those named by a variable, whoever runs Voice Ops.'
+      : 'Admins change these rules with `/voice settings`.',
+  );
   return lines;
 }

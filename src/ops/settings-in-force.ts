@@ -1,0 +1,56 @@
+// The settings in force: what admins stored, under what the environment or the policy file locks, over the defaults.
+// Each read knows the settings' version: a Slack delivery found it in the statement that recorded its key, before any
+// listener had it; anything else (the reconciler, a sweep) reads it, one small statement. A change made on another
+// replica is therefore in force here from the next request after its answer, with no restart, no message between
+// replicas to lose, and no round trip added to a request.
+
+import { settingsVersionSeen } from '../delivery-scope.js';
+import type { Logger } from '../log.js';
+import {
+  DEFAULT_SETTINGS,
+  type GivenSettings,
+  type Lock,
+  SETTING_NAMES,
+  type SettingName,
+  type Settings,
+  settingsSchema,
+} from '../settings.js';
+import type { SettingsRepo } from '../store/store.js';
+
+export class SettingsInForce {
+  #known?: { version: number; settings: Settings };
+
+  constructor(
+    private readonly stored: SettingsRepo,
+    readonly given: GivenSettings,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** The settings in force now. */
+  async current(): Promise<Settings> {
+    const version = settingsVersionSeen() ?? (await this.stored.version());
+    // Versions only grow: settings read at this version or later are as new as the request needs.
+    if (this.#known && this.#known.version >= version) return this.#known.settings;
+    const read = await this.stored.read();
+    const settings = { ...this.#valid(read.values), ...this.given.locked };
+    this.#known = { version: read.version, settings };
+    return settings;
+  }
+
+  /** Where a locked setting is given; undefined when admins may change it in Slack. */
+  lockedBy(name: SettingName): Lock | undefined {
+    return this.given.lockedBy[name];
+  }
+
+  /** The stored settings over the defaults; a stored value this code cannot read is left out, and said. */
+  #valid(values: Map<string, unknown>): Settings {
+    const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+    for (const name of SETTING_NAMES) {
+      if (!values.has(name)) continue;
+      const parsed = settingsSchema.shape[name].safeParse(values.get(name));
+      if (parsed.success) settings[name] = parsed.data;
+      else this.logger?.warn({ setting: name }, 'a stored setting is not readable: its default is in force');
+    }
+    return settingsSchema.parse(settings);
+  }
+}

@@ -1,0 +1,147 @@
+// The settings as operations: what is in force and where each comes from, an admin's change of them (checked,
+// then confirmed through the kinds' one path), the seeding of what the configuration gives, and who holds which role.
+
+import { z } from 'zod';
+import {
+  approvalsChannelOf,
+  type Lock,
+  SETTING_NAMES,
+  type SettingName,
+  type Settings,
+  settingsSchema,
+} from '../settings.js';
+import { jsonText } from '../store/columns.js';
+import { requestConfirmation } from './ask-confirmation.js';
+import type { ConfirmationPrompt } from './changes.js';
+import { atomically, newCorrelationId, record } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { KIND } from './kinds/index.js';
+import { SETTINGS_TARGET } from './kinds/settings-change.js';
+import { lockoutOf } from './lockout.js';
+import { mayRequest } from './policies.js';
+import type { SettingChange } from './settings-words.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
+
+/** The settings in force, and those the configuration locks with where each is given. */
+export interface SettingsView {
+  settings: Settings;
+  locks: Partial<Record<SettingName, Lock>>;
+}
+
+export async function settingsView(deps: OpsDeps): Promise<SettingsView> {
+  return { settings: await deps.settings.current(), locks: deps.settings.given.lockedBy };
+}
+
+/** Settings by name, null for one to unset (a limit removed, a channel cleared). */
+const proposal = z.record(z.string(), z.unknown()).transform((values) => ({
+  named: Object.keys(values),
+  values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null)),
+}));
+
+const sameValue = (a: unknown, b: unknown): boolean => jsonText(a ?? null) === jsonText(b ?? null);
+
+/** What a proposal changes, setting by setting (`named`), against the settings in force. */
+function changesFrom(now: Settings, proposed: Partial<Settings>, named: readonly string[]): SettingChange[] {
+  return SETTING_NAMES.filter((name) => named.includes(name) && !sameValue(now[name], proposed[name])).map((name) => ({
+    name,
+    before: now[name] ?? null,
+    after: proposed[name] ?? null,
+  }));
+}
+
+/**
+ * An admin's change of some settings (a form's worth): refused as it stands when it touches a locked setting, would
+ * leave no admin, or asks for approvals with nowhere to ask; else the confirmation of what it does. A form that
+ * changes nothing is said so, and nothing is asked.
+ */
+export async function requestSettingsChange(
+  deps: OpsDeps,
+  actor: Actor,
+  input: unknown,
+  correlationId: string,
+): Promise<Result<{ prompt: ConfirmationPrompt }>> {
+  const denied = await mayRequest(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET, correlationId });
+  if (denied) return denied;
+  const given = proposal.safeParse(input);
+  const parsed = settingsSchema.partial().strict().safeParse(given.data?.values);
+  if (!given.success || !parsed.success) {
+    const issue = (given.error ?? parsed.error)?.issues[0];
+    return fail('invalid', `That is not a setting Voice Ops reads: ${issue?.path.join('.')} ${issue?.message}`);
+  }
+  const now = await deps.settings.current();
+  const changes = changesFrom(now, parsed.data, given.data.named);
+  const refused =
+    refuseLocked(deps, changes) ?? (await refuseUnworkable(deps, actor, { ...now, ...parsed.data }, changes));
+  if (refused) return refused;
+  if (changes.length === 0)
+    return fail('invalid', 'Nothing to change: the settings already say that.', { code: 'unchanged' });
+  return requestConfirmation(deps, actor, correlationId, { kind: KIND.settings, changes });
+}
+
+/** A locked setting is changed where it is given, never in Slack: the refusal says where. */
+function refuseLocked(deps: OpsDeps, changes: SettingChange[]): Failure | undefined {
+  for (const { name } of changes) {
+    const lock = deps.settings.lockedBy(name);
+    if (lock) {
+      return fail(
+        'denied',
+        `${name} is set by ${lock.key} in ${lock.where}, so it cannot be changed in Slack: whoever runs Voice Ops ` +
+          'can change it there.',
+        { code: 'locked', field: name },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Settings that would lock the team out, or ask for approvals in no channel. */
+async function refuseUnworkable(
+  deps: OpsDeps,
+  actor: Actor,
+  after: Settings,
+  changes: SettingChange[],
+): Promise<Failure | undefined> {
+  if (changes.some(({ name }) => name === 'admins')) {
+    const lockout = await lockoutOf(deps, after.admins, actor);
+    if (lockout) return lockout;
+  }
+  if (after.requireApproval.length > 0 && !approvalsChannelOf(after)) {
+    return fail(
+      'invalid',
+      'Changes that wait for an approver need a channel to ask in: set the approvals channel or the ' +
+        'announcements channel first.',
+      { field: 'requireApproval' },
+    );
+  }
+  return undefined;
+}
+
+/** Who changes the settings at start: the environment or the policy file, never a person. */
+const CONFIGURATION: Actor = { userId: 'configuration', userName: 'the configuration', source: 'system' };
+
+/**
+ * Writes what the configuration gives into the store at start: each locked setting the store holds otherwise, and
+ * each seed the store does not hold yet. One audited change with before and after, or nothing, whichever replica
+ * starts first: the store's lock on the settings makes replicas starting together take turns.
+ */
+export async function seedSettings(deps: OpsDeps): Promise<void> {
+  const { locked, seed } = deps.settings.given;
+  await atomically(deps, async (deps) => {
+    await deps.store.lock(SETTINGS_TARGET);
+    const stored = await deps.store.settings.read();
+    const changes: SettingChange[] = [];
+    for (const name of SETTING_NAMES) {
+      const given = name in locked ? locked : !stored.values.has(name) && name in seed ? seed : undefined;
+      if (!given || (stored.values.has(name) && sameValue(stored.values.get(name), given[name]))) continue;
+      changes.push({ name, before: stored.values.get(name) ?? null, after: given[name] ?? null });
+    }
+    if (changes.length === 0) return;
+    await deps.store.settings.write(new Map(changes.map((c) => [c.name, c.after ?? undefined])), CONFIGURATION.userId);
+    await record(deps, CONFIGURATION, newCorrelationId(), {
+      action: KIND.settings,
+      outcome: 'succeeded',
+      target: SETTINGS_TARGET,
+      params: { changes },
+    });
+  });
+}

@@ -1,0 +1,117 @@
+// Who may do what, the guardrails and the channels: plain data, kept in the store and changed by admins in Slack,
+// seeded (and, where given, locked) by the environment or a policy file. The one schema every source is read with.
+import { z } from 'zod';
+
+/** The changes that may be made to wait for a second person's approval. */
+export const APPROVABLE_ACTIONS = [
+  'number.buy',
+  'number.release',
+  'agent.delete',
+  'routing.map',
+  'settings.change',
+] as const;
+export type ApprovableAction = (typeof APPROVABLE_ACTIONS)[number];
+
+const BUY_LIMIT_TEXT = /^(\d{1,6})\s*\/\s*(day|week)$/i;
+
+/** At most `count` numbers bought per UTC day or per ISO week (Monday to Sunday, UTC). */
+export const buyLimitSchema = z.object({
+  count: z.number().int().min(0).max(999_999),
+  window: z.enum(['day', 'week']),
+});
+export type BuyLimit = z.infer<typeof buyLimitSchema>;
+
+/** `5/day` or `20/week`, as the environment and the policy file write a buy limit. */
+export function parseBuyLimit(text: string): BuyLimit | undefined {
+  const match = BUY_LIMIT_TEXT.exec(text.trim());
+  if (!match) return undefined;
+  return { count: Number(match[1]), window: match[2]?.toLowerCase() === 'week' ? 'week' : 'day' };
+}
+
+export const buyLimitText = (limit: BuyLimit): string => `${limit.count}/${limit.window}`;
+
+/** A Slack user (`U…`, `W…`) or user group (`S…`). */
+export const memberId = z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'is not a Slack user or user-group id');
+export const channelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'is not a channel id (C… or G…)');
+const hours = (min: number) => z.number().int().min(min).max(720);
+
+export const settingsSchema = z.object({
+  /** Who holds the admin role: user ids, and user groups whose members do. */
+  admins: z.array(memberId),
+  /** Who holds the operator role. */
+  operators: z.array(memberId),
+  /** Who may approve a change that waits for a second person; empty: anyone with the role the change needs. */
+  approvers: z.array(memberId),
+  /** Changes that, once confirmed, wait for another person's approval. */
+  requireApproval: z.array(z.enum(APPROVABLE_ACTIONS)),
+  /** A request not decided within this time ends. */
+  approvalTtlHours: hours(1),
+  /** Buys for the whole workspace. */
+  buyLimit: buyLimitSchema.optional(),
+  /** Buys by each person. */
+  buyLimitPerUser: buyLimitSchema.optional(),
+  /** The channels where changes are accepted; empty means anywhere. */
+  changeChannels: z.array(channelId),
+  /** Releasing a number that routes to an agent asks for its last four digits, typed. */
+  typedRelease: z.boolean(),
+  /** How long after a change its Undo is offered (0: never). */
+  undoHours: hours(0),
+  /** Where changes are announced. */
+  announcementsChannel: channelId.optional(),
+  /** Where requests for approval are posted; else the announcements channel. */
+  approvalsChannel: channelId.optional(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingName = keyof Settings;
+export const SETTING_NAMES = settingsSchema.keyof().options;
+
+/** What is in force where nothing says otherwise. */
+export const DEFAULT_SETTINGS: Settings = {
+  admins: [],
+  operators: [],
+  approvers: [],
+  requireApproval: [],
+  approvalTtlHours: 24,
+  changeChannels: [],
+  typedRelease: false,
+  undoHours: 24,
+};
+
+/** The environment variable that gives each setting. */
+export const SETTING_VARIABLES: Record<SettingName, string> = {
+  admins: 'VOICE_ADMINS',
+  operators: 'VOICE_OPERATORS',
+  approvers: 'VOICE_APPROVERS',
+  requireApproval: 'VOICE_REQUIRE_APPROVAL',
+  approvalTtlHours: 'VOICE_APPROVAL_TTL_HOURS',
+  buyLimit: 'VOICE_BUY_LIMIT',
+  buyLimitPerUser: 'VOICE_BUY_LIMIT_PER_USER',
+  changeChannels: 'VOICE_CHANGE_CHANNELS',
+  typedRelease: 'VOICE_TYPED_RELEASE',
+  undoHours: 'VOICE_UNDO_HOURS',
+  announcementsChannel: 'NOTIFY_CHANNEL_ID',
+  approvalsChannel: 'VOICE_APPROVALS_CHANNEL_ID',
+};
+
+/** Where a locked setting is given: its key (`VOICE_BUY_LIMIT`, `buyLimit`) in a source (`the environment`). */
+export interface Lock {
+  key: string;
+  where: string;
+}
+
+/**
+ * Settings given as code, in the environment or the policy file: `locked` are in force and cannot be changed in
+ * Slack (`lockedBy` says where each comes from); `seed` fill what the store does not hold yet, and are changed in
+ * Slack after.
+ */
+export interface GivenSettings {
+  locked: Partial<Settings>;
+  lockedBy: Partial<Record<SettingName, Lock>>;
+  seed: Partial<Settings>;
+}
+
+export const NOTHING_GIVEN: GivenSettings = { locked: {}, lockedBy: {}, seed: {} };
+
+/** Where requests for approval are asked: the approvals channel, else the announcements channel. */
+export const approvalsChannelOf = (settings: Settings): string | undefined =>
+  settings.approvalsChannel ?? settings.announcementsChannel;

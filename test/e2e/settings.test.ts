@@ -1,0 +1,221 @@
+// Settings from Slack: an admin changes who may do what, and the change is shown before it applies, confirmed,
+// audited with before and after, and announced; it is in force at the next request. An operator cannot open the
+// settings, the last admin cannot remove themselves, a setting the environment gives is refused with where it comes
+// from, and `/voice access` says who holds which role and through what.
+import { afterEach, describe, expect, it } from 'vitest';
+import { CALLBACK, SETTINGS } from '../../src/slack/ids.js';
+import { ADMIN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { checkboxesInput, multiSelectInput, type StateValues, textInput, usersInput } from '../harness/payloads.js';
+import {
+  askForConfirmation,
+  auditRows,
+  blocksOf,
+  EPHEMERAL,
+  hasElement,
+  readable,
+  shownText,
+  viewOf,
+  voiceNumber,
+} from './support.js';
+
+const NEWCOMER = 'UNEWCOMER';
+const GROUP = 'SNIGHTSHIFT';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function start(options: Parameters<typeof startTestApp>[0] = {}): Promise<TestApp> {
+  t = await startTestApp({ settingsFrom: 'slack', groups: { [GROUP]: [NEWCOMER] }, ...options });
+  return t;
+}
+
+/** Presses a group's Change button under `/voice settings` and returns the form Slack was asked to open. */
+async function openForm(app: TestApp, user: string, group: keyof typeof SETTINGS.open) {
+  const sent = await app.action({ userId: user, actionId: SETTINGS.open[group], value: group, container: EPHEMERAL });
+  const opened = await app.slack.waitFor('views.open', (call) => call.body.trigger_id === sent.triggerId);
+  return viewOf(opened);
+}
+
+/** The roles form as submitted: each list's people and user groups. */
+function rolesForm(lists: { admins: string[]; operators: string[]; approvers?: string[] }): StateValues {
+  const state: StateValues = {};
+  for (const name of ['admins', 'operators', 'approvers'] as const) {
+    const ids = lists[name] ?? [];
+    state[SETTINGS.block(name, 'people')] = { [SETTINGS.value]: usersInput(ids.filter((id) => !id.startsWith('S'))) };
+    state[SETTINGS.block(name, 'groups')] = {
+      [SETTINGS.groupPick]: multiSelectInput(ids.filter((id) => id.startsWith('S'))),
+    };
+  }
+  return state;
+}
+
+/** Submits a settings form; resolves with the confirmation modal the app put in its place. */
+async function submitForm(app: TestApp, user: string, stateValues: StateValues, viewId = `VSET${Date.now()}`) {
+  const mark = app.slack.mark();
+  const answer = await app.submit({ userId: user, viewId, callbackId: CALLBACK.settings, stateValues });
+  expect(answer.status).toBe(200);
+  const shown = await app.slack.waitFor(
+    'views.update',
+    (call) => call.body.view_id === viewId && !readable(blocksOf(call)).includes('Loading'),
+    { since: mark },
+  );
+  return { viewId, shown: viewOf(shown) };
+}
+
+/** Confirms the settings change shown in the modal `viewId`, and waits for its outcome there and for its announcement. */
+async function confirmInModal(app: TestApp, user: string, viewId: string, confirmationId: string) {
+  const mark = app.slack.mark();
+  await app.submit({
+    userId: user,
+    viewId,
+    callbackId: CALLBACK.confirmChange,
+    privateMetadata: confirmationId,
+    stateValues: {},
+  });
+  const done = await app.slack.waitFor(
+    'views.update',
+    (call) => call.body.view_id === viewId && !/Loading|Working/.test(readable(blocksOf(call))),
+    { since: mark },
+  );
+  await app.settled();
+  return readable(blocksOf(done));
+}
+
+async function grant(app: TestApp, lists: Parameters<typeof rolesForm>[0]) {
+  await openForm(app, ADMIN, 'roles');
+  const { viewId, shown } = await submitForm(app, ADMIN, rolesForm(lists));
+  expect(shown.callback_id).toBe(CALLBACK.confirmChange);
+  return {
+    viewId,
+    effect: readable(shown.blocks),
+    outcome: await confirmInModal(app, ADMIN, viewId, shown.private_metadata ?? ''),
+  };
+}
+
+const settingsRows = async (app: TestApp) =>
+  (await auditRows(app)).filter((row) => row.action === 'settings.change' && row.outcome === 'succeeded');
+
+describe('roles set in Slack', () => {
+  it('an admin gives a person the operator role, confirmed, audited with before and after, and announced; they can then buy', async () => {
+    const app = await start();
+    const number = await voiceNumber(app);
+    const refused = await app.respondedTo((await app.command(`numbers buy ${number}`, VIEWER)).responseUrlId);
+    expect(shownText(refused)).toContain('You need the operator role');
+    expect(shownText(refused)).toContain('to the operators in /voice settings');
+
+    const { effect, outcome } = await grant(app, { admins: [ADMIN], operators: [OPERATOR, VIEWER] });
+    expect(effect).toContain(`<@${VIEWER}> becomes an operator`);
+    expect(outcome).toMatch(/changed the settings/i);
+
+    const [row] = (await settingsRows(app)).filter((candidate) => candidate.actor_id === ADMIN);
+    expect(JSON.parse(row?.params ?? '{}')).toEqual({
+      changes: [{ name: 'operators', before: [OPERATOR], after: [OPERATOR, VIEWER] }],
+    });
+    const announced = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
+    expect(announced.map(shownText).join('\n')).toContain(`<@${VIEWER}> becomes an operator`);
+
+    const { prompt } = await askForConfirmation(app, VIEWER, `numbers buy ${number}`);
+    expect(shownText(prompt)).toContain(number);
+  });
+
+  it('a role given to a user group reaches its members, and `/voice access` says through which group', async () => {
+    const app = await start();
+    const { effect } = await grant(app, { admins: [ADMIN], operators: [OPERATOR, GROUP] });
+    expect(effect).toContain(`Members of <!subteam^${GROUP}> become operators`);
+    const number = await voiceNumber(app);
+    const { prompt } = await askForConfirmation(app, NEWCOMER, `numbers buy ${number}`);
+    expect(shownText(prompt)).toContain(number);
+
+    const one = await app.respondedTo((await app.command(`access <@${NEWCOMER}>`, VIEWER)).responseUrlId);
+    expect(shownText(one)).toContain(`<@${NEWCOMER}> is *an operator*. Granted through <!subteam^${GROUP}>`);
+    const all = await app.respondedTo((await app.command('access', VIEWER)).responseUrlId);
+    expect(shownText(all)).toContain(`<!subteam^${GROUP}> (user group): <@${NEWCOMER}>`);
+    expect(shownText(all)).toContain(`<@${ADMIN}>`);
+  });
+
+  it('an operator can neither open the settings nor press their buttons, and each refusal is audited', async () => {
+    const app = await start();
+    const answer = await app.respondedTo((await app.command('settings', OPERATOR)).responseUrlId);
+    expect(shownText(answer)).toContain('You need the admin role to change the settings');
+    const pressed = await app.action({
+      userId: OPERATOR,
+      actionId: SETTINGS.open.roles,
+      value: 'roles',
+      container: EPHEMERAL,
+    });
+    expect(shownText(await app.respondedTo(pressed.responseUrlId))).toContain('You need the admin role');
+    expect(app.slack.calls('views.open')).toHaveLength(0);
+    const denials = (await auditRows(app)).filter((row) => row.action === 'access.denied' && row.actor_id === OPERATOR);
+    expect(denials.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the last admin cannot remove themselves: refused with a sentence, and nothing changes', async () => {
+    const app = await start();
+    await openForm(app, ADMIN, 'roles');
+    const { shown } = await submitForm(app, ADMIN, rolesForm({ admins: [], operators: [OPERATOR, ADMIN] }));
+    expect(readable(shown.blocks)).toContain('That would leave no admin, not even you');
+    expect(await settingsRows(app)).toHaveLength(1); // the seeding at start, nothing since
+    const still = await app.respondedTo((await app.command('settings', ADMIN)).responseUrlId);
+    expect(hasElement(blocksOf(still), SETTINGS.open.roles)).toBe(true);
+  });
+
+  it('a form that changes nothing says so and asks nothing', async () => {
+    const app = await start();
+    await openForm(app, ADMIN, 'roles');
+    const { shown } = await submitForm(app, ADMIN, rolesForm({ admins: [ADMIN], operators: [OPERATOR] }));
+    expect(readable(shown.blocks)).toContain('Nothing to change');
+  });
+});
+
+describe('settings the environment gives', () => {
+  it('are shown locked with their variable, have no input in the form, and a forged change is refused with its source', async () => {
+    const app = await start({ settingsFrom: 'environment', env: { VOICE_TYPED_RELEASE: 'true' } });
+    const shown = await app.respondedTo((await app.command('settings', ADMIN)).responseUrlId);
+    expect(shownText(shown)).toContain(':lock: `VOICE_ADMINS` in the environment');
+    const form = await openForm(app, ADMIN, 'roles');
+    const blockIds = form.blocks.map((block) => block.block_id);
+    expect(blockIds).not.toContain(SETTINGS.block('admins', 'people'));
+    expect(readable(form.blocks)).toContain('`VOICE_ADMINS` in the environment: changed there, not here');
+
+    const { shown: refused } = await submitForm(app, ADMIN, {
+      [SETTINGS.block('typedRelease')]: { [SETTINGS.value]: checkboxesInput([]) },
+    });
+    expect(readable(refused.blocks)).toContain('typedRelease is set by VOICE_TYPED_RELEASE in the environment');
+    expect((await settingsRows(app)).filter((row) => row.actor_id === ADMIN)).toHaveLength(0);
+  });
+});
+
+describe('policies set in Slack', () => {
+  it('a buy limit set in the policies form holds at once, and `/voice audit settings` lists the change', async () => {
+    const app = await start();
+    await openForm(app, ADMIN, 'policies');
+    const { viewId, shown } = await submitForm(app, ADMIN, {
+      [SETTINGS.block('buyLimit', 'count')]: { [SETTINGS.value]: textInput('0') },
+      [SETTINGS.block('undoHours')]: { [SETTINGS.value]: textInput('24') },
+    });
+    expect(readable(shown.blocks)).toContain('The workspace may buy 0 numbers a day (was no limit)');
+    await confirmInModal(app, ADMIN, viewId, shown.private_metadata ?? '');
+    const number = await voiceNumber(app);
+    const refused = await app.respondedTo((await app.command(`numbers buy ${number}`, OPERATOR)).responseUrlId);
+    expect(shownText(refused)).toContain('Buying limit reached');
+    expect(shownText(refused)).toContain('An admin can change it with /voice settings.');
+    const audit = await app.respondedTo((await app.command('audit settings', VIEWER)).responseUrlId);
+    expect(shownText(audit)).toContain('`settings.change`');
+  });
+
+  it('a number typed wrong in a form is said under its input, and nothing is asked', async () => {
+    const app = await start();
+    const answer = await app.submit({
+      userId: ADMIN,
+      callbackId: CALLBACK.settings,
+      stateValues: { [SETTINGS.block('approvalTtlHours')]: { [SETTINGS.value]: textInput('soon') } },
+    });
+    expect(answer.json).toEqual({
+      response_action: 'errors',
+      errors: { [SETTINGS.block('approvalTtlHours')]: 'A whole number of hours from 1 to 720.' },
+    });
+  });
+});
