@@ -5,9 +5,11 @@
 // route, say why they offer no Undo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
-import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
+import { ADMIN, NOTIFY_CHANNEL, OPERATOR, type TestApp } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import {
+  announced,
+  announcedWith,
   announcementCalls,
   applyPlan,
   askForConfirmation,
@@ -220,6 +222,35 @@ describe('Undo', () => {
     expect(shownText(history)).toMatch(/deleted · <@UADMIN> · Undo · audit #/);
   });
 
+  it('is offered beside each change of a message that gathers one person’s minute of changes', async () => {
+    offset += 2 * 60_000;
+    const answers = [];
+    for (const index of [5, 6]) await mapped(number(index), agent(0).id);
+    for (const index of [5, 6]) answers.push(await mapped(number(index), agent(1).id));
+    const burst = await announcedWith(t, `<@${OPERATOR}> made 4 changes:`);
+    // The first routes offer none; each re-route's line carries the Undo of its maker's answer.
+    const undos = buttonValues(burst.blocks, ACTION.undoChange);
+    expect(undos).toEqual(answers.map((answer) => onlyButton(blocksOf(answer), ACTION.undoChange)));
+    const inChannel = (user: string, value: string) =>
+      t.action({
+        userId: user,
+        actionId: ACTION.undoChange,
+        value,
+        container: { type: 'message', channelId: NOTIFY_CHANNEL, messageTs: burst.ts },
+      });
+    const [fifth = '', sixth = ''] = undos;
+    // Someone else is refused; the maker and an admin each get the plan of the change they pressed, and only it.
+    const refused = await t.respondedTo((await inChannel(OTHER_OPERATOR, fifth)).responseUrlId);
+    expect(shownText(refused)).toContain('Only the person who made this change, or an admin, can undo it.');
+    const plan = await t.respondedTo((await inChannel(OPERATOR, fifth)).responseUrlId);
+    expect(shownText(plan)).toContain(number(5));
+    expect(shownText(plan)).not.toContain(number(6));
+    const byAdmin = await t.respondedTo((await inChannel(ADMIN, sixth)).responseUrlId);
+    expect(shownText(byAdmin)).toContain(number(6));
+    expect(shownText(await applyPlan(t, byAdmin, ADMIN))).toContain('Routed 1 of 1 number');
+    expect(await routeOf(number(6))).toBe(agent(0).id);
+  });
+
   it('is refused once VOICE_UNDO_HOURS have passed, and changes nothing', async () => {
     const done = await mapped(number(4), agent(0).id);
     const rerouted = await mapped(number(4), agent(1).id);
@@ -229,6 +260,11 @@ describe('Undo', () => {
     expect(shownText(late)).toContain('Undo is offered for 24 hours after a change');
     expect(shownText(late)).toContain('/voice changes since');
     expect(await routeOf(number(4))).toBe(agent(1).id);
+    // So is the Undo beside a change in a message of several.
+    const burst = announced(t).find((message) => message.text.includes(`re-routed *${number(5)}*`));
+    const [fifth = ''] = buttonValues(burst?.blocks ?? [], ACTION.undoChange);
+    const tooLate = await press(t, OPERATOR, ACTION.undoChange, fifth);
+    expect(shownText(await t.respondedTo(tooLate.responseUrlId))).toContain('Undo is offered for 24 hours');
     // The export it names gives the routing from before the re-route: the number routed to the first agent.
     const asOf = /\/voice export as of (.+? UTC)/.exec(shownText(late))?.[1];
     expect(asOf).toBeDefined();
