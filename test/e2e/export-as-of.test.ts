@@ -2,6 +2,7 @@
 // first, in the format of `/voice export` then, and pasted into `/voice plan` it plans (and applies) the way back;
 // `/voice changes since TIME` says per number what changed since, from which agent to which and by whom. A time to
 // come or unreadable is refused in one sentence, and a log edited after it was written is named and nothing rebuilt.
+// TIME is read in the person's Slack time zone when Slack gives one, else in UTC, and the answer says which.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionOf } from '../../src/ops/api.js';
 import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
@@ -22,6 +23,10 @@ import {
   shownText,
   startSeededApp,
 } from './support.js';
+
+/** Someone whose Slack time zone is Paris's (UTC+1 in March), and who reads every time in it. */
+const IN_PARIS = 'UPARIS';
+const PARIS = { name: 'Europe/Paris', label: 'Central European Time', offsetSeconds: 3600 };
 
 let t: TestApp;
 let numbers: SandboxNumber[];
@@ -65,6 +70,7 @@ beforeAll(async () => {
     { agents: 3, numbers: 4, routed: 0 },
     { now: () => new Date(Date.now() + offset) },
   ));
+  t.slack.setUser(IN_PARIS, { tz: PARIS });
   // 09:00: two first routes.
   setClock('2031-03-10T09:00:00Z');
   await mapThroughApp(t, OPERATOR, number(0), agent(0).id);
@@ -117,6 +123,22 @@ describe('/voice export as of TIME', () => {
     expect(routeLines(before)).toEqual([]);
   });
 
+  it("reads TIME in the person's Slack time zone, and says in which, with UTC beside it", async () => {
+    const inParis = await reply('export as of today 12:30', IN_PARIS);
+    expect(shownText(inParis)).toContain('routed as of 2031-03-10 12:30 Europe/Paris (11:30 UTC)');
+    expect(routeLines(copiedCodeBlock(inParis))).toEqual(routeLines(shownThen[2] ?? ''));
+    const midnight = copiedCodeBlock(await reply('export as of 2031-03-10', IN_PARIS));
+    expect(midnight).toContain('as of 2031-03-10 00:00 Europe/Paris (2031-03-09 23:00 UTC)');
+    // A time that names its offset is read in it, wherever the person is.
+    expect(shownText(await reply('export as of 2031-03-10T09:30Z', IN_PARIS))).toContain(
+      'as of 2031-03-10 10:30 Europe/Paris (09:30 UTC)',
+    );
+    // A moment to come is said in the person's zone too.
+    expect(shownText(await reply('changes since today 23:00', IN_PARIS))).toContain(
+      '2031-03-10 23:00 Europe/Paris (22:00 UTC) is still to come (it is 2031-03-10 14:00',
+    );
+  });
+
   it('pasted into /voice plan, plans the way back, and applied, routes the numbers as they were', async () => {
     const then = copiedCodeBlock(await reply('export as of today 11:30'));
     const plan = await planThroughForm(t, OPERATOR, then);
@@ -142,6 +164,12 @@ describe('/voice changes since TIME', () => {
     expect(shown).toContain(`${numberText(2)}: ${agentText(2)} → ${agentText(2)} · by <@${OPERATOR}>`);
     expect(shown).toContain(`${numberText(3)}: nowhere → ${agentText(2)} · by <@${OPERATOR}>`);
     expect(shown).not.toContain(`*${number(0)}*`);
+  });
+
+  it("reads TIME in the person's Slack time zone, and gives the export's command in UTC, to copy", async () => {
+    const shown = shownText(await reply('changes since 2031-03-10T11:30', IN_PARIS));
+    expect(shown).toContain('Routing changes since 2031-03-10 11:30 Europe/Paris (10:30 UTC)*: 3 numbers');
+    expect(shown).toContain('`/voice export as of 2031-03-10 10:30 UTC`');
   });
 
   it('says so when nothing changed', async () => {

@@ -155,11 +155,13 @@ function retry(metadata: string, pasted: string, fromFile: boolean, why = 'Voice
 }
 
 /**
- * Today's routing, or as of a moment typed (`asOf`): as text when it fits a message, else as a file in the person's
- * direct messages with the app.
+ * Today's routing, or as of a moment typed (`asOf`, read in the person's Slack time zone, else UTC): as text when it
+ * fits a message, else as a file in the person's direct messages with the app.
  */
 export async function exportAnswer(deps: SlackDeps, actor: Actor, asOf?: string): Promise<Answer> {
-  const exported = await (asOf === undefined ? deps.ops.exportRouting() : deps.ops.exportRoutingAsOf(asOf));
+  const exported = await (asOf === undefined
+    ? deps.ops.exportRouting()
+    : deps.ops.exportRoutingAsOf(asOf, await deps.people.zone(actor.userId)));
   if (!exported.ok) return { kind: 'failure', failure: exported };
   const mayPlan = roleIncludes(await deps.ops.roleOf(actor), 'operator');
   if (exported.text.length <= EXPORT_INLINE_MAX) {
