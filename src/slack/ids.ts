@@ -66,6 +66,8 @@ export const CALLBACK = {
   routingPlan: 'routing_plan_modal',
   bulkMap: 'bulk_map_modal',
   routeNumbers: 'route_numbers_modal',
+  /** The Home tab's export: today's routing, or as of a time typed. */
+  exportRouting: 'export_routing_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
 } as const;
@@ -82,4 +84,5 @@ export const INPUT = {
   typedConfirmation: { block: 'typed_confirmation', action: 'value' },
   routingText: { block: 'routing_text', action: 'value' },
   routingFile: { block: 'routing_file', action: 'file' },
+  exportAsOf: { block: 'export_as_of', action: 'value' },
 } as const;

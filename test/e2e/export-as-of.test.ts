@@ -5,8 +5,10 @@
 // TIME is read in the person's Slack time zone when Slack gives one, else in UTC, and the answer says which.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionOf } from '../../src/ops/api.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
+import { textInput } from '../harness/payloads.js';
 import { allowAuditEdits } from '../store/audit-support.js';
 import {
   applyPlan,
@@ -18,10 +20,12 @@ import {
   lastAuditRow,
   mapThroughApp,
   planThroughForm,
+  readable,
   type SandboxAgent,
   type SandboxNumber,
   shownText,
   startSeededApp,
+  viewOf,
 } from './support.js';
 
 /** Someone whose Slack time zone is Paris's (UTC+1 in March), and who reads every time in it. */
@@ -58,6 +62,33 @@ const routeLines = (exported: string) => exported.split('\n').filter((line) => !
 async function reRoute(phoneNumber: string, agentId: string): Promise<void> {
   const { confirmationId } = await askForConfirmation(t, OPERATOR, `map ${phoneNumber} ${agentId}`);
   expect(shownText(await confirmAs(t, OPERATOR, confirmationId))).toContain('Re-routed');
+}
+
+/**
+ * The Home tab's Export routing pressed by `user`, its form submitted with `asOf` typed: the submission's answer, and
+ * what the view it shows reads (its code block apart).
+ */
+async function exportFromHome(user: string, asOf: string): Promise<{ answer: unknown; shown: string; code: string }> {
+  const mark = t.slack.mark();
+  await t.homeOpened(user);
+  const home = viewOf(await t.slack.waitFor('views.publish', (call) => call.body.user_id === user, { since: mark }));
+  const pressed = await t.action({
+    userId: user,
+    actionId: ACTION.exportRouting,
+    container: { type: 'view', viewId: `VHOME${user}`, viewType: 'home', privateMetadata: home.private_metadata },
+  });
+  const form = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
+  expect(form.callback_id).toBe(CALLBACK.exportRouting);
+  const submitted = await t.submit({
+    userId: user,
+    callbackId: CALLBACK.exportRouting,
+    privateMetadata: form.private_metadata,
+    stateValues: { [INPUT.exportAsOf.block]: { [INPUT.exportAsOf.action]: textInput(asOf || null) } },
+  });
+  const view = (submitted.json as { view?: { blocks: Parameters<typeof readable>[0] } } | undefined)?.view;
+  const shown = readable(view?.blocks ?? []);
+  const code = (/```([\s\S]*)```/.exec(shown)?.[1] ?? '').replace(/&gt;/g, '>').replace(/&lt;/g, '<');
+  return { answer: submitted.json, shown, code };
 }
 
 /** `/voice export` now, as its code block holds it. */
@@ -139,6 +170,22 @@ describe('/voice export as of TIME', () => {
     );
   });
 
+  it("is asked for from the Home tab's Export, in a form whose one field is the time, with the same answers", async () => {
+    const asOf = await exportFromHome(VIEWER, 'today 11:30');
+    expect(asOf.answer).toMatchObject({ response_action: 'update' });
+    expect(asOf.shown).toContain('routed as of 2031-03-10 11:30 UTC');
+    expect(routeLines(asOf.code)).toEqual(routeLines(shownThen[2] ?? ''));
+    // Empty, it is today's routing; in Paris, the time is read there.
+    expect(routeLines((await exportFromHome(VIEWER, '')).code)).toEqual(routeLines(await exportNow()));
+    expect((await exportFromHome(IN_PARIS, 'today 12:30')).shown).toContain('as of 2031-03-10 12:30 Europe/Paris');
+    // A time it cannot use is said under the field, and the form stays open.
+    const refused = await exportFromHome(VIEWER, 'tomorrow');
+    expect(refused.answer).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.exportAsOf.block]: expect.stringContaining('"tomorrow" is not a time Voice Ops can read') },
+    });
+  });
+
   it('pasted into /voice plan, plans the way back, and applied, routes the numbers as they were', async () => {
     const then = copiedCodeBlock(await reply('export as of today 11:30'));
     const plan = await planThroughForm(t, OPERATOR, then);
@@ -216,6 +263,10 @@ describe('an audit log edited after it was written', () => {
       expect(shown, command).not.toContain('```');
       expect(shown, command).not.toContain('agt_someone_else');
     }
+    // The Home tab's export as of a moment is stopped the same way, in its form.
+    const fromHome = await exportFromHome(VIEWER, 'today 11:30');
+    expect(fromHome.shown).toContain(`The audit log's hash chain breaks at row ${map.id}`);
+    expect(fromHome.code).toBe('');
     expect(t.slack.uploadedFiles()).toEqual([]);
     expect(t.logs.text()).toContain('the audit chain is broken');
   });
