@@ -2,6 +2,7 @@
 // (each outcome row keeps its number's agent before and after); its kind says what undoes what it made; the inverse
 // is planned (routes, releases) or confirmed (an agent's deletion) as if asked for by hand, by the same roles and
 // guardrails; the Undo's own audit rows (undo-trail.ts) name the change it undoes.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
@@ -55,7 +56,7 @@ export async function undo(
   if (refused) return refused;
   const { inverse } = kind.undo;
   const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
-  const once = await deps.locks.tryWith([`undo:${correlationId}`], id, async () => {
+  const planOnce = async () => {
     const earlier = await earlierUndo(deps, actor, correlationId, options);
     if (earlier) return earlier;
     const undone = await undoSteps(deps, actor, { undoes: correlationId, id, ...options }, steps);
@@ -64,9 +65,20 @@ export async function undo(
       await recordUndoStep(deps, actor, id, correlationId, { outcome: 'requested', params: left });
     }
     return undone;
-  });
-  return once?.value ?? fail('busy', 'That change is being undone already: its plan is shown where Undo was pressed.');
+  };
+  // A click that meets another planning the same Undo (a double click, on this replica or another) waits for that
+  // plan, and is shown it.
+  for (let wait = 0; wait < PLANNING_WAITS; wait++) {
+    const once = await deps.locks.tryWith([`undo:${correlationId}`], id, planOnce);
+    if (once) return once.value;
+    await sleep(PLANNING_POLL_MS);
+  }
+  return fail('busy', 'That change is being undone already: its plan is shown where Undo was pressed.');
 }
+
+/** How long a click waits for another click's plan of the same Undo: 20 looks, 100 ms apart. */
+const PLANNING_WAITS = 20;
+const PLANNING_POLL_MS = 100;
 
 /**
  * The Undo of a change planned earlier, shown again to the person who has it open (a second click), unless they ask
