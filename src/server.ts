@@ -236,6 +236,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   const slackDeps = {
     ops,
     slack,
+    people,
     homePositions: new Map(),
     searches: new Map(),
     sandbox: Boolean(sandbox),
@@ -243,7 +244,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     logger,
     metrics,
   };
-  registerListeners(app, slackDeps, { deliveries: store.deliveries, identity, people });
+  registerListeners(app, slackDeps, { deliveries: store.deliveries, identity });
   // Requests for approval nobody decided in time are ended (messages updated, requesters told) once a minute.
   const expireApprovals = () =>
     inFlight.run(

@@ -145,8 +145,8 @@ export async function requestDeleteAgent(
     });
     return { ok: true, status: 'in_use', inUse };
   }
-  const change = { kind: KIND.deleteAgent, agentId: agent.id, agentName: agent.name };
-  const asked = await requestConfirmation(deps, actor, correlationId, change, undoes);
+  const change = { kind: KIND.deleteAgent, agentId: agent.id, agentName: agent.name, ...(undoes ? { undoes } : {}) };
+  const asked = await requestConfirmation(deps, actor, correlationId, change);
   return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
 }
 

@@ -28,6 +28,7 @@ import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
 import type { SettingsView } from './settings.js';
+import type { TimeZone } from './time-zone.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
 import type { UndoOptions, UndoResult } from './undo.js';
 
@@ -141,11 +142,12 @@ export interface VoiceOps {
   exportRouting(): Promise<Result<RoutingExport>>;
   /**
    * The routing as it was at a moment typed by a person (`yesterday 09:00`), rebuilt from the audit log as its hash
-   * chain is verified, in the same format: pasted into a plan, it routes back. From a broken chain, nothing.
+   * chain is verified, in the same format: pasted into a plan, it routes back. From a broken chain, nothing. The
+   * time is read in the person's time zone when it is known, else in UTC.
    */
-  exportRoutingAsOf(time: string): Promise<Result<RoutingExport>>;
+  exportRoutingAsOf(time: string, zone?: TimeZone): Promise<Result<RoutingExport>>;
   /** Each number whose routing changed since a moment typed by a person: its agent then and now, and by whom. */
-  routingChangesSince(time: string): Promise<Result<RoutingChanges>>;
+  routingChangesSince(time: string, zone?: TimeZone): Promise<Result<RoutingChanges>>;
   /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */
   batchView(batchId: string, page?: number, size?: number): Promise<BatchView | undefined>;
   /** Confirms a plan and applies it, once; a plan the account no longer matches comes back new, to confirm again. */
@@ -225,6 +227,7 @@ export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
 export type { SettingsView } from './settings.js';
 export { effectsOf, type SettingChange } from './settings-words.js';
+export { type TimeZone, timeZone } from './time-zone.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 export type { UndoOptions, UndoResult } from './undo.js';
 export { visible, withInvisibleShown } from './visible.js';

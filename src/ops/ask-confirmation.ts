@@ -10,13 +10,12 @@ import { mayRequest, typedConfirmation } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
 
-/** Stores a change that waits for the requester's Confirm, and audits the request (with the change it undoes). */
+/** Stores a change that waits for the requester's Confirm, and audits the request. */
 export async function requestConfirmation(
   deps: OpsDeps,
   actor: Actor,
   correlationId: string,
   change: PendingChange,
-  undoes?: string,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
   const confirmation = await deps.store.confirmations.create({
     change,
@@ -28,7 +27,7 @@ export async function requestConfirmation(
     action: change.kind,
     outcome: 'requested',
     target: targetOf(change),
-    params: undoes ? { ...change, undoes } : change,
+    params: change,
   });
   return { ok: true, prompt: promptOf(await deps.settings.current(), confirmation, change) };
 }

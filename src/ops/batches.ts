@@ -27,6 +27,7 @@ import { runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
+import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Work } from './work.js';
 
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
@@ -510,14 +511,15 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
   const view = await batchView(deps, batchId);
   if (!view) throw new Error(`batch ${batchId} vanished`);
   const { counts } = view;
-  await record(deps, actor, batchId, {
-    action: batchAction(view.plan.request.kind),
+  const ended = {
     outcome: stopped ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
     params: countsParams(counts),
     error: counts.failed
       ? fail('provider', `${counts.failed} of the items failed.`, { code: 'items_failed' })
       : undefined,
-  });
+  } as const;
+  await record(deps, actor, batchId, { action: batchAction(view.plan.request.kind), ...ended });
+  await recordUndoStep(deps, actor, batchId, undoesOf(view.plan.request), ended);
   await announceBatch(deps, actor, view);
   return view;
 }
@@ -631,6 +633,7 @@ export async function cancelPlan(deps: OpsDeps, actor: Actor, batchId: string): 
   if (!own.ok) return own;
   if (!(await deps.store.batches.move(batchId, ['planned'], 'expired'))) return alreadyStarted(deps, batchId);
   await record(deps, actor, batchId, { action: actionOf(own.batch), outcome: 'cancelled' });
+  await recordUndoStep(deps, actor, batchId, undoesOf(own.batch.plan.request), { outcome: 'cancelled' });
   return { ok: true };
 }
 
@@ -670,18 +673,17 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
     const actor: Actor = { ...batch.actor, source: 'system' };
     const view = await batchView(deps, batch.id);
     if (!view) continue;
-    await record(deps, actor, batch.id, {
-      action: batchAction(view.plan.request.kind),
+    const cutShort = {
       outcome: 'failed',
       params: countsParams(view.counts),
       error: fail(
         'provider',
         'The batch was cut short (the app stopped, or lost its database): the rest waits for Resume.',
-        {
-          code: 'interrupted',
-        },
+        { code: 'interrupted' },
       ),
-    });
+    } as const;
+    await record(deps, actor, batch.id, { action: batchAction(view.plan.request.kind), ...cutShort });
+    await recordUndoStep(deps, actor, batch.id, undoesOf(view.plan.request), cutShort);
     interrupted.push({ actor, view });
   }
   return interrupted;

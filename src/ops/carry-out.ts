@@ -7,6 +7,7 @@ import { busy, providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import { ProviderReads } from './provider-reads.js';
 import type { Actor, Result } from './types.js';
+import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
 
 /** A finished change as carried out: its report, and the correlation id of its audit trail. */
@@ -46,11 +47,24 @@ export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: strin
   return carryOutClaimed(deps, actor, correlationId, work);
 }
 
-/** The same path for a change whose intent its claim opened (a confirmation's, an approval's), in its transaction. */
-export function carryOutClaimed(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
+/**
+ * The same path for a change whose intent its claim opened (a confirmation's, an approval's), in its transaction; an
+ * Undo's change (an agent's deletion) also gives the Undo its outcome, unless the reconciler is to settle it.
+ */
+export async function carryOutClaimed(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  work: Work,
+): Promise<Result<Done>> {
   const describe = () =>
     [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
-  return deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
+  const done = await deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
+  if (done.ok || !done.unsettled) {
+    const outcome = done.ok ? { outcome: 'succeeded' as const } : { outcome: 'failed' as const, error: done };
+    await recordUndoStep(deps, actor, correlationId, undoesOf(work.intent), outcome);
+  }
+  return done;
 }
 
 async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {

@@ -92,6 +92,8 @@ function howOf(row: AuditEvent): HistoryHow {
   if (row.source === 'provider') return 'outside Voice Ops';
   // The app settles on its own what a stopped process left under way, checking with the provider.
   if (row.params?.reconciled === true || row.source === 'system') return 'checked with the provider';
+  // A single change an Undo asked for (an agent's deletion) names the change it undoes on its row.
+  if (typeof row.params?.undoes === 'string') return 'Undo';
   const how = { command: 'command', button: 'button', modal: 'form', home: 'Home tab' } as const;
   return how[row.source];
 }

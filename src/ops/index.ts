@@ -31,6 +31,7 @@ import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { requestSettingsChange, settingsView } from './settings.js';
+import type { TimeZone } from './time-zone.js';
 import { type Actor, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
 
@@ -156,8 +157,8 @@ export function createOps(deps: OpsDeps): VoiceOps {
     planCheckedText: (actor: Actor, checked: CheckedText) => planCheckedText(deps, actor, checked),
     /** Today's routing in the same format, to edit and paste back. */
     exportRouting: () => exportRouting(deps, deps.now()),
-    exportRoutingAsOf: (time: string) => exportRoutingAsOf(deps, time),
-    routingChangesSince: (time: string) => routingChangesSince(deps, time),
+    exportRoutingAsOf: (time: string, zone?: TimeZone) => exportRoutingAsOf(deps, time, zone),
+    routingChangesSince: (time: string, zone?: TimeZone) => routingChangesSince(deps, time, zone),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
     applyBatch: (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) =>
       applyBatch(deps, actor, batchId, options),

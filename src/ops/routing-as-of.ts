@@ -8,6 +8,7 @@ import type { AgentRef } from './phrase.js';
 import { type Replayed, type RouteChange, replayRoutes } from './route-replay.js';
 import type { RoutingExport } from './routing-plans.js';
 import { routingText } from './routing-text.js';
+import type { TimeZone } from './time-zone.js';
 import { parseTypedTime } from './typed-time.js';
 import { type Failure, fail, type Result } from './types.js';
 
@@ -15,14 +16,19 @@ import { type Failure, fail, type Result } from './types.js';
 export type NamedRouteChange = Omit<RouteChange, 'before' | 'after'> & { before?: AgentRef; after?: AgentRef };
 
 export interface RoutingChanges {
-  /** The moment, said back: "2026-11-27 09:00 UTC". */
+  /** The moment, said back in the zone it was read in: "2026-11-27 09:00 Europe/Paris (08:00 UTC)". */
   since: string;
+  /** The moment in UTC, to copy into a command: "2026-11-27 08:00 UTC". */
+  sinceUtc: string;
   changes: NamedRouteChange[];
 }
 
-/** The routing at the moment `time` names, in the format a plan reads: pasted into a plan, it routes back. */
-export async function exportRoutingAsOf(deps: OpsDeps, time: string): Promise<Result<RoutingExport>> {
-  const moment = parseTypedTime(time, deps.now());
+/**
+ * The routing at the moment `time` names (read in the person's `zone`, else UTC), in the format a plan reads: pasted
+ * into a plan, it routes back.
+ */
+export async function exportRoutingAsOf(deps: OpsDeps, time: string, zone?: TimeZone): Promise<Result<RoutingExport>> {
+  const moment = parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;
@@ -38,9 +44,13 @@ export async function exportRoutingAsOf(deps: OpsDeps, time: string): Promise<Re
   return { ok: true, text: routingText(routes, header), routed: routes.length, asOf: moment.said };
 }
 
-/** Each number changed since the moment `time` names: its agent then and now, bought or released, and by whom. */
-export async function routingChangesSince(deps: OpsDeps, time: string): Promise<Result<RoutingChanges>> {
-  const moment = parseTypedTime(time, deps.now());
+/** Each number changed since the moment `time` names (in `zone`): its agent then and now, bought or released, by whom. */
+export async function routingChangesSince(
+  deps: OpsDeps,
+  time: string,
+  zone?: TimeZone,
+): Promise<Result<RoutingChanges>> {
+  const moment = parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;
@@ -50,7 +60,7 @@ export async function routingChangesSince(deps: OpsDeps, time: string): Promise<
     before: named(change.before),
     after: named(change.after),
   }));
-  return { ok: true, since: moment.said, changes };
+  return { ok: true, since: moment.said, sinceUtc: moment.utc, changes };
 }
 
 /** The whole log replayed as its chain is verified; a row that breaks the chain stops it, and is named. */

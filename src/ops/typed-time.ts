@@ -1,19 +1,24 @@
 // A moment as a person types it after `as of` or `since`: an ISO time, a date, today or yesterday (at a time), or so
-// long ago. UTC unless the text names its offset, since the audit log keeps UTC and a team may span time zones. A
-// moment still to come is refused: nothing has happened then yet.
+// long ago. Read in the person's Slack time zone when Slack gives it, else in UTC, unless the text names its offset; the
+// audit log keeps UTC, and a team may span time zones, so the answer says in which zone it read the time. A moment
+// still to come is refused: nothing has happened then yet.
+import { type ClockTime, clockIn, momentOf, type TimeZone } from './time-zone.js';
 import { fail, type Result } from './types.js';
 import { visible } from './visible.js';
 
 /** The forms a moment may take, as an error names them. */
 export const TIME_FORMS =
-  'an ISO time (2026-11-27T09:00Z, 2026-11-27T09:00:00+01:00, or 2026-11-27T09:00 in UTC), a date (2026-11-27, ' +
-  'from 00:00 UTC), today or yesterday with a time (yesterday 09:00, in UTC), yesterday, or N minutes, hours or ' +
-  'days ago';
+  'an ISO time (2026-11-27T09:00Z, 2026-11-27T09:00:00+01:00, or 2026-11-27T09:00 in your Slack time zone), a date ' +
+  '(2026-11-27, from 00:00), today or yesterday with a time (yesterday 09:00), yesterday, or N minutes, hours or days ' +
+  'ago; without an offset, a time is read in your Slack time zone, or in UTC when Slack does not give it';
 
-/** A moment read, and how it is said back: "2026-11-27 09:00 UTC". */
+/** A moment read, and how it is said back. */
 export interface TypedTime {
   at: Date;
+  /** In the zone it was read in, with UTC beside it: "2026-11-27 09:00 Europe/Paris (08:00 UTC)". */
   said: string;
+  /** In UTC, as a command reads it the same in any zone: "2026-11-27 08:00 UTC". */
+  utc: string;
 }
 
 /** Characters of an unreadable time echoed back. */
@@ -21,72 +26,97 @@ const ECHO_MAX = 60;
 const MINUTE_MS = 60_000;
 const UNIT_MS = { minute: MINUTE_MS, hour: 60 * MINUTE_MS, day: 24 * 60 * MINUTE_MS } as const;
 
-// A time as the answers say it back (`2026-11-27 09:00 UTC`) reads as typed, so that it can be copied into a command.
+// A time as the answers say it back in UTC (`2026-11-27 09:00 UTC`) reads as typed, so that it can be copied into a
+// command.
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z| ?UTC|[+-]\d{2}:\d{2})?)?$/i;
 const DAY_WORD = /^(today|yesterday)(?:\s+(\d{1,2}):(\d{2}))?$/i;
 const AGO = /^(\d{1,6})\s+(minute|hour|day)s?\s+ago$/i;
 
-/** `2026-11-27 09:00 UTC`, with the seconds (and milliseconds) only when there are any. */
-export function utcText(at: Date): string {
-  const text = at
+/** `2026-11-27 09:00`: a UTC date's date and time, with the seconds (and milliseconds) only when there are any. */
+const clockText = (clock: Date): string =>
+  clock
     .toISOString()
     .slice(0, 23)
     .replace('T', ' ')
     .replace(/\.000$/, '')
     .replace(/:00$/, '');
-  return `${text} UTC`;
+
+/** `2026-11-27 09:00 UTC`. */
+export const utcText = (at: Date): string => `${clockText(at)} UTC`;
+
+/**
+ * The moment in the zone, with UTC beside it (its time, or its date and time when the date differs):
+ * `2026-11-27 09:00 Europe/Paris (08:00 UTC)`; in UTC alone without a zone.
+ */
+export function zonedText(at: Date, zone: TimeZone | undefined): string {
+  if (!zone) return utcText(at);
+  const local = clockText(clockIn(at, zone));
+  const utc = clockText(at);
+  const sameDay = local.slice(0, 10) === utc.slice(0, 10);
+  return `${local} ${zone.name} (${sameDay ? utc.slice(11) : utc} UTC)`;
 }
 
-/** The moment `typed` names, `now` being the app's clock; an unreadable or future one is refused, naming the forms. */
-export function parseTypedTime(typed: string, now: Date): Result<TypedTime> {
+/**
+ * The moment `typed` names, `now` being the app's clock, read in `zone` (UTC without one); an unreadable or future one
+ * is refused, naming the forms.
+ */
+export function parseTypedTime(typed: string, now: Date, zone?: TimeZone): Result<TypedTime> {
   const text = typed.trim();
-  const at = isoTime(text) ?? dayWordTime(text, now) ?? agoTime(text, now);
+  const at = isoTime(text, zone) ?? dayWordTime(text, now, zone) ?? agoTime(text, now);
   if (at === undefined || Number.isNaN(at.getTime())) {
     const echo = text.length > ECHO_MAX ? `${visible(text.slice(0, ECHO_MAX))}…` : visible(text);
     return fail('invalid', `"${echo}" is not a time Voice Ops can read. Give ${TIME_FORMS}.`);
   }
-  const said = utcText(at);
+  const said = zonedText(at, zone);
   if (at > now) {
-    const current = utcText(new Date(now.getTime() - now.getUTCMilliseconds()));
+    const current = zonedText(new Date(now.getTime() - now.getUTCMilliseconds()), zone);
     return fail(
       'invalid',
       `${said} is still to come (it is ${current} now), and nothing has happened then yet. Give a time in the ` +
         `past: ${TIME_FORMS}.`,
     );
   }
-  return { ok: true, at, said };
+  return { ok: true, at, said, utc: utcText(at) };
 }
 
-/** Milliseconds since the epoch of a UTC calendar time, or undefined when no such time exists (2026-02-30, 24:00). */
-function utcTime(parts: { year: number; month: number; day: number; hour: number; minute: number; second: number }) {
-  const { year, month, day, hour, minute, second } = parts;
-  const time = Date.UTC(year, month - 1, day, hour, minute, second);
-  const back = new Date(time);
-  const exists =
-    back.getUTCFullYear() === year &&
-    back.getUTCMonth() === month - 1 &&
-    back.getUTCDate() === day &&
-    hour < 24 &&
-    minute < 60 &&
-    second < 60;
-  return exists ? time : undefined;
+/** Whether a clock time exists on the calendar (not 2026-02-30, nor 24:00). */
+function exists(clock: ClockTime): boolean {
+  const back = new Date(Date.UTC(clock.year, clock.month - 1, clock.day));
+  return (
+    back.getUTCFullYear() === clock.year &&
+    back.getUTCMonth() === clock.month - 1 &&
+    back.getUTCDate() === clock.day &&
+    clock.hour < 24 &&
+    clock.minute < 60 &&
+    clock.second < 60
+  );
 }
 
-function isoTime(text: string): Date | undefined {
+/** The moment of a clock time in the zone, or in UTC; undefined when no such time exists. */
+function momentIn(clock: ClockTime, zone: TimeZone | undefined): number | undefined {
+  if (!exists(clock)) return undefined;
+  return zone
+    ? momentOf(clock, zone)
+    : Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
+}
+
+function isoTime(text: string, zone: TimeZone | undefined): Date | undefined {
   const match = ISO.exec(text);
   if (!match) return undefined;
-  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', offset = 'Z'] = match;
-  const time = utcTime({
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', offset] = match;
+  const clock = {
     year: Number(year),
     month: Number(month),
     day: Number(day),
     hour: Number(hour),
     minute: Number(minute),
     second: Number(second),
-  });
-  const offsetMs = offsetOf(offset);
-  if (time === undefined || offsetMs === undefined) return undefined;
-  return new Date(time + Number(fraction.slice(0, 3).padEnd(3, '0')) - offsetMs);
+  };
+  // A time that names its offset (Z, UTC, +01:00) is read in it; any other, in the person's zone.
+  const offsetMs = offset === undefined ? undefined : offsetOf(offset);
+  const time = momentIn(clock, offset === undefined ? zone : undefined);
+  if (time === undefined || (offset !== undefined && offsetMs === undefined)) return undefined;
+  return new Date(time + Number(fraction.slice(0, 3).padEnd(3, '0')) - (offsetMs ?? 0));
 }
 
 /** `+01:00` in milliseconds; `Z` and `UTC` are 0. */
@@ -97,21 +127,25 @@ function offsetOf(offset: string): number | undefined {
   return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes) * MINUTE_MS;
 }
 
-/** `today 14:30`, `yesterday 09:00`, `yesterday` (00:00): days of the UTC calendar. */
-function dayWordTime(text: string, now: Date): Date | undefined {
+/** `today 14:30`, `yesterday 09:00`, `yesterday` (00:00): days of the person's calendar, or of UTC's. */
+function dayWordTime(text: string, now: Date, zone: TimeZone | undefined): Date | undefined {
   const match = DAY_WORD.exec(text);
   if (!match) return undefined;
   const [, word = '', hour = '0', minute = '0'] = match;
-  const time = utcTime({
-    year: now.getUTCFullYear(),
-    month: now.getUTCMonth() + 1,
-    day: now.getUTCDate(),
-    hour: Number(hour),
-    minute: Number(minute),
-    second: 0,
-  });
-  if (time === undefined) return undefined;
-  return new Date(word.toLowerCase() === 'yesterday' ? time - UNIT_MS.day : time);
+  const today = zone ? clockIn(now, zone) : now;
+  const day = word.toLowerCase() === 'yesterday' ? new Date(today.getTime() - UNIT_MS.day) : today;
+  const time = momentIn(
+    {
+      year: day.getUTCFullYear(),
+      month: day.getUTCMonth() + 1,
+      day: day.getUTCDate(),
+      hour: Number(hour),
+      minute: Number(minute),
+      second: 0,
+    },
+    zone,
+  );
+  return time === undefined ? undefined : new Date(time);
 }
 
 /** `90 minutes ago`, `1 hour ago`, `2 days ago`. */

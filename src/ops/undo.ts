@@ -1,11 +1,13 @@
 // Undo: a change walked back through the same path as any change. What the change did is read from its audit rows
 // (each outcome row keeps its number's agent before and after); its kind says what undoes what it made; the inverse
 // is planned (routes, releases) or confirmed (an agent's deletion) as if asked for by hand, by the same roles and
-// guardrails, and its request's audit row names the change it undoes.
+// guardrails; the Undo's own audit rows (undo-trail.ts) name the change it undoes.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
 import { type DeleteRequest, requestDeleteAgent } from './agents.js';
-import { type BatchView, planBatch } from './batches.js';
+import { type BatchView, batchView, cancelPlan, planBatch } from './batches.js';
 import type { AccountRead } from './bulk-items.js';
 import { deny, roleOf } from './context.js';
 import type { OpsDeps } from './deps.js';
@@ -14,6 +16,7 @@ import { changeKind, isKind, KIND } from './kinds/index.js';
 import type { Inverse } from './kinds/kind.js';
 import { utcText } from './typed-time.js';
 import { type Actor, type Failure, fail, type Result, roleIncludes } from './types.js';
+import { recordUndoStep, UNDO_ACTION } from './undo-trail.js';
 
 /**
  * The plan of an Undo with the items it leaves out and why, and how many of those were changed again since (which
@@ -32,7 +35,10 @@ export interface UndoOptions {
 const madeIn = (rows: AuditEvent[]) =>
   rows.filter((row) => row.outcome === 'succeeded' && isKind(row.action) && row.target !== undefined);
 
-/** Walks back the change of this correlation id, for its maker or an admin, within VOICE_UNDO_HOURS of it. */
+/**
+ * Walks back the change of this correlation id, for its maker or an admin, within VOICE_UNDO_HOURS of it. One Undo of
+ * a change is planned at a time, whichever replica each click reaches, and a change is undone once.
+ */
 export async function undo(
   deps: OpsDeps,
   actor: Actor,
@@ -51,9 +57,81 @@ export async function undo(
   if (refused) return refused;
   const { inverse } = kind.undo;
   const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
+  const planOnce = async () => {
+    const earlier = await earlierUndo(deps, actor, correlationId, options);
+    if (earlier) return earlier;
+    const undone = await undoSteps(deps, actor, { undoes: correlationId, id, ...options }, steps);
+    if (undone.ok && undone.status !== 'in_use') {
+      const left = undone.status === 'plan' ? { left: undone.left, changedSince: undone.changedSince } : {};
+      await recordUndoStep(deps, actor, id, correlationId, { outcome: 'requested', params: left });
+    }
+    return undone;
+  };
+  // A click that meets another planning the same Undo (a double click, on this replica or another) waits for that
+  // plan, and is shown it.
+  for (let wait = 0; wait < PLANNING_WAITS; wait++) {
+    const once = await deps.locks.tryWith([`undo:${correlationId}`], id, planOnce);
+    if (once) return once.value;
+    await sleep(PLANNING_POLL_MS);
+  }
+  return fail('busy', 'That change is being undone already: its plan is shown where Undo was pressed.');
+}
+
+/** How long a click waits for another click's plan of the same Undo: 20 looks, 100 ms apart. */
+const PLANNING_WAITS = 20;
+const PLANNING_POLL_MS = 100;
+
+/**
+ * The Undo of a change planned earlier, shown again to the person who has it open (a second click), unless they ask
+ * for it with the numbers changed since, which plans it anew; an Undo under way, or done, is not made twice.
+ */
+async function earlierUndo(
+  deps: OpsDeps,
+  actor: Actor,
+  undoes: string,
+  { includeChanged }: UndoOptions,
+): Promise<UndoResult | undefined> {
+  // The rows come oldest first: each Undo's last outcome is the one kept.
+  const undos = new Map((await deps.store.audit.about(UNDO_ACTION, undoes)).map((row) => [row.correlationId, row]));
+  const rows = [...undos.values()];
+  const done = rows.find((row) => row.outcome === 'succeeded');
+  if (done) {
+    return fail(
+      'already_used',
+      `That change was undone already, at ${utcText(new Date(done.at))}: the Undo's result carries Undo to walk it ` +
+        'back in turn.',
+    );
+  }
+  const requested = rows.filter((row) => row.outcome === 'requested');
+  for (const batch of await deps.store.batches.getMany(requested.map((row) => row.correlationId))) {
+    if (['awaiting', 'running', 'stopping'].includes(batch.state))
+      return fail('already_used', 'That change is being undone: its Undo was confirmed and is under way.');
+    const open = batch.state === 'planned' && Date.parse(batch.expiresAt) > deps.now().getTime();
+    if (!open || batch.requestedBy !== actor.userId) continue;
+    if (includeChanged) {
+      await cancelPlan(deps, actor, batch.id);
+      continue;
+    }
+    const view = await batchView(deps, batch.id);
+    const shown = planShown.safeParse(undos.get(batch.id)?.params);
+    if (view && shown.success) return { ok: true, status: 'plan', view, ...shown.data };
+  }
+  return undefined;
+}
+
+/** What an Undo's request row keeps of its plan: what it left out, and how many of those were changed since. */
+const planShown = z.object({ left: z.array(z.string()), changedSince: z.number() });
+
+/** The inverse of each step: an agent's deletion to confirm, or the plan of the routes back or the releases. */
+async function undoSteps(
+  deps: OpsDeps,
+  actor: Actor,
+  undo: UndoOptions & { undoes: string; id: string },
+  steps: { row: AuditEvent; step: Inverse }[],
+): Promise<UndoResult> {
   // An agent's creation is one change, walked back by its deletion, confirmed as any deletion is.
   for (const { step } of steps) {
-    if ('deleteAgent' in step) return requestDeleteAgent(deps, actor, step.deleteAgent, id, correlationId);
+    if ('deleteAgent' in step) return requestDeleteAgent(deps, actor, step.deleteAgent, undo.id, undo.undoes);
   }
   let read: AccountRead;
   try {
@@ -65,7 +143,7 @@ export async function undo(
   } catch (error) {
     return providerFailure(error);
   }
-  return planInverse(deps, actor, { undoes: correlationId, id, read, ...options }, steps);
+  return planInverse(deps, actor, { ...undo, read }, steps);
 }
 
 /** Only the change's maker, or an admin, may undo it; a refusal is audited under the Undo's own id. */

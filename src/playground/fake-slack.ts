@@ -103,7 +103,7 @@ export interface FakeSlack {
    * `usergroups.users.list` without `team_id` is refused (`missing_argument`), as Slack refuses it for an org token.
    */
   installOrgWide(enterpriseId: string): void;
-  /** What users.info answers for `userId`: their workspace, org, and whether they are a guest. */
+  /** What users.info answers for `userId`: their workspace, org, whether they are a guest, and their time zone. */
   setUser(userId: string, traits: UserTraits): void;
   /** Fields merged into the next successful answer of `method`, e.g. a `warning`. Queues. */
   annotateNext(method: string, fields: Record<string, unknown>): void;
@@ -135,6 +135,11 @@ export interface UserTraits {
   restricted?: boolean;
   /** A single-channel guest. */
   ultraRestricted?: boolean;
+  /**
+   * Their time zone as Slack gives it: `tz` (an IANA name), `tz_label` and `tz_offset` (seconds east of UTC now).
+   * Without one, users.info names none, and the app reads their times in UTC.
+   */
+  tz?: { name: string; label: string; offsetSeconds: number };
 }
 
 /** A failure at the HTTP level: a 429 with Retry-After, a 5xx. */
@@ -345,6 +350,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
             is_restricted: traits.restricted ?? false,
             is_ultra_restricted: traits.ultraRestricted ?? false,
             ...(enterpriseId ? { enterprise_user: { id, enterprise_id: enterpriseId, enterprise_name: 'Org' } } : {}),
+            ...(traits.tz ? { tz: traits.tz.name, tz_label: traits.tz.label, tz_offset: traits.tz.offsetSeconds } : {}),
             profile: { display_name: name, real_name: name },
           },
         };

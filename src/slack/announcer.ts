@@ -12,7 +12,12 @@ import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
 import { mentionChannel } from './mrkdwn.js';
 import { slackRefusal } from './slack-errors.js';
-import { announcementMessage, outsideChangesMessage } from './views/announcement.js';
+import {
+  type AnnouncedChange,
+  announcementMessage,
+  CHANGES_IN_ONE_MESSAGE,
+  outsideChangesMessage,
+} from './views/announcement.js';
 import { batchAnnouncementMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
 
@@ -23,8 +28,6 @@ const MAX_RETRY_AFTER_S = 10;
  * latest change, so that a message is never rewritten once newer ones have buried it: an update notifies no one.
  */
 export const BURST_MS = 60_000;
-/** Changes in one message at most; the next starts a new one. */
-const BURST_MAX = 50;
 /** Answers to chat.update meaning the message is no longer there to update: the change gets a message of its own. */
 const GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
 /** How long one replica may hold a person's open message while it posts or rewrites it. */
@@ -35,11 +38,17 @@ const TURN_POLL_MS = 50;
 interface Burst {
   channel: string;
   ts: string;
-  changes: Change[];
+  changes: AnnouncedChange[];
   postedAt: string;
 }
 
-const keptChanges = z.array(changeSchema);
+/** The changes an open message lists, each with its Undo, so that a rewrite keeps every Undo beside its line. */
+const keptChanges = z.array(
+  z.object({
+    change: changeSchema,
+    undo: z.object({ correlationId: z.string(), offer: z.object({ withheld: z.string().optional() }) }).optional(),
+  }),
+);
 
 /**
  * Posts each successful change to the team's channel on a client of its own, so that a rate limit or a hang here
@@ -97,19 +106,20 @@ export function slackAnnouncer(
     await open.forgetPostedBy(new Date(at - BURST_MS));
     const kept = await open.get(actorId);
     const changes = keptChanges.safeParse(kept?.changes);
-    if (!kept || !changes.success || changes.data.length >= BURST_MAX) return undefined;
+    if (!kept || !changes.success || changes.data.length >= CHANGES_IN_ONE_MESSAGE) return undefined;
     return { channel: kept.channelId, ts: kept.messageTs, changes: changes.data, postedAt: kept.postedAt };
   };
   const keep = (actorId: string, { channel, ts, changes, postedAt }: Burst) =>
     open.keep(actorId, { channelId: channel, messageTs: ts, changes, postedAt });
 
   const announceOne = async (channel: string, actorId: string, { change, undo }: Announcement): Promise<void> => {
+    const announced: AnnouncedChange = undo ? { change, undo } : { change };
     const at = now().getTime();
     const burst = await openBurst(actorId, at);
     // Kept again only once Slack has taken the change: after a failure the next change starts a new message.
     await open.forget(actorId);
     if (burst) {
-      const changes = [...burst.changes, change];
+      const changes = [...burst.changes, announced];
       try {
         const message = announcementMessage(actorId, changes);
         await withRetryAfter(() => client.chat.update({ channel: burst.channel, ts: burst.ts, ...message }));
@@ -119,10 +129,10 @@ export function slackAnnouncer(
         if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
       }
     }
-    const posted = await post(channel, announcementMessage(actorId, [change], undo));
+    const posted = await post(channel, announcementMessage(actorId, [announced]));
     if (posted.ts) {
       const postedAt = new Date(at).toISOString();
-      await keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [change], postedAt });
+      await keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [announced], postedAt });
     }
   };
 

@@ -20,7 +20,6 @@ import { registerSettings } from './listeners/settings.js';
 import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
-import type { People } from './people.js';
 import { EVENTS_PATH, slackHttpReceiver } from './receiver.js';
 import { listenerRouter } from './router.js';
 import type { Refusal } from './signed-request.js';
@@ -69,12 +68,12 @@ export function createBoltApp(
 export function registerListeners(
   app: App,
   deps: SlackDeps,
-  stores: { deliveries: DeliveriesRepo; identity: SlackIdentity; people: People },
+  stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
 ): void {
   app.use(ignoreUnlistenedEvents(Object.values(EVENT), deps.logger));
   app.use(identifyRequester());
   app.use(sayWhenDatabaseFails(deps));
-  app.use(oneWorkspace(stores.identity, stores.people, deps));
+  app.use(oneWorkspace(stores.identity, deps));
   app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
   app.use(listenersHaveIt());
   const router = listenerRouter();

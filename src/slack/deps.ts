@@ -5,11 +5,14 @@ import type { Metrics } from '../metrics.js';
 import type { VoiceOps } from '../ops/api.js';
 import type { SlackClients } from './clients.js';
 import type { HomePosition, ShownSearch } from './paging.js';
+import type { People } from './people.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 
 export interface SlackDeps {
   ops: VoiceOps;
   slack: SlackClients;
+  /** What users.info says of a person (their org, whether a guest, their time zone), kept a while. */
+  people: People;
   /** Where each user last left their Home tab (its pages and filter), so that a refresh keeps them. */
   homePositions: Map<string, HomePosition>;
   /** The last search each user was shown, so that a buy from it can show it again without the number bought. */

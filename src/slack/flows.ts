@@ -142,8 +142,9 @@ export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Pro
 }
 
 /** `/voice changes since TIME`: each number whose routing changed since then, or why it cannot be told. */
-export async function changesAnswer(deps: SlackDeps, since: string): Promise<Answer> {
-  const found = await deps.ops.routingChangesSince(since);
+/** `/voice changes since TIME`, TIME read in the person's Slack time zone (UTC when Slack does not give it). */
+export async function changesAnswer(deps: SlackDeps, actor: Actor, since: string): Promise<Answer> {
+  const found = await deps.ops.routingChangesSince(since, await deps.people.zone(actor.userId));
   return found.ok ? { kind: 'message', message: routingChangesMessage(found) } : { kind: 'failure', failure: found };
 }
 

@@ -68,6 +68,8 @@ export const CALLBACK = {
   routeNumbers: 'route_numbers_modal',
   /** A group of settings' form (roles, policies or channels): its inputs say which settings it changes. */
   settings: 'settings_modal',
+  /** The Home tab's export: today's routing, or as of a time typed. */
+  exportRouting: 'export_routing_modal',
   /** Read-only modals: results, progress, failures. */
   info: 'info_modal',
 } as const;
@@ -96,4 +98,5 @@ export const INPUT = {
   typedConfirmation: { block: 'typed_confirmation', action: 'value' },
   routingText: { block: 'routing_text', action: 'value' },
   routingFile: { block: 'routing_file', action: 'file' },
+  exportAsOf: { block: 'export_as_of', action: 'value' },
 } as const;

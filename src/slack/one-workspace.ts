@@ -16,7 +16,7 @@ const OTHER_WORKSPACE = 'This Voice Ops app serves another workspace: nothing wa
  * through Slack Connect is refused and told why, whatever team the delivery carries. Anything refused is
  * acknowledged and audited; before Slack has ever answered, nothing is handled.
  */
-export function oneWorkspace(identity: SlackIdentity, people: People, deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
+export function oneWorkspace(identity: SlackIdentity, deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const known = identity.current;
     if (!known) return acknowledge(args, NOT_READY);
@@ -26,7 +26,7 @@ export function oneWorkspace(identity: SlackIdentity, people: People, deps: Slac
       await deps.ops.refuseOtherWorkspace(actor, homeOf(known));
       return acknowledge(args, OTHER_WORKSPACE);
     }
-    const member = await isMember(known, who, people);
+    const member = await isMember(known, who, deps.people);
     if (member === true) return args.next();
     const refusal = await deps.ops.refuseOutsider(actor, homeOf(known), member === 'unknown');
     await acknowledge(args, refusal.message);

@@ -104,7 +104,8 @@ export function updatingSurface(context: ModalContext, viewId: string, title: st
   };
 }
 
-function asModal(answer: Answer, title: string, now: () => Date): ModalView {
+/** The answer as a modal of this title: what a surface shows in one, and what a form's submission is answered with. */
+export function asModal(answer: Answer, title: string, now: () => Date): ModalView {
   switch (answer.kind) {
     case 'message':
       return infoModal(title, answer.message);

@@ -173,6 +173,7 @@ const INSERT = `
 // Newest first by id: a walk back from the end of the table, however large it is.
 const RECENT = 'SELECT * FROM audit_events ORDER BY id DESC LIMIT ?';
 const OF_REQUEST = 'SELECT * FROM audit_events WHERE correlation_id = ? ORDER BY id';
+const ABOUT = 'SELECT * FROM audit_events WHERE target = ? AND action = ? ORDER BY id';
 
 /** What happened to a number (its rows' target), or to an agent (a target, or the agent a route left or reached). */
 const historyOf = (dialect: Dialect, of: 'number' | 'agent') => `
@@ -303,6 +304,11 @@ export class AuditLog {
   /** The rows of one request (a change, a batch and its items), oldest first. */
   async ofRequest(correlationId: string): Promise<AuditEvent[]> {
     return (await this.sql.all(OF_REQUEST, [correlationId])).map(toEvent);
+  }
+
+  /** The rows of one action about one target (by the target's index), oldest first: the Undos of a change, say. */
+  async about(action: AuditAction, target: string): Promise<AuditEvent[]> {
+    return (await this.sql.all(ABOUT, [target, action])).map(toEvent);
   }
 
   /**

@@ -32,6 +32,8 @@ export interface AuditRepo {
   lastOutcome(correlationId: string): Promise<AuditOutcome | undefined>;
   /** The rows of one request (a change, a batch and its items), oldest first. */
   ofRequest(correlationId: string): Promise<AuditEvent[]>;
+  /** The rows of one action about one target, oldest first: the Undos of a change, say. */
+  about(action: AuditAction, target: string): Promise<AuditEvent[]>;
   /** What happened to a number or an agent: the rows of its changes that succeeded, newest first. */
   history(
     subject: { number: string } | { agentId: string },

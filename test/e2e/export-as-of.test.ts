@@ -2,10 +2,13 @@
 // first, in the format of `/voice export` then, and pasted into `/voice plan` it plans (and applies) the way back;
 // `/voice changes since TIME` says per number what changed since, from which agent to which and by whom. A time to
 // come or unreadable is refused in one sentence, and a log edited after it was written is named and nothing rebuilt.
+// TIME is read in the person's Slack time zone when Slack gives one, else in UTC, and the answer says which.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionOf } from '../../src/ops/api.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp, VIEWER } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
+import { textInput } from '../harness/payloads.js';
 import { allowAuditEdits } from '../store/audit-support.js';
 import {
   applyPlan,
@@ -17,11 +20,17 @@ import {
   lastAuditRow,
   mapThroughApp,
   planThroughForm,
+  readable,
   type SandboxAgent,
   type SandboxNumber,
   shownText,
   startSeededApp,
+  viewOf,
 } from './support.js';
+
+/** Someone whose Slack time zone is Paris's (UTC+1 in March), and who reads every time in it. */
+const IN_PARIS = 'UPARIS';
+const PARIS = { name: 'Europe/Paris', label: 'Central European Time', offsetSeconds: 3600 };
 
 let t: TestApp;
 let numbers: SandboxNumber[];
@@ -55,6 +64,33 @@ async function reRoute(phoneNumber: string, agentId: string): Promise<void> {
   expect(shownText(await confirmAs(t, OPERATOR, confirmationId))).toContain('Re-routed');
 }
 
+/**
+ * The Home tab's Export routing pressed by `user`, its form submitted with `asOf` typed: the submission's answer, and
+ * what the view it shows reads (its code block apart).
+ */
+async function exportFromHome(user: string, asOf: string): Promise<{ answer: unknown; shown: string; code: string }> {
+  const mark = t.slack.mark();
+  await t.homeOpened(user);
+  const home = viewOf(await t.slack.waitFor('views.publish', (call) => call.body.user_id === user, { since: mark }));
+  const pressed = await t.action({
+    userId: user,
+    actionId: ACTION.exportRouting,
+    container: { type: 'view', viewId: `VHOME${user}`, viewType: 'home', privateMetadata: home.private_metadata },
+  });
+  const form = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
+  expect(form.callback_id).toBe(CALLBACK.exportRouting);
+  const submitted = await t.submit({
+    userId: user,
+    callbackId: CALLBACK.exportRouting,
+    privateMetadata: form.private_metadata,
+    stateValues: { [INPUT.exportAsOf.block]: { [INPUT.exportAsOf.action]: textInput(asOf || null) } },
+  });
+  const view = (submitted.json as { view?: { blocks: Parameters<typeof readable>[0] } } | undefined)?.view;
+  const shown = readable(view?.blocks ?? []);
+  const code = (/```([\s\S]*)```/.exec(shown)?.[1] ?? '').replace(/&gt;/g, '>').replace(/&lt;/g, '<');
+  return { answer: submitted.json, shown, code };
+}
+
 /** `/voice export` now, as its code block holds it. */
 async function exportNow(): Promise<string> {
   return copiedCodeBlock(await reply('export'));
@@ -65,6 +101,7 @@ beforeAll(async () => {
     { agents: 3, numbers: 4, routed: 0 },
     { now: () => new Date(Date.now() + offset) },
   ));
+  t.slack.setUser(IN_PARIS, { tz: PARIS });
   // 09:00: two first routes.
   setClock('2031-03-10T09:00:00Z');
   await mapThroughApp(t, OPERATOR, number(0), agent(0).id);
@@ -117,6 +154,38 @@ describe('/voice export as of TIME', () => {
     expect(routeLines(before)).toEqual([]);
   });
 
+  it("reads TIME in the person's Slack time zone, and says in which, with UTC beside it", async () => {
+    const inParis = await reply('export as of today 12:30', IN_PARIS);
+    expect(shownText(inParis)).toContain('routed as of 2031-03-10 12:30 Europe/Paris (11:30 UTC)');
+    expect(routeLines(copiedCodeBlock(inParis))).toEqual(routeLines(shownThen[2] ?? ''));
+    const midnight = copiedCodeBlock(await reply('export as of 2031-03-10', IN_PARIS));
+    expect(midnight).toContain('as of 2031-03-10 00:00 Europe/Paris (2031-03-09 23:00 UTC)');
+    // A time that names its offset is read in it, wherever the person is.
+    expect(shownText(await reply('export as of 2031-03-10T09:30Z', IN_PARIS))).toContain(
+      'as of 2031-03-10 10:30 Europe/Paris (09:30 UTC)',
+    );
+    // A moment to come is said in the person's zone too.
+    expect(shownText(await reply('changes since today 23:00', IN_PARIS))).toContain(
+      '2031-03-10 23:00 Europe/Paris (22:00 UTC) is still to come (it is 2031-03-10 14:00',
+    );
+  });
+
+  it("is asked for from the Home tab's Export, in a form whose one field is the time, with the same answers", async () => {
+    const asOf = await exportFromHome(VIEWER, 'today 11:30');
+    expect(asOf.answer).toMatchObject({ response_action: 'update' });
+    expect(asOf.shown).toContain('routed as of 2031-03-10 11:30 UTC');
+    expect(routeLines(asOf.code)).toEqual(routeLines(shownThen[2] ?? ''));
+    // Empty, it is today's routing; in Paris, the time is read there.
+    expect(routeLines((await exportFromHome(VIEWER, '')).code)).toEqual(routeLines(await exportNow()));
+    expect((await exportFromHome(IN_PARIS, 'today 12:30')).shown).toContain('as of 2031-03-10 12:30 Europe/Paris');
+    // A time it cannot use is said under the field, and the form stays open.
+    const refused = await exportFromHome(VIEWER, 'tomorrow');
+    expect(refused.answer).toMatchObject({
+      response_action: 'errors',
+      errors: { [INPUT.exportAsOf.block]: expect.stringContaining('"tomorrow" is not a time Voice Ops can read') },
+    });
+  });
+
   it('pasted into /voice plan, plans the way back, and applied, routes the numbers as they were', async () => {
     const then = copiedCodeBlock(await reply('export as of today 11:30'));
     const plan = await planThroughForm(t, OPERATOR, then);
@@ -142,6 +211,12 @@ describe('/voice changes since TIME', () => {
     expect(shown).toContain(`${numberText(2)}: ${agentText(2)} → ${agentText(2)} · by <@${OPERATOR}>`);
     expect(shown).toContain(`${numberText(3)}: nowhere → ${agentText(2)} · by <@${OPERATOR}>`);
     expect(shown).not.toContain(`*${number(0)}*`);
+  });
+
+  it("reads TIME in the person's Slack time zone, and gives the export's command in UTC, to copy", async () => {
+    const shown = shownText(await reply('changes since 2031-03-10T11:30', IN_PARIS));
+    expect(shown).toContain('Routing changes since 2031-03-10 11:30 Europe/Paris (10:30 UTC)*: 3 numbers');
+    expect(shown).toContain('`/voice export as of 2031-03-10 10:30 UTC`');
   });
 
   it('says so when nothing changed', async () => {
@@ -188,6 +263,10 @@ describe('an audit log edited after it was written', () => {
       expect(shown, command).not.toContain('```');
       expect(shown, command).not.toContain('agt_someone_else');
     }
+    // The Home tab's export as of a moment is stopped the same way, in its form.
+    const fromHome = await exportFromHome(VIEWER, 'today 11:30');
+    expect(fromHome.shown).toContain(`The audit log's hash chain breaks at row ${map.id}`);
+    expect(fromHome.code).toBe('');
     expect(t.slack.uploadedFiles()).toEqual([]);
     expect(t.logs.text()).toContain('the audit chain is broken');
   });

@@ -1,12 +1,15 @@
 // Undo: a change walked back through the same path as any change. A re-route, a batch of maps, a buy and an agent's
 // creation each offer Undo to their maker and admins; it plans the inverse (or asks to confirm an agent's deletion),
-// leaves out with why what cannot be walked back (a number changed again since, unless included), is audited as
-// undoing the change it names, and can itself be undone. A release, and a first route, say why they offer no Undo.
+// leaves out with why what cannot be walked back (a number changed again since, unless included), is audited as an
+// action of its own naming the change it undoes, is undone once, and can itself be undone. A release, and a first
+// route, say why they offer no Undo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
-import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
+import { ADMIN, NOTIFY_CHANNEL, OPERATOR, type TestApp } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import {
+  announced,
+  announcedWith,
   announcementCalls,
   applyPlan,
   askForConfirmation,
@@ -85,6 +88,13 @@ async function lastBatchRequest(): Promise<{ correlationId: string; undoes?: unk
   return { correlationId: row.correlation_id, undoes: JSON.parse(row.params ?? '{}').undoes };
 }
 
+/** The `change.undo` rows of an Undo, each as its outcome and the change it names. */
+async function undoTrail(undoId: string): Promise<[string, unknown][]> {
+  return (await auditRows(t))
+    .filter((row) => row.correlation_id === undoId && row.action === 'change.undo')
+    .map((row) => [row.outcome, JSON.parse(row.params ?? '{}').undoes]);
+}
+
 describe('Undo', () => {
   it('is withheld from a first route, which nothing can take back, and says so where the button would be', async () => {
     const done = await mapped(number(0), agent(0).id);
@@ -116,14 +126,25 @@ describe('Undo', () => {
     const plan = await undo(done);
     expect(shownText(plan)).toContain('route each number as its line says');
     expect(shownText(plan)).toContain(number(0));
+    // A second click gets the same plan: one Undo is planned, whichever click applies it.
+    const again = await undo(done);
+    expect(onlyButton(blocksOf(again), ACTION.confirmBatch)).toBe(onlyButton(blocksOf(plan), ACTION.confirmBatch));
     const result = await applyPlan(t, plan);
     expect(shownText(result)).toContain('Routed 1 of 1 number');
     expect(await routeOf(number(0))).toBe(agent(0).id);
-    expect((await lastBatchRequest()).undoes).toBe(original);
+    const request = await lastBatchRequest();
+    expect(request.undoes).toBe(original);
+    // The Undo is an action of its own in the audit log, under the id its routes back share, naming the change.
+    expect(await undoTrail(request.correlationId)).toEqual([
+      ['requested', original],
+      ['succeeded', original],
+    ]);
+    // The change is undone once: its Undo pressed again says so, and plans nothing.
+    expect(shownText(await undo(done))).toContain('That change was undone already');
 
     // The Undo's own result offers Undo: walking it back routes the number to the second agent again.
-    const again = await applyPlan(t, await undo(result));
-    expect(shownText(again)).toContain('Routed 1 of 1 number');
+    const redone = await applyPlan(t, await undo(result));
+    expect(shownText(redone)).toContain('Routed 1 of 1 number');
     expect(await routeOf(number(0))).toBe(agent(1).id);
   });
 
@@ -187,7 +208,47 @@ describe('Undo', () => {
     expect(shownText(await undo(created))).toContain('You need the admin role to delete agents');
     const prompt = await undo(created, ADMIN);
     expect(shownText(prompt)).toContain('Delete agent *Undo desk*');
-    expect(hasElement(blocksOf(prompt), ACTION.confirmChange)).toBe(true);
+    const deleted = await confirmAs(t, ADMIN, onlyButton(blocksOf(prompt), ACTION.confirmChange));
+    expect(shownText(deleted)).toContain('Deleted agent');
+    // The deletion is the Undo's: its rows share the Undo's id, and its history line says it was made by an Undo.
+    const rows = await auditRows(t);
+    const creation = onlyButton(blocksOf(created), ACTION.undoChange);
+    const deletion = rows.find((row) => row.action === 'agent.delete' && row.outcome === 'succeeded');
+    expect(deletion && (await undoTrail(deletion.correlation_id))).toEqual([
+      ['requested', creation],
+      ['succeeded', creation],
+    ]);
+    const history = await t.respondedTo((await t.command(`history ${deletion?.target}`, ADMIN)).responseUrlId);
+    expect(shownText(history)).toMatch(/deleted · <@UADMIN> · Undo · audit #/);
+  });
+
+  it('is offered beside each change of a message that gathers one person’s minute of changes', async () => {
+    offset += 2 * 60_000;
+    const answers = [];
+    for (const index of [5, 6]) await mapped(number(index), agent(0).id);
+    for (const index of [5, 6]) answers.push(await mapped(number(index), agent(1).id));
+    const burst = await announcedWith(t, `<@${OPERATOR}> made 4 changes:`);
+    // The first routes offer none; each re-route's line carries the Undo of its maker's answer.
+    const undos = buttonValues(burst.blocks, ACTION.undoChange);
+    expect(undos).toEqual(answers.map((answer) => onlyButton(blocksOf(answer), ACTION.undoChange)));
+    const inChannel = (user: string, value: string) =>
+      t.action({
+        userId: user,
+        actionId: ACTION.undoChange,
+        value,
+        container: { type: 'message', channelId: NOTIFY_CHANNEL, messageTs: burst.ts },
+      });
+    const [fifth = '', sixth = ''] = undos;
+    // Someone else is refused; the maker and an admin each get the plan of the change they pressed, and only it.
+    const refused = await t.respondedTo((await inChannel(OTHER_OPERATOR, fifth)).responseUrlId);
+    expect(shownText(refused)).toContain('Only the person who made this change, or an admin, can undo it.');
+    const plan = await t.respondedTo((await inChannel(OPERATOR, fifth)).responseUrlId);
+    expect(shownText(plan)).toContain(number(5));
+    expect(shownText(plan)).not.toContain(number(6));
+    const byAdmin = await t.respondedTo((await inChannel(ADMIN, sixth)).responseUrlId);
+    expect(shownText(byAdmin)).toContain(number(6));
+    expect(shownText(await applyPlan(t, byAdmin, ADMIN))).toContain('Routed 1 of 1 number');
+    expect(await routeOf(number(6))).toBe(agent(0).id);
   });
 
   it('is refused once VOICE_UNDO_HOURS have passed, and changes nothing', async () => {
@@ -199,6 +260,11 @@ describe('Undo', () => {
     expect(shownText(late)).toContain('Undo is offered for 24 hours after a change');
     expect(shownText(late)).toContain('/voice changes since');
     expect(await routeOf(number(4))).toBe(agent(1).id);
+    // So is the Undo beside a change in a message of several.
+    const burst = announced(t).find((message) => message.text.includes(`re-routed *${number(5)}*`));
+    const [fifth = ''] = buttonValues(burst?.blocks ?? [], ACTION.undoChange);
+    const tooLate = await press(t, OPERATOR, ACTION.undoChange, fifth);
+    expect(shownText(await t.respondedTo(tooLate.responseUrlId))).toContain('Undo is offered for 24 hours');
     // The export it names gives the routing from before the re-route: the number routed to the first agent.
     const asOf = /\/voice export as of (.+? UTC)/.exec(shownText(late))?.[1];
     expect(asOf).toBeDefined();

@@ -12,7 +12,7 @@ import { ACTION } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
 import { type Block, EPHEMERAL, onlyButton, shownText, WORKING } from '../e2e/support.js';
 import { OPERATOR, SIGNING_SECRET } from '../harness/app.js';
-import { type AppProcess, killLeftovers } from '../harness/app-process.js';
+import { type AppProcess, appEnvironment, killLeftovers, spawnApp } from '../harness/app-process.js';
 import { type TestDatabase, testDatabase } from '../harness/database.js';
 import { type FakeSlack, RESPONSE_URL, type SlackCall, startFakeSlack } from '../harness/fake-slack.js';
 import { blockAction, slashCommand } from '../harness/payloads.js';
@@ -235,6 +235,21 @@ export function useProcessBed(prefix: string, credentials: string[]): ProcessBed
     await bed.slack?.close();
   });
   return bed;
+}
+
+/** An app process serving Slack's requests, and its request URL. */
+export type Replica = AppProcess & { eventsUrl: string };
+
+/** `count` replicas of the app on the bed's database, Slack and sandbox, each once it is ready. */
+export async function startReplicas(bed: ProcessBed, count: number, env: Record<string, string> = {}) {
+  const started = Array.from({ length: count }, () => {
+    const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...env } });
+    bed.started.push(app);
+    return app;
+  });
+  return Promise.all(
+    started.map(async (app): Promise<Replica> => ({ ...app, eventsUrl: (await app.ready).eventsUrl })),
+  );
 }
 
 /** A loopback port nothing listens on now, for a process whose address the test must know before it starts. */

@@ -10,7 +10,6 @@ import { LATEST_VERSION } from '../../src/store/migrations.js';
 import { ProviderSnapshot } from '../../src/store/provider-snapshot.js';
 import { shownText } from '../e2e/support.js';
 import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
-import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
 import { slashCommand } from '../harness/payloads.js';
@@ -23,22 +22,15 @@ import {
   outcome,
   pressConfirm,
   purchased,
+  type Replica,
+  startReplicas,
   useProcessBed,
 } from './process-support.js';
 import { until } from './support.js';
 
 const bed = useProcessBed('voice-ops-replicas-', [BOT_TOKEN, SIGNING_SECRET]);
 
-type Replica = AppProcess & { eventsUrl: string };
-
-async function replicas(count: number, env: Record<string, string> = {}): Promise<Replica[]> {
-  const started = Array.from({ length: count }, () => {
-    const app = spawnApp({ via: 'node', env: { ...appEnvironment(bed.slack, bed.sandbox, bed.database.env), ...env } });
-    bed.started.push(app);
-    return app;
-  });
-  return Promise.all(started.map(async (app) => ({ ...app, eventsUrl: (await app.ready).eventsUrl })));
-}
+const replicas = (count: number, env: Record<string, string> = {}) => startReplicas(bed, count, env);
 
 const announcements = () => bed.slack.calls('chat.postMessage').filter((call) => call.body.channel === NOTIFY_CHANNEL);
 

@@ -1,13 +1,15 @@
-// A moment as people type it after `as of` and `since`: every accepted form read in UTC unless it names an offset,
-// the app's clock as now, and an unreadable or future time refused in one sentence naming the forms.
+// A moment as people type it after `as of` and `since`: every accepted form read in the person's time zone (UTC when
+// none is known) unless it names an offset, the app's clock as now, and an unreadable or future time refused in one
+// sentence naming the forms.
 import { describe, expect, it } from 'vitest';
+import type { TimeZone } from '../../src/ops/time-zone.js';
 import { parseTypedTime, TIME_FORMS, utcText } from '../../src/ops/typed-time.js';
 
 const NOW = new Date('2026-11-28T10:15:30.250Z');
 
 /** The moment `typed` names, as an ISO string; fails the test when it is refused. */
-function read(typed: string): string {
-  const parsed = parseTypedTime(typed, NOW);
+function read(typed: string, zone?: TimeZone): string {
+  const parsed = parseTypedTime(typed, NOW, zone);
   if (!parsed.ok) throw new Error(`expected "${typed}" to read, got: ${parsed.message}`);
   return parsed.at.toISOString();
 }
@@ -59,6 +61,43 @@ describe('parseTypedTime', () => {
       expect(read(said ?? '')).toBe(read(typed));
     }
     expect(utcText(new Date('2026-11-27T09:30:00.000Z'))).toBe('2026-11-27 09:30 UTC');
+  });
+
+  const PARIS = { name: 'Europe/Paris', offsetSeconds: 3600 };
+  const LOS_ANGELES = { name: 'America/Los_Angeles', offsetSeconds: -28800 };
+  const AUCKLAND = { name: 'Pacific/Auckland', offsetSeconds: 46800 };
+
+  it.each([
+    ['2026-11-27T09:00', PARIS, '2026-11-27T08:00:00.000Z'],
+    // Summer time: the offset is the one of the moment typed, not Slack's offset of today.
+    ['2026-07-01 09:00', PARIS, '2026-07-01T07:00:00.000Z'],
+    ['2026-11-27', LOS_ANGELES, '2026-11-27T08:00:00.000Z'],
+    // Now is 02:15 on the 28th in Los Angeles, and 23:15 on the 28th in Auckland: their todays and yesterdays.
+    ['today 01:00', LOS_ANGELES, '2026-11-28T09:00:00.000Z'],
+    ['yesterday 09:00', AUCKLAND, '2026-11-26T20:00:00.000Z'],
+    // A time that names its offset, or how long ago, is the same moment in every zone.
+    ['2026-11-27T09:00Z', PARIS, '2026-11-27T09:00:00.000Z'],
+    ['2026-11-27 09:00 UTC', AUCKLAND, '2026-11-27T09:00:00.000Z'],
+    ['90 minutes ago', PARIS, '2026-11-28T08:45:30.250Z'],
+    // A zone name the runtime does not know is read at the offset Slack gave.
+    ['2026-11-27T09:00', { name: 'Mars/Olympus_Mons', offsetSeconds: -3600 }, '2026-11-27T10:00:00.000Z'],
+  ])('reads "%s" in %o as %s', (typed, zone, iso) => {
+    expect(read(typed, zone)).toBe(iso);
+  });
+
+  it('says a moment back in the zone it was read in, with UTC beside it, and in UTC to copy into a command', () => {
+    const paris = parseTypedTime('2026-11-27 09:00', NOW, PARIS);
+    expect(paris.ok && [paris.said, paris.utc]).toEqual([
+      '2026-11-27 09:00 Europe/Paris (08:00 UTC)',
+      '2026-11-27 08:00 UTC',
+    ]);
+    const midnight = parseTypedTime('2026-11-27', NOW, PARIS);
+    expect(midnight.ok && midnight.said).toBe('2026-11-27 00:00 Europe/Paris (2026-11-26 23:00 UTC)');
+    expect(read(paris.ok ? paris.utc : '', LOS_ANGELES)).toBe('2026-11-27T08:00:00.000Z');
+    const toCome = parseTypedTime('today 12:00', NOW, PARIS);
+    expect(!toCome.ok && toCome.message).toContain(
+      '2026-11-28 12:00 Europe/Paris (11:00 UTC) is still to come (it is 2026-11-28 11:15:30 Europe/Paris (10:15:30 UTC) now)',
+    );
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../src/ops/api.js';
-import { announcementMessage } from '../../src/slack/views/announcement.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { announcementMessage, CHANGES_IN_ONE_MESSAGE } from '../../src/slack/views/announcement.js';
 import {
   HOSTILE,
   HOSTILE_ESCAPED,
@@ -11,7 +12,7 @@ import {
   unescapedMarkup,
 } from './support.js';
 
-const announce = (change: Change, userId = 'U0ALICE') => announcementMessage(userId, [change]);
+const announce = (change: Change, userId = 'U0ALICE') => announcementMessage(userId, [{ change }]);
 
 describe('announcementMessage', () => {
   it('says who did what to which number, with its region, or which agent, by name and id', () => {
@@ -65,20 +66,29 @@ describe('announcementMessage', () => {
     );
   });
 
-  it('gathers one person’s burst of changes into one message, a line each, within Slack’s limits', () => {
-    const changes = many(
-      50,
-      (i): Change => ({
+  it('gathers one person’s burst of changes into one message, a line each with its Undo, within Slack’s limits', () => {
+    const changes = many(CHANGES_IN_ONE_MESSAGE, (i) => ({
+      change: {
         action: 'routing.map',
         number: `+1415555${String(i).padStart(4, '0')}`,
         agent: { id: `ag_${i}`, name: `${'Long agent name '.repeat(6)}${i}` },
-      }),
-    );
+      },
+      // Every other change offers Undo; a first route withholds it.
+      undo: { correlationId: `change-${i}`, offer: i % 2 ? { withheld: 'a first route' } : {} },
+    }));
     const shown = announcementMessage('U0ALICE', changes);
     const text = rendered(shown);
-    expect(text).toContain('<@U0ALICE> made 50 changes:\n• routed *+14155550000* (US) to *');
-    expect(text.match(/^• /gm)).toHaveLength(50);
+    expect(text).toContain('<@U0ALICE> made 48 changes:\n• routed *+14155550000* (US) to *');
+    expect(text.match(/^• /gm)).toHaveLength(CHANGES_IN_ONE_MESSAGE);
     expect(text).toContain('Each with its outcome: `/voice audit U0ALICE`');
+    // Each Undo sits beside the line of its change, and names its request.
+    const undos = shown.blocks.flatMap((block) =>
+      block.type === 'section' && block.accessory?.type === 'button' && block.accessory.action_id === ACTION.undoChange
+        ? [[block.text?.text.slice(0, 31), block.accessory.value]]
+        : [],
+    );
+    expect(undos).toHaveLength(CHANGES_IN_ONE_MESSAGE / 2);
+    expect(undos[1]).toEqual(['• routed *+14155550002* (US) to', 'change-2']);
     expect(shown.blocks.length).toBeLessThanOrEqual(50);
     expect(limitViolations(shown)).toEqual([]);
     expect(shown.text.length).toBeLessThanOrEqual(3000);
@@ -86,8 +96,8 @@ describe('announcementMessage', () => {
 
   it('mentions only the actor, and escapes every name', () => {
     const shown = announcementMessage('U0ALICE', [
-      { action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } },
-      { action: 'number.buy', number: { id: HOSTILE, number: HOSTILE } },
+      { change: { action: 'agent.create', agent: { id: HOSTILE, name: HOSTILE, language: HOSTILE } } },
+      { change: { action: 'number.buy', number: { id: HOSTILE, number: HOSTILE } } },
     ]);
     expect(rendered(shown)).toContain(`*${HOSTILE_ESCAPED}*`);
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);

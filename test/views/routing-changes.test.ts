@@ -26,6 +26,7 @@ describe('routingChangesMessage', () => {
     const shown = rendered(
       routingChangesMessage({
         since: SINCE,
+        sinceUtc: SINCE,
         changes: [
           change(),
           change({
@@ -50,7 +51,7 @@ describe('routingChangesMessage', () => {
   });
 
   it('says so when nothing changed', () => {
-    const message = routingChangesMessage({ since: SINCE, changes: [] });
+    const message = routingChangesMessage({ since: SINCE, sinceUtc: SINCE, changes: [] });
     expect(rendered(message)).toContain(`Nothing in the routing changed since ${SINCE}`);
     expect(message.blocks).toHaveLength(1);
   });
@@ -58,6 +59,7 @@ describe('routingChangesMessage', () => {
   it('escapes agent names and anything not a Slack user id among the people', () => {
     const message = routingChangesMessage({
       since: SINCE,
+      sinceUtc: SINCE,
       changes: [change({ before: { id: 'agt_1', name: HOSTILE }, by: ['U0ALICE', HOSTILE] })],
     });
     expect(rendered(message)).toContain(HOSTILE_ESCAPED);
@@ -70,7 +72,7 @@ describe('routingChangesMessage', () => {
     const changes = many(CHANGES_SHOWN + 25, (index) =>
       change({ number: `+1415555${String(index).padStart(4, '0')}`, before: long, after: long, by: people }),
     );
-    const message = routingChangesMessage({ since: SINCE, changes });
+    const message = routingChangesMessage({ since: SINCE, sinceUtc: SINCE, changes });
     const shown = rendered(message);
     expect(shown.match(/^• /gm)).toHaveLength(CHANGES_SHOWN);
     expect(shown).toContain('And 25 more numbers.');

@@ -171,13 +171,16 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ['unrouteMessage', unrouteMessage(text)],
       ...[createdDone, deleteDone, buyDone, releaseDone, mapDone].map((done): [string, unknown] => [
         `announcementMessage(${done.change.action})`,
-        announcementMessage(ACTOR, [done.change]),
+        announcementMessage(ACTOR, [{ change: done.change }]),
       ]),
       [
         'announcementMessage(a burst)',
         announcementMessage(
           ACTOR,
-          [createdDone, deleteDone, buyDone, releaseDone, mapDone].map((done) => done.change),
+          [createdDone, deleteDone, buyDone, releaseDone, mapDone].map((done) => ({
+            change: done.change,
+            undo: { correlationId: text, offer: {} },
+          })),
         ),
       ],
       [

@@ -13,7 +13,13 @@ import { namedAgent } from './refs.js';
 const NAME = 'agent.delete';
 
 // An agent that numbers still route to is refused before any confirmation (see requestDeleteAgent).
-const deletion = z.object({ kind: z.literal(NAME), agentId: z.string(), agentName: z.string() });
+const deletion = z.object({
+  kind: z.literal(NAME),
+  agentId: z.string(),
+  agentName: z.string(),
+  /** The change this deletion undoes, when it is an Undo (an agent's creation): its correlation id. */
+  undoes: z.string().optional(),
+});
 export type Delete = z.infer<typeof deletion>;
 
 const deleted = z.object({ action: z.literal(NAME), agent: namedAgent });
@@ -21,7 +27,8 @@ type Deleted = z.infer<typeof deleted>;
 
 const agentOf = (change: Delete) => ({ id: change.agentId, name: change.agentName });
 
-const auditParams = (change: Delete) => ({ name: change.agentName });
+// An Undo's deletion names the creation it undoes on its outcome row too, which history tells as made by an Undo.
+const auditParams = ({ agentName, undoes }: Delete) => ({ name: agentName, ...(undoes ? { undoes } : {}) });
 
 function deleteAgentWork(deps: OpsDeps, change: Delete): Work {
   return {

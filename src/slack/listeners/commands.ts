@@ -140,7 +140,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'export':
       return reply(await exportAnswer(deps, actor, command.asOf));
     case 'changes':
-      return reply(await changesAnswer(deps, command.since));
+      return reply(await changesAnswer(deps, actor, command.since));
     case 'audit':
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
     case 'history':

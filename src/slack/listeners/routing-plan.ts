@@ -1,5 +1,6 @@
 // `/voice plan`: the routing a team wants, pasted or uploaded, read back as a plan (or its errors, line by line); and
-// `/voice export`: today's routing in the same format, as text to copy or, when long, as a file.
+// `/voice export`: today's routing in the same format, as text to copy or, when long, as a file; from the Home tab, a
+// form asks first for the moment, if any.
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { type Actor, type CheckedText, fail, KIND, roleIncludes } from '../../ops/api.js';
@@ -11,13 +12,13 @@ import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import type { Listeners } from '../router.js';
-import type { Answer } from '../surfaces.js';
-import { messageSurface } from '../surfaces.js';
+import { type Answer, asModal, messageSurface } from '../surfaces.js';
 import { textMessage } from '../views/blocks.js';
 import { infoModal, loadingModal } from '../views/modals.js';
 import {
   EXPORT_INLINE_MAX,
   exportMessage,
+  exportModal,
   planErrorLines,
   planErrorsMessage,
   routingPlanModal,
@@ -31,6 +32,7 @@ const FILE_MAX_BYTES = 256 * 1024;
 /** Slack waits 3 s for a submission's answer, and the answer must leave well within them. */
 const ANSWER_IN_FORM_MS = 2_000;
 const FORM_TITLE = 'Plan routing';
+const EXPORT_TITLE = 'Export routing';
 
 interface UploadedFile {
   name?: string;
@@ -69,11 +71,35 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
     await openForm(deps, { triggerId: body.trigger_id, view, instead: '/voice plan', reply: replyFor(deps, body) });
   });
 
+  // The export asks first for the moment, if any: the form's one field is optional.
   app.action<Body>(ACTION.exportRouting, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const surface = await surfaceFor(deps, body, actor, 'Routing');
-    await surface.show(await exportAnswer(deps, actor));
+    const view = exportModal(encodeMetadata({ channelId: actor.channelId }));
+    await openForm(deps, {
+      triggerId: body.trigger_id,
+      view,
+      instead: '/voice export [as of TIME]',
+      reply: replyFor(deps, body),
+    });
+  });
+
+  // A time it cannot read, or one still to come, is said under the field; any other answer replaces the form. A slow
+  // export (a long audit log to verify) is answered in the form once it is ready.
+  app.view(CALLBACK.exportRouting, async ({ ack, view, context }) => {
+    const actor: Actor = { ...requesterIn(context), ...decodeMetadata(view.private_metadata), source: 'modal' };
+    const typed = view.state.values[INPUT.exportAsOf.block]?.[INPUT.exportAsOf.action]?.value?.trim();
+    const answering = exportAnswer(deps, actor, typed || undefined);
+    const quick = await within(answering, ANSWER_IN_FORM_MS);
+    if (quick?.kind === 'failure' && quick.failure.reason === 'invalid') {
+      return ack({ response_action: 'errors', errors: { [INPUT.exportAsOf.block]: quick.failure.message } });
+    }
+    if (quick) return ack({ response_action: 'update', view: asModal(quick, EXPORT_TITLE, deps.now) });
+    await ack({ response_action: 'update', view: loadingModal(EXPORT_TITLE) });
+    const answer = await answering;
+    await deps.slack.ui.views
+      .update({ view_id: view.id, view: asModal(answer, EXPORT_TITLE, deps.now) })
+      .catch(() => messageSurface(replyTo(deps, { userId: actor.userId }), deps.now).show(answer));
   });
 
   app.view(CALLBACK.routingPlan, async ({ ack, view, context }) => {
@@ -155,11 +181,13 @@ function retry(metadata: string, pasted: string, fromFile: boolean, why = 'Voice
 }
 
 /**
- * Today's routing, or as of a moment typed (`asOf`): as text when it fits a message, else as a file in the person's
- * direct messages with the app.
+ * Today's routing, or as of a moment typed (`asOf`, read in the person's Slack time zone, else UTC): as text when it
+ * fits a message, else as a file in the person's direct messages with the app.
  */
 export async function exportAnswer(deps: SlackDeps, actor: Actor, asOf?: string): Promise<Answer> {
-  const exported = await (asOf === undefined ? deps.ops.exportRouting() : deps.ops.exportRoutingAsOf(asOf));
+  const exported = await (asOf === undefined
+    ? deps.ops.exportRouting()
+    : deps.ops.exportRoutingAsOf(asOf, await deps.people.zone(actor.userId)));
   if (!exported.ok) return { kind: 'failure', failure: exported };
   const mayPlan = roleIncludes(await deps.ops.roleOf(actor), 'operator');
   if (exported.text.length <= EXPORT_INLINE_MAX) {

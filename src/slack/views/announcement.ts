@@ -4,31 +4,38 @@ import { actions, context, LIMITS, message, type SlackMessage, section } from '.
 import { describeChange, lookUpCommand } from './changes.js';
 import { undoButton } from './undo.js';
 
+/** A change as its announcement shows it: with its request's Undo, when one is offered. */
+export type AnnouncedChange = Pick<Announcement, 'change' | 'undo'>;
+
+/** A change with its Undo beside it fills a block of its own: a message of one person's changes holds this many. */
+export const CHANGES_IN_ONE_MESSAGE = LIMITS.messageBlocks - 2;
+
 /**
- * Posted to the team's channel: who changed what, with where to read more, and a change announced alone its Undo (for
- * its maker and admins; anyone else who presses it is told so). Changes one person makes within a minute share one
- * message, rewritten as they come, without Undo: each keeps it in its maker's answer. A Change carries no secret, so
- * none can leak here.
+ * Posted to the team's channel: who changed what, with where to read more, and each change's Undo (for its maker and
+ * admins; anyone else who presses it is told so). Changes one person makes within a minute share one message,
+ * rewritten as they come, a line each with its own Undo beside it. A Change carries no secret, so none can leak here.
  */
-export function announcementMessage(actorId: string, changes: Change[], undo?: Announcement['undo']): SlackMessage {
+export function announcementMessage(actorId: string, changes: AnnouncedChange[]): SlackMessage {
   const actor = mentionUser(actorId);
   const [only] = changes;
   if (only && changes.length === 1) {
-    const line = `${actor} ${describeChange(only)}`;
-    const buttons = undo ? undoButton(undo.correlationId, undo.offer) : [];
+    const line = `${actor} ${describeChange(only.change)}`;
+    const buttons = undoButtonOf(only);
     return message(line, [
       section(line),
       ...(buttons.length ? [actions(buttons)] : []),
-      context(`More: ${code(lookUpCommand(only))}`),
+      context(`More: ${code(lookUpCommand(only.change))}`),
     ]);
   }
-  const lines = changes.map((change) => `• ${describeChange(change)}`);
   const title = `${actor} made ${changes.length} changes:`;
-  return message(`${title} ${changes.map(describeChange).join('; ')}`, [
-    ...chunkLines([title, ...lines]).map((text) => section(text)),
+  return message(`${title} ${changes.map(({ change }) => describeChange(change)).join('; ')}`, [
+    section(title),
+    ...changes.map((announced) => section(`• ${describeChange(announced.change)}`, undoButtonOf(announced)[0])),
     context(`Each with its outcome: ${code(`/voice audit ${actorId}`)}`),
   ]);
 }
+
+const undoButtonOf = ({ undo }: AnnouncedChange) => (undo ? undoButton(undo.correlationId, undo.offer) : []);
 
 /** Changes noticed at the provider that nobody made through Voice Ops, all in one message. */
 export function outsideChangesMessage(changes: Change[]): SlackMessage {

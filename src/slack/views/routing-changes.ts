@@ -54,7 +54,7 @@ export function routingChangesMessage(found: RoutingChanges): SlackMessage {
     section(`*Routing changes since ${since}*: ${total}, from the verified audit log, agent then → agent now.`),
     ...packLines(shown.map(changeLine), LIMITS.sectionText).map((text) => section(text)),
     context(
-      `${more}\`/voice audit +NUMBER\` shows each change of a number, and ${code(`/voice export as of ${found.since}`)} ` +
+      `${more}\`/voice audit +NUMBER\` shows each change of a number, and ${code(`/voice export as of ${found.sinceUtc}`)} ` +
         'the whole routing then, to paste into `/voice plan` and route back.',
     ),
   ]);

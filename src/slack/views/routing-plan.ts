@@ -83,6 +83,34 @@ export function routingPlanModal(privateMetadata: string, shown?: PlanProblems):
   });
 }
 
+/** The Home tab's export: today's routing, or, with a time typed, the routing as it was then. */
+export function exportModal(privateMetadata: string): ModalView {
+  const asOf: KnownBlock = {
+    type: 'input',
+    block_id: INPUT.exportAsOf.block,
+    optional: true,
+    label: plainText('As of (empty for today)'),
+    hint: plainText(
+      'A time past, as /voice export as of takes it: yesterday 09:00, 2026-11-27, 3 hours ago. Read in your Slack ' +
+        'time zone.',
+    ),
+    element: {
+      type: 'plain_text_input',
+      action_id: INPUT.exportAsOf.action,
+      max_length: 100,
+      placeholder: plainText('yesterday 09:00'),
+    },
+  };
+  return modal({
+    title: 'Export routing',
+    callbackId: CALLBACK.exportRouting,
+    submit: 'Export',
+    close: 'Cancel',
+    privateMetadata,
+    blocks: [asOf],
+  });
+}
+
 /** Sections of problems, as many lines in each as Slack takes, then how many more there are. */
 function problemBlocks({ problems, fromFile, retry }: PlanProblems): KnownBlock[] {
   if (retry) {
