@@ -33,6 +33,7 @@ import { readGroupMembers } from './slack/groups.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { People } from './slack/people.js';
 import { tellInterruptedBatch, tellRequester } from './slack/requester.js';
+import { slackStepEnds } from './slack/step-ends.js';
 import { openStore } from './store/open-store.js';
 
 export interface RunningVoiceOps {
@@ -199,6 +200,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     seen: new SeenNumbers(),
     access,
     announcer: slackAnnouncer(slack.announcements, config.notifyChannelId, store, now),
+    stepEnds: slackStepEnds(slack.announcements),
     locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger, fence),
     changes,
     policy: config.policy,

@@ -26,6 +26,8 @@ import type { MapResult } from './routing.js';
 import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
+import type { StepEnding } from './step-ends.js';
+import type { StepStart } from './steps.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
 import type { UndoOptions, UndoResult } from './undo.js';
 
@@ -55,8 +57,11 @@ export interface VoiceOps {
   refuseInput(actor: Actor, action: AuditAction, message: string): Promise<void>;
   /** A page of agents, in the provider's order, each with the numbers that route to it. */
   listAgents(request: PageRequest & ReadOptions & { filter?: AgentFilter }): Promise<Result<{ page: AgentsPage }>>;
-  /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
-  createAgent(actor: Actor, input: { name: string; language: string }): Promise<Result<Done>>;
+  /**
+   * Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. For a
+   * workflow step, the step execution it ends.
+   */
+  createAgent(actor: Actor, input: { name: string; language: string }, stepExecutionId?: string): Promise<Result<Done>>;
   /** Asks to delete an agent (confirmed later); one that numbers still route to is refused at once. */
   requestDeleteAgent(actor: Actor, agentId: string): Promise<DeleteRequest>;
   /** A page of purchased numbers, in the provider's (purchase) order, with each number's route. */
@@ -145,6 +150,12 @@ export interface VoiceOps {
   planAgain(actor: Actor, batchId: string, which: 'failed' | 'rest'): Promise<PlanResult>;
   /** One page of changes from the audit log, one line per change, newest first. */
   auditPage(request: AuditRequest): Promise<AuditPage>;
+  /** Claims a Workflow Builder step execution: true the first time only, so that the step acts once. */
+  claimStep(start: StepStart): Promise<boolean>;
+  /** A bulk change's plan for a step: the step ends when the plan does (applied, cancelled, expired, cut short). */
+  planForStep(actor: Actor, executionId: string, request: BulkRequest): Promise<PlanResult>;
+  /** Ends a step in Slack with its outputs or its error, and records it ended. */
+  endStep(executionId: string, ending: StepEnding): Promise<void>;
 }
 
 // What the layers above need besides the operations: the words of their requests and results, and a few pure
@@ -209,6 +220,8 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
+export type { StepEnding, StepEnds } from './step-ends.js';
+export type { StepStart } from './steps.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 export type { UndoOptions, UndoResult } from './undo.js';
 export { visible, withInvisibleShown } from './visible.js';
@@ -228,3 +241,4 @@ export { announce } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { SeenNumbers } from './seen-numbers.js';
+export { settleSteps } from './steps.js';

@@ -19,6 +19,7 @@ export type HistoryHow =
   | 'button'
   | 'form'
   | 'Home tab'
+  | 'workflow step'
   | 'batch'
   | 'routing plan'
   | 'Undo'
@@ -92,7 +93,13 @@ function howOf(row: AuditEvent): HistoryHow {
   if (row.source === 'provider') return 'outside Voice Ops';
   // The app settles on its own what a stopped process left under way, checking with the provider.
   if (row.params?.reconciled === true || row.source === 'system') return 'checked with the provider';
-  const how = { command: 'command', button: 'button', modal: 'form', home: 'Home tab' } as const;
+  const how = {
+    command: 'command',
+    button: 'button',
+    modal: 'form',
+    home: 'Home tab',
+    workflow: 'workflow step',
+  } as const;
   return how[row.source];
 }
 

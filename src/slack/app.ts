@@ -16,6 +16,7 @@ import { registerHistory } from './listeners/history.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
+import { registerSteps } from './listeners/steps.js';
 import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
@@ -86,5 +87,6 @@ export function registerListeners(
   registerHome(router.listeners, deps);
   registerUndo(router.listeners, deps);
   registerHistory(router.listeners, deps);
+  registerSteps(router.listeners, deps);
   app.use(router.middleware);
 }

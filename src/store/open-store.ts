@@ -24,6 +24,7 @@ import { RoutingRecords } from './routes.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';
+import { WorkflowSteps } from './workflow-steps.js';
 
 export interface StoreOptions {
   /** How long a request for a second approval waits before it expires. */
@@ -101,6 +102,7 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     openAnnouncements: (sql) => new OpenAnnouncements(sql),
     leases: (sql) => new Leases(sql, { now, replica }),
     batches: (sql) => new Batches(sql, { now }),
+    steps: (sql) => new WorkflowSteps(sql, { now }),
   };
 }
 
@@ -161,6 +163,9 @@ class BoundStore implements Store {
   }
   get batches() {
     return this.#repo('batches');
+  }
+  get steps() {
+    return this.#repo('steps');
   }
 
   get label(): string {

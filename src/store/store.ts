@@ -15,6 +15,7 @@ import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
 import type { RouteRecord } from './routes.js';
 import type { TransactionOptions, Writable } from './sql.js';
+import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
 
 /** The append-only, hash-chained audit log. */
 export interface AuditRepo {
@@ -181,6 +182,17 @@ export interface BatchesRepo {
   underWay(): Promise<Batch[]>;
 }
 
+/** Workflow Builder step executions, each with the change it started (see workflow-steps.ts). */
+export interface StepsRepo {
+  claim(start: StepStart): Promise<boolean>;
+  link(executionId: string, correlationId: string): Promise<void>;
+  follow(from: string, to: string): Promise<void>;
+  end(executionId: string, outcome: StepOutcome): Promise<boolean>;
+  get(executionId: string): Promise<StepRecord | undefined>;
+  ofChange(correlationId: string): Promise<StepRecord | undefined>;
+  open(): Promise<StepRecord[]>;
+}
+
 /** Every repository, as bound to the store or to one transaction. */
 export interface Repos {
   audit: AuditRepo;
@@ -195,6 +207,7 @@ export interface Repos {
   openAnnouncements: OpenAnnouncementsRepo;
   leases: LeasesRepo;
   batches: BatchesRepo;
+  steps: StepsRepo;
 }
 
 export interface Store extends Repos {
