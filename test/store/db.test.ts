@@ -53,6 +53,7 @@ describe('openDatabase', () => {
       'provider_snapshot',
       'provider_snapshot_taken',
       'routes',
+      'workflow_steps',
     ]);
   });
 
