@@ -29,7 +29,7 @@ import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import type { StepEnding } from './step-ends.js';
-import { claimStep, endStep, planForStep, type StepStart, settleSteps } from './steps.js';
+import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleSteps } from './steps.js';
 import { type Actor, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
 
@@ -172,7 +172,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     routingChangesSince: (time: string) => routingChangesSince(deps, time),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
     applyBatch: async (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) => {
-      const applied = await applyBatch(deps, actor, batchId, options);
+      const applied = await applyBatch(deps, await asItsStep(deps, actor, batchId), batchId, options);
       // A plan made again replaces the one a step waits on; a plan that ended ends its step.
       if (applied.ok && applied.status === 'changed') await deps.store.steps.follow(batchId, applied.view.id);
       await settleSteps(deps, [batchId]);
@@ -180,7 +180,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     },
     stopBatch: (actor: Actor, batchId: string) => stopBatch(deps, actor, batchId),
     cancelPlan: async (actor: Actor, batchId: string) => {
-      const cancelled = await cancelPlan(deps, actor, batchId);
+      const cancelled = await cancelPlan(deps, await asItsStep(deps, actor, batchId), batchId);
       await settleSteps(deps, [batchId]);
       return cancelled;
     },

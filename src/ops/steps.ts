@@ -32,6 +32,17 @@ export async function planForStep(
   return planBatch(deps, actor, request, undefined, batchId);
 }
 
+/**
+ * The requester's click on a plan a step asked for (Confirm, Cancel, a typed count) goes on with the step's change: it
+ * is audited as the step's, with its ids, as the plan was.
+ */
+export async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string): Promise<Actor> {
+  const step = (await deps.store.batches.get(batchId))?.actor.step;
+  return step && (await deps.store.steps.get(step.executionId))?.userId === actor.userId
+    ? { ...actor, source: 'workflow', step }
+    : actor;
+}
+
 /** Ends a step in Slack, then records it ended: a crash in between ends it again, which Slack takes as done. */
 export async function endStep(deps: OpsDeps, executionId: string, ending: StepEnding): Promise<void> {
   await deps.stepEnds.end(executionId, ending);
