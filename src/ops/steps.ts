@@ -8,7 +8,7 @@ import { type PlanResult, planBatch } from './batches.js';
 import { type BulkRequest, batchAction } from './bulk-plans.js';
 import { atomically, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { numberOf } from './kinds/index.js';
+import { KIND, numberOf } from './kinds/index.js';
 import type { StepEnding } from './step-ends.js';
 import type { Actor } from './types.js';
 
@@ -78,7 +78,9 @@ async function endingOf(deps: OpsDeps, step: StepRecord): Promise<StepEnding | u
   const correlationId = step.correlationId ?? '';
   const batch = await deps.store.batches.get(correlationId);
   if (batch) return batchEnding(deps, batch);
-  const last = (await deps.store.audit.ofRequest(correlationId)).at(-1);
+  // The one step that makes a single change: an agent's creation, which its audit rows tell, settled or not.
+  const rows = await deps.store.audit.ofRequest(correlationId);
+  const last = rows.filter((row) => row.action === KIND.createAgent).at(-1);
   if (last?.outcome === 'succeeded') return { ok: true, outputs: { agent_id: last.target ?? '' } };
   if (last && ['failed', 'rejected', 'denied'].includes(last.outcome)) {
     return { ok: false, error: last.errorMessage ?? `The change ended as ${last.outcome}.` };

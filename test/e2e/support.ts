@@ -608,7 +608,7 @@ export const stepEndCalls = (t: TestApp, execution: StepExecution): SlackCall[] 
     .filter((call) => call.body.function_execution_id === execution.executionId);
 
 /** The plan a step sent privately to the person who ran the workflow: its batch id and the message's ts. */
-export async function stepPlan(t: TestApp, execution: StepExecution, user: string) {
+export async function stepPlan(t: Pick<TestApp, 'slack'>, execution: StepExecution, user: string) {
   const sent = await t.slack.waitFor(
     'chat.postMessage',
     (call) => call.token === execution.botAccessToken && call.body.channel === user,
