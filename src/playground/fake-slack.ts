@@ -230,7 +230,7 @@ async function readText(req: IncomingMessage): Promise<string> {
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const now = options.now ?? Date.now;
   const workspace = new Workspace({ strict: options.strict ?? false, now });
-  const functions = new FunctionExecutions();
+  const functions = new FunctionExecutions(() => workspace.noteChange());
   const recorded: Recorded[] = [];
   const waiters = new Set<Waiter>();
   const failures = new Map<string, (string | HttpFailure)[]>();

@@ -32,6 +32,9 @@ export class FunctionExecutions {
   private readonly messages = new Map<string, StepExecution>();
   private counter = 0;
 
+  /** `onChange` hears of each step started or ended: what a person could see change. */
+  constructor(private readonly onChange: () => void = () => {}) {}
+
   /** A step of a workflow starts: its execution, to be delivered to the app as a function_executed event. */
   start(callbackId: string, inputs: Record<string, unknown>): StepExecution {
     const id = `${String(++this.counter).padStart(6, '0')}${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -44,7 +47,16 @@ export class FunctionExecutions {
     };
     this.executions.set(execution.executionId, execution);
     this.byToken.set(execution.botAccessToken, execution);
+    this.onChange();
     return execution;
+  }
+
+  /** Forgets every execution (the playground's Start over). */
+  forget(): void {
+    this.executions.clear();
+    this.byToken.clear();
+    this.messages.clear();
+    this.onChange();
   }
 
   get(executionId: string): StepExecution | undefined {
@@ -81,6 +93,7 @@ export class FunctionExecutions {
       if (typeof body.error !== 'string' || body.error === '') return { ok: false, error: 'invalid_arguments' };
       execution.end = { outcome: 'failed', error: body.error };
     }
+    this.onChange();
     return { ok: true };
   }
 
