@@ -141,6 +141,18 @@ describe('the change steps, confirmed by the person who ran the workflow', () =>
     expect(t.sandbox.requestCount('mapNumber')).toBe(2);
   });
 
+  it('Route numbers again: nothing to change, so nothing to confirm; completes at once with the numbers', async () => {
+    const { execution } = await t.runStep('route_numbers', {
+      user_id: OPERATOR,
+      numbers: bought.join(', '),
+      agent_id: agentId,
+    });
+    const end = await stepEnd(t, execution);
+    expect(outputNumbers(end).sort()).toEqual([...bought].sort());
+    expect(t.slack.calls('chat.postMessage').filter((call) => call.token === execution.botAccessToken)).toEqual([]);
+    expect(t.sandbox.requestCount('mapNumber')).toBe(2);
+  });
+
   it('Release numbers: takes a filter, asks for the count typed, and completes with the numbers released', async () => {
     const { execution } = await t.runStep('release_numbers', { user_id: ADMIN, numbers: `agent ${agentId}` });
     const plan = await stepPlan(t, execution, ADMIN);
@@ -182,6 +194,17 @@ describe('the change steps, confirmed by the person who ran the workflow', () =>
     expect(t.slack.calls('chat.postMessage').filter((call) => call.token === execution.botAccessToken)).toEqual([]);
     const denied = (await auditRows(t)).filter((row) => row.actor_id === VIEWER && row.action === 'access.denied');
     expect(denied.at(-1)?.source).toBe('workflow');
+  });
+
+  it('fails the step of someone from another organization before any listener sees it', async () => {
+    const outsider = 'UPARTNER';
+    t.slack.setUser(outsider, { teamId: 'TPARTNER' });
+    const { execution } = await t.runStep('export_routing', { user_id: outsider });
+    const end = await stepEnd(t, execution);
+    expect(end.outcome === 'failed' && end.error).toContain('you are in another organization');
+    expect((await auditRows(t)).filter((row) => row.actor_id === outsider).map((row) => row.source)).toEqual([
+      'workflow',
+    ]);
   });
 
   it('fails a wrong input with a sentence for the workflow builder, and audits it as refused', async () => {
