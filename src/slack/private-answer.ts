@@ -37,7 +37,9 @@ export async function tellPrivately(
     const executionId = step.data.event.function_execution_id;
     await slackStepEnds(deps.slack.announcements)
       .end(executionId, { ok: false, error: text })
-      .catch((error: unknown) => deps.logger.warn({ err: error, executionId }, 'could not end a refused workflow step'));
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, executionId }, 'could not end a refused workflow step'),
+      );
     return;
   }
   const message = textMessage(`:no_entry: ${escapeMrkdwn(text)}`);
