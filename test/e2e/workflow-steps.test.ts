@@ -218,3 +218,15 @@ describe('the change steps, confirmed by the person who ran the workflow', () =>
     expect(refused.at(-1)?.source).toBe('workflow');
   });
 });
+
+describe('a step in Socket Mode', () => {
+  it('arrives as an envelope and ends as over HTTP', async () => {
+    const socket = await startTestApp({ socketMode: true });
+    try {
+      const { execution } = await socket.runStep('export_routing', { user_id: VIEWER });
+      expect((await stepEnd(socket, execution)).outcome).toBe('completed');
+    } finally {
+      await socket.close();
+    }
+  });
+});
