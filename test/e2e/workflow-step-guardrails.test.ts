@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
 import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
-import { auditRows, blocksOf, onlyButton, stepEnd, stepPlan } from './support.js';
+import { auditRows, blocksOf, createAgentThroughApp, onlyButton, stepEnd, stepPlan } from './support.js';
 
 const APPROVALS = 'CAPPROVALS';
 const CHANGES = 'CCHANGES';
@@ -17,9 +17,9 @@ afterEach(async () => {
 });
 
 describe('a step under a second approver', () => {
-  it('waits after Confirm for the approval, then buys and completes with the numbers', async () => {
+  it('waits after Confirm for the approval, then buys (or routes) and completes with the numbers', async () => {
     t = await startTestApp({
-      env: { VOICE_REQUIRE_APPROVAL: 'number.buy', VOICE_APPROVALS_CHANNEL_ID: APPROVALS },
+      env: { VOICE_REQUIRE_APPROVAL: 'number.buy,routing.map', VOICE_APPROVALS_CHANNEL_ID: APPROVALS },
       operators: [OPERATOR, SECOND_OPERATOR],
     });
     const app = t;
@@ -46,6 +46,32 @@ describe('a step under a second approver', () => {
     expect(app.sandbox.requestCount('buyNumber')).toBe(2);
     const trail = (await auditRows(app)).filter((row) => row.correlation_id === plan.batchId);
     expect(trail.map((row) => row.outcome)).toEqual(expect.arrayContaining(['awaiting_approval', 'approved']));
+
+    const bought = end.outcome === 'completed' ? String(end.outputs.numbers) : '';
+    const { agent } = await createAgentThroughApp(app, OPERATOR, 'Approved desk');
+    const since = app.slack.mark();
+    const route = await app.runStep('route_numbers', { user_id: OPERATOR, numbers: bought, agent_id: agent.id });
+    const routePlan = await stepPlan(app, route.execution, OPERATOR);
+    await app.action({
+      userId: OPERATOR,
+      actionId: ACTION.confirmBatch,
+      value: routePlan.batchId,
+      container: routePlan.container,
+    });
+    const routeRequest = await app.slack.waitFor('chat.postMessage', (call) => call.body.channel === APPROVALS, {
+      since,
+    });
+    await app.settled();
+    expect(route.execution.end).toBeUndefined();
+    await app.action({
+      userId: SECOND_OPERATOR,
+      actionId: ACTION.approveChange,
+      value: onlyButton(blocksOf(routeRequest), ACTION.approveChange),
+      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000002' },
+    });
+    const routed = await stepEnd(app, route.execution);
+    expect(routed.outcome === 'completed' && routed.outputs.count).toBe(2);
+    expect(app.sandbox.requestCount('mapNumber')).toBe(2);
   });
 });
 
