@@ -3,6 +3,7 @@
 // exists, and ended in Slack once the change has ended, whoever ended it: its requester's Confirm or Cancel, a second
 // approver, an expiry, or the reconciler after a crash. The step's end is written only after Slack took it.
 import type { Batch } from '../store/batches.js';
+import { DEFAULT_CONFIRMATION_TTL_MS } from '../store/confirmations.js';
 import type { StepRecord, StepStart } from '../store/workflow-steps.js';
 import { type PlanResult, planBatch } from './batches.js';
 import { type BulkRequest, batchAction } from './bulk-plans.js';
@@ -70,9 +71,6 @@ export async function settleSteps(deps: OpsDeps, correlationIds?: readonly strin
   }
 }
 
-/** How long a plan lasts unconfirmed (store/batches.ts): a step's plan never stored by then never will be. */
-const PLAN_TTL_MS = 10 * 60 * 1000;
-
 /** How a step's change ended, or undefined while it may still go on. */
 async function endingOf(deps: OpsDeps, step: StepRecord): Promise<StepEnding | undefined> {
   const correlationId = step.correlationId ?? '';
@@ -85,7 +83,8 @@ async function endingOf(deps: OpsDeps, step: StepRecord): Promise<StepEnding | u
   if (last && ['failed', 'rejected', 'denied'].includes(last.outcome)) {
     return { ok: false, error: last.errorMessage ?? `The change ended as ${last.outcome}.` };
   }
-  const stale = deps.now().getTime() - Date.parse(step.startedAt) > PLAN_TTL_MS;
+  // A plan lasts as long as a confirmation: one never stored by the time it would have expired never will be.
+  const stale = deps.now().getTime() - Date.parse(step.startedAt) > DEFAULT_CONFIRMATION_TTL_MS;
   return last === undefined && stale
     ? { ok: false, error: 'Voice Ops stopped before this step asked for anything: nothing was changed. Run it again.' }
     : undefined;
