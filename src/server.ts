@@ -35,6 +35,7 @@ import { readGroupMembers } from './slack/groups.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { People } from './slack/people.js';
 import { tellInterruptedBatch, tellRequester } from './slack/requester.js';
+import { slackStepEnds } from './slack/step-ends.js';
 import { openStore } from './store/open-store.js';
 
 export interface RunningVoiceOps {
@@ -205,6 +206,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       store,
       now,
     ),
+    stepEnds: slackStepEnds(slack.announcements),
     locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger, fence),
     changes,
     settings,

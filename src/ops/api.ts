@@ -28,6 +28,8 @@ import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
 import type { SettingsView } from './settings.js';
+import type { StepEnding } from './step-ends.js';
+import type { StepStart } from './steps.js';
 import type { TimeZone } from './time-zone.js';
 import type { Actor, Failure, OnProgress, Result, Role } from './types.js';
 import type { UndoOptions, UndoResult } from './undo.js';
@@ -60,8 +62,11 @@ export interface VoiceOps {
   refuseInput(actor: Actor, action: AuditAction, message: string): Promise<void>;
   /** A page of agents, in the provider's order, each with the numbers that route to it. */
   listAgents(request: PageRequest & ReadOptions & { filter?: AgentFilter }): Promise<Result<{ page: AgentsPage }>>;
-  /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
-  createAgent(actor: Actor, input: { name: string; language: string }): Promise<Result<Done>>;
+  /**
+   * Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. For a
+   * workflow step, the step execution it ends.
+   */
+  createAgent(actor: Actor, input: { name: string; language: string }, stepExecutionId?: string): Promise<Result<Done>>;
   /** Asks to delete an agent (confirmed later); one that numbers still route to is refused at once. */
   requestDeleteAgent(actor: Actor, agentId: string): Promise<DeleteRequest>;
   /** A page of purchased numbers, in the provider's (purchase) order, with each number's route. */
@@ -160,6 +165,12 @@ export interface VoiceOps {
   planAgain(actor: Actor, batchId: string, which: 'failed' | 'rest'): Promise<PlanResult>;
   /** One page of changes from the audit log, one line per change, newest first. */
   auditPage(request: AuditRequest): Promise<AuditPage>;
+  /** Claims a Workflow Builder step execution: true the first time only, so that the step acts once. */
+  claimStep(start: StepStart): Promise<boolean>;
+  /** A bulk change's plan for a step: the step ends when the plan does (applied, cancelled, expired, cut short). */
+  planForStep(actor: Actor, executionId: string, request: BulkRequest): Promise<PlanResult>;
+  /** Ends a step in Slack with its outputs or its error, and records it ended. */
+  endStep(executionId: string, ending: StepEnding): Promise<void>;
 }
 
 // What the layers above need besides the operations: the words of their requests and results, and a few pure
@@ -227,6 +238,8 @@ export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
 export type { SettingsView } from './settings.js';
 export { effectsOf, type SettingChange } from './settings-words.js';
+export type { StepEnding, StepEnds } from './step-ends.js';
+export type { StepStart } from './steps.js';
 export { type TimeZone, timeZone } from './time-zone.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 export type { UndoOptions, UndoResult } from './undo.js';
@@ -249,3 +262,4 @@ export { ROUTE_DROPPED } from './route-replay.js';
 export { SeenNumbers } from './seen-numbers.js';
 export { seedSettings } from './settings.js';
 export { SettingsInForce } from './settings-in-force.js';
+export { settleSteps } from './steps.js';

@@ -44,6 +44,12 @@ export interface Step {
   error?: Failure;
 }
 
+/** A row's parameters, with the ids of the workflow and of its step when a Workflow Builder step asked. */
+function withStepIds(actor: Actor, params?: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!actor.step) return params;
+  return { ...params, workflowExecutionId: actor.step.workflowExecutionId, stepExecutionId: actor.step.executionId };
+}
+
 /** Appends one audit row for a step of a request; every step of one request shares its correlation id. */
 export async function record(deps: OpsDeps, actor: Actor, correlationId: string, step: Step): Promise<void> {
   await deps.store.audit.append({
@@ -54,7 +60,7 @@ export async function record(deps: OpsDeps, actor: Actor, correlationId: string,
     source: actor.source,
     action: step.action,
     target: step.target,
-    params: step.params,
+    params: withStepIds(actor, step.params),
     outcome: step.outcome,
     errorCode: step.error ? (step.error.code ?? step.error.providerKind ?? step.error.reason) : undefined,
     errorMessage: step.error?.message,

@@ -11,6 +11,7 @@ import type { AccountLists } from './lists.js';
 import type { ResourceLocks } from './locks.js';
 import type { SeenNumbers } from './seen-numbers.js';
 import type { SettingsInForce } from './settings-in-force.js';
+import type { StepEnds } from './step-ends.js';
 
 export interface OpsDeps {
   provider: ProviderClient;
@@ -23,6 +24,8 @@ export interface OpsDeps {
   seen: SeenNumbers;
   access: AccessControl;
   announcer: Announcer;
+  /** Ends Workflow Builder steps in Slack once their changes have ended. */
+  stepEnds: StepEnds;
   locks: ResourceLocks;
   /**
    * The changes on their way to the provider, named for a stop that cannot wait for them. Their intents are open

@@ -19,6 +19,7 @@ export type HistoryHow =
   | 'button'
   | 'form'
   | 'Home tab'
+  | 'workflow step'
   | 'batch'
   | 'routing plan'
   | 'Undo'
@@ -94,7 +95,13 @@ function howOf(row: AuditEvent): HistoryHow {
   if (row.params?.reconciled === true || row.source === 'system') return 'checked with the provider';
   // A single change an Undo asked for (an agent's deletion) names the change it undoes on its row.
   if (typeof row.params?.undoes === 'string') return 'Undo';
-  const how = { command: 'command', button: 'button', modal: 'form', home: 'Home tab' } as const;
+  const how = {
+    command: 'command',
+    button: 'button',
+    modal: 'form',
+    home: 'Home tab',
+    workflow: 'workflow step',
+  } as const;
   return how[row.source];
 }
 

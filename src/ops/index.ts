@@ -31,6 +31,8 @@ import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { requestSettingsChange, settingsView } from './settings.js';
+import type { StepEnding } from './step-ends.js';
+import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleSteps } from './steps.js';
 import type { TimeZone } from './time-zone.js';
 import { type Actor, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
@@ -84,8 +86,12 @@ export function createOps(deps: OpsDeps): VoiceOps {
     refuseInput: (actor: Actor, action: AuditAction, message: string) =>
       record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
-    createAgent: (actor: Actor, input: { name: string; language: string }) =>
-      attempt(deps, actor, { action: KIND.createAgent }, (id) => createAgent(deps, actor, input, id)),
+    createAgent: (actor: Actor, input: { name: string; language: string }, stepExecutionId?: string) =>
+      attempt(deps, actor, { action: KIND.createAgent }, async (id) => {
+        // A step is tied to the change before it is made, so that the reconciler can end it after a crash.
+        if (stepExecutionId) await deps.store.steps.link(stepExecutionId, id);
+        return createAgent(deps, actor, input, id);
+      }),
     requestDeleteAgent: (actor: Actor, agentId: string) =>
       attempt(deps, actor, { action: KIND.deleteAgent, target: agentId }, (id) =>
         requestDeleteAgent(deps, actor, agentId, id),
@@ -113,12 +119,27 @@ export function createOps(deps: OpsDeps): VoiceOps {
       attempt(deps, actor, { action: KIND.map, target: input.phoneNumber }, (id) => mapNumber(deps, actor, input, id)),
     confirm: (actor: Actor, confirmationId: string, typed?: string) => confirm(deps, actor, confirmationId, typed),
     /** Approves or rejects a change that waits for a second person. */
-    decide: (actor: Actor, approvalId: string, verdict: 'approve' | 'reject', onBatchProgress?: OnBatchProgress) =>
-      decide(deps, batchDecisions(deps), actor, approvalId, verdict, onBatchProgress),
+    decide: async (
+      actor: Actor,
+      approvalId: string,
+      verdict: 'approve' | 'reject',
+      onBatchProgress?: OnBatchProgress,
+    ) => {
+      const decided = await decide(deps, batchDecisions(deps), actor, approvalId, verdict, onBatchProgress);
+      if (decided.ok) await settleSteps(deps, [decided.request.correlationId]);
+      return decided;
+    },
     approvalPosted: (approvalId: string, channelId: string, ts: string) =>
       approvalPosted(deps, approvalId, channelId, ts),
     /** Ends the requests for approval nobody decided in time; each is audited as expired. */
-    expireApprovals: () => expireApprovals(deps, batchDecisions(deps)),
+    expireApprovals: async () => {
+      const expired = await expireApprovals(deps, batchDecisions(deps));
+      await settleSteps(
+        deps,
+        expired.map((request) => request.correlationId),
+      );
+      return expired;
+    },
     /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
     policiesInForce: async (userId: string): Promise<PoliciesInForce> => {
       const settings = await deps.settings.current();
@@ -160,12 +181,26 @@ export function createOps(deps: OpsDeps): VoiceOps {
     exportRoutingAsOf: (time: string, zone?: TimeZone) => exportRoutingAsOf(deps, time, zone),
     routingChangesSince: (time: string, zone?: TimeZone) => routingChangesSince(deps, time, zone),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
-    applyBatch: (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) =>
-      applyBatch(deps, actor, batchId, options),
+    applyBatch: async (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) => {
+      const applied = await applyBatch(deps, await asItsStep(deps, actor, batchId), batchId, options);
+      // A plan made again replaces the one a step waits on; a plan that ended ends its step.
+      if (applied.ok && applied.status === 'changed') await deps.store.steps.follow(batchId, applied.view.id);
+      await settleSteps(deps, [batchId]);
+      return applied;
+    },
     stopBatch: (actor: Actor, batchId: string) => stopBatch(deps, actor, batchId),
-    cancelPlan: (actor: Actor, batchId: string) => cancelPlan(deps, actor, batchId),
+    cancelPlan: async (actor: Actor, batchId: string) => {
+      const cancelled = await cancelPlan(deps, await asItsStep(deps, actor, batchId), batchId);
+      await settleSteps(deps, [batchId]);
+      return cancelled;
+    },
     planAgain: (actor: Actor, batchId: string, which: 'failed' | 'rest') => planAgain(deps, actor, batchId, which),
     /** One page of changes from the audit log, one line per change, newest first. */
     auditPage: (request: AuditRequest) => auditPage(deps, request),
+    /** Workflow Builder steps: each execution claimed once, its plan tied to it, and ended in Slack (steps.ts). */
+    claimStep: (start: StepStart) => claimStep(deps, start),
+    planForStep: (actor: Actor, executionId: string, request: BulkRequest) =>
+      planForStep(deps, actor, executionId, request),
+    endStep: (executionId: string, ending: StepEnding) => endStep(deps, executionId, ending),
   };
 }

@@ -19,6 +19,8 @@ export interface Actor {
   enterpriseId?: string;
   channelId?: string;
   source: AuditSource;
+  /** The Workflow Builder step that asked, as Slack names it: every audit row of its change names it too. */
+  step?: { workflowExecutionId: string; executionId: string };
   /**
    * Where the requester can be told later how a change ended, if the answer cannot come at once (the
    * interaction's response_url); opaque to the operations, kept only while the change is under way.

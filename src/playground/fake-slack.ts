@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listen } from '../listen.js';
+import { FunctionExecutions } from './functions.js';
 import { attachSocketMode, type SocketModeStandIn } from './socket-mode.js';
 import { type Answer, APP_ID, BOT_ID, BOT_USER_ID, type ResponseOrigin, TEAM_ID, Workspace } from './workspace.js';
 
@@ -116,6 +117,8 @@ export interface FakeSlack {
   uploadedFiles(): (SlackFile & { content: string; channel?: string; title?: string })[];
   /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
   socketMode: SocketModeStandIn;
+  /** Workflow Builder steps: executions started, their tokens, how each ended, and the messages they posted. */
+  functions: FunctionExecutions;
   /** Closes the server and every open socket. */
   close(): Promise<void>;
 }
@@ -232,6 +235,7 @@ async function readText(req: IncomingMessage): Promise<string> {
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const now = options.now ?? Date.now;
   const workspace = new Workspace({ strict: options.strict ?? false, now });
+  const functions = new FunctionExecutions(() => workspace.noteChange());
   const recorded: Recorded[] = [];
   const waiters = new Set<Waiter>();
   const failures = new Map<string, (string | HttpFailure)[]>();
@@ -282,6 +286,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   /** The answer to a Web API method, once the call is recorded and no failure was injected. */
   function answer(method: string, body: Record<string, unknown>, host: string): Answer {
+    const ended = functions.call(method, body);
+    if (ended) return { status: 200, body: ended };
     const kept = workspace.call(method, body);
     if (kept) return kept;
     return { status: 200, body: stateless(method, body, host) };
@@ -470,8 +476,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const { token: _bodyToken, ...args } = body;
     record({ method, body: args, ...(token === undefined ? {} : { token }), at: Date.now() });
     const error = takeFailure(method);
-    const answered =
-      error === undefined ? annotated(method, answer(method, args, req.headers.host ?? 'fake-slack')) : undefined;
+    // A step's token lasts as long as its step.
+    const expired: Answer | undefined = functions.refusesToken(token)
+      ? { status: 200, body: { ok: false, error: 'token_expired' } }
+      : undefined;
+    const answered: Answer | undefined =
+      error === undefined
+        ? (expired ?? annotated(method, answer(method, args, req.headers.host ?? 'fake-slack')))
+        : undefined;
+    if (method === 'chat.postMessage' && answered?.body.ok === true) {
+      functions.posted(token, answered.body.channel, answered.body.ts);
+    }
     await delay(method);
     if (answered) sendJson(res, answered.status, answered.body);
     else if (error !== undefined) sendFailure(res, error, 200);
@@ -581,6 +596,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         .filter(([, file]) => file.channel !== undefined || file.title !== undefined)
         .map(([id, file]) => ({ ...describeFile(id, `127.0.0.1:${port}`), ...file })),
     socketMode,
+    functions,
     close() {
       closed = true;
       for (const release of pending.keys()) release();

@@ -11,6 +11,7 @@ import {
   appHomeOpened,
   blockAction,
   blockSuggestion,
+  functionExecuted,
   type StateValues,
   slashCommand,
   viewClosed,
@@ -18,6 +19,7 @@ import {
 } from './payloads.js';
 import { PEOPLE, SLASH_COMMAND } from './people.js';
 import { type AppResponse, JSON_CONTENT_TYPE, type PostOptions, postToSlackApp } from './signing.js';
+import { PLAYGROUND_STEPS, stepInputs } from './workflows.js';
 import type { OpenView } from './workspace.js';
 
 /** How long Slack waits for an app to acknowledge a request. */
@@ -154,6 +156,9 @@ export class Interactions {
       triggerId: this.slack.issueTriggerId(userId),
       channelName: target.kind === 'message' ? this.channelName(target.channel) : undefined,
       ...(place.message ? { messageText: place.message.text, messageBlocks: place.message.blocks } : {}),
+      // A message a workflow step posted ties its buttons to the step.
+      functionInteraction:
+        target.kind === 'message' ? this.slack.functions.interactionWith(target.channel, target.ts) : undefined,
       state,
     });
     await this.interact(userId, body);
@@ -248,6 +253,17 @@ export class Interactions {
         ? checked.value.options
         : checked.value.option_groups.flatMap((group) => group.options);
     return { ok: true, options };
+  }
+
+  /**
+   * A workflow the person runs in #voice-ops reaches one of Voice Ops' steps: Slack starts the step's execution and
+   * sends the app function_executed, which the app acknowledges and then acts on, ending the step when it can.
+   */
+  async runStep(userId: string, callbackId: string, typed: Record<string, string>): Promise<Outcome> {
+    if (!PLAYGROUND_STEPS.some((step) => step.callbackId === callbackId)) return refused('There is no such step.');
+    const execution = this.slack.functions.start(callbackId, stepInputs(userId, typed));
+    await this.interact(userId, functionExecuted(execution), { contentType: JSON_CONTENT_TYPE });
+    return { ok: true };
   }
 
   /** The person opened the app's Home tab: Slack sends app_home_opened, and the app publishes the view. */

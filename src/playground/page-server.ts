@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { HttpFront } from '../http-front.js';
 import type { Logger } from '../log.js';
+import type { FunctionExecutions } from './functions.js';
 import type { Interactions, Outcome } from './interactions.js';
 import { PEOPLE, type PlaygroundPerson } from './people.js';
 import { pageState, uiOption } from './render.js';
@@ -58,6 +59,11 @@ const requests = {
   '/api/suggest': z.object({ user: person, target, ...element, value: z.string().max(3000) }),
   '/api/home': z.object({ user: person }),
   '/api/start-over': z.object({ user: person }),
+  '/api/step': z.object({
+    user: person,
+    callbackId: z.string().max(100),
+    inputs: z.record(z.string().max(100), z.string().max(3000)),
+  }),
 };
 type Requests = { [path in keyof typeof requests]: z.infer<(typeof requests)[path]> };
 
@@ -104,6 +110,8 @@ export function servePage(input: {
   /** The running app's `/healthz`, `/readyz` and `/metrics` (Start over replaces the app). */
   probesUrl: () => string;
   workspace: Workspace;
+  /** Workflow steps: what the Workflows panel shows. */
+  functions: FunctionExecutions;
   interactions: Interactions;
   /** Removes the playground's data and starts a fresh app, or says why it will not. */
   startOver: () => Promise<Outcome>;
@@ -154,6 +162,7 @@ export function servePage(input: {
     },
     '/api/home': (body) => interactions.openHome(body.user),
     '/api/start-over': () => startOver(),
+    '/api/step': (body) => interactions.runStep(body.user, body.callbackId, body.inputs),
   };
 
   async function post(path: keyof Requests, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -195,7 +204,7 @@ export function servePage(input: {
     }
     if (url.pathname === '/api/state') {
       const user = person.safeParse(url.searchParams.get('user'));
-      return send(res, 200, pageState(workspace, me(user.success ? user.data : '')));
+      return send(res, 200, pageState(workspace, me(user.success ? user.data : ''), input.functions));
     }
     if (url.pathname === '/api/start-over') return send(res, 200, whatStartOverDoes());
     if (url.pathname === '/api/events') {

@@ -2,6 +2,7 @@
 // selects and modals are one form field `payload` holding JSON; Events API deliveries are a JSON body.
 import { randomBytes } from 'node:crypto';
 import { APP_ID as API_APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './fake-slack.js';
+import type { FunctionInteraction, StepExecution } from './functions.js';
 
 export const TEAM_DOMAIN = 'test';
 
@@ -291,6 +292,8 @@ export interface BlockActionOptions {
   orgWide?: boolean;
   /** The clicker's own workspace when it is not the one the click happened in (a channel shared with it). */
   userTeamId?: string;
+  /** A message a workflow step posted: Slack adds the step's `function_data` and its token. */
+  functionInteraction?: FunctionInteraction;
 }
 
 export function blockAction(options: BlockActionOptions): string {
@@ -352,7 +355,7 @@ export function blockAction(options: BlockActionOptions): string {
     Object.assign(body, viewContainer(container, teamId));
   }
   body.actions = [action];
-  return payload(body);
+  return payload({ ...body, ...options.functionInteraction });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -508,4 +511,41 @@ export function eventCallback(event: { type: string } & Record<string, unknown>,
     ],
     is_ext_shared_channel: false,
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Workflow Builder steps
+
+/**
+ * A step of a workflow runs: the function_executed event, shaped as in @slack/bolt's own test fixtures
+ * (slackapi/bolt-js test/unit/helpers/events.ts, createDummyCustomFunctionMiddlewareArgs). A JSON body.
+ */
+export function functionExecuted(execution: StepExecution, teamId: string = TEAM_ID): string {
+  const now = Math.floor(Date.now() / 1000);
+  return eventCallback(
+    {
+      type: 'function_executed',
+      function: {
+        id: `Fn${execution.callbackId
+          .replace(/[^a-z]/g, '')
+          .slice(0, 8)
+          .toUpperCase()}`,
+        callback_id: execution.callbackId,
+        title: execution.callbackId,
+        description: '',
+        type: 'app',
+        input_parameters: [],
+        output_parameters: [],
+        app_id: API_APP_ID,
+        date_created: now,
+        date_updated: now,
+        date_deleted: 0,
+      },
+      inputs: execution.inputs,
+      function_execution_id: execution.executionId,
+      workflow_execution_id: execution.workflowExecutionId,
+      bot_access_token: execution.botAccessToken,
+    },
+    teamId,
+  );
 }

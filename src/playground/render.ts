@@ -2,10 +2,13 @@
 // their stack, and what Slack refused. Block Kit is read here (text objects to text and mrkdwn trees, elements to
 // what the page needs to draw and use them); a block or element the page cannot draw arrives as `unsupported`, so
 // that it is shown as a placeholder, never dropped.
+
 import type { Block, ConfirmDialog, Element, SlackOption, TextObject } from './block-kit.js';
+import type { FunctionExecutions } from './functions.js';
 import { type Inline, type Names, parseMrkdwn, withEmoji } from './mrkdwn.js';
 import { ANNOUNCEMENTS, PEOPLE, type PlaygroundPerson } from './people.js';
 import { WELCOME } from './welcome.js';
+import { PLAYGROUND_STEPS, stepRuns, type UiStep, type UiStepRun } from './workflows.js';
 import { BOT_USER_ID, type Message, type OpenView, type Refusal, type Workspace } from './workspace.js';
 
 export interface UiOption {
@@ -130,6 +133,8 @@ export interface PageState {
   refusals: UiRefusal[];
   /** The playground's first message, above the messages of its channel. */
   welcome: { channel: string; text: Inline[]; tries: { command: string; what: string }[] };
+  /** The Workflows panel: Voice Ops' steps to run, and the steps this person ran. */
+  workflows: { steps: readonly UiStep[]; runs: UiStepRun[] };
 }
 
 export const APP_NAME = 'Voice Ops';
@@ -315,7 +320,7 @@ function uiRefusal(refusal: Refusal): UiRefusal {
 }
 
 /** Everything `me` sees now. */
-export function pageState(workspace: Workspace, me: PlaygroundPerson): PageState {
+export function pageState(workspace: Workspace, me: PlaygroundPerson, functions: FunctionExecutions): PageState {
   const names = namesIn(workspace);
   const conversation = (channel: string) =>
     workspace.conversationFor(channel, me.id).map((message) => uiMessage(message, names));
@@ -334,5 +339,6 @@ export function pageState(workspace: Workspace, me: PlaygroundPerson): PageState
     ...(modal ? { modal: uiView(modal, workspace.modalDepth(me.id) - 1, names) } : {}),
     refusals: workspace.refusalsFor(me.id).map(uiRefusal),
     welcome: { ...WELCOME, text: parseMrkdwn(WELCOME.text, names) },
+    workflows: { steps: PLAYGROUND_STEPS, runs: stepRuns(functions, me.id) },
   };
 }

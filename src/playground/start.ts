@@ -86,6 +86,7 @@ export async function startPlayground(config: Config, options: Options): Promise
       await removeFiles(data.files);
       markNewDatabases(config);
       workspace.forget();
+      slack.functions.forget();
       app = await startApp(config, slack.apiUrl, options);
       interactions.reconnect(endpoint(app));
       logger.info({ removed: data.files }, 'Playground: started over with no numbers, agents or messages');
@@ -105,6 +106,7 @@ export async function startPlayground(config: Config, options: Options): Promise
       front: pageFront,
       probesUrl: () => app.probesUrl,
       workspace,
+      functions: slack.functions,
       interactions,
       startOver,
       whatStartOverDoes: () => {

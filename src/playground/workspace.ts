@@ -709,6 +709,11 @@ export class Workspace {
     return this.messages.find((message) => message.ts === ts && (channel === undefined || message.channel === channel));
   }
 
+  /** Something a person could see changed beside what is kept here: a workflow step started or ended. */
+  noteChange(): void {
+    this.changed();
+  }
+
   private changed(): void {
     this.changes += 1;
     for (const listener of this.listeners) listener();

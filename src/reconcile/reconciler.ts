@@ -4,7 +4,14 @@
 // interval at 0: that is the app's own bookkeeping, not watching. Of several replicas, only the one holding the
 // background lease makes passes.
 import type { Logger } from '../log.js';
-import { type Actor, abandonedBatches, type BatchView, interruptAbandoned, type OpsDeps } from '../ops/api.js';
+import {
+  type Actor,
+  abandonedBatches,
+  type BatchView,
+  interruptAbandoned,
+  type OpsDeps,
+  settleSteps,
+} from '../ops/api.js';
 import { ProviderError } from '../provider/errors.js';
 import type { BackgroundLease } from './background-lease.js';
 import { detectDrift } from './drift.js';
@@ -69,6 +76,8 @@ export class Reconciler {
       const unsettled = (await underWayNowhere(this.#deps, open)).length + (await abandonedBatches(this.#deps)).length;
       this.#logger.debug({ open: open.length, unsettled }, 'looked for changes left unsettled');
       if (unsettled) await this.pass();
+      // A step waiting on a plan ends when the plan expires unconfirmed: a few reads, and no provider call.
+      else await settleSteps(this.#deps);
     } catch (error) {
       this.#logger.warn({ err: error }, 'could not look for changes left unsettled');
     }
@@ -106,6 +115,8 @@ export class Reconciler {
     try {
       await resolveIntents(this.#deps, this.#tell, this.#settledBefore());
       await this.#interruptAbandonedBatches();
+      // After the changes they wait on are settled: a step then ends with what its change did.
+      await settleSteps(this.#deps);
       if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;

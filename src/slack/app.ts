@@ -17,6 +17,7 @@ import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
 import { registerSettings } from './listeners/settings.js';
+import { registerSteps } from './listeners/steps.js';
 import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
@@ -87,5 +88,6 @@ export function registerListeners(
   registerUndo(router.listeners, deps);
   registerSettings(router.listeners, deps);
   registerHistory(router.listeners, deps);
+  registerSteps(router.listeners, deps);
   app.use(router.middleware);
 }

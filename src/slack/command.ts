@@ -140,7 +140,7 @@ function isDigits(word: string, first: boolean): boolean {
 }
 
 /** The filters of `/voice numbers`, which combine (`unrouted US 415`); `after` names the words they follow. */
-function parseNumberFilter(args: string[], after: string): { ok: true; filter: NumberFilter } | Parsed {
+export function parseNumberFilter(args: string[], after: string): { ok: true; filter: NumberFilter } | Parsed {
   const filter: NumberFilter = {};
   for (let index = 0; index < args.length; index++) {
     const word = args[index] ?? '';

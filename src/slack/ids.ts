@@ -55,6 +55,8 @@ export const PAGE = {
 /** The Events API events the app listens to; any other event is acknowledged and ignored (see unlistened-events.ts). */
 export const EVENT = {
   appHomeOpened: 'app_home_opened',
+  /** A Workflow Builder step of the app's runs (see listeners/steps.ts). */
+  functionExecuted: 'function_executed',
 } as const;
 
 export const CALLBACK = {

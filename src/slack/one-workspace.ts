@@ -63,5 +63,6 @@ function sourceOf(body: AnyMiddlewareArgs['body']): AuditSource {
   if (body.type === 'block_actions') return 'button';
   if (body.type === 'view_submission' || body.type === 'view_closed' || body.type === 'block_suggestion')
     return 'modal';
+  if ('event' in body && body.event.type === 'function_executed') return 'workflow';
   return 'home';
 }

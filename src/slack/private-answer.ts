@@ -1,9 +1,11 @@
 // Answering a delivery that no listener will answer (a refusal, a database that cannot be reached): a slash
-// command's acknowledgement carries the text; any other delivery is acknowledged bare and told the private way a
-// reply would go.
+// command's acknowledgement carries the text; a workflow step ends with it, so that its workflow stops; any other
+// delivery is acknowledged bare and told the private way a reply would go.
 import type { AnyMiddlewareArgs } from '@slack/bolt';
+import { z } from 'zod';
 import { replyTo, type SlackDeps } from './deps.js';
 import { escapeMrkdwn } from './mrkdwn.js';
+import { slackStepEnds } from './step-ends.js';
 import { textMessage } from './views/blocks.js';
 import { infoModal } from './views/modals.js';
 
@@ -14,8 +16,13 @@ export async function acknowledge(args: AnyMiddlewareArgs, text: string): Promis
   else await (args.ack as () => Promise<void>)();
 }
 
+const stepDelivery = z.object({
+  event: z.object({ type: z.literal('function_executed'), function_execution_id: z.string() }),
+});
+
 /**
- * Tells the person privately: through the delivery's response_url, else as an ephemeral or direct message;
+ * Tells the person privately: a workflow step ends with the text; anything else through the delivery's response_url,
+ * else as an ephemeral or direct message;
  * `replace` takes the place of the message that held the button (a "Working on it…", say).
  */
 export async function tellPrivately(
@@ -25,6 +32,16 @@ export async function tellPrivately(
   text: string,
   options: { replace?: boolean } = {},
 ): Promise<void> {
+  const step = stepDelivery.safeParse(body);
+  if (step.success) {
+    const executionId = step.data.event.function_execution_id;
+    await slackStepEnds(deps.slack.announcements)
+      .end(executionId, { ok: false, error: text })
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, executionId }, 'could not end a refused workflow step'),
+      );
+    return;
+  }
   const message = textMessage(`:no_entry: ${escapeMrkdwn(text)}`);
   // A modal still open (its "Working on it…", say) shows the answer in place; one that cannot be updated any more
   // (closed, or gone) leaves the private routes.

@@ -1,11 +1,11 @@
 // Bolt hands every delivery to every listener in turn, each behind its own filter middleware, so a delivery costs
 // work for each of the app's listeners (about 35: every button of every list has its own). The router keeps them
 // in one map and hands a delivery to its one listener, found by what identifies it: the command, the action_id, the
-// view's callback_id and type, the type-ahead's action_id, the event's type.
+// view's callback_id and type, the type-ahead's action_id, the event's type, the workflow step's callback_id.
 import type { AnyMiddlewareArgs, App, Middleware } from '@slack/bolt';
 
 /** What the listener modules register on: Bolt's own signatures, so they read as Bolt listeners do. */
-export type Listeners = Pick<App, 'command' | 'action' | 'view' | 'options' | 'event'>;
+export type Listeners = Pick<App, 'command' | 'action' | 'view' | 'options' | 'event' | 'function'>;
 
 type Listener = Middleware<AnyMiddlewareArgs>;
 type ViewConstraint = string | { callback_id: string; type: 'view_submission' | 'view_closed' };
@@ -23,8 +23,10 @@ function keyOf(body: Record<string, unknown>): string | undefined {
     case 'view_submission':
     case 'view_closed':
       return `${body.type} ${(body.view as { callback_id?: string } | undefined)?.callback_id}`;
-    case 'event_callback':
-      return `event ${(body.event as { type?: string } | undefined)?.type}`;
+    case 'event_callback': {
+      const event = body.event as { type?: string; function?: { callback_id?: string } } | undefined;
+      return event?.type === 'function_executed' ? `function ${event.function?.callback_id}` : `event ${event?.type}`;
+    }
     default:
       return undefined;
   }
@@ -46,6 +48,7 @@ export function listenerRouter(): { listeners: Listeners; middleware: Middleware
     view: (constraint: ViewConstraint, ...rest: unknown[]) => add(view(constraint), rest),
     options: (actionId: string, ...rest: unknown[]) => add(`options ${actionId}`, rest),
     event: (type: string, ...rest: unknown[]) => add(`event ${type}`, rest),
+    function: (callbackId: string, ...rest: unknown[]) => add(`function ${callbackId}`, rest),
   };
   const middleware: Middleware<AnyMiddlewareArgs> = async (args) => {
     const key = keyOf(args.body as unknown as Record<string, unknown>);

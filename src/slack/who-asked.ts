@@ -4,7 +4,9 @@
 // - slash command: `user_id`, `user_name`, `team_id` (the workspace it was typed in), `enterprise_id`;
 // - block_actions, block_suggestion, view_submission, view_closed: `user.id`, `user.username`, `user.team_id` (the
 //   user's own workspace), `enterprise.id` or `team.enterprise_id`; `team` is null from an org-wide install;
-// - Events API (app_home_opened): `event.user`, and the workspace and org of `authorizations[0]`.
+// - Events API (app_home_opened): `event.user`, and the workspace and org of `authorizations[0]`;
+// - function_executed (a Workflow Builder step): no user of its own; the person who ran the workflow is the step's
+//   `user_id` input, which the workflow's builder sets from its trigger.
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import { z } from 'zod';
 
@@ -28,6 +30,9 @@ const sender = z.union([
       ownTeam: b.user.team_id,
     })),
   z.object({ event: z.object({ user: z.string() }) }).transform((b) => ({ userId: b.event.user })),
+  z
+    .object({ event: z.object({ type: z.literal('function_executed'), inputs: z.object({ user_id: z.string() }) }) })
+    .transform((b) => ({ userId: b.event.inputs.user_id })),
 ]);
 
 export const requester = z.object({

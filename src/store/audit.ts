@@ -19,7 +19,7 @@ export const AUDIT_OUTCOMES = [
   'awaiting_approval',
   'approved',
 ] as const;
-export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider'] as const;
+export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider', 'workflow'] as const;
 
 /**
  * What a row is about, as `noun.verb`: a kind of change (`number.buy`; ops/kinds/ names them, the store does not know

@@ -433,6 +433,90 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       );
     `,
   },
+  {
+    version: 14,
+    name: "workflow steps: the audit source 'workflow', and one row per step execution with the change it started",
+    // SQLite cannot alter a CHECK: the audit table is rebuilt with the same rows, ids and hashes, and every index and
+    // trigger made on it since (versions 1, 5, 6 and 7) is made again. Postgres swaps the CHECK.
+    sqlite: `
+      DROP TRIGGER audit_events_no_update;
+      DROP TRIGGER audit_events_no_delete;
+      DROP TRIGGER audit_events_append_only;
+      CREATE TABLE audit_events_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        actor_name TEXT,
+        team_id TEXT,
+        channel_id TEXT,
+        source TEXT NOT NULL
+          CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider', 'workflow')),
+        action TEXT NOT NULL,
+        target TEXT,
+        params TEXT CHECK (params IS NULL OR json_valid(params)),
+        outcome TEXT NOT NULL CHECK (outcome IN ('requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled',
+          'expired', 'rejected', 'awaiting_approval', 'approved')),
+        error_code TEXT,
+        error_message TEXT,
+        correlation_id TEXT NOT NULL,
+        hash TEXT
+      );
+      INSERT INTO audit_events_rebuilt (id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash)
+      SELECT id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash
+      FROM audit_events ORDER BY id;
+      DROP TABLE audit_events;
+      ALTER TABLE audit_events_rebuilt RENAME TO audit_events;
+      CREATE INDEX audit_events_by_correlation ON audit_events (correlation_id);
+      CREATE INDEX audit_events_by_time ON audit_events (at);
+      CREATE INDEX audit_events_by_actor ON audit_events (actor_id);
+      CREATE INDEX audit_events_by_actor_name ON audit_events (actor_name COLLATE NOCASE);
+      CREATE INDEX audit_events_by_target ON audit_events (target);
+      CREATE INDEX audit_events_by_agent ON audit_events (json_extract(params, '$.agentId'));
+      CREATE INDEX audit_events_unsuccessful ON audit_events (outcome)
+        WHERE outcome IN ('failed', 'rejected', 'denied');
+      CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_append_only BEFORE INSERT ON audit_events
+        WHEN NEW.id IS NOT (SELECT coalesce(max(id), 0) + 1 FROM audit_events)
+          OR coalesce(length(NEW.hash), 0) <> 64
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: a row takes the next id and carries its hash'); END;
+
+      CREATE TABLE workflow_steps (
+        execution_id TEXT PRIMARY KEY,
+        workflow_execution_id TEXT NOT NULL,
+        callback_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        correlation_id TEXT,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN ('completed', 'failed'))
+      );
+      CREATE INDEX workflow_steps_by_correlation ON workflow_steps (correlation_id);
+      CREATE INDEX workflow_steps_open ON workflow_steps (started_at) WHERE ended_at IS NULL;
+    `,
+    postgres: `
+      ALTER TABLE audit_events DROP CONSTRAINT audit_events_source_check;
+      ALTER TABLE audit_events ADD CONSTRAINT audit_events_source_check
+        CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider', 'workflow'));
+
+      CREATE TABLE workflow_steps (
+        execution_id TEXT COLLATE "C" PRIMARY KEY,
+        workflow_execution_id TEXT COLLATE "C" NOT NULL,
+        callback_id TEXT COLLATE "C" NOT NULL,
+        user_id TEXT COLLATE "C" NOT NULL,
+        correlation_id TEXT COLLATE "C",
+        started_at TEXT COLLATE "C" NOT NULL,
+        ended_at TEXT COLLATE "C",
+        outcome TEXT COLLATE "C" CHECK (outcome IS NULL OR outcome IN ('completed', 'failed'))
+      );
+      CREATE INDEX workflow_steps_by_correlation ON workflow_steps (correlation_id);
+      CREATE INDEX workflow_steps_open ON workflow_steps (started_at) WHERE ended_at IS NULL;
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */

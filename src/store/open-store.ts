@@ -25,6 +25,7 @@ import { SettingsRows } from './settings.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';
+import { WorkflowSteps } from './workflow-steps.js';
 
 export interface StoreOptions {
   /** The clock of every record and expiry; by default the database's (database-clock.ts). */
@@ -101,6 +102,7 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     leases: (sql) => new Leases(sql, { now, replica }),
     batches: (sql) => new Batches(sql, { now }),
     settings: (sql) => new SettingsRows(sql, { now }),
+    steps: (sql) => new WorkflowSteps(sql, { now }),
   };
 }
 
@@ -164,6 +166,9 @@ class BoundStore implements Store {
   }
   get settings() {
     return this.#repo('settings');
+  }
+  get steps() {
+    return this.#repo('steps');
   }
 
   get label(): string {

@@ -96,5 +96,7 @@ export const storedActor = z.object({
   enterpriseId: z.string().optional(),
   channelId: z.string().optional(),
   source: z.enum(AUDIT_SOURCES),
+  /** The Workflow Builder step the change was asked for by, when it was. */
+  step: z.object({ workflowExecutionId: z.string(), executionId: z.string() }).optional(),
 });
 export type StoredActor = z.infer<typeof storedActor>;

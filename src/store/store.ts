@@ -17,6 +17,7 @@ import type { PendingChange, StoredActor, StoredPlan } from './records.js';
 import type { RouteRecord } from './routes.js';
 import type { StoredSettings } from './settings.js';
 import type { TransactionOptions, Writable } from './sql.js';
+import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
 
 /** The append-only, hash-chained audit log. */
 export interface AuditRepo {
@@ -194,6 +195,17 @@ export interface SettingsRepo {
   write(values: ReadonlyMap<string, unknown>, changedBy: string): Promise<void>;
 }
 
+/** Workflow Builder step executions, each with the change it started (see workflow-steps.ts). */
+export interface StepsRepo {
+  claim(start: StepStart): Promise<boolean>;
+  link(executionId: string, correlationId: string): Promise<void>;
+  follow(from: string, to: string): Promise<void>;
+  end(executionId: string, outcome: StepOutcome): Promise<boolean>;
+  get(executionId: string): Promise<StepRecord | undefined>;
+  ofChange(correlationId: string): Promise<StepRecord | undefined>;
+  open(): Promise<StepRecord[]>;
+}
+
 /** Every repository, as bound to the store or to one transaction. */
 export interface Repos {
   audit: AuditRepo;
@@ -209,6 +221,7 @@ export interface Repos {
   leases: LeasesRepo;
   batches: BatchesRepo;
   settings: SettingsRepo;
+  steps: StepsRepo;
 }
 
 export interface Store extends Repos {

@@ -3,6 +3,7 @@
 // Append new helpers at the end: several test files (and authors) share this module.
 import { execFileSync } from 'node:child_process';
 import { expect } from 'vitest';
+import type { StepEnd, StepExecution } from '../../src/playground/functions.js';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { RoutingRecords } from '../../src/store/routes.js';
@@ -590,4 +591,39 @@ export async function planThroughForm(t: TestApp, user: string, text: string): P
     (call) => call.body.user === user && /nothing to change|Plan|plan has/.test(shownText(call)),
     { since },
   );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Workflow Builder steps
+
+/** Waits until Slack has the step's end (functions.completeSuccess or .completeError) and the app is done with it. */
+export async function stepEnd(t: TestApp, execution: StepExecution): Promise<StepEnd> {
+  await waitUntil(() => execution.end !== undefined, `step ${execution.callbackId} (${execution.executionId}) to end`);
+  await t.settled();
+  return execution.end as StepEnd;
+}
+
+/** The calls that ended this step in Slack, successful or refused. */
+export const stepEndCalls = (t: TestApp, execution: StepExecution): SlackCall[] =>
+  t.slack
+    .calls()
+    .filter((call) => call.method.startsWith('functions.complete'))
+    .filter((call) => call.body.function_execution_id === execution.executionId);
+
+/** The plan a step sent privately to the person who ran the workflow: its batch id and the message's ts. */
+export async function stepPlan(t: Pick<TestApp, 'slack'>, execution: StepExecution, user: string) {
+  const sent = await t.slack.waitFor(
+    'chat.postMessage',
+    (call) => call.token === execution.botAccessToken && call.body.channel === user,
+    { description: `with the plan of step ${execution.callbackId}` },
+  );
+  const message = t.slack.messages(`D${user}`).find((posted) => posted.text === sent.body.text);
+  const blocks = blocksOf(sent);
+  const batchId = [ACTION.confirmBatch, ACTION.confirmBatchTyped].flatMap((id) => buttonValues(blocks, id))[0] ?? '';
+  return {
+    call: sent,
+    blocks,
+    batchId,
+    container: { type: 'message', channelId: `D${user}`, messageTs: message?.ts } as const,
+  };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import type { StepExecution } from '../../src/playground/functions.js';
 import type { ResponseOrigin } from '../../src/playground/workspace.js';
 import { type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
@@ -22,6 +23,7 @@ import {
   type BlockSuggestionOptions,
   blockAction,
   blockSuggestion,
+  functionExecuted,
   OPERATOR,
   OPS_CHANNEL,
   type SlashCommandOptions,
@@ -117,6 +119,19 @@ export interface TestApp {
   suggest(options: Omit<BlockSuggestionOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /** A modal's view_closed. */
   closeView(options: Omit<ViewClosedOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
+  /**
+   * A workflow step runs: Slack starts its execution and delivers function_executed (a JSON body). `deliver` sends the
+   * same delivery again, as Slack retries one.
+   */
+  runStep(
+    callbackId: string,
+    inputs: Record<string, unknown>,
+    options?: PostOptions,
+  ): Promise<{
+    execution: StepExecution;
+    response: AppResponse;
+    deliver: (options?: PostOptions) => Promise<AppResponse>;
+  }>;
   /** The app_home_opened event for `user` (a JSON body). */
   homeOpened(user?: string, extra?: Omit<AppHomeOpenedOptions, 'userId'> & PostOptions): Promise<AppResponse>;
   /** Any body, signed, to the app's request URL; in Socket Mode, as the envelope Slack would send it in. */
@@ -203,7 +218,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         slack,
         logText: logs.text(),
         databaseText: await database.text(),
-        credentials: [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey],
+        credentials: [BOT_TOKEN, APP_TOKEN, SIGNING_SECRET, sandbox.apiKey, ...slack.functions.tokens()],
       }),
     );
 
@@ -298,10 +313,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const fromMessage = fields.container.type === 'message';
         const responseUrlId = fromMessage && fields.responseUrl === undefined ? freshResponseUrlId() : undefined;
         const triggerId = fields.triggerId ?? slack.issueTriggerId(fields.userId ?? ADMIN);
+        const { container } = fields;
         const body = blockAction({
           ...fields,
           userId: fields.userId ?? ADMIN,
           triggerId,
+          // A button in a message a workflow step posted carries the step's function_data, as Slack sends it.
+          functionInteraction:
+            container.type === 'message'
+              ? slack.functions.interactionWith(container.channelId, container.messageTs)
+              : undefined,
           ...(responseUrlId === undefined ? {} : { responseUrl: slack.respondUrl(responseUrlId, origin(fields)) }),
         });
         return { ...(await post(body, postOptions)), triggerId, responseUrlId };
@@ -319,6 +340,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       closeView(closeOptions) {
         const [fields, postOptions] = splitPostOptions(closeOptions);
         return post(viewClosed({ ...fields, userId: fields.userId ?? ADMIN }), postOptions);
+      },
+      async runStep(callbackId, inputs, options = {}) {
+        const execution = slack.functions.start(callbackId, inputs);
+        const body = functionExecuted(execution);
+        const deliver = (again: PostOptions = {}) => post(body, { contentType: JSON_CONTENT_TYPE, ...again });
+        return { execution, response: await deliver(options), deliver };
       },
       homeOpened(user = ADMIN, extra = {}) {
         const [fields, postOptions] = splitPostOptions(extra);

@@ -85,6 +85,13 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
       },
     ],
   });
+  await store.steps.claim({
+    executionId: 'Fx1',
+    workflowExecutionId: 'Wx1',
+    callbackId: 'route_numbers',
+    userId: 'U1',
+  });
+  await store.steps.link('Fx1', 'batch-1');
   await fill(sql, 2500, new Date('2027-01-01T00:00:00.000Z'));
 }
 

@@ -55,6 +55,7 @@ describe('openDatabase', () => {
       'routes',
       'settings',
       'settings_version',
+      'workflow_steps',
     ]);
   });
 

@@ -10,12 +10,15 @@ import { el, renderBlocks, renderInline, Values } from './blocks.js';
  * @typedef {import('../render.js').UiView} UiView
  * @typedef {import('../render.js').UiOption} UiOption
  * @typedef {import('../render.js').UiConfirm} UiConfirm
+ * @typedef {import('../workflows.js').UiStep} UiStep
+ * @typedef {import('../workflows.js').UiStepRun} UiStepRun
  * @typedef {import('./blocks.js').Surface} Surface
  * @typedef {{ kind: 'message', channel: string, ts: string } | { kind: 'view', viewId: string }} Target
  */
 
 const HOME = 'home';
 const MESSAGES = 'messages';
+const WORKFLOWS = 'workflows';
 
 /**
  * @template {HTMLElement} T
@@ -39,6 +42,9 @@ const ui = {
   panelNote: byId('panel-note', HTMLElement),
   messages: byId('messages', HTMLOListElement),
   home: byId('home', HTMLElement),
+  workflows: byId('workflows', HTMLElement),
+  stepForms: byId('step-forms', HTMLElement),
+  stepRuns: byId('step-runs', HTMLOListElement),
   composer: byId('composer', HTMLFormElement),
   message: byId('message', HTMLInputElement),
   refusals: byId('refusals', HTMLElement),
@@ -285,11 +291,14 @@ function draw() {
   for (const channel of channels) tab(channel.id, `#${channel.name}`, ui.channelTabs);
   tab(HOME, 'Home', ui.appTabs);
   tab(MESSAGES, 'Messages', ui.appTabs);
+  tab(WORKFLOWS, 'Workflows', ui.appTabs);
   ui.panel.setAttribute('aria-labelledby', `tab-${page.tab}`);
 
   const channel = channels.find((candidate) => candidate.id === page.tab);
   ui.panelNote.textContent = '';
   ui.composer.hidden = !channel;
+  ui.workflows.hidden = page.tab !== WORKFLOWS;
+  ui.messages.hidden = page.tab === WORKFLOWS;
   drawWelcome(state.welcome, channel?.id);
   if (channel) {
     ui.panelTitle.textContent = `#${channel.name}`;
@@ -302,6 +311,13 @@ function draw() {
     drawConversation(state.direct, `D${state.me.id}`);
     if (state.direct.length === 0)
       ui.panelNote.textContent = `${state.app.name} writes here when a reply cannot reach you any other way.`;
+  } else if (page.tab === WORKFLOWS) {
+    ui.panelTitle.textContent = `${state.app.name}: Workflows`;
+    ui.panelNote.textContent =
+      `${state.app.name}'s Workflow Builder steps, run as you from #voice-ops, as a workflow there would run them. ` +
+      'A plan to confirm comes to your Messages tab; the step ends when you confirm or cancel it.';
+    ui.home.hidden = true;
+    drawWorkflows(state.workflows);
   } else {
     ui.panelTitle.textContent = `${state.app.name}: Home`;
     ui.messages.hidden = true;
@@ -346,6 +362,69 @@ function drawHome(home) {
     return;
   }
   ui.home.replaceChildren(renderBlocks(home.blocks, surfaceOf(home.id, { kind: 'view', viewId: home.id })));
+}
+
+/**
+ * Each step as a small form of its inputs with a Run button, drawn once (so that what was typed stays), and the
+ * steps this person ran, with how each ended.
+ * @param {PageState['workflows']} workflows
+ */
+function drawWorkflows(workflows) {
+  if (ui.stepForms.childElementCount === 0) ui.stepForms.append(...workflows.steps.map(stepForm));
+  ui.stepRuns.replaceChildren(...workflows.runs.map(stepRun));
+  if (workflows.runs.length === 0) ui.stepRuns.append(el('li', 'panel-note', 'None yet.'));
+}
+
+/**
+ * @param {UiStep} step
+ * @returns {HTMLFormElement}
+ */
+function stepForm(step) {
+  const form = el('form', 'step-form');
+  form.setAttribute('aria-label', step.title);
+  form.append(el('h3', undefined, step.title));
+  for (const input of step.inputs) {
+    const id = `step-${step.callbackId}-${input.name}`;
+    const label = el('label', undefined, input.required ? input.title : `${input.title} (optional)`);
+    label.htmlFor = id;
+    const field = el('input');
+    field.id = id;
+    field.name = input.name;
+    field.placeholder = input.hint;
+    field.required = input.required;
+    field.spellcheck = false;
+    form.append(label, field);
+  }
+  const run = el('button', 'bk-button bk-primary', `Run ${step.title}`);
+  run.type = 'submit';
+  form.append(run);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const inputs = Object.fromEntries(
+      step.inputs.map((input) => [input.name, String(new FormData(form).get(input.name) ?? '')]),
+    );
+    run.disabled = true;
+    await post('/api/step', { callbackId: step.callbackId, inputs });
+    run.disabled = false;
+  });
+  return form;
+}
+
+/**
+ * @param {UiStepRun} run
+ * @returns {HTMLLIElement}
+ */
+function stepRun(run) {
+  const item = el('li', 'step-run');
+  const typed = Object.entries(run.inputs).map(([name, value]) => `${name}: ${String(value)}`);
+  item.append(el('strong', undefined, run.title), el('span', 'step-inputs', typed.join(' · ')));
+  if (!run.end) item.append(el('span', 'step-state', 'Running: waiting for the change (a plan comes to Messages)'));
+  else if (run.end.outcome === 'failed') item.append(el('span', 'step-state step-failed', `Failed: ${run.end.error}`));
+  else {
+    const outputs = Object.entries(run.end.outputs).map(([name, value]) => `${name}: ${String(value)}`);
+    item.append(el('span', 'step-state step-completed', `Completed · ${outputs.join(' · ')}`));
+  }
+  return item;
 }
 
 /** @param {PageState} state */

@@ -1,0 +1,166 @@
+// Workflow Builder steps, as the operations see them: another way to ask for the same changes. A step's execution is
+// claimed once (a retried delivery, on any replica, finds it taken), tied to the change it starts before that change
+// exists, and ended in Slack once the change has ended, whoever ended it: its requester's Confirm or Cancel, a second
+// approver, an expiry, or the reconciler after a crash. The step's end is written only after Slack took it.
+import type { Batch } from '../store/batches.js';
+import { DEFAULT_CONFIRMATION_TTL_MS } from '../store/confirmations.js';
+import type { StepRecord, StepStart } from '../store/workflow-steps.js';
+import { type PlanResult, planBatch } from './batches.js';
+import { type BulkRequest, batchAction } from './bulk-plans.js';
+import { atomically, newCorrelationId, record } from './context.js';
+import type { OpsDeps } from './deps.js';
+import { KIND, numberOf } from './kinds/index.js';
+import type { StepEnding } from './step-ends.js';
+import type { Actor } from './types.js';
+
+export type { StepStart };
+
+/** Claims a step execution: true the first time, so that the step acts once however often it is delivered. */
+export const claimStep = (deps: OpsDeps, start: StepStart): Promise<boolean> => deps.store.steps.claim(start);
+
+/**
+ * Plans a bulk change for a step: the step is tied to the plan's id first, so that a crash before the plan is stored
+ * still ends the step (see endingOf).
+ */
+export async function planForStep(
+  deps: OpsDeps,
+  actor: Actor,
+  executionId: string,
+  request: BulkRequest,
+): Promise<PlanResult> {
+  const batchId = newCorrelationId();
+  await deps.store.steps.link(executionId, batchId);
+  return planBatch(deps, actor, request, undefined, batchId);
+}
+
+/**
+ * The requester's click on a plan a step asked for (Confirm, Cancel, a typed count) goes on with the step's change: it
+ * is audited as the step's, with its ids, as the plan was.
+ */
+export async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string): Promise<Actor> {
+  const step = (await deps.store.batches.get(batchId))?.actor.step;
+  return step && (await deps.store.steps.get(step.executionId))?.userId === actor.userId
+    ? { ...actor, source: 'workflow', step }
+    : actor;
+}
+
+/** Ends a step in Slack, then records it ended: a crash in between ends it again, which Slack takes as done. */
+export async function endStep(deps: OpsDeps, executionId: string, ending: StepEnding): Promise<void> {
+  await deps.stepEnds.end(executionId, ending);
+  await deps.store.steps.end(executionId, ending.ok ? 'completed' : 'failed');
+}
+
+/**
+ * Ends the open steps whose changes have ended: those of the changes named, or every open one (the reconciler's
+ * pass). A step whose Slack call fails stays open for the next pass.
+ */
+export async function settleSteps(deps: OpsDeps, correlationIds?: readonly string[]): Promise<void> {
+  const steps =
+    correlationIds === undefined
+      ? await deps.store.steps.open()
+      : (await Promise.all(correlationIds.map((id) => deps.store.steps.ofChange(id)))).filter(
+          (step) => step !== undefined,
+        );
+  for (const step of steps) {
+    try {
+      const ending = await endingOf(deps, step);
+      if (ending) await endStep(deps, step.executionId, ending);
+    } catch (error) {
+      deps.logger.warn({ err: error, executionId: step.executionId }, 'could not end a workflow step');
+    }
+  }
+}
+
+/** How a step's change ended, or undefined while it may still go on. */
+async function endingOf(deps: OpsDeps, step: StepRecord): Promise<StepEnding | undefined> {
+  const correlationId = step.correlationId ?? '';
+  const batch = await deps.store.batches.get(correlationId);
+  if (batch) return batchEnding(deps, batch);
+  // The one step that makes a single change: an agent's creation, which its audit rows tell, settled or not.
+  const rows = await deps.store.audit.ofRequest(correlationId);
+  const last = rows.filter((row) => row.action === KIND.createAgent).at(-1);
+  if (last?.outcome === 'succeeded') return { ok: true, outputs: { agent_id: last.target ?? '' } };
+  if (last && ['failed', 'rejected', 'denied'].includes(last.outcome)) {
+    return { ok: false, error: last.errorMessage ?? `The change ended as ${last.outcome}.` };
+  }
+  // A plan lasts as long as a confirmation: one never stored by the time it would have expired never will be.
+  const stale = deps.now().getTime() - Date.parse(step.startedAt) > DEFAULT_CONFIRMATION_TTL_MS;
+  return last === undefined && stale
+    ? { ok: false, error: 'Voice Ops stopped before this step asked for anything: nothing was changed. Run it again.' }
+    : undefined;
+}
+
+async function batchEnding(deps: OpsDeps, batch: Batch): Promise<StepEnding | undefined> {
+  switch (batch.state) {
+    case 'awaiting':
+    case 'running':
+    case 'stopping':
+      return undefined;
+    case 'planned':
+      return Date.parse(batch.expiresAt) > deps.now().getTime() ? undefined : expirePlan(deps, batch);
+    case 'finished':
+      return finishedEnding(deps, batch);
+    case 'stopped':
+      return { ok: false, error: `${await doneSoFar(deps, batch)} Then it was stopped; the rest was not done.` };
+    case 'interrupted':
+      return {
+        ok: false,
+        error:
+          `${await doneSoFar(deps, batch)} Then Voice Ops stopped, and the rest was not done: its requester has a ` +
+          'Resume in their direct messages with Voice Ops.',
+      };
+    case 'expired':
+      return { ok: false, error: await whyNotApplied(deps, batch.id) };
+  }
+}
+
+/** A step's plan nobody confirmed in time: it expires, as a late Confirm would find it. */
+async function expirePlan(deps: OpsDeps, batch: Batch): Promise<StepEnding | undefined> {
+  const error = 'The plan was not confirmed within 10 minutes: nothing was changed.';
+  const moved = await atomically(deps, async (deps) => {
+    if (!(await deps.store.batches.move(batch.id, ['planned'], 'expired'))) return false;
+    const actor: Actor = { ...batch.actor, source: 'system' };
+    await record(deps, actor, batch.id, {
+      action: batchAction(batch.kind),
+      outcome: 'expired',
+      error: { ok: false, reason: 'expired', message: error },
+    });
+    return true;
+  });
+  return moved ? { ok: false, error } : undefined;
+}
+
+/** The numbers a finished plan changed (or found as asked), as the step's output; a plan with failures fails it. */
+async function finishedEnding(deps: OpsDeps, batch: Batch): Promise<StepEnding> {
+  const items = await deps.store.batches.itemsIn(batch.id, ['succeeded', 'unchanged', 'failed']);
+  const failed = items.filter((item) => item.state === 'failed');
+  const numbers = items.filter((item) => item.state !== 'failed').map((item) => numberOf(item.change));
+  if (failed.length === 0) return { ok: true, outputs: { numbers: numbers.join(', '), count: numbers.length } };
+  const reasons = failed.slice(0, 3).map((item) => `${numberOf(item.change)}: ${item.error ?? 'failed'}`);
+  return {
+    ok: false,
+    error:
+      `${failed.length} of ${items.length} numbers failed (${reasons.join('; ')}). ` +
+      (numbers.length ? `Done: ${numbers.join(', ')}.` : 'None was done.'),
+  };
+}
+
+async function doneSoFar(deps: OpsDeps, batch: Batch): Promise<string> {
+  const done = await deps.store.batches.itemsIn(batch.id, ['succeeded']);
+  return done.length ? `Done: ${done.map((item) => numberOf(item.change)).join(', ')}.` : 'Nothing was done.';
+}
+
+/** Why a plan was never applied, from its last audit row: cancelled, rejected by an approver, or expired. */
+async function whyNotApplied(deps: OpsDeps, batchId: string): Promise<string> {
+  const last = (await deps.store.audit.ofRequest(batchId)).at(-1);
+  switch (last?.outcome) {
+    case 'cancelled':
+      return 'The plan was cancelled before it was applied: nothing was changed.';
+    case 'rejected':
+      return 'A second approver rejected the plan: nothing was changed.';
+    default:
+      return last?.errorMessage
+        ? `The plan was not applied: ${last.errorMessage} Nothing was changed.`
+        : 'The plan expired before it was applied: nothing was changed.';
+  }
+}

@@ -1,0 +1,140 @@
+// Workflow Builder steps: another way in beside commands, buttons and forms. Each step builds the request its command
+// would, as the person who ran the workflow (an input the builder sets from the workflow's trigger), and runs the same
+// operation with the same guardrails. A step that needs a confirmation sends its plan to that person and stays
+// running: it ends when the plan does (ops/steps.ts), on Confirm, Cancel, an approval, an expiry or after a crash.
+import { z } from 'zod';
+import { type Actor, type BulkRequest, KIND } from '../../ops/api.js';
+import { slackErrorCode } from '../clients.js';
+import { replyTo, type SlackDeps } from '../deps.js';
+import { deliver } from '../flows.js';
+import type { Listeners } from '../router.js';
+import { checkInputs, STEP_INPUTS, type StepInputs, type StepName } from '../step-inputs.js';
+import { messageSurface } from '../surfaces.js';
+import { stepPlanMessage } from '../views/steps.js';
+import { type Requester, requesterIn } from '../who-asked.js';
+
+/** The function_executed event, as Slack delivers it (see test/e2e/workflow-steps.test.ts for the source). */
+const functionExecuted = z.object({
+  event: z.object({
+    function_execution_id: z.string(),
+    workflow_execution_id: z.string(),
+    function: z.object({ callback_id: z.string() }),
+    inputs: z.record(z.string(), z.unknown()).optional(),
+    /** The workflow token: messages posted with it carry the step's function_data in their interactions. */
+    bot_access_token: z.string().optional(),
+  }),
+});
+type FunctionExecuted = z.infer<typeof functionExecuted>['event'];
+
+/** A step under way: who asked, its execution, and the token Slack gave it. */
+interface Running {
+  deps: SlackDeps;
+  actor: Actor;
+  executionId: string;
+  workflowToken?: string;
+}
+
+/** What each step does with its checked inputs. */
+const RUNS: { [N in StepName]: (step: Running, inputs: StepInputs<N>) => Promise<void> } = {
+  buy_numbers: (step, { region, count, digits }) =>
+    planAndAsk(step, { kind: KIND.buy, region, count, ...(digits ? { digits } : {}) }),
+  route_numbers: (step, { numbers, agent_id }) => planAndAsk(step, { kind: KIND.map, agentId: agent_id, ...numbers }),
+  release_numbers: (step, { numbers }) => planAndAsk(step, { kind: KIND.release, ...numbers }),
+  create_agent: createAgent,
+  export_routing: exportRouting,
+};
+
+/** The change each step asks for, for the audit of an input refused. */
+const ACTIONS: Partial<Record<StepName, string>> = {
+  buy_numbers: 'batch.buy',
+  route_numbers: 'batch.map',
+  release_numbers: 'batch.release',
+  create_agent: KIND.createAgent,
+};
+
+export function registerSteps(app: Listeners, deps: SlackDeps): void {
+  for (const name of Object.keys(STEP_INPUTS) as StepName[]) {
+    app.function(name, async ({ ack, body, context }) => {
+      await ack();
+      await runStep(deps, name, functionExecuted.parse(body).event, requesterIn(context));
+    });
+  }
+}
+
+async function runStep<N extends StepName>(
+  deps: SlackDeps,
+  name: N,
+  event: FunctionExecuted,
+  who: Requester,
+): Promise<void> {
+  const executionId = event.function_execution_id;
+  const step = { workflowExecutionId: event.workflow_execution_id, executionId };
+  // A retried delivery, here or on another replica, finds the execution claimed and leaves it to the first.
+  if (!(await deps.ops.claimStep({ ...step, callbackId: name, userId: who.userId }))) {
+    deps.logger.info({ executionId, step: name }, 'left alone a workflow step delivered again');
+    return;
+  }
+  const actor: Actor = { ...who, source: 'workflow', step };
+  const checked = checkInputs(name, event.inputs);
+  if (!checked.ok) {
+    const action = ACTIONS[name];
+    if (action) await deps.ops.refuseInput(actor, action, checked.error);
+    return deps.ops.endStep(executionId, { ok: false, error: checked.error });
+  }
+  const running = {
+    deps,
+    actor: { ...actor, channelId: checked.inputs.channel_id },
+    executionId,
+    workflowToken: event.bot_access_token,
+  };
+  await RUNS[name](running, checked.inputs);
+}
+
+/**
+ * Plans the change and sends the plan to the person who ran the workflow, as their command would show it; the step
+ * ends with the plan. A plan with nothing to change is applied at once: there is nothing to confirm.
+ */
+async function planAndAsk({ deps, actor, executionId, workflowToken }: Running, request: BulkRequest): Promise<void> {
+  const planned = await deps.ops.planForStep(actor, executionId, request);
+  if (!planned.ok) return deps.ops.endStep(executionId, { ok: false, error: planned.message });
+  const { view } = planned;
+  if (view.total === 0) {
+    await deps.ops.applyBatch(actor, view.id, { onProgress: () => {} });
+    return;
+  }
+  try {
+    // Posted with the workflow's token, so that Slack ties its buttons to the step, as it does for any step's message.
+    await deps.slack.ui.chat.postMessage({
+      ...stepPlanMessage(view, deps.now()),
+      channel: actor.userId,
+      ...(workflowToken ? { token: workflowToken } : {}),
+    });
+  } catch (error) {
+    const why = slackErrorCode(error);
+    const sentence = `Voice Ops could not send the plan to ${actor.userId} to confirm (${why}): nothing was changed.`;
+    await deps.ops.endStep(executionId, { ok: false, error: sentence });
+    await deps.ops.cancelPlan(actor, view.id);
+  }
+}
+
+/**
+ * Creates the agent at once, as the command does (it spends nothing). Its token goes to its creator privately, or to
+ * no one (and that is audited); it is never an output, since anyone who can see the workflow reads those.
+ */
+async function createAgent({ deps, actor, executionId }: Running, inputs: StepInputs<'create_agent'>): Promise<void> {
+  const created = await deps.ops.createAgent(actor, { name: inputs.name, language: inputs.language }, executionId);
+  // An answer the provider may still give is settled by the reconciler, which then ends the step.
+  if (!created.ok && created.unsettled) return;
+  if (!created.ok) return deps.ops.endStep(executionId, { ok: false, error: created.message });
+  const privately = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
+  await deliver(deps, privately, actor, { kind: 'done', done: created });
+  await deps.ops.endStep(executionId, { ok: true, outputs: { agent_id: created.createdAgent?.id ?? '' } });
+}
+
+async function exportRouting({ deps, executionId }: Running): Promise<void> {
+  const exported = await deps.ops.exportRouting();
+  await deps.ops.endStep(
+    executionId,
+    exported.ok ? { ok: true, outputs: { routing: exported.text } } : { ok: false, error: exported.message },
+  );
+}

@@ -1,0 +1,92 @@
+// What each Workflow Builder step takes, as the manifests declare it (test/manifests.test.ts holds the two to each
+// other), checked with the schemas and the grammar the commands use: a region as `/voice numbers buy` takes it, a
+// list of numbers or a `/voice numbers` filter, an agent's name and language as the provider takes them.
+import { z } from 'zod';
+import { MAX_BATCH_ITEMS, type NumberFilter } from '../ops/api.js';
+import { agentName, language, phoneNumber, region, resourceId } from '../provider/schemas.js';
+import { compactNumber, normalizeLocale, parseNumberFilter } from './command.js';
+
+/** Workflow Builder sends an optional input left empty as an empty string, or not at all. */
+const optionalText = z.preprocess(
+  (value) => (value === '' || value === null ? undefined : value),
+  z.string().optional(),
+);
+
+/** Who ran the workflow, and where: every step acts as that person, in that channel. */
+const person = z.object({
+  user_id: z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id, e.g. the person who ran the workflow'),
+  channel_id: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z
+      .string()
+      .regex(/^[CDG][A-Z0-9]{2,}$/, 'must be a Slack channel id')
+      .optional(),
+  ),
+});
+
+/** Numbers as a list (`+14155550100, +14155550101`, any separator) or as a `/voice numbers` filter (`unrouted DE`). */
+const numbersOrFilter = z
+  .string()
+  .trim()
+  .min(1, 'must name numbers (`+14155550100 +14155550101`) or a `/voice numbers` filter (`unrouted DE`)')
+  .transform((text, ctx): { numbers: string[] } | { filter: NumberFilter } => {
+    const words = text.split(/[\s,;]+/).filter(Boolean);
+    if (words.every((word) => word.startsWith('+'))) {
+      const numbers = [...new Set(words.map((word) => compactNumber([word])))];
+      const wrong = numbers.find((number) => !phoneNumber.safeParse(number).success);
+      if (wrong) ctx.addIssue({ code: 'custom', message: `names ${wrong}, which is not an E.164 number` });
+      return { numbers };
+    }
+    const parsed = parseNumberFilter(words, 'numbers');
+    if ('filter' in parsed) return { filter: parsed.filter };
+    ctx.addIssue({ code: 'custom', message: parsed.ok ? 'is not a filter' : parsed.error });
+    return z.NEVER;
+  });
+
+/** Each step's inputs, by the callback_id the manifests give it. */
+export const STEP_INPUTS = {
+  buy_numbers: person.extend({
+    region: z.string().trim().toUpperCase().pipe(region),
+    count: z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(MAX_BATCH_ITEMS, `must be at most ${MAX_BATCH_ITEMS}`),
+    digits: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{1,15}$/, 'must be digits, e.g. 415')
+        .optional(),
+    ),
+  }),
+  create_agent: person.extend({
+    name: agentName,
+    language: z.string().trim().transform(normalizeLocale).pipe(language),
+  }),
+  route_numbers: person.extend({ numbers: numbersOrFilter, agent_id: resourceId }),
+  release_numbers: person.extend({ numbers: numbersOrFilter }),
+  export_routing: person,
+} as const;
+
+export type StepName = keyof typeof STEP_INPUTS;
+export type StepInputs<N extends StepName> = z.output<(typeof STEP_INPUTS)[N]>;
+
+/** The inputs of a step, or a sentence for the workflow's builder naming each input at fault. */
+export function checkInputs<N extends StepName>(
+  name: N,
+  inputs: unknown,
+): { ok: true; inputs: StepInputs<N> } | { ok: false; error: string } {
+  const checked = STEP_INPUTS[name].safeParse(inputs ?? {});
+  if (checked.success) return { ok: true, inputs: checked.data as StepInputs<N> };
+  const problems = checked.error.issues.map((issue) => {
+    const input = String(issue.path[0] ?? 'inputs');
+    if (issue.code === 'invalid_type' && issue.input === undefined) {
+      return `The input “${input}” is missing: set it in Workflow Builder.`;
+    }
+    // The schemas' words continue a sentence (`must be …`); the grammar's are sentences of their own.
+    return /^[a-z]/.test(issue.message)
+      ? `The input “${input}” ${issue.message}.`
+      : `The input “${input}”: ${issue.message}`;
+  });
+  return { ok: false, error: problems.join(' ') };
+}

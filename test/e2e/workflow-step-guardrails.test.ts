@@ -1,0 +1,130 @@
+// A Workflow Builder step never does what the person who ran the workflow could not do by command: the guardrails
+// their command meets (a second approver, buy limits, change channels, a plan's expiry) hold for the step, and the
+// step ends with what became of its change. How steps are delivered and ended: workflow-steps.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
+import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { auditRows, blocksOf, createAgentThroughApp, onlyButton, stepEnd, stepPlan } from './support.js';
+
+const APPROVALS = 'CAPPROVALS';
+const CHANGES = 'CCHANGES';
+const SECOND_OPERATOR = 'UOPERATOR2';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('a step under a second approver', () => {
+  it('waits after Confirm for the approval, then buys (or routes) and completes with the numbers', async () => {
+    t = await startTestApp({
+      env: { VOICE_REQUIRE_APPROVAL: 'number.buy,routing.map', VOICE_APPROVALS_CHANNEL_ID: APPROVALS },
+      operators: [OPERATOR, SECOND_OPERATOR],
+    });
+    const app = t;
+    const { execution } = await app.runStep('buy_numbers', { user_id: OPERATOR, region: 'US', count: 2 });
+    const plan = await stepPlan(app, execution, OPERATOR);
+    await app.action({
+      userId: OPERATOR,
+      actionId: ACTION.confirmBatch,
+      value: plan.batchId,
+      container: plan.container,
+    });
+    const request = await app.slack.waitFor('chat.postMessage', (call) => call.body.channel === APPROVALS);
+    await app.settled();
+    expect(execution.end).toBeUndefined();
+    expect(app.sandbox.requestCount('buyNumber')).toBe(0);
+    await app.action({
+      userId: SECOND_OPERATOR,
+      actionId: ACTION.approveChange,
+      value: onlyButton(blocksOf(request), ACTION.approveChange),
+      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
+    });
+    const end = await stepEnd(app, execution);
+    expect(end.outcome).toBe('completed');
+    expect(app.sandbox.requestCount('buyNumber')).toBe(2);
+    const trail = (await auditRows(app)).filter((row) => row.correlation_id === plan.batchId);
+    expect(trail.map((row) => row.outcome)).toEqual(expect.arrayContaining(['awaiting_approval', 'approved']));
+
+    const bought = end.outcome === 'completed' ? String(end.outputs.numbers) : '';
+    const { agent } = await createAgentThroughApp(app, OPERATOR, 'Approved desk');
+    const since = app.slack.mark();
+    const route = await app.runStep('route_numbers', { user_id: OPERATOR, numbers: bought, agent_id: agent.id });
+    const routePlan = await stepPlan(app, route.execution, OPERATOR);
+    await app.action({
+      userId: OPERATOR,
+      actionId: ACTION.confirmBatch,
+      value: routePlan.batchId,
+      container: routePlan.container,
+    });
+    const routeRequest = await app.slack.waitFor('chat.postMessage', (call) => call.body.channel === APPROVALS, {
+      since,
+    });
+    await app.settled();
+    expect(route.execution.end).toBeUndefined();
+    await app.action({
+      userId: SECOND_OPERATOR,
+      actionId: ACTION.approveChange,
+      value: onlyButton(blocksOf(routeRequest), ACTION.approveChange),
+      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000002' },
+    });
+    const routed = await stepEnd(app, route.execution);
+    expect(routed.outcome === 'completed' && routed.outputs.count).toBe(2);
+    expect(app.sandbox.requestCount('mapNumber')).toBe(2);
+  });
+});
+
+describe('a step under a buy limit', () => {
+  it('fails before any plan when the buy does not fit, saying how many would', async () => {
+    t = await startTestApp({ env: { VOICE_BUY_LIMIT: '2/day' } });
+    const { execution } = await t.runStep('buy_numbers', { user_id: OPERATOR, region: 'US', count: 3 });
+    const end = await stepEnd(t, execution);
+    expect(end.outcome === 'failed' && end.error).toContain('That would buy 3 numbers, and only 2 fit');
+    expect(t.slack.calls('chat.postMessage').filter((call) => call.token === execution.botAccessToken)).toEqual([]);
+    expect(t.sandbox.requestCount('buyNumber')).toBe(0);
+  });
+});
+
+describe('a step under change channels', () => {
+  it('acts only in a change channel: the one the builder names', async () => {
+    t = await startTestApp({ env: { VOICE_CHANGE_CHANNELS: CHANGES } });
+    const outside = await t.runStep('buy_numbers', {
+      user_id: OPERATOR,
+      channel_id: OPS_CHANNEL,
+      region: 'US',
+      count: 1,
+    });
+    const refused = await stepEnd(t, outside.execution);
+    expect(refused.outcome === 'failed' && refused.error).toContain(`Changes are made only in channel ${CHANGES}`);
+    const nowhere = await t.runStep('create_agent', { user_id: OPERATOR, name: 'Desk', language: 'en-US' });
+    expect((await stepEnd(t, nowhere.execution)).outcome).toBe('failed');
+
+    const inside = await t.runStep('buy_numbers', { user_id: OPERATOR, channel_id: CHANGES, region: 'US', count: 1 });
+    const plan = await stepPlan(t, inside.execution, OPERATOR);
+    expect(plan.batchId).not.toBe('');
+  });
+});
+
+describe("a step's plan nobody confirms", () => {
+  it('expires after 10 minutes: the step fails and nothing is bought', async () => {
+    let aheadMs = 0;
+    t = await startTestApp({ now: () => new Date(Date.now() + aheadMs) });
+    const { execution } = await t.runStep('buy_numbers', { user_id: OPERATOR, region: 'US', count: 1 });
+    const plan = await stepPlan(t, execution, OPERATOR);
+    await t.app.reconcile();
+    expect(execution.end).toBeUndefined();
+    aheadMs = 11 * 60_000;
+    await t.app.reconcile();
+    expect(await stepEnd(t, execution)).toEqual({
+      outcome: 'failed',
+      error: 'The plan was not confirmed within 10 minutes: nothing was changed.',
+    });
+    const trail = (await auditRows(t)).filter((row) => row.correlation_id === plan.batchId);
+    expect(trail.map((row) => row.outcome)).toEqual(['requested', 'expired']);
+    // A Confirm pressed afterwards changes nothing.
+    await t.action({ userId: OPERATOR, actionId: ACTION.confirmBatch, value: plan.batchId, container: plan.container });
+    await t.settled();
+    expect(t.sandbox.requestCount('buyNumber')).toBe(0);
+  });
+});
