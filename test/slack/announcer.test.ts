@@ -30,7 +30,7 @@ function slackClient(): webApi.WebClient {
 }
 
 describe('slackAnnouncer', () => {
-  it('gathers at most 50 of one person’s changes in a message; the next one starts another', async () => {
+  it('gathers at most 48 of one person’s changes in a message; the next one starts another', async () => {
     const client = slackClient();
     const at = new Date('2026-11-02T10:00:00Z');
     const store = await openStore({ kind: 'sqlite', path: ':memory:' });
@@ -41,7 +41,7 @@ describe('slackAnnouncer', () => {
       () => at,
     );
     const changes = many(
-      51,
+      49,
       (i): Change => ({
         action: 'routing.map',
         number: `+1415555${String(i).padStart(4, '0')}`,
@@ -53,16 +53,16 @@ describe('slackAnnouncer', () => {
 
     const [full, next, ...more] = fake.messages('CBURST');
     expect(more).toEqual([]);
-    expect(full?.edits).toBe(49);
-    expect(full?.text).toMatch(/^<@UBUSY> made 50 changes:/);
-    expect(JSON.stringify(full?.blocks)).toContain('+14155550049');
-    expect(JSON.stringify(full?.blocks)).not.toContain('+14155550050');
+    expect(full?.edits).toBe(47);
+    expect(full?.text).toMatch(/^<@UBUSY> made 48 changes:/);
+    expect(JSON.stringify(full?.blocks)).toContain('+14155550047');
+    expect(JSON.stringify(full?.blocks)).not.toContain('+14155550048');
     expect(limitViolations(full?.blocks)).toEqual([]);
     expect(full?.blocks.length).toBeLessThanOrEqual(50);
     expect(next?.edits).toBe(0);
     expect(next?.text).toBe(
-      '<@UBUSY> re-routed *+14155550050* (US) from ' +
-        `*${'A former agent name '.repeat(5)}50* (\`ag_old_50\`) to *${'A long agent name '.repeat(5)}50* (\`ag_50\`)`,
+      '<@UBUSY> re-routed *+14155550048* (US) from ' +
+        `*${'A former agent name '.repeat(5)}48* (\`ag_old_48\`) to *${'A long agent name '.repeat(5)}48* (\`ag_48\`)`,
     );
     await store.close();
   });
