@@ -9,7 +9,7 @@ import { appEnvironment, spawnApp } from '../harness/app-process.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { blockAction, multiSelectInput, slashCommand, usersInput, viewSubmission } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
-import { availableNumber, useProcessBed } from './process-support.js';
+import { availableNumber, outcome, useProcessBed } from './process-support.js';
 
 const bed = useProcessBed('voice-ops-settings-replicas-', [BOT_TOKEN, SIGNING_SECRET]);
 
@@ -100,7 +100,6 @@ it('a Confirm pressed on the other replica after the role was taken away is refu
   });
   const buys = bed.sandbox.requestCount('buyNumber');
   expect((await postToSlackApp(b, SIGNING_SECRET, body)).status).toBe(200);
-  const answer = await bed.slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === id);
-  expect(shownText(answer)).toContain('You need the operator role');
+  expect(shownText(await outcome(bed.slack, id))).toContain('You need the operator role');
   expect(bed.sandbox.requestCount('buyNumber')).toBe(buys);
 });
