@@ -3,7 +3,6 @@ import type { Person, ReadOptions } from '../ops/api.js';
 import type { SlackDeps } from './deps.js';
 import { FIRST_HOME_POSITION, type HomePosition } from './paging.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
-import { policyLines } from './views/policies.js';
 
 /**
  * Publishes the user's Home tab at `position`, by default where the user last left it, so that a change made from
@@ -40,7 +39,7 @@ export async function refreshHome(
       numbers: numbers.ok ? numbers.page : undefined,
       role,
       sandbox: deps.sandbox,
-      policies: policyLines(await deps.ops.policiesInForce(userId)),
+      inForce: await deps.ops.policiesInForce(userId),
       position: shown,
       error: failed && !failed.ok ? failed.message : undefined,
     });

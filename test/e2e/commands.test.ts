@@ -2,7 +2,7 @@
 // team's dashboard whose buttons lead into the same flows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_NAMES } from '../../src/sandbox/faults.js';
-import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, SETTINGS } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import {
   auditRows,
@@ -12,6 +12,7 @@ import {
   buyThroughApp,
   createAgentThroughApp,
   elementsOf,
+  hasElement,
   readable,
   type SandboxAgent,
   type SandboxNumber,
@@ -334,7 +335,7 @@ describe('health check', () => {
 describe('the Home tab', () => {
   const home = (viewId = 'VHOMEADMIN') => ({ type: 'view', viewId, viewType: 'home' }) as const;
 
-  it('publishes a dashboard with a Voice AI section and a Numbers section when opened', async () => {
+  it('publishes a dashboard with a Voice AI section, a Numbers section and the Settings when opened', async () => {
     const mark = t.slack.mark();
     const opened = await t.homeOpened(ADMIN);
     expect(opened.status).toBe(200);
@@ -342,7 +343,8 @@ describe('the Home tab', () => {
     const view = viewOf(published);
     expect(view.type).toBe('home');
     const headers = view.blocks.filter((block) => block.type === 'header').map((block) => block.text?.text);
-    expect(headers).toEqual(['Voice AI', 'Numbers']);
+    expect(headers).toEqual(['Voice AI', 'Numbers', 'Settings']);
+    expect(hasElement(view.blocks, SETTINGS.open.roles)).toBe(true);
     const shown = readable(view.blocks);
     expect(shown.indexOf('Reception')).toBeGreaterThan(shown.indexOf('Voice AI'));
     expect(shown.indexOf(number.number)).toBeGreaterThan(shown.indexOf('Numbers'));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { PoliciesInForce } from '../../src/ops/api.js';
 import { roleIncludes } from '../../src/ops/types.js';
+import { DEFAULT_SETTINGS } from '../../src/settings.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
 import { commandErrorMessage, helpMessage } from '../../src/slack/views/help.js';
 import { unrouteMessage } from '../../src/slack/views/unroute.js';
@@ -54,11 +56,21 @@ describe('helpMessage', () => {
     expect(text).not.toContain('/voice agents delete');
   });
 
-  it("states the caller's role, and tells a viewer which variables grant changes", () => {
-    const viewer = rendered(helpMessage({ commands: forViewer, role: 'viewer', sandbox: false }));
+  it("states the caller's role, and tells a viewer whom to ask: the admins, or the variable that locks the role", () => {
+    const inForce = (locked: boolean): PoliciesInForce => ({
+      policy: { ...DEFAULT_SETTINGS, admins: ['UADA', 'SLEADS'] },
+      locks: locked ? { operators: { key: 'VOICE_OPERATORS', where: 'the environment' } } : {},
+      buying: [],
+    });
+    const viewer = rendered(
+      helpMessage({ commands: forViewer, role: 'viewer', sandbox: false, inForce: inForce(true) }),
+    );
     expect(viewer).toContain('*viewer*');
-    expect(viewer).toContain('VOICE_OPERATORS');
-    expect(viewer).toContain('VOICE_ADMINS');
+    expect(viewer).toContain('to `VOICE_OPERATORS`');
+    const inSlack = rendered(
+      helpMessage({ commands: forViewer, role: 'viewer', sandbox: false, inForce: inForce(false) }),
+    );
+    expect(inSlack).toContain('ask an admin (<@UADA>, <!subteam^SLEADS>) for the operator role');
     const operator = rendered(helpMessage({ commands: COMMANDS, role: 'operator', sandbox: false }));
     expect(operator).toContain('*operator*');
     expect(operator).not.toContain('VOICE_OPERATORS');

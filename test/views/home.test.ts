@@ -47,7 +47,7 @@ describe('homeView', () => {
     }
     expect(elements(view, ACTION.homeNumbersFilter)).toHaveLength(1);
     expect(elements(view, ACTION.exportRouting)).toHaveLength(1);
-    expect(rendered(view)).toContain('VOICE_OPERATORS');
+    expect(rendered(view)).toContain('ask an admin for the operator role');
   });
 
   it('offers a filter of the numbers, set to the one in force, each option valued with its filter', () => {

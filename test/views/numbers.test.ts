@@ -150,7 +150,7 @@ describe('searchResultsBlocks', () => {
   it('gives a viewer no Buy button and says what buying needs', () => {
     const blocks = searchResultsBlocks({ page: page([available()]), position: at('US'), role: 'viewer' });
     expect(elements(blocks, ACTION.buyNumber)).toEqual([]);
-    expect(rendered(blocks)).toContain('VOICE_OPERATORS');
+    expect(rendered(blocks)).toContain('`/voice access` says who can give it');
   });
 
   it('offers Next, carrying the region and where the pages so far started, exactly while there are more', () => {

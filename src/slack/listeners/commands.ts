@@ -25,7 +25,6 @@ import type { Listeners } from '../router.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { commandErrorMessage, helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
-import { policyLines } from '../views/policies.js';
 import { routingPlanModal } from '../views/routing-plan.js';
 import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
@@ -75,8 +74,8 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
 async function showHelp({ deps, actor, respond }: Invocation): Promise<void> {
   const role = await deps.ops.roleOf(actor);
   const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
-  const policies = policyLines(await deps.ops.policiesInForce(actor.userId));
-  const message = helpMessage({ commands, role, sandbox: deps.sandbox, policies });
+  const inForce = await deps.ops.policiesInForce(actor.userId);
+  const message = helpMessage({ commands, role, sandbox: deps.sandbox, inForce });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });
 }
 

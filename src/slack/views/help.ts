@@ -1,8 +1,8 @@
-import type { Role } from '../../ops/api.js';
+import type { PoliciesInForce, Role } from '../../ops/api.js';
 import type { CommandSpec } from '../command.js';
 import { code, escapeProse } from '../mrkdwn.js';
 import { context, message, type SlackMessage, section } from './blocks.js';
-import { roleLine, SANDBOX_WARNING } from './roles.js';
+import { ruleLines, SANDBOX_WARNING } from './roles.js';
 
 function usage(spec: CommandSpec): string {
   return ['/voice', ...spec.words, spec.args].filter(Boolean).join(' ');
@@ -13,13 +13,13 @@ export function helpMessage(input: {
   commands: CommandSpec[];
   role: Role;
   sandbox: boolean;
-  /** The guardrails in force, shown under the role. */
-  policies?: string[];
+  /** The settings in force: whom a viewer asks, and the guardrails, shown under the role. */
+  inForce?: PoliciesInForce;
 }): SlackMessage {
   const blocks = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
     section(`*Voice Ops commands*\n${input.commands.map(helpLine).join('\n')}`),
-    context([roleLine(input.role), ...(input.policies ?? [])].join('\n')),
+    context(ruleLines(input.role, input.inForce).join('\n')),
   ];
   return message('Voice Ops commands', blocks);
 }

@@ -1,5 +1,12 @@
 import type { HomeView, KnownBlock, StaticSelect } from '@slack/types';
-import { type AgentsPage, type NumberFilter, type NumbersPage, REGIONS, type Role } from '../../ops/api.js';
+import {
+  type AgentsPage,
+  type NumberFilter,
+  type NumbersPage,
+  type PoliciesInForce,
+  REGIONS,
+  type Role,
+} from '../../ops/api.js';
 import { ACTION, PAGE } from '../ids.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import type { HomePosition } from '../paging.js';
@@ -7,7 +14,8 @@ import { agentRows, agentsIntro } from './agents.js';
 import { actions, button, context, divider, header, LIMITS, option, section, staticSelect } from './blocks.js';
 import { buyNumberButton, numberRows, numbersIntro } from './numbers.js';
 import { listPager } from './pager.js';
-import { can, roleLine, SANDBOX_WARNING } from './roles.js';
+import { can, ruleLines, SANDBOX_WARNING } from './roles.js';
+import { settingsSummary } from './settings.js';
 
 // A Home tab holds 100 blocks: 15 agents (one block each) and 25 numbers (two each) leave 20 for headers, notes,
 // the tools and the two pagers.
@@ -45,8 +53,8 @@ export function homeView(input: {
   sandbox: boolean;
   position: HomePosition;
   error?: string;
-  /** The guardrails in force, shown under the role (in the same block: the tab's block budget is spent). */
-  policies?: string[];
+  /** The settings in force: whom a viewer asks, and the guardrails, shown under the role (in the same block). */
+  inForce?: PoliciesInForce;
 }): HomeView {
   const { agents, numbers, role } = input;
   const filter = input.position.numbersFilter;
@@ -80,7 +88,14 @@ export function homeView(input: {
     actions(numberTools),
     ...(numbers ? [...numberRows(numbers.items, role), ...listPager(numbers, 'number', PAGE.homeNumbers)] : []),
     divider(),
-    context([roleLine(role), ...(input.policies ?? [])].join('\n')),
+    // Admins change the settings from here; everyone else reads them, to know the rules and whom to ask.
+    ...(input.inForce
+      ? [
+          header('Settings'),
+          ...settingsSummary({ settings: input.inForce.policy, locks: input.inForce.locks }, can(role, 'admin')),
+        ]
+      : []),
+    context(ruleLines(role, input.inForce).join('\n')),
   ];
   const metadata = JSON.stringify(input.position);
   if (metadata.length > LIMITS.privateMetadata) throw new RangeError(`Home private_metadata of ${metadata.length}`);

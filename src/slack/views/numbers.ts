@@ -149,7 +149,7 @@ export function searchResultsBlocks(input: { page: SearchPage; position: SearchP
       : []),
     ...(can(role, 'operator')
       ? []
-      : [context('Buying a number needs the operator role: an admin adds you to `VOICE_OPERATORS`.')]),
+      : [context('Buying a number needs the operator role: `/voice access` says who can give it.')]),
     ...searchPager(page, position),
   ];
 }

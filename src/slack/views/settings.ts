@@ -132,6 +132,15 @@ export function settingsBlocks(view: SettingsView, mayChange: boolean): KnownBlo
   return blocks;
 }
 
+/** The settings in one section, with the three Change buttons for an admin: the Home tab's Settings. */
+export function settingsSummary(view: SettingsView, mayChange: boolean): KnownBlock[] {
+  const lines = SETTINGS_GROUPS.map((group) => groupLines(group, view)).join('\n');
+  const buttons = SETTINGS_GROUPS.map((group) =>
+    button({ text: `Change ${GROUPS[group].title.toLowerCase()}`, actionId: SETTINGS.open[group] }),
+  );
+  return [section(lines), ...(mayChange ? [actions(buttons)] : [])];
+}
+
 export function settingsMessage(view: SettingsView, mayChange: boolean): SlackMessage {
   return message('Voice Ops settings', [header('Settings'), ...settingsBlocks(view, mayChange)]);
 }
