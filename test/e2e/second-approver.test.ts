@@ -62,8 +62,8 @@ async function start(settingsFrom: SettingsSource, requireApproval = 'number.buy
 async function confirmedBuy(app: TestApp) {
   const number = await voiceNumber(app);
   const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
-  const told = await confirmAs(app, OPERATOR, confirmationId);
-  expect(shownText(told)).toContain('needs a second person');
+  const told = shownText(await confirmAs(app, OPERATOR, confirmationId));
+  expect(told).toContain('needs a second person');
   const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
   expect(posted).toHaveLength(1);
   expect(shownText(posted[0] as SlackCall)).toContain(number);
@@ -75,6 +75,7 @@ async function confirmedBuy(app: TestApp) {
     approvalId: onlyButton(blocksOf(posted[0] as SlackCall), ACTION.approveChange),
     correlationId: waiting?.correlation_id ?? '',
     confirmationId,
+    told,
   };
 }
 
@@ -141,10 +142,13 @@ describe.each(SETTINGS_SOURCES)('approval rules from %s', (settingsFrom) => {
   const ownChangeRefused =
     `You asked for this change: another person with the operator role must approve it` +
     `${words.tag('VOICE_REQUIRE_APPROVAL')}. ${words.whoChanges('VOICE_REQUIRE_APPROVAL')}`;
+  /** What the requester is told once their confirmed change waits, naming the rule as its source does. */
+  const waitingTold = `This change needs a second person${words.tag('VOICE_REQUIRE_APPROVAL')}: the request waits`;
 
   it('refuses the requester and a viewer; two approvals at once make one purchase, told and audited', async () => {
     const app = await start(settingsFrom);
-    const { number, approvalId, correlationId, confirmationId } = await confirmedBuy(app);
+    const { number, approvalId, correlationId, confirmationId, told } = await confirmedBuy(app);
+    expect(told).toContain(waitingTold);
     const again = await confirmAs(app, OPERATOR, confirmationId);
     expect(shownText(again)).toContain('waits for a second approver');
 
@@ -267,7 +271,7 @@ describe.each(SETTINGS_SOURCES)('approval rules from %s', (settingsFrom) => {
     const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
     const applied = await press(app, OPERATOR, ACTION.confirmBatch, batchId);
     const waiting = await outcomeOf(app, applied.responseUrlId);
-    expect(shownText(waiting)).toContain('needs a second person');
+    expect(shownText(waiting)).toContain(waitingTold);
     const posted = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
     expect(posted).toHaveLength(1);
     expect(shownText(posted[0] as SlackCall)).toContain('A plan, as one request: buy 3 numbers');
