@@ -38,6 +38,8 @@ export interface ApprovalRequest {
   channelId?: string;
   messageTs?: string;
   decidedBy?: string;
+  /** The key that locks the rule the change waits by (`VOICE_REQUIRE_APPROVAL`); none when admins set it in Slack. */
+  rule?: string;
 }
 
 export interface AwaitingApproval {
@@ -72,6 +74,7 @@ async function requestOf(deps: OpsDeps, approval: Approval): Promise<ApprovalReq
     channelId: approval.channelId ?? approvalsChannelOf(await deps.settings.current()),
     messageTs: approval.messageTs,
     decidedBy: approval.decidedBy,
+    rule: deps.settings.lockedBy('requireApproval')?.key,
   };
 }
 

@@ -627,3 +627,44 @@ export async function stepPlan(t: Pick<TestApp, 'slack'>, execution: StepExecuti
     container: { type: 'message', channelId: `D${user}`, messageTs: message?.ts } as const,
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Settings from either source: the same rules, held the same way, only named differently
+
+/** Where a test's roles, guardrails and channels come from (`startTestApp`'s `settingsFrom`). */
+export type SettingsSource = NonNullable<TestAppOptions['settingsFrom']>;
+
+/** Both sources, for `describe.each`: each guardrail test runs once with each. */
+export const SETTINGS_SOURCES: readonly SettingsSource[] = ['environment', 'slack'];
+
+/**
+ * The words that tell a rule's source apart, and only those: a rule the environment locks is named by its variable,
+ * and whoever runs Voice Ops changes it; a rule set in Slack is named by nothing, and an admin changes it there.
+ */
+export function ruleWords(source: SettingsSource) {
+  const locked = source === 'environment';
+  return {
+    /** After a refusal's rule: ` (VOICE_CHANGE_CHANNELS)`, or nothing. */
+    tag: (variable: string): string => (locked ? ` (${variable})` : ''),
+    /** A buy limit as a refusal names it: `VOICE_BUY_LIMIT=2/day`, or `2/day`. */
+    limit: (variable: string, value: string): string => (locked ? `${variable}=${value}` : value),
+    /** How a refusal ends: who may change the rule. */
+    whoChanges: (variable: string): string =>
+      locked
+        ? `Whoever runs Voice Ops can change ${variable} in the environment.`
+        : 'An admin can change it with /voice settings.',
+    /** Where a role is granted, as a denial names it: `VOICE_OPERATORS in the environment`, or the settings. */
+    grantedIn: (variable: 'VOICE_OPERATORS' | 'VOICE_ADMINS'): string =>
+      locked
+        ? `${variable} in the environment`
+        : `the ${variable === 'VOICE_ADMINS' ? 'admins' : 'operators'} in /voice settings`,
+    /** Who a denial says can grant the role. */
+    grantor: locked ? 'Whoever runs Voice Ops' : 'An admin',
+    /** After a rule's line in help and on the Home tab: `` (`VOICE_BUY_LIMIT`)``, or nothing. */
+    lineTag: (variable: string): string => (locked ? ` (\`${variable}\`)` : ''),
+    /** The last line under the rules in help and on the Home tab. */
+    rulesFooter: locked
+      ? 'Admins change these rules with `/voice settings`; those named by a variable, whoever runs Voice Ops.'
+      : 'Admins change these rules with `/voice settings`.',
+  };
+}

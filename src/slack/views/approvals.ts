@@ -71,8 +71,10 @@ export function approvalSettledMessage(request: ApprovalRequest, outcome: string
 /** What the requester sees after confirming a change that waits. */
 export function awaitingApprovalMessage(request: ApprovalRequest): SlackMessage {
   const where = request.channelId ? ` in ${mentionChannel(request.channelId)}` : '';
+  // A rule locked by the configuration is named by its key; one set in Slack, by nothing.
+  const rule = request.rule ? ` (${request.rule})` : '';
   return textMessage(
-    `:hourglass_flowing_sand: Confirmed. This change needs a second person (VOICE_REQUIRE_APPROVAL): the request ` +
+    `:hourglass_flowing_sand: Confirmed. This change needs a second person${rule}: the request ` +
       `waits${where} until ${expiry(request.expiresAt)}, and you will be told how it ends. Nothing has changed yet.`,
   );
 }
