@@ -135,6 +135,7 @@ describe.each(SETTINGS_SOURCES)('roles from %s', (settingsFrom) => {
       expect(help).not.toContain('/voice numbers buy');
       expect(help).not.toContain('/voice agents delete');
       expect(help).toContain('you can look but not change anything');
+      expect(help).toContain(ruleWords(settingsFrom).askForRole);
 
       const agents = await read('agents');
       expect(shownText(agents)).toContain('Front desk');

@@ -660,6 +660,10 @@ export function ruleWords(source: SettingsSource) {
         : `the ${variable === 'VOICE_ADMINS' ? 'admins' : 'operators'} in /voice settings`,
     /** Who a denial says can grant the role. */
     grantor: locked ? 'Whoever runs Voice Ops' : 'An admin',
+    /** Whom a viewer's help and Home tab say to ask for a role (the test app's one admin). */
+    askForRole: locked
+      ? 'ask whoever runs Voice Ops to add your Slack user id (or a user group you are in) to `VOICE_OPERATORS`'
+      : 'ask an admin (<@UADMIN>) for the operator role',
     /** After a rule's line in help and on the Home tab: `` (`VOICE_BUY_LIMIT`)``, or nothing. */
     lineTag: (variable: string): string => (locked ? ` (\`${variable}\`)` : ''),
     /** The last line under the rules in help and on the Home tab. */
