@@ -3,7 +3,7 @@
 // settings, the last admin cannot remove themselves, a setting the environment gives is refused with where it comes
 // from, and `/voice access` says who holds which role and through what.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CALLBACK, SETTINGS } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, SETTINGS } from '../../src/slack/ids.js';
 import { ADMIN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { checkboxesInput, multiSelectInput, type StateValues, textInput, usersInput } from '../harness/payloads.js';
 import {
@@ -12,10 +12,12 @@ import {
   blocksOf,
   EPHEMERAL,
   hasElement,
+  onlyButton,
   readable,
   shownText,
   viewOf,
   voiceNumber,
+  waitUntil,
 } from './support.js';
 
 const NEWCOMER = 'UNEWCOMER';
@@ -167,6 +169,45 @@ describe('roles set in Slack', () => {
     await openForm(app, ADMIN, 'roles');
     const { shown } = await submitForm(app, ADMIN, rolesForm({ admins: [ADMIN], operators: [OPERATOR] }));
     expect(readable(shown.blocks)).toContain('Nothing to change');
+  });
+});
+
+describe('a settings change that waits for a second admin', () => {
+  it('is asked in the approvals channel, made once another admin approves, and not by its own requester', async () => {
+    const SECOND_ADMIN = 'UADMIN2';
+    const APPROVALS = 'CAPPROVALS';
+    const app = await start({
+      admins: [ADMIN, SECOND_ADMIN],
+      env: { VOICE_REQUIRE_APPROVAL: 'settings.change', VOICE_APPROVALS_CHANNEL_ID: APPROVALS },
+    });
+    await openForm(app, ADMIN, 'roles');
+    const { viewId, shown } = await submitForm(
+      app,
+      ADMIN,
+      rolesForm({ admins: [ADMIN, SECOND_ADMIN], operators: [OPERATOR, VIEWER] }),
+    );
+    expect(await confirmInModal(app, ADMIN, viewId, shown.private_metadata ?? '')).toContain('needs a second person');
+    const [request] = app.slack.calls('chat.postMessage').filter((call) => call.body.channel === APPROVALS);
+    if (!request) throw new Error('a request for approval');
+    expect(shownText(request)).toContain(`<@${VIEWER}> becomes an operator`);
+    const approvalId = onlyButton(blocksOf(request), ACTION.approveChange);
+    const decide = (user: string) =>
+      app.action({
+        userId: user,
+        actionId: ACTION.approveChange,
+        value: approvalId,
+        container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
+      });
+
+    expect(shownText(await app.respondedTo((await decide(ADMIN)).responseUrlId))).toContain('another person');
+    expect((await settingsRows(app)).filter((row) => row.actor_id !== 'configuration')).toHaveLength(0);
+
+    await decide(SECOND_ADMIN);
+    await waitUntil(async () => (await settingsRows(app)).length === 2, 'the approved settings change');
+    await app.settled();
+    const number = await voiceNumber(app);
+    const { prompt } = await askForConfirmation(app, VIEWER, `numbers buy ${number}`);
+    expect(shownText(prompt)).toContain(number);
   });
 });
 
