@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig, parseGivenSettings, parseSandboxConfig, secretValues } from '../src/config.js';
+import { parsePolicyFile } from '../src/policy-file.js';
 
 const minimal = { SLACK_BOT_TOKEN: 'xoxb-1-2', SLACK_SIGNING_SECRET: 'secret' };
 
@@ -333,6 +334,20 @@ describe('the policy file', () => {
       lockedBy: {},
       seed: {},
     });
+  });
+
+  it("reads the example in the operator's reference as written", () => {
+    const section = readFileSync('docs/operating.md', 'utf8').split('### The policy file')[1] ?? '';
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const file = parsePolicyFile(example, 'voice-ops.policy.yml');
+    expect(file.problems).toEqual([]);
+    expect(file.settings).toMatchObject({
+      admins: ['U012ADA', 'S034NIGHTS'],
+      buyLimit: { count: 5, window: 'day' },
+      typedRelease: true,
+      approvalsChannel: undefined,
+    });
+    expect(Object.keys(file.settings)).toHaveLength(12);
   });
 
   it('asks for a channel for approvals, which the environment may give', () => {
