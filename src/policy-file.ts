@@ -81,7 +81,8 @@ export function readPolicyFile(named: string | undefined): PolicyFile {
         : code === 'EISDIR'
           ? 'it is a directory'
           : `cannot be read (${code})`;
-    return { ...NOTHING, problems: [`VOICE_POLICY_FILE names ${path}, but ${reason}`] };
+    const which = named === undefined ? `the policy file ${path} is there` : `VOICE_POLICY_FILE names ${path}`;
+    return { ...NOTHING, problems: [`${which}, but ${reason}`] };
   }
   return parsePolicyFile(text, path);
 }
