@@ -1,11 +1,14 @@
-// The one place that reads the environment. Every problem is reported at once, by variable name.
+// The one place that reads the environment, and through src/policy-file.ts the policy file. Every problem is reported
+// at once, by variable name, or by the file's name and the setting's.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { DatabaseTarget } from './database-target.js';
+import { type PolicyFile, readPolicyFile } from './policy-file.js';
 import {
   APPROVABLE_ACTIONS,
   type GivenSettings,
+  type Lock,
   parseBuyLimit,
   SETTING_NAMES,
   SETTING_VARIABLES,
@@ -90,6 +93,37 @@ const UNDO_HOURS_ERROR = 'must be a whole number of hours from 0 to 720';
 const wholeHours = (min: number, error: string) =>
   z.preprocess(blankAsUnset, z.coerce.number({ error }).int(error).min(min, error).max(720, error).optional());
 
+/** The settings the environment may give, each locked when it does. */
+const settingFields = {
+  NOTIFY_CHANNEL_ID: channelId,
+  VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
+  VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
+  VOICE_APPROVERS: idList('user or user-group id (U…, W… or S…)'),
+  VOICE_BUY_LIMIT: buyLimit,
+  VOICE_BUY_LIMIT_PER_USER: buyLimit,
+  VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
+  VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const actions = value
+      .split(',')
+      .map((action) => action.trim())
+      .filter(Boolean);
+    const known: readonly string[] = APPROVABLE_ACTIONS;
+    for (const action of actions) {
+      if (!known.includes(action)) {
+        ctx.addIssue({ code: 'custom', message: `"${action}" is not one of ${APPROVABLE_ACTIONS.join(', ')}` });
+      }
+    }
+    return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
+  }),
+  VOICE_APPROVALS_CHANNEL_ID: channelId,
+  VOICE_APPROVAL_TTL_HOURS: wholeHours(1, APPROVAL_TTL_ERROR),
+  VOICE_UNDO_HOURS: wholeHours(0, UNDO_HOURS_ERROR),
+  VOICE_TYPED_RELEASE: optionalText
+    .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
+    .transform((value) => (value === undefined ? undefined : value === 'true')),
+};
+
 const sandboxFields = {
   SANDBOX_PORT: port(4010),
   SANDBOX_API_KEY: z.string().min(1).default('sandbox-key'),
@@ -99,71 +133,47 @@ const sandboxFields = {
   SANDBOX_SEED_NUMBERS: count(0, 24_000),
 };
 
-const environment = z
-  .object({
-    ...sandboxFields,
-    SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xoxb-', 'must start with xoxb-').optional()),
-    SLACK_SIGNING_SECRET: optionalText,
-    SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
-    SLACK_API_URL: url,
-    PORT: port(3000),
-    METRICS_PORT: optionalPort,
-    METRICS_HOST: optionalText,
-    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
-    // The API is versioned in its path; a base without /v1 would send every call to the wrong place.
-    VOICE_API_BASE_URL: url.refine((value) => value === undefined || /\/v1\/?$/.test(value), {
-      error: 'must end in /v1, e.g. https://api.example.com/v1',
-    }),
-    VOICE_API_KEY: optionalText,
-    VOICE_API_TIMEOUT_MS: milliseconds(100, 120_000, 10_000),
-    VOICE_API_CURSOR_PARAM: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
-      .default('cursor'),
-    ...databaseFields,
-    LEASE_TTL_S: z.coerce
-      .number({ error: 'must be a whole number of seconds from 2 to 600' })
-      .int('must be a whole number of seconds from 2 to 600')
-      .min(2, 'must be a whole number of seconds from 2 to 600')
-      .max(600, 'must be a whole number of seconds from 2 to 600')
-      .default(30),
-    SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
-    NOTIFY_CHANNEL_ID: channelId,
-    VOICE_ADMINS: idList('user or user-group id (U…, W… or S…)'),
-    VOICE_OPERATORS: idList('user or user-group id (U…, W… or S…)'),
-    VOICE_APPROVERS: idList('user or user-group id (U…, W… or S…)'),
-    VOICE_BUY_LIMIT: buyLimit,
-    VOICE_BUY_LIMIT_PER_USER: buyLimit,
-    VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
-    VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
-      if (value === undefined) return undefined;
-      const actions = value
-        .split(',')
-        .map((action) => action.trim())
-        .filter(Boolean);
-      const known: readonly string[] = APPROVABLE_ACTIONS;
-      for (const action of actions) {
-        if (!known.includes(action)) {
-          ctx.addIssue({ code: 'custom', message: `"${action}" is not one of ${APPROVABLE_ACTIONS.join(', ')}` });
-        }
-      }
-      return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
-    }),
-    VOICE_APPROVALS_CHANNEL_ID: channelId,
-    VOICE_APPROVAL_TTL_HOURS: wholeHours(1, APPROVAL_TTL_ERROR),
-    VOICE_UNDO_HOURS: wholeHours(0, UNDO_HOURS_ERROR),
-    VOICE_TYPED_RELEASE: optionalText
-      .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
-      .transform((value) => (value === undefined ? undefined : value === 'true')),
-    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-    RECONCILE_INTERVAL_S: z.coerce
-      .number({ error: RECONCILE_ERROR })
-      .int(RECONCILE_ERROR)
-      .min(0, RECONCILE_ERROR)
-      .max(86_400, RECONCILE_ERROR)
-      .default(300),
-  })
-  .superRefine(
+const environmentFields = z.object({
+  ...sandboxFields,
+  SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xoxb-', 'must start with xoxb-').optional()),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
+  SLACK_API_URL: url,
+  PORT: port(3000),
+  METRICS_PORT: optionalPort,
+  METRICS_HOST: optionalText,
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  // The API is versioned in its path; a base without /v1 would send every call to the wrong place.
+  VOICE_API_BASE_URL: url.refine((value) => value === undefined || /\/v1\/?$/.test(value), {
+    error: 'must end in /v1, e.g. https://api.example.com/v1',
+  }),
+  VOICE_API_KEY: optionalText,
+  VOICE_API_TIMEOUT_MS: milliseconds(100, 120_000, 10_000),
+  VOICE_API_CURSOR_PARAM: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
+    .default('cursor'),
+  ...databaseFields,
+  LEASE_TTL_S: z.coerce
+    .number({ error: 'must be a whole number of seconds from 2 to 600' })
+    .int('must be a whole number of seconds from 2 to 600')
+    .min(2, 'must be a whole number of seconds from 2 to 600')
+    .max(600, 'must be a whole number of seconds from 2 to 600')
+    .default(30),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
+  ...settingFields,
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  RECONCILE_INTERVAL_S: z.coerce
+    .number({ error: RECONCILE_ERROR })
+    .int(RECONCILE_ERROR)
+    .min(0, RECONCILE_ERROR)
+    .max(86_400, RECONCILE_ERROR)
+    .default(300),
+});
+
+/** The environment, checked as a whole with what the policy file gives beside it. */
+const environment = (file: PolicyFile) =>
+  environmentFields.superRefine(
     (env, ctx) => {
       if (!hasSlackCredentials(env)) {
         if (env.VOICE_API_BASE_URL) {
@@ -194,11 +204,24 @@ const environment = z
           message: 'is required when VOICE_API_BASE_URL is set',
         });
       }
-      if (env.VOICE_REQUIRE_APPROVAL?.length && !env.VOICE_APPROVALS_CHANNEL_ID && !env.NOTIFY_CHANNEL_ID) {
+      // Approvals are asked in a channel: one given beside them, in the environment or the file.
+      const channel =
+        env.VOICE_APPROVALS_CHANNEL_ID ??
+        env.NOTIFY_CHANNEL_ID ??
+        file.settings.approvalsChannel ??
+        file.settings.announcementsChannel;
+      if (env.VOICE_REQUIRE_APPROVAL?.length && !channel) {
         ctx.addIssue({
           code: 'custom',
           path: ['VOICE_APPROVALS_CHANNEL_ID'],
           message: 'is required when VOICE_REQUIRE_APPROVAL is set (or set NOTIFY_CHANNEL_ID)',
+        });
+      }
+      if (env.VOICE_REQUIRE_APPROVAL === undefined && file.settings.requireApproval?.length && !channel) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message: `${file.path}: approvalsChannel is required when requireApproval is set (or announcementsChannel)`,
         });
       }
       // Checked even when other variables are wrong, so that one start reports every problem.
@@ -302,15 +325,23 @@ export class ConfigError extends Error {
 
 type Environment = Record<string, string | undefined>;
 
-function validate<T>(schema: z.ZodType<T>, env: Environment): T {
+/** The environment as `schema` reads it; it and the policy file's `problems` are reported together, or it is returned. */
+function validate<T>(schema: z.ZodType<T>, env: Environment, problems: string[] = []): T {
   const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')} ${issue.message}`);
-  throw new ConfigError(`Configuration is invalid (see .env.example):\n${lines.join('\n')}`);
+  if (parsed.success && problems.length === 0) return parsed.data;
+  const lines = [
+    ...(parsed.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message].filter(Boolean).join(' ')),
+    ...problems,
+  ];
+  throw new ConfigError(`Configuration is invalid (see .env.example):\n${lines.map((line) => `  ${line}`).join('\n')}`);
 }
 
+/** The policy file VOICE_POLICY_FILE names, or the default one when present. */
+const policyFileOf = (env: Environment): PolicyFile => readPolicyFile(env.VOICE_POLICY_FILE?.trim() || undefined);
+
 export function parseConfig(env: Environment): Config {
-  const e = validate(environment, env);
+  const file = policyFileOf(env);
+  const e = validate(environment(file), env, file.problems);
   const playground = !hasSlackCredentials(e);
   return {
     slack: playground
@@ -338,14 +369,17 @@ export function parseConfig(env: Environment): Config {
     database: databaseTarget(e, playground ? PLAYGROUND_DATABASE : DEFAULT_DATABASE),
     leaseTtlMs: e.LEASE_TTL_S * 1000,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    settings: givenSettings(e),
+    settings: givenSettings(e, file),
     logLevel: e.LOG_LEVEL,
     reconcileIntervalS: e.RECONCILE_INTERVAL_S,
   };
 }
 
-/** The settings the environment gives, each locked with the variable it comes from. */
-function givenSettings(e: z.infer<typeof environment>): GivenSettings {
+/**
+ * The settings the environment and the policy file give, each locked with where it comes from: the variable, or the
+ * setting's name in the file. A setting both give is the environment's.
+ */
+function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: PolicyFile): GivenSettings {
   const given: { [K in keyof Settings]: Settings[K] | undefined } = {
     admins: e.VOICE_ADMINS,
     operators: e.VOICE_OPERATORS,
@@ -361,13 +395,27 @@ function givenSettings(e: z.infer<typeof environment>): GivenSettings {
     approvalsChannel: e.VOICE_APPROVALS_CHANNEL_ID,
   };
   const names = SETTING_NAMES.filter((name) => given[name] !== undefined);
+  const fromFile = SETTING_NAMES.filter((name) => name in file.settings && !names.includes(name));
+  const lockedBy: Partial<Record<keyof Settings, Lock>> = {};
+  for (const name of fromFile) lockedBy[name] = { key: name, where: file.path ?? '' };
+  for (const name of names) lockedBy[name] = { key: SETTING_VARIABLES[name], where: 'the environment' };
   return {
-    locked: settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given[name]]))),
-    lockedBy: Object.fromEntries(
-      names.map((name) => [name, { key: SETTING_VARIABLES[name], where: 'the environment' }]),
-    ),
+    locked: {
+      ...Object.fromEntries(fromFile.map((name) => [name, file.settings[name]])),
+      ...settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given[name]]))),
+    },
+    lockedBy,
     seed: {},
   };
+}
+
+/**
+ * The settings the environment and the policy file give, alone, for tools such as `npm run settings`, which need no
+ * Slack credentials.
+ */
+export function parseGivenSettings(env: Environment): GivenSettings {
+  const file = policyFileOf(env);
+  return givenSettings(validate(z.object(settingFields), env, file.problems), file);
 }
 
 /** The process environment, with `.env` from the working directory filled in where present. */

@@ -112,6 +112,21 @@ export interface GivenSettings {
 
 export const NOTHING_GIVEN: GivenSettings = { locked: {}, lockedBy: {}, seed: {} };
 
+/** Stored values over the defaults; a value this code cannot read is left out (its default holds), and `unreadable` told. */
+export function storedSettings(
+  values: ReadonlyMap<string, unknown>,
+  unreadable: (name: SettingName) => void = () => {},
+): Settings {
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const name of SETTING_NAMES) {
+    if (!values.has(name)) continue;
+    const parsed = settingsSchema.shape[name].safeParse(values.get(name));
+    if (parsed.success) settings[name] = parsed.data;
+    else unreadable(name);
+  }
+  return settingsSchema.parse(settings);
+}
+
 /** Where requests for approval are asked: the approvals channel, else the announcements channel. */
 export const approvalsChannelOf = (settings: Settings): string | undefined =>
   settings.approvalsChannel ?? settings.announcementsChannel;

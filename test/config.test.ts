@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, parseSandboxConfig, secretValues } from '../src/config.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, parseGivenSettings, parseSandboxConfig, secretValues } from '../src/config.js';
+import { parsePolicyFile } from '../src/policy-file.js';
 
 const minimal = { SLACK_BOT_TOKEN: 'xoxb-1-2', SLACK_SIGNING_SECRET: 'secret' };
 
@@ -227,5 +231,138 @@ describe('configuration', () => {
     );
     expect(() => parseSandboxConfig({ SANDBOX_NUMBERS_PER_REGION: '0' })).toThrow(/at least 1/);
     expect(() => parseSandboxConfig({ SANDBOX_SEED_NUMBERS: 'lots' })).toThrow(/SANDBOX_SEED_NUMBERS must be a whole/);
+  });
+});
+
+describe('the policy file', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  /** Writes a policy file in a fresh directory and returns its path. */
+  function policyFile(text: string): string {
+    dir ??= mkdtempSync(join(tmpdir(), 'voice-ops-policy-'));
+    const path = join(dir, 'voice-ops.policy.yml');
+    writeFileSync(path, text);
+    return path;
+  }
+
+  it("locks each setting it gives, with the setting's name in the file; one written empty is locked as none", () => {
+    const path = policyFile(
+      [
+        '# Voice Ops settings',
+        'admins: [U1A, S2B]',
+        'requireApproval:',
+        '  - number.buy',
+        'approvalsChannel: CAPPROVE',
+        'buyLimit: 5/day',
+        'buyLimitPerUser: null',
+        'changeChannels:',
+        'typedRelease: true',
+        'undoHours: 0',
+      ].join('\n'),
+    );
+    const { settings } = parseConfig({ ...minimal, VOICE_POLICY_FILE: path });
+    expect(settings.locked).toEqual({
+      admins: ['U1A', 'S2B'],
+      requireApproval: ['number.buy'],
+      approvalsChannel: 'CAPPROVE',
+      buyLimit: { count: 5, window: 'day' },
+      changeChannels: [],
+      typedRelease: true,
+      undoHours: 0,
+    });
+    // A limit written as none is locked too: Slack cannot set one.
+    expect('buyLimitPerUser' in settings.locked).toBe(true);
+    expect(settings.lockedBy.buyLimitPerUser).toEqual({ key: 'buyLimitPerUser', where: path });
+    expect(settings.lockedBy.typedRelease).toEqual({ key: 'typedRelease', where: path });
+    expect(settings.lockedBy.operators).toBeUndefined();
+    expect(parseGivenSettings({ VOICE_POLICY_FILE: path })).toEqual(settings);
+  });
+
+  it('gives way to the environment for a setting both give, and locks it with the variable', () => {
+    const path = policyFile('typedRelease: false\nundoHours: 4\n');
+    const { settings } = parseConfig({ ...minimal, VOICE_POLICY_FILE: path, VOICE_TYPED_RELEASE: 'true' });
+    expect(settings.locked).toEqual({ typedRelease: true, undoHours: 4 });
+    expect(settings.lockedBy).toEqual({
+      typedRelease: { key: 'VOICE_TYPED_RELEASE', where: 'the environment' },
+      undoHours: { key: 'undoHours', where: path },
+    });
+  });
+
+  it("stops the start with every problem of a malformed file named, by the file and the setting, beside the environment's", () => {
+    const path = policyFile(
+      [
+        'admins: [U1A, alice]',
+        'typedRelease: yes',
+        'buyLimit: 5/month',
+        'approvalTtlHours: 0',
+        'requireApproval: [number.buy, agent.create]',
+        'announcementsChannel: "#ops"',
+        'colour: blue',
+      ].join('\n'),
+    );
+    const message = problems({ ...minimal, VOICE_POLICY_FILE: path, PORT: 'eighty' });
+    expect(message).toContain('PORT must be a port number');
+    for (const line of [
+      `${path}: admins "alice" is not a Slack user or user-group id`,
+      `${path}: typedRelease must be true or false`,
+      `${path}: buyLimit must be a count per day or per week, e.g. 5/day or 20/week`,
+      `${path}: approvalTtlHours must be a whole number of hours from 1 to 720`,
+      `${path}: requireApproval "agent.create" is not one of number.buy`,
+      `${path}: announcementsChannel must be a channel id (C… or G…)`,
+      `${path}: colour is not a setting Voice Ops reads`,
+    ]) {
+      expect(message).toContain(line);
+    }
+    expect(problems({ ...minimal, VOICE_POLICY_FILE: policyFile('admins: [U1A]\nadmins: [U2B]\n') })).toMatch(
+      /voice-ops\.policy\.yml: Map keys must be unique at line 2/,
+    );
+    expect(problems({ ...minimal, VOICE_POLICY_FILE: policyFile('- admins\n') })).toContain(
+      'must be a mapping of settings by name',
+    );
+  });
+
+  it('must exist when VOICE_POLICY_FILE names it; without it, a missing default file gives nothing', () => {
+    expect(problems({ ...minimal, VOICE_POLICY_FILE: '/nowhere/voice-ops.policy.yml' })).toContain(
+      'VOICE_POLICY_FILE names /nowhere/voice-ops.policy.yml, but there is no such file',
+    );
+    expect(parseConfig({ ...minimal, VOICE_POLICY_FILE: ' ' }).settings).toEqual({
+      locked: {},
+      lockedBy: {},
+      seed: {},
+    });
+  });
+
+  it("reads the example in the operator's reference as written", () => {
+    const section = readFileSync('docs/operating.md', 'utf8').split('### The policy file')[1] ?? '';
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const file = parsePolicyFile(example, 'voice-ops.policy.yml');
+    expect(file.problems).toEqual([]);
+    expect(file.settings).toMatchObject({
+      admins: ['U012ADA', 'S034NIGHTS'],
+      buyLimit: { count: 5, window: 'day' },
+      typedRelease: true,
+      approvalsChannel: undefined,
+    });
+    expect(Object.keys(file.settings)).toHaveLength(12);
+  });
+
+  it('asks for a channel for approvals, which the environment may give', () => {
+    const path = policyFile('requireApproval: [routing.map]\n');
+    expect(problems({ ...minimal, VOICE_POLICY_FILE: path })).toContain(
+      `${path}: approvalsChannel is required when requireApproval is set (or announcementsChannel)`,
+    );
+    expect(parseConfig({ ...minimal, VOICE_POLICY_FILE: path, NOTIFY_CHANNEL_ID: 'CNOTE' }).settings.locked).toEqual({
+      requireApproval: ['routing.map'],
+      announcementsChannel: 'CNOTE',
+    });
+    const channelInFile = policyFile('announcementsChannel: CNOTE\n');
+    expect(
+      parseConfig({ ...minimal, VOICE_POLICY_FILE: channelInFile, VOICE_REQUIRE_APPROVAL: 'number.buy' }).settings
+        .locked,
+    ).toEqual({ requireApproval: ['number.buy'], announcementsChannel: 'CNOTE' });
   });
 });

@@ -6,15 +6,7 @@
 
 import { settingsVersionSeen } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
-import {
-  DEFAULT_SETTINGS,
-  type GivenSettings,
-  type Lock,
-  SETTING_NAMES,
-  type SettingName,
-  type Settings,
-  settingsSchema,
-} from '../settings.js';
+import { type GivenSettings, type Lock, type SettingName, type Settings, storedSettings } from '../settings.js';
 import type { SettingsRepo } from '../store/store.js';
 
 export class SettingsInForce {
@@ -32,7 +24,10 @@ export class SettingsInForce {
     // Versions only grow: settings read at this version or later are as new as the request needs.
     if (this.#known && this.#known.version >= version) return this.#known.settings;
     const read = await this.stored.read();
-    const settings = { ...this.#valid(read.values), ...this.given.locked };
+    const stored = storedSettings(read.values, (setting) =>
+      this.logger?.warn({ setting }, 'a stored setting is not readable: its default is in force'),
+    );
+    const settings = { ...stored, ...this.given.locked };
     this.#known = { version: read.version, settings };
     return settings;
   }
@@ -40,17 +35,5 @@ export class SettingsInForce {
   /** Where a locked setting is given; undefined when admins may change it in Slack. */
   lockedBy(name: SettingName): Lock | undefined {
     return this.given.lockedBy[name];
-  }
-
-  /** The stored settings over the defaults; a stored value this code cannot read is left out, and said. */
-  #valid(values: Map<string, unknown>): Settings {
-    const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
-    for (const name of SETTING_NAMES) {
-      if (!values.has(name)) continue;
-      const parsed = settingsSchema.shape[name].safeParse(values.get(name));
-      if (parsed.success) settings[name] = parsed.data;
-      else this.logger?.warn({ setting: name }, 'a stored setting is not readable: its default is in force');
-    }
-    return settingsSchema.parse(settings);
   }
 }

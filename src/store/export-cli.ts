@@ -4,7 +4,6 @@
 // DATABASE_PATH. Nothing is written: a file is opened read-only, and Postgres is only read.
 // Exit codes: 0 done (and the chain intact), 1 could not export or the chain is broken, 2 bad arguments or
 // configuration.
-import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -14,12 +13,8 @@ import type { DatabaseTarget } from '../database-target.js';
 import { AuditLog } from './audit.js';
 import { type ChainCheck, verifyChain } from './audit-chain.js';
 import { EXPORT_FORMATS, FORMATTERS } from './audit-export.js';
-import { openDatabaseReadOnly } from './db.js';
-import { assertNotNewer, LATEST_VERSION, SchemaVersionError } from './migrations.js';
-import { postgresSchemaVersion } from './postgres-schema.js';
-import { postgresEngine, reasonOf } from './postgres-sql.js';
+import { openReadOnly } from './read-only.js';
 import type { SqlEngine } from './sql.js';
-import { sqliteEngine } from './sqlite-sql.js';
 
 const USAGE = `Usage: npm run audit -- --since DATE --format csv|jsonl [--until DATE] [--db PATH]
        npm run audit -- --verify [--db PATH]
@@ -113,51 +108,6 @@ async function run(args: CliArgs, sql: SqlEngine): Promise<void> {
   if (!check.ok) process.exitCode = 1;
 }
 
-/** The schema must be the one this code reads: the app migrates it, this tool only reads. */
-function assertReadable(label: string, version: number): void {
-  if (version === 0) throw new SchemaVersionError(`${label} has no voice-ops schema: start the app once to create it`);
-  if (version < LATEST_VERSION) {
-    throw new SchemaVersionError(
-      `${label} has schema version ${version}, older than this code's ${LATEST_VERSION}: start the app once to ` +
-        'migrate it',
-    );
-  }
-  assertNotNewer(label, version, LATEST_VERSION);
-}
-
-/**
- * Read-only use of a server the app shares: two connections at most, and the app's statement timeout, which a page
- * of the export or of the verification takes a small part of.
- */
-async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<SqlEngine> {
-  const engine = postgresEngine(target.url, {
-    poolSize: 2,
-    statementTimeoutMs: target.statementTimeoutMs,
-    onIdleError: () => {},
-  });
-  try {
-    const version = await engine.connected(postgresSchemaVersion).catch((error: unknown) => {
-      // The label names the host and database, never the URL, which may carry a password.
-      throw new Error(
-        `cannot reach ${engine.label} (${reasonOf(error)}): check DATABASE_URL and that the server takes connections`,
-      );
-    });
-    assertReadable(engine.label, version);
-    return engine;
-  } catch (error) {
-    await engine.close();
-    throw error;
-  }
-}
-
-async function openTarget(target: DatabaseTarget): Promise<SqlEngine> {
-  if (target.kind === 'postgres') return openPostgres(target);
-  if (!existsSync(target.path)) {
-    throw new Error(`no database at ${target.path} (pass --db PATH, or set DATABASE_URL or DATABASE_PATH)`);
-  }
-  return sqliteEngine(openDatabaseReadOnly(target.path), target.path);
-}
-
 async function main(argv: string[]): Promise<void> {
   const args = parseCli(argv);
   if (args === 'help') {
@@ -166,7 +116,7 @@ async function main(argv: string[]): Promise<void> {
   }
   // A --db given on the command line names the file to read, whatever the environment says.
   const target: DatabaseTarget = args.db ? { kind: 'sqlite', path: args.db } : parseDatabaseTarget(readEnvironment());
-  const sql = await openTarget(target);
+  const sql = await openReadOnly(target);
   try {
     await run(args, sql);
   } finally {

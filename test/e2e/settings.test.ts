@@ -1,7 +1,10 @@
 // Settings from Slack: an admin changes who may do what, and the change is shown before it applies, confirmed,
 // audited with before and after, and announced; it is in force at the next request. An operator cannot open the
-// settings, the last admin cannot remove themselves, a setting the environment gives is refused with where it comes
-// from, and `/voice access` says who holds which role and through what.
+// settings, the last admin cannot remove themselves, a setting the environment or the policy file gives is refused with
+// where it comes from, and `/voice access` says who holds which role and through what.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, SETTINGS } from '../../src/slack/ids.js';
 import { ADMIN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
@@ -226,6 +229,47 @@ describe('settings the environment gives', () => {
     });
     expect(readable(refused.blocks)).toContain('typedRelease is set by VOICE_TYPED_RELEASE in the environment');
     expect((await settingsRows(app)).filter((row) => row.actor_id === ADMIN)).toHaveLength(0);
+  });
+});
+
+describe('settings the policy file gives', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it("are locked with the file's name, in force, and a change in Slack is refused naming the file; the environment wins over it", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'voice-ops-policy-'));
+    const path = join(dir, 'voice-ops.policy.yml');
+    writeFileSync(path, 'typedRelease: true\nbuyLimit: 0/day\nundoHours: 2\n');
+    const app = await start({ settingsFrom: 'environment', env: { VOICE_POLICY_FILE: path, VOICE_UNDO_HOURS: '6' } });
+
+    const shown = shownText(await app.respondedTo((await app.command('settings', ADMIN)).responseUrlId));
+    expect(shown).toContain(`:lock: \`typedRelease\` in ${path}`);
+    expect(shown).toContain(`:lock: \`buyLimit\` in ${path}`);
+    expect(shown).toContain(':lock: `VOICE_UNDO_HOURS` in the environment');
+    const form = await openForm(app, ADMIN, 'policies');
+    expect(readable(form.blocks)).toContain(`\`buyLimit\` in ${path}: changed there, not here`);
+
+    const { shown: refused } = await submitForm(app, ADMIN, {
+      [SETTINGS.block('typedRelease')]: { [SETTINGS.value]: checkboxesInput([]) },
+    });
+    expect(readable(refused.blocks)).toContain(`typedRelease is set by typedRelease in ${path}`);
+    expect((await settingsRows(app)).filter((row) => row.actor_id === ADMIN)).toHaveLength(0);
+
+    // In force: the file's limit of none a day holds, and its seeding is audited as the configuration's.
+    const number = await voiceNumber(app);
+    const limited = await app.respondedTo((await app.command(`numbers buy ${number}`, OPERATOR)).responseUrlId);
+    expect(shownText(limited)).toContain('Buying limit reached');
+    const [seeded] = await settingsRows(app);
+    const changes: { name: string; after: unknown }[] = JSON.parse(seeded?.params ?? '{}').changes;
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'typedRelease', after: true }),
+        expect.objectContaining({ name: 'undoHours', after: 6 }),
+      ]),
+    );
   });
 });
 
