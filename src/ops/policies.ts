@@ -148,7 +148,9 @@ async function refuseOutsideChangeChannels(
   const allowed = settings.changeChannels;
   if (allowed.length === 0 || (actor.channelId !== undefined && allowed.includes(actor.channelId))) return undefined;
   const where = allowed.length === 1 ? `channel ${allowed[0]}` : `channels ${allowed.join(', ')}`;
-  const from = actor.channelId === undefined ? 'outside a channel (the Home tab)' : `in ${actor.channelId}`;
+  const nowhere =
+    actor.source === 'workflow' ? 'from a workflow step that names no channel' : 'outside a channel (the Home tab)';
+  const from = actor.channelId === undefined ? nowhere : `in ${actor.channelId}`;
   const rule = lockKey(deps, 'changeChannels');
   const failure = fail(
     'denied',
