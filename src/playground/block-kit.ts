@@ -144,7 +144,7 @@ const multiConversationsSelect = z.object({
 });
 
 /** A checkbox's option: unlike a select's, its text and description may be mrkdwn. */
-const checkboxOption = z.object({
+export const checkboxOption = z.object({
   text: textObject(75),
   value: chars(150),
   description: textObject(75).optional(),
