@@ -12,6 +12,8 @@ const tooMany = (max: number) => `must be less than ${max + 1} items`;
 const chars = (max: number) => z.string().min(1, 'must be more than 0 characters').max(max, tooLong(max));
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, tooMany(max));
 const id = chars(255);
+/** How many a multi-select may hold: 1 or more. */
+const maxSelected = z.number().int().min(1, 'must be at least 1').optional();
 
 export const plainText = (max: number) =>
   z.object({
@@ -86,7 +88,7 @@ const multiExternalSelect = z.object({
   placeholder: plainText(150).optional(),
   initial_options: list(option, 100).optional(),
   min_query_length: z.number().int().min(0).optional(),
-  max_selected_items: z.number().int().min(1).optional(),
+  max_selected_items: maxSelected,
   confirm: confirmDialog.optional(),
   focus_on_load: z.boolean().optional(),
 });
@@ -102,6 +104,73 @@ const plainTextInput = z.object({
   focus_on_load: z.boolean().optional(),
 });
 
+/** People to pick, from the workspace's; `initial_users` are user ids. */
+const multiUsersSelect = z.object({
+  type: z.literal('multi_users_select'),
+  action_id: id.optional(),
+  placeholder: plainText(150).optional(),
+  initial_users: z.array(id).optional(),
+  max_selected_items: maxSelected,
+  confirm: confirmDialog.optional(),
+  focus_on_load: z.boolean().optional(),
+});
+
+/** Which conversations a conversations picker lists: at least one of its fields, `include` never empty. */
+const conversationFilter = z
+  .object({
+    include: z
+      .array(z.enum(['im', 'mpim', 'private', 'public'], { error: 'must be im, mpim, private or public' }))
+      .min(1, 'must be more than 0 items')
+      .optional(),
+    exclude_external_shared_channels: z.boolean().optional(),
+    exclude_bot_users: z.boolean().optional(),
+  })
+  .refine((filter) => Object.keys(filter).length > 0, {
+    error: 'must have include, exclude_bot_users or exclude_external_shared_channels',
+  });
+export type ConversationFilter = z.infer<typeof conversationFilter>;
+
+/** Channels (and conversations) to pick; `initial_conversations` are their ids. */
+const multiConversationsSelect = z.object({
+  type: z.literal('multi_conversations_select'),
+  action_id: id.optional(),
+  placeholder: plainText(150).optional(),
+  initial_conversations: z.array(id).optional(),
+  default_to_current_conversation: z.boolean().optional(),
+  max_selected_items: maxSelected,
+  filter: conversationFilter.optional(),
+  confirm: confirmDialog.optional(),
+  focus_on_load: z.boolean().optional(),
+});
+
+/** A checkbox's option: unlike a select's, its text and description may be mrkdwn. */
+export const checkboxOption = z.object({
+  text: textObject(75),
+  value: chars(150),
+  description: textObject(75).optional(),
+});
+export type CheckboxOption = z.infer<typeof checkboxOption>;
+
+/** Up to 10 boxes; the ones ticked at first must be among them (the same value and text). */
+const checkboxes = z
+  .object({
+    type: z.literal('checkboxes'),
+    action_id: id.optional(),
+    options: list(checkboxOption, 10).min(1, 'must be more than 0 items'),
+    initial_options: list(checkboxOption, 10).optional(),
+    confirm: confirmDialog.optional(),
+    focus_on_load: z.boolean().optional(),
+  })
+  .superRefine((element, ctx) => {
+    const key = (choice: CheckboxOption) => `${choice.value}\n${choice.text.text}`;
+    const known = new Set(element.options.map(key));
+    element.initial_options?.forEach((choice, index) => {
+      if (!known.has(key(choice))) {
+        ctx.addIssue({ code: 'custom', path: ['initial_options', index], message: 'must match one of the options' });
+      }
+    });
+  });
+
 const image = z.object({ type: z.literal('image'), image_url: chars(3000).optional(), alt_text: chars(2000) });
 
 /** Elements Slack has that Voice Ops does not use: accepted as Slack accepts them, drawn as placeholders. */
@@ -110,14 +179,11 @@ const OTHER_ELEMENTS = [
   'datepicker',
   'timepicker',
   'datetimepicker',
-  'checkboxes',
   'radio_buttons',
   'users_select',
   'conversations_select',
   'channels_select',
   'multi_static_select',
-  'multi_users_select',
-  'multi_conversations_select',
   'multi_channels_select',
   'number_input',
   'email_text_input',
@@ -128,14 +194,32 @@ const OTHER_ELEMENTS = [
 ] as const;
 const otherElement = z.looseObject({ type: z.enum(OTHER_ELEMENTS), action_id: id.optional() });
 
-const interactive = [button, staticSelect, externalSelect, multiExternalSelect, otherElement] as const;
+const interactive = [
+  button,
+  staticSelect,
+  externalSelect,
+  multiExternalSelect,
+  multiUsersSelect,
+  multiConversationsSelect,
+  checkboxes,
+  otherElement,
+] as const;
 const unknownElement = { error: 'is not an element Slack allows here' };
 
 const accessory = z.discriminatedUnion('type', [...interactive, image], unknownElement);
 const actionElement = z.discriminatedUnion('type', [...interactive], unknownElement);
 const inputElement = z.discriminatedUnion(
   'type',
-  [staticSelect, externalSelect, multiExternalSelect, plainTextInput, otherElement],
+  [
+    staticSelect,
+    externalSelect,
+    multiExternalSelect,
+    multiUsersSelect,
+    multiConversationsSelect,
+    checkboxes,
+    plainTextInput,
+    otherElement,
+  ],
   { error: 'is not an input element Slack allows here' },
 );
 export type Element = z.infer<typeof accessory> | z.infer<typeof inputElement>;

@@ -29,6 +29,7 @@ const EMOJI: Record<string, string> = {
   hourglass: '⌛',
   hourglass_flowing_sand: '⏳',
   lock: '🔒',
+  zap: '⚡',
   key: '🔑',
   test_tube: '🧪',
   loudspeaker: '📢',

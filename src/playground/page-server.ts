@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { HttpFront } from '../http-front.js';
 import type { Logger } from '../log.js';
+import { checkboxOption } from './block-kit.js';
 import type { FunctionExecutions } from './functions.js';
 import type { Interactions, Outcome } from './interactions.js';
 import { PEOPLE, type PlaygroundPerson } from './people.js';
@@ -43,6 +44,12 @@ const stateValue = z.discriminatedUnion('type', [
   z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
   z.object({ type: z.literal('external_select'), selected_option: selectedOption.nullable() }),
   z.object({ type: z.literal('multi_external_select'), selected_options: z.array(selectedOption).max(100) }),
+  z.object({ type: z.literal('multi_users_select'), selected_users: z.array(z.string().max(255)).max(100) }),
+  z.object({
+    type: z.literal('multi_conversations_select'),
+    selected_conversations: z.array(z.string().max(255)).max(100),
+  }),
+  z.object({ type: z.literal('checkboxes'), selected_options: z.array(checkboxOption).max(10) }),
 ]);
 const state = z.record(z.string(), z.record(z.string(), stateValue)).default({});
 const target = z.discriminatedUnion('kind', [

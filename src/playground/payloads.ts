@@ -1,6 +1,7 @@
 // The bodies Slack sends to the app, byte for byte where it matters: slash commands are form fields; buttons,
 // selects and modals are one form field `payload` holding JSON; Events API deliveries are a JSON body.
 import { randomBytes } from 'node:crypto';
+import type { CheckboxOption } from './block-kit.js';
 import { APP_ID as API_APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './fake-slack.js';
 import type { FunctionInteraction, StepExecution } from './functions.js';
 
@@ -126,10 +127,10 @@ export interface MultiConversationsSelectValue {
   selected_conversations: string[];
 }
 
-/** The boxes ticked, as options; none an empty list. */
+/** The boxes ticked, as the view gave their options (a text may be mrkdwn); none an empty list. */
 export interface CheckboxesValue {
   type: 'checkboxes';
-  selected_options: SelectedOption[];
+  selected_options: CheckboxOption[];
 }
 
 /** A file_input as submitted: the files uploaded through it, as Slack describes them to the app. */

@@ -3,7 +3,15 @@
 // what the page needs to draw and use them); a block or element the page cannot draw arrives as `unsupported`, so
 // that it is shown as a placeholder, never dropped.
 
-import type { Block, ConfirmDialog, Element, SlackOption, TextObject } from './block-kit.js';
+import type {
+  Block,
+  CheckboxOption,
+  ConfirmDialog,
+  ConversationFilter,
+  Element,
+  SlackOption,
+  TextObject,
+} from './block-kit.js';
 import type { FunctionExecutions } from './functions.js';
 import { type Inline, type Names, parseMrkdwn, withEmoji } from './mrkdwn.js';
 import { ANNOUNCEMENTS, PEOPLE, type PlaygroundPerson } from './people.js';
@@ -59,6 +67,16 @@ export type UiElement =
       maxSelected?: number;
     }
   | {
+      /** A picker of the workspace's people or channels: the page offers `options`, filtered as typed. */
+      t: 'multi_users_select' | 'multi_conversations_select';
+      actionId: string;
+      placeholder: string;
+      options: UiOption[];
+      initial: UiOption[];
+      maxSelected?: number;
+    }
+  | { t: 'checkboxes'; actionId: string; options: UiCheckbox[]; initial: string[] }
+  | {
       t: 'plain_text_input';
       actionId: string;
       placeholder: string;
@@ -68,6 +86,14 @@ export type UiElement =
     }
   | { t: 'image'; alt: string }
   | { t: 'unsupported'; type: string };
+
+/** A checkbox: its text and description drawn, and the option as Slack sends it back when ticked. */
+export interface UiCheckbox {
+  text: Inline[];
+  description?: Inline[];
+  value: string;
+  option: CheckboxOption;
+}
 
 export type UiBlock =
   | { t: 'section'; blockId: string; text?: Inline[]; fields: Inline[][]; accessory?: UiElement }
@@ -139,10 +165,22 @@ export interface PageState {
 
 export const APP_NAME = 'Voice Ops';
 
-function namesIn(workspace: Workspace): Names {
+/** What the page's drawing knows of the workspace: names for mentions, and whom and what its pickers offer. */
+interface Known extends Names {
+  /** The workspace's people (not the app), as a people picker offers them. */
+  people: UiOption[];
+  /** Its channels, as a channel picker offers them: all public, as the playground's are. */
+  channels: UiOption[];
+}
+
+function knownIn(workspace: Workspace): Known {
   return {
     user: (id) => (id === BOT_USER_ID ? APP_NAME : workspace.people.get(id)?.name),
     channel: (id) => workspace.channels.get(id)?.name,
+    people: [...workspace.people.values()]
+      .filter((person) => person.id !== BOT_USER_ID)
+      .map((person) => ({ text: person.name, value: person.id })),
+    channels: [...workspace.channels.values()].map((channel) => ({ text: `#${channel.name}`, value: channel.id })),
   };
 }
 
@@ -151,8 +189,8 @@ function plain(text: { text: string; emoji?: boolean } | undefined): string {
   return text.emoji === false ? text.text : withEmoji(text.text);
 }
 
-function rich(text: TextObject, names: Names): Inline[] {
-  return text.type === 'mrkdwn' ? parseMrkdwn(text.text, names) : [{ t: 'text', text: plain(text) }];
+function rich(text: TextObject, known: Known): Inline[] {
+  return text.type === 'mrkdwn' ? parseMrkdwn(text.text, known) : [{ t: 'text', text: plain(text) }];
 }
 
 /** An option as the page lists it: its text with emoji, its value, its description. */
@@ -164,14 +202,14 @@ export function uiOption(given: SlackOption): UiOption {
   };
 }
 
-function element(given: Element, names: Names): UiElement {
+function element(given: Element, known: Known): UiElement {
   const confirm = (candidate: { confirm?: ConfirmDialog }): { confirm?: UiConfirm } => {
     const dialog = candidate.confirm;
     if (!dialog) return {};
     return {
       confirm: {
         title: plain(dialog.title),
-        text: rich(dialog.text, names),
+        text: rich(dialog.text, known),
         confirm: plain(dialog.confirm),
         deny: plain(dialog.deny),
         ...(dialog.style ? { style: dialog.style } : {}),
@@ -217,6 +255,36 @@ function element(given: Element, names: Names): UiElement {
         minQueryLength: given.min_query_length ?? 3,
         ...(given.max_selected_items === undefined ? {} : { maxSelected: given.max_selected_items }),
       };
+    case 'multi_users_select':
+    case 'multi_conversations_select': {
+      const people = given.type === 'multi_users_select';
+      const offered = people ? known.people : channelsOffered(known, given.filter);
+      const initial = people ? given.initial_users : given.initial_conversations;
+      const named = (id: string) =>
+        (people ? known.people : known.channels).find((candidate) => candidate.value === id) ?? { text: id, value: id };
+      return {
+        t: given.type,
+        actionId: given.action_id ?? '',
+        placeholder: plain(given.placeholder) || (people ? 'Select people' : 'Select channels'),
+        options: offered,
+        initial: (initial ?? []).map(named),
+        ...(given.max_selected_items === undefined ? {} : { maxSelected: given.max_selected_items }),
+      };
+    }
+    case 'checkboxes': {
+      const checkbox = (option: CheckboxOption): UiCheckbox => ({
+        text: rich(option.text, known),
+        ...(option.description ? { description: rich(option.description, known) } : {}),
+        value: option.value,
+        option,
+      });
+      return {
+        t: 'checkboxes',
+        actionId: given.action_id ?? '',
+        options: given.options.map(checkbox),
+        initial: (given.initial_options ?? []).map((option) => option.value),
+      };
+    }
     case 'plain_text_input':
       return {
         t: 'plain_text_input',
@@ -233,16 +301,21 @@ function element(given: Element, names: Names): UiElement {
   }
 }
 
-function uiBlock(given: Block, names: Names, errors: Record<string, string>): UiBlock {
+/** The channels a conversations picker lists: the playground's channels, all public (no direct messages). */
+function channelsOffered(known: Known, filter: ConversationFilter | undefined): UiOption[] {
+  return !filter?.include || filter.include.includes('public') ? known.channels : [];
+}
+
+function uiBlock(given: Block, known: Known, errors: Record<string, string>): UiBlock {
   const blockId = given.block_id ?? '';
   switch (given.type) {
     case 'section':
       return {
         t: 'section',
         blockId,
-        ...(given.text ? { text: rich(given.text, names) } : {}),
-        fields: (given.fields ?? []).map((field) => rich(field, names)),
-        ...(given.accessory ? { accessory: element(given.accessory, names) } : {}),
+        ...(given.text ? { text: rich(given.text, known) } : {}),
+        fields: (given.fields ?? []).map((field) => rich(field, known)),
+        ...(given.accessory ? { accessory: element(given.accessory, known) } : {}),
       };
     case 'header':
       return { t: 'header', blockId, text: plain(given.text) };
@@ -253,11 +326,11 @@ function uiBlock(given: Block, names: Names, errors: Record<string, string>): Ui
         t: 'context',
         blockId,
         elements: given.elements.map((part) =>
-          part.type === 'image' ? { t: 'image', alt: part.alt_text } : { t: 'text', text: rich(part, names) },
+          part.type === 'image' ? { t: 'image', alt: part.alt_text } : { t: 'text', text: rich(part, known) },
         ),
       };
     case 'actions':
-      return { t: 'actions', blockId, elements: given.elements.map((part) => element(part, names)) };
+      return { t: 'actions', blockId, elements: given.elements.map((part) => element(part, known)) };
     case 'input': {
       const error = errors[blockId];
       return {
@@ -266,7 +339,7 @@ function uiBlock(given: Block, names: Names, errors: Record<string, string>): Ui
         label: plain(given.label),
         ...(given.hint ? { hint: plain(given.hint) } : {}),
         optional: given.optional ?? false,
-        element: element(given.element, names),
+        element: element(given.element, known),
         ...(error === undefined ? {} : { error }),
       };
     }
@@ -275,9 +348,9 @@ function uiBlock(given: Block, names: Names, errors: Record<string, string>): Ui
   }
 }
 
-function uiMessage(message: Message, names: Names): UiMessage {
+function uiMessage(message: Message, known: Known): UiMessage {
   const isApp = message.author === BOT_USER_ID;
-  const authorName = message.author === 'USLACKBOT' ? 'Slackbot' : (names.user(message.author) ?? message.author);
+  const authorName = message.author === 'USLACKBOT' ? 'Slackbot' : (known.user(message.author) ?? message.author);
   return {
     key: message.key,
     ts: message.ts,
@@ -289,12 +362,12 @@ function uiMessage(message: Message, names: Names): UiMessage {
     text:
       message.via === 'command' || message.via === 'message'
         ? [{ t: 'text', text: message.text }]
-        : parseMrkdwn(message.text, names),
-    blocks: message.blocks.map((block) => uiBlock(block, names, {})),
+        : parseMrkdwn(message.text, known),
+    blocks: message.blocks.map((block) => uiBlock(block, known, {})),
   };
 }
 
-function uiView(open: OpenView, under: number, names: Names): UiView {
+function uiView(open: OpenView, under: number, known: Known): UiView {
   const { view } = open;
   const modal = view.type === 'modal' ? view : undefined;
   return {
@@ -304,7 +377,7 @@ function uiView(open: OpenView, under: number, names: Names): UiView {
     title: modal ? plain(modal.title) : APP_NAME,
     ...(modal?.submit ? { submit: plain(modal.submit) } : {}),
     close: modal?.close ? plain(modal.close) : 'Close',
-    blocks: view.blocks.map((block) => uiBlock(block, names, open.errors)),
+    blocks: view.blocks.map((block) => uiBlock(block, known, open.errors)),
     under,
   };
 }
@@ -321,9 +394,9 @@ function uiRefusal(refusal: Refusal): UiRefusal {
 
 /** Everything `me` sees now. */
 export function pageState(workspace: Workspace, me: PlaygroundPerson, functions: FunctionExecutions): PageState {
-  const names = namesIn(workspace);
+  const known = knownIn(workspace);
   const conversation = (channel: string) =>
-    workspace.conversationFor(channel, me.id).map((message) => uiMessage(message, names));
+    workspace.conversationFor(channel, me.id).map((message) => uiMessage(message, known));
   const channels = [...workspace.channels.values()];
   const home = workspace.homeOf(me.id);
   const modal = workspace.topModal(me.id);
@@ -335,10 +408,10 @@ export function pageState(workspace: Workspace, me: PlaygroundPerson, functions:
     app: { name: APP_NAME },
     conversations: Object.fromEntries(channels.map((channel) => [channel.id, conversation(channel.id)])),
     direct: conversation(`D${me.id}`),
-    ...(home ? { home: uiView(home, 0, names) } : {}),
-    ...(modal ? { modal: uiView(modal, workspace.modalDepth(me.id) - 1, names) } : {}),
+    ...(home ? { home: uiView(home, 0, known) } : {}),
+    ...(modal ? { modal: uiView(modal, workspace.modalDepth(me.id) - 1, known) } : {}),
     refusals: workspace.refusalsFor(me.id).map(uiRefusal),
-    welcome: { ...WELCOME, text: parseMrkdwn(WELCOME.text, names) },
+    welcome: { ...WELCOME, text: parseMrkdwn(WELCOME.text, known) },
     workflows: { steps: PLAYGROUND_STEPS, runs: stepRuns(functions, me.id) },
   };
 }

@@ -122,6 +122,36 @@ describe("Slack's Block Kit limits", () => {
     },
   });
   const submit = { submit: { type: 'plain_text', text: 'Save' } };
+  const input = (element: Record<string, unknown>) => ({
+    type: 'input',
+    label: { type: 'plain_text', text: 'Pick' },
+    element: { action_id: 'value', ...element },
+  });
+  const box = (value: string) => ({ text: { type: 'plain_text', text: value }, value });
+  const boxes = (count: number) => Array.from({ length: count }, (_, index) => box(`b${index}`));
+
+  it('accepts people, channel and checkbox pickers within their limits', async () => {
+    const view = modal(
+      [
+        input({ type: 'multi_users_select', initial_users: ['UANA'], max_selected_items: 5 }),
+        input({
+          type: 'multi_conversations_select',
+          initial_conversations: ['COPS'],
+          max_selected_items: 1,
+          filter: { include: ['public', 'private'], exclude_bot_users: true },
+        }),
+        input({
+          type: 'checkboxes',
+          options: [...boxes(9), { text: { type: 'mrkdwn', text: '*b9*' }, value: 'b9' }],
+          initial_options: [box('b0')],
+        }),
+      ].map((block, index) => ({ ...block, block_id: `b${index}` })),
+      submit,
+    );
+    await expect(
+      client.views.open({ trigger_id: fake.issueTriggerId('UANA'), view: view as never }),
+    ).resolves.toMatchObject({ ok: true });
+  });
 
   it.each([
     [
@@ -145,6 +175,31 @@ describe("Slack's Block Kit limits", () => {
       /less than 151/,
     ],
     ['input blocks without a submit button', modal([select([{ text: 'o', value: 'v' }])]), /submit\]/],
+    [
+      'eleven checkboxes',
+      modal([input({ type: 'checkboxes', options: boxes(11) })], submit),
+      /less than 11 items \[json-pointer:\/view\/blocks\/0\/element\/options\]/,
+    ],
+    [
+      'a checkbox ticked at first that is not one of its options',
+      modal([input({ type: 'checkboxes', options: boxes(2), initial_options: [box('other')] })], submit),
+      /match one of the options \[json-pointer:\/view\/blocks\/0\/element\/initial_options\/0\]/,
+    ],
+    [
+      'a people picker that allows no one',
+      modal([input({ type: 'multi_users_select', max_selected_items: 0 })], submit),
+      /at least 1 \[json-pointer:\/view\/blocks\/0\/element\/max_selected_items\]/,
+    ],
+    [
+      'a channel picker filtering on nothing',
+      modal([input({ type: 'multi_conversations_select', filter: {} })], submit),
+      /must have include[^[]*\[json-pointer:\/view\/blocks\/0\/element\/filter\]/,
+    ],
+    [
+      'a channel picker including no kind of conversation',
+      modal([input({ type: 'multi_conversations_select', filter: { include: [] } })], submit),
+      /filter\/include\]/,
+    ],
     ['private_metadata of 3,001 characters', modal([], { private_metadata: 'm'.repeat(3001) }), /private_metadata/],
   ])('refuses a view with %s: invalid_arguments and the reason', async (_what, view, reason) => {
     const refused = await refusedWith(

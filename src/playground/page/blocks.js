@@ -276,6 +276,12 @@ function renderElement(element, blockId, surface, place) {
       return externalSelect(element, blockId, surface, place);
     case 'multi_external_select':
       return multiExternalSelect(element, blockId, surface, place);
+    // Outside a form Slack would send the app each change at once, which the playground does not: not drawn there.
+    case 'multi_users_select':
+    case 'multi_conversations_select':
+      return place.inInput ? workspacePicker(element, blockId, surface, place) : unsupported(`element: ${element.t}`);
+    case 'checkboxes':
+      return place.inInput ? checkboxes(element, blockId, surface, place) : unsupported('element: checkboxes');
     case 'plain_text_input': {
       const field = element.multiline ? el('textarea', 'bk-field-input') : el('input', 'bk-field-input');
       if (field instanceof HTMLInputElement) field.type = 'text';
@@ -487,14 +493,78 @@ function externalSelect(element, blockId, surface, place) {
 }
 
 /**
- * A type-ahead of several choices, as Slack draws one in a form: the choices so far, each with a way to remove it,
- * then the field whose options (the app's answer to what was typed) each add or remove one, the list staying open.
+ * A type-ahead of several choices, as Slack draws one in a form; its options are the app's answer to what was typed.
  * @param {Extract<UiElement, { t: 'multi_external_select' }>} element
  * @param {string} blockId
  * @param {Surface} surface
- * @param {{ id?: string, label?: string, inInput?: boolean }} place
+ * @param {{ id?: string, label?: string }} place
  */
 function multiExternalSelect(element, blockId, surface, place) {
+  const kept = surface.values.get(blockId, element.actionId);
+  const initial =
+    kept?.type === 'multi_external_select'
+      ? kept.selected_options.map((option) => ({ text: option.text.text, value: option.value }))
+      : element.initial;
+  /** @param {UiOption[]} chosen */
+  const store = (chosen) =>
+    surface.values.set(blockId, element.actionId, {
+      type: 'multi_external_select',
+      selected_options: chosen.map(selectedOption),
+    });
+  return multiSelect(element, place, initial, store, (shown) => optionsFor(element, blockId, surface, shown));
+}
+
+/**
+ * A picker of the workspace's people or channels, as Slack draws one in a form: it offers them all when focused, and
+ * those whose name holds what is typed; the submission carries their ids (`selected_users`, `selected_conversations`).
+ * @param {Extract<UiElement, { t: 'multi_users_select' | 'multi_conversations_select' }>} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ id?: string, label?: string }} place
+ */
+function workspacePicker(element, blockId, surface, place) {
+  const kept = surface.values.get(blockId, element.actionId);
+  const keptIds =
+    kept?.type === 'multi_users_select'
+      ? kept.selected_users
+      : kept?.type === 'multi_conversations_select'
+        ? kept.selected_conversations
+        : undefined;
+  const known = [...element.options, ...element.initial];
+  const named = (/** @type {string} */ id) => known.find((option) => option.value === id) ?? { text: id, value: id };
+  /** @param {UiOption[]} chosen */
+  const store = (chosen) => {
+    const ids = chosen.map((option) => option.value);
+    surface.values.set(
+      blockId,
+      element.actionId,
+      element.t === 'multi_users_select'
+        ? { type: element.t, selected_users: ids }
+        : { type: element.t, selected_conversations: ids },
+    );
+  };
+  /** @param {string} typed */
+  const matching = async (typed) =>
+    element.options.filter((option) => option.text.toLowerCase().includes(typed.trim().toLowerCase()));
+  return multiSelect(
+    { ...element, minQueryLength: 0 },
+    place,
+    keptIds ? keptIds.map(named) : element.initial,
+    store,
+    () => matching,
+  );
+}
+
+/**
+ * A picker of several choices: the choices so far, each with a way to remove it, then the field whose options (what
+ * `asker` answers to what was typed) each add or remove one, the list staying open; never more than `maxSelected`.
+ * @param {{ placeholder: string, minQueryLength: number, maxSelected?: number }} element
+ * @param {{ id?: string, label?: string }} place
+ * @param {UiOption[]} initial the choices it starts with
+ * @param {(chosen: UiOption[]) => void} store keeps the choices in the surface's values, in Slack's shape
+ * @param {(shown: { close: () => void, status: HTMLElement }) => (typed: string) => Promise<UiOption[] | undefined>} asker
+ */
+function multiSelect(element, place, initial, store, asker) {
   const label = place.label ?? element.placeholder;
   const { box, field, list, status, close } = typeAhead(element.placeholder, { ...place, label });
   list.setAttribute('aria-multiselectable', 'true');
@@ -502,18 +572,10 @@ function multiExternalSelect(element, blockId, surface, place) {
   chips.setAttribute('aria-label', `${label}: chosen`);
   box.append(chips, field, list, status);
 
-  const kept = surface.values.get(blockId, element.actionId);
-  /** @type {UiOption[]} */
-  let chosen =
-    kept?.type === 'multi_external_select'
-      ? kept.selected_options.map((option) => ({ text: option.text.text, value: option.value }))
-      : [...element.initial];
+  let chosen = [...initial];
   const isChosen = (/** @type {UiOption} */ option) => chosen.some((one) => one.value === option.value);
   const show = () => {
-    surface.values.set(blockId, element.actionId, {
-      type: 'multi_external_select',
-      selected_options: chosen.map(selectedOption),
-    });
+    store(chosen);
     chips.replaceChildren(
       ...chosen.map((option) => {
         const chip = el('li', 'bk-chip', option.text);
@@ -534,12 +596,13 @@ function multiExternalSelect(element, blockId, surface, place) {
   const toggle = (option) => {
     if (isChosen(option)) chosen = chosen.filter((one) => one.value !== option.value);
     else if (element.maxSelected !== undefined && chosen.length >= element.maxSelected) {
-      status.textContent = `Choose at most ${counted(element.maxSelected, 'item')}.`;
+      close();
+      status.textContent = `Choose at most ${counted(element.maxSelected, 'item')}: remove one first.`;
       return;
     } else chosen = [...chosen, option];
     show();
   };
-  const ask = optionsFor(element, blockId, surface, { close, status });
+  const ask = asker({ close, status });
   /** @param {string} typed */
   const offer = async (typed) => {
     const options = await ask(typed);
@@ -575,4 +638,50 @@ function multiExternalSelect(element, blockId, surface, place) {
   });
   field.addEventListener('blur', close);
   return box;
+}
+
+/**
+ * A checkbox group, named by its input block: each box with its text and description; the submission carries the
+ * options ticked as the app gave them (`selected_options`).
+ * @param {Extract<UiElement, { t: 'checkboxes' }>} element
+ * @param {string} blockId
+ * @param {Surface} surface
+ * @param {{ id?: string, label?: string }} place
+ */
+function checkboxes(element, blockId, surface, place) {
+  const group = el('div', 'bk-checkboxes');
+  group.setAttribute('role', 'group');
+  if (place.id) group.id = place.id;
+  if (place.label) group.setAttribute('aria-label', place.label);
+  const kept = surface.values.get(blockId, element.actionId);
+  const ticked = new Set(
+    kept?.type === 'checkboxes' ? kept.selected_options.map((option) => option.value) : element.initial,
+  );
+  const store = () =>
+    surface.values.set(blockId, element.actionId, {
+      type: 'checkboxes',
+      selected_options: element.options.filter((box) => ticked.has(box.value)).map((box) => box.option),
+    });
+  for (const box of element.options) {
+    const row = el('label', 'bk-checkbox');
+    const input = el('input');
+    input.type = 'checkbox';
+    input.checked = ticked.has(box.value);
+    input.addEventListener('change', () => {
+      if (input.checked) ticked.add(box.value);
+      else ticked.delete(box.value);
+      store();
+    });
+    const text = el('span');
+    text.append(renderInline(box.text));
+    if (box.description) {
+      const description = el('span', 'bk-option-description');
+      description.append(renderInline(box.description));
+      text.append(description);
+    }
+    row.append(input, text);
+    group.append(row);
+  }
+  store();
+  return group;
 }
