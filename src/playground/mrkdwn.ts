@@ -57,7 +57,6 @@ const EMOJI: Record<string, string> = {
   octagonal_sign: '🛑',
   arrows_counterclockwise: '🔄',
   page_facing_up: '📄',
-  zap: '⚡',
 };
 
 /** `:name:` as the emoji Slack would draw; unknown names stay as typed, as a custom emoji's name would. */
