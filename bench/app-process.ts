@@ -6,9 +6,11 @@
 //
 // Environment: BENCH_SLACK_API_URL, BENCH_SIGNING_SECRET, BENCH_SANDBOX_URL and BENCH_SANDBOX_KEY (voice),
 // BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL, BENCH_LOOP_MONITOR (off: none). Requests: `memory` (after
-// a GC when run with --expose-gc), `cpu`, `loopDelay`, `stop`.
+// a GC when run with --expose-gc), `cpu`, `loopDelay`, `stop`, and `profileStart`, `profileStop` (a V8 CPU profile of
+// what ran between them).
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -138,6 +140,20 @@ function takeLoopDelay(): LoopDelay {
   return result;
 }
 
+/** V8's sampling profiler over the inspector, started and stopped on the parent's word: a profile of one run only. */
+const profiler = (() => {
+  const session = new Session();
+  session.connect();
+  return {
+    start: async () => {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.start');
+    },
+    stop: async () => (await session.post('Profiler.stop')).profile,
+  };
+})();
+
 const startedAt = performance.now();
 const app = kind === 'voice' ? await startVoice() : await startBare(kind === 'bare-respond');
 const startMs = performance.now() - startedAt;
@@ -152,6 +168,10 @@ serveParent({ kind, url: app.url, startMs, sinceProcessStartMs: performance.now(
       return takeLoopDelay();
     case 'stop':
       return app.stop();
+    case 'profileStart':
+      return profiler.start();
+    case 'profileStop':
+      return profiler.stop();
     default:
       throw new Error(`unknown request ${request.op}`);
   }

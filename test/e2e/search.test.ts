@@ -149,7 +149,7 @@ describe('/voice numbers search REGION', () => {
     const reply = await t.respondedTo((await t.command('numbers search US', VIEWER)).responseUrlId);
     expect(resultRows(blocksOf(reply)).length).toBeGreaterThan(0);
     expect(hasElement(blocksOf(reply), ACTION.buyNumber)).toBe(false);
-    expect(shownText(reply)).toContain('VOICE_OPERATORS');
+    expect(shownText(reply)).toContain('`/voice access` says who can give it');
     // Looking further is still allowed.
     expect(moreValue(blocksOf(reply))).toBeDefined();
   });
@@ -238,7 +238,7 @@ describe('/voice numbers search without a region', () => {
       { since: mark },
     );
     expect(hasElement(blocksOf(filled), ACTION.buyNumber)).toBe(false);
-    expect(shownText(filled)).toContain('VOICE_OPERATORS');
+    expect(shownText(filled)).toContain('`/voice access` says who can give it');
   });
 });
 

@@ -144,6 +144,7 @@ describe('the Home tab over an events_api envelope', () => {
     expect(view.blocks.filter((block) => block.type === 'header').map((block) => block.text?.text)).toEqual([
       'Voice AI',
       'Numbers',
+      'Settings',
     ]);
     expect(readable(view.blocks)).toContain('Night desk');
   });

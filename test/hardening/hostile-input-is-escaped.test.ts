@@ -7,7 +7,7 @@ import { COMMANDS, tokenize } from '../../src/slack/command.js';
 import { CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
 import { auditRows, buyThroughApp, createAgentThroughApp, shownText, voiceNumber } from '../e2e/support.js';
-import { ADMIN, OPERATOR, type SentRequest, startTestApp, type TestApp } from '../harness/app.js';
+import { ADMIN, NOTIFY_CHANNEL, OPERATOR, type SentRequest, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { selectInput, textInput } from '../harness/payloads.js';
 import { mrkdwnMarks } from '../harness/slack-mrkdwn.js';
@@ -127,7 +127,12 @@ const commandText = fc.oneof(
 // What the app posts
 
 /** The app's own markup: the expiry time of a confirmation and the actor of an announcement. */
-const OWN_MARKUP = [/<!date\^\d+\^\{time\}\|\d\d:\d\d UTC>/g, new RegExp(`<@(${ADMIN}|${OPERATOR})>`, 'g')];
+// The app's own: its times, and the people and channel its settings name (the Home tab's Settings).
+const OWN_MARKUP = [
+  /<!date\^\d+\^\{time\}\|\d\d:\d\d UTC>/g,
+  new RegExp(`<@(${ADMIN}|${OPERATOR})>`, 'g'),
+  new RegExp(`<#${NOTIFY_CHANNEL}>`, 'g'),
+];
 
 /** Every mrkdwn text in a posted body: mrkdwn text objects, and a message's own `text` (Slack parses it too). */
 function mrkdwnTexts(call: SlackCall): string[] {

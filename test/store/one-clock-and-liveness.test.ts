@@ -73,9 +73,14 @@ describe(`the database's clock (${TEST_ENGINE})`, () => {
 // which are programs of their own.
 const SHARED = ['ops', 'reconcile', 'slack', 'store'];
 // Times that are this process's alone: Slack's signature window (Slack's clock against this host's), how old a cached
-// Slack answer is, when to retry a checkpoint. Repositories fall back to the host's clock only when built without one
+// Slack answer is, when to retry a checkpoint, when a person exported the settings. Repositories fall back to the host's clock only when built without one
 // (tools and tests); the store always gives them the database's.
-const LOCAL_TIMES = new Set(['slack/receiver.ts', 'slack/identity.ts', 'store/checkpoints.ts']);
+const LOCAL_TIMES = new Set([
+  'slack/receiver.ts',
+  'slack/identity.ts',
+  'store/checkpoints.ts',
+  'store/settings-cli.ts',
+]);
 const REPOSITORY_FALLBACK = 'options.now ?? (() => new Date())';
 
 function sources(folder: string): string[] {

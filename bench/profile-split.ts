@@ -1,0 +1,82 @@
+// Where a process's CPU went, from a V8 CPU profile (`--cpu-prof`): each sample is charged to the part of the app that
+// asked for the work, found by walking up from the sampled frame to the first frame of a part this split names. A
+// library's work (SQLite, undici, zod) is so charged to whoever called it: SQLite under the delivery key's recording
+// is the delivery key's, undici under the answer's post is the post's. Idle time is left out.
+import { z } from 'zod';
+
+const callFrame = z.object({ functionName: z.string(), url: z.string() });
+const profileNode = z.object({ id: z.number(), callFrame, children: z.array(z.number()).optional() });
+export const cpuProfile = z.object({
+  nodes: z.array(profileNode),
+  samples: z.array(z.number()),
+  timeDeltas: z.array(z.number()),
+});
+export type CpuProfile = z.infer<typeof cpuProfile>;
+
+/** The parts of a command's CPU, in the order they are printed. */
+export const PARTS = [
+  'ack path: HTTP receiver and signature',
+  'Bolt',
+  'delivery key',
+  "the answer's post",
+  'the answer: ops and views',
+  'store (other than the delivery key)',
+  'metrics',
+  'logging',
+  'node: HTTP, sockets, timers',
+  'garbage collection',
+  'rest',
+] as const;
+export type Part = (typeof PARTS)[number];
+
+/** The part a frame names, if it names one: the first rule whose pattern its script's URL matches. */
+const RULES: readonly [RegExp, Part][] = [
+  [/\/src\/store\/dedupe\.ts$|\/src\/slack\/deliveries\.ts$/, 'delivery key'],
+  [/\/src\/slack\/(respond|private-answer)\.ts$/, "the answer's post"],
+  [/\/src\/metrics\.ts$|\/node_modules\/prom-client\//, 'metrics'],
+  [/\/src\/(log|log-destination|log-lines)\.ts$|\/src\/slack\/bolt-logger\.ts$|\/node_modules\/pino/, 'logging'],
+  [
+    /\/src\/(http-front|listen)\.ts$|\/src\/slack\/(receiver|signed-request)\.ts$/,
+    'ack path: HTTP receiver and signature',
+  ],
+  [/\/src\/store\//, 'store (other than the delivery key)'],
+  [/\/src\/(ops|slack|settings|counts)/, 'the answer: ops and views'],
+  [/\/node_modules\/@slack\/bolt\//, 'Bolt'],
+];
+
+function partOfFrame(url: string, functionName: string): Part | undefined {
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  return RULES.find(([pattern]) => pattern.test(url))?.[1];
+}
+
+const IDLE = new Set(['(idle)', '(program)']);
+
+/** Milliseconds of CPU per part, idle left out. */
+export function splitProfile(profile: CpuProfile): Map<Part, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const partOf = new Map<number, Part | 'idle'>();
+  const resolve = (id: number): Part | 'idle' => {
+    const known = partOf.get(id);
+    if (known) return known;
+    const node = byId.get(id);
+    if (!node) return 'rest';
+    const { url, functionName } = node.callFrame;
+    const up = parent.get(id);
+    const part: Part | 'idle' = IDLE.has(functionName)
+      ? 'idle'
+      : (partOfFrame(url, functionName) ??
+        (up === undefined ? (url.startsWith('node:') ? 'node: HTTP, sockets, timers' : 'rest') : resolve(up)));
+    // A frame of node's own under no part of the app is node's: the HTTP parser, sockets, timers.
+    const named = part === 'rest' && url.startsWith('node:') ? 'node: HTTP, sockets, timers' : part;
+    partOf.set(id, named);
+    return named;
+  };
+  const split = new Map<Part, number>(PARTS.map((part) => [part, 0]));
+  profile.samples.forEach((id, index) => {
+    const part = resolve(id);
+    if (part !== 'idle') split.set(part, (split.get(part) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+  });
+  return split;
+}
