@@ -5,11 +5,11 @@
 // The file is only read. The URL is never printed: it may carry a password.
 // Exit codes: 0 copied and verified, 1 not copied (or copied but not verified), 2 bad arguments or configuration.
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import Sqlite from 'better-sqlite3';
 import { z } from 'zod';
 import { ConfigError, parseDatabaseTarget, readEnvironment } from '../config.js';
 import { verifyChain } from './audit-chain.js';
+import { parsedArgs, UsageError } from './cli-args.js';
 import { type Database, DatabaseUnusable, openDatabaseReadOnly } from './db.js';
 import { LATEST_VERSION, schemaVersion } from './migrations.js';
 import { openEngine } from './open-store.js';
@@ -27,8 +27,6 @@ verifies on Postgres. Stop the app first: what it writes to the file during the 
                 need be, and it must hold none of the app's data
 `;
 
-class UsageError extends Error {}
-
 const copyArgs = z.object({
   from: z.string({ error: 'is required: the SQLite database file to copy' }).min(1, 'must not be empty'),
   to: z
@@ -44,17 +42,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function parsedOptions(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  } catch (error) {
-    // Unknown options, missing values: node's message names the option, never a value.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 function readOptions(argv: string[]) {
-  const { values, positionals } = parsedOptions(argv);
+  const { values, positionals } = parsedArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   // Said without repeating the argument, which may be a URL with a password that lacks its --to.
   if (positionals.length) throw new UsageError('takes only options: --from PATH and --to URL');
   return values;

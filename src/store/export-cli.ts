@@ -6,13 +6,13 @@
 // configuration.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, parseDatabaseTarget, readEnvironment } from '../config.js';
 import type { DatabaseTarget } from '../database-target.js';
 import { AuditLog } from './audit.js';
 import { type ChainCheck, verifyChain } from './audit-chain.js';
 import { EXPORT_FORMATS, FORMATTERS } from './audit-export.js';
+import { parsedArgs, UsageError } from './cli-args.js';
 import { openReadOnly } from './read-only.js';
 import type { SqlEngine } from './sql.js';
 
@@ -27,8 +27,6 @@ const USAGE = `Usage: npm run audit -- --since DATE --format csv|jsonl [--until 
   --db PATH       a SQLite database file (default: the Postgres database at DATABASE_URL when it is set, else the
                   file at DATABASE_PATH, else data/voice-ops.db)
 `;
-
-class UsageError extends Error {}
 
 const date = z
   .string({ error: 'is required (e.g. 2026-11-01)' })
@@ -66,14 +64,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function readOptions(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS }).values;
-  } catch (error) {
-    // Unknown options, missing values, stray positionals: node's message names the argument.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+const readOptions = (argv: string[]) => parsedArgs({ args: argv, options: OPTIONS }).values;
 
 function parsed<T>(result: z.ZodSafeParseResult<T>): T {
   if (result.success) return result.data;

@@ -5,11 +5,11 @@
 // The store is read from the SQLite file --db names, else from Postgres at DATABASE_URL, else from the SQLite file at
 // DATABASE_PATH; nothing is written. Settings hold no secret, and the database is named by its host and name only.
 // Exit codes: 0 printed, 1 could not read the store, 2 bad arguments or configuration.
-import { parseArgs } from 'node:util';
 import { ConfigError, parseDatabaseTarget, parseGivenSettings, readEnvironment } from '../config.js';
 import type { DatabaseTarget } from '../database-target.js';
 import { DEFAULT_POLICY_FILE, policyFileText } from '../policy-file.js';
 import { type GivenSettings, SETTING_NAMES, type Settings, storedSettings } from '../settings.js';
+import { parsedArgs, UsageError } from './cli-args.js';
 import { openReadOnly } from './read-only.js';
 import { SettingsRows } from './settings.js';
 
@@ -23,24 +23,13 @@ const USAGE = `Usage: npm run settings -- export [--db PATH]
               at DATABASE_PATH, else data/voice-ops.db)
 `;
 
-class UsageError extends Error {}
-
 const OPTIONS = {
   db: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function parsedOptions(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  } catch (error) {
-    // Unknown options, missing values: node's message names the option.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 function parseCli(argv: string[]): { db?: string } | 'help' {
-  const { values, positionals } = parsedOptions(argv);
+  const { values, positionals } = parsedArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (values.help) return 'help';
   if (positionals.length !== 1 || positionals[0] !== 'export') {
     throw new UsageError(

@@ -213,6 +213,22 @@ function limitInputs(name: 'buyLimit' | 'buyLimitPerUser', label: string, limit:
 
 const checkbox = (text: string, value: string): PlainTextOption => option(text, value);
 
+/** A picker of the workspace's channels (no direct messages), at most `max` of them when given. */
+function channelsInput(name: SettingName, label: string, channels: readonly string[], hint: string, max?: number) {
+  return input(
+    SETTINGS.block(name),
+    label,
+    {
+      type: 'multi_conversations_select',
+      action_id: SETTINGS.value,
+      ...(max ? { max_selected_items: max } : {}),
+      filter: { include: ['public', 'private'], exclude_bot_users: true },
+      ...(channels.length ? { initial_conversations: [...channels] } : {}),
+    },
+    hint,
+  );
+}
+
 function policyInputs(name: SettingName, label: string, settings: Settings): KnownBlock[] {
   switch (name) {
     case 'requireApproval': {
@@ -233,19 +249,7 @@ function policyInputs(name: SettingName, label: string, settings: Settings): Kno
     case 'buyLimitPerUser':
       return limitInputs(name, label, settings[name]);
     case 'changeChannels':
-      return [
-        input(
-          SETTINGS.block(name),
-          label,
-          {
-            type: 'multi_conversations_select',
-            action_id: SETTINGS.value,
-            filter: { include: ['public', 'private'], exclude_bot_users: true },
-            ...(settings.changeChannels.length ? { initial_conversations: settings.changeChannels } : {}),
-          },
-          'None: changes are made in any channel.',
-        ),
-      ];
+      return [channelsInput(name, label, settings.changeChannels, 'None: changes are made in any channel.')];
     case 'typedRelease': {
       const on = checkbox('Releasing a routed number asks for its last four digits', 'on');
       return [
@@ -262,23 +266,12 @@ function policyInputs(name: SettingName, label: string, settings: Settings): Kno
     case 'announcementsChannel':
     case 'approvalsChannel': {
       const channel = settings[name];
+      const none =
+        name === 'approvalsChannel'
+          ? 'None: requests go to the announcements channel.'
+          : 'None: changes are not announced.';
       // A multi-select of one, because a single select cannot be emptied once it has a value.
-      return [
-        input(
-          SETTINGS.block(name),
-          label,
-          {
-            type: 'multi_conversations_select',
-            action_id: SETTINGS.value,
-            max_selected_items: 1,
-            filter: { include: ['public', 'private'], exclude_bot_users: true },
-            ...(channel ? { initial_conversations: [channel] } : {}),
-          },
-          name === 'approvalsChannel'
-            ? 'None: requests go to the announcements channel.'
-            : 'None: changes are not announced.',
-        ),
-      ];
+      return [channelsInput(name, label, channel ? [channel] : [], none, 1)];
     }
     default:
       return [];
