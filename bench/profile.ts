@@ -6,11 +6,13 @@ import { createDatabase, postgresBinaries, startPostgres } from '../test/harness
 import type { AppKind, AppReady } from './app-process.js';
 import { SIGNING_SECRET } from './constants.js';
 import { type Child, spawnChild } from './ipc.js';
-import { cpuProfile, PARTS, type Part, splitProfile } from './profile-split.js';
+import { cpuProfile, PARTS, type Part, splitProfile, topFrames } from './profile-split.js';
 import { drive, type Session } from './session.js';
 import type { StubsReady } from './stubs-process.js';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 6);
+/** The frames that spent the most CPU themselves, printed per run to look inside a part; 0 prints none. */
+const TOP = Number(process.env.BENCH_PROFILE_TOP ?? 0);
 
 interface Column {
   name: string;
@@ -41,6 +43,9 @@ async function profiled(
     await app.request({ op: 'profileStart' });
     const run = await drive(session, { kind, app, text, connections: 1, seconds: SECONDS });
     const profile = cpuProfile.parse(await app.request({ op: 'profileStop' }, 60_000));
+    for (const { frame, part, ms } of topFrames(profile, TOP)) {
+      process.stderr.write(`  ${(ms / run.okTotal).toFixed(4)} ms  ${frame}  [${part}]\n`);
+    }
     return { commands: run.okTotal, split: splitProfile(profile) };
   } finally {
     await app.stop();

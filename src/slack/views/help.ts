@@ -24,9 +24,16 @@ export function helpMessage(input: {
   return message('Voice Ops commands', blocks);
 }
 
+// A command's line never changes: each is escaped once, not at every `/voice help`.
+const helpLines = new WeakMap<CommandSpec, string>();
+
 function helpLine(spec: CommandSpec): string {
+  const known = helpLines.get(spec);
+  if (known !== undefined) return known;
   const line = `${code(usage(spec))} — ${escapeProse(spec.summary)}`;
-  return spec.note ? `${line}\n      ↳ ${escapeProse(spec.note)}` : line;
+  const lines = spec.note ? `${line}\n      ↳ ${escapeProse(spec.note)}` : line;
+  helpLines.set(spec, lines);
+  return lines;
 }
 
 /**
