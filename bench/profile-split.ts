@@ -1,7 +1,7 @@
-// Where a process's CPU went, from a V8 CPU profile (`--cpu-prof`): each sample is charged to the part of the app that
-// asked for the work, found by walking up from the sampled frame to the first frame of a part this split names. A
-// library's work (SQLite, undici, zod) is so charged to whoever called it: SQLite under the delivery key's recording
-// is the delivery key's, undici under the answer's post is the post's. Idle time is left out.
+// Where a process's CPU went, from a V8 CPU profile: each sample is charged to the first frame, walking up from the
+// sampled one, of a part this split names. The HTTP and Postgres clients (undici, pg) are parts of their own, wherever
+// they are called from; any other library's work (SQLite, zod) is charged to whoever called it: SQLite under the
+// delivery key's recording is the delivery key's. Idle time is left out.
 import { z } from 'zod';
 
 const callFrame = z.object({ functionName: z.string(), url: z.string() });
@@ -65,7 +65,9 @@ const IDLE = new Set(['(idle)', '(program)']);
 /** The `count` frames that spent the most CPU themselves, ms, with their part: where to look inside a part. */
 export function topFrames(profile: CpuProfile, count: number): { frame: string; part: string; ms: number }[] {
   const split = new Map<number, number>();
-  profile.samples.forEach((id, index) => split.set(id, (split.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000));
+  profile.samples.forEach((id, index) => {
+    split.set(id, (split.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+  });
   const parts = partsById(profile);
   const byFrame = new Map<string, { part: string; ms: number }>();
   for (const node of profile.nodes) {
