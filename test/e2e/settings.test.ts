@@ -141,6 +141,16 @@ describe('roles set in Slack', () => {
     expect(shownText(all)).toContain(`<@${ADMIN}>`);
   });
 
+  it('`/voice access @Name` finds the person by name, and says so when Slack will not list the members', async () => {
+    const app = await start();
+    app.slack.workspace.addPerson({ id: VIEWER, name: 'Vera Viewer' });
+    const found = await app.respondedTo((await app.command('access @Vera Viewer', ADMIN)).responseUrlId);
+    expect(shownText(found)).toContain(`<@${VIEWER}> is *a viewer*`);
+    app.slack.failNext('users.list', 'ratelimited');
+    const unlisted = await app.respondedTo((await app.command('access @Vera Viewer', ADMIN)).responseUrlId);
+    expect(shownText(unlisted)).toContain('Slack would not list the workspace’s members just now');
+  });
+
   it('an operator can neither open the settings nor press their buttons, and each refusal is audited', async () => {
     const app = await start();
     const answer = await app.respondedTo((await app.command('settings', OPERATOR)).responseUrlId);

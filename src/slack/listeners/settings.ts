@@ -27,7 +27,7 @@ async function groupNames(deps: SlackDeps, teamId: string | undefined): Promise<
   });
 }
 
-/** `/voice settings`: the settings in force, with a form per group for an admin; anyone else learns whom to ask. */
+/** `/voice settings`: the settings in force, with a form per group, for an admin; anyone else is refused (audited). */
 export async function settingsAnswer(deps: SlackDeps, actor: Actor): Promise<Answer> {
   const denied = await deps.ops.authorize(actor, KIND.settings);
   if (denied) return { kind: 'failure', failure: denied };
@@ -41,7 +41,19 @@ export async function accessAnswer(
   person?: { id: string } | { name: string },
 ): Promise<Answer> {
   if (person) {
-    const ids = 'id' in person ? [person.id] : await peopleNamed(deps.slack.groups, person.name, actor.teamId);
+    const ids =
+      'id' in person
+        ? [person.id]
+        : await peopleNamed(deps.slack.groups, person.name, actor.teamId).catch((error: unknown) => {
+            deps.logger.warn({ err: error }, 'could not list the workspace’s members');
+            return undefined;
+          });
+    if (!ids) {
+      const sentence =
+        'Slack would not list the workspace’s members just now: name the person by user id, ' +
+        '`/voice access U0123ABC`, or try again in a minute.';
+      return { kind: 'message', message: textMessage(sentence) };
+    }
     const [only] = ids;
     if (!only || ids.length > 1) {
       const said = 'name' in person ? escapeMrkdwn(person.name) : '';
