@@ -18,9 +18,13 @@ export class SettingsInForce {
     private readonly logger?: Logger,
   ) {}
 
-  /** The settings in force now. */
-  async current(): Promise<Settings> {
-    const version = settingsVersionSeen() ?? (await this.stored.version());
+  /**
+   * The settings in force now: as new as the delivery under way found them, or, `fresh`, as the store holds them at
+   * this moment (what a change of them checks itself against).
+   */
+  async current(options: { fresh?: boolean } = {}): Promise<Settings> {
+    const seen = options.fresh ? undefined : settingsVersionSeen();
+    const version = seen ?? (await this.stored.version());
     // Versions only grow: settings read at this version or later are as new as the request needs.
     if (this.#known && this.#known.version >= version) return this.#known.settings;
     const read = await this.stored.read();

@@ -2,14 +2,7 @@
 // then confirmed through the kinds' one path), the seeding of what the configuration gives, and who holds which role.
 
 import { z } from 'zod';
-import {
-  approvalsChannelOf,
-  type Lock,
-  SETTING_NAMES,
-  type SettingName,
-  type Settings,
-  settingsSchema,
-} from '../settings.js';
+import { type Lock, SETTING_NAMES, type SettingName, type Settings, settingsSchema } from '../settings.js';
 import { jsonText } from '../store/columns.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
@@ -17,10 +10,10 @@ import { atomically, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { KIND } from './kinds/index.js';
 import { SETTINGS_TARGET } from './kinds/settings-change.js';
-import { lockoutOf } from './lockout.js';
 import { mayRequest } from './policies.js';
+import { refuseSettingsChange } from './settings-checks.js';
 import type { SettingChange } from './settings-words.js';
-import { type Actor, type Failure, fail, type Result } from './types.js';
+import { type Actor, fail, type Result } from './types.js';
 
 /** The settings in force, and those the configuration locks with where each is given. */
 export interface SettingsView {
@@ -32,10 +25,17 @@ export async function settingsView(deps: OpsDeps): Promise<SettingsView> {
   return { settings: await deps.settings.current(), locks: deps.settings.given.lockedBy };
 }
 
+/** The settings that may be none (a limit, a channel); any other given as null is refused by the schema. */
+const MAY_BE_NONE: readonly string[] = SETTING_NAMES.filter(
+  (name) => settingsSchema.shape[name].safeParse(undefined).success,
+);
+
 /** Settings by name, null for one to unset (a limit removed, a channel cleared). */
 const proposal = z.record(z.string(), z.unknown()).transform((values) => ({
   named: Object.keys(values),
-  values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null)),
+  values: Object.fromEntries(
+    Object.entries(values).filter(([name, value]) => value !== null || !MAY_BE_NONE.includes(name)),
+  ),
 }));
 
 const sameValue = (a: unknown, b: unknown): boolean => jsonText(a ?? null) === jsonText(b ?? null);
@@ -70,50 +70,11 @@ export async function requestSettingsChange(
   }
   const now = await deps.settings.current();
   const changes = changesFrom(now, parsed.data, given.data.named);
-  const refused =
-    refuseLocked(deps, changes) ?? (await refuseUnworkable(deps, actor, { ...now, ...parsed.data }, changes));
+  const refused = await refuseSettingsChange(deps, actor, now, changes);
   if (refused) return refused;
   if (changes.length === 0)
     return fail('invalid', 'Nothing to change: the settings already say that.', { code: 'unchanged' });
   return requestConfirmation(deps, actor, correlationId, { kind: KIND.settings, changes });
-}
-
-/** A locked setting is changed where it is given, never in Slack: the refusal says where. */
-function refuseLocked(deps: OpsDeps, changes: SettingChange[]): Failure | undefined {
-  for (const { name } of changes) {
-    const lock = deps.settings.lockedBy(name);
-    if (lock) {
-      return fail(
-        'denied',
-        `${name} is set by ${lock.key} in ${lock.where}, so it cannot be changed in Slack: whoever runs Voice Ops ` +
-          'can change it there.',
-        { code: 'locked', field: name },
-      );
-    }
-  }
-  return undefined;
-}
-
-/** Settings that would lock the team out, or ask for approvals in no channel. */
-async function refuseUnworkable(
-  deps: OpsDeps,
-  actor: Actor,
-  after: Settings,
-  changes: SettingChange[],
-): Promise<Failure | undefined> {
-  if (changes.some(({ name }) => name === 'admins')) {
-    const lockout = await lockoutOf(deps, after.admins, actor);
-    if (lockout) return lockout;
-  }
-  if (after.requireApproval.length > 0 && !approvalsChannelOf(after)) {
-    return fail(
-      'invalid',
-      'Changes that wait for an approver need a channel to ask in: set the approvals channel or the ' +
-        'announcements channel first.',
-      { field: 'requireApproval' },
-    );
-  }
-  return undefined;
 }
 
 /** Who changes the settings at start: the environment or the policy file, never a person. */
@@ -132,7 +93,7 @@ export async function seedSettings(deps: OpsDeps): Promise<void> {
     const changes: SettingChange[] = [];
     for (const name of SETTING_NAMES) {
       const given = name in locked ? locked : !stored.values.has(name) && name in seed ? seed : undefined;
-      if (!given || (stored.values.has(name) && sameValue(stored.values.get(name), given[name]))) continue;
+      if (!given || sameValue(stored.values.get(name), given[name])) continue;
       changes.push({ name, before: stored.values.get(name) ?? null, after: given[name] ?? null });
     }
     if (changes.length === 0) return;

@@ -62,9 +62,9 @@ function errorText(error: unknown): string {
 
 /**
  * Posts to a response_url with undici: Bolt's own respond() goes through fetch, which costs about twice the CPU
- * per reply, and on the shared event loop that shows in every user's acknowledgement time under load. The budget is
- * undici's own timeouts (for the answer's headers, then between parts of its body) rather than an AbortSignal, whose
- * timer and listeners each reply would otherwise pay for.
+ * per reply, and on the shared event loop that shows in every user's acknowledgement time under load. Its limits are
+ * undici's own (Slack's answer must begin within the budget, and its body never pause longer; connecting keeps
+ * undici's limit) rather than an AbortSignal over the whole, whose timer and listeners every reply would pay for.
  */
 export async function postToResponseUrl(url: string, message: object): Promise<void> {
   const { statusCode, body } = await request(url, {

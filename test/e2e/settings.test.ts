@@ -177,6 +177,24 @@ describe('roles set in Slack', () => {
     expect(hasElement(blocksOf(still), SETTINGS.open.roles)).toBe(true);
   });
 
+  it('of two changes asked against the same settings, the second confirmed is refused: nothing is overwritten', async () => {
+    const SECOND_ADMIN = 'UADMIN2';
+    const app = await start({ admins: [ADMIN, SECOND_ADMIN] });
+    const first = await submitForm(
+      app,
+      ADMIN,
+      rolesForm({ admins: [ADMIN, SECOND_ADMIN], operators: [OPERATOR, VIEWER] }),
+    );
+    const second = await submitForm(app, SECOND_ADMIN, rolesForm({ admins: [ADMIN, SECOND_ADMIN], operators: [] }));
+    await confirmInModal(app, ADMIN, first.viewId, first.shown.private_metadata ?? '');
+    const refused = await confirmInModal(app, SECOND_ADMIN, second.viewId, second.shown.private_metadata ?? '');
+    expect(refused).toContain('The settings changed since this was asked (operators): nothing was changed');
+    const made = (await settingsRows(app)).filter((row) => row.actor_id !== 'configuration');
+    expect(made.map((row) => row.actor_id)).toEqual([ADMIN]);
+    const { prompt } = await askForConfirmation(app, VIEWER, `numbers buy ${await voiceNumber(app)}`);
+    expect(shownText(prompt)).toContain('This spends money');
+  });
+
   it('a form that changes nothing says so and asks nothing', async () => {
     const app = await start();
     await openForm(app, ADMIN, 'roles');
@@ -252,7 +270,7 @@ describe('settings the policy file gives', () => {
   it("are locked with the file's name, in force, and a change in Slack is refused naming the file; the environment wins over it", async () => {
     dir = mkdtempSync(join(tmpdir(), 'voice-ops-policy-'));
     const path = join(dir, 'voice-ops.policy.yml');
-    writeFileSync(path, 'typedRelease: true\nbuyLimit: 0/day\nundoHours: 2\n');
+    writeFileSync(path, 'typedRelease: true\nbuyLimit: 0/day\nundoHours: 2\nbuyLimitPerUser: null\n');
     const app = await start({ settingsFrom: 'environment', env: { VOICE_POLICY_FILE: path, VOICE_UNDO_HOURS: '6' } });
 
     const shown = shownText(await app.respondedTo((await app.command('settings', ADMIN)).responseUrlId));
@@ -280,6 +298,8 @@ describe('settings the policy file gives', () => {
         expect.objectContaining({ name: 'undoHours', after: 6 }),
       ]),
     );
+    // A setting given as none that the store holds as none is no change, and is written nowhere.
+    expect(changes.map((change) => change.name)).not.toContain('buyLimitPerUser');
   });
 });
 

@@ -668,7 +668,7 @@ export function ruleWords(source: SettingsSource) {
     lineTag: (variable: string): string => (locked ? ` (\`${variable}\`)` : ''),
     /** The last line under the rules in help and on the Home tab. */
     rulesFooter: locked
-      ? 'Admins change these rules with `/voice settings`; those named by a variable, whoever runs Voice Ops.'
+      ? 'Admins change these rules with `/voice settings`; those named by their key, whoever runs Voice Ops.'
       : 'Admins change these rules with `/voice settings`.',
   };
 }

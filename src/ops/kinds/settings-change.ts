@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { jsonText } from '../../store/columns.js';
 import type { OpsDeps } from '../deps.js';
-import { lockoutOf } from '../lockout.js';
+import { refuseSettingsChange } from '../settings-checks.js';
 import { effectsOf, settingChange, takesARole } from '../settings-words.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -35,7 +35,8 @@ function settingsWork(deps: OpsDeps, record: SettingsChange, by: string): Work {
     intent: record,
     lockKeys: [SETTINGS_TARGET],
     run: async () => {
-      const now = await deps.settings.current();
+      // Read from the store, not from what this request found: another admin's change may have been made since.
+      const now = await deps.settings.current({ fresh: true });
       const moved = record.changes.filter(({ name, before }) => !sameValue(now[name], before));
       if (moved.length > 0) {
         return fail(
@@ -44,9 +45,8 @@ function settingsWork(deps: OpsDeps, record: SettingsChange, by: string): Work {
             'changed. Open /voice settings again to see them as they are now.',
         );
       }
-      const admins = record.changes.find(({ name }) => name === 'admins');
-      const lockout = admins ? await lockoutOf(deps, z.array(z.string()).parse(admins.after), {}) : undefined;
-      if (lockout) return lockout;
+      const refused = await refuseSettingsChange(deps, {}, now, record.changes);
+      if (refused) return refused;
       return {
         ok: true,
         change: { action: NAME, changes: record.changes },

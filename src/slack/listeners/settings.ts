@@ -31,7 +31,7 @@ async function groupNames(deps: SlackDeps, teamId: string | undefined): Promise<
 export async function settingsAnswer(deps: SlackDeps, actor: Actor): Promise<Answer> {
   const denied = await deps.ops.authorize(actor, KIND.settings);
   if (denied) return { kind: 'failure', failure: denied };
-  return { kind: 'message', message: settingsMessage(await deps.ops.settings(), true) };
+  return { kind: 'message', message: settingsMessage(await deps.ops.settings()) };
 }
 
 /** `/voice access [@person]`: every role's holders through their user groups, or one person's role and its source. */

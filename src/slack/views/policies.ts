@@ -8,7 +8,12 @@ const PERIOD = { day: 'today', week: 'this week' } as const;
 /** Mrkdwn lines, empty when no guardrail is set. */
 export function policyLines({ policy, locks, buying }: PoliciesInForce): string[] {
   // A rule locked by the environment or the policy file names its key there; the rest are admins' to change in Slack.
-  const tag = (name: SettingName) => (locks[name] ? ` (\`${locks[name].key}\`)` : '');
+  let anyLocked = false;
+  const tag = (name: SettingName) => {
+    const lock = locks[name];
+    anyLocked ||= lock !== undefined;
+    return lock ? ` (\`${lock.key}\`)` : '';
+  };
   const lines = buying.map(({ rule, limit, used }) => {
     const whose = rule === 'buyLimit' ? 'Buying' : 'Your buying';
     return `:moneybag: ${whose}: ${used} of ${limit.count} ${PERIOD[limit.window]}${tag(rule)}`;
@@ -29,10 +34,9 @@ export function policyLines({ policy, locks, buying }: PoliciesInForce): string[
     lines.push(`:keyboard: Releasing a routed number asks for its last four digits${tag('typedRelease')}`);
   }
   if (lines.length === 0) return lines;
-  const anyLocked = lines.some((line) => line.endsWith('`)'));
   lines.push(
     anyLocked
-      ? 'Admins change these rules with `/voice settings`; those named by a variable, whoever runs Voice Ops.'
+      ? 'Admins change these rules with `/voice settings`; those named by their key, whoever runs Voice Ops.'
       : 'Admins change these rules with `/voice settings`.',
   );
   return lines;

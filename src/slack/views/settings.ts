@@ -108,41 +108,22 @@ function groupLines(group: SettingsGroup, view: SettingsView): string {
   return [`*${title}*`, ...lines].join('\n');
 }
 
-/**
- * The settings in force, group by group: with a Change button per group for an admin, and for anyone else whom to
- * ask. Shared by `/voice settings`, `/voice access` and the Home tab's Settings section.
- */
-export function settingsBlocks(view: SettingsView, mayChange: boolean): KnownBlock[] {
-  const blocks: KnownBlock[] = [];
-  for (const group of SETTINGS_GROUPS) {
-    blocks.push(section(groupLines(group, view)));
-    if (mayChange)
-      blocks.push(
-        actions([button({ text: `Change ${GROUPS[group].title.toLowerCase()}`, actionId: SETTINGS.open[group] })]),
-      );
-  }
-  blocks.push(
-    context(
-      mayChange
-        ? 'Each change is shown before it applies, confirmed, audited with before and after, and announced. ' +
-            ':lock: marks a setting given by whoever runs Voice Ops: it is changed there.'
-        : `Only admins change the settings: ask ${members(view.settings.admins, 'whoever runs Voice Ops')}.`,
-    ),
-  );
-  return blocks;
-}
-
 /** The settings in one section, with the three Change buttons for an admin: the Home tab's Settings. */
 export function settingsSummary(view: SettingsView, mayChange: boolean): KnownBlock[] {
   const lines = SETTINGS_GROUPS.map((group) => groupLines(group, view)).join('\n');
-  const buttons = SETTINGS_GROUPS.map((group) =>
-    button({ text: `Change ${GROUPS[group].title.toLowerCase()}`, actionId: SETTINGS.open[group] }),
-  );
-  return [section(lines), ...(mayChange ? [actions(buttons)] : [])];
+  return [section(lines), ...(mayChange ? [actions(SETTINGS_GROUPS.map(changeButton))] : [])];
 }
 
-export function settingsMessage(view: SettingsView, mayChange: boolean): SlackMessage {
-  return message('Voice Ops settings', [header('Settings'), ...settingsBlocks(view, mayChange)]);
+const changeButton = (group: SettingsGroup) =>
+  button({ text: `Change ${GROUPS[group].title.toLowerCase()}`, actionId: SETTINGS.open[group] });
+
+/** `/voice settings`, which only admins are answered: the settings in force, group by group, each with its Change. */
+export function settingsMessage(view: SettingsView): SlackMessage {
+  const groups = SETTINGS_GROUPS.flatMap((group) => [section(groupLines(group, view)), actions([changeButton(group)])]);
+  const how =
+    'Each change is shown before it applies, confirmed, audited with before and after, and announced. ' +
+    ':lock: marks a setting given by whoever runs Voice Ops: it is changed there.';
+  return message('Voice Ops settings', [header('Settings'), ...groups, context(how)]);
 }
 
 type Input = KnownBlock & { type: 'input' };

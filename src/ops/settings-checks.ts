@@ -1,0 +1,56 @@
+// What a change of the settings must not do, checked when it is asked for and again when it is made (an approval may
+// come days later, after a restart that locked a setting, or after another admin's change): touch a setting the
+// configuration locks, leave no admin, or ask for approvals with no channel to ask in.
+import { approvalsChannelOf, type Settings, settingsSchema } from '../settings.js';
+import type { OpsDeps } from './deps.js';
+import { lockoutOf } from './lockout.js';
+import type { SettingChange } from './settings-words.js';
+import { type Failure, fail } from './types.js';
+
+/** The settings as they would be with these changes made; undefined when the changes do not read as settings. */
+export function settingsAfter(now: Settings, changes: readonly SettingChange[]): Settings | undefined {
+  const changed = Object.fromEntries(changes.map(({ name, after }) => [name, after ?? undefined]));
+  const parsed = settingsSchema.safeParse({ ...now, ...changed });
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function refuseSettingsChange(
+  deps: OpsDeps,
+  by: { teamId?: string },
+  now: Settings,
+  changes: readonly SettingChange[],
+): Promise<Failure | undefined> {
+  const locked = refuseLocked(deps, changes);
+  if (locked) return locked;
+  const after = settingsAfter(now, changes);
+  if (!after) return fail('invalid', 'That change does not read as settings: nothing was changed.');
+  if (changes.some(({ name }) => name === 'admins')) {
+    const lockout = await lockoutOf(deps, after.admins, by);
+    if (lockout) return lockout;
+  }
+  if (after.requireApproval.length > 0 && !approvalsChannelOf(after)) {
+    return fail(
+      'invalid',
+      'Changes that wait for an approver need a channel to ask in: set the approvals channel or the ' +
+        'announcements channel first.',
+      { field: 'requireApproval' },
+    );
+  }
+  return undefined;
+}
+
+/** A locked setting is changed where it is given, never in Slack: the refusal says where. */
+function refuseLocked(deps: OpsDeps, changes: readonly SettingChange[]): Failure | undefined {
+  for (const { name } of changes) {
+    const lock = deps.settings.lockedBy(name);
+    if (lock) {
+      return fail(
+        'denied',
+        `${name} is set by ${lock.key} in ${lock.where}, so it cannot be changed in Slack: whoever runs Voice Ops ` +
+          'can change it there.',
+        { code: 'locked', field: name },
+      );
+    }
+  }
+  return undefined;
+}
