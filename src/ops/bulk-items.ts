@@ -31,6 +31,12 @@ export interface AccountRead {
   agents: Agent[];
 }
 
+/** The account's numbers and agents read afresh, together. */
+export async function readAccount(lists: AccountLists): Promise<AccountRead> {
+  const [numbers, agents] = await Promise.all([lists.numbers.get({ fresh: true }), lists.agents.get({ fresh: true })]);
+  return { numbers, agents };
+}
+
 /** Purchased numbers a filter picks, or the ones named, in the provider's order. */
 export async function pick(
   lists: AccountLists,

@@ -3,7 +3,7 @@
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
 import { counted } from '../counts.js';
 import { type PlanResult, planBatch } from './batches.js';
-import type { AccountRead } from './bulk-items.js';
+import { type AccountRead, readAccount } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
@@ -26,10 +26,7 @@ export type RoutingExport = { text: string; routed: number } & (
 /** Today's routing in the format a plan reads: every purchased number that routes to an agent, with its name. */
 export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<RoutingExport>> {
   try {
-    const [purchased, agents] = await Promise.all([
-      deps.lists.numbers.get({ fresh: true }),
-      deps.lists.agents.get({ fresh: true }),
-    ]);
+    const { numbers: purchased, agents } = await readAccount(deps.lists);
     const routed = await deps.store.routes.agentByNumber();
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const routes = purchased.flatMap(({ number }) => {
@@ -70,11 +67,7 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
   }
   let read: AccountRead;
   try {
-    const [numbers, agents] = await Promise.all([
-      deps.lists.numbers.get({ fresh: true }),
-      deps.lists.agents.get({ fresh: true }),
-    ]);
-    read = { numbers, agents };
+    read = await readAccount(deps.lists);
   } catch (error) {
     return providerFailure(error);
   }

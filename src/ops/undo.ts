@@ -8,7 +8,7 @@ import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
 import { type DeleteRequest, requestDeleteAgent } from './agents.js';
 import { type BatchView, batchView, cancelPlan, planBatch } from './batches.js';
-import type { AccountRead } from './bulk-items.js';
+import { type AccountRead, readAccount } from './bulk-items.js';
 import { deny, roleOf } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
@@ -135,11 +135,7 @@ async function undoSteps(
   }
   let read: AccountRead;
   try {
-    const [numbers, agents] = await Promise.all([
-      deps.lists.numbers.get({ fresh: true }),
-      deps.lists.agents.get({ fresh: true }),
-    ]);
-    read = { numbers, agents };
+    read = await readAccount(deps.lists);
   } catch (error) {
     return providerFailure(error);
   }

@@ -8,7 +8,7 @@ import { awaitingAnswer } from '../approvals.js';
 import { progressRewriter, rewriteThrough } from '../batch-progress.js';
 import type { SlackDeps } from '../deps.js';
 import { replyTo } from '../deps.js';
-import { modalContext, openForm } from '../flows.js';
+import { modalContext } from '../flows.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { decodeValue, encodeValue } from '../paging.js';
 import type { Listeners } from '../router.js';
@@ -21,7 +21,7 @@ import { describeNumberFilter } from '../views/numbers.js';
 import { workingMessage } from '../views/results.js';
 import { bulkMapModal } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
-import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions.js';
+import { actorOf, type Body, chosenValue, openFormOver, replyFor, surfaceFor } from './actions.js';
 import { openRouteNumbersModal } from './modal-openers.js';
 
 const MODAL_TITLE = 'Release numbers';
@@ -89,8 +89,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     if (!view) return;
     const metadata = encodeValue({ batchId: view.id, channelId: actor.channelId });
     const form = batchTypedModal(view, deps.now(), metadata);
-    const reply = replyFor(deps, body);
-    await openForm(deps, { triggerId: body.trigger_id, view: form, instead: 'the Release button again', reply });
+    await openFormOver(deps, body, form, 'the Release button again');
   });
 
   app.view(CALLBACK.confirmBatch, async ({ ack, view, context }) => {
@@ -121,12 +120,7 @@ export function registerBatchActions(app: Listeners, deps: SlackDeps): void {
     const denied = await deps.ops.authorize(actor, KIND.map);
     if (denied) return (await surfaceFor(deps, body, actor, 'Map numbers')).show({ kind: 'failure', failure: denied });
     const view = bulkMapModal(describeNumberFilter(filter), encodeValue({ filter, channelId: actor.channelId }));
-    await openForm(deps, {
-      triggerId: body.trigger_id,
-      view,
-      instead: '/voice map FILTER to AGENT_ID',
-      reply: replyFor(deps, body),
-    });
+    await openFormOver(deps, body, view, '/voice map FILTER to AGENT_ID');
   });
 
   app.view(CALLBACK.bulkMap, async ({ ack, view, context }) => {

@@ -7,7 +7,6 @@ import { type Actor, type CheckedText, fail, KIND, roleIncludes } from '../../op
 import { within } from '../../within.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
-import { openForm } from '../flows.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
@@ -24,7 +23,7 @@ import {
   routingPlanModal,
 } from '../views/routing-plan.js';
 import { requesterIn } from '../who-asked.js';
-import { actorOf, type Body, replyFor, surfaceFor } from './actions.js';
+import { actorOf, type Body, openFormOver, surfaceFor } from './actions.js';
 import { planAnswer } from './batches.js';
 
 /** A routing text of 1,000 lines is some 60 kB; anything far larger is not one. */
@@ -68,20 +67,19 @@ export function registerRoutingPlan(app: Listeners, deps: SlackDeps): void {
     const denied = await deps.ops.authorize(actor, KIND.map);
     if (denied) return (await surfaceFor(deps, body, actor, 'Plan routing')).show({ kind: 'failure', failure: denied });
     const view = routingPlanModal(encodeMetadata({ channelId: actor.channelId }));
-    await openForm(deps, { triggerId: body.trigger_id, view, instead: '/voice plan', reply: replyFor(deps, body) });
+    await openFormOver(deps, body, view, '/voice plan');
   });
 
   // The export asks first for the moment, if any: the form's one field is optional.
   app.action<Body>(ACTION.exportRouting, async ({ ack, body, context }) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
-    const view = exportModal(encodeMetadata({ channelId: actor.channelId }));
-    await openForm(deps, {
-      triggerId: body.trigger_id,
-      view,
-      instead: '/voice export [as of TIME]',
-      reply: replyFor(deps, body),
-    });
+    await openFormOver(
+      deps,
+      body,
+      exportModal(encodeMetadata({ channelId: actor.channelId })),
+      '/voice export [as of TIME]',
+    );
   });
 
   // A time it cannot read, or one still to come, is said under the field; any other answer replaces the form. A slow
