@@ -236,7 +236,7 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
-export type { SettingsView } from './settings.js';
+export { CONFIGURATION, type SettingsView } from './settings.js';
 export { effectsOf, type SettingChange } from './settings-words.js';
 export type { StepEnding, StepEnds } from './step-ends.js';
 export type { StepStart } from './steps.js';

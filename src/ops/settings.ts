@@ -78,7 +78,7 @@ export async function requestSettingsChange(
 }
 
 /** Who changes the settings at start: the environment or the policy file, never a person. */
-const CONFIGURATION: Actor = { userId: 'configuration', userName: 'the configuration', source: 'system' };
+export const CONFIGURATION: Actor = { userId: 'configuration', userName: 'the configuration', source: 'system' };
 
 /**
  * Writes what the configuration gives into the store at start: each locked setting the store holds otherwise, and

@@ -1,11 +1,13 @@
 // The audit log tells who changed what, step by step, and cannot be rewritten; the CLI exports it. Secrets (agent
 // tokens, the provider key, Slack's token and signing secret) never reach a log, a table or a shared message, and
 // requests Slack did not sign are refused before they can change anything.
+
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIGURATION } from '../../src/ops/api.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { encodeMetadata } from '../../src/slack/metadata.js';
 import { EXPORT_COLUMNS } from '../../src/store/audit-export.js';
@@ -117,7 +119,7 @@ describe('after every kind of change', () => {
 
   it('each change left its request, confirmation and success under one correlation id, with who, where and what', async () => {
     // The settings the configuration wrote at start are its own change, not one of these.
-    const rows = (await auditRows(t)).filter((row) => row.actor_id !== 'configuration');
+    const rows = (await auditRows(t)).filter((row) => row.actor_id !== CONFIGURATION.userId);
     const summary = trails(rows).map((trail) => trail.map((row) => `${row.action} ${row.outcome} ${row.source}`));
     expect(summary).toEqual([
       ['agent.create requested command', 'agent.create succeeded command'],

@@ -2,10 +2,12 @@
 // audited with before and after, and announced; it is in force at the next request. An operator cannot open the
 // settings, the last admin cannot remove themselves, a setting the environment or the policy file gives is refused with
 // where it comes from, and `/voice access` says who holds which role and through what.
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIGURATION } from '../../src/ops/api.js';
 import { ACTION, CALLBACK, SETTINGS } from '../../src/slack/ids.js';
 import { ADMIN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { checkboxesInput, multiSelectInput, type StateValues, textInput, usersInput } from '../harness/payloads.js';
@@ -189,7 +191,7 @@ describe('roles set in Slack', () => {
     await confirmInModal(app, ADMIN, first.viewId, first.shown.private_metadata ?? '');
     const refused = await confirmInModal(app, SECOND_ADMIN, second.viewId, second.shown.private_metadata ?? '');
     expect(refused).toContain('The settings changed since this was asked (operators): nothing was changed');
-    const made = (await settingsRows(app)).filter((row) => row.actor_id !== 'configuration');
+    const made = (await settingsRows(app)).filter((row) => row.actor_id !== CONFIGURATION.userId);
     expect(made.map((row) => row.actor_id)).toEqual([ADMIN]);
     const { prompt } = await askForConfirmation(app, VIEWER, `numbers buy ${await voiceNumber(app)}`);
     expect(shownText(prompt)).toContain('This spends money');
@@ -231,7 +233,7 @@ describe('a settings change that waits for a second admin', () => {
       });
 
     expect(shownText(await app.respondedTo((await decide(ADMIN)).responseUrlId))).toContain('another person');
-    expect((await settingsRows(app)).filter((row) => row.actor_id !== 'configuration')).toHaveLength(0);
+    expect((await settingsRows(app)).filter((row) => row.actor_id !== CONFIGURATION.userId)).toHaveLength(0);
 
     await decide(SECOND_ADMIN);
     await waitUntil(async () => (await settingsRows(app)).length === 2, 'the approved settings change');

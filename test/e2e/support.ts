@@ -1,8 +1,10 @@
 // Helpers shared by the end-to-end tests: reading what Slack was sent (blocks, views), reading the sandbox through
 // its own HTTP API, reading the app's SQLite file read-only, and driving the app's own flows to set a scene.
 // Append new helpers at the end: several test files (and authors) share this module.
+
 import { execFileSync } from 'node:child_process';
 import { expect } from 'vitest';
+import { CONFIGURATION } from '../../src/ops/api.js';
 import type { StepEnd, StepExecution } from '../../src/playground/functions.js';
 import { ROUTE_NAMES, type RouteName } from '../../src/sandbox/faults.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
@@ -368,7 +370,7 @@ export async function waitUntil(
 export async function homeRefreshesDone(t: TestApp): Promise<void> {
   // The settings the configuration wrote at start are nobody's change made in Slack: no Home tab follows them.
   const changes = (await auditRows(t)).filter(
-    (row) => row.outcome === 'succeeded' && row.actor_id !== 'configuration',
+    (row) => row.outcome === 'succeeded' && row.actor_id !== CONFIGURATION.userId,
   ).length;
   return waitUntil(
     () => t.slack.calls('views.publish').length >= changes,

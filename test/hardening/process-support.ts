@@ -7,6 +7,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { CONFIGURATION } from '../../src/ops/api.js';
 import { type RouteName, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { AuditLog } from '../../src/store/audit.js';
@@ -182,7 +183,7 @@ export async function inspectDatabase(database: TestDatabase) {
   const confirmations = await db.all<{ id: string; state: string }>('SELECT id, state FROM confirmations');
   // What people's requests left: the settings the configuration wrote at start are in `events`, not in the trail.
   const trail = events
-    .filter((event) => event.actorId !== 'configuration')
+    .filter((event) => event.actorId !== CONFIGURATION.userId)
     .map((event) => `${event.action} ${event.outcome}`);
   return { integrity, count, events, trail, confirmations };
 }
