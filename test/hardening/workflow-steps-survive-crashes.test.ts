@@ -1,67 +1,37 @@
 // A Workflow Builder step whose app dies under it: a plan cut short by SIGKILL is reconciled as any batch is, and the
 // step then fails once, saying what was done; a step whose end the app sent as it died is ended once in Slack, however
 // often the restarted app ends it again.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { StepExecution } from '../../src/playground/functions.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { stepPlan } from '../e2e/support.js';
-import { ADMIN, BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
-import { type AppProcess, spawnApp } from '../harness/app-process.js';
-import { type TestDatabase, testDatabase } from '../harness/database.js';
-import { type FakeSlack, startFakeSlack } from '../harness/fake-slack.js';
+import { ADMIN, BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
+import { type AppProcess, appEnvironment, spawnApp } from '../harness/app-process.js';
 import { blockAction, functionExecuted } from '../harness/payloads.js';
 import { JSON_CONTENT_TYPE, postToSlackApp } from '../harness/signing.js';
-import { numbersAndAgent } from './process-support.js';
+import { numbersAndAgent, useProcessBed } from './process-support.js';
 import { until } from './support.js';
 
-const SANDBOX_KEY = 'sandbox-key';
 const NUMBERS = 10;
 
-let slack: FakeSlack;
-let provider: Sandbox;
-let dir: string;
-let database: TestDatabase;
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-  provider = await startSandbox({ port: 0, apiKey: SANDBOX_KEY });
-  dir = await mkdtemp(join(tmpdir(), 'voice-ops-step-crash-'));
-  database = await testDatabase(dir);
-});
-afterAll(async () => {
-  await database?.remove();
-  await provider?.close();
-  await slack?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const bed = useProcessBed('voice-ops-step-crash-', [BOT_TOKEN, SIGNING_SECRET]);
 
 async function startApp(): Promise<{ process: AppProcess; eventsUrl: string }> {
   const process = spawnApp({
     via: 'node',
     env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      VOICE_API_BASE_URL: provider.url,
-      VOICE_API_KEY: SANDBOX_KEY,
+      ...appEnvironment(bed.slack, bed.sandbox, bed.database.env),
       VOICE_API_TIMEOUT_MS: '1500',
-      ...database.env,
-      LEASE_TTL_S: '3',
-      NOTIFY_CHANNEL_ID: NOTIFY_CHANNEL,
-      VOICE_OPERATORS: OPERATOR,
       VOICE_ADMINS: ADMIN,
       RECONCILE_INTERVAL_S: '0',
     },
   });
+  bed.started.push(process);
   return { process, eventsUrl: (await process.ready).eventsUrl };
 }
 
 async function runStep(eventsUrl: string, callbackId: string, inputs: Record<string, unknown>) {
-  const execution = slack.functions.start(callbackId, inputs);
+  const execution = bed.slack.functions.start(callbackId, inputs);
   const body = functionExecuted(execution);
   expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, body, { contentType: JSON_CONTENT_TYPE })).status).toBe(200);
   return execution;
@@ -69,21 +39,21 @@ async function runStep(eventsUrl: string, callbackId: string, inputs: Record<str
 
 /** Confirm, pressed in the plan the step sent: the click carries the step's function_data, as Slack sends it. */
 async function confirm(eventsUrl: string, execution: StepExecution): Promise<void> {
-  const plan = await stepPlan({ slack }, execution, OPERATOR);
+  const plan = await stepPlan({ slack: bed.slack }, execution, OPERATOR);
   const { channelId, messageTs } = plan.container;
   const body = blockAction({
     userId: OPERATOR,
     actionId: ACTION.confirmBatch,
     value: plan.batchId,
     container: plan.container,
-    responseUrl: slack.respondUrl(),
-    functionInteraction: slack.functions.interactionWith(channelId, messageTs),
+    responseUrl: bed.slack.respondUrl(),
+    functionInteraction: bed.slack.functions.interactionWith(channelId, messageTs),
   });
   expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
 }
 
 const ends = (execution: StepExecution) =>
-  slack
+  bed.slack
     .calls()
     .filter(
       (call) =>
@@ -91,23 +61,23 @@ const ends = (execution: StepExecution) =>
     );
 
 it('fails a step once its plan, cut short by a crash, is reconciled, naming what was done', async () => {
-  const agentId = await numbersAndAgent(provider, 'BR', NUMBERS, { name: 'Rio desk', language: 'pt-BR' });
+  const agentId = await numbersAndAgent(bed.sandbox, 'BR', NUMBERS, { name: 'Rio desk', language: 'pt-BR' });
   const first = await startApp();
   const execution = await runStep(first.eventsUrl, 'route_numbers', {
     user_id: OPERATOR,
     numbers: 'BR',
     agent_id: agentId,
   });
-  provider.faults.inject('mapNumber', { type: 'hold' });
+  bed.sandbox.faults.inject('mapNumber', { type: 'hold' });
   await confirm(first.eventsUrl, execution);
   await until(
-    () => Promise.resolve(provider.requestCount('mapNumber')),
+    () => Promise.resolve(bed.sandbox.requestCount('mapNumber')),
     (count) => count >= 4,
     'four maps to reach the provider',
   );
   first.process.child.kill('SIGKILL');
   await first.process.exited;
-  provider.faults.clear();
+  bed.sandbox.faults.clear();
   expect(execution.end).toBeUndefined();
 
   const second = await startApp();
@@ -129,7 +99,7 @@ it('fails a step once its plan, cut short by a crash, is reconciled, naming what
 it('ends a step once in Slack when the app died as it sent the end', async () => {
   const first = await startApp();
   // Slack takes the end when it arrives; the app dies before it hears back.
-  const release = slack.hold('functions.completeSuccess');
+  const release = bed.slack.hold('functions.completeSuccess');
   const execution = await runStep(first.eventsUrl, 'create_agent', {
     user_id: OPERATOR,
     name: 'Night desk',
@@ -156,7 +126,7 @@ it('ends a step once in Slack when the app died as it sent the end', async () =>
     async () =>
       (
         await (
-          await database.sql()
+          await bed.database.sql()
         ).all<{ ended_at: string | null }>('SELECT ended_at FROM workflow_steps WHERE execution_id = ?', [
           execution.executionId,
         ])
@@ -164,7 +134,9 @@ it('ends a step once in Slack when the app died as it sent the end', async () =>
     (ended) => typeof ended === 'string',
     'the step to be recorded ended',
   );
-  const listed = await fetch(`${provider.url}/ai-agents`, { headers: { authorization: `Bearer ${SANDBOX_KEY}` } });
+  const listed = await fetch(`${bed.sandbox.url}/ai-agents`, {
+    headers: { authorization: `Bearer ${bed.sandbox.apiKey}` },
+  });
   const agents = ((await listed.json()) as { data: { id: string }[] }).data.map((agent) => agent.id);
   expect(execution.end).toEqual({ outcome: 'completed', outputs: { agent_id: expect.any(String) } });
   expect(agents).toContain(execution.end?.outcome === 'completed' ? execution.end.outputs.agent_id : '');
