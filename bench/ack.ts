@@ -1,7 +1,8 @@
 // Acknowledgement latency, throughput and CPU per command, for the two floors and for Voice Ops on commands that take
-// its real path: `/voice help` (role lookup, help built, posted to the response_url) and `/voice agents` (a provider
-// call to the sandbox, then the post), each on SQLite and, when Postgres is installed, on a Postgres database over
-// loopback. Bolt acknowledges before that work, but the work runs on the same event loop as the next acks.
+// its real path: `/voice help` (role lookup, help built, carried in the ack: it waits on no I/O) and `/voice agents`
+// (a bare ack, a provider call to the sandbox, then the post to the response_url), each on SQLite and, when Postgres
+// is installed, on a Postgres database over loopback. The work after an ack runs on the same event loop as the next
+// acks.
 // - Closed loop at concurrency 1, 16 and 64: as fast as the app answers; the targets are checked here, against the
 //   floor of any Bolt app that answers: a bare Bolt app that acknowledges, then replies through respond(). Bare Bolt
 //   that only acknowledges is the floor of the acknowledgement alone, reported as a figure.

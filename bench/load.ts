@@ -39,6 +39,8 @@ export interface LoadResult {
   ok: number;
   /** 2xx answers in the whole run, warm-up included: what the app had to do. */
   okTotal: number;
+  /** Of those, acks that carried the command's reply (whole run): no response_url post follows them. */
+  answeredInAck: number;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -74,8 +76,13 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const windowMs = timed ? (options.seconds ?? 5) * 1000 : Number.POSITIVE_INFINITY;
   const latencies: number[] = [];
   let okTotal = 0;
+  let answeredInAck = 0;
   let non2xx = 0;
   let warmupMax = 0;
+  // A bare ack has an empty body; one with a body carries the reply.
+  const onResponse = (status: number, body: string) => {
+    if (status >= 200 && status < 300 && body.length > 0) answeredInAck++;
+  };
 
   return new Promise<LoadResult>((resolve, reject) => {
     let startedAt = performance.now();
@@ -85,7 +92,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         connections: options.connections,
         ...(timed ? { duration: (warmupMs + windowMs) / 1000 + TAIL_SECONDS } : { amount: options.amount }),
         timeout: 10,
-        requests: [{ method: 'POST', path: '/slack/events', setupRequest }],
+        requests: [{ method: 'POST', path: '/slack/events', setupRequest, onResponse }],
       },
       (error, result) => {
         if (error) return reject(error);
@@ -94,6 +101,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           connections: options.connections,
           ok: latencies.length,
           okTotal,
+          answeredInAck,
           non2xx,
           errors: result.errors,
           timeouts: result.timeouts,

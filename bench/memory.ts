@@ -17,7 +17,7 @@ export interface MemoryResult {
   /** rss after the commands minus rss after the warm-up, bytes. */
   rssGrowth: number;
   heapGrowth: number;
-  /** Commands whose response_url post reached the fake (voice only), out of `commands`. */
+  /** Commands whose reply reached the person, posted or in the ack (voice only), out of `commands`. */
   delivered: number;
   failed: number;
 }

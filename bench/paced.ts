@@ -20,6 +20,7 @@ export async function runPaced(options: LoadOptions & { rate: number }): Promise
   const latencies: number[] = [];
   const pending: Promise<void>[] = [];
   let okTotal = 0;
+  let answeredInAck = 0;
   let non2xx = 0;
   let errors = 0;
   let warmupMax = 0;
@@ -37,13 +38,14 @@ export async function runPaced(options: LoadOptions & { rate: number }): Promise
       pool
         .request({ path: '/slack/events', method: 'POST', headers, body })
         .then(async (response) => {
-          await response.body.dump();
+          const reply = await response.body.text();
           const ms = performance.now() - sentAt;
           if (response.statusCode < 200 || response.statusCode >= 300) {
             non2xx++;
             return;
           }
           okTotal++;
+          if (reply.length > 0) answeredInAck++;
           if (index < warmup) warmupMax = Math.max(warmupMax, ms);
           else latencies.push(ms);
         })
@@ -72,6 +74,7 @@ export async function runPaced(options: LoadOptions & { rate: number }): Promise
     rate: options.rate,
     ok: latencies.length,
     okTotal,
+    answeredInAck,
     non2xx,
     errors,
     timeouts: 0,

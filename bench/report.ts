@@ -304,7 +304,7 @@ export function render(results: Results, list: Target[]): string {
         'rss growth',
         'heap used after',
         'heap growth',
-        'posts landed',
+        'replies landed',
       ],
       results.memory.map((row) => [
         `${row.kind} (${row.text})`,

@@ -36,7 +36,7 @@ export interface Driven extends LoadResult {
   appCpuMsPerCommand: number;
   /** The same for the stub process (fake Slack + sandbox), which shares the machine's two cores. */
   stubsCpuMsPerCommand: number;
-  /** response_url posts that reached the fake for this run's commands. */
+  /** Replies that reached the person for this run's commands: response_url posts, and replies carried in acks. */
   delivered: number;
   /** Time after the last ack until the app's posts stopped arriving, ms. */
   settleMs: number;
@@ -64,8 +64,10 @@ export async function drive(session: Session, options: DriveOptions): Promise<Dr
   };
   const result = options.rate === undefined ? await runLoad(load) : await runPaced({ ...load, rate: options.rate });
   const appLoopDelay = await app.request<LoopDelay>({ op: 'loopDelay' });
-  // The bare app posts nothing; repeats are dropped, so only the first command of the run posts.
-  const expected = options.kind === 'bare' ? 0 : options.repeatTriggerId ? Math.min(1, result.okTotal) : result.okTotal;
+  // The bare app posts nothing; repeats are dropped, so only the first command of the run answers; a reply carried
+  // in its ack is not posted.
+  const answered = options.repeatTriggerId ? Math.min(1, result.okTotal) : result.okTotal;
+  const expected = options.kind === 'bare' ? 0 : answered - result.answeredInAck;
   const settled = await settle(session, before.responses, expected);
   const cpuAfter = await app.request<number>({ op: 'cpu' });
   const perCommand = (ms: number) => (result.okTotal > 0 ? ms / result.okTotal : Number.NaN);
@@ -75,7 +77,7 @@ export async function drive(session: Session, options: DriveOptions): Promise<Dr
     text: options.text,
     appCpuMsPerCommand: perCommand(cpuAfter - cpuBefore),
     stubsCpuMsPerCommand: perCommand(settled.counts.cpuMs - before.cpuMs),
-    delivered: settled.counts.responses - before.responses,
+    delivered: settled.counts.responses - before.responses + result.answeredInAck,
     settleMs: settled.ms,
     appLoopDelay,
   };

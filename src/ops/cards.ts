@@ -79,7 +79,7 @@ export async function findAgents(
       return providerFailure(error);
     }
   }
-  // The list was just read, if a fresh one was asked for.
-  const listed = await listAgents(deps, { ...request, fresh: false });
+  // After a text that named no agent, the list was just read (afresh, if asked): the page reuses it.
+  const listed = await listAgents(deps, { ...request, fresh: text === undefined && request.fresh });
   return listed.ok ? { ok: true, kind: 'page', page: listed.page } : listed;
 }

@@ -122,9 +122,9 @@ export class Interactions {
     const answer = await this.deliver(body);
     if ('error' in answer) {
       this.workspace.notice(userId, channel, `${SLASH_COMMAND} failed with the error "${answer.error}"`);
-    } else if (isRecord(answer.json)) {
+    } else {
       // A command may be answered in its acknowledgement: Slack shows that body as the reply.
-      this.workspace.respond(responseUrlId, answer.json);
+      this.slack.showAcknowledgement(responseUrlId, answer.json);
     }
     return { ok: true };
   }

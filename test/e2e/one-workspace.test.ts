@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { belongsTo } from '../../src/slack/identity.js';
 import { ACTION } from '../../src/slack/ids.js';
-import { callsSince } from '../hardening/support.js';
+import { responseUrlPostsSince } from '../hardening/support.js';
 import { startTestApp, type TestApp } from '../harness/app.js';
-import { RESPONSE_URL, TEAM_ID } from '../harness/fake-slack.js';
+import { TEAM_ID } from '../harness/fake-slack.js';
 import {
   askForConfirmation,
   auditTrail,
@@ -44,7 +44,7 @@ describe('a delivery from another workspace', () => {
       text: expect.stringContaining('another workspace'),
     });
     await t.settled();
-    expect(callsSince(t, RESPONSE_URL, since), 'nothing answered on the response_url').toEqual([]);
+    expect(responseUrlPostsSince(t, since), 'nothing answered on the response_url').toEqual([]);
     expect(providerRequests(t)).toEqual(before);
     expect(await lastAuditRow(t, { action: 'access.denied', actor_id: MEMBER })).toMatchObject({
       outcome: 'denied',

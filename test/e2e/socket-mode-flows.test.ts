@@ -46,12 +46,20 @@ describe('connecting', () => {
 });
 
 describe('commands and buttons over envelopes', () => {
-  it('acks `/voice help` with an empty payload and answers on the response_url', async () => {
+  it('acks `/voice help` with the help as the envelope’s payload', async () => {
     const sent = await t.command('help', ADMIN);
+    expect(sent.json).toMatchObject({ response_type: 'ephemeral', text: 'Voice Ops commands' });
+    const answer = await t.respondedTo(sent.responseUrlId);
+    expect(answer.inAck).toBe(true);
+    expect(shownText(answer)).toContain('/voice agents');
+  });
+
+  it('acks `/voice agents` with an empty payload and answers on the response_url', async () => {
+    const sent = await t.command('agents', ADMIN);
     expect(sent).toMatchObject({ status: 200, body: '' });
     const answer = await t.respondedTo(sent.responseUrlId);
-    expect(answer.body.response_type).toBe('ephemeral');
-    expect(shownText(answer)).toContain('Voice Ops commands');
+    expect(answer).toMatchObject({ body: { response_type: 'ephemeral' } });
+    expect(answer.inAck).toBeUndefined();
   });
 
   it('answers `/voice numbers search US` with the sandbox’s numbers and Buy buttons', async () => {

@@ -66,7 +66,9 @@ describe("in the app's own process", () => {
     expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, 'payload=null')).status).toBe(400);
 
     const command = slashCommand({ text: 'help', userId: OPERATOR, responseUrl: slack.respondUrl('after-null') });
-    expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, command)).status).toBe(200);
+    const acked = await postToSlackApp(eventsUrl, SIGNING_SECRET, command);
+    expect(acked.status).toBe(200);
+    slack.showAcknowledgement('after-null', acked.json);
     const help = await slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === 'after-null');
     expect(shownText(help)).toContain('/voice');
     expect(isAlive(pid)).toBe(true);

@@ -88,7 +88,9 @@ it('a token revoked while running ends the process at the next reconnection, aft
   const running = startInSocketMode();
   await running.ready;
   const sent = slashCommand({ text: 'help', userId: ADMIN, responseUrl: slack.respondUrl('revoked-help') });
-  expect((await slack.socketMode.deliver(sent)).status).toBe(200);
+  const acked = await slack.socketMode.deliver(sent);
+  expect(acked.status).toBe(200);
+  slack.showAcknowledgement('revoked-help', acked.json);
   const help = await slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === 'revoked-help');
   expect(shownText(help)).toContain('Voice Ops commands');
 

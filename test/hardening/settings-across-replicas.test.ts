@@ -29,7 +29,9 @@ let asked = 0;
 async function buyAs(eventsUrl: string, number: string) {
   const id = `settings-buy-${++asked}`;
   const body = slashCommand({ text: `numbers buy ${number}`, userId: OPERATOR, responseUrl: bed.slack.respondUrl(id) });
-  expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, body)).status).toBe(200);
+  const acked = await postToSlackApp(eventsUrl, SIGNING_SECRET, body);
+  expect(acked.status).toBe(200);
+  bed.slack.showAcknowledgement(id, acked.json);
   return bed.slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === id);
 }
 

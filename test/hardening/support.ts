@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { rowsOf } from '../e2e/support.js';
 import type { TestApp } from '../harness/app.js';
-import type { SlackCall } from '../harness/fake-slack.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 
 /**
  * Polls `probe` until `done` holds for its value, for states that no Slack call announces (the sandbox finishing a
@@ -38,6 +38,11 @@ export function callsSince(t: TestApp, method: string, mark: number): SlackCall[
     .calls()
     .slice(mark)
     .filter((call) => call.method === method);
+}
+
+/** What the app posted to response_urls since `mark`: the replies its acknowledgements carried left out. */
+export function responseUrlPostsSince(t: TestApp, mark: number): SlackCall[] {
+  return callsSince(t, RESPONSE_URL, mark).filter((call) => !call.inAck);
 }
 
 /** The app's routing records, number → agent id. */

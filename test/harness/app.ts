@@ -306,7 +306,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           userId: user,
           triggerId,
         });
-        return { ...(await post(body, postOptions)), triggerId, responseUrlId };
+        const answer = await post(body, postOptions);
+        // Slack shows a reply carried in the acknowledgement as it shows one posted to the response_url.
+        if (responseUrlId !== undefined) slack.showAcknowledgement(responseUrlId, answer.json);
+        return { ...answer, triggerId, responseUrlId };
       },
       async action(actionOptions) {
         const [fields, postOptions] = splitPostOptions(actionOptions);

@@ -1,5 +1,6 @@
 import type { SlashCommand } from '@slack/bolt';
 import { type Actor, KIND, roleIncludes } from '../../ops/api.js';
+import { answerInAck } from '../answer-in-ack.js';
 import { COMMANDS, type Command, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
@@ -42,24 +43,33 @@ interface Invocation {
 
 export function registerCommands(app: Listeners, deps: SlackDeps): void {
   app.command('/voice', async ({ command, ack, context }) => {
-    // Acknowledge first: Slack gives three seconds, and provider calls may take longer.
-    await ack();
     const actor = actorOf(command, requesterIn(context));
-    const invocation = {
-      deps,
-      actor,
-      triggerId: command.trigger_id,
-      respond: replyTo(deps, { userId: actor.userId, channelId: actor.channelId, responseUrl: command.response_url }),
-    };
-    const parsed = parseCommand(command.text);
-    deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
-    if (!parsed.ok) {
-      if (parsed.attempted) await deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
-      const message = commandErrorMessage({ error: parsed.error, about: parsed.about });
-      return messageSurface(invocation.respond, deps.now).show({ kind: 'message', message });
+    const privately = replyTo(deps, {
+      userId: actor.userId,
+      channelId: actor.channelId,
+      responseUrl: command.response_url,
+    });
+    // Slack gives three seconds, and provider calls may take longer: the ack goes as soon as the listener waits on
+    // I/O, carrying the answer only when it needed none.
+    const answer = answerInAck(ack, privately, deps.logger);
+    try {
+      await answerCommand({ deps, actor, triggerId: command.trigger_id, respond: answer.reply }, command.text);
+    } finally {
+      await answer.ackBare();
     }
-    await run(invocation, parsed.command);
   });
+}
+
+async function answerCommand(invocation: Invocation, text: string): Promise<void> {
+  const { deps, actor, respond } = invocation;
+  const parsed = parseCommand(text);
+  deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
+  if (!parsed.ok) {
+    if (parsed.attempted) await deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
+    const message = commandErrorMessage({ error: parsed.error, about: parsed.about });
+    return messageSurface(respond, deps.now).show({ kind: 'message', message });
+  }
+  await run(invocation, parsed.command);
 }
 
 function actorOf(command: SlashCommand, who: Requester): Actor {
