@@ -54,15 +54,11 @@ export async function listAgents(
     request,
     filter,
   );
-  const ids = page.items.map((agent) => agent.id);
-  const [languages, numbers] = await Promise.all([
-    deps.store.facts.languages(ids),
-    deps.store.routes.numbersByAgent(ids),
-  ]);
+  const records = await deps.store.routes.ofAgents(page.items.map((agent) => agent.id));
   const items = page.items.map((agent) => ({
     ...agent,
-    language: languages.get(agent.id),
-    numbers: numbers.get(agent.id) ?? [],
+    language: records.get(agent.id)?.language,
+    numbers: records.get(agent.id)?.numbers ?? [],
   }));
   return { ok: true, page: { ...page, items } };
 }

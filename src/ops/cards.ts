@@ -70,10 +70,10 @@ export async function findAgents(
     try {
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
-        const numbers = (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber);
-        const language = (await deps.store.facts.languages([agent.id])).get(agent.id);
+        const records = (await deps.store.routes.ofAgents([agent.id])).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
-        return { ok: true, kind: 'card', card: { agent: { ...agent, language, numbers }, history: history.items } };
+        const card = { ...agent, language: records?.language, numbers: records?.numbers ?? [] };
+        return { ok: true, kind: 'card', card: { agent: card, history: history.items } };
       }
     } catch (error) {
       return providerFailure(error);

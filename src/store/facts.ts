@@ -11,7 +11,6 @@ const capabilityRow = z.object({
     .transform((text) => JSON.parse(text) as unknown)
     .pipe(z.array(z.string())),
 });
-const languageRow = z.object({ agent_id: z.string(), language: z.string() });
 
 const REMEMBER_NUMBER = `
   INSERT INTO number_facts (phone_number, capabilities, learned_at) VALUES (?, ?, ?)
@@ -21,16 +20,14 @@ const REMEMBER_AGENT = `
   INSERT INTO agent_facts (agent_id, language, learned_at) VALUES (?, ?, ?)
   ON CONFLICT (agent_id) DO UPDATE SET language = excluded.language, learned_at = excluded.learned_at`;
 const FORGET_AGENT = 'DELETE FROM agent_facts WHERE agent_id = ?';
-// One query for a page of numbers or agents, whatever its size: the page's keys go in as one JSON array.
+// One query for a page of numbers, whatever its size: the page's keys go in as one JSON array (agents' languages are
+// read with their numbers, by RoutingRecords.ofAgents).
 const capabilitiesOf = (dialect: Dialect) =>
   `SELECT phone_number, capabilities FROM number_facts WHERE phone_number ${dialect.inJsonArray('?')}`;
-const languagesOf = (dialect: Dialect) =>
-  `SELECT agent_id, language FROM agent_facts WHERE agent_id ${dialect.inJsonArray('?')}`;
 
 export class LearnedFacts {
   readonly #now: () => Date;
   readonly #capabilities: string;
-  readonly #languages: string;
 
   constructor(
     private readonly sql: Sql,
@@ -38,7 +35,6 @@ export class LearnedFacts {
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#capabilities = capabilitiesOf(sql.dialect);
-    this.#languages = languagesOf(sql.dialect);
   }
 
   async rememberNumber(phoneNumber: string, capabilities: string[]): Promise<void> {
@@ -64,10 +60,5 @@ export class LearnedFacts {
 
   async forgetAgent(agentId: string): Promise<void> {
     await this.sql.write(FORGET_AGENT, [agentId]);
-  }
-
-  async languages(agentIds: string[]): Promise<Map<string, string>> {
-    const rows = (await this.sql.all(this.#languages, [jsonText(agentIds)])).map((row) => languageRow.parse(row));
-    return new Map(rows.map((row) => [row.agent_id, row.language]));
   }
 }

@@ -14,7 +14,7 @@ import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
-import type { RouteRecord } from './routes.js';
+import type { AgentRecords, RouteRecord } from './routes.js';
 import type { StoredSettings } from './settings.js';
 import type { TransactionOptions, Writable } from './sql.js';
 import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
@@ -99,8 +99,8 @@ export interface RoutesRepo {
   set(input: { phoneNumber: string; agentId: string; numberId?: string; updatedBy: string }): Promise<RouteRecord>;
   forNumber(phoneNumber: string): Promise<RouteRecord | undefined>;
   forAgent(agentId: string): Promise<RouteRecord[]>;
-  /** The numbers routed to each of these agents, in number order. */
-  numbersByAgent(agentIds: string[]): Promise<Map<string, string[]>>;
+  /** The numbers routed to each of these agents, in number order, and the language the app learnt for each. */
+  ofAgents(agentIds: string[]): Promise<Map<string, AgentRecords>>;
   removeNumber(phoneNumber: string): Promise<void>;
   removeAgent(agentId: string): Promise<void>;
   all(): Promise<RouteRecord[]>;
@@ -114,7 +114,6 @@ export interface FactsRepo {
   capabilities(phoneNumbers: string[]): Promise<Map<string, string[]>>;
   rememberAgent(agentId: string, language: string): Promise<void>;
   forgetAgent(agentId: string): Promise<void>;
-  languages(agentIds: string[]): Promise<Map<string, string>>;
 }
 
 /** The provider's numbers and agents as last read, for noticing changes made outside the app. */

@@ -229,4 +229,29 @@ describe.runIf(TEST_ENGINE === 'postgres')('a Postgres that is busy', () => {
     await app.settled();
     expect(await faultsCounted(app, 'busy')).toBeGreaterThanOrEqual(1);
   });
+
+  it('a pool of one freed after Slack’s three seconds: an answer too late for its acknowledgement comes on the response_url', async () => {
+    const app = await started({ env: { DATABASE_POOL_SIZE: '1', DATABASE_STATEMENT_TIMEOUT_MS: '30000' } });
+    const number = await voiceNumber(app, 'DE', 1);
+    const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
+    const chain = await holdTheChain(app);
+    let responseUrlId: string | undefined;
+    try {
+      await press(app, OPERATOR, ACTION.confirmChange, confirmationId);
+      await until(
+        () => chain.waiting(),
+        (waiting) => waiting > 0,
+        'the change to wait on the chain',
+      );
+      // Bolt answers for the app once three seconds pass unacknowledged; the wait for the pool lasts up to five.
+      const sent = await app.command('help', OPERATOR);
+      expect(sent).toMatchObject({ status: 404, body: '' });
+      responseUrlId = sent.responseUrlId;
+    } finally {
+      await chain.release();
+    }
+    const answer = await app.respondedTo(responseUrlId);
+    expect(answer.inAck).toBeUndefined();
+    expect(shownText(answer)).toContain('Voice Ops commands');
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LearnedFacts } from '../../src/store/facts.js';
 import { RoutingRecords } from '../../src/store/routes.js';
 import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 
@@ -57,20 +58,26 @@ describe.each(ENGINES)('RoutingRecords on %s', (engine) => {
     expect((await routes.all()).map((route) => route.phoneNumber)).toEqual(['+15550100', '+15550200', '+15550300']);
   });
 
-  it('lists the numbers of a page of agents in one read, each in number order, and none for an agent without', async () => {
-    const { routes } = await records();
+  it('reads a page of agents in one query: the numbers of each, in number order, and its learnt language', async () => {
+    const sql = await temp.open();
+    const routes = new RoutingRecords(sql, { now: manualClock().now });
+    const facts = new LearnedFacts(sql);
     await routes.set({ phoneNumber: '+15550300', agentId: 'agent-1', updatedBy: 'U_ADA' });
     await routes.set({ phoneNumber: '+15550100', agentId: 'agent-1', updatedBy: 'U_ADA' });
     await routes.set({ phoneNumber: '+15550200', agentId: 'agent-2', updatedBy: 'U_ADA' });
     await routes.set({ phoneNumber: '+15550400', agentId: 'agent-3', updatedBy: 'U_ADA' });
+    await facts.rememberAgent('agent-1', 'de-DE');
+    await facts.rememberAgent('agent-4', 'fr-CA');
+    await facts.rememberAgent('agent-3', 'en-GB');
 
-    expect(await routes.numbersByAgent(['agent-1', 'agent-2', 'agent-9'])).toEqual(
+    expect(await routes.ofAgents(['agent-1', 'agent-2', 'agent-4', 'agent-9'])).toEqual(
       new Map([
-        ['agent-1', ['+15550100', '+15550300']],
-        ['agent-2', ['+15550200']],
+        ['agent-1', { numbers: ['+15550100', '+15550300'], language: 'de-DE' }],
+        ['agent-2', { numbers: ['+15550200'] }],
+        ['agent-4', { numbers: [], language: 'fr-CA' }],
       ]),
     );
-    expect(await routes.numbersByAgent([])).toEqual(new Map());
+    expect(await routes.ofAgents([])).toEqual(new Map());
   });
 
   it('maps every routed number to its agent', async () => {
