@@ -2,10 +2,10 @@
 // against the contract, failures become ProviderErrors, and only requests that cannot act twice are retried.
 import { Pool } from 'undici';
 import { z } from 'zod';
+import { ExchangeFailed, exchange } from '../http-exchange.js';
 import type { Logger } from '../log.js';
 import { checkInput, checkResponse } from './contract.js';
 import { adviceFor, errorFromResponse, ProviderError, type ProviderErrorKind } from './errors.js';
-import { ExchangeFailed, exchange } from './exchange.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, withRetry } from './retry.js';
 import {
   type Agent,

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../src/http-exchange.js';
 import { REDACT_PATHS } from '../../src/log.js';
-import { MAX_ANSWER_BYTES } from '../../src/provider/exchange.js';
 import { clientFor, type RecordedRequest, type Recorder, rejection, startRecorder } from './helpers.js';
 
 const closers: (() => Promise<void>)[] = [];
