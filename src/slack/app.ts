@@ -9,6 +9,7 @@ import { dropRepeatedDeliveries } from './deliveries.js';
 import type { SlackDeps } from './deps.js';
 import type { SlackIdentity } from './identity.js';
 import { EVENT } from './ids.js';
+import { inOrder } from './in-order.js';
 import { registerActions } from './listeners/actions.js';
 import { registerBatchActions } from './listeners/batches.js';
 import { registerCommands } from './listeners/commands.js';
@@ -71,12 +72,6 @@ export function registerListeners(
   deps: SlackDeps,
   stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
 ): void {
-  app.use(ignoreUnlistenedEvents(Object.values(EVENT), deps.logger));
-  app.use(identifyRequester());
-  app.use(sayWhenDatabaseFails(deps));
-  app.use(oneWorkspace(stores.identity, deps));
-  app.use(dropRepeatedDeliveries(stores.deliveries, deps.logger));
-  app.use(listenersHaveIt());
   const router = listenerRouter();
   registerCommands(router.listeners, deps);
   registerActions(router.listeners, deps);
@@ -89,5 +84,15 @@ export function registerListeners(
   registerSettings(router.listeners, deps);
   registerHistory(router.listeners, deps);
   registerSteps(router.listeners, deps);
-  app.use(router.middleware);
+  app.use(
+    inOrder([
+      ignoreUnlistenedEvents(Object.values(EVENT), deps.logger),
+      identifyRequester(),
+      sayWhenDatabaseFails(deps),
+      oneWorkspace(stores.identity, deps),
+      dropRepeatedDeliveries(stores.deliveries, deps.logger),
+      listenersHaveIt(),
+      router.middleware,
+    ]),
+  );
 }

@@ -1,7 +1,7 @@
 // Private replies to one user. The interaction's response_url comes first; when it fails (expired, 404, no
 // answer), an ephemeral message in the channel, then a direct message from the app. Each route is seen by that
 // user alone, so even an agent token may take any of them.
-import { getGlobalDispatcher } from 'undici';
+import { Agent } from 'undici';
 import { exchange } from '../http-exchange.js';
 import type { Logger } from '../log.js';
 import { SLACK_BUDGETS, type SlackClients, slackErrorCode } from './clients.js';
@@ -62,6 +62,12 @@ function errorText(error: unknown): string {
 }
 
 /**
+ * The connections replies are posted over, kept alive per origin. Not undici's global dispatcher: whichever undici
+ * first sets that (Node's own, for `fetch`, is older) decides which handlers it takes.
+ */
+const replies = new Agent();
+
+/**
  * Posts to a response_url through undici's dispatch, as the provider client sends its requests: Bolt's own respond()
  * goes through fetch, which costs several times the CPU per reply, and on the shared event loop that shows in every
  * user's acknowledgement time under load. One deadline covers connecting and Slack's whole answer.
@@ -69,7 +75,7 @@ function errorText(error: unknown): string {
 export async function postToResponseUrl(url: string, message: object): Promise<void> {
   const { origin, pathname, search } = new URL(url);
   const answer = await exchange(
-    getGlobalDispatcher(),
+    replies,
     {
       origin,
       method: 'POST',
