@@ -1,6 +1,7 @@
 // The app's own middleware, run in order as one of Bolt's. For every middleware it runs, Bolt spreads a new arguments
-// object (a new hidden class each time, since `next` differs) and makes a promise: once per layer, per delivery. Here
-// the layers share one arguments object whose `next` leads to the layer after; the last layer's `next` is Bolt's.
+// object and runs an async function: once per layer, per delivery, which a profile of a lone command showed as about
+// a twentieth of its CPU at seven layers. Here the layers share one arguments object whose `next` leads to the layer
+// after; the last layer's `next` is Bolt's.
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 
 export function inOrder(layers: Middleware<AnyMiddlewareArgs>[]): Middleware<AnyMiddlewareArgs> {
