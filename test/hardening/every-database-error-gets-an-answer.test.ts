@@ -205,19 +205,29 @@ describe.runIf(TEST_ENGINE === 'postgres')('a Postgres that is busy', () => {
     expect((await sandboxAgents(app)).map((agent) => agent.name)).not.toContain('Busy form desk');
   });
 
-  it('a pool of one held by a change waiting on the chain: a command is told the database is busy, not unreachable', async () => {
+  /** A pool of one whose connection a confirmed buy holds, waiting for the chain that the test holds. */
+  async function poolOfOneHeldByAChange() {
     const app = await started({ env: { DATABASE_POOL_SIZE: '1', DATABASE_STATEMENT_TIMEOUT_MS: '30000' } });
     const number = await voiceNumber(app, 'DE', 1);
     const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
     const chain = await holdTheChain(app);
     try {
       await press(app, OPERATOR, ACTION.confirmChange, confirmationId);
-      // The change's transaction waits for the chain on the pool's one connection.
       await until(
         () => chain.waiting(),
         (waiting) => waiting > 0,
         'the change to wait on the chain',
       );
+    } catch (error) {
+      await chain.release();
+      throw error;
+    }
+    return { app, chain };
+  }
+
+  it('a pool of one held by a change waiting on the chain: a command is told the database is busy, not unreachable', async () => {
+    const { app, chain } = await poolOfOneHeldByAChange();
+    try {
       // The wait for a connection outlasts Slack's three seconds: the answer comes through the response_url.
       const sent = await app.command('help', OPERATOR);
       const told = shownText(await app.respondedTo(sent.responseUrlId));
@@ -231,18 +241,9 @@ describe.runIf(TEST_ENGINE === 'postgres')('a Postgres that is busy', () => {
   });
 
   it('a pool of one freed after Slack’s three seconds: an answer too late for its acknowledgement comes on the response_url', async () => {
-    const app = await started({ env: { DATABASE_POOL_SIZE: '1', DATABASE_STATEMENT_TIMEOUT_MS: '30000' } });
-    const number = await voiceNumber(app, 'DE', 1);
-    const { confirmationId } = await askForConfirmation(app, OPERATOR, `numbers buy ${number}`);
-    const chain = await holdTheChain(app);
+    const { app, chain } = await poolOfOneHeldByAChange();
     let responseUrlId: string | undefined;
     try {
-      await press(app, OPERATOR, ACTION.confirmChange, confirmationId);
-      await until(
-        () => chain.waiting(),
-        (waiting) => waiting > 0,
-        'the change to wait on the chain',
-      );
       // Bolt answers for the app once three seconds pass unacknowledged; the wait for the pool lasts up to five.
       const sent = await app.command('help', OPERATOR);
       expect(sent).toMatchObject({ status: 404, body: '' });
