@@ -605,6 +605,10 @@ export async function stepEnd(t: TestApp, execution: StepExecution): Promise<Ste
   return execution.end as StepEnd;
 }
 
+/** The numbers a completed step output, as a list; none for a failed step. */
+export const outputNumbers = (end: StepEnd): string[] =>
+  end.outcome === 'completed' ? String(end.outputs.numbers).split(', ').filter(Boolean) : [];
+
 /** The calls that ended this step in Slack, successful or refused. */
 export const stepEndCalls = (t: TestApp, execution: StepExecution): SlackCall[] =>
   t.slack

@@ -2,13 +2,27 @@
 // their command meets (a second approver, buy limits, change channels, a plan's expiry) hold for the step, and the
 // step ends with what became of its change. How steps are delivered and ended: workflow-steps.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION } from '../../src/slack/ids.js';
-import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
-import { auditRows, blocksOf, createAgentThroughApp, onlyButton, stepEnd, stepPlan } from './support.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ADMIN, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { textInput } from '../harness/payloads.js';
+import {
+  auditRows,
+  blocksOf,
+  buyThroughApp,
+  createAgentThroughApp,
+  onlyButton,
+  outputNumbers,
+  sandboxNumbers,
+  stepEnd,
+  stepPlan,
+  viewOf,
+  voiceNumber,
+} from './support.js';
 
 const APPROVALS = 'CAPPROVALS';
 const CHANGES = 'CCHANGES';
 const SECOND_OPERATOR = 'UOPERATOR2';
+const SECOND_ADMIN = 'UADMIN2';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -72,6 +86,46 @@ describe('a step under a second approver', () => {
     const routed = await stepEnd(app, route.execution);
     expect(routed.outcome === 'completed' && routed.outputs.count).toBe(2);
     expect(app.sandbox.requestCount('mapNumber')).toBe(2);
+  });
+});
+
+describe('a release step under a second approver', () => {
+  it('waits after the typed count for another admin, then releases and completes with the numbers', async () => {
+    t = await startTestApp({
+      env: { VOICE_REQUIRE_APPROVAL: 'number.release', VOICE_APPROVALS_CHANNEL_ID: APPROVALS },
+      admins: [ADMIN, SECOND_ADMIN],
+    });
+    const app = t;
+    const bought = [await voiceNumber(app, 'CA'), await voiceNumber(app, 'CA', 1)];
+    for (const number of bought) await buyThroughApp(app, ADMIN, number);
+    const { execution } = await app.runStep('release_numbers', { user_id: ADMIN, numbers: 'CA' });
+    const plan = await stepPlan(app, execution, ADMIN);
+    const pressed = await app.action({
+      userId: ADMIN,
+      actionId: ACTION.confirmBatchTyped,
+      value: plan.batchId,
+      container: plan.container,
+    });
+    const opened = viewOf(await app.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
+    await app.submit({
+      userId: ADMIN,
+      callbackId: CALLBACK.confirmBatch,
+      privateMetadata: opened.private_metadata,
+      stateValues: { [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput('2') } },
+    });
+    const request = await app.slack.waitFor('chat.postMessage', (call) => call.body.channel === APPROVALS);
+    await app.settled();
+    expect(execution.end).toBeUndefined();
+    expect(app.sandbox.requestCount('releaseNumber')).toBe(0);
+    await app.action({
+      userId: SECOND_ADMIN,
+      actionId: ACTION.approveChange,
+      value: onlyButton(blocksOf(request), ACTION.approveChange),
+      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
+    });
+    expect(outputNumbers(await stepEnd(app, execution)).sort()).toEqual([...bought].sort());
+    expect(app.sandbox.requestCount('releaseNumber')).toBe(2);
+    expect((await sandboxNumbers(app)).map((entry) => entry.number)).not.toEqual(expect.arrayContaining(bought));
   });
 });
 

@@ -12,6 +12,7 @@ import {
   announced,
   auditRows,
   createAgentThroughApp,
+  outputNumbers,
   sandboxAgents,
   sandboxNumbers,
   shownText,
@@ -75,10 +76,6 @@ describe('the audit of a step', () => {
     }
   });
 });
-
-/** The numbers a completed step output, as a list. */
-const outputNumbers = (end: Awaited<ReturnType<typeof stepEnd>>): string[] =>
-  end.outcome === 'completed' ? String(end.outputs.numbers).split(', ').filter(Boolean) : [];
 
 describe('the change steps, confirmed by the person who ran the workflow', () => {
   let agentId = '';
