@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import { checkboxOption } from './block-kit.js';
 import type { FunctionExecutions } from './functions.js';
 import type { Interactions, Outcome } from './interactions.js';
-import { PEOPLE, type PlaygroundPerson } from './people.js';
+import { PEOPLE, type PlaygroundPerson, type Role } from './people.js';
 import { pageState, uiOption } from './render.js';
 import type { Workspace } from './workspace.js';
 
@@ -117,6 +117,8 @@ export function servePage(input: {
   /** The running app's `/healthz`, `/readyz` and `/metrics` (Start over replaces the app). */
   probesUrl: () => string;
   workspace: Workspace;
+  /** A person's role as the app holds it now: admins change roles in Settings. */
+  roleOf: (userId: string) => Promise<Role>;
   /** Workflow steps: what the Workflows panel shows. */
   functions: FunctionExecutions;
   interactions: Interactions;
@@ -148,8 +150,13 @@ export function servePage(input: {
     for (const stream of streams) stream.write(': keep-alive\n\n');
   }, 15_000);
 
-  const me = (id: string): PlaygroundPerson =>
-    PEOPLE.find((candidate) => candidate.id === id) ?? (PEOPLE[0] as PlaygroundPerson);
+  /** The people with their roles as the app holds them now, and the one asking. */
+  const peopleAsOf = async (id: string) => {
+    const people = await Promise.all(
+      PEOPLE.map(async (person) => ({ ...person, role: await input.roleOf(person.id) })),
+    );
+    return { people, me: people.find((person) => person.id === id) ?? (people[0] as PlaygroundPerson) };
+  };
 
   const handlers: { [path in keyof Requests]: (body: Requests[path]) => Promise<unknown> } = {
     '/api/type': (body) => interactions.type(body.user, body.channel, body.text),
@@ -211,7 +218,8 @@ export function servePage(input: {
     }
     if (url.pathname === '/api/state') {
       const user = person.safeParse(url.searchParams.get('user'));
-      return send(res, 200, pageState(workspace, me(user.success ? user.data : ''), input.functions));
+      const { people, me } = await peopleAsOf(user.success ? user.data : '');
+      return send(res, 200, pageState(workspace, { me, people }, input.functions));
     }
     if (url.pathname === '/api/start-over') return send(res, 200, whatStartOverDoes());
     if (url.pathname === '/api/events') {

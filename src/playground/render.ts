@@ -14,7 +14,7 @@ import type {
 } from './block-kit.js';
 import type { FunctionExecutions } from './functions.js';
 import { type Inline, type Names, parseMrkdwn, withEmoji } from './mrkdwn.js';
-import { ANNOUNCEMENTS, PEOPLE, type PlaygroundPerson } from './people.js';
+import { ANNOUNCEMENTS, type PlaygroundPerson } from './people.js';
 import { WELCOME } from './welcome.js';
 import { PLAYGROUND_STEPS, stepRuns, type UiStep, type UiStepRun } from './workflows.js';
 import { BOT_USER_ID, type Message, type OpenView, type Refusal, type Workspace } from './workspace.js';
@@ -393,7 +393,11 @@ function uiRefusal(refusal: Refusal): UiRefusal {
 }
 
 /** Everything `me` sees now. */
-export function pageState(workspace: Workspace, me: PlaygroundPerson, functions: FunctionExecutions): PageState {
+export function pageState(
+  workspace: Workspace,
+  { me, people }: { me: PlaygroundPerson; people: readonly PlaygroundPerson[] },
+  functions: FunctionExecutions,
+): PageState {
   const known = knownIn(workspace);
   const conversation = (channel: string) =>
     workspace.conversationFor(channel, me.id).map((message) => uiMessage(message, known));
@@ -403,7 +407,7 @@ export function pageState(workspace: Workspace, me: PlaygroundPerson, functions:
   return {
     version: workspace.version,
     me,
-    people: PEOPLE,
+    people,
     channels: channels.map((channel) => ({ ...channel, announcements: channel.id === ANNOUNCEMENTS.id })),
     app: { name: APP_NAME },
     conversations: Object.fromEntries(channels.map((channel) => [channel.id, conversation(channel.id)])),

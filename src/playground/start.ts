@@ -6,10 +6,10 @@ import { type RunningVoiceOps, type StartOptions, startVoiceOps } from '../serve
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
-import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE } from './people.js';
+import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE, seededRole } from './people.js';
 import { APP_NAME } from './render.js';
 import { markNewDatabases, removeFiles, startOverPlan } from './start-over.js';
-import { BOT_USER_ID } from './workspace.js';
+import { BOT_USER_ID, TEAM_ID } from './workspace.js';
 
 export interface RunningPlayground {
   /** The page: `http://127.0.0.1:PORT/`. */
@@ -106,6 +106,8 @@ export async function startPlayground(config: Config, options: Options): Promise
       front: pageFront,
       probesUrl: () => app.probesUrl,
       workspace,
+      // While Start over replaces the app, the roles it seeds stand in.
+      roleOf: (userId) => app.ops.roleOf({ userId, teamId: TEAM_ID }).catch(() => seededRole(userId)),
       functions: slack.functions,
       interactions,
       startOver,

@@ -98,6 +98,11 @@ describe.skipIf(noBrowser)('Settings, in Chromium', { timeout: 180_000 }, () => 
     await eventually(() => announcement.innerText()).toContain(`${VIEWER.name} becomes an operator`);
 
     await you.openAs(VIEWER.id);
+    // The page names the role the app holds now, not the one the playground seeded.
+    await eventually(() => page.getByLabel('User').locator('option:checked').innerText()).toBe(
+      `${VIEWER.name} (operator)`,
+    );
+    expect(await page.locator('#role').innerText()).toBe('An operator: may buy, create and map.');
     await page.getByRole('tab', { name: `#${OPS_CHANNEL.name}` }).click();
     await you.type(`/voice numbers buy ${number}`);
     const prompt = you.message('This spends money on the provider account.');

@@ -11,7 +11,7 @@ import { type Browser, findChromium, launchChromium } from '../../src/playground
 import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { Interactions } from '../../src/playground/interactions.js';
 import { bindPage, type PageServer, servePage } from '../../src/playground/page-server.js';
-import { CHANNELS, OPERATOR, PEOPLE } from '../../src/playground/people.js';
+import { CHANNELS, OPERATOR, PEOPLE, seededRole } from '../../src/playground/people.js';
 
 const SIGNING_SECRET = 'type-ahead-secret';
 const TOKEN = 'xoxb-type-ahead';
@@ -88,6 +88,8 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
       front: await bindPage(0),
       probesUrl: () => `http://127.0.0.1:${port}`,
       workspace: slack.workspace,
+      // No Voice Ops behind this page: its people keep the roles the playground seeds.
+      roleOf: async (userId) => seededRole(userId),
       functions: slack.functions,
       interactions,
       startOver: async () => ({ ok: false, reason: 'This page has no playground to start over.' }),

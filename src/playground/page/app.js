@@ -59,6 +59,8 @@ const ui = {
 const page = {
   /** @type {string} */
   user: new URLSearchParams(location.search).get('user') ?? '',
+  /** The people picker's labels as drawn: a role changed in Settings draws them again. */
+  peopleLabels: '',
   /** A channel id, HOME or MESSAGES. */
   tab: '',
   /** @type {PageState | undefined} */
@@ -268,23 +270,30 @@ function select(id) {
   ui.panel.focus();
 }
 
+/** What each role may do, under the person picker. */
+const ROLE_WORDS = {
+  admin: 'An admin: may change and remove, and change roles in Settings.',
+  operator: 'An operator: may buy, create and map.',
+  viewer: 'A viewer: looks, changes nothing.',
+};
+
 function draw() {
   const state = page.state;
   if (!state) return;
-  if (ui.user.options.length !== state.people.length) {
+  const labels = state.people.map((person) => `${person.name} (${person.role})`);
+  if (labels.join('\n') !== page.peopleLabels) {
+    page.peopleLabels = labels.join('\n');
     ui.user.replaceChildren(
-      ...state.people.map((person) => {
-        const option = el('option', undefined, `${person.name} (${person.role})`);
+      ...state.people.map((person, index) => {
+        const option = el('option', undefined, labels[index]);
         option.value = person.id;
         return option;
       }),
     );
   }
   ui.user.value = state.me.id;
-  ui.role.textContent =
-    state.me.role === 'viewer'
-      ? 'A viewer: looks, changes nothing.'
-      : `In VOICE_${state.me.role === 'admin' ? 'ADMINS' : 'OPERATORS'}: may ${state.me.role === 'admin' ? 'change and remove' : 'buy, create and map'}.`;
+  // The role the app holds now: Ada may change anyone's in Settings.
+  ui.role.textContent = ROLE_WORDS[state.me.role] ?? '';
 
   const channels = state.channels;
   if (!page.tab) page.tab = channels[0]?.id ?? HOME;
