@@ -605,6 +605,30 @@ export async function stepEnd(t: TestApp, execution: StepExecution): Promise<Ste
   return execution.end as StepEnd;
 }
 
+/** Confirms a step's release plan as its person does: Confirm, then the count typed in the form that opens. */
+export async function confirmByTypedCount(
+  t: TestApp,
+  userId: string,
+  plan: Awaited<ReturnType<typeof stepPlan>>,
+  count: number,
+): Promise<void> {
+  const pressed = await t.action({
+    userId,
+    actionId: ACTION.confirmBatchTyped,
+    value: plan.batchId,
+    container: plan.container,
+  });
+  const opened = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
+  await t.submit({
+    userId,
+    callbackId: CALLBACK.confirmBatch,
+    privateMetadata: opened.private_metadata,
+    stateValues: {
+      [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput(String(count)) },
+    },
+  });
+}
+
 /** The numbers a completed step output, as a list; none for a failed step. */
 export const outputNumbers = (end: StepEnd): string[] =>
   end.outcome === 'completed' ? String(end.outputs.numbers).split(', ').filter(Boolean) : [];

@@ -2,20 +2,20 @@
 // their command meets (a second approver, buy limits, change channels, a plan's expiry) hold for the step, and the
 // step ends with what became of its change. How steps are delivered and ended: workflow-steps.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
-import { textInput } from '../harness/payloads.js';
+import type { SlackCall } from '../harness/fake-slack.js';
 import {
   auditRows,
   blocksOf,
   buyThroughApp,
+  confirmByTypedCount,
   createAgentThroughApp,
   onlyButton,
   outputNumbers,
   sandboxNumbers,
   stepEnd,
   stepPlan,
-  viewOf,
   voiceNumber,
 } from './support.js';
 
@@ -23,6 +23,20 @@ const APPROVALS = 'CAPPROVALS';
 const CHANGES = 'CCHANGES';
 const SECOND_OPERATOR = 'UOPERATOR2';
 const SECOND_ADMIN = 'UADMIN2';
+
+/** Where Slack keeps the message a chat.postMessage call posted. */
+const postedTs = (app: TestApp, call: SlackCall) =>
+  app.slack.messages(String(call.body.channel)).find((message) => message.text === call.body.text)?.ts;
+
+/** Another person with the role presses Approve on the request posted in the approvals channel. */
+async function approveAs(app: TestApp, userId: string, request: SlackCall): Promise<void> {
+  await app.action({
+    userId,
+    actionId: ACTION.approveChange,
+    value: onlyButton(blocksOf(request), ACTION.approveChange),
+    container: { type: 'message', channelId: APPROVALS, messageTs: postedTs(app, request) },
+  });
+}
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -49,12 +63,7 @@ describe('a step under a second approver', () => {
     await app.settled();
     expect(execution.end).toBeUndefined();
     expect(app.sandbox.requestCount('buyNumber')).toBe(0);
-    await app.action({
-      userId: SECOND_OPERATOR,
-      actionId: ACTION.approveChange,
-      value: onlyButton(blocksOf(request), ACTION.approveChange),
-      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
-    });
+    await approveAs(app, SECOND_OPERATOR, request);
     const end = await stepEnd(app, execution);
     expect(end.outcome).toBe('completed');
     expect(app.sandbox.requestCount('buyNumber')).toBe(2);
@@ -77,12 +86,7 @@ describe('a step under a second approver', () => {
     });
     await app.settled();
     expect(route.execution.end).toBeUndefined();
-    await app.action({
-      userId: SECOND_OPERATOR,
-      actionId: ACTION.approveChange,
-      value: onlyButton(blocksOf(routeRequest), ACTION.approveChange),
-      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000002' },
-    });
+    await approveAs(app, SECOND_OPERATOR, routeRequest);
     const routed = await stepEnd(app, route.execution);
     expect(routed.outcome === 'completed' && routed.outputs.count).toBe(2);
     expect(app.sandbox.requestCount('mapNumber')).toBe(2);
@@ -100,29 +104,12 @@ describe('a release step under a second approver', () => {
     for (const number of bought) await buyThroughApp(app, ADMIN, number);
     const { execution } = await app.runStep('release_numbers', { user_id: ADMIN, numbers: 'CA' });
     const plan = await stepPlan(app, execution, ADMIN);
-    const pressed = await app.action({
-      userId: ADMIN,
-      actionId: ACTION.confirmBatchTyped,
-      value: plan.batchId,
-      container: plan.container,
-    });
-    const opened = viewOf(await app.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
-    await app.submit({
-      userId: ADMIN,
-      callbackId: CALLBACK.confirmBatch,
-      privateMetadata: opened.private_metadata,
-      stateValues: { [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput('2') } },
-    });
+    await confirmByTypedCount(app, ADMIN, plan, 2);
     const request = await app.slack.waitFor('chat.postMessage', (call) => call.body.channel === APPROVALS);
     await app.settled();
     expect(execution.end).toBeUndefined();
     expect(app.sandbox.requestCount('releaseNumber')).toBe(0);
-    await app.action({
-      userId: SECOND_ADMIN,
-      actionId: ACTION.approveChange,
-      value: onlyButton(blocksOf(request), ACTION.approveChange),
-      container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
-    });
+    await approveAs(app, SECOND_ADMIN, request);
     expect(outputNumbers(await stepEnd(app, execution)).sort()).toEqual([...bought].sort());
     expect(app.sandbox.requestCount('releaseNumber')).toBe(2);
     expect((await sandboxNumbers(app)).map((entry) => entry.number)).not.toEqual(expect.arrayContaining(bought));

@@ -4,13 +4,14 @@
 // functions.completeError (api.slack.com/methods/functions.completeSuccess). A button in a message the step posted
 // carries the step's function_data and token, as in bolt-js's createDummyBlockActionEventMiddlewareArgs fixture.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
-import { functionExecuted, textInput } from '../harness/payloads.js';
+import { functionExecuted } from '../harness/payloads.js';
 import { JSON_CONTENT_TYPE } from '../harness/signing.js';
 import {
   announced,
   auditRows,
+  confirmByTypedCount,
   createAgentThroughApp,
   outputNumbers,
   sandboxAgents,
@@ -19,7 +20,6 @@ import {
   stepEnd,
   stepEndCalls,
   stepPlan,
-  viewOf,
 } from './support.js';
 
 let t: TestApp;
@@ -153,19 +153,7 @@ describe('the change steps, confirmed by the person who ran the workflow', () =>
   it('Release numbers: takes a filter, asks for the count typed, and completes with the numbers released', async () => {
     const { execution } = await t.runStep('release_numbers', { user_id: ADMIN, numbers: `agent ${agentId}` });
     const plan = await stepPlan(t, execution, ADMIN);
-    const pressed = await t.action({
-      userId: ADMIN,
-      actionId: ACTION.confirmBatchTyped,
-      value: plan.batchId,
-      container: plan.container,
-    });
-    const opened = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
-    await t.submit({
-      userId: ADMIN,
-      callbackId: CALLBACK.confirmBatch,
-      privateMetadata: opened.private_metadata,
-      stateValues: { [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput('2') } },
-    });
+    await confirmByTypedCount(t, ADMIN, plan, 2);
     const end = await stepEnd(t, execution);
     expect(outputNumbers(end).sort()).toEqual([...bought].sort());
     expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toEqual(expect.arrayContaining(bought));
