@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 
 export interface Exchange {
-  /** `https://host:port`: needed by a dispatcher that serves any origin (undici's global agent), not by a Pool. */
+  /** `https://host:port`: needed by a dispatcher that serves any origin (an undici Agent), not by a Pool. */
   origin?: string;
   method: 'GET' | 'POST' | 'DELETE';
   path: string;

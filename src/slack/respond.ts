@@ -2,7 +2,7 @@
 // answer), an ephemeral message in the channel, then a direct message from the app. Each route is seen by that
 // user alone, so even an agent token may take any of them.
 import { Agent } from 'undici';
-import { exchange } from '../http-exchange.js';
+import { ExchangeFailed, exchange } from '../http-exchange.js';
 import type { Logger } from '../log.js';
 import { SLACK_BUDGETS, type SlackClients, slackErrorCode } from './clients.js';
 import type { SlackMessage } from './views/blocks.js';
@@ -57,8 +57,11 @@ export function privateReply(clients: SlackClients, to: Recipient, logger: Logge
   };
 }
 
+/** Why a route failed, for the log: a failed exchange says what failed under it (a refused connection, say). */
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message.slice(0, 120) : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const under = error instanceof ExchangeFailed && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${under}`.slice(0, 120);
 }
 
 /**

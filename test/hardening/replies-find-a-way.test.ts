@@ -6,6 +6,7 @@ import { ACTION } from '../../src/slack/ids.js';
 import { announcedWith, announcementCalls, auditRows, shownText } from '../e2e/support.js';
 import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
+import { freePort } from './process-support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -74,6 +75,24 @@ describe('an agent token whose response_url fails', () => {
     expect(undelivered?.error_message).toContain('reached no one');
     // The announcement still went out: the agent exists, whoever could see its token.
     await announcedWith(t, `created agent *${name}*`);
+  });
+});
+
+describe('a response_url nobody answers', () => {
+  it('is left for an ephemeral message, and the log says what failed under the post', async () => {
+    const since = t.slack.mark();
+    const closed = `http://127.0.0.1:${await freePort()}/respond/nobody`;
+    await t.command('agents', OPERATOR, { responseUrl: closed });
+    await t.slack.waitFor('chat.postEphemeral', (call) => call.body.user === OPERATOR, { since });
+    await t.settled();
+    const fallback = t.logs
+      .entries()
+      .filter((entry) => entry.msg === 'reply delivered by a fallback')
+      .at(-1);
+    expect(fallback).toMatchObject({ route: 'ephemeral' });
+    expect(String((fallback?.failures as string[] | undefined)?.[0])).toMatch(
+      /^response_url: the request failed: .*ECONNREFUSED/,
+    );
   });
 });
 
