@@ -4,12 +4,15 @@
 // or it reached the provider, and is checked with it. Intents are noted by ops once written, the provider client's
 // requests from the composition root (server.ts); the Slack layer opens a scope around each delivery.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RecordsSeen } from './store/records-memo.js';
 
 interface Scope {
   intentOpened: boolean;
   changeSent: boolean;
   /** The settings' version read with the delivery's key, before any listener had it (see store/dedupe.ts). */
   settingsVersion?: number;
+  /** The records as found with the delivery's key: a page of agents read at that version or later will do. */
+  records?: RecordsSeen;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
@@ -41,15 +44,22 @@ export function noteIntentOpened(): void {
   if (scope) scope.intentOpened = true;
 }
 
-/** The settings' version as the delivery under way found it, when its key was recorded. */
-export function noteSettingsVersion(version: number): void {
+/** The settings' version and the records as the delivery under way found them, when its key was recorded. */
+export function noteVersionsSeen(settingsVersion: number, records: RecordsSeen): void {
   const scope = scopes.getStore();
-  if (scope) scope.settingsVersion = version;
+  if (!scope) return;
+  scope.settingsVersion = settingsVersion;
+  scope.records = records;
 }
 
 /** The settings' version the delivery under way found, if any: no setting changed before it is older than that. */
 export function settingsVersionSeen(): number | undefined {
   return scopes.getStore()?.settingsVersion;
+}
+
+/** The records as the delivery under way found them, if any: a page read at their version misses nothing older. */
+export function recordsSeen(): RecordsSeen | undefined {
+  return scopes.getStore()?.records;
 }
 
 /** A request that may change the provider's state was sent on behalf of the delivery under way, if any. */

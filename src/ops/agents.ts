@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { counted } from '../counts.js';
+import { recordsSeen } from '../delivery-scope.js';
 import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done } from './carry-out.js';
@@ -24,7 +25,7 @@ export interface AgentSummary {
   /** As given when the app created it; undefined for an agent created elsewhere. */
   language?: string;
   /** Numbers routed to the agent, from the app's own routing records. */
-  numbers: string[];
+  numbers: readonly string[];
 }
 
 /** Which agents a listing shows. It travels in buttons, hence a schema. */
@@ -54,7 +55,10 @@ export async function listAgents(
     request,
     filter,
   );
-  const records = await deps.store.routes.ofAgents(page.items.map((agent) => agent.id));
+  const records = await deps.store.routes.ofAgents(
+    page.items.map((agent) => agent.id),
+    recordsSeen(),
+  );
   const items = page.items.map((agent) => ({
     ...agent,
     language: records.get(agent.id)?.language,

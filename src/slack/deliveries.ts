@@ -1,6 +1,6 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { z } from 'zod';
-import { noteSettingsVersion } from '../delivery-scope.js';
+import { noteVersionsSeen } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
 import type { DeliveriesRepo } from '../store/store.js';
 
@@ -21,7 +21,7 @@ export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Mi
     if (!key.success) return args.next();
     const seen = await keys.firstSeen(key.data);
     if (seen.first) {
-      noteSettingsVersion(seen.settingsVersion);
+      noteVersionsSeen(seen.settingsVersion, seen.records);
       return args.next();
     }
     logger.info({ delivery: key.data, retry: args.context.retryNum }, 'dropped a repeated delivery');

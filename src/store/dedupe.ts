@@ -1,9 +1,15 @@
 // Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once.
 import { z } from 'zod';
+import { RecordsMemo, type RecordsSeen } from './records-memo.js';
 import { SETTINGS_VERSION } from './settings.js';
 import type { Sql } from './sql.js';
 
-const recorded = z.object({ key: z.string(), settings_version: z.coerce.number() });
+const recorded = z.object({
+  key: z.string(),
+  settings_version: z.coerce.number(),
+  records_version: z.coerce.number(),
+});
+const RECORDS_VERSION = 'SELECT COALESCE((SELECT version FROM records_version WHERE id = 1), 0)';
 
 export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 
@@ -12,12 +18,13 @@ const MAX_BATCH = 100;
 
 // A key older than the TTL counts as new and is taken over, so the answer never depends on pruning. The keys the
 // statement inserted or took over come back: those are seen for the first time. Each comes back with the settings'
-// version, read in the same statement: a delivery then knows whether the settings changed since this replica last
-// read them without a round trip of its own (see ops/settings-in-force.ts).
+// version and the records', read in the same statement: a delivery then knows whether the settings (or the routes and
+// languages a page of agents shows) changed since this replica last read them without a round trip of its own (see
+// ops/settings-in-force.ts and records-memo.ts).
 const recordText = (count: number) => `
   INSERT INTO delivery_keys (key, seen_at) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}
   ON CONFLICT (key) DO UPDATE SET seen_at = excluded.seen_at WHERE delivery_keys.seen_at <= ?
-  RETURNING key, (${SETTINGS_VERSION}) AS settings_version`;
+  RETURNING key, (${SETTINGS_VERSION}) AS settings_version, (${RECORDS_VERSION}) AS records_version`;
 const RECORD: string[] = [];
 const record = (count: number): string => {
   RECORD[count] ??= recordText(count);
@@ -30,8 +37,8 @@ export interface Pruning {
   lastAt: number;
 }
 
-/** A delivery's key recorded: a repeat, or the first, with the settings' version as of the recording. */
-export type Seen = { first: false } | { first: true; settingsVersion: number };
+/** A delivery's key recorded: a repeat, or the first, with the settings' version and the records as it found them. */
+export type Seen = { first: false } | { first: true; settingsVersion: number; records: RecordsSeen };
 
 interface Waiting {
   key: string;
@@ -48,18 +55,20 @@ export class DeliveryKeys {
   readonly #ttlMs: number;
   readonly #now: () => Date;
   readonly #pruning: Pruning;
+  readonly #records: RecordsMemo;
   readonly #waiting: Waiting[] = [];
 
   constructor(
     private readonly sql: Sql,
-    options: { ttlMs?: number; now?: () => Date; pruning: Pruning },
+    options: { ttlMs?: number; now?: () => Date; pruning: Pruning; records?: RecordsMemo },
   ) {
     this.#ttlMs = options.ttlMs ?? DEFAULT_DELIVERY_KEY_TTL_MS;
     this.#now = options.now ?? (() => new Date());
     this.#pruning = options.pruning;
+    this.#records = options.records ?? new RecordsMemo();
   }
 
-  /** The first caller with this key within the TTL is told so, with the settings' version; every repeat is not. */
+  /** The first caller with this key within the TTL is told so, with the versions found; every repeat is not. */
   firstSeen(key: string): Promise<Seen> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ key, resolve, reject });
@@ -74,17 +83,17 @@ export class DeliveryKeys {
       const first = await this.#record([...new Set(batch.map((waiting) => waiting.key))]);
       // A key given twice in one batch is new for its first caller only.
       for (const waiting of batch) {
-        const settingsVersion = first.get(waiting.key);
+        const seen = first.get(waiting.key);
         first.delete(waiting.key);
-        waiting.resolve(settingsVersion === undefined ? { first: false } : { first: true, settingsVersion });
+        waiting.resolve(seen ?? { first: false });
       }
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
     }
   }
 
-  /** Records the keys; returns those seen for the first time, each with the settings' version. */
-  async #record(keys: string[]): Promise<Map<string, number>> {
+  /** Records the keys; returns those seen for the first time, each with the versions found. */
+  async #record(keys: string[]): Promise<Map<string, Seen>> {
     const now = this.#now().getTime();
     const cutoff = new Date(now - this.#ttlMs).toISOString();
     // Pruning at most once per TTL keeps the table to about two TTLs of keys at one indexed DELETE per TTL. The time
@@ -96,6 +105,11 @@ export class DeliveryKeys {
     const seenAt = new Date(now).toISOString();
     const params = [...keys.flatMap((key) => [key, seenAt]), cutoff];
     const rows = (await this.sql.all(record(keys.length), params)).map((row) => recorded.parse(row));
-    return new Map(rows.map((row) => [row.key, row.settings_version]));
+    return new Map(
+      rows.map((row) => [
+        row.key,
+        { first: true, settingsVersion: row.settings_version, records: this.#records.seen(row.records_version) },
+      ]),
+    );
   }
 }

@@ -517,6 +517,63 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       CREATE INDEX workflow_steps_open ON workflow_steps (started_at) WHERE ended_at IS NULL;
     `,
   },
+  {
+    version: 15,
+    name: "records' version: moved on by every change to routes and agent_facts, whoever makes it",
+    // Read with each delivery's key (store/dedupe.ts), so that a page of agents can reuse the records it read at that
+    // version. Triggers keep it, so that no writer can forget it. Its row is written by the first change, as the
+    // settings' version's is.
+    sqlite: `
+      CREATE TABLE records_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+      );
+      CREATE TRIGGER routes_insert AFTER INSERT ON routes BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+      END;
+      CREATE TRIGGER routes_update AFTER UPDATE ON routes BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+      END;
+      CREATE TRIGGER routes_delete AFTER DELETE ON routes BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+      END;
+      CREATE TRIGGER agent_facts_insert AFTER INSERT ON agent_facts BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+      END;
+      CREATE TRIGGER agent_facts_update AFTER UPDATE ON agent_facts BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+      END;
+      CREATE TRIGGER agent_facts_delete AFTER DELETE ON agent_facts BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+      END;
+    `,
+    postgres: `
+      CREATE TABLE records_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version BIGINT NOT NULL
+      );
+      CREATE FUNCTION records_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO records_version (id, version) VALUES (1, 1)
+          ON CONFLICT (id) DO UPDATE SET version = records_version.version + 1;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER routes_changed AFTER INSERT OR UPDATE OR DELETE ON routes
+        FOR EACH ROW EXECUTE FUNCTION records_changed();
+      CREATE TRIGGER routes_truncated AFTER TRUNCATE ON routes
+        FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
+      CREATE TRIGGER agent_facts_changed AFTER INSERT OR UPDATE OR DELETE ON agent_facts
+        FOR EACH ROW EXECUTE FUNCTION records_changed();
+      CREATE TRIGGER agent_facts_truncated AFTER TRUNCATE ON agent_facts
+        FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */

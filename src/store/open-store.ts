@@ -20,6 +20,7 @@ import { SchemaVersionError } from './migrations.js';
 import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
+import { RecordsMemo } from './records-memo.js';
 import { RoutingRecords } from './routes.js';
 import { SettingsRows } from './settings.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
@@ -86,18 +87,20 @@ type RepoMakers = { [K in keyof Repos]: (sql: Sql, inTransaction: boolean) => Re
 
 function repoMakers(options: StoreOptions & { now: () => Date; replica: string }): RepoMakers {
   const { now, replica } = options;
-  // Shared by every binding, so that keys are pruned once per time to live, not once per transaction.
+  // Shared by every binding, so that keys are pruned once per time to live, not once per transaction, and pages of
+  // agents' records read by one are kept for the next.
   const pruning = { lastAt: Number.NEGATIVE_INFINITY };
+  const records = new RecordsMemo();
   return {
     audit: (sql, inTransaction) => new AuditLog(sql, { now, inTransaction }),
     auditChanges: (sql) => new AuditChanges(sql),
     confirmations: (sql) => new Confirmations(sql, { now }),
     approvals: (sql) => new Approvals(sql, { now }),
     intents: (sql) => new Intents(sql, { now, replica }),
-    routes: (sql) => new RoutingRecords(sql, { now }),
-    facts: (sql) => new LearnedFacts(sql, { now }),
+    routes: (sql, inTransaction) => new RoutingRecords(sql, { now, memo: records, inTransaction }),
+    facts: (sql) => new LearnedFacts(sql, { now, memo: records }),
     snapshot: (sql) => new ProviderSnapshot(sql),
-    deliveries: (sql) => new DeliveryKeys(sql, { now, pruning }),
+    deliveries: (sql) => new DeliveryKeys(sql, { now, pruning, records }),
     openAnnouncements: (sql) => new OpenAnnouncements(sql),
     leases: (sql) => new Leases(sql, { now, replica }),
     batches: (sql) => new Batches(sql, { now }),

@@ -14,7 +14,8 @@ import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
-import type { AgentRecords, RouteRecord } from './routes.js';
+import type { AgentRecords, RecordsSeen } from './records-memo.js';
+import type { RouteRecord } from './routes.js';
 import type { StoredSettings } from './settings.js';
 import type { TransactionOptions, Writable } from './sql.js';
 import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
@@ -99,8 +100,11 @@ export interface RoutesRepo {
   set(input: { phoneNumber: string; agentId: string; numberId?: string; updatedBy: string }): Promise<RouteRecord>;
   forNumber(phoneNumber: string): Promise<RouteRecord | undefined>;
   forAgent(agentId: string): Promise<RouteRecord[]>;
-  /** The numbers routed to each of these agents, in number order, and the language the app learnt for each. */
-  ofAgents(agentIds: string[]): Promise<Map<string, AgentRecords>>;
+  /**
+   * The numbers routed to each of these agents, in number order, and the language the app learnt for each; with
+   * `seen`, as new as the records a delivery found (a page read since may answer).
+   */
+  ofAgents(agentIds: string[], seen?: RecordsSeen): Promise<ReadonlyMap<string, AgentRecords>>;
   removeNumber(phoneNumber: string): Promise<void>;
   removeAgent(agentId: string): Promise<void>;
   all(): Promise<RouteRecord[]>;
@@ -125,7 +129,10 @@ export interface SnapshotRepo {
 
 /** Keys of Slack deliveries already handled, so that a retried delivery acts once. */
 export interface DeliveriesRepo {
-  /** Whether a key is seen the first time (within its time to live), and then the settings' version as of then. */
+  /**
+   * Whether a key is seen the first time (within its time to live), and then the settings' version and the records'
+   * as of then.
+   */
   firstSeen(key: string): Promise<Seen>;
 }
 

@@ -5,10 +5,11 @@
 // replica made them. Real processes, one fake Slack, one sandbox, and this run's engine (a SQLite file or a Postgres
 // database).
 import { expect, it } from 'vitest';
+import { ACTION } from '../../src/slack/ids.js';
 import { verifyChain } from '../../src/store/audit-chain.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
 import { ProviderSnapshot } from '../../src/store/provider-snapshot.js';
-import { shownText } from '../e2e/support.js';
+import { blocksOf, onlyButton, shownText } from '../e2e/support.js';
 import { BOT_TOKEN, NOTIFY_CHANNEL, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
@@ -19,8 +20,10 @@ import {
   availableNumber,
   buyHeldAtProvider,
   inspectDatabase,
+  numbersAndAgent,
   outcome,
   pressConfirm,
+  providerCall,
   purchased,
   type Replica,
   startReplicas,
@@ -154,6 +157,51 @@ it('a Slack retry that reaches another replica is dropped: the command acts once
   const { confirmations, trail } = await inspectDatabase(bed.database);
   expect(confirmations).toHaveLength(1);
   expect(trail).toEqual(['number.buy requested']);
+});
+
+let commands = 0;
+
+/** A command from the operator to one replica: its answer, once the replica stopped working on it. */
+async function answerTo(replica: Replica, text: string) {
+  const id = `replicas-command-${++commands}`;
+  const body = slashCommand({ text, userId: OPERATOR, responseUrl: bed.slack.respondUrl(id) });
+  const acked = await postToSlackApp(replica.eventsUrl, SIGNING_SECRET, body);
+  expect(acked.status).toBe(200);
+  bed.slack.showAcknowledgement(id, acked.json);
+  return outcome(bed.slack, id);
+}
+
+/** An agent's row on a page of agents: its name and id, then its status, language and numbers. */
+async function rowOf(replica: Replica, agentName: string): Promise<string> {
+  const page = shownText(await answerTo(replica, 'agents'));
+  return page
+    .slice(page.indexOf(`*${agentName}*`))
+    .split('\n')
+    .slice(0, 2)
+    .join('\n');
+}
+
+it("a page of agents shows another replica's map at the next command, though this one read the page before", async () => {
+  const [a, b] = await replicas(2);
+  if (!a || !b) throw new Error('two replicas');
+  const bonn = await numbersAndAgent(bed.sandbox, 'DE', 1, { name: 'Bonn desk', language: 'de-DE' });
+  const koeln = String(
+    (await providerCall(bed.sandbox, 'POST', '/ai-agents', { name: 'Köln desk', language: 'de-DE' })).id,
+  );
+  const [number] = (await purchased(bed.sandbox)).filter((owned) => owned.startsWith('+49'));
+  if (!number) throw new Error('a German number');
+  expect(await rowOf(b, 'Bonn desk')).toContain('no numbers routed');
+
+  expect(shownText(await answerTo(a, `map ${number} ${bonn}`))).toContain('Routed');
+  expect(await rowOf(b, 'Bonn desk')).toContain(number);
+
+  // And back the other way: a re-route confirmed through B moves the number on the page A read since.
+  expect(await rowOf(a, 'Bonn desk')).toContain(number);
+  const asked = await answerTo(b, `map ${number} ${koeln}`);
+  const confirmed = await pressConfirm(bed.slack, b.eventsUrl, onlyButton(blocksOf(asked), ACTION.confirmChange));
+  expect(shownText(await outcome(bed.slack, confirmed))).toContain('Re-routed');
+  expect(await rowOf(a, 'Bonn desk')).toContain('no numbers routed');
+  expect(await rowOf(a, 'Köln desk')).toContain(number);
 });
 
 it('three replicas started together on an empty database all come up, on the schema this code knows', async () => {

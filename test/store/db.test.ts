@@ -52,6 +52,7 @@ describe('openDatabase', () => {
       'open_announcements',
       'provider_snapshot',
       'provider_snapshot_taken',
+      'records_version',
       'routes',
       'settings',
       'settings_version',

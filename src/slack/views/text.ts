@@ -7,7 +7,7 @@ export function agentLabel(agent: { id: string; name?: string }): string {
 }
 
 /** `+1…, +1… and 3 more`: a list that cannot outgrow the line it sits in. */
-export function listOf(items: string[], max: number): string {
+export function listOf(items: readonly string[], max: number): string {
   const shown = items.slice(0, max).map(escapeMrkdwn).join(', ');
   return items.length > max ? `${shown} and ${(items.length - max).toLocaleString('en-US')} more` : shown;
 }
