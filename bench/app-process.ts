@@ -1,5 +1,5 @@
 // An app under test, alone in its process so that its memory and CPU are its own: `voice` is Voice Ops as
-// `startVoiceOps` builds it (HTTP mode, a fresh temporary SQLite file, or the Postgres database at BENCH_DATABASE_URL
+// `startVoiceOps` of the compiled dist/ builds it (HTTP mode, a fresh temporary SQLite file, or the Postgres database at BENCH_DATABASE_URL
 // when given; LOG_LEVEL from the environment), `bare` is a Bolt app of the same Bolt whose `/voice` listener only
 // acknowledges: the floor. `bare-respond` acknowledges and then posts a one-line reply through Bolt's respond(): the
 // floor of any app that answers every command.
@@ -15,9 +15,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { App, LogLevel } from '@slack/bolt';
-import { parseConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { startVoiceOps } from '../src/server.js';
 import { ADMIN, BOT_TOKEN, OPERATOR } from './constants.js';
 import { cpuMs, serveParent } from './ipc.js';
 
@@ -66,7 +63,23 @@ async function memory(): Promise<MemorySample> {
   return { rss, heapUsed, heapTotal, external, gc: Boolean(gc) };
 }
 
+/**
+ * Voice Ops as it ships: dist/, compiled by tsc, which `npm start` runs (the bench builds it first). Through tsx the
+ * sources would pay a cost the shipped code does not: esbuild's keepNames, a call that names each function as it is
+ * created, on every closure of every command.
+ */
+async function shippedVoiceOps() {
+  const load = (module: string): Promise<unknown> => import(new URL(`../dist/${module}`, import.meta.url).href);
+  const [config, log, server] = await Promise.all([load('config.js'), load('log.js'), load('server.js')]);
+  return {
+    ...(config as Pick<typeof import('../src/config.js'), 'parseConfig'>),
+    ...(log as Pick<typeof import('../src/log.js'), 'createLogger'>),
+    ...(server as Pick<typeof import('../src/server.js'), 'startVoiceOps'>),
+  };
+}
+
 async function startVoice(): Promise<{ url: string; stop(): Promise<void> }> {
+  const { parseConfig, createLogger, startVoiceOps } = await shippedVoiceOps();
   const dir = mkdtempSync(join(tmpdir(), 'voice-ops-bench-'));
   const config = parseConfig({
     SLACK_BOT_TOKEN: BOT_TOKEN,

@@ -1,7 +1,7 @@
 // The parent's side of the child processes: each child is a TypeScript file run with `node --import tsx`, talks
 // JSON over the IPC channel (one `ready` message, then numbered requests and replies), and has its output
 // collected instead of printed, so that a warning a child logs is counted and shown once, not mixed into the table.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -43,6 +43,11 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   readyTimeoutMs?: number;
   maxLines?: number;
+}
+
+/** Builds dist/ when a source is newer than it, as `npm start` does: the app processes run it (bench/app-process.ts). */
+export function buildDist(): void {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: REPO_ROOT, stdio: 'inherit' });
 }
 
 /** Starts `node --import tsx <file> ...args` with an IPC channel and waits for its `ready` message. */

@@ -55,6 +55,9 @@ const RULES: readonly [RegExp, Part][] = [
   [/\/node_modules\/undici\/|node:internal\/deps\/undici/, 'HTTP client (undici), sending and reading'],
 ];
 
+/** The source a compiled module of dist/ (what the bench runs) was built from: the rules name sources. */
+const sourceOf = (url: string): string => url.replace(/\/dist\/(.*)\.js$/, '/src/$1.ts');
+
 function partOfFrame(url: string, functionName: string): Part | undefined {
   if (functionName === '(garbage collector)') return 'garbage collection';
   return RULES.find(([pattern]) => pattern.test(url))?.[1];
@@ -75,7 +78,7 @@ export function topFrames(profile: CpuProfile, count: number): { frame: string; 
     const part = parts(node.id);
     if (!ms || part === 'idle') continue;
     const { functionName, url } = node.callFrame;
-    const frame = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|src)\//, '$1/')}`;
+    const frame = `${functionName || '(anonymous)'} ${sourceOf(url).replace(/^.*\/(node_modules|src)\//, '$1/')}`;
     const seen = byFrame.get(frame) ?? { part, ms: 0 };
     byFrame.set(frame, { part, ms: seen.ms + ms });
   }
@@ -107,7 +110,8 @@ function partsById(profile: CpuProfile): (id: number) => Part | 'idle' {
     if (known) return known;
     const node = byId.get(id);
     if (!node) return 'rest';
-    const { url, functionName } = node.callFrame;
+    const { functionName } = node.callFrame;
+    const url = sourceOf(node.callFrame.url);
     const up = parent.get(id);
     const part: Part | 'idle' = IDLE.has(functionName)
       ? 'idle'

@@ -5,7 +5,7 @@
 import { createDatabase, postgresBinaries, startPostgres } from '../test/harness/postgres.js';
 import type { AppKind, AppReady } from './app-process.js';
 import { SIGNING_SECRET } from './constants.js';
-import { type Child, spawnChild } from './ipc.js';
+import { buildDist, type Child, spawnChild } from './ipc.js';
 import { cpuProfile, PARTS, type Part, splitProfile, topFrames } from './profile-split.js';
 import { drive, type Session } from './session.js';
 import type { StubsReady } from './stubs-process.js';
@@ -62,6 +62,7 @@ function table(columns: Column[]): string {
 }
 
 async function main(): Promise<void> {
+  buildDist();
   const stubs = await spawnChild<StubsReady>('bench/stubs-process.ts', []);
   const postgres = postgresBinaries() === undefined ? undefined : await startPostgres();
   try {

@@ -14,7 +14,7 @@ import { batchAlone, measureBatch } from './batch.js';
 import { SCALE, SIGNING_SECRET } from './constants.js';
 import { measureEngines } from './engines.js';
 import { measureFlood } from './flood.js';
-import { type Child, REPO_ROOT, spawnChild } from './ipc.js';
+import { buildDist, type Child, REPO_ROOT, spawnChild } from './ipc.js';
 import { measureLists } from './lists.js';
 import { measureMemory } from './memory.js';
 import { measureModals } from './modal.js';
@@ -97,6 +97,7 @@ async function startApp(
 
 async function main(): Promise<void> {
   log(`machine: ${machine.nproc} × ${machine.cpu}, node ${machine.node}`);
+  buildDist();
   const stubs = await spawnChild<StubsReady>('bench/stubs-process.ts', []);
   const children: Child<unknown>[] = [stubs];
   const batchApp = (sandboxUrl: string, databaseUrl?: string) =>

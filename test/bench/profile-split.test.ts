@@ -60,4 +60,22 @@ describe('splitProfile', () => {
     expect(split.get("the answer's post")).toBe(0);
     expect(split.get('node: HTTP, sockets, timers')).toBeCloseTo(0.1);
   });
+  it('names the parts of the compiled dist/ the bench runs by the sources they were built from', () => {
+    const split = splitProfile(
+      profile(
+        [
+          frame(1, '(root)', '', [2, 4]),
+          frame(2, '#record', 'file:///app/dist/store/dedupe.js', [3]),
+          frame(3, 'all', 'file:///app/dist/store/postgres-sql.js'),
+          frame(4, 'agentsMessage', 'file:///app/dist/slack/views/agents.js'),
+        ],
+        [
+          [3, 100],
+          [4, 200],
+        ],
+      ),
+    );
+    expect(split.get('delivery key')).toBeCloseTo(0.1);
+    expect(split.get('the answer: ops and views')).toBeCloseTo(0.2);
+  });
 });
