@@ -55,8 +55,11 @@ const RULES: readonly [RegExp, Part][] = [
   [/\/node_modules\/undici\/|node:internal\/deps\/undici/, 'HTTP client (undici), sending and reading'],
 ];
 
-/** The source a compiled module of dist/ (what the bench runs) was built from: the rules name sources. */
-const sourceOf = (url: string): string => url.replace(/\/dist\/(.*)\.js$/, '/src/$1.ts');
+/** The source a compiled module of the app's dist/ (what the bench runs) was built from: the rules name sources. */
+const APP_DIST = new URL('../dist/', import.meta.url).href;
+const APP_SRC = new URL('../src/', import.meta.url).href;
+const sourceOf = (url: string): string =>
+  url.startsWith(APP_DIST) && url.endsWith('.js') ? `${APP_SRC}${url.slice(APP_DIST.length, -'.js'.length)}.ts` : url;
 
 function partOfFrame(url: string, functionName: string): Part | undefined {
   if (functionName === '(garbage collector)') return 'garbage collection';

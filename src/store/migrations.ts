@@ -574,6 +574,22 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
     `,
   },
+  {
+    version: 16,
+    name: "records' version on Postgres: moved on before each statement's rows are locked, not after each row",
+    // A transaction that wrote a route held the version's row while it went on locking routes (the drift pass drops
+    // several); a lone write elsewhere locked its route and then waited for the version: each waited for the other.
+    // Taken before any row, the version is every writer's first lock. SQLite has one writer at a time.
+    sqlite: '-- Postgres only',
+    postgres: `
+      DROP TRIGGER routes_changed ON routes;
+      DROP TRIGGER agent_facts_changed ON agent_facts;
+      CREATE TRIGGER routes_changing BEFORE INSERT OR UPDATE OR DELETE ON routes
+        FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
+      CREATE TRIGGER agent_facts_changing BEFORE INSERT OR UPDATE OR DELETE ON agent_facts
+        FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */

@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { type CpuProfile, splitProfile } from '../../bench/profile-split.js';
 
+/** A module of the app's compiled dist/, by its URL as V8 names it. */
+const inDist = (module: string) => new URL(`../../dist/${module}`, import.meta.url).href;
+
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
   id,
   callFrame: { functionName, url },
@@ -65,9 +68,9 @@ describe('splitProfile', () => {
       profile(
         [
           frame(1, '(root)', '', [2, 4]),
-          frame(2, '#record', 'file:///app/dist/store/dedupe.js', [3]),
-          frame(3, 'all', 'file:///app/dist/store/postgres-sql.js'),
-          frame(4, 'agentsMessage', 'file:///app/dist/slack/views/agents.js'),
+          frame(2, '#record', inDist('store/dedupe.js'), [3]),
+          frame(3, 'all', inDist('store/postgres-sql.js')),
+          frame(4, 'agentsMessage', inDist('slack/views/agents.js')),
         ],
         [
           [3, 100],

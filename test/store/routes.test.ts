@@ -110,6 +110,11 @@ describe.each(ENGINES)('RoutingRecords on %s', (engine) => {
     expect(await numbersOf(third)).toEqual(['+15550100', '+15550200']);
     await here.removeNumber('+15550100');
     expect(await numbersOf(third)).toEqual(['+15550200']);
+    // So does a language it learnt, which the page shows too.
+    const fourth = await arrived('d4');
+    expect((await here.ofAgents(['agent-1'], fourth)).get('agent-1')?.language).toBeUndefined();
+    await new LearnedFacts(sql, { memo }).rememberAgent('agent-1', 'de-DE');
+    expect((await here.ofAgents(['agent-1'], fourth)).get('agent-1')?.language).toBe('de-DE');
     // Without a delivery's version (the reconciler, a sweep) the records are read as they are.
     await elsewhere.set({ phoneNumber: '+15550300', agentId: 'agent-1', updatedBy: 'U_ADA' });
     expect((await here.ofAgents(['agent-1'])).get('agent-1')?.numbers).toEqual(['+15550200', '+15550300']);
@@ -133,6 +138,29 @@ describe.each(ENGINES)('RoutingRecords on %s', (engine) => {
       .catch(() => {});
     expect(await new RoutingRecords(sql, { memo }).ofAgents(['agent-1'], seen.records)).toEqual(new Map());
   });
+
+  it.runIf(engine === 'postgres')(
+    'makes a lone write wait for a transaction writing several routes, rather than deadlock with it',
+    async () => {
+      const sql = await temp.open();
+      const routes = new RoutingRecords(sql);
+      for (const phoneNumber of ['+15550100', '+15550200']) {
+        await routes.set({ phoneNumber, agentId: 'agent-1', updatedBy: 'U_ADA' });
+      }
+      let lone: Promise<void> | undefined;
+      await sql.transaction(async (tx) => {
+        const inside = new RoutingRecords(tx, { inTransaction: true });
+        await inside.removeNumber('+15550100');
+        // Another replica drops the second route on its own, while this transaction holds the first.
+        lone = routes.removeNumber('+15550200');
+        const waiting = "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'";
+        while (((await sql.get<{ n: number }>(waiting))?.n ?? 0) === 0) await new Promise((r) => setTimeout(r, 10));
+        await inside.removeNumber('+15550200');
+      });
+      await lone;
+      expect(await routes.all()).toEqual([]);
+    },
+  );
 
   it('maps every routed number to its agent', async () => {
     const { routes } = await records();
