@@ -95,7 +95,7 @@ interface Table {
   key: string[];
 }
 
-// Kept by triggers as the rows of other tables arrive (migration 15): the copy's own inserts set it going.
+// Kept by triggers as the rows of other tables arrive (migrations 15 and 16): the copy's own inserts set it going.
 const KEPT_BY_TRIGGERS = new Set(['records_version']);
 
 /** The app's tables as the file's schema has them: every table but SQLite's own and those triggers keep. */

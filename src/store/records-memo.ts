@@ -1,7 +1,8 @@
 // Pages of agents' records (their numbers and languages), kept as read at the records' version. The version moves on
-// with every change to routes and agent_facts, whoever makes it (migration 15's triggers), and each delivery reads it
-// with its key (dedupe.ts). A delivery that arrived at a version the kept page was read at, or before, needs nothing
-// newer: it is answered from here, which on Postgres saves a round trip to the server for every page of agents.
+// with every change to routes and agent_facts, whoever makes it (the triggers of migrations 15 and 16), and each
+// delivery reads it with its key (dedupe.ts). A delivery that arrived at a version the kept page was read at, or
+// before, needs nothing newer: it is answered from here, which on Postgres saves a round trip to the server for every
+// page of agents.
 
 /** The records as a delivery found them: their version as its key was recorded, and this process's writes by then. */
 export interface RecordsSeen {
