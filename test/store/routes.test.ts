@@ -153,7 +153,10 @@ describe.each(ENGINES)('RoutingRecords on %s', (engine) => {
         await inside.removeNumber('+15550100');
         // Another replica drops the second route on its own, while this transaction holds the first.
         lone = routes.removeNumber('+15550200');
-        const waiting = "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'";
+        // Its statement is at the server, waiting for a lock, before this transaction goes on. Other test files share
+        // the server: only this database's sessions count.
+        const waiting =
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()";
         while (((await sql.get<{ n: number }>(waiting))?.n ?? 0) === 0) await new Promise((r) => setTimeout(r, 10));
         await inside.removeNumber('+15550200');
       });
