@@ -2,13 +2,12 @@
 // leases and changes taken over by the others, who think it dead. Until it holds its liveness again it sends the
 // provider no change, and renews no lease; and a change begun before the loss sends nothing even after, since
 // another replica may now be settling it. Reads go on: they change nothing.
-import { AsyncLocalStorage } from 'node:async_hooks';
+//
+// A change knows the epoch it began under because its locks hand it (ops/locks.ts), not from an ambient store: on
+// Node 20 an AsyncLocalStorage in use turns on async hooks for every promise of the process.
 import type { Liveness } from './store/liveness.js';
 
 export class Fence {
-  /** The liveness epoch under which the change under way began. */
-  readonly #begun = new AsyncLocalStorage<number>();
-
   constructor(private readonly liveness: Pick<Liveness, 'held' | 'epoch'>) {}
 
   /** The liveness epoch now: what a change taking its leases begins under. */
@@ -21,13 +20,8 @@ export class Fence {
     return this.liveness.held && this.liveness.epoch === epoch;
   }
 
-  /** Runs `work` (a change holding its leases) as begun under `epoch`. */
-  run<T>(epoch: number, work: () => Promise<T>): Promise<T> {
-    return this.#begun.run(epoch, work);
-  }
-
-  /** Whether a change may be sent to the provider now, from where it is asked. */
+  /** Whether a change may be sent to the provider now by work that holds no locks of its own (the reconciler's). */
   mayChange(): boolean {
-    return this.holds(this.#begun.getStore() ?? this.liveness.epoch);
+    return this.liveness.held;
   }
 }

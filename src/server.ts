@@ -135,11 +135,10 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       // Whatever asked for a change can later tell its person that it reached the provider.
       if (request.method !== 'GET') noteChangeSent();
     },
-    mayChange: () => {
-      if (fence.mayChange()) return true;
+    mayChange: () => fence.mayChange(),
+    onWithheld: () => {
       metrics.changeWithheld();
       logger.warn('a change was not sent to the provider: this replica lost its liveness, now or since it began');
-      return false;
     },
   });
   const readiness = new ReadinessChecks(

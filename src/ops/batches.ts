@@ -23,7 +23,7 @@ import {
   undoOffer,
   workFor,
 } from './kinds/index.js';
-import { runsAnywhere } from './locks.js';
+import { type Held, runsAnywhere } from './locks.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
@@ -237,14 +237,14 @@ async function runBatch(
     work: workFor(deps, item.change, actor.userId),
   }));
   const keys = [...new Set(pending.flatMap(({ work }) => work.lockKeys))];
-  const ran = await deps.locks.tryWith(keys, batch.id, async () => {
+  const ran = await deps.locks.tryWith(keys, batch.id, async (held) => {
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
-    await deps.changes.run(describe, () => runItems(deps, actor, batch.id, pending, onProgress), batch.id);
+    await deps.changes.run(describe, () => runItems(deps, actor, batch.id, held, pending, onProgress), batch.id);
     // Cut off meanwhile: the batch is settled and told as one a dead process left, by another replica or by this one
     // once it holds its liveness again, so that it is told once.
-    if (!deps.locks.mayStillAct()) return CUT_OFF;
+    if (!held.mayStillAct()) return CUT_OFF;
     return finish(deps, actor, batch.id);
   });
   if (ran) return 'id' in ran.value ? { ok: true, view: ran.value } : ran.value;
@@ -444,6 +444,7 @@ async function runItems(
   deps: OpsDeps,
   actor: Actor,
   batchId: string,
+  held: Held,
   pending: PendingItem[],
   onProgress: OnProgress,
 ): Promise<void> {
@@ -458,7 +459,7 @@ async function runItems(
    */
   const startNext = async (deps: OpsDeps): Promise<PendingItem | undefined> => {
     // A runner cut off from its database session starts nothing more: another replica may be settling the batch.
-    const item = failed || !deps.locks.mayStillAct() ? undefined : pending[next++];
+    const item = failed || !held.mayStillAct() ? undefined : pending[next++];
     if (!item) return undefined;
     if (deps.changes.closing) {
       // The batch stops as a Stop would, and its requester gets Resume.
@@ -483,7 +484,7 @@ async function runItems(
         );
         [, following] = await bothEnded(finishing, startNext(deps));
       };
-      const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), work, settle));
+      const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), work, held, settle));
       counts.pending -= 1;
       counts[state] += 1;
       onProgress({ ...counts });

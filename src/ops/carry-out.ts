@@ -5,6 +5,7 @@ import { atomically, bothEnded, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { busy, providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
+import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
 import type { Actor, Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
@@ -68,8 +69,8 @@ export async function carryOutClaimed(
 }
 
 async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
-  const locked = await deps.locks.tryWith(work.lockKeys, correlationId, () =>
-    carryOutHeld(deps, actor, correlationId, work),
+  const locked = await deps.locks.tryWith(work.lockKeys, correlationId, (held) =>
+    carryOutHeld(deps, actor, correlationId, work, held),
   );
   if (locked) return locked.value;
   const failure = busy(work.target ?? 'that item');
@@ -90,15 +91,20 @@ export async function carryOutHeld(
   actor: Actor,
   correlationId: string,
   work: Work,
+  held: Held,
   settle?: Settle,
 ): Promise<Result<Done>> {
+  // Every request the change sends, its verification's included, goes through the client its locks hand it, so that
+  // a change begun before this replica lost its liveness sends nothing after (fence.ts).
+  const provider = deps.provider.forChange(held);
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
-  const ran = await work.run().catch(providerFailure).finally(deps.lists.invalidate);
+  const ran = await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
   // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
   // once the provider cannot still be working on it.
   if (!ran.ok && ran.unsettled && !settle) return { ...ran, message: `${ran.message} ${STILL_CHECKING}` };
   // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
-  const result = !ran.ok && ran.unsettled ? await verifiedOnceDone(deps, work.intent, actor.userId) : ran;
+  const result =
+    !ran.ok && ran.unsettled ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   await atomically(

@@ -7,6 +7,12 @@ import type { LeasesRepo } from '../store/store.js';
 const lockName = (key: string) => `lock:${key}`;
 const changeName = (correlationId: string) => `change:${correlationId}`;
 
+/** A change holding its locks, as its work sees it. */
+export interface Held {
+  /** Whether the change may still act: this replica has kept its liveness since the change began (fence.ts). */
+  mayStillAct(): boolean;
+}
+
 /**
  * Locks on resources (a number, an agent), so that two concurrent changes to the same one cannot both reach the
  * provider, whichever replicas they run on: the second is told to wait instead of queueing behind the first. Each
@@ -27,14 +33,20 @@ export class ResourceLocks {
    * another attempt at the same change (a second click): each attempt holds its leases under a name of its own, so
    * that the one refused cannot give back those of the one that runs.
    */
-  async tryWith<T>(keys: string[], correlationId: string, work: () => Promise<T>): Promise<{ value: T } | undefined> {
+  async tryWith<T>(
+    keys: string[],
+    correlationId: string,
+    work: (held: Held) => Promise<T>,
+  ): Promise<{ value: T } | undefined> {
     const names = [changeName(correlationId), ...keys.map(lockName)];
     const holder = `${correlationId} ${randomUUID()}`;
     const epoch = this.fence.epoch;
+    // Begun under this liveness: should it be lost meanwhile, the change sends nothing more (fence.ts).
+    const held: Held = { mayStillAct: () => this.fence.holds(epoch) };
     let renewing: Promise<unknown> = Promise.resolve();
     const renewal = setInterval(() => {
       // Freed by the others since this replica lost its liveness: taken again, they would hide a change they settle.
-      if (!this.fence.holds(epoch)) return;
+      if (!held.mayStillAct()) return;
       renewing = this.leases
         .take(names, holder, this.ttlMs)
         // Another holder has one: this change ran longer than the lease while it could not be renewed.
@@ -44,8 +56,7 @@ export class ResourceLocks {
     renewal.unref();
     try {
       if (!(await this.leases.take(names, holder, this.ttlMs))) return undefined;
-      // Begun under this liveness: should it be lost meanwhile, the change sends nothing more (fence.ts).
-      return { value: await this.fence.run(epoch, work) };
+      return { value: await work(held) };
     } finally {
       clearInterval(renewal);
       // A renewal still on its way would otherwise take the leases again after they were given back.
@@ -54,14 +65,6 @@ export class ResourceLocks {
       // (the database is gone) expires by itself.
       await this.leases.release(names, holder).catch(() => {});
     }
-  }
-
-  /**
-   * Inside `tryWith`'s work: whether the change may still act, this replica having kept its liveness since the change
-   * began (fence.ts).
-   */
-  mayStillAct(): boolean {
-    return this.fence.mayChange();
   }
 
   /** Whether the change's lease is held: it runs now, in this process or another replica. */

@@ -1,4 +1,5 @@
 // What carrying out a change means, whatever its kind: the provider work it names, and what that work reports.
+import type { ProviderClient } from '../provider/client.js';
 import type { CreatedAgent } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Change } from './announcements.js';
@@ -29,8 +30,11 @@ export interface Work {
   params?: Record<string, unknown>;
   /** Resources that no other change may touch meanwhile. */
   lockKeys: string[];
-  /** Calls the provider; a ProviderError thrown here becomes a failure. */
-  run: () => Promise<Result<Finished>>;
+  /**
+   * Calls the provider through `provider`, the client its locks hand the change (see carryOutHeld); a ProviderError
+   * thrown here becomes a failure.
+   */
+  run: (provider: ProviderClient) => Promise<Result<Finished>>;
 }
 
 /** What the provider shows became of a change: done (with what the requester should know), or not. */

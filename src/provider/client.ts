@@ -51,6 +51,13 @@ export interface ProviderClientOptions {
   onRequest?: (request: { method: string; endpoint: string; seconds: number; error?: ProviderErrorKind }) => void;
   /** Whether a change may be sent now (see fence.ts); when not, it fails as `withheld` and nothing is sent. */
   mayChange?: () => boolean;
+  /** Told of each change withheld, by `mayChange` or by the change's own locks (see `forChange`). */
+  onWithheld?: () => void;
+}
+
+/** A change holding its locks (ops/locks.ts): whether it may still act. */
+export interface HeldChange {
+  mayStillAct(): boolean;
 }
 
 /** An agent whose creation's answer was lost, found in the agents list: its token went with the answer. */
@@ -99,6 +106,9 @@ export class ProviderClient {
   private readonly logger?: Logger;
   private readonly onRequest?: ProviderClientOptions['onRequest'];
   private readonly mayChange?: ProviderClientOptions['mayChange'];
+  private readonly onWithheld?: ProviderClientOptions['onWithheld'];
+  /** Set on a client for one change (see `forChange`). */
+  private readonly held?: HeldChange;
 
   constructor(options: ProviderClientOptions) {
     const url = new URL(checkInput(baseUrl, options.baseUrl, 'baseUrl'));
@@ -119,6 +129,16 @@ export class ProviderClient {
     this.logger = options.logger;
     this.onRequest = options.onRequest;
     this.mayChange = options.mayChange;
+    this.onWithheld = options.onWithheld;
+  }
+
+  /**
+   * This client for one change held under its locks: it sends the change only while the change may still act, so
+   * that a change begun before this replica lost its liveness sends nothing even once the liveness is back. It shares
+   * this client's connections and settings.
+   */
+  forChange(held: HeldChange): ProviderClient {
+    return Object.assign(Object.create(this) as ProviderClient, { held });
   }
 
   /**
@@ -382,7 +402,8 @@ export class ProviderClient {
     attempt: number,
   ): Promise<T> {
     const context = `${method} ${path}`;
-    if (method !== 'GET' && this.mayChange?.() === false) {
+    if (method !== 'GET' && (this.held?.mayStillAct() === false || this.mayChange?.() === false)) {
+      this.onWithheld?.();
       throw new ProviderError('withheld', adviceFor('withheld'));
     }
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };

@@ -105,6 +105,28 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     }
   });
 
+  it('a buy begun before the loss is not sent again after it, even once its replica holds its liveness again', async () => {
+    const app = await replica();
+    const number = await availableNumber(bed.sandbox, 'GB');
+    const buys = bed.sandbox.requestCount('buyNumber');
+    // The provider asks for a wait before the buy is sent again; meanwhile the replica is cut off, and back.
+    bed.sandbox.faults.inject('buyNumber', { type: 'rate_limit', retryAfterSeconds: 4 }, { times: 1 });
+    const pressed = await pressConfirm(bed.slack, app.eventsUrl, await askToBuy(bed.slack, app.eventsUrl, number));
+    await reached(bed.sandbox, 'buyNumber', buys);
+    const cut = await cutOff(app);
+    await cut.restore();
+
+    const told = await outcome(bed.slack, pressed);
+    expect(shownText(told)).toContain('Nothing was sent to the provider');
+    expect(bed.sandbox.requestCount('buyNumber')).toBe(buys + 1);
+    expect(await metricValue(app.eventsUrl.replace('/slack/events', ''), 'voice_ops_changes_withheld_total')).toBe(1);
+    expect((await inspectDatabase(bed.database)).trail).toEqual([
+      'number.buy requested',
+      'number.buy confirmed',
+      'number.buy failed',
+    ]);
+  });
+
   it('a batch begun before the loss sends no further item, even once its replica holds its liveness again, and is told once where it stopped', async () => {
     const count = 6;
     const agentId = await numbersAndAgent(bed.sandbox, 'FR', count, { name: 'Lyon desk', language: 'fr-FR' });

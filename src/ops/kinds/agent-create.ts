@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { agentsNamedSince } from '../../provider/client.js';
 import { type Agent, EXPECTED_STATUS } from '../../provider/schemas.js';
-import type { OpsDeps } from '../deps.js';
 import { unexpectedStatus } from '../failures.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
@@ -35,7 +34,7 @@ const tokenLostNote =
   'name, made by this request unless someone made one of the same name in the dashboard meanwhile): its token went ' +
   'with the answer and cannot be shown again. If you need the token, delete this agent and create it again.';
 
-function createAgentWork(deps: OpsDeps, change: Create): Work {
+function createAgentWork(change: Create): Work {
   const params = auditParams(change);
   return {
     action: NAME,
@@ -43,8 +42,8 @@ function createAgentWork(deps: OpsDeps, change: Create): Work {
     intent: change,
     // The name is hashed: a lock's name is stored as text, which must hold whatever a name holds.
     lockKeys: [`agent-name:${createHash('sha256').update(change.name).digest('hex')}`],
-    run: async () => {
-      const agent = await deps.provider.createAgent(params, change.namedBefore ?? []);
+    run: async (provider) => {
+      const agent = await provider.createAgent(params, change.namedBefore ?? []);
       if (agent.status !== EXPECTED_STATUS.agentCreated) {
         return unexpectedStatus('the agent creation', EXPECTED_STATUS.agentCreated, agent.status);
       }
@@ -99,7 +98,7 @@ export const agentCreate: ChangeKind<Create, Created> = {
   subject: (change) => change.agent.id,
   auditParams,
   takesFromAgent: () => false,
-  work: (deps, change) => createAgentWork(deps, change),
+  work: (_deps, change) => createAgentWork(change),
   verify: async (_deps, change, reads) => createdIn(await reads.agents(), change),
   did: ({ agent }) => ['created agent ', { strong: agent.name }, ' (', { code: agent.id }, `, ${agent.language})`],
   lookUp: (change) => `/voice agents ${change.agent.id}`,

@@ -30,16 +30,16 @@ const agentOf = (change: Delete) => ({ id: change.agentId, name: change.agentNam
 // An Undo's deletion names the creation it undoes on its outcome row too, which history tells as made by an Undo.
 const auditParams = ({ agentName, undoes }: Delete) => ({ name: agentName, ...(undoes ? { undoes } : {}) });
 
-function deleteAgentWork(deps: OpsDeps, change: Delete): Work {
+function deleteAgentWork(change: Delete): Work {
   return {
     action: NAME,
     target: change.agentId,
     params: auditParams(change),
     intent: change,
     lockKeys: [`agent:${change.agentId}`],
-    run: async () => {
+    run: async (provider) => {
       try {
-        const deleted = await deps.provider.deleteAgent(change.agentId);
+        const deleted = await provider.deleteAgent(change.agentId);
         if (deleted.status !== EXPECTED_STATUS.agentDeleted) {
           return unexpectedStatus('the deletion', EXPECTED_STATUS.agentDeleted, deleted.status);
         }
@@ -92,7 +92,7 @@ export const agentDelete: ChangeKind<Delete, Deleted> = {
   subject: (change) => change.agent.id,
   auditParams,
   takesFromAgent: () => false,
-  work: (deps, change) => deleteAgentWork(deps, change),
+  work: (_deps, change) => deleteAgentWork(change),
   verify: verifyDelete,
   did: (change) => ['deleted agent ', { agent: change.agent }],
   lookUp: (change) => `/voice audit ${change.agent.id}`,

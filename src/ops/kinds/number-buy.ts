@@ -25,16 +25,16 @@ export type Buy = z.infer<typeof buy>;
 const bought = z.object({ action: z.literal(NAME), number: numberRef });
 type Bought = z.infer<typeof bought>;
 
-function buyWork(deps: OpsDeps, change: Buy): Work {
+function buyWork(change: Buy): Work {
   return {
     action: NAME,
     target: change.number,
     intent: change,
     lockKeys: [`number:${change.number}`],
-    run: async () => {
+    run: async (provider) => {
       let bought: BoughtNumber;
       try {
-        bought = await deps.provider.buyNumber(change.number);
+        bought = await provider.buyNumber(change.number);
       } catch (error) {
         const failure = providerFailure(error);
         if (failure.reason !== 'conflict') return failure;
@@ -96,7 +96,7 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   subject: (change) => change.number.number,
   auditParams: () => undefined,
   takesFromAgent: () => false,
-  work: (deps, change) => buyWork(deps, change),
+  work: (_deps, change) => buyWork(change),
   verify: verifyBuy,
   did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
   lookUp: (change) => `/voice numbers ${change.number.number}`,

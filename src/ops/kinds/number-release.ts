@@ -30,15 +30,15 @@ type Released = z.infer<typeof released>;
 
 const auditParams = (change: Release) => ({ numberId: change.numberId });
 
-function releaseWork(deps: OpsDeps, change: Release): Work {
+function releaseWork(change: Release): Work {
   return {
     action: NAME,
     target: change.number,
     params: auditParams(change),
     intent: change,
     lockKeys: [`number:${change.number}`],
-    run: async () => {
-      const released = await deps.provider.releaseNumber(change.numberId);
+    run: async (provider) => {
+      const released = await provider.releaseNumber(change.numberId);
       if (released.status !== EXPECTED_STATUS.numberReleased) {
         return unexpectedStatus('the release', EXPECTED_STATUS.numberReleased, released.status);
       }
@@ -104,7 +104,7 @@ export const numberRelease: ChangeKind<Release, Released> = {
   subject: (change) => change.number.number,
   auditParams,
   takesFromAgent: (change) => change.routedAgent !== undefined,
-  work: (deps, change) => releaseWork(deps, change),
+  work: (_deps, change) => releaseWork(change),
   verify: verifyRelease,
   did: (change) => [
     'released ',

@@ -39,15 +39,15 @@ type Routed = z.infer<typeof routed>;
 
 const auditParams = (change: Mapping) => ({ agentId: change.agentId, previousAgentId: change.previousAgent?.id });
 
-function mapWork(deps: OpsDeps, change: Mapping, by: string): Work {
+function mapWork(change: Mapping, by: string): Work {
   return {
     action: NAME,
     target: change.phoneNumber,
     params: auditParams(change),
     intent: change,
     lockKeys: [`number:${change.phoneNumber}`, `agent:${change.agentId}`],
-    run: async () => {
-      const routed = await deps.provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
+    run: async (provider) => {
+      const routed = await provider.mapNumber({ phone_number: change.phoneNumber, agent_id: change.agentId });
       if (routed.status !== EXPECTED_STATUS.routeConnected) {
         return unexpectedStatus('the mapping', EXPECTED_STATUS.routeConnected, routed.status);
       }
@@ -123,7 +123,7 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
   auditParams,
   routesTo: agentOf,
   takesFromAgent: (change) => change.previousAgent !== undefined,
-  work: mapWork,
+  work: (_deps, change, by) => mapWork(change, by),
   verify: (deps, change, _reads, by) => remap(deps, change, by),
   did: (change) => {
     const number = { number: change.number, region: regionOf(change.number) };
