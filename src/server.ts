@@ -1,7 +1,7 @@
 // The composition root: config in, a running app out. main.ts adds the process around it.
 import { dirname, join } from 'node:path';
 import { type Config, secretValues } from './config.js';
-import { noteChangeSent } from './delivery-scope.js';
+import type { DeliveryScope } from './delivery-scope.js';
 import { Fence } from './fence.js';
 import { probeRoutes, type ReadinessCheck, ReadinessChecks } from './health.js';
 import { HttpFront, routed } from './http-front.js';
@@ -130,11 +130,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     timeoutMs: config.providerOptions.timeoutMs,
     cursorParam: config.providerOptions.cursorParam,
     logger,
-    onRequest: (request) => {
-      metrics.providerCall(request);
-      // Whatever asked for a change can later tell its person that it reached the provider.
-      if (request.method !== 'GET') noteChangeSent();
-    },
+    onRequest: (request) => metrics.providerCall(request),
     mayChange: () => fence.mayChange(),
     onWithheld: () => {
       metrics.changeWithheld();
@@ -236,6 +232,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   const slackDeps = {
     ops,
+    opsFor: (delivery: DeliveryScope) => createOps({ ...opsDeps, delivery, settings: settings.forDelivery(delivery) }),
     slack,
     people,
     homePositions: new Map(),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { counted } from '../counts.js';
-import { recordsSeen } from '../delivery-scope.js';
 import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done } from './carry-out.js';
@@ -57,7 +56,7 @@ export async function listAgents(
   );
   const records = await deps.store.routes.ofAgents(
     page.items.map((agent) => agent.id),
-    recordsSeen(),
+    deps.delivery?.records,
   );
   const items = page.items.map((agent) => ({
     ...agent,

@@ -1,5 +1,4 @@
 import { counted } from '../counts.js';
-import { noteIntentOpened } from '../delivery-scope.js';
 import { approvalsChannelOf, type Settings } from '../settings.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
@@ -151,7 +150,7 @@ export async function decide(
   if (decided === undefined) return undecidable(deps, approvalId);
   if ('ok' in decided) return decided;
   // Committed with the decision: whatever happens next, the reconciler settles it.
-  if (!isBatch(change) && to === 'approved') noteIntentOpened();
+  if (!isBatch(change) && to === 'approved') deps.delivery?.noteIntentOpened();
   await record(deps, approver, correlationId, {
     action: attempt.action,
     outcome: to,

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { noteIntentOpened } from '../delivery-scope.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, record } from './context.js';
 import type { OpsDeps } from './deps.js';
@@ -44,7 +43,7 @@ export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, i
  */
 export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   await openIntent(deps, actor, correlationId, work.intent);
-  noteIntentOpened();
+  deps.delivery?.noteIntentOpened();
   return carryOutClaimed(deps, actor, correlationId, work);
 }
 
@@ -96,7 +95,10 @@ export async function carryOutHeld(
 ): Promise<Result<Done>> {
   // Every request the change sends, its verification's included, goes through the client its locks hand it, so that
   // a change begun before this replica lost its liveness sends nothing after (fence.ts).
-  const provider = deps.provider.forChange(held);
+  const provider = deps.provider.forChange({
+    mayStillAct: () => held.mayStillAct(),
+    sent: () => deps.delivery?.noteChangeSent(),
+  });
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
   // A single change the provider may still make is left to the reconciler, who audits it and tells the requester

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { noteIntentOpened } from '../delivery-scope.js';
 import type { Settings } from '../settings.js';
 import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
@@ -86,7 +85,7 @@ export async function confirm(
   });
   if ('ok' in claim) return claim;
   // Committed with the claim: whatever happens next, the reconciler settles it.
-  if (claim.status === 'claimed' && !approval) noteIntentOpened();
+  if (claim.status === 'claimed' && !approval) deps.delivery?.noteIntentOpened();
   const settled = await settle(deps, actor, claim);
   if (!settled.ok) return settled;
   const { confirmation, change } = settled;

@@ -1,5 +1,6 @@
 // What the operations run on: the provider, the store, the account's lists and the rest, handed over by the
 // composition root. A module of its own, so that the kinds of change below the operations can name it.
+import type { DeliveryScope } from '../delivery-scope.js';
 import type { InFlight } from '../in-flight.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
@@ -37,4 +38,9 @@ export interface OpsDeps {
   /** The app's clock, for the windows of the buy limits. */
   now: () => Date;
   logger: Logger;
+  /**
+   * The Slack delivery these deps serve, when they serve one (see slack/database-faults.ts): what it set going, and the
+   * versions its key found, which its reads use.
+   */
+  delivery?: DeliveryScope;
 }

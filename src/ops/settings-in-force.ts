@@ -4,35 +4,46 @@
 // replica is therefore in force here from the next request after its answer, with no restart, no message between
 // replicas to lose, and no round trip added to a request.
 
-import { settingsVersionSeen } from '../delivery-scope.js';
+import type { DeliveryScope } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
 import { type GivenSettings, type Lock, type SettingName, type Settings, storedSettings } from '../settings.js';
 import type { SettingsRepo } from '../store/store.js';
 
-export class SettingsInForce {
-  #known?: { version: number; settings: Settings };
+/** The settings last read, and their version: one for the process, shared by every delivery's view. */
+interface Known {
+  last?: { version: number; settings: Settings };
+}
 
+export class SettingsInForce {
   constructor(
     private readonly stored: SettingsRepo,
     readonly given: GivenSettings,
     private readonly logger?: Logger,
+    private readonly known: Known = {},
+    private readonly delivery?: DeliveryScope,
   ) {}
 
+  /** The settings in force as a Slack delivery sees them: as new as its key found them, with no read of the version. */
+  forDelivery(delivery: DeliveryScope): SettingsInForce {
+    return new SettingsInForce(this.stored, this.given, this.logger, this.known, delivery);
+  }
+
   /**
-   * The settings in force now: as new as the delivery under way found them, or, `fresh`, as the store holds them at
+   * The settings in force now: as new as the delivery these serve found them, or, `fresh`, as the store holds them at
    * this moment (what a change of them checks itself against).
    */
   async current(options: { fresh?: boolean } = {}): Promise<Settings> {
-    const seen = options.fresh ? undefined : settingsVersionSeen();
+    const seen = options.fresh ? undefined : this.delivery?.settingsVersion;
     const version = seen ?? (await this.stored.version());
     // Versions only grow: settings read at this version or later are as new as the request needs.
-    if (this.#known && this.#known.version >= version) return this.#known.settings;
+    const known = this.known.last;
+    if (known && known.version >= version) return known.settings;
     const read = await this.stored.read();
     const stored = storedSettings(read.values, (setting) =>
       this.logger?.warn({ setting }, 'a stored setting is not readable: its default is in force'),
     );
     const settings = { ...stored, ...this.given.locked };
-    this.#known = { version: read.version, settings };
+    this.known.last = { version: read.version, settings };
     return settings;
   }
 

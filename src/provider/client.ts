@@ -55,9 +55,12 @@ export interface ProviderClientOptions {
   onWithheld?: () => void;
 }
 
-/** A change holding its locks (ops/locks.ts): whether it may still act. */
+/** One change, held under its locks (ops/locks.ts), as its provider requests see it. */
 export interface HeldChange {
+  /** Whether the change may still act; when not, a request that would change something is withheld. */
   mayStillAct(): boolean;
+  /** Told once each such request has ended, answered or not: it may have reached the provider. */
+  sent?(): void;
 }
 
 /** An agent whose creation's answer was lost, found in the agents list: its token went with the answer. */
@@ -437,6 +440,7 @@ export class ProviderClient {
       // Ids and queries stay out of the endpoint, so that it names one of the API's few routes.
       const endpoint = `/${path.split(/[/?]/)[1] ?? ''}`;
       this.onRequest?.({ method, endpoint, seconds: elapsed / 1000, error: failure?.kind });
+      if (method !== 'GET') this.held?.sent?.();
     }
   }
 

@@ -6,7 +6,8 @@ import type { DeliveriesRepo } from '../store/store.js';
 import { boltLogger } from './bolt-logger.js';
 import { listenersHaveIt, sayWhenDatabaseFails } from './database-faults.js';
 import { dropRepeatedDeliveries } from './deliveries.js';
-import type { SlackDeps } from './deps.js';
+import { deliveryIn } from './delivery.js';
+import { depsFor, type SlackDeps } from './deps.js';
 import type { SlackIdentity } from './identity.js';
 import { EVENT } from './ids.js';
 import { inOrder } from './in-order.js';
@@ -72,18 +73,22 @@ export function registerListeners(
   deps: SlackDeps,
   stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
 ): void {
-  const router = listenerRouter();
-  registerCommands(router.listeners, deps);
-  registerActions(router.listeners, deps);
-  registerBatchActions(router.listeners, deps);
-  registerRoutingPlan(router.listeners, deps);
-  registerViews(router.listeners, deps);
-  registerOptions(router.listeners, deps);
-  registerHome(router.listeners, deps);
-  registerUndo(router.listeners, deps);
-  registerSettings(router.listeners, deps);
-  registerHistory(router.listeners, deps);
-  registerSteps(router.listeners, deps);
+  // A listener's deps are bound to its delivery, opened by sayWhenDatabaseFails before the router.
+  const router = listenerRouter((context) => {
+    const delivery = deliveryIn(context);
+    return delivery ? depsFor(deps, delivery) : deps;
+  });
+  registerCommands(router.listeners);
+  registerActions(router.listeners);
+  registerBatchActions(router.listeners);
+  registerRoutingPlan(router.listeners);
+  registerViews(router.listeners);
+  registerOptions(router.listeners);
+  registerHome(router.listeners);
+  registerUndo(router.listeners);
+  registerSettings(router.listeners);
+  registerHistory(router.listeners);
+  registerSteps(router.listeners);
   app.use(
     inOrder([
       ignoreUnlistenedEvents(Object.values(EVENT), deps.logger),

@@ -1,7 +1,7 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { newDelivery } from '../delivery-scope.js';
 import { type DatabaseFault, databaseFault } from '../store/faults.js';
 import { DatabaseUnreachable } from '../store/sql.js';
+import { openDelivery } from './delivery.js';
 import type { SlackDeps } from './deps.js';
 import { acknowledge, tellPrivately } from './private-answer.js';
 import { requesterIn } from './who-asked.js';
@@ -49,9 +49,9 @@ const ADVICE: Record<DatabaseFault, string> = {
  */
 export function sayWhenDatabaseFails(deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const delivery = newDelivery();
+    const delivery = openDelivery(args.context);
     try {
-      await delivery.run(() => args.next());
+      await args.next();
     } catch (error) {
       const fault = databaseFault(error);
       if (fault === undefined) throw error;

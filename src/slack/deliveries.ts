@@ -1,8 +1,8 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { z } from 'zod';
-import { noteVersionsSeen } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
 import type { DeliveriesRepo } from '../store/store.js';
+import { deliveryIn } from './delivery.js';
 
 // What identifies one delivery from Slack: a retry or a duplicate carries the same trigger_id (commands,
 // buttons, modals) or event_id (events) as the original.
@@ -21,7 +21,11 @@ export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Mi
     if (!key.success) return args.next();
     const seen = await keys.firstSeen(key.data);
     if (seen.first) {
-      noteVersionsSeen(seen.settingsVersion, seen.records);
+      const delivery = deliveryIn(args.context);
+      if (delivery) {
+        delivery.settingsVersion = seen.settingsVersion;
+        delivery.records = seen.records;
+      }
       return args.next();
     }
     logger.info({ delivery: key.data, retry: args.context.retryNum }, 'dropped a repeated delivery');

@@ -1,5 +1,6 @@
 // What the Slack layer's listeners and flows share: the operations, the Web API clients, and what each replica keeps
 // of a person's place (their Home tab's pages, their last search).
+import type { DeliveryScope } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { VoiceOps } from '../ops/api.js';
@@ -9,7 +10,10 @@ import type { People } from './people.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 
 export interface SlackDeps {
+  /** The operations as work outside any delivery runs them (the sweeps, the announcer); a listener's know its delivery. */
   ops: VoiceOps;
+  /** The operations bound to one delivery: they note what it set going and read at the versions its key found. */
+  opsFor(delivery: DeliveryScope): VoiceOps;
   slack: SlackClients;
   /** What users.info says of a person (their org, whether a guest, their time zone), kept a while. */
   people: People;
@@ -25,6 +29,11 @@ export interface SlackDeps {
 }
 
 /** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
+/** The deps a delivery's listener gets: the same, with operations bound to the delivery. */
+export function depsFor(deps: SlackDeps, delivery: DeliveryScope): SlackDeps {
+  return { ...deps, ops: deps.opsFor(delivery) };
+}
+
 export function replyTo(deps: SlackDeps, to: Recipient): Respond {
   return privateReply(deps.slack, to, deps.logger);
 }

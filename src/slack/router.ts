@@ -1,14 +1,51 @@
 // Bolt hands every delivery to every listener in turn, each behind its own filter middleware, so a delivery costs
 // work for each of the app's listeners (about 35: every button of every list has its own). The router keeps them
 // in one map and hands a delivery to its one listener, found by what identifies it: the command, the action_id, the
-// view's callback_id and type, the type-ahead's action_id, the event's type, the workflow step's callback_id.
-import type { AnyMiddlewareArgs, App, Middleware } from '@slack/bolt';
+// view's callback_id and type, the type-ahead's action_id, the event's type, the workflow step's callback_id. Each
+// listener gets Bolt's arguments and the deps of its delivery, whose operations are bound to it (see delivery.ts).
+import type {
+  AllMiddlewareArgs,
+  AnyMiddlewareArgs,
+  Context,
+  Middleware,
+  OptionsSource,
+  SlackAction,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewAction,
+  SlackViewMiddlewareArgs,
+} from '@slack/bolt';
+import type { SlackDeps } from './deps.js';
 
-/** What the listener modules register on: Bolt's own signatures, so they read as Bolt listeners do. */
-export type Listeners = Pick<App, 'command' | 'action' | 'view' | 'options' | 'event' | 'function'>;
-
-type Listener = Middleware<AnyMiddlewareArgs>;
+/** A listener: Bolt's arguments for its kind of delivery, and the deps bound to the delivery. */
+type Listener<Args> = (args: Args & AllMiddlewareArgs, deps: SlackDeps) => Promise<void>;
 type ViewConstraint = string | { callback_id: string; type: 'view_submission' | 'view_closed' };
+
+/** What the listener modules register on: Bolt's kinds of listener, one listener each. */
+export interface Listeners {
+  command(name: string, listener: Listener<SlackCommandMiddlewareArgs>): void;
+  action<Action extends SlackAction = SlackAction>(
+    actionId: string,
+    listener: Listener<SlackActionMiddlewareArgs<Action>>,
+  ): void;
+  view<ViewAction extends SlackViewAction = SlackViewAction>(
+    constraint: ViewConstraint,
+    listener: Listener<SlackViewMiddlewareArgs<ViewAction>>,
+  ): void;
+  options<Source extends OptionsSource = 'block_suggestion'>(
+    actionId: string,
+    listener: Listener<SlackOptionsMiddlewareArgs<Source>>,
+  ): void;
+  event<EventType extends string = string>(
+    type: EventType,
+    listener: Listener<SlackEventMiddlewareArgs<EventType>>,
+  ): void;
+  function(callbackId: string, listener: Listener<SlackEventMiddlewareArgs<'function_executed'>>): void;
+}
+
+type AnyListener = Listener<AnyMiddlewareArgs>;
 
 /** The key a delivery is routed by, as the listener registered it; undefined for a delivery no listener takes. */
 function keyOf(body: Record<string, unknown>): string | undefined {
@@ -32,31 +69,32 @@ function keyOf(body: Record<string, unknown>): string | undefined {
   }
 }
 
-export function listenerRouter(): { listeners: Listeners; middleware: Middleware<AnyMiddlewareArgs> } {
-  const routes = new Map<string, Listener>();
-  const add = (key: string, listeners: unknown[]) => {
-    const [listener, ...more] = listeners;
-    if (typeof listener !== 'function' || more.length > 0) throw new Error(`${key}: give one listener function`);
+/** `depsOf` gives the deps of the delivery a listener is handed. */
+export function listenerRouter(depsOf: (context: Context) => SlackDeps): {
+  listeners: Listeners;
+  middleware: Middleware<AnyMiddlewareArgs>;
+} {
+  const routes = new Map<string, AnyListener>();
+  const add = (key: string, listener: unknown) => {
     if (routes.has(key)) throw new Error(`${key} has a listener already`);
-    routes.set(key, listener as Listener);
+    routes.set(key, listener as AnyListener);
   };
   const view = (constraint: ViewConstraint) =>
     typeof constraint === 'string' ? `view_submission ${constraint}` : `${constraint.type} ${constraint.callback_id}`;
-  const listeners = {
-    command: (name: string, ...rest: unknown[]) => add(`command ${name}`, rest),
-    action: (actionId: string, ...rest: unknown[]) => add(`action ${actionId}`, rest),
-    view: (constraint: ViewConstraint, ...rest: unknown[]) => add(view(constraint), rest),
-    options: (actionId: string, ...rest: unknown[]) => add(`options ${actionId}`, rest),
-    event: (type: string, ...rest: unknown[]) => add(`event ${type}`, rest),
-    function: (callbackId: string, ...rest: unknown[]) => add(`function ${callbackId}`, rest),
+  const listeners: Listeners = {
+    command: (name, listener) => add(`command ${name}`, listener),
+    action: (actionId, listener) => add(`action ${actionId}`, listener),
+    view: (constraint, listener) => add(view(constraint), listener),
+    options: (actionId, listener) => add(`options ${actionId}`, listener),
+    event: (type, listener) => add(`event ${type}`, listener),
+    function: (callbackId, listener) => add(`function ${callbackId}`, listener),
   };
   const middleware: Middleware<AnyMiddlewareArgs> = async (args) => {
     const key = keyOf(args.body as unknown as Record<string, unknown>);
     const listener = key === undefined ? undefined : routes.get(key);
     // Nothing of the app's takes it: Bolt's own handling of an unlistened delivery goes on.
     if (!listener) return args.next();
-    await listener(args);
+    await listener(args, depsOf(args.context));
   };
-  // Only the string and object constraints above are used; Bolt's overloads are kept as the type the modules see.
-  return { listeners: listeners as unknown as Listeners, middleware };
+  return { listeners, middleware };
 }

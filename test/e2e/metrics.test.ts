@@ -169,6 +169,18 @@ describe('the database work of a command', () => {
     expect((await count()) - before).toBe(1);
   });
 
+  it('`/voice agents` runs one database statement, its delivery key, once its page was read at the version the key found', async () => {
+    const agents = async () => {
+      const { responseUrlId } = await t.command('agents', OPERATOR);
+      expect(shownText(await t.respondedTo(responseUrlId))).toContain('agents');
+      await t.settled();
+    };
+    await agents(); // the page's numbers and languages read once, then kept under the records' version
+    const before = await statements(t);
+    await agents();
+    expect((await statements(t)) - before).toBe(1);
+  });
+
   it('says which replica holds the background lease: this one, the only one', async () => {
     const text = (await scrape(t)).text;
     expect(text).toMatch(/^voice_ops_background_lease_held\{replica="[0-9a-f-]{36}"\} 1$/m);

@@ -115,9 +115,9 @@ const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow, replace: bo
   [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer, false],
 ];
 
-export function registerActions(app: Listeners, deps: SlackDeps): void {
+export function registerActions(app: Listeners): void {
   for (const [actionId, title, flow, replace] of CONFIRMED_FLOWS) {
-    app.action<Body>(actionId, async ({ ack, body, context }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const actor = actorOf(body, requesterIn(context));
       const surface = await surfaceFor(deps, body, actor, title, { replace });
@@ -126,7 +126,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
   }
 
   // Confirm in a message replaces the message; the red Confirm in a confirmation modal replaces the modal.
-  app.action<Body>(ACTION.confirmChange, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.confirmChange, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface =
@@ -139,7 +139,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
   });
 
   // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
-  app.action<Body>(ACTION.confirmTyped, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.confirmTyped, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const prompt = await deps.ops.pendingPrompt(actor, chosenValue(body));
@@ -155,7 +155,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
     [ACTION.approveChange, 'approve'],
     [ACTION.rejectChange, 'reject'],
   ] as const) {
-    app.action<Body>(actionId, async ({ ack, body, context }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const progress = progressInRequest(deps, { channel: body.channel?.id, ts: body.message?.ts });
       const actor = actorOf(body, requesterIn(context));
@@ -165,7 +165,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
     });
   }
 
-  app.action<Body>(ACTION.cancelChange, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.cancelChange, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(
@@ -175,6 +175,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
 
   /** The map form, opened from a button once the clicker may map, with a number or an agent already picked. */
   const openMapFormFrom = async (
+    deps: SlackDeps,
     body: Body,
     actor: Actor,
     picked: { initialNumber?: string; initialAgentId?: string },
@@ -193,19 +194,21 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
     });
   };
 
-  app.action<Body>(ACTION.mapNumber, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.mapNumber, async ({ ack, body, context }, deps) => {
     await ack();
-    await openMapFormFrom(body, actorOf(body, requesterIn(context)), { initialNumber: chosenValue(body) || undefined });
+    await openMapFormFrom(deps, body, actorOf(body, requesterIn(context)), {
+      initialNumber: chosenValue(body) || undefined,
+    });
   });
 
-  app.action<Body>(ACTION.mapToAgent, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.mapToAgent, async ({ ack, body, context }, deps) => {
     await ack();
-    await openMapFormFrom(body, actorOf(body, requesterIn(context)), {
+    await openMapFormFrom(deps, body, actorOf(body, requesterIn(context)), {
       initialAgentId: chosenValue(body) || undefined,
     });
   });
 
-  app.action<Body>(ACTION.createAgent, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.createAgent, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const denied = await deps.ops.authorize(actor, KIND.createAgent);
@@ -215,7 +218,7 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
     await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
   });
 
-  app.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const role = await deps.ops.roleOf(actor);
@@ -223,22 +226,20 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
     await openFormOver(deps, body, view, '/voice numbers search REGION');
   });
 
-  app.action<Body>(ACTION.searchRegion, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.searchRegion, async ({ ack, body, context }, deps) => {
     await ack();
     await showSearchPage(deps, body, actorOf(body, requesterIn(context)), searchFrom(chosenValue(body)));
   });
 
-  registerPaging(app, deps, PAGE.numbers, numbersPosition, numbersAnswer);
-  registerPaging(app, deps, PAGE.agents, agentsPosition, agentsAnswer);
-  registerPaging(app, deps, PAGE.audit, auditPosition, (_deps, _actor, position) => auditAnswer(deps, position));
-  registerPaging(app, deps, PAGE.search, searchPosition, searchAnswer, (body, actor, position) =>
-    showSearchPage(deps, body, actor, position),
-  );
-  registerHomePaging(app, deps, PAGE.homeAgents, 'agentsPage');
-  registerHomePaging(app, deps, PAGE.homeNumbers, 'numbersPage');
+  registerPaging(app, PAGE.numbers, numbersPosition, numbersAnswer);
+  registerPaging(app, PAGE.agents, agentsPosition, agentsAnswer);
+  registerPaging(app, PAGE.audit, auditPosition, (deps, _actor, position) => auditAnswer(deps, position));
+  registerPaging(app, PAGE.search, searchPosition, searchAnswer, showSearchPage);
+  registerHomePaging(app, PAGE.homeAgents, 'agentsPage');
+  registerHomePaging(app, PAGE.homeNumbers, 'numbersPage');
 
   // The Home tab's filter: its Numbers section starts again at page 1 with the numbers it picks.
-  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body, context }, deps) => {
     await ack();
     const filter = decodeValue(numberFilter, chosenValue(body));
     if (filter === undefined) return;
@@ -253,20 +254,19 @@ export function registerActions(app: Listeners, deps: SlackDeps): void {
  */
 function registerPaging<T>(
   app: Listeners,
-  deps: SlackDeps,
   actionIds: { previous: string; next: string },
   schema: z.ZodType<T>,
   answer: (deps: SlackDeps, actor: Actor, position: T) => Promise<Answer>,
   /** How a modal holding the list (the search form) shows the page instead. */
-  inModal?: (body: Body, actor: Actor, position: T) => Promise<void>,
+  inModal?: (deps: SlackDeps, body: Body, actor: Actor, position: T) => Promise<void>,
 ): void {
   for (const actionId of [actionIds.previous, actionIds.next]) {
-    app.action<Body>(actionId, async ({ ack, body, context }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const position = decodeValue(schema, chosenValue(body));
       if (position === undefined) return;
       const actor = actorOf(body, requesterIn(context));
-      if (inModal && body.view?.type === 'modal') return inModal(body, actor, position);
+      if (inModal && body.view?.type === 'modal') return inModal(deps, body, actor, position);
       const shown = await answer(deps, actor, position);
       await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(shown);
     });
@@ -276,12 +276,11 @@ function registerPaging<T>(
 /** Previous and Next of a Home tab section: the tab is published again at that page, the other section as it was. */
 function registerHomePaging(
   app: Listeners,
-  deps: SlackDeps,
   actionIds: { previous: string; next: string },
   section: 'agentsPage' | 'numbersPage',
 ): void {
   for (const actionId of [actionIds.previous, actionIds.next]) {
-    app.action<Body>(actionId, async ({ ack, body, context }) => {
+    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const target = decodeValue(z.object({ page: z.number().int().min(1) }), chosenValue(body));
       if (target === undefined) return;

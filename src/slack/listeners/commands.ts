@@ -41,8 +41,8 @@ interface Invocation {
   respond: Respond;
 }
 
-export function registerCommands(app: Listeners, deps: SlackDeps): void {
-  app.command('/voice', async ({ command, ack, context }) => {
+export function registerCommands(app: Listeners): void {
+  app.command('/voice', async ({ command, ack, context }, deps) => {
     const actor = actorOf(command, requesterIn(context));
     const privately = replyTo(deps, {
       userId: actor.userId,

@@ -1,6 +1,5 @@
 // History, pressed on a number's or an agent's card, and Older under a page of it.
 import { z } from 'zod';
-import type { SlackDeps } from '../deps.js';
 import { historyAnswer } from '../flows.js';
 import { ACTION } from '../ids.js';
 import { decodeValue } from '../paging.js';
@@ -11,8 +10,8 @@ import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions
 
 const position = z.object({ subject: z.string(), before: z.number().int().optional() });
 
-export function registerHistory(app: Listeners, deps: SlackDeps): void {
-  app.action<Body>(ACTION.showHistory, async ({ ack, body, context }) => {
+export function registerHistory(app: Listeners): void {
+  app.action<Body>(ACTION.showHistory, async ({ ack, body, context }, deps) => {
     await ack();
     const asked = decodeValue(position, chosenValue(body));
     if (!asked) return;
@@ -21,7 +20,7 @@ export function registerHistory(app: Listeners, deps: SlackDeps): void {
   });
 
   // Older replaces the page in place, as a list's pages do.
-  app.action<Body>(ACTION.historyOlder, async ({ ack, body }) => {
+  app.action<Body>(ACTION.historyOlder, async ({ ack, body }, deps) => {
     await ack();
     const asked = decodeValue(position, chosenValue(body));
     if (!asked) return;

@@ -1,4 +1,3 @@
-import type { SlackDeps } from '../deps.js';
 import { INPUT } from '../ids.js';
 import type { Listeners } from '../router.js';
 import { agentOptions, numberOptions } from '../views/modals.js';
@@ -7,10 +6,10 @@ import { agentOptions, numberOptions } from '../views/modals.js';
  * The map form's type-ahead pickers (`external_select`): Slack sends what was typed (a `block_suggestion`) and shows
  * the options in the acknowledgement. A failure to read the provider answers no options, and is logged.
  */
-export function registerOptions(app: Listeners, deps: SlackDeps): void {
+export function registerOptions(app: Listeners): void {
   // One number for the map form, several for the form that routes numbers to a new agent.
   for (const actionId of [INPUT.mapNumber.action, INPUT.routeNumbers.action]) {
-    app.options(actionId, async ({ ack, body }) => {
+    app.options(actionId, async ({ ack, body }, deps) => {
       const choices = await deps.ops.numberChoices(body.value);
       if (!choices.ok) {
         deps.logger.warn({ reason: choices.message }, 'no number options: the provider could not be read');
@@ -19,7 +18,7 @@ export function registerOptions(app: Listeners, deps: SlackDeps): void {
     });
   }
 
-  app.options(INPUT.mapAgent.action, async ({ ack, body }) => {
+  app.options(INPUT.mapAgent.action, async ({ ack, body }, deps) => {
     const choices = await deps.ops.agentChoices(body.value);
     if (!choices.ok) deps.logger.warn({ reason: choices.message }, 'no agent options: the provider could not be read');
     await ack(choices.ok ? agentOptions(choices) : { options: [] });

@@ -67,9 +67,9 @@ export async function accessAnswer(
   return { kind: 'message', message: accessMessage(overview, roleIncludes(role, 'admin')) };
 }
 
-export function registerSettings(app: Listeners, deps: SlackDeps): void {
+export function registerSettings(app: Listeners): void {
   for (const group of SETTINGS_GROUPS) {
-    app.action<Body>(SETTINGS.open[group], async ({ ack, body, context }) => {
+    app.action<Body>(SETTINGS.open[group], async ({ ack, body, context }, deps) => {
       await ack();
       const actor = actorOf(body, requesterIn(context));
       const denied = await deps.ops.authorize(actor, KIND.settings);
@@ -78,7 +78,7 @@ export function registerSettings(app: Listeners, deps: SlackDeps): void {
     });
   }
 
-  app.options(SETTINGS.groupPick, async ({ ack, body }) => {
+  app.options(SETTINGS.groupPick, async ({ ack, body }, deps) => {
     const typed = body.value.trim().toLowerCase();
     const names = await groupNames(deps, body.user.team_id);
     const matching = [...names].filter(
@@ -87,7 +87,7 @@ export function registerSettings(app: Listeners, deps: SlackDeps): void {
     await ack({ options: matching.slice(0, 100).map(([id, name]) => option(name, id)) });
   });
 
-  app.view(CALLBACK.settings, async ({ ack, view, context }) => {
+  app.view(CALLBACK.settings, async ({ ack, view, context }, deps) => {
     const read = readSettingsForm(view.state.values);
     if (Object.keys(read.errors).length > 0) return ack({ response_action: 'errors', errors: read.errors });
     await ack({ response_action: 'update', view: loadingModal('Settings') });

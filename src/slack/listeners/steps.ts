@@ -52,9 +52,9 @@ const ACTIONS: Partial<Record<StepName, string>> = {
   create_agent: KIND.createAgent,
 };
 
-export function registerSteps(app: Listeners, deps: SlackDeps): void {
+export function registerSteps(app: Listeners): void {
   for (const name of Object.keys(STEP_INPUTS) as StepName[]) {
-    app.function(name, async ({ ack, body, context }) => {
+    app.function(name, async ({ ack, body, context }, deps) => {
       await ack();
       await runStep(deps, name, functionExecuted.parse(body).event, requesterIn(context));
     });

@@ -22,8 +22,8 @@ function undoAnswer(deps: SlackDeps, undone: UndoResult): Answer {
   }
 }
 
-export function registerUndo(app: Listeners, deps: SlackDeps): void {
-  app.action<Body>(ACTION.undoChange, async ({ ack, body, context }) => {
+export function registerUndo(app: Listeners): void {
+  app.action<Body>(ACTION.undoChange, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface = await surfaceFor(deps, body, actor, 'Undo');
@@ -31,7 +31,7 @@ export function registerUndo(app: Listeners, deps: SlackDeps): void {
   });
 
   // The Undo planned again with the numbers changed since included, in place of the plan that left them out.
-  app.action<Body>(ACTION.undoIncludingChanged, async ({ ack, body, context }) => {
+  app.action<Body>(ACTION.undoIncludingChanged, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface = await surfaceFor(deps, body, actor, 'Undo', { replace: true });

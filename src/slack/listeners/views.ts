@@ -73,8 +73,8 @@ async function tellAgentReady(deps: SlackDeps, actor: Actor, done: Done): Promis
   });
 }
 
-export function registerViews(app: Listeners, deps: SlackDeps): void {
-  app.view(CALLBACK.createAgent, async ({ ack, view, context }) => {
+export function registerViews(app: Listeners): void {
+  app.view(CALLBACK.createAgent, async ({ ack, view, context }, deps) => {
     const name = textOf(view, INPUT.agentName);
     const chosen = chosenLocale(selectedOf(view, INPUT.agentLanguage), textOf(view, INPUT.agentLanguageOther));
     const errors = createAgentErrors(name, chosen);
@@ -88,7 +88,7 @@ export function registerViews(app: Listeners, deps: SlackDeps): void {
     if (answer.kind === 'done') await tellAgentReady(deps, actor, answer.done);
   });
 
-  app.view(CALLBACK.mapNumber, async ({ ack, view, context }) => {
+  app.view(CALLBACK.mapNumber, async ({ ack, view, context }, deps) => {
     const phoneNumber = selectedOf(view, INPUT.mapNumber);
     const agentId = selectedOf(view, INPUT.mapAgent);
     const errors: Record<string, string> = {};
@@ -101,7 +101,7 @@ export function registerViews(app: Listeners, deps: SlackDeps): void {
     await deliver(deps, surface, actor, await mapAnswer(deps, actor, { phoneNumber, agentId }));
   });
 
-  app.view(CALLBACK.confirmChange, async ({ ack, view, context }) => {
+  app.view(CALLBACK.confirmChange, async ({ ack, view, context }, deps) => {
     const actor = actorOf(requesterIn(context), view);
     const typed = view.state.values[INPUT.typedConfirmation.block] ? textOf(view, INPUT.typedConfirmation) : undefined;
     const mistyped = typed === undefined ? undefined : await deps.ops.checkTyped(actor, view.private_metadata, typed);
@@ -116,7 +116,7 @@ export function registerViews(app: Listeners, deps: SlackDeps): void {
   });
 
   // Closing a confirmation modal is its Cancel button.
-  app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, view, context }) => {
+  app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, view, context }, deps) => {
     await ack();
     await cancelAnswer(deps, actorOf(requesterIn(context), view), view.private_metadata);
   });
