@@ -1,7 +1,7 @@
 import type { SlashCommand } from '@slack/bolt';
-import { type Actor, KIND, roleIncludes } from '../../ops/api.js';
+import { type Actor, KIND, type Role, roleIncludes } from '../../ops/api.js';
 import { answerInAck } from '../answer-in-ack.js';
-import { COMMANDS, type Command, parseCommand } from '../command.js';
+import { COMMANDS, type Command, type CommandSpec, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
@@ -81,9 +81,21 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
   };
 }
 
+// The commands of each role, listed once: help shows everyone of a role the same list.
+const roleCommands = new Map<Role, CommandSpec[]>();
+
+function commandsOf(role: Role): CommandSpec[] {
+  let commands = roleCommands.get(role);
+  if (commands === undefined) {
+    commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
+    roleCommands.set(role, commands);
+  }
+  return commands;
+}
+
 async function showHelp({ deps, actor, respond }: Invocation): Promise<void> {
   const role = await deps.ops.roleOf(actor);
-  const commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
+  const commands = commandsOf(role);
   const inForce = await deps.ops.policiesInForce(actor.userId);
   const message = helpMessage({ commands, role, sandbox: deps.sandbox, inForce });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });

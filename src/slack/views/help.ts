@@ -10,7 +10,7 @@ function usage(spec: CommandSpec): string {
 
 /** Help for the commands the caller may run; the caller filters `commands` by role. */
 export function helpMessage(input: {
-  commands: CommandSpec[];
+  commands: readonly CommandSpec[];
   role: Role;
   sandbox: boolean;
   /** The settings in force: whom a viewer asks, and the guardrails, shown under the role. */
@@ -18,10 +18,21 @@ export function helpMessage(input: {
 }): SlackMessage {
   const blocks = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
-    section(`*Voice Ops commands*\n${input.commands.map(helpLine).join('\n')}`),
+    section(commandList(input.commands)),
     context(ruleLines(input.role, input.inForce).join('\n')),
   ];
   return message('Voice Ops commands', blocks);
+}
+
+// A list of commands reads the same each time it is shown: joined once per list (the caller keeps one per role).
+const lists = new WeakMap<readonly CommandSpec[], string>();
+
+function commandList(commands: readonly CommandSpec[]): string {
+  const known = lists.get(commands);
+  if (known !== undefined) return known;
+  const text = `*Voice Ops commands*\n${commands.map(helpLine).join('\n')}`;
+  lists.set(commands, text);
+  return text;
 }
 
 // A command's line never changes: each is escaped once, not at every `/voice help`.
