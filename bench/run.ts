@@ -41,7 +41,7 @@ const settings = {
   memoryConnections: 16,
   auditRows: numberSetting('BENCH_AUDIT_ROWS', 1_000_000),
   startupRuns: numberSetting('BENCH_STARTUP_RUNS', 3),
-  listSamples: numberSetting('BENCH_LIST_SAMPLES', 10),
+  listSamples: numberSetting('BENCH_LIST_SAMPLES', 100),
   /** Seconds of audit appends, on SQLite and on Postgres alike. */
   auditInsertSeconds: 1.5,
   buys: numberSetting('BENCH_BUYS', 30),
