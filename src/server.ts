@@ -195,12 +195,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     metrics,
     seen: new SeenNumbers(),
     access,
-    announcer: slackAnnouncer(
-      slack.announcements,
-      async () => (await settings.current()).announcementsChannel,
-      store,
-      now,
-    ),
+    announcer: slackAnnouncer(slack.announcements, store, now),
     stepEnds: slackStepEnds(slack.announcements),
     locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger, fence),
     changes,

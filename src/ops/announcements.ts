@@ -43,11 +43,14 @@ export interface BatchAnnouncement {
 }
 
 /** Where announcements go; the Slack layer posts them to NOTIFY_CHANNEL_ID. */
+/** The announcements channel in force, read when an announcement's turn comes; none: nothing is announced. */
+export type ChannelNow = () => Promise<string | undefined>;
+
 export interface Announcer {
-  announce(announcement: Announcement): Promise<void>;
-  announceBatch(announcement: BatchAnnouncement): Promise<void>;
+  announce(announcement: Announcement, channel: ChannelNow): Promise<void>;
+  announceBatch(announcement: BatchAnnouncement, channel: ChannelNow): Promise<void>;
   /** Changes noticed at the provider that no one made through Voice Ops, in one message. */
-  announceOutside(changes: Change[]): Promise<void>;
+  announceOutside(changes: Change[], channel: ChannelNow): Promise<void>;
 }
 
 /** Thrown by an Announcer when the channel did not get the post; the message says why and what to do. */

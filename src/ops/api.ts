@@ -184,6 +184,7 @@ export {
   AnnouncementFailed,
   type Announcer,
   type BatchAnnouncement,
+  type ChannelNow,
 } from './announcements.js';
 export {
   type ApprovalRequest,
@@ -256,7 +257,7 @@ export type { OpsDeps } from './deps.js';
 export { auditParamsOf, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { ResourceLocks, runsAnywhere } from './locks.js';
-export { announce } from './notify.js';
+export { announce, announcementsChannel } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { SeenNumbers } from './seen-numbers.js';

@@ -24,6 +24,7 @@ import {
   workFor,
 } from './kinds/index.js';
 import { type Held, runsAnywhere } from './locks.js';
+import { announcementsChannel } from './notify.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
@@ -559,17 +560,20 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
   try {
     const { plan, counts, total } = view;
     const { request } = plan;
-    await deps.announcer.announceBatch({
-      actor,
-      batchId: view.id,
-      kind: request.kind,
-      agent: plan.agent,
-      region: bulkFormOf(request.kind).region?.(request),
-      numbers: await changedNumbers(deps, view.id, !plan.agent),
-      counts,
-      total,
-      undo: view.undo,
-    });
+    await deps.announcer.announceBatch(
+      {
+        actor,
+        batchId: view.id,
+        kind: request.kind,
+        agent: plan.agent,
+        region: bulkFormOf(request.kind).region?.(request),
+        numbers: await changedNumbers(deps, view.id, !plan.agent),
+        counts,
+        total,
+        undo: view.undo,
+      },
+      announcementsChannel(deps),
+    );
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');
     await record(deps, actor, view.id, {

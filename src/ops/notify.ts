@@ -1,10 +1,15 @@
 // Announcing a change once its requester has the answer, and auditing an announcement that could not be posted.
-import { AnnouncementFailed } from './announcements.js';
+import { AnnouncementFailed, type ChannelNow } from './announcements.js';
 import type { Done } from './carry-out.js';
 import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { subjectOf } from './kinds/index.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
+
+/** The announcements channel as these deps see the settings: a delivery's, as its key found them. */
+export function announcementsChannel(deps: Pick<OpsDeps, 'settings'>): ChannelNow {
+  return async () => (await deps.settings.current()).announcementsChannel;
+}
 
 /**
  * Announces a change once its requester has the answer. A lost announcement never undoes or hides the change:
@@ -13,7 +18,7 @@ import { type Actor, type Failure, fail, type Result } from './types.js';
 export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
     const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };
-    await deps.announcer.announce({ actor, change: done.change, undo });
+    await deps.announcer.announce({ actor, change: done.change, undo }, announcementsChannel(deps));
     return { ok: true };
   } catch (error) {
     const failure: Failure =

@@ -43,7 +43,9 @@ export class SettingsInForce {
       this.logger?.warn({ setting }, 'a stored setting is not readable: its default is in force'),
     );
     const settings = { ...stored, ...this.given.locked };
-    this.known.last = { version: read.version, settings };
+    // Reads of several deliveries may cross: the newest is kept.
+    if (!this.known.last || read.version >= this.known.last.version)
+      this.known.last = { version: read.version, settings };
     return settings;
   }
 

@@ -5,6 +5,7 @@
 
 import {
   type Actor,
+  announcementsChannel,
   atomically,
   type Change,
   KIND,
@@ -56,7 +57,7 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   if (changes.length > 0) {
     deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
-    await deps.announcer.announceOutside(changes).catch((error: unknown) => {
+    await deps.announcer.announceOutside(changes, announcementsChannel(deps)).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
     });
   }

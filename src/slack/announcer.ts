@@ -6,6 +6,7 @@ import {
   type Announcer,
   type BatchAnnouncement,
   type Change,
+  type ChannelNow,
   announcedChange as changeSchema,
 } from '../ops/api.js';
 import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
@@ -60,8 +61,6 @@ const keptChanges = z.array(
  */
 export function slackAnnouncer(
   client: WebClient,
-  /** The announcements channel in force; none: nothing is announced. */
-  channelNow: () => Promise<string | undefined>,
   store: { openAnnouncements: OpenAnnouncementsRepo; leases: LeasesRepo },
   now: () => Date,
 ): Announcer {
@@ -137,7 +136,7 @@ export function slackAnnouncer(
   };
 
   return {
-    announce: (announcement: Announcement) => {
+    announce: (announcement: Announcement, channelNow: ChannelNow) => {
       const actorId = announcement.actor.userId;
       // The channel is read in the person's turn, so that their announcements keep the order of their changes.
       const turn = (turns.get(actorId) ?? Promise.resolve()).then(async () => {
@@ -152,11 +151,11 @@ export function slackAnnouncer(
       return turn;
     },
     // A batch has a message of its own, posted once: it is never grouped with single changes.
-    announceBatch: async (announcement: BatchAnnouncement) => {
+    announceBatch: async (announcement: BatchAnnouncement, channelNow: ChannelNow) => {
       const channelId = await channelNow();
       if (channelId) await post(channelId, batchAnnouncementMessage(announcement));
     },
-    announceOutside: async (changes: Change[]) => {
+    announceOutside: async (changes: Change[], channelNow: ChannelNow) => {
       const channelId = await channelNow();
       if (channelId) await post(channelId, outsideChangesMessage(changes));
     },

@@ -73,10 +73,13 @@ export function registerListeners(
   deps: SlackDeps,
   stores: { deliveries: DeliveriesRepo; identity: SlackIdentity },
 ): void {
-  // A listener's deps are bound to its delivery, opened by sayWhenDatabaseFails before the router.
+  // A listener's deps are bound to its delivery, opened by sayWhenDatabaseFails before the router: without it, what
+  // the delivery set going could not be told after a database failure.
   const router = listenerRouter((context) => {
     const delivery = deliveryIn(context);
-    return delivery ? depsFor(deps, delivery) : deps;
+    if (!delivery)
+      throw new Error('A listener was reached before its delivery was opened: sayWhenDatabaseFails must run first');
+    return depsFor(deps, delivery);
   });
   registerCommands(router.listeners);
   registerActions(router.listeners);

@@ -28,12 +28,12 @@ export interface SlackDeps {
   metrics: Metrics;
 }
 
-/** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
 /** The deps a delivery's listener gets: the same, with operations bound to the delivery. */
 export function depsFor(deps: SlackDeps, delivery: DeliveryScope): SlackDeps {
   return { ...deps, ops: deps.opsFor(delivery) };
 }
 
+/** Private replies to a user: the response_url when there is one, then the channel, then a direct message. */
 export function replyTo(deps: SlackDeps, to: Recipient): Respond {
   return privateReply(deps.slack, to, deps.logger);
 }

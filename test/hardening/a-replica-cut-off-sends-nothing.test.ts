@@ -110,7 +110,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
     const number = await availableNumber(bed.sandbox, 'GB');
     const buys = bed.sandbox.requestCount('buyNumber');
     // The provider asks for a wait before the buy is sent again; meanwhile the replica is cut off, and back.
-    bed.sandbox.faults.inject('buyNumber', { type: 'rate_limit', retryAfterSeconds: 4 }, { times: 1 });
+    bed.sandbox.faults.inject('buyNumber', { type: 'rate_limit', retryAfterSeconds: 6 }, { times: 1 });
     const pressed = await pressConfirm(bed.slack, app.eventsUrl, await askToBuy(bed.slack, app.eventsUrl, number));
     await reached(bed.sandbox, 'buyNumber', buys);
     const cut = await cutOff(app);
@@ -118,6 +118,12 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a replica cut off from its database
 
     const told = await outcome(bed.slack, pressed);
     expect(shownText(told)).toContain('Nothing was sent to the provider');
+    // Withheld for the change's own epoch, once the replica held its liveness again, not for the replica's loss.
+    const messages = app.entries().map((entry) => String(entry.msg));
+    const back = messages.findIndex((msg) => msg.startsWith('this replica holds its liveness again'));
+    const withheld = messages.findIndex((msg) => msg.startsWith('a change was not sent to the provider'));
+    expect(back).toBeGreaterThanOrEqual(0);
+    expect(withheld).toBeGreaterThan(back);
     expect(bed.sandbox.requestCount('buyNumber')).toBe(buys + 1);
     expect(await metricValue(app.eventsUrl.replace('/slack/events', ''), 'voice_ops_changes_withheld_total')).toBe(1);
     expect((await inspectDatabase(bed.database)).trail).toEqual([

@@ -2,6 +2,7 @@
 // in JavaScript, which cost a lone command about a tenth of its CPU. The app hands a delivery's scope and a change's
 // fence down instead. Here its own process, with a probe loaded before it (fixtures/report-async-hooks.mjs), answers
 // commands, buys a number and applies a batch of maps, and the probe must find the hooks off throughout.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { shownText } from '../e2e/support.js';
 import { BOT_TOKEN, OPERATOR, SIGNING_SECRET } from '../harness/app.js';
@@ -25,6 +26,25 @@ const bed = useProcessBed('voice-ops-hooks-', [BOT_TOKEN, SIGNING_SECRET]);
 const PROBE = './test/hardening/fixtures/report-async-hooks.mjs';
 
 describe('the app turns no async hooks on', () => {
+  it('the probe sees the hooks an AsyncLocalStorage turns on', async () => {
+    const control = spawn(
+      process.execPath,
+      [
+        '--import',
+        PROBE,
+        '-e',
+        "new (require('node:async_hooks').AsyncLocalStorage)().run(1, () => setTimeout(() => {}, 200))",
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let written = '';
+    control.stderr.on('data', (chunk: Buffer) => {
+      written += chunk.toString();
+    });
+    await new Promise((resolve) => control.once('exit', resolve));
+    expect(written).toContain('async hooks: on');
+  });
+
   it('while it answers commands, buys a number and applies a batch of maps', async () => {
     const agentId = await numbersAndAgent(bed.sandbox, 'FR', 2, { name: 'Hooks desk', language: 'fr-FR' });
     const app = spawnApp({

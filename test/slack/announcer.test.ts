@@ -34,12 +34,7 @@ describe('slackAnnouncer', () => {
     const client = slackClient();
     const at = new Date('2026-11-02T10:00:00Z');
     const store = await openStore({ kind: 'sqlite', path: ':memory:' });
-    const announcer = slackAnnouncer(
-      client,
-      async () => 'CBURST',
-      store,
-      () => at,
-    );
+    const announcer = slackAnnouncer(client, store, () => at);
     const changes = many(
       49,
       (i): Change => ({
@@ -49,7 +44,9 @@ describe('slackAnnouncer', () => {
         previousAgent: { id: `ag_old_${i}`, name: `${'A former agent name '.repeat(5)}${i}` },
       }),
     );
-    for (const change of changes) await announcer.announce({ actor: { userId: 'UBUSY', source: 'command' }, change });
+    for (const change of changes) {
+      await announcer.announce({ actor: { userId: 'UBUSY', source: 'command' }, change }, async () => 'CBURST');
+    }
 
     const [full, next, ...more] = fake.messages('CBURST');
     expect(more).toEqual([]);
@@ -73,15 +70,10 @@ describe('slackAnnouncer', () => {
     let at = new Date('2026-11-02T11:00:00Z');
     const buy = (i: number): Change => ({ action: 'number.buy', number: { id: `pn_${i}`, number: `+1415666000${i}` } });
     const announceWith = async (store: Store, i: number) =>
-      slackAnnouncer(
-        slackClient(),
+      slackAnnouncer(slackClient(), store, () => at).announce(
+        { actor: { userId: 'URESTART', source: 'command' }, change: buy(i) },
         async () => 'CRESTART',
-        store,
-        () => at,
-      ).announce({
-        actor: { userId: 'URESTART', source: 'command' },
-        change: buy(i),
-      });
+      );
     try {
       const before = await openStore({ kind: 'sqlite', path });
       await announceWith(before, 1);

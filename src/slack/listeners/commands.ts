@@ -82,9 +82,9 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
 }
 
 // The commands of each role, listed once: help shows everyone of a role the same list.
-const roleCommands = new Map<Role, CommandSpec[]>();
+const roleCommands = new Map<Role, readonly CommandSpec[]>();
 
-function commandsOf(role: Role): CommandSpec[] {
+function commandsOf(role: Role): readonly CommandSpec[] {
   let commands = roleCommands.get(role);
   if (commands === undefined) {
     commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
