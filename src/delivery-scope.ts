@@ -19,6 +19,12 @@ export class DeliveryScope {
   /** The records as found with the delivery's key: a page of agents read at that version or later will do. */
   records?: RecordsSeen;
 
+  /** What the delivery's key found, in the one statement before its acknowledgement. */
+  noteVersionsSeen(settingsVersion: number, records: RecordsSeen): void {
+    this.settingsVersion = settingsVersion;
+    this.records = records;
+  }
+
   /** A change's intent was written for this delivery: from now on it is settled, whatever happens. */
   noteIntentOpened(): void {
     this.intentOpened = true;

@@ -42,10 +42,10 @@ export interface BatchAnnouncement {
   undo?: UndoOffer;
 }
 
-/** Where announcements go; the Slack layer posts them to NOTIFY_CHANNEL_ID. */
 /** The announcements channel in force, read when an announcement's turn comes; none: nothing is announced. */
 export type ChannelNow = () => Promise<string | undefined>;
 
+/** Where announcements go; the Slack layer posts them to the announcements channel. */
 export interface Announcer {
   announce(announcement: Announcement, channel: ChannelNow): Promise<void>;
   announceBatch(announcement: BatchAnnouncement, channel: ChannelNow): Promise<void>;

@@ -21,11 +21,7 @@ export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Mi
     if (!key.success) return args.next();
     const seen = await keys.firstSeen(key.data);
     if (seen.first) {
-      const delivery = deliveryIn(args.context);
-      if (delivery) {
-        delivery.settingsVersion = seen.settingsVersion;
-        delivery.records = seen.records;
-      }
+      deliveryIn(args.context)?.noteVersionsSeen(seen.settingsVersion, seen.records);
       return args.next();
     }
     logger.info({ delivery: key.data, retry: args.context.retryNum }, 'dropped a repeated delivery');
