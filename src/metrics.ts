@@ -38,8 +38,10 @@ export interface Metrics {
   liveness(held: boolean): void;
   /** Other replicas found dead, and taken over. */
   replicaTakenOver(count: number): void;
-  /** A change not sent to the provider because this replica had lost its liveness. */
+  /** A change not sent to the provider because this replica had lost its liveness, or the change its leases. */
   changeWithheld(): void;
+  /** An outcome of a change refused because its intent had been closed with the other one (ops/second-outcome.ts). */
+  secondOutcomeRefused(action: string): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -65,6 +67,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #liveness;
   readonly #takenOver;
   readonly #withheld;
+  readonly #secondOutcomes;
 
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
@@ -170,7 +173,15 @@ export class PrometheusMetrics implements Metrics {
     });
     this.#withheld = new Counter({
       name: 'voice_ops_changes_withheld_total',
-      help: 'Changes not sent to the provider because this replica had lost its liveness (or began them before it did)',
+      help:
+        'Changes not sent to the provider because this replica had lost its liveness (or began them before it did), ' +
+        'or their leases had lapsed while it was paused',
+      registers,
+    });
+    this.#secondOutcomes = new Counter({
+      name: 'voice_ops_second_outcomes_refused_total',
+      help: 'Outcomes of a change refused because it had been settled with the other one: check the provider',
+      labelNames: ['action'],
       registers,
     });
     new Counter({
@@ -206,6 +217,10 @@ export class PrometheusMetrics implements Metrics {
 
   changeWithheld(): void {
     this.#withheld.inc();
+  }
+
+  secondOutcomeRefused(action: string): void {
+    this.#secondOutcomes.inc({ action });
   }
 
   /** The registry as /metrics serves it. */

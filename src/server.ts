@@ -132,9 +132,13 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     logger,
     onRequest: (request) => metrics.providerCall(request),
     mayChange: () => fence.mayChange(),
-    onWithheld: () => {
+    onWithheld: (because) => {
       metrics.changeWithheld();
-      logger.warn('a change was not sent to the provider: this replica lost its liveness, now or since it began');
+      logger.warn(
+        because === 'lease'
+          ? "a change was not sent to the provider: its leases lapsed while this process was paused, and it is the reconciler's to settle"
+          : 'a change was not sent to the provider: this replica lost its liveness, now or since it began',
+      );
     },
   });
   const readiness = new ReadinessChecks(
@@ -187,6 +191,9 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   });
   const inFlight = new InFlight();
   const changes = new InFlight();
+  // A change's provider call ends within its timeout; twice that, and nothing can still be under way: not after its
+  // intent opened, nor after its leases lapsed (a sender sends nothing once they are about to, see ops/locks.ts).
+  const settleMs = 2 * config.providerOptions.timeoutMs;
   const settings = new SettingsInForce(store.settings, config.settings, logger);
   const opsDeps = {
     provider,
@@ -197,7 +204,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     access,
     announcer: slackAnnouncer(slack.announcements, store, now),
     stepEnds: slackStepEnds(slack.announcements),
-    locks: new ResourceLocks(store.leases, config.leaseTtlMs, logger, fence),
+    locks: new ResourceLocks(store.leases, { ttlMs: config.leaseTtlMs, settleMs }, logger, fence),
     changes,
     settings,
     now,
@@ -210,8 +217,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   const lease = new BackgroundLease(store.liveness, store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
     intervalS: config.reconcileIntervalS,
-    // A change's provider call ends within its timeout; twice that, and nothing can still be under way.
-    settleMs: 2 * config.providerOptions.timeoutMs,
+    settleMs,
     now,
     lease,
     tellInterrupted: tellInterruptedBatch(slack, logger),

@@ -260,6 +260,7 @@ export { ResourceLocks, runsAnywhere } from './locks.js';
 export { announce, announcementsChannel } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
+export { refuseSecondOutcome, reportSecondOutcome } from './second-outcome.js';
 export { SeenNumbers } from './seen-numbers.js';
 export { seedSettings } from './settings.js';
 export { SettingsInForce } from './settings-in-force.js';

@@ -5,6 +5,7 @@ import type { AuditCursor, AuditFilter, ChangeTrail } from '../store/audit-chang
 import type { Store } from '../store/store.js';
 import type { AccountLists } from './lists.js';
 import type { Page } from './pages.js';
+import { SECOND_OUTCOME } from './second-outcome.js';
 
 /** A change as one line of the audit: what it was, who asked, and where it ended. */
 export interface AuditChange {
@@ -52,7 +53,8 @@ export interface AuditRequest {
   size: number;
 }
 
-const SIDE_STEPS = new Set<AuditAction>(['change.announce', 'agent.token']);
+// A refused second outcome is a note beside the change: the outcome that stands is the change's.
+const SIDE_STEPS = new Set<AuditAction>(['change.announce', 'agent.token', SECOND_OUTCOME]);
 
 /** What reading the audit needs: the log, and the agents' names. */
 export interface AuditDeps {

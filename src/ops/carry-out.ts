@@ -6,6 +6,7 @@ import { busy, providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
+import { refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
 import type { Actor, Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
@@ -94,22 +95,25 @@ export async function carryOutHeld(
   settle?: Settle,
 ): Promise<Result<Done>> {
   // Every request the change sends, its verification's included, goes through the client its locks hand it, so that
-  // a change begun before this replica lost its liveness sends nothing after (fence.ts).
+  // a change begun before this replica lost its liveness, or whose leases lapsed, sends nothing after (fence.ts).
   const provider = deps.provider.forChange({
     mayStillAct: () => held.mayStillAct(),
+    lapsed: () => held.lapsed(),
     sent: () => deps.delivery?.noteChangeSent(),
   });
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
-  // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
-  // once the provider cannot still be working on it.
-  if (!ran.ok && ran.unsettled && !settle) return { ...ran, message: `${ran.message} ${STILL_CHECKING}` };
+  // A single change the provider may still make, or one whose leases lapsed while this process was paused, is left to
+  // the reconciler, who audits it and tells the requester once the provider cannot still be working on it.
+  if (!ran.ok && ran.unsettled && !settle) {
+    return { ...ran, message: `${ran.message} ${await leftToReconciler(deps, correlationId, held)}` };
+  }
   // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
   const result =
     !ran.ok && ran.unsettled ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
-  await atomically(
+  const second = await atomically(
     deps,
     async (deps) => {
       // Sent all at once, so that on Postgres they cost one round trip rather than one each: the intent's close, what
@@ -121,8 +125,11 @@ export async function carryOutHeld(
       deps.store.audit.takeChainEnd();
       const [closed] = await bothEnded(closing, settling);
       if (closed && result.ok) await result.keep?.(deps);
-      if (!closed) return;
       const step = stepOf(work);
+      if (!closed) {
+        const refused = result.ok ? 'succeeded' : 'failed';
+        return refuseSecondOutcome(deps, actor, correlationId, { ...step, refused });
+      }
       await record(
         deps,
         actor,
@@ -132,9 +139,14 @@ export async function carryOutHeld(
           : { ...step, outcome: 'failed', error: result },
       );
       // A batch's `settle` starts its next item, which cannot run twice; a single change's close can be replayed.
+      return undefined;
     },
     { replayable: settle === undefined },
   );
+  if (second) {
+    reportSecondOutcome(deps, second);
+    return secondOutcomeFailure(second);
+  }
   if (!result.ok) return result;
   const { keep: _kept, ...done } = result;
   return {
@@ -153,5 +165,15 @@ async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string)
 
 const STILL_CHECKING =
   'Voice Ops checks with the provider again once it can no longer be working on it, and tells you what became of it.';
+
+/**
+ * What the requester of a change left to the reconciler is told: that they will be told; or, when its process was
+ * paused past its leases and the reconciler settled it meanwhile (and told them), what that settled.
+ */
+async function leftToReconciler(deps: OpsDeps, correlationId: string, held: Held): Promise<string> {
+  const settled = held.lapsed() ? (await deps.store.intents.get(correlationId))?.outcome : undefined;
+  if (settled === undefined) return STILL_CHECKING;
+  return `It was settled meanwhile by checking with the provider: it was ${settled === 'succeeded' ? '' : 'not '}done.`;
+}
 
 const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

@@ -9,9 +9,69 @@ const changeName = (correlationId: string) => `change:${correlationId}`;
 
 /** A change holding its locks, as its work sees it. */
 export interface Held {
-  /** Whether the change may still act: this replica has kept its liveness since the change began (fence.ts). */
+  /**
+   * Whether the change may still act: this replica has kept its liveness since the change began, and its leases
+   * still hold by this process's own clocks (fence.ts).
+   */
   mayStillAct(): boolean;
+  /**
+   * Whether its leases lapsed by this process's clocks while it kept its liveness (it was paused past them): another
+   * replica may be settling the change.
+   */
+  lapsed(): boolean;
 }
+
+/**
+ * Until when a change's leases hold, as this process alone can tell: from the moment it asked for their last take
+ * that succeeded, plus their time to live, less a margin. It is read on the monotonic clock, which no step of the
+ * wall clock moves, and on the wall clock too, which a host's suspend (that stops the monotonic clock) moves on: the
+ * longer of the two times elapsed counts. A renewal answered after the deadline does not revive the leases: the
+ * others may have seen them lapse meanwhile.
+ */
+export class LeaseDeadline {
+  #asked = { monotonic: Number.NEGATIVE_INFINITY, wall: Number.NEGATIVE_INFINITY };
+
+  /** `holdsMs`: how long after a take is asked for the leases surely hold (their time to live, less the margin). */
+  constructor(private readonly holdsMs: number) {}
+
+  /** The moment a take is asked for, to hand to `taken` once it succeeds. */
+  static ask(): { monotonic: number; wall: number } {
+    return { monotonic: performance.now(), wall: Date.now() };
+  }
+
+  /** The first take succeeded. */
+  taken(asked: { monotonic: number; wall: number }): void {
+    this.#asked = asked;
+  }
+
+  /** A renewal succeeded: it counts only when its answer came while the leases still held. */
+  renewed(asked: { monotonic: number; wall: number }): void {
+    if (this.holds() && asked.monotonic > this.#asked.monotonic) this.#asked = asked;
+  }
+
+  holds(): boolean {
+    const elapsed = Math.max(performance.now() - this.#asked.monotonic, Date.now() - this.#asked.wall);
+    return elapsed < this.holdsMs;
+  }
+}
+
+/** How long a change's leases last, and how long after they lapse its holder may still be at the provider. */
+export interface LockTiming {
+  ttlMs: number;
+  settleMs: number;
+}
+
+/** Renewed this often within a time to live, so that a renewal slow to answer has others after it in time. */
+const RENEWALS_PER_TTL = 6;
+
+/**
+ * What a change's leases are held short of their time to live, so that the others never see them lapse while it may
+ * still send: the replicas' reads of the database's clock may differ by a little (database-clock.ts), and a request
+ * leaves a moment after the check that lets it go.
+ */
+const leaseMarginMs = (ttlMs: number): number => ttlMs / 4;
+
+const LAPSED = "a change's leases lapsed while it was under way (was this process paused?): it sends nothing more";
 
 /**
  * Locks on resources (a number, an agent), so that two concurrent changes to the same one cannot both reach the
@@ -23,7 +83,7 @@ export interface Held {
 export class ResourceLocks {
   constructor(
     private readonly leases: LeasesRepo,
-    private readonly ttlMs: number,
+    private readonly timing: LockTiming,
     private readonly logger: Logger,
     private readonly fence: Fence,
   ) {}
@@ -38,24 +98,46 @@ export class ResourceLocks {
     correlationId: string,
     work: (held: Held) => Promise<T>,
   ): Promise<{ value: T } | undefined> {
+    const { ttlMs } = this.timing;
     const names = [changeName(correlationId), ...keys.map(lockName)];
     const holder = `${correlationId} ${randomUUID()}`;
     const epoch = this.fence.epoch;
-    // Begun under this liveness: should it be lost meanwhile, the change sends nothing more (fence.ts).
-    const held: Held = { mayStillAct: () => this.fence.holds(epoch) };
-    let renewing: Promise<unknown> = Promise.resolve();
+    const deadline = new LeaseDeadline(ttlMs - leaseMarginMs(ttlMs));
+    // Begun under this liveness, and sent only while its leases hold: should either end meanwhile (the process lost
+    // its session, or was frozen past its leases), the change sends nothing more (fence.ts).
+    const held: Held = {
+      mayStillAct: () => this.fence.holds(epoch) && deadline.holds(),
+      lapsed: () => this.fence.holds(epoch) && !deadline.holds(),
+    };
+    let renewing: Promise<unknown> | undefined;
+    let told = false;
     const renewal = setInterval(() => {
-      // Freed by the others since this replica lost its liveness: taken again, they would hide a change they settle.
-      if (!held.mayStillAct()) return;
+      if (renewing !== undefined) return;
+      // Freed by the others since: taken again, they would hide a change they settle, or one they may be settling.
+      if (!held.mayStillAct()) {
+        if (!told && held.lapsed()) this.logger.warn({ correlationId }, LAPSED);
+        told = true;
+        return;
+      }
+      const asked = LeaseDeadline.ask();
       renewing = this.leases
-        .take(names, holder, this.ttlMs)
+        .take(names, holder, ttlMs)
         // Another holder has one: this change ran longer than the lease while it could not be renewed.
-        .then((kept) => kept || this.logger.error({ correlationId }, 'a change lost its lock while under way'))
-        .catch((error: unknown) => this.logger.warn({ err: error, correlationId }, 'could not renew a lock'));
-    }, this.ttlMs / 3);
+        .then((kept) =>
+          kept
+            ? deadline.renewed(asked)
+            : this.logger.error({ correlationId }, 'a change lost its lock while under way'),
+        )
+        .catch((error: unknown) => this.logger.warn({ err: error, correlationId }, 'could not renew a lock'))
+        .finally(() => {
+          renewing = undefined;
+        });
+    }, ttlMs / RENEWALS_PER_TTL);
     renewal.unref();
     try {
-      if (!(await this.leases.take(names, holder, this.ttlMs))) return undefined;
+      const asked = LeaseDeadline.ask();
+      if (!(await this.leases.take(names, holder, ttlMs))) return undefined;
+      deadline.taken(asked);
       return { value: await work(held) };
     } finally {
       clearInterval(renewal);
@@ -67,9 +149,14 @@ export class ResourceLocks {
     }
   }
 
-  /** Whether the change's lease is held: it runs now, in this process or another replica. */
+  /**
+   * Whether the change's lease is held, or lapsed less than `settleMs` ago: it runs now, in this process or another
+   * replica, or its holder may still be at the provider. A holder sends nothing once its lease is within a margin of
+   * lapsing (see tryWith), and a request it sent before then ends within its timeout; `settleMs`, twice that timeout,
+   * also covers a provider that finishes a request after its client gave up on it.
+   */
   async isUnderWay(correlationId: string): Promise<boolean> {
-    return (await this.leases.holder(changeName(correlationId))) !== undefined;
+    return (await this.leases.holder(changeName(correlationId), this.timing.settleMs)) !== undefined;
   }
 }
 

@@ -51,14 +51,22 @@ export interface ProviderClientOptions {
   onRequest?: (request: { method: string; endpoint: string; seconds: number; error?: ProviderErrorKind }) => void;
   /** Whether a change may be sent now (see fence.ts); when not, it fails as `withheld` and nothing is sent. */
   mayChange?: () => boolean;
-  /** Told of each change withheld, by `mayChange` or by the change's own locks (see `forChange`). */
-  onWithheld?: () => void;
+  /**
+   * Told of each change withheld, by `mayChange` or by the change's own locks (see `forChange`): because this replica
+   * lost its liveness, or because the change's leases lapsed.
+   */
+  onWithheld?: (because: 'liveness' | 'lease') => void;
 }
 
 /** One change, held under its locks (ops/locks.ts), as its provider requests see it. */
 export interface HeldChange {
   /** Whether the change may still act; when not, a request that would change something is withheld. */
   mayStillAct(): boolean;
+  /**
+   * Whether its leases lapsed while this replica kept its liveness (it was paused past them): the reconciler, not the
+   * change, settles it.
+   */
+  lapsed(): boolean;
   /** Told once each such request has ended, answered or not: it may have reached the provider. */
   sent?(): void;
 }
@@ -78,6 +86,10 @@ type Method = 'GET' | 'POST' | 'DELETE';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_PAGES = 10;
+
+const LAPSED =
+  'Nothing more was sent to the provider: this copy of Voice Ops was paused for longer than its hold on the change ' +
+  'lasts, and another copy may be settling it.';
 
 /** Kinds after which a GET may be repeated: it changes nothing, so a second try is harmless. */
 const RETRYABLE_GET_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited']);
@@ -405,10 +417,8 @@ export class ProviderClient {
     attempt: number,
   ): Promise<T> {
     const context = `${method} ${path}`;
-    if (method !== 'GET' && (this.held?.mayStillAct() === false || this.mayChange?.() === false)) {
-      this.onWithheld?.();
-      throw new ProviderError('withheld', adviceFor('withheld'));
-    }
+    // Checked before every request that changes something, retries included, right before it leaves.
+    if (method !== 'GET') this.throwIfWithheld();
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const started = performance.now();
@@ -442,6 +452,16 @@ export class ProviderClient {
       this.onRequest?.({ method, endpoint, seconds: elapsed / 1000, error: failure?.kind });
       if (method !== 'GET') this.held?.sent?.();
     }
+  }
+
+  /** Throws when a change may not be sent now (see fence.ts). */
+  private throwIfWithheld(): void {
+    if (this.held?.mayStillAct() !== false && this.mayChange?.() !== false) return;
+    const lapsed = this.held?.lapsed() === true;
+    this.onWithheld?.(lapsed ? 'lease' : 'liveness');
+    if (!lapsed) throw new ProviderError('withheld', adviceFor('withheld'));
+    // Another replica may be settling the change: its outcome is theirs to record.
+    throw new ProviderError('withheld', LAPSED, { mayStillLand: true });
   }
 
   private transportError(error: unknown, context: string): ProviderError {

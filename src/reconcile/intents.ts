@@ -12,6 +12,8 @@ import {
   type OpsDeps,
   ProviderReads,
   record,
+  refuseSecondOutcome,
+  reportSecondOutcome,
   requestIdOf,
   runsAnywhere,
   subjectOf,
@@ -95,7 +97,11 @@ async function resolveOne(
     deps,
     async (deps) => {
       const closing = await deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
-      if (!closing) return false; // resolved meanwhile by another pass or process
+      // Resolved meanwhile by another pass or process: what this pass found is no outcome of the change's.
+      if (!closing) {
+        const refused = outcome.ok ? 'succeeded' : 'failed';
+        return refuseSecondOutcome(deps, actor, intent.correlationId, { action: change.kind, target, refused });
+      }
       if (item) {
         const error = outcome.ok ? undefined : outcome.message;
         await deps.store.batches.finishItem(item.batchId, item.seq, outcome.ok ? 'succeeded' : 'failed', error);
@@ -111,7 +117,10 @@ async function resolveOne(
     },
     { replayable: true },
   );
-  if (!closed) return false;
+  if (closed !== true) {
+    if (closed) reportSecondOutcome(deps, closed);
+    return false;
+  }
   deps.lists.invalidate();
   deps.logger.info(
     { correlationId: intent.correlationId, action: change.kind, outcome: outcome.ok ? 'succeeded' : 'failed' },

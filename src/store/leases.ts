@@ -53,8 +53,9 @@ export class Leases {
     await this.sql.write(this.#release, { names: JSON.stringify(distinct(names)), holder });
   }
 
-  async holder(name: string): Promise<string | undefined> {
-    const row = await this.sql.get<{ holder: string }>(HOLDER, [name, this.#now().toISOString()]);
+  async holder(name: string, lapsedWithinMs = 0): Promise<string | undefined> {
+    const since = new Date(this.#now().getTime() - lapsedWithinMs).toISOString();
+    const row = await this.sql.get<{ holder: string }>(HOLDER, [name, since]);
     return row?.holder;
   }
 

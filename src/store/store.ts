@@ -155,8 +155,8 @@ export interface LeasesRepo {
   take(names: string | readonly string[], holder: string, ttlMs: number): Promise<boolean>;
   /** Gives back those of the leases named that `holder` holds. */
   release(names: string | readonly string[], holder: string): Promise<void>;
-  /** Who holds the lease now, if anyone. */
-  holder(name: string): Promise<string | undefined>;
+  /** Who holds the lease now, or held it until less than `lapsedWithinMs` ago, if anyone. */
+  holder(name: string, lapsedWithinMs?: number): Promise<string | undefined>;
   /** The other replicas that hold leases. */
   replicasBesides(replica: string): Promise<string[]>;
   /** Frees every lease of `replica`, a process that died; how many there were. */

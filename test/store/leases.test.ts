@@ -44,6 +44,17 @@ describe.each(ENGINES)('Leases on %s', (engine) => {
     expect(await leases.take('reconciler', 'replica-a', TTL_MS)).toBe(false);
   });
 
+  it('still names the holder of a lease that lapsed less than the time asked ago, and nobody after it', async () => {
+    const { leases, clock } = await newLeases();
+    const settleMs = 1_000;
+    await leases.take('change:c1', 'c1 attempt', TTL_MS);
+    clock.advance(TTL_MS + settleMs - 1);
+    expect(await leases.holder('change:c1')).toBeUndefined();
+    expect(await leases.holder('change:c1', settleMs)).toBe('c1 attempt');
+    clock.advance(1);
+    expect(await leases.holder('change:c1', settleMs)).toBeUndefined();
+  });
+
   it('frees a lease its holder releases, and ignores a release by anyone else', async () => {
     const { leases } = await newLeases();
     await leases.take('number:+15550100', 'change-1', TTL_MS);
