@@ -21,6 +21,18 @@ export interface Held {
   lapsed(): boolean;
 }
 
+/** The two clocks a lease's deadline is read on; replaceable, so that its boundaries can be tested without waiting. */
+export interface DeadlineClocks {
+  /** Milliseconds on a clock no step of the wall clock moves (`performance.now()`). */
+  monotonic(): number;
+  /** Milliseconds since the epoch, by the wall clock (`Date.now()`). */
+  wall(): number;
+}
+
+const REAL_CLOCKS: DeadlineClocks = { monotonic: () => performance.now(), wall: () => Date.now() };
+
+type Asked = { monotonic: number; wall: number };
+
 /**
  * Until when a change's leases hold, as this process alone can tell: from the moment it asked for their last take
  * that succeeded, plus their time to live, less a margin. It is read on the monotonic clock, which no step of the
@@ -29,28 +41,31 @@ export interface Held {
  * others may have seen them lapse meanwhile.
  */
 export class LeaseDeadline {
-  #asked = { monotonic: Number.NEGATIVE_INFINITY, wall: Number.NEGATIVE_INFINITY };
+  #asked: Asked = { monotonic: Number.NEGATIVE_INFINITY, wall: Number.NEGATIVE_INFINITY };
 
   /** `holdsMs`: how long after a take is asked for the leases surely hold (their time to live, less the margin). */
-  constructor(private readonly holdsMs: number) {}
+  constructor(
+    private readonly holdsMs: number,
+    private readonly clocks: DeadlineClocks = REAL_CLOCKS,
+  ) {}
 
-  /** The moment a take is asked for, to hand to `taken` once it succeeds. */
-  static ask(): { monotonic: number; wall: number } {
-    return { monotonic: performance.now(), wall: Date.now() };
+  /** The moment a take is asked for, to hand to `taken` or `renewed` once it succeeds. */
+  ask(): Asked {
+    return { monotonic: this.clocks.monotonic(), wall: this.clocks.wall() };
   }
 
   /** The first take succeeded. */
-  taken(asked: { monotonic: number; wall: number }): void {
+  taken(asked: Asked): void {
     this.#asked = asked;
   }
 
   /** A renewal succeeded: it counts only when its answer came while the leases still held. */
-  renewed(asked: { monotonic: number; wall: number }): void {
+  renewed(asked: Asked): void {
     if (this.holds() && asked.monotonic > this.#asked.monotonic) this.#asked = asked;
   }
 
   holds(): boolean {
-    const elapsed = Math.max(performance.now() - this.#asked.monotonic, Date.now() - this.#asked.wall);
+    const elapsed = Math.max(this.clocks.monotonic() - this.#asked.monotonic, this.clocks.wall() - this.#asked.wall);
     return elapsed < this.holdsMs;
   }
 }
@@ -119,7 +134,7 @@ export class ResourceLocks {
         told = true;
         return;
       }
-      const asked = LeaseDeadline.ask();
+      const asked = deadline.ask();
       renewing = this.leases
         .take(names, holder, ttlMs)
         // Another holder has one: this change ran longer than the lease while it could not be renewed.
@@ -135,7 +150,7 @@ export class ResourceLocks {
     }, ttlMs / RENEWALS_PER_TTL);
     renewal.unref();
     try {
-      const asked = LeaseDeadline.ask();
+      const asked = deadline.ask();
       if (!(await this.leases.take(names, holder, ttlMs))) return undefined;
       deadline.taken(asked);
       return { value: await work(held) };
