@@ -3,6 +3,10 @@
 // provider no change, and renews no lease; and a change begun before the loss sends nothing even after, since
 // another replica may now be settling it. Reads go on: they change nothing.
 //
+// A replica that keeps its liveness but is paused (a frozen VM, a stopped process) renews no lease meanwhile: a change
+// also sends nothing once its leases have lapsed by its own clocks (ops/locks.ts, LeaseDeadline), and the reconciler
+// waits until a lapsed lease can no longer be sending before it settles the change.
+//
 // A change knows the epoch it began under because its locks hand it (ops/locks.ts), not from an ambient store: on
 // Node 20 an AsyncLocalStorage in use turns on async hooks for every promise of the process.
 import type { Liveness } from './store/liveness.js';
