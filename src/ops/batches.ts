@@ -259,8 +259,8 @@ async function runBatch(
 
 const CUT_OFF = fail(
   'provider',
-  'Voice Ops lost its hold on its database while applying this plan, and sent nothing more: you will be told where ' +
-    'it stopped, with a Resume.',
+  'Voice Ops lost its hold on its database, or was paused past its hold on this plan, while applying it, and sent ' +
+    'nothing more: you will be told where it stopped, with a Resume.',
   { providerKind: 'withheld' },
 );
 
