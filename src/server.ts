@@ -136,7 +136,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       metrics.changeWithheld();
       logger.warn(
         because === 'lease'
-          ? "a change was not sent to the provider: its leases lapsed while this process was paused, and it is the reconciler's to settle"
+          ? "a change was not sent to the provider: its leases lapsed (was this process paused?), and it is the reconciler's to settle"
           : 'a change was not sent to the provider: this replica lost its liveness, now or since it began',
       );
     },

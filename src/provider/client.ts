@@ -88,8 +88,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_PAGES = 10;
 
 const LAPSED =
-  'Nothing more was sent to the provider: this copy of Voice Ops was paused for longer than its hold on the change ' +
-  'lasts, and another copy may be settling it.';
+  'Nothing more was sent to the provider: this copy of Voice Ops did not renew its hold on the change in time (it ' +
+  'may have been paused), and another copy may be settling it.';
 
 /** Kinds after which a GET may be repeated: it changes nothing, so a second try is harmless. */
 const RETRYABLE_GET_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable', 'rate_limited']);
