@@ -235,3 +235,21 @@ it('a buy at the provider when its replica paused, carried out late, is refused 
   expect(rows.at(-1)?.params).toEqual({ change: 'number.buy', recorded: 'failed', refused: 'succeeded' });
   expect(bed.sandbox.requestCount('buyNumber') - sent).toBe(1);
 });
+
+it('a replica that is not paused waits out a 429 longer than its leases, renewing them meanwhile, and buys once', async () => {
+  const [a] = await startReplicas(bed, 2, PAUSABLE);
+  if (!a) throw new Error('two replicas');
+  const number = await availableNumber(bed.sandbox, 'DE');
+  const wait = { type: 'rate_limit', retryAfterSeconds: 2 * Number(PAUSABLE.LEASE_TTL_S) } as const;
+  bed.sandbox.faults.inject('buyNumber', wait, { times: 1 });
+  const sent = bed.sandbox.requestCount('buyNumber');
+  const answers = await confirmed(a, OPERATOR, `numbers buy ${number}`);
+
+  expect(shownText(await answerOfPaused(answers, 'Bought'))).toContain(`Bought *${number}*`);
+  expect(bed.sandbox.requestCount('buyNumber') - sent).toBe(2);
+  expect((await rowsOfChange('number.buy')).map(step)).toEqual([
+    'number.buy requested',
+    'number.buy confirmed',
+    'number.buy succeeded',
+  ]);
+});
