@@ -47,13 +47,12 @@ async function confirmed(app: Replica, user: string, text: string): Promise<stri
   const prompt = await bed.slack.waitFor(RESPONSE_URL, (call) => call.responseUrlId === promptId);
   const answers = `paused-confirm-${asked}`;
   const value = onlyButton((prompt.body.blocks ?? []) as Block[], ACTION.confirmChange);
-  const container = EPHEMERAL;
   await post(
     blockAction({
       userId: user,
       actionId: ACTION.confirmChange,
       value,
-      container,
+      container: EPHEMERAL,
       responseUrl: bed.slack.respondUrl(answers),
     }),
   );
