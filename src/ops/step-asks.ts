@@ -9,7 +9,7 @@ import type { StepOrigin } from '../store/records.js';
 import type { StepRecord } from '../store/workflow-steps.js';
 import { createAgent } from './agents.js';
 import type { Done } from './carry-out.js';
-import { attempt, newCorrelationId, record } from './context.js';
+import { attempt, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { KIND } from './kinds/index.js';
 import { unknownLocale } from './locales.js';
@@ -59,9 +59,12 @@ async function pendingAsk(
   deps: OpsDeps,
   step: StepRecord,
 ): Promise<{ input: AgentInput; askedOf: string; origin: StepOrigin } | undefined> {
-  const last = (await deps.store.audit.ofRequest(step.correlationId ?? '')).at(-1);
-  const asked = askRow.safeParse(last?.params);
-  if (step.endedAt || last?.outcome !== 'requested' || !asked.success) return undefined;
+  // The ask's own row; a click or an expiry moves the step off it (take), so while the step is on it, it waits.
+  const row = (await deps.store.audit.ofRequest(step.correlationId ?? '')).find(
+    (candidate) => candidate.action === KIND.createAgent && candidate.outcome === 'requested',
+  );
+  const asked = askRow.safeParse(row?.params);
+  if (step.endedAt || !asked.success) return undefined;
   const { name, language, askedOf, ranBy, namedChannelId } = asked.data;
   const origin = {
     workflowExecutionId: step.workflowExecutionId,
@@ -88,7 +91,9 @@ export async function answerAsk(
   if (!step || !ask) return fail('already_used', 'This request was answered already, or its workflow step has ended.');
   const from = step.correlationId ?? '';
   if (ask.askedOf !== clicker.userId) {
-    return fail('wrong_user', `This asks ${ask.askedOf} to confirm, not you: nothing was changed.`);
+    const failure = fail('wrong_user', `This asks ${ask.askedOf} to confirm, not you: nothing was changed.`);
+    const attempt = { action: KIND.createAgent, correlationId: step.correlationId ?? '' };
+    return deny(deps, { ...clicker, step: ask.origin }, attempt, failure, { reason: 'not the person asked' });
   }
   if (deps.now().getTime() - Date.parse(step.startedAt) > DEFAULT_CONFIRMATION_TTL_MS) {
     return fail('expired', ASK_EXPIRED);
@@ -104,7 +109,12 @@ export async function answerAsk(
     const to = newCorrelationId();
     if (!(await taken(to))) return fail('already_used', 'This request was answered already.');
     const why = fail('cancelled', 'The creation was cancelled before it was made: nothing was changed.');
-    await record(deps, actor, to, { action: KIND.createAgent, outcome: 'cancelled', params: { ...ask.input }, error: why });
+    await record(deps, actor, to, {
+      action: KIND.createAgent,
+      outcome: 'cancelled',
+      params: { ...ask.input },
+      error: why,
+    });
     return { ok: true };
   }
   const created = await attempt(deps, actor, { action: KIND.createAgent }, async (to) => {

@@ -9,9 +9,9 @@ import { type Actor, type BulkRequest, type Done, KIND } from '../../ops/api.js'
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { deliver } from '../flows.js';
+import { ACTION } from '../ids.js';
 import type { Listeners } from '../router.js';
 import { checkInputs, STEP_INPUTS, type StepInputs, type StepName } from '../step-inputs.js';
-import { ACTION } from '../ids.js';
 import { messageSurface, type Surface } from '../surfaces.js';
 import { textMessage } from '../views/blocks.js';
 import { agentAskMessage, type StepPerson, stepPlanMessage } from '../views/steps.js';

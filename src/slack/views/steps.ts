@@ -14,7 +14,8 @@ export interface StepPerson {
 
 /** Where the request came from: the person's own run, or a workflow asking in their name. */
 function fromLine({ named, ranBy }: StepPerson): string {
-  if (ranBy === named) return ':zap: A workflow you ran asks for this. It goes on once you confirm, and stops if you cancel.';
+  if (ranBy === named)
+    return ':zap: A workflow you ran asks for this. It goes on once you confirm, and stops if you cancel.';
   const who = ranBy
     ? `A workflow run by ${mentionUser(ranBy)} asks this in your name`
     : 'A workflow asks this in your name, and Slack did not say who ran it';
