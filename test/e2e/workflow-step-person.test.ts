@@ -13,6 +13,7 @@ import {
   sandboxAgents,
   shownText,
   stepEnd,
+  stepEndCalls,
   stepPlan,
 } from './support.js';
 
@@ -93,6 +94,28 @@ describe('an agent creation naming an operator, run by a viewer', () => {
     expect(t.logs.text()).not.toContain(secret);
   });
 
+  it('pressed twice at once, creates one agent and ends its step once', async () => {
+    const { execution } = await t.runStep(
+      'create_agent',
+      { user_id: OPERATOR, name: 'Twice Desk', language: 'en-US' },
+      { ranBy: VIEWER },
+    );
+    const ask = await stepPlan(t, execution, OPERATOR);
+    const created = t.sandbox.requestCount('createAgent');
+    const click = () =>
+      t.action({
+        userId: OPERATOR,
+        actionId: ACTION.createAgentForStep,
+        value: execution.executionId,
+        container: ask.container,
+      });
+    await Promise.all([click(), click()]);
+    expect((await stepEnd(t, execution)).outcome).toBe('completed');
+    await t.settled();
+    expect(t.sandbox.requestCount('createAgent')).toBe(created + 1);
+    expect(stepEndCalls(t, execution)).toHaveLength(1);
+  });
+
   it('without an interactivity input, is asked of the person named too, and Cancel ends the step changing nothing', async () => {
     const { execution } = await t.runStep(
       'create_agent',
@@ -148,6 +171,33 @@ describe('an agent creation naming an operator, run by a viewer', () => {
         container: ask.container,
       });
       await t.settled();
+      expect(t.sandbox.requestCount('createAgent')).toBe(created);
+    } finally {
+      aheadMs = 0;
+    }
+  });
+
+  it('clicked after 10 minutes, before any reconciler pass, creates nothing and fails the step', async () => {
+    const { execution } = await t.runStep(
+      'create_agent',
+      { user_id: OPERATOR, name: 'Later Desk', language: 'en-US' },
+      { ranBy: VIEWER },
+    );
+    const ask = await stepPlan(t, execution, OPERATOR);
+    const created = t.sandbox.requestCount('createAgent');
+    aheadMs = 11 * 60_000;
+    try {
+      const pressed = await t.action({
+        userId: OPERATOR,
+        actionId: ACTION.createAgentForStep,
+        value: execution.executionId,
+        container: ask.container,
+      });
+      await respondedWith(t, pressed.responseUrlId, 'not confirmed within 10 minutes');
+      expect(await stepEnd(t, execution)).toEqual({
+        outcome: 'failed',
+        error: 'The creation was not confirmed within 10 minutes: nothing was changed.',
+      });
       expect(t.sandbox.requestCount('createAgent')).toBe(created);
     } finally {
       aheadMs = 0;
