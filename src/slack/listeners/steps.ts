@@ -112,8 +112,8 @@ async function runStep<N extends StepName>(
 const vouched = ({ named, ranBy }: StepPerson): boolean => ranBy === named;
 
 /**
- * Plans the change and sends the plan to the person who ran the workflow, as their command would show it; the step
- * ends with the plan. A plan with nothing to change is applied at once: there is nothing to confirm.
+ * Plans the change and sends the plan to the person the step names, as their command would show it, saying who ran
+ * the workflow; the step ends with the plan. A plan with nothing to change is applied at once: there is nothing to confirm.
  */
 async function planAndAsk(
   { deps, actor, person, executionId, workflowToken }: Running,
