@@ -18,6 +18,8 @@ const SECRET_KEYS = [
   'appToken',
   'signingSecret',
   'client_secret',
+  // A Workflow Builder step's interactor carries Slack's secret beside the person's id.
+  'secret',
 ];
 
 export const REDACT_PATHS = [

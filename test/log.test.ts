@@ -22,10 +22,10 @@ describe('log redaction', () => {
     logger.info({ agent_token: 'atk_top', apiKey: 'key_top' }, 'top');
     logger.info({ agent: { agent_token: 'atk_nested' }, headers: { authorization: 'Bearer key_nested' } }, 'nested');
     logger.info({ slack: { botToken: 'xoxb-1', appToken: 'xapp-1', signingSecret: 'sig' } }, 'slack');
-    for (const secret of ['atk_top', 'key_top', 'atk_nested', 'key_nested', 'xoxb-1', 'xapp-1', 'sig"']) {
-      expect(out.text()).not.toContain(secret);
-    }
-    expect(out.text().match(/\[redacted\]/g)?.length).toBe(7);
+    logger.info({ interactor: { id: 'U1', secret: 'shallow_secret' } }, 'step');
+    const secrets = ['atk_top', 'key_top', 'atk_nested', 'key_nested', 'xoxb-1', 'xapp-1', 'sig"', 'shallow_secret'];
+    for (const secret of secrets) expect(out.text()).not.toContain(secret);
+    expect(out.text().match(/\[redacted\]/g)?.length).toBe(8);
   });
 
   it("scrubs Slack tokens from Bolt's free text and drops its body and Socket Mode message dumps", () => {

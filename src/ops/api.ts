@@ -28,6 +28,7 @@ import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
 import type { SettingsView } from './settings.js';
+import type { AgentInput } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import type { StepStart } from './steps.js';
 import type { TimeZone } from './time-zone.js';
@@ -171,6 +172,12 @@ export interface VoiceOps {
   planForStep(actor: Actor, executionId: string, request: BulkRequest): Promise<PlanResult>;
   /** Ends a step in Slack with its outputs or its error, and records it ended. */
   endStep(executionId: string, ending: StepEnding): Promise<void>;
+  /** Asks the person a step names to confirm an agent's creation, where Slack did not vouch it is them who ran it. */
+  askToCreateAgent(actor: Actor, executionId: string, input: AgentInput): Promise<Result<object>>;
+  /** The person's Create or Cancel on that ask: theirs alone, once, within 10 minutes. */
+  answerAsk(actor: Actor, executionId: string, verdict: 'create' | 'cancel'): Promise<Result<{ done?: Done }>>;
+  /** Ends a step whose change has ended, with what it became. */
+  settleStep(executionId: string): Promise<void>;
 }
 
 // What the layers above need besides the operations: the words of their requests and results, and a few pure

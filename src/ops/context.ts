@@ -44,10 +44,21 @@ export interface Step {
   error?: Failure;
 }
 
-/** A row's parameters, with the ids of the workflow and of its step when a Workflow Builder step asked. */
+/**
+ * A row's parameters, with the ids of the workflow and of its step when a Workflow Builder step asked, who Slack says
+ * ran it (null: Slack did not say), the channel its builder named, and who confirmed it where Slack did not vouch.
+ */
 function withStepIds(actor: Actor, params?: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!actor.step) return params;
-  return { ...params, workflowExecutionId: actor.step.workflowExecutionId, stepExecutionId: actor.step.executionId };
+  const step = actor.step;
+  if (!step) return params;
+  return {
+    ...params,
+    workflowExecutionId: step.workflowExecutionId,
+    stepExecutionId: step.executionId,
+    ranBy: step.ranBy ?? null,
+    ...(step.namedChannelId ? { namedChannelId: step.namedChannelId } : {}),
+    ...(step.confirmedBy ? { confirmedBy: step.confirmedBy } : {}),
+  };
 }
 
 /** Appends one audit row for a step of a request; every step of one request shares its correlation id. */

@@ -31,8 +31,9 @@ import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
 import { requestSettingsChange, settingsView } from './settings.js';
+import { type AgentInput, answerAsk, askToCreateAgent } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
-import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleSteps } from './steps.js';
+import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleStep, settleSteps } from './steps.js';
 import type { TimeZone } from './time-zone.js';
 import { type Actor, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
@@ -182,7 +183,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     routingChangesSince: (time: string, zone?: TimeZone) => routingChangesSince(deps, time, zone),
     batchView: (batchId: string, page?: number, size?: number) => batchView(deps, batchId, page, size),
     applyBatch: async (actor: Actor, batchId: string, options: { typed?: string; onProgress: OnProgress }) => {
-      const applied = await applyBatch(deps, await asItsStep(deps, actor, batchId), batchId, options);
+      const applied = await applyBatch(deps, await asItsStep(deps, actor, batchId, true), batchId, options);
       // A plan made again replaces the one a step waits on; a plan that ended ends its step.
       if (applied.ok && applied.status === 'changed') await deps.store.steps.follow(batchId, applied.view.id);
       await settleSteps(deps, [batchId]);
@@ -202,5 +203,10 @@ export function createOps(deps: OpsDeps): VoiceOps {
     planForStep: (actor: Actor, executionId: string, request: BulkRequest) =>
       planForStep(deps, actor, executionId, request),
     endStep: (executionId: string, ending: StepEnding) => endStep(deps, executionId, ending),
+    askToCreateAgent: (actor: Actor, executionId: string, input: AgentInput) =>
+      askToCreateAgent(deps, actor, executionId, input),
+    answerAsk: (actor: Actor, executionId: string, verdict: 'create' | 'cancel') =>
+      answerAsk(deps, actor, executionId, verdict),
+    settleStep: (executionId: string) => settleStep(deps, executionId),
   };
 }

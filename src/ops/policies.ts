@@ -137,7 +137,8 @@ export function refuseMistyped(
 
 /**
  * With change channels set, changes are accepted only in those channels, where colleagues see them. A change with no
- * channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one.
+ * channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one; so is a workflow
+ * step's, whose channel input its builder may set to any channel while the workflow runs anywhere.
  */
 async function refuseOutsideChangeChannels(
   deps: OpsDeps,
@@ -149,7 +150,9 @@ async function refuseOutsideChangeChannels(
   if (allowed.length === 0 || (actor.channelId !== undefined && allowed.includes(actor.channelId))) return undefined;
   const where = allowed.length === 1 ? `channel ${allowed[0]}` : `channels ${allowed.join(', ')}`;
   const nowhere =
-    actor.source === 'workflow' ? 'from a workflow step that names no channel' : 'outside a channel (the Home tab)';
+    actor.source === 'workflow'
+      ? 'from a workflow step, since Slack does not say which channel a workflow runs in'
+      : 'outside a channel (the Home tab)';
   const from = actor.channelId === undefined ? nowhere : `in ${actor.channelId}`;
   const rule = lockKey(deps, 'changeChannels');
   const failure = fail(

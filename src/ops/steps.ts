@@ -10,6 +10,7 @@ import { type BulkRequest, batchAction } from './bulk-plans.js';
 import { atomically, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { KIND, numberOf } from './kinds/index.js';
+import { ASK_EXPIRED, expireAsk } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import type { Actor } from './types.js';
 
@@ -35,13 +36,12 @@ export async function planForStep(
 
 /**
  * The requester's click on a plan a step asked for (Confirm, Cancel, a typed count) goes on with the step's change: it
- * is audited as the step's, with its ids, as the plan was.
+ * is audited as the step's, with its ids, as the plan was, and a Confirm names who confirmed.
  */
-export async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string): Promise<Actor> {
+export async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string, confirming = false): Promise<Actor> {
   const step = (await deps.store.batches.get(batchId))?.actor.step;
-  return step && (await deps.store.steps.get(step.executionId))?.userId === actor.userId
-    ? { ...actor, source: 'workflow', step }
-    : actor;
+  if (!step || (await deps.store.steps.get(step.executionId))?.userId !== actor.userId) return actor;
+  return { ...actor, source: 'workflow', step: confirming ? { ...step, confirmedBy: actor.userId } : step };
 }
 
 /** Ends a step in Slack, then records it ended: a crash in between ends it again, which Slack takes as done. */
@@ -61,6 +61,16 @@ export async function settleSteps(deps: OpsDeps, correlationIds?: readonly strin
       : (await Promise.all(correlationIds.map((id) => deps.store.steps.ofChange(id)))).filter(
           (step) => step !== undefined,
         );
+  await settleEach(deps, steps);
+}
+
+/** Ends one open step if its change has ended (an ask answered, say). */
+export async function settleStep(deps: OpsDeps, executionId: string): Promise<void> {
+  const step = await deps.store.steps.get(executionId);
+  if (step && !step.endedAt) await settleEach(deps, [step]);
+}
+
+async function settleEach(deps: OpsDeps, steps: readonly StepRecord[]): Promise<void> {
   for (const step of steps) {
     try {
       const ending = await endingOf(deps, step);
@@ -80,11 +90,15 @@ async function endingOf(deps: OpsDeps, step: StepRecord): Promise<StepEnding | u
   const rows = await deps.store.audit.ofRequest(correlationId);
   const last = rows.filter((row) => row.action === KIND.createAgent).at(-1);
   if (last?.outcome === 'succeeded') return { ok: true, outputs: { agent_id: last.target ?? '' } };
-  if (last && ['failed', 'rejected', 'denied'].includes(last.outcome)) {
+  if (last && ['failed', 'rejected', 'denied', 'cancelled', 'expired'].includes(last.outcome)) {
     return { ok: false, error: last.errorMessage ?? `The change ended as ${last.outcome}.` };
   }
-  // A plan lasts as long as a confirmation: one never stored by the time it would have expired never will be.
+  // A plan lasts as long as a confirmation: one never stored by the time it would have expired never will be; and an
+  // agent's creation asked of the person named, unanswered as long, expires.
   const stale = deps.now().getTime() - Date.parse(step.startedAt) > DEFAULT_CONFIRMATION_TTL_MS;
+  if (last?.outcome === 'requested' && stale && (await expireAsk(deps, step))) {
+    return { ok: false, error: ASK_EXPIRED };
+  }
   return last === undefined && stale
     ? { ok: false, error: 'Voice Ops stopped before this step asked for anything: nothing was changed. Run it again.' }
     : undefined;

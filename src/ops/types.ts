@@ -1,6 +1,7 @@
 import type { ProviderErrorKind } from '../provider/errors.js';
 import type { AuditSource } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
+import type { StepOrigin } from '../store/records.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -20,7 +21,7 @@ export interface Actor {
   channelId?: string;
   source: AuditSource;
   /** The Workflow Builder step that asked, as Slack names it: every audit row of its change names it too. */
-  step?: { workflowExecutionId: string; executionId: string };
+  step?: StepOrigin;
   /**
    * Where the requester can be told later how a change ended, if the answer cannot come at once (the
    * interaction's response_url); opaque to the operations, kept only while the change is under way.

@@ -23,6 +23,12 @@ export interface FunctionInteraction {
   bot_access_token: string;
 }
 
+/** An input of type `slack#/types/interactivity`, as Slack fills it. */
+export interface Interactivity {
+  interactor: { id: string; secret: string };
+  interactivity_pointer: string;
+}
+
 type Answer = Record<string, unknown>;
 
 export class FunctionExecutions {
@@ -30,25 +36,38 @@ export class FunctionExecutions {
   private readonly byToken = new Map<string, StepExecution>();
   /** `channel ts` of each message posted with a step's token. */
   private readonly messages = new Map<string, StepExecution>();
+  private readonly secrets = new Set<string>();
   private counter = 0;
 
   /** `onChange` hears of each step started or ended: what a person could see change. */
   constructor(private readonly onChange: () => void = () => {}) {}
 
-  /** A step of a workflow starts: its execution, to be delivered to the app as a function_executed event. */
-  start(callbackId: string, inputs: Record<string, unknown>): StepExecution {
+  /**
+   * A step of a workflow starts: its execution, to be delivered to the app as a function_executed event. `ranBy`, the
+   * person whose click ran the workflow, fills the step's interactivity input as Slack fills it (its interactor, with a
+   * secret of Slack's); without it, as from a schedule or an event, the input is left out.
+   */
+  start(callbackId: string, inputs: Record<string, unknown>, ranBy?: string): StepExecution {
     const id = `${String(++this.counter).padStart(6, '0')}${randomBytes(3).toString('hex').toUpperCase()}`;
     const execution: StepExecution = {
       executionId: `Fx${id}`,
       workflowExecutionId: `Wx${id}`,
       callbackId,
-      inputs,
+      inputs: ranBy ? { ...inputs, interactivity: this.interactivity(ranBy) } : inputs,
       botAccessToken: `xwfp-${randomBytes(12).toString('hex')}`,
     };
     this.executions.set(execution.executionId, execution);
     this.byToken.set(execution.botAccessToken, execution);
     this.onChange();
     return execution;
+  }
+
+  /** What Slack puts in an interactivity input (api.slack.com's interactivity type): who clicked, and a pointer. */
+  private interactivity(userId: string): Interactivity {
+    const secret = randomBytes(32).toString('base64url');
+    this.secrets.add(secret);
+    const pointer = `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}.${randomBytes(16).toString('hex')}`;
+    return { interactor: { id: userId, secret }, interactivity_pointer: pointer };
   }
 
   /** Forgets every execution (the playground's Start over). */
@@ -67,9 +86,9 @@ export class FunctionExecutions {
     return [...this.executions.values()];
   }
 
-  /** Every workflow token handed out: secrets like any other token. */
+  /** Every workflow token and interactor secret handed out: secrets like any other token. */
   tokens(): string[] {
-    return [...this.byToken.keys()];
+    return [...this.byToken.keys(), ...this.secrets];
   }
 
   /** A call made with a step's token once the step has ended: Slack no longer takes the token. */

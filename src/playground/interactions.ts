@@ -256,12 +256,13 @@ export class Interactions {
   }
 
   /**
-   * A workflow the person runs in #voice-ops reaches one of Voice Ops' steps: Slack starts the step's execution and
-   * sends the app function_executed, which the app acknowledges and then acts on, ending the step when it can.
+   * A workflow the person runs in #voice-ops reaches one of Voice Ops' steps: Slack starts the step's execution (its
+   * interactivity input naming the person, whose click ran it, as Slack vouches for them) and sends the app
+   * function_executed, which the app acknowledges and then acts on, ending the step when it can.
    */
   async runStep(userId: string, callbackId: string, typed: Record<string, string>): Promise<Outcome> {
     if (!PLAYGROUND_STEPS.some((step) => step.callbackId === callbackId)) return refused('There is no such step.');
-    const execution = this.slack.functions.start(callbackId, stepInputs(userId, typed));
+    const execution = this.slack.functions.start(callbackId, stepInputs(userId, typed), userId);
     await this.interact(userId, functionExecuted(execution), { contentType: JSON_CONTENT_TYPE });
     return { ok: true };
   }

@@ -73,7 +73,7 @@ export function stepRuns(functions: FunctionExecutions, userId: string): UiStepR
     .filter((execution) => execution.inputs.user_id === userId)
     .reverse()
     .map(({ executionId, callbackId, inputs, end }) => {
-      const { user_id: _user, channel_id: _channel, ...typed } = inputs;
+      const { user_id: _user, channel_id: _channel, interactivity: _ranBy, ...typed } = inputs;
       return { executionId, title: title(callbackId), inputs: typed, ...(end ? { end } : {}) };
     });
 }

@@ -24,6 +24,9 @@ export const ACTION = {
   /** Apply on a plan that asks for a typed confirmation (a release): opens the modal that asks for it. */
   confirmBatchTyped: 'confirm_batch_typed',
   cancelBatch: 'cancel_batch',
+  /** A step's agent creation asked of the person it names (Slack did not vouch they ran it): made, or not. */
+  createAgentForStep: 'create_agent_for_step',
+  cancelAgentForStep: 'cancel_agent_for_step',
   stopBatch: 'stop_batch',
   planAgain: 'plan_again',
   undoChange: 'undo_change',

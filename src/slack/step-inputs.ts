@@ -12,9 +12,29 @@ const optionalText = z.preprocess(
   z.string().optional(),
 );
 
-/** Who ran the workflow, and where: every step acts as that person, in that channel. */
+const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id, e.g. the person who ran the workflow');
+
+/**
+ * What Slack fills an input of type `slack#/types/interactivity` with: the person whose click started the workflow (or
+ * a Slack step's button), which no builder can set. The secret is Slack's, and is never kept.
+ */
+const interactivity = z.preprocess(
+  (value) => (value === '' || value === null ? undefined : value),
+  z
+    .object({
+      interactor: z.object({ id: userId, secret: z.string() }),
+      interactivity_pointer: z.string(),
+    })
+    .optional(),
+);
+
+/**
+ * Who the builder names, and where; and who Slack says ran the workflow. A step acts as the person named, at once
+ * when Slack vouches it is them, else only once they confirm with their own click (docs/workflows.md).
+ */
 const person = z.object({
-  user_id: z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id, e.g. the person who ran the workflow'),
+  user_id: userId,
+  interactivity,
   channel_id: z.preprocess(
     (value) => (value === '' || value === null ? undefined : value),
     z

@@ -5,8 +5,8 @@
 // - block_actions, block_suggestion, view_submission, view_closed: `user.id`, `user.username`, `user.team_id` (the
 //   user's own workspace), `enterprise.id` or `team.enterprise_id`; `team` is null from an org-wide install;
 // - Events API (app_home_opened): `event.user`, and the workspace and org of `authorizations[0]`;
-// - function_executed (a Workflow Builder step): no user of its own; the person who ran the workflow is the step's
-//   `user_id` input, which the workflow's builder sets from its trigger.
+// - function_executed (a Workflow Builder step): no user of its own; the person the step names is its `user_id` input,
+//   which the workflow's builder sets, and whom the step trusts only as listeners/steps.ts says.
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import { z } from 'zod';
 

@@ -88,6 +88,20 @@ export type BatchApproval = z.infer<typeof batchApproval>;
 export const approvableChange = z.union([pendingChange, batchApproval]);
 export type ApprovableChange = z.infer<typeof approvableChange>;
 
+/**
+ * The Workflow Builder step a change was asked for by: its ids, and who Slack says ran the workflow (the interactor of
+ * the step's interactivity input), the channel the builder named (where private answers go, never a change channel),
+ * and who confirmed the change with their own click where Slack did not vouch for the person named.
+ */
+export const stepOrigin = z.object({
+  workflowExecutionId: z.string(),
+  executionId: z.string(),
+  ranBy: z.string().optional(),
+  namedChannelId: z.string().optional(),
+  confirmedBy: z.string().optional(),
+});
+export type StepOrigin = z.infer<typeof stepOrigin>;
+
 /** Who asked for a change that outlives its request (an intent, an approval, a batch): no reply address. */
 export const storedActor = z.object({
   userId: z.string(),
@@ -97,6 +111,6 @@ export const storedActor = z.object({
   channelId: z.string().optional(),
   source: z.enum(AUDIT_SOURCES),
   /** The Workflow Builder step the change was asked for by, when it was. */
-  step: z.object({ workflowExecutionId: z.string(), executionId: z.string() }).optional(),
+  step: stepOrigin.optional(),
 });
 export type StoredActor = z.infer<typeof storedActor>;

@@ -205,6 +205,7 @@ export interface SettingsRepo {
 export interface StepsRepo {
   claim(start: StepStart): Promise<boolean>;
   link(executionId: string, correlationId: string): Promise<void>;
+  take(executionId: string, from: string, to: string): Promise<boolean>;
   follow(from: string, to: string): Promise<void>;
   end(executionId: string, outcome: StepOutcome): Promise<boolean>;
   get(executionId: string): Promise<StepRecord | undefined>;

@@ -39,6 +39,8 @@ const CLAIM = `
   VALUES (@executionId, @workflowExecutionId, @callbackId, @userId, @at)
   ON CONFLICT (execution_id) DO NOTHING`;
 const LINK = 'UPDATE workflow_steps SET correlation_id = ? WHERE execution_id = ? AND ended_at IS NULL';
+const TAKE = `UPDATE workflow_steps SET correlation_id = @to
+  WHERE execution_id = @executionId AND correlation_id = @from AND ended_at IS NULL`;
 const FOLLOW = 'UPDATE workflow_steps SET correlation_id = ? WHERE correlation_id = ? AND ended_at IS NULL';
 const END = 'UPDATE workflow_steps SET ended_at = ?, outcome = ? WHERE execution_id = ? AND ended_at IS NULL';
 const GET = `SELECT ${COLUMNS} FROM workflow_steps WHERE execution_id = ?`;
@@ -60,6 +62,14 @@ export class WorkflowSteps {
   /** Ties an open step to the change it started, whose end ends it. */
   async link(executionId: string, correlationId: string): Promise<void> {
     await this.sql.write(LINK, [correlationId, executionId]);
+  }
+
+  /**
+   * Moves an open step from the request it waits on to what answered it, once: true for the first answer only, so that
+   * of two clicks (or a click and an expiry) one acts.
+   */
+  async take(executionId: string, from: string, to: string): Promise<boolean> {
+    return (await this.sql.run(TAKE, { executionId, from, to })) === 1;
   }
 
   /** Moves the open steps of a change to the change that replaces it (a plan made again). */

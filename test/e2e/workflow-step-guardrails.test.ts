@@ -128,23 +128,34 @@ describe('a step under a buy limit', () => {
 });
 
 describe('a step under change channels', () => {
-  it('acts only in a change channel: the one the builder names', async () => {
+  it('is refused whatever channel its builder names: Slack does not say which channel a workflow runs in', async () => {
     t = await startTestApp({ env: { VOICE_CHANGE_CHANNELS: CHANGES } });
-    const outside = await t.runStep('buy_numbers', {
-      user_id: OPERATOR,
-      channel_id: OPS_CHANNEL,
-      region: 'US',
-      count: 1,
-    });
-    const refused = await stepEnd(t, outside.execution);
-    expect(refused.outcome === 'failed' && refused.error).toContain(`Changes are made only in channel ${CHANGES}`);
-    const nowhere = await t.runStep('create_agent', { user_id: OPERATOR, name: 'Desk', language: 'en-US' });
-    const unplaced = await stepEnd(t, nowhere.execution);
-    expect(unplaced.outcome === 'failed' && unplaced.error).toContain('not from a workflow step that names no channel');
-
-    const inside = await t.runStep('buy_numbers', { user_id: OPERATOR, channel_id: CHANGES, region: 'US', count: 1 });
-    const plan = await stepPlan(t, inside.execution, OPERATOR);
-    expect(plan.batchId).not.toBe('');
+    const app = t;
+    const refusal =
+      `Changes are made only in channel ${CHANGES} (VOICE_CHANGE_CHANNELS), not from a workflow step, since Slack ` +
+      'does not say which channel a workflow runs in';
+    const runs = [
+      await app.runStep('buy_numbers', { user_id: OPERATOR, channel_id: CHANGES, region: 'US', count: 1 }),
+      await app.runStep('buy_numbers', { user_id: OPERATOR, channel_id: OPS_CHANNEL, region: 'US', count: 1 }),
+      await app.runStep('create_agent', { user_id: OPERATOR, channel_id: CHANGES, name: 'Desk', language: 'en-US' }),
+      await app.runStep('create_agent', { user_id: OPERATOR, name: 'Desk', language: 'en-US' }),
+    ];
+    for (const { execution } of runs) {
+      const end = await stepEnd(app, execution);
+      expect(end.outcome === 'failed' && end.error).toContain(refusal);
+    }
+    expect(app.slack.calls('chat.postMessage').filter((call) => String(call.token).startsWith('xwfp-'))).toEqual([]);
+    expect(app.sandbox.requestCount('createAgent')).toBe(0);
+    // The audit keeps the channel the builder named apart from the channel a change is made in, which it leaves empty.
+    const denied = (await auditRows(app)).filter((row) => row.outcome === 'denied' && row.source === 'workflow');
+    expect(denied).toHaveLength(4);
+    expect(denied.map((row) => row.channel_id)).toEqual([null, null, null, null]);
+    expect(denied.map((row) => JSON.parse(row.params ?? '{}').namedChannelId)).toEqual([
+      CHANGES,
+      OPS_CHANNEL,
+      CHANGES,
+      undefined,
+    ]);
   });
 });
 

@@ -30,8 +30,9 @@ async function startApp(): Promise<{ process: AppProcess; eventsUrl: string }> {
   return { process, eventsUrl: (await process.ready).eventsUrl };
 }
 
+/** A step run by the person it names: Slack vouches for them in its interactivity input. */
 async function runStep(eventsUrl: string, callbackId: string, inputs: Record<string, unknown>) {
-  const execution = bed.slack.functions.start(callbackId, inputs);
+  const execution = bed.slack.functions.start(callbackId, inputs, String(inputs.user_id));
   const body = functionExecuted(execution);
   expect((await postToSlackApp(eventsUrl, SIGNING_SECRET, body, { contentType: JSON_CONTENT_TYPE })).status).toBe(200);
   return execution;

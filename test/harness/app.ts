@@ -121,12 +121,14 @@ export interface TestApp {
   closeView(options: Omit<ViewClosedOptions, 'userId'> & { userId?: string } & PostOptions): Promise<AppResponse>;
   /**
    * A workflow step runs: Slack starts its execution and delivers function_executed (a JSON body). `deliver` sends the
-   * same delivery again, as Slack retries one.
+   * same delivery again, as Slack retries one. `ranBy` is whose click ran the workflow, which Slack puts in the step's
+   * interactivity input: by default the person the step names (`user_id`), as a workflow set up as docs/workflows.md
+   * says; null leaves the input out, as a workflow started by a schedule or an event does.
    */
   runStep(
     callbackId: string,
     inputs: Record<string, unknown>,
-    options?: PostOptions,
+    options?: PostOptions & { ranBy?: string | null },
   ): Promise<{
     execution: StepExecution;
     response: AppResponse;
@@ -344,8 +346,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         const [fields, postOptions] = splitPostOptions(closeOptions);
         return post(viewClosed({ ...fields, userId: fields.userId ?? ADMIN }), postOptions);
       },
-      async runStep(callbackId, inputs, options = {}) {
-        const execution = slack.functions.start(callbackId, inputs);
+      async runStep(callbackId, inputs, { ranBy, ...options } = {}) {
+        const named = typeof inputs.user_id === 'string' ? inputs.user_id : undefined;
+        const execution = slack.functions.start(callbackId, inputs, ranBy === null ? undefined : (ranBy ?? named));
         const body = functionExecuted(execution);
         const deliver = (again: PostOptions = {}) => post(body, { contentType: JSON_CONTENT_TYPE, ...again });
         return { execution, response: await deliver(options), deliver };

@@ -15,14 +15,16 @@ let t: TestPlayground;
 let page: Page;
 
 describe('the Workflows panel', () => {
-  it('offers every step the manifest declares, with the inputs a builder sets (the person and channel aside)', async () => {
+  it('offers every step the manifest declares, with the inputs a builder sets (who runs it, and where, aside)', async () => {
     const manifest = parse(await readFile('manifest.yml', 'utf8')) as {
       functions: Record<string, { title: string; input_parameters: { properties: Record<string, unknown> } }>;
     };
     const declared = Object.entries(manifest.functions).map(([callbackId, step]) => ({
       callbackId,
       title: step.title,
-      inputs: Object.keys(step.input_parameters.properties).filter((name) => !['user_id', 'channel_id'].includes(name)),
+      inputs: Object.keys(step.input_parameters.properties).filter(
+        (name) => !['user_id', 'interactivity', 'channel_id'].includes(name),
+      ),
     }));
     const offered = PLAYGROUND_STEPS.map((step) => ({
       callbackId: step.callbackId,

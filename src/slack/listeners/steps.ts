@@ -1,17 +1,22 @@
 // Workflow Builder steps: another way in beside commands, buttons and forms. Each step builds the request its command
-// would, as the person who ran the workflow (an input the builder sets from the workflow's trigger), and runs the same
-// operation with the same guardrails. A step that needs a confirmation sends its plan to that person and stays
-// running: it ends when the plan does (ops/steps.ts), on Confirm, Cancel, an approval, an expiry or after a crash.
+// would, as the person its builder names (`user_id`), and runs the same operation with the same guardrails. Slack
+// vouches for that person only through the step's interactivity input (its interactor, whose click ran the workflow):
+// where it does not, or names someone else, nothing changes without the named person's own click (docs/workflows.md).
+// A step that needs a confirmation sends its plan to that person and stays running: it ends when the plan does
+// (ops/steps.ts), on Confirm, Cancel, an approval, an expiry or after a crash.
 import { z } from 'zod';
-import { type Actor, type BulkRequest, KIND } from '../../ops/api.js';
+import { type Actor, type BulkRequest, type Done, KIND } from '../../ops/api.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { deliver } from '../flows.js';
+import { ACTION } from '../ids.js';
 import type { Listeners } from '../router.js';
 import { checkInputs, STEP_INPUTS, type StepInputs, type StepName } from '../step-inputs.js';
-import { messageSurface } from '../surfaces.js';
-import { stepPlanMessage } from '../views/steps.js';
+import { messageSurface, type Surface } from '../surfaces.js';
+import { textMessage } from '../views/blocks.js';
+import { agentAskMessage, type StepPerson, stepPlanMessage } from '../views/steps.js';
 import { type Requester, requesterIn } from '../who-asked.js';
+import { actorOf, type Body, chosenValue, replyFor } from './actions.js';
 
 /** The function_executed event, as Slack delivers it (see test/e2e/workflow-steps.test.ts for the source). */
 const functionExecuted = z.object({
@@ -26,10 +31,11 @@ const functionExecuted = z.object({
 });
 type FunctionExecuted = z.infer<typeof functionExecuted>['event'];
 
-/** A step under way: who asked, its execution, and the token Slack gave it. */
+/** A step under way: who asked (and whether Slack vouches for them), its execution, and the token Slack gave it. */
 interface Running {
   deps: SlackDeps;
   actor: Actor;
+  person: StepPerson;
   executionId: string;
   workflowToken?: string;
 }
@@ -53,6 +59,14 @@ const ACTIONS: Partial<Record<StepName, string>> = {
 };
 
 export function registerSteps(app: Listeners): void {
+  app.action<Body>(ACTION.createAgentForStep, async ({ ack, body, context }, deps) => {
+    await ack();
+    await answer(deps, body, requesterIn(context), 'create');
+  });
+  app.action<Body>(ACTION.cancelAgentForStep, async ({ ack, body, context }, deps) => {
+    await ack();
+    await answer(deps, body, requesterIn(context), 'cancel');
+  });
   for (const name of Object.keys(STEP_INPUTS) as StepName[]) {
     app.function(name, async ({ ack, body, context }, deps) => {
       await ack();
@@ -81,20 +95,30 @@ async function runStep<N extends StepName>(
     if (action) await deps.ops.refuseInput(actor, action, checked.error);
     return deps.ops.endStep(executionId, { ok: false, error: checked.error });
   }
+  const ranBy = checked.inputs.interactivity?.interactor.id;
+  const namedChannelId = checked.inputs.channel_id;
   const running = {
     deps,
-    actor: { ...actor, channelId: checked.inputs.channel_id },
+    // Slack does not say where a workflow runs: the channel named is where private answers go, never a change channel.
+    actor: { ...actor, step: { ...step, ...(ranBy ? { ranBy } : {}), ...(namedChannelId ? { namedChannelId } : {}) } },
+    person: { named: who.userId, ranBy },
     executionId,
     workflowToken: event.bot_access_token,
   };
   await RUNS[name](running, checked.inputs);
 }
 
+/** Whether Slack vouches that the person named is who ran the workflow: their own click started it. */
+const vouched = ({ named, ranBy }: StepPerson): boolean => ranBy === named;
+
 /**
- * Plans the change and sends the plan to the person who ran the workflow, as their command would show it; the step
- * ends with the plan. A plan with nothing to change is applied at once: there is nothing to confirm.
+ * Plans the change and sends the plan to the person the step names, as their command would show it, saying who ran
+ * the workflow; the step ends with the plan. A plan with nothing to change is applied at once: there is nothing to confirm.
  */
-async function planAndAsk({ deps, actor, executionId, workflowToken }: Running, request: BulkRequest): Promise<void> {
+async function planAndAsk(
+  { deps, actor, person, executionId, workflowToken }: Running,
+  request: BulkRequest,
+): Promise<void> {
   const planned = await deps.ops.planForStep(actor, executionId, request);
   if (!planned.ok) return deps.ops.endStep(executionId, { ok: false, error: planned.message });
   const { view } = planned;
@@ -105,7 +129,7 @@ async function planAndAsk({ deps, actor, executionId, workflowToken }: Running, 
   try {
     // Posted with the workflow's token, so that Slack ties its buttons to the step, as it does for any step's message.
     await deps.slack.ui.chat.postMessage({
-      ...stepPlanMessage(view, deps.now()),
+      ...stepPlanMessage(view, deps.now(), person),
       channel: actor.userId,
       ...(workflowToken ? { token: workflowToken } : {}),
     });
@@ -118,17 +142,62 @@ async function planAndAsk({ deps, actor, executionId, workflowToken }: Running, 
 }
 
 /**
- * Creates the agent at once, as the command does (it spends nothing). Its token goes to its creator privately, or to
- * no one (and that is audited); it is never an output, since anyone who can see the workflow reads those.
+ * Creates the agent at once, as the command does (it spends nothing), when Slack vouches for the person; else asks
+ * them first. Its token goes to its creator privately, or to no one (and that is audited); it is never an output,
+ * since anyone who can see the workflow reads those.
  */
-async function createAgent({ deps, actor, executionId }: Running, inputs: StepInputs<'create_agent'>): Promise<void> {
-  const created = await deps.ops.createAgent(actor, { name: inputs.name, language: inputs.language }, executionId);
+async function createAgent(step: Running, inputs: StepInputs<'create_agent'>): Promise<void> {
+  const { deps, actor, executionId } = step;
+  const input = { name: inputs.name, language: inputs.language };
+  if (!vouched(step.person)) return askToCreate(step, input);
+  const created = await deps.ops.createAgent(actor, input, executionId);
   // An answer the provider may still give is settled by the reconciler, which then ends the step.
   if (!created.ok && created.unsettled) return;
   if (!created.ok) return deps.ops.endStep(executionId, { ok: false, error: created.message });
-  const privately = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
-  await deliver(deps, privately, actor, { kind: 'done', done: created });
+  await deliverAgent(deps, privateTo(deps, actor), actor, created);
   await deps.ops.endStep(executionId, { ok: true, outputs: { agent_id: created.createdAgent?.id ?? '' } });
+}
+
+/** Privately to the person, in the channel the builder named if they can see it there, else directly. */
+const privateTo = (deps: SlackDeps, actor: Actor) =>
+  messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.step?.namedChannelId }), deps.now);
+
+const deliverAgent = (deps: SlackDeps, surface: Surface, actor: Actor, done: Done) =>
+  deliver(deps, surface, actor, { kind: 'done', done });
+
+/** Asks the person named to create the agent with their own click; the step waits on their answer (answerAsk). */
+async function askToCreate(
+  { deps, actor, person, executionId, workflowToken }: Running,
+  input: { name: string; language: string },
+): Promise<void> {
+  const asked = await deps.ops.askToCreateAgent(actor, executionId, input);
+  if (!asked.ok) return deps.ops.endStep(executionId, { ok: false, error: asked.message });
+  try {
+    await deps.slack.ui.chat.postMessage({
+      ...agentAskMessage(input, person, executionId),
+      channel: actor.userId,
+      ...(workflowToken ? { token: workflowToken } : {}),
+    });
+  } catch (error) {
+    const why = slackErrorCode(error);
+    const sentence = `Voice Ops could not ask ${actor.userId} to confirm (${why}): nothing was changed.`;
+    await deps.ops.answerAsk(actor, executionId, 'cancel');
+    await deps.ops.endStep(executionId, { ok: false, error: sentence });
+  }
+}
+
+/** The person's Create or Cancel on an agent's creation a step asked of them. */
+async function answer(deps: SlackDeps, body: Body, who: Requester, verdict: 'create' | 'cancel'): Promise<void> {
+  const actor = actorOf(body, who);
+  const executionId = chosenValue(body);
+  const answered = await deps.ops.answerAsk(actor, executionId, verdict);
+  // Someone else's click, or one too late, leaves the request as it is.
+  const replacing = answered.ok || answered.reason === 'already_used' || answered.reason === 'expired';
+  const surface = messageSurface(replyFor(deps, body), deps.now, { replace: replacing });
+  if (!answered.ok) await surface.show({ kind: 'failure', failure: answered });
+  else if (answered.done) await deliverAgent(deps, surface, actor, answered.done);
+  else await surface.show({ kind: 'message', message: textMessage('Cancelled: no agent was created.') });
+  await deps.ops.settleStep(executionId);
 }
 
 async function exportRouting({ deps, executionId }: Running): Promise<void> {
