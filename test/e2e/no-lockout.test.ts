@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { CONFIGURATION } from '../../src/ops/api.js';
 import { type RunningVoiceOps, startVoiceOps } from '../../src/server.js';
+import { SLACK_BUDGETS } from '../../src/slack/clients.js';
 import { CALLBACK, SETTINGS } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, SIGNING_SECRET, startTestApp, type TestApp } from '../harness/app.js';
 import type { UserTraits } from '../harness/fake-slack.js';
@@ -105,17 +106,22 @@ describe('the last admin must be someone Slack vouches for', () => {
     expect(await madeByPeople(app)).toHaveLength(1);
   });
 
-  it('when Slack cannot say who someone is, the change is refused, saying so, rather than guessed at', async () => {
-    const app = await start();
-    await openForm(app, ADMIN, 'roles');
-    app.slack.failNext('users.info', 'internal_error');
-    const { shown } = await submitForm(app, ADMIN, rolesForm({ admins: [NEWCOMER], operators: [OPERATOR] }));
-    const text = readable(shown.blocks);
-    expect(text).toContain(`Slack could not be asked whether the admins (${NEWCOMER})`);
-    expect(text).toContain('nothing was changed');
-    expect(await madeByPeople(app)).toHaveLength(0);
-    await stillChangeable(app);
-  });
+  it.each(['an error', 'a timeout'])(
+    'when Slack cannot say who someone is (%s), the change is refused, saying so, rather than guessed at',
+    async (failure) => {
+      const app = await start({ slackBudgets: { ...SLACK_BUDGETS, groups: { timeoutMs: 300, retries: 0 } } });
+      await openForm(app, ADMIN, 'roles');
+      const release = failure === 'a timeout' ? app.slack.hold('users.info') : undefined;
+      if (!release) app.slack.failNext('users.info', 'internal_error');
+      const { shown } = await submitForm(app, ADMIN, rolesForm({ admins: [NEWCOMER], operators: [OPERATOR] }));
+      release?.();
+      const text = readable(shown.blocks);
+      expect(text).toContain(`Slack could not be asked whether the admins (${NEWCOMER})`);
+      expect(text).toContain('nothing was changed');
+      expect(await madeByPeople(app)).toHaveLength(0);
+      await stillChangeable(app);
+    },
+  );
 });
 
 describe('Confirm asks again', () => {
