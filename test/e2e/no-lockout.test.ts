@@ -18,8 +18,9 @@ import { ADMIN, OPERATOR, SIGNING_SECRET, startTestApp, type TestApp } from '../
 import type { UserTraits } from '../harness/fake-slack.js';
 import { checkboxesInput, textInput, viewSubmission } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
+import { runCli } from '../store/helpers.js';
 import { confirmInModal, grant, openForm, rolesForm, submitForm } from './settings-forms.js';
-import { auditRows, blocksOf, readable } from './support.js';
+import { auditRows, blocksOf, hasElement, readable } from './support.js';
 
 const SECOND_ADMIN = 'UADMIN2';
 const NEWCOMER = 'UNEWCOMER';
@@ -219,5 +220,32 @@ describe('a rule of approval no one could satisfy', () => {
       approvers: [ADMIN, SECOND_ADMIN],
     });
     expect(shown.callback_id).toBe(CALLBACK.confirmChange);
+  });
+});
+
+describe('the way back, on the host', () => {
+  it('a team whose settings wait for an approver who does not exist is recovered with no restart', async () => {
+    const app = await start({ env: { VOICE_REQUIRE_APPROVAL: 'settings.change' } });
+    const refused = await app.respondedTo((await app.command('settings', NEWCOMER)).responseUrlId);
+    expect(hasElement(blocksOf(refused), SETTINGS.open.roles)).toBe(false);
+
+    const args = ['recover', '--admin', NEWCOMER, '--drop-settings-approval', '--confirm'];
+    const recovered = await runCli('src/store/settings-cli.ts', args, { ...app.database.env, VOICE_POLICY_FILE: '' });
+    expect(recovered.stderr).toBe('');
+    expect(recovered.code).toBe(0);
+
+    // In force at the next request: the new admin changes the settings, and the change waits for no one.
+    await openForm(app, NEWCOMER, 'roles');
+    const { viewId, shown } = await submitForm(
+      app,
+      NEWCOMER,
+      rolesForm({ admins: [ADMIN, NEWCOMER], operators: [OPERATOR, SECOND_ADMIN] }),
+    );
+    expect(await confirmInModal(app, NEWCOMER, viewId, shown.private_metadata ?? '')).toMatch(/changed the settings/i);
+    const made = await madeByPeople(app);
+    expect(made.map((row) => [row.actor_id, row.source])).toEqual([
+      ['host', 'system'],
+      [NEWCOMER, 'modal'],
+    ]);
   });
 });
