@@ -3,6 +3,7 @@
 // cannot be asked, the change is refused rather than guessed at.
 import type { Settings } from '../settings.js';
 import type { OpsDeps } from './deps.js';
+import { roleOfKind } from './kinds/roles.js';
 import { type Failure, fail, type Role, roleIncludes } from './types.js';
 import { type Counted, whoCounts } from './who-counts.js';
 
@@ -43,11 +44,10 @@ export async function unapprovableOf(
   deps: OpsDeps,
   settings: Settings,
   by: { teamId?: string },
-  roleOf: (action: string) => Role,
 ): Promise<Failure | undefined> {
   const checked = new Map<Role, Counted>();
   for (const action of settings.requireApproval) {
-    const role = roleOf(action);
+    const role = roleOfKind(action);
     let found = checked.get(role);
     if (!found) {
       found = await approversOf(deps, settings, role, by.teamId);

@@ -8,13 +8,12 @@ import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
 import { atomically, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { KIND, neededRole } from './kinds/index.js';
+import { KIND } from './kinds/index.js';
 import { SETTINGS_TARGET } from './kinds/settings-change.js';
-import { unapprovableOf } from './lockout.js';
 import { mayRequest } from './policies.js';
-import { refuseSettingsChange, settingsAfter } from './settings-checks.js';
+import { refuseSettingsChange } from './settings-checks.js';
 import type { SettingChange } from './settings-words.js';
-import { type Actor, type Failure, fail, type Result } from './types.js';
+import { type Actor, fail, type Result } from './types.js';
 
 /** The settings in force, and those the configuration locks with where each is given. */
 export interface SettingsView {
@@ -71,27 +70,12 @@ export async function requestSettingsChange(
   }
   const now = await deps.settings.current();
   const changes = changesFrom(now, parsed.data, given.data.named);
-  const refused =
-    (await refuseSettingsChange(deps, actor, now, changes)) ?? (await refuseUnapprovable(deps, actor, now, changes));
+  const refused = await refuseSettingsChange(deps, actor, now, changes);
   if (refused) return refused;
   if (changes.length === 0)
     return fail('invalid', 'Nothing to change: the settings already say that.', { code: 'unchanged' });
   const groupsIn = actor.teamId ? { teamId: actor.teamId } : {};
   return requestConfirmation(deps, actor, correlationId, { kind: KIND.settings, changes, ...groupsIn });
-}
-
-/** Who may approve what, as a change would leave it: a rule no one could ever satisfy is refused. */
-const WHO_APPROVES: readonly SettingName[] = ['admins', 'operators', 'approvers', 'requireApproval'];
-
-function refuseUnapprovable(
-  deps: OpsDeps,
-  by: { teamId?: string },
-  now: Settings,
-  changes: readonly SettingChange[],
-): Promise<Failure | undefined> {
-  const after = settingsAfter(now, changes);
-  if (!after || !changes.some(({ name }) => WHO_APPROVES.includes(name))) return Promise.resolve(undefined);
-  return unapprovableOf(deps, after, by, neededRole);
 }
 
 /** Who changes the settings at start: the environment or the policy file, never a person. */

@@ -137,6 +137,21 @@ describe('Confirm asks again', () => {
     await stillChangeable(app);
   });
 
+  it('a second approver asked of buys is refused at Confirm when one of the two who could approve is deactivated since', async () => {
+    const app = await start();
+    await openForm(app, ADMIN, 'policies');
+    const { viewId, shown } = await submitForm(app, ADMIN, {
+      [SETTINGS.block('requireApproval')]: { [SETTINGS.value]: checkboxesInput(['number.buy']) },
+      [SETTINGS.block('undoHours')]: { [SETTINGS.value]: textInput('24') },
+    });
+    expect(shown.callback_id).toBe(CALLBACK.confirmChange);
+    app.slack.setUser(OPERATOR, { deleted: true });
+    const outcome = await confirmInModal(app, ADMIN, viewId, shown.private_metadata ?? '');
+    expect(outcome).toContain("number.buy would wait for a second person's approval, and only one person");
+    expect(outcome).toContain(`${OPERATOR} (deactivated)`);
+    expect(await madeByPeople(app)).toHaveLength(0);
+  });
+
   it('a setting the environment locks since a restart is refused at Confirm, naming the variable', async () => {
     const app = await start();
     await openForm(app, ADMIN, 'policies');
