@@ -186,6 +186,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   const access = new AccessControl({
     groupMembers: (usergroup, teamId) => readGroupMembers(slack.groups, usergroup, teamId),
     isGuest: (userId) => people.isGuest(userId),
+    standing: (userId) => people.standing(userId, identity.current),
     now: clock,
     logger,
   });

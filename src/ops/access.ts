@@ -14,6 +14,12 @@ export class UnreadableInSlack extends Error {
   override readonly name = 'UnreadableInSlack';
 }
 
+/**
+ * What Slack says of a person named in the settings: only a `member` (active, not a guest, of the app's workspace or
+ * org) counts as an admin or an approver. `unreadable`: Slack could not be asked (an error, a timeout).
+ */
+export type Standing = 'member' | 'outsider' | 'deactivated' | 'guest' | 'unknown' | 'unreadable';
+
 /** The lists that grant roles: user ids, and user groups whose members hold the role. */
 export interface RoleLists {
   admins: readonly string[];
@@ -28,6 +34,8 @@ export interface AccessOptions {
    * Someone whose profile cannot be read must count as one.
    */
   isGuest: (userId: string) => Promise<boolean>;
+  /** What Slack says of a person now (users.info, read afresh); in the app, against the app's own identity. */
+  standing: (userId: string) => Promise<Standing>;
   /** How long group memberships are trusted before they are read again. */
   cacheTtlMs?: number;
   now?: () => number;
@@ -51,6 +59,9 @@ const groupKey = z.tuple([z.string().nullable(), z.string()]);
 
 export interface Members {
   ids: Set<string>;
+  /** Slack could not be asked, or would not say: the group grants nothing for now. */
+  failed?: true;
+  /** Why Slack would not say, when it said (a sentence for the person refused). */
   unreadable?: string;
 }
 
@@ -75,6 +86,7 @@ export class AccessControl {
       },
       unreadable: (error) => ({
         ids: new Set(),
+        failed: true,
         unreadable: error instanceof UnreadableInSlack ? error.message : undefined,
       }),
     });
@@ -109,9 +121,17 @@ export class AccessControl {
     return this.#options.isGuest(userId);
   }
 
-  /** A user group's members as last read (within the cache's time), or why Slack would not say. */
-  members(groupId: string, teamId: string | undefined): Promise<Members> {
-    return this.#groups.get(JSON.stringify([teamId, groupId]));
+  /** What Slack says of a person now: whether they may count as an admin or an approver. */
+  standing(userId: string): Promise<Standing> {
+    return this.#options.standing(userId);
+  }
+
+  /**
+   * A user group's members as last read (within the cache's time), or why Slack would not say; `fresh`, read now,
+   * for a check that must not trust a membership that may have ended minutes ago.
+   */
+  members(groupId: string, teamId: string | undefined, options: { fresh?: boolean } = {}): Promise<Members> {
+    return this.#groups.get(JSON.stringify([teamId, groupId]), options);
   }
 
   /** The highest role above `direct` that one of the person's user groups grants, or why a group could not say. */

@@ -183,7 +183,7 @@ export interface VoiceOps {
 // What the layers above need besides the operations: the words of their requests and results, and a few pure
 // functions and constants of those words (roles, regions, languages, filters, plans).
 
-export { type Person, UnreadableInSlack } from './access.js';
+export { type Person, type Standing, UnreadableInSlack } from './access.js';
 export type { AccessOverview, Granting, Holder, PersonAccess } from './access-overview.js';
 export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
 export {

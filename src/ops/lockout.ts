@@ -1,20 +1,13 @@
-// The team must never lock itself out of its settings: a change that would leave no admin is refused, whoever asks.
+// The team must never lock itself out of its settings, whoever asks: a change that would leave no admin Slack vouches
+// for is refused, and so is a rule of approval that no one could ever satisfy. Slack is asked afresh each time; when it
+// cannot be asked, the change is refused rather than guessed at.
+import type { Settings } from '../settings.js';
 import type { OpsDeps } from './deps.js';
-import { type Failure, fail } from './types.js';
+import { roleOfKind } from './kinds/roles.js';
+import { type Failure, fail, type Role, roleIncludes } from './types.js';
+import { type Counted, whoCounts } from './who-counts.js';
 
-/**
- * The people a list of admins makes admins: the users it names, and the members of its user groups who are not
- * guests (a group gives a guest no role). A group Slack will not list counts for no one.
- */
-async function adminsNamed(deps: OpsDeps, admins: readonly string[], teamId: string | undefined): Promise<Set<string>> {
-  const people = new Set(admins.filter((id) => !id.startsWith('S')));
-  for (const group of admins.filter((id) => id.startsWith('S'))) {
-    for (const member of (await deps.access.members(group, teamId)).ids) {
-      if (!(await deps.access.isGuest(member))) people.add(member);
-    }
-  }
-  return people;
-}
+const WHO_COUNTS = 'Only an active member of this workspace (or its org) who is not a guest counts.';
 
 /** Why a list of admins would lock the team out (nobody left, or nobody Slack can vouch for); undefined if not. */
 export async function lockoutOf(
@@ -22,11 +15,82 @@ export async function lockoutOf(
   admins: readonly string[],
   by: { teamId?: string },
 ): Promise<Failure | undefined> {
-  if ((await adminsNamed(deps, admins, by.teamId)).size > 0) return undefined;
+  if (admins.length === 0) {
+    return fail(
+      'invalid',
+      'That would leave no admin, not even you, and nobody could change the settings again. Keep at least one admin ' +
+        '(a person, or a user group with members): to step down, add another admin first.',
+      { code: 'last_admin', field: 'admins' },
+    );
+  }
+  const found = await whoCounts(deps, admins, { enough: 1, teamId: by.teamId });
+  if (found.people.size > 0) return undefined;
+  return (
+    unasked(found, 'the admins') ??
+    fail(
+      'invalid',
+      `That would leave no admin who counts, and nobody could change the settings again. Not counted: ` +
+        `${found.notCounted.join(', ')}. ${WHO_COUNTS} Keep at least one such admin: nothing was changed.`,
+      { code: 'last_admin', field: 'admins' },
+    )
+  );
+}
+
+/**
+ * Why a rule of approval could never be satisfied: a change that waits for a second person needs two people who may
+ * approve it (its requester never may), each holding the role the change needs and, where approvers are named, named.
+ */
+export async function unapprovableOf(
+  deps: OpsDeps,
+  settings: Settings,
+  by: { teamId?: string },
+): Promise<Failure | undefined> {
+  const checked = new Map<Role, Counted>();
+  for (const action of settings.requireApproval) {
+    const role = roleOfKind(action);
+    let found = checked.get(role);
+    if (!found) {
+      found = await approversOf(deps, settings, role, by.teamId);
+      checked.set(role, found);
+    }
+    if (found.people.size >= 2) continue;
+    const who = settings.approvers.length > 0 ? 'the approvers named' : `people with the ${role} role`;
+    return (
+      unasked(found, who) ??
+      fail(
+        'invalid',
+        `${action} would wait for a second person's approval, and ${found.people.size === 0 ? 'no one' : 'only one person'} ` +
+          `could give it: the requester never approves their own change, so it takes two of ${who}, each with the ` +
+          `${role} role.${found.notCounted.length ? ` Not counted: ${found.notCounted.join(', ')}.` : ''} ` +
+          `${WHO_COUNTS} Name more approvers, or ask for no approval of ${action}: nothing was changed.`,
+        { code: 'unapprovable', field: 'requireApproval' },
+      )
+    );
+  }
+  return undefined;
+}
+
+/** Who may approve a change needing `role`: the approvers named holding it, else everyone holding it. */
+function approversOf(deps: OpsDeps, settings: Settings, role: Role, teamId: string | undefined): Promise<Counted> {
+  const holding = role === 'admin' ? settings.admins : [...settings.admins, ...settings.operators];
+  if (settings.approvers.length === 0) return whoCounts(deps, holding, { enough: 2, teamId });
+  return whoCounts(deps, settings.approvers, {
+    enough: 2,
+    teamId,
+    also: {
+      holds: async (userId) => roleIncludes(await deps.access.roleOf({ userId, teamId }, settings), role),
+      lacks: { one: `without the ${role} role`, many: `people without the ${role} role` },
+    },
+  });
+}
+
+/** Slack could not be asked about some of those named, and no one else counted: refused, saying so. */
+function unasked(found: Counted, who: string): Failure | undefined {
+  if (found.unasked.length === 0) return undefined;
   return fail(
     'invalid',
-    'That would leave no admin, not even you, and nobody could change the settings again. Keep at least one admin ' +
-      '(a person, or a user group with members): to step down, add another admin first.',
-    { code: 'last_admin', field: 'admins' },
+    `Slack could not be asked whether ${who} (${found.unasked.join(', ')}) are active members of this workspace, ` +
+      'so the change is refused rather than guessed at: nothing was changed. Try again in a minute.',
+    { code: 'slack_unreadable' },
   );
 }

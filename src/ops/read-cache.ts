@@ -31,10 +31,11 @@ export class ReadCache<T> {
     this.#options = options;
   }
 
-  get(key: string): Promise<T> {
+  /** The reading kept for `key`, or a new one; `fresh`: a new one whatever is kept (kept in turn). */
+  get(key: string, options: { fresh?: boolean } = {}): Promise<T> {
     const { ttlMs, now } = this.#options;
     const cached = this.#entries.get(key);
-    if (cached && now() - cached.readAt < (cached.failed ? UNREADABLE_TTL_MS : ttlMs)) {
+    if (!options.fresh && cached && now() - cached.readAt < (cached.failed ? UNREADABLE_TTL_MS : ttlMs)) {
       return Promise.resolve(cached.value);
     }
     const reading = this.#reading.get(key);

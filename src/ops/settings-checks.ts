@@ -1,9 +1,10 @@
 // What a change of the settings must not do, checked when it is asked for and again when it is made (an approval may
 // come days later, after a restart that locked a setting, or after another admin's change): touch a setting the
-// configuration locks, leave no admin, or ask for approvals with no channel to ask in.
-import { approvalsChannelOf, type Settings, settingsSchema } from '../settings.js';
+// configuration locks, leave no admin, ask for an approval no one could give, or ask for approvals with no channel to
+// ask in.
+import { approvalsChannelOf, type SettingName, type Settings, settingsSchema } from '../settings.js';
 import type { OpsDeps } from './deps.js';
-import { lockoutOf } from './lockout.js';
+import { lockoutOf, unapprovableOf } from './lockout.js';
 import type { SettingChange } from './settings-words.js';
 import { type Failure, fail } from './types.js';
 
@@ -13,6 +14,9 @@ export function settingsAfter(now: Settings, changes: readonly SettingChange[]):
   const parsed = settingsSchema.safeParse({ ...now, ...changed });
   return parsed.success ? parsed.data : undefined;
 }
+
+/** The settings that say who may approve what: a change of any of them may leave a rule no one could satisfy. */
+const WHO_APPROVES: readonly SettingName[] = ['admins', 'operators', 'approvers', 'requireApproval'];
 
 export async function refuseSettingsChange(
   deps: OpsDeps,
@@ -27,6 +31,10 @@ export async function refuseSettingsChange(
   if (changes.some(({ name }) => name === 'admins')) {
     const lockout = await lockoutOf(deps, after.admins, by);
     if (lockout) return lockout;
+  }
+  if (changes.some(({ name }) => WHO_APPROVES.includes(name))) {
+    const unapprovable = await unapprovableOf(deps, after, by);
+    if (unapprovable) return unapprovable;
   }
   if (after.requireApproval.length > 0 && !approvalsChannelOf(after)) {
     return fail(

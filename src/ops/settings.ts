@@ -74,7 +74,8 @@ export async function requestSettingsChange(
   if (refused) return refused;
   if (changes.length === 0)
     return fail('invalid', 'Nothing to change: the settings already say that.', { code: 'unchanged' });
-  return requestConfirmation(deps, actor, correlationId, { kind: KIND.settings, changes });
+  const groupsIn = actor.teamId ? { teamId: actor.teamId } : {};
+  return requestConfirmation(deps, actor, correlationId, { kind: KIND.settings, changes, ...groupsIn });
 }
 
 /** Who changes the settings at start: the environment or the policy file, never a person. */

@@ -145,6 +145,12 @@ export interface UserTraits {
   restricted?: boolean;
   /** A single-channel guest. */
   ultraRestricted?: boolean;
+  /** Deactivated: users.info says `deleted`. */
+  deleted?: boolean;
+  /** Someone of another organization Slack shows without a shared channel: users.info says `is_stranger`. */
+  stranger?: boolean;
+  /** No such user: users.info answers `user_not_found`. */
+  unknown?: boolean;
   /**
    * Their time zone as Slack gives it: `tz` (an IANA name), `tz_label` and `tz_offset` (seconds east of UTC now).
    * Without one, users.info names none, and the app reads their times in UTC.
@@ -351,6 +357,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const id = String(body.user ?? '');
         const name = workspace.people.get(id)?.name ?? id.toLowerCase();
         const traits = users.get(id) ?? {};
+        if (traits.unknown) return { ok: false, error: 'user_not_found' };
         const enterpriseId = traits.enterpriseId ?? orgWide;
         return {
           ok: true,
@@ -360,6 +367,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
             name,
             real_name: name,
             is_bot: id === BOT_USER_ID,
+            deleted: traits.deleted ?? false,
+            ...(traits.stranger ? { is_stranger: true } : {}),
             is_restricted: traits.restricted ?? false,
             is_ultra_restricted: traits.ultraRestricted ?? false,
             ...(enterpriseId ? { enterprise_user: { id, enterprise_id: enterpriseId, enterprise_name: 'Org' } } : {}),

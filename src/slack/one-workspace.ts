@@ -3,7 +3,7 @@ import type { Actor } from '../ops/api.js';
 import type { AuditSource } from '../store/audit.js';
 import type { SlackDeps } from './deps.js';
 import { belongsTo, type Identity, type SlackIdentity } from './identity.js';
-import type { People } from './people.js';
+import { isHome, type People } from './people.js';
 import { acknowledge, tellPrivately } from './private-answer.js';
 import { type Requester, requesterIn } from './who-asked.js';
 
@@ -46,8 +46,7 @@ async function isMember(known: Identity, who: Requester, people: People): Promis
   if (org === undefined && who.ownTeam !== undefined && who.ownTeam !== known.teamId) return false;
   const profile = await people.profile(who.userId);
   if (!profile) return 'unknown';
-  if (org !== undefined && profile.enterpriseId === org) return true;
-  return !known.enterpriseInstall && profile.teamId === known.teamId;
+  return isHome(known, profile);
 }
 
 function homeOf(known: Identity): string {

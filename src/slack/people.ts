@@ -1,15 +1,19 @@
 // People as Slack's users.info describes them, for what a payload does not say: whether someone is a guest
 // (`is_restricted`, `is_ultra_restricted`), which org a person from another workspace belongs to
 // (`enterprise_user.enterprise_id`), and their time zone (`tz`, `tz_offset`), in which the times they type are read.
-// Read while a user waits, so kept for as long as group memberships are.
+// Read while a user waits, so kept for as long as group memberships are; read afresh for whether someone may count
+// as an admin or an approver (`deleted` too), which a settings change checks.
 import { z } from 'zod';
 import type { Logger } from '../log.js';
-import { ReadCache, type TimeZone, timeZone } from '../ops/api.js';
-import type { WebClient } from './clients.js';
+import { ReadCache, type Standing, type TimeZone, timeZone } from '../ops/api.js';
+import { slackErrorCode, type WebClient } from './clients.js';
+import type { Identity } from './identity.js';
 
 const userInfo = z.object({
   user: z.object({
     team_id: z.string().optional(),
+    deleted: z.boolean().optional(),
+    is_stranger: z.boolean().optional(),
     is_restricted: z.boolean().optional(),
     is_ultra_restricted: z.boolean().optional(),
     enterprise_user: z.object({ enterprise_id: z.string() }).optional(),
@@ -23,28 +27,71 @@ export interface Profile {
   enterpriseId?: string;
   /** A single- or multi-channel guest. */
   guest: boolean;
+  /** Deactivated. */
+  deleted: boolean;
+  /** Someone from another organization Slack shows the app without a shared channel. */
+  stranger: boolean;
   /** Their time zone, when Slack gives one. */
   zone?: TimeZone;
 }
 
+/**
+ * Whether a profile is one of the app's people: of its Enterprise Grid org, or, installed in one workspace, of that
+ * workspace. Whatever team a delivery carries, only the profile says this (a channel shared through Slack Connect
+ * brings people of other organizations into the app's workspace).
+ */
+export function isHome(known: Identity, profile: Profile): boolean {
+  if (profile.stranger) return false;
+  if (known.enterpriseId !== undefined && profile.enterpriseId === known.enterpriseId) return true;
+  return !known.enterpriseInstall && profile.teamId === known.teamId;
+}
+
 export class People {
+  readonly #client: WebClient;
+  readonly #logger: Logger;
   readonly #profiles: ReadCache<Profile | undefined>;
 
   constructor(client: WebClient, options: { ttlMs: number; now: () => number; logger: Logger }) {
+    this.#client = client;
+    this.#logger = options.logger;
     this.#profiles = new ReadCache({
       ...options,
       what: 'a user profile',
-      read: async (userId) => {
-        const { user } = userInfo.parse(await client.users.info({ user: userId }));
-        return {
-          teamId: user.team_id,
-          enterpriseId: user.enterprise_user?.enterprise_id,
-          guest: user.is_restricted === true || user.is_ultra_restricted === true,
-          zone: timeZone.safeParse({ name: user.tz, offsetSeconds: user.tz_offset }).data,
-        };
-      },
+      read: (userId) => this.#read(userId),
       unreadable: () => undefined,
     });
+  }
+
+  async #read(userId: string): Promise<Profile> {
+    const { user } = userInfo.parse(await this.#client.users.info({ user: userId }));
+    return {
+      teamId: user.team_id,
+      enterpriseId: user.enterprise_user?.enterprise_id,
+      guest: user.is_restricted === true || user.is_ultra_restricted === true,
+      deleted: user.deleted === true,
+      stranger: user.is_stranger === true,
+      zone: timeZone.safeParse({ name: user.tz, offsetSeconds: user.tz_offset }).data,
+    };
+  }
+
+  /**
+   * What Slack says of a person now, against the app's identity (`home`): read afresh, since a deactivation or a
+   * departure must count at once; a person Slack does not know is `unknown`, and no answer is `unreadable`.
+   */
+  async standing(userId: string, home: Identity | undefined): Promise<Standing> {
+    if (!home) return 'unreadable';
+    let profile: Profile;
+    try {
+      profile = await this.#read(userId);
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code === 'user_not_found') return 'unknown';
+      this.#logger.warn({ code }, 'could not read a user profile: the settings change that needs it is refused');
+      return 'unreadable';
+    }
+    if (profile.deleted) return 'deactivated';
+    if (!isHome(home, profile)) return 'outsider';
+    return profile.guest ? 'guest' : 'member';
   }
 
   /** The profile, or undefined while Slack cannot say. */

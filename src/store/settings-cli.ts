@@ -3,41 +3,74 @@
 // started here would), and the defaults for the rest. A team moves its settings to code by saving it as
 // voice-ops.policy.yml; it moves back by removing lines, whose settings admins then change in Slack.
 // The store is read from the SQLite file --db names, else from Postgres at DATABASE_URL, else from the SQLite file at
-// DATABASE_PATH; nothing is written. Settings hold no secret, and the database is named by its host and name only.
-// Exit codes: 0 printed, 1 could not read the store, 2 bad arguments or configuration.
+// DATABASE_PATH; export writes nothing. Settings hold no secret, and the database is named by its host and name only.
+// `npm run settings -- recover --confirm [--admin ID]… [--drop-settings-approval] [--db PATH]`: the way back when no
+// one in Slack can change the settings (settings-recovery.ts), run on the host; it writes, audited as the host's.
+// Exit codes: 0 printed or recovered, 1 could not read or write the store, 2 bad arguments, configuration, a locked
+// setting, or a recovery without --confirm.
+import { existsSync } from 'node:fs';
 import { ConfigError, parseDatabaseTarget, parseGivenSettings, readEnvironment } from '../config.js';
 import type { DatabaseTarget } from '../database-target.js';
 import { DEFAULT_POLICY_FILE, policyFileText } from '../policy-file.js';
-import { type GivenSettings, SETTING_NAMES, type Settings, storedSettings } from '../settings.js';
+import { type GivenSettings, memberId, SETTING_NAMES, type Settings, storedSettings } from '../settings.js';
 import { parsedArgs, UsageError } from './cli-args.js';
+import { openEngine } from './open-store.js';
 import { openReadOnly } from './read-only.js';
 import { SettingsRows } from './settings.js';
+import { type Recovery, RecoveryRefused, recoverSettings } from './settings-recovery.js';
 
 const USAGE = `Usage: npm run settings -- export [--db PATH]
+       npm run settings -- recover --confirm [--admin ID]... [--drop-settings-approval] [--db PATH]
 
   export      prints the settings in force as a policy file (YAML, the settings by name): what admins set in Slack,
               with what the environment and the policy file lock over it, and the defaults for the rest. Saved as
               ${DEFAULT_POLICY_FILE} (or the file VOICE_POLICY_FILE names), every setting in it is locked at start;
               remove a setting's line to let admins change it in Slack again.
+  recover     when no one in Slack can change the settings any more: adds each --admin (a user id, U… or W…) to the
+              admins, and with --drop-settings-approval, settings changes no longer wait for a second approver. Audited
+              as a settings change by the host; a setting the environment or the policy file locks is changed there.
+  --confirm   needed by recover, which writes to the store
   --db PATH   a SQLite database file (default: the Postgres database at DATABASE_URL when it is set, else the file
               at DATABASE_PATH, else data/voice-ops.db)
 `;
 
 const OPTIONS = {
   db: { type: 'string' },
+  admin: { type: 'string', multiple: true },
+  'drop-settings-approval': { type: 'boolean' },
+  confirm: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function parseCli(argv: string[]): { db?: string } | 'help' {
+type Command = { command: 'export'; db?: string } | { command: 'recover'; db?: string; recovery: Recovery };
+
+function parseCli(argv: string[]): Command | 'help' {
   const { values, positionals } = parsedArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (values.help) return 'help';
-  if (positionals.length !== 1 || positionals[0] !== 'export') {
+  const [command, ...rest] = positionals;
+  if ((command !== 'export' && command !== 'recover') || rest.length > 0) {
     throw new UsageError(
-      positionals.length === 0 ? 'say what to do: export' : `unknown command: ${positionals.join(' ')}`,
+      positionals.length === 0 ? 'say what to do: export or recover' : `unknown command: ${positionals.join(' ')}`,
     );
   }
   if (values.db === '') throw new UsageError('--db must not be empty');
-  return { db: values.db };
+  const admins = values.admin ?? [];
+  const dropSettingsApproval = values['drop-settings-approval'] === true;
+  if (command === 'export') {
+    if (admins.length > 0 || dropSettingsApproval || values.confirm) {
+      throw new UsageError('--admin, --drop-settings-approval and --confirm are for recover');
+    }
+    return { command, db: values.db };
+  }
+  const wrong = admins.find((id) => !memberId.safeParse(id).success || id.startsWith('S'));
+  if (wrong !== undefined) throw new UsageError(`--admin ${JSON.stringify(wrong)} is not a Slack user id (U… or W…)`);
+  if (admins.length === 0 && !dropSettingsApproval) {
+    throw new UsageError('say what to recover: --admin ID, --drop-settings-approval, or both');
+  }
+  if (!values.confirm) {
+    throw new UsageError('recover writes to the store: nothing was changed; run it again with --confirm to do it');
+  }
+  return { command, db: values.db, recovery: { admins, dropSettingsApproval } };
 }
 
 /** The settings in force with this configuration: the stored ones over the defaults, and the locked ones over them. */
@@ -52,6 +85,29 @@ async function settingsInForce(target: DatabaseTarget, given: GivenSettings) {
   }
 }
 
+/** The recovery, made in the store and said in a line; a locked setting refuses it. */
+async function recover(target: DatabaseTarget, given: GivenSettings, recovery: Recovery): Promise<void> {
+  // A mistyped path must not become a new, empty database that the app never reads.
+  if (target.kind === 'sqlite' && !existsSync(target.path)) {
+    throw new Error(`there is no database at ${target.path}: name the app's file with --db or DATABASE_PATH`);
+  }
+  const engine = await openEngine(target);
+  try {
+    const { changes, auditId } = await recoverSettings(engine, given, recovery);
+    if (changes.length === 0) {
+      process.stdout.write(`settings: nothing to recover on ${engine.label}: the settings already say that\n`);
+      return;
+    }
+    const said = changes.map(({ name, after }) => `${name} is now ${JSON.stringify(after)}`).join('; ');
+    process.stdout.write(
+      `settings: recovered on ${engine.label}: ${said}. Audited as settings.change by the host (audit row ` +
+        `${auditId}); in force at the app's next request.\n`,
+    );
+  } finally {
+    await engine.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const args = parseCli(argv);
   if (args === 'help') {
@@ -62,6 +118,7 @@ async function main(argv: string[]): Promise<void> {
   const given = parseGivenSettings(env);
   // A --db given on the command line names the file to read, whatever the environment says.
   const target: DatabaseTarget = args.db ? { kind: 'sqlite', path: args.db } : parseDatabaseTarget(env);
+  if (args.command === 'recover') return recover(target, given, args.recovery);
   const { settings, label, unreadable } = await settingsInForce(target, given);
   const locks = SETTING_NAMES.flatMap((name) => {
     const lock = given.lockedBy[name];
@@ -83,5 +140,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   const usage = error instanceof UsageError ? `\n${USAGE}` : '';
   process.stderr.write(`settings: ${message}\n${usage}`);
-  process.exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
+  process.exitCode =
+    error instanceof UsageError || error instanceof ConfigError || error instanceof RecoveryRefused ? 2 : 1;
 });

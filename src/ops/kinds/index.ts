@@ -14,6 +14,7 @@ import { agentDelete } from './agent-delete.js';
 import type { BulkForm, BulkWords, ChangeKind, ConfirmWords } from './kind.js';
 import { numberBuy, numberBuyBulk } from './number-buy.js';
 import { numberRelease, numberReleaseBulk } from './number-release.js';
+import { registerRole } from './roles.js';
 import { routingMap, routingMapBulk } from './routing-map.js';
 import { settingsChange } from './settings-change.js';
 
@@ -33,6 +34,7 @@ export function registerKind<R extends StoredChange, A extends Change, S extends
   registerRecord(kind.name, { schema: kind.record, waits: kind.confirm !== undefined }, bulk?.request);
   // Each method of a kind takes only its own records; the registry hands it no other (see kindOf).
   kinds.set(kind.name, kind as unknown as AnyKind);
+  registerRole(kind.name, kind.role);
   if (bulk) bulkForms.set(kind.name, bulk as unknown as AnyBulkForm);
 }
 

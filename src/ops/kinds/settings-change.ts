@@ -15,7 +15,12 @@ const NAME = 'settings.change';
 /** What every settings change names as its target, so that `/voice audit settings` finds them all. */
 export const SETTINGS_TARGET = 'settings';
 
-const change = z.object({ kind: z.literal(NAME), changes: z.array(settingChange).min(1) });
+const change = z.object({
+  kind: z.literal(NAME),
+  changes: z.array(settingChange).min(1),
+  /** The requester's workspace, where the user groups it names are read again at Confirm. */
+  teamId: z.string().optional(),
+});
 export type SettingsChange = z.infer<typeof change>;
 
 const changed = z.object({ action: z.literal(NAME), changes: z.array(settingChange).min(1) });
@@ -45,7 +50,7 @@ function settingsWork(deps: OpsDeps, record: SettingsChange, by: string): Work {
             'changed. Open /voice settings again to see them as they are now.',
         );
       }
-      const refused = await refuseSettingsChange(deps, {}, now, record.changes);
+      const refused = await refuseSettingsChange(deps, record, now, record.changes);
       if (refused) return refused;
       return {
         ok: true,
