@@ -277,7 +277,9 @@ describe('a slip of a command word', () => {
 
   it('takes two slips from a word of eight letters or more, and one from a shorter word', () => {
     // `numberzz` and `numbezz` are both two slips from `numbers`: only the first is long enough to be read as it.
-    expect(rejected('numberzz')).toBe('Did you mean `/voice numbers`? Nothing was listed or changed: copy it to run it.');
+    expect(rejected('numberzz')).toBe(
+      'Did you mean `/voice numbers`? Nothing was listed or changed: copy it to run it.',
+    );
     expect(rejected('numbezz')).toBe("I don't know `numbezz`.");
     expect(rejected('numbers unroutxx')).toMatch(/Did you mean `unrouted`\?$/);
     expect(rejected('numbers unrotxx')).not.toContain('Did you mean');
