@@ -1,8 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
+import { logDestination } from '../src/log-destination.js';
 import { readableLines } from '../src/log-lines.js';
 import { boltLogger } from '../src/slack/bolt-logger.js';
+import { until } from './hardening/support.js';
 
 function capture() {
   const lines: string[] = [];
@@ -56,5 +62,53 @@ describe('readable log lines, for a terminal', () => {
     );
     expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d ERROR a request failed\nError: it broke\n {4}at /);
     expect(lines.join('')).not.toContain('"level"');
+  });
+});
+
+describe('a log pipe whose reader stalls', () => {
+  const MIB = 1024 * 1024;
+  // What the pipe itself holds (64 KiB on Linux), given generously: a kernel may size pipes larger.
+  const PIPE_ROOM = 256 * 1024;
+  const LINE = `${'x'.repeat(1023)}\n`;
+
+  it('holds back at most 1 MiB of lines, drops and counts the rest, and writes every line it took', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voice-ops-log-'));
+    const fifo = join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const destination = logDestination(openSync(fifo, constants.O_WRONLY));
+    try {
+      const sent = 3 * 1024;
+      for (let line = 0; line < sent; line++) destination.write(LINE);
+      const taken = sent - destination.dropped();
+      expect(taken * LINE.length).toBeGreaterThanOrEqual(MIB);
+      expect(taken * LINE.length).toBeLessThanOrEqual(MIB + PIPE_ROOM);
+
+      // Read at last, the pipe gives every line taken, whole, and nothing of those dropped.
+      const buffer = Buffer.alloc(MIB);
+      const chunks: Buffer[] = [];
+      const readable = () => {
+        for (;;) {
+          try {
+            const read = readSync(reader, buffer);
+            if (read === 0) break;
+            chunks.push(Buffer.from(buffer.subarray(0, read)));
+          } catch (error) {
+            if ((error as { code?: string }).code === 'EAGAIN') break;
+            throw error;
+          }
+        }
+        return chunks.reduce((total, chunk) => total + chunk.length, 0);
+      };
+      await until(readable, (bytes) => bytes >= taken * LINE.length, 'the lines taken to reach the pipe');
+      await destination.flush(5_000);
+      expect(readable()).toBe(taken * LINE.length);
+      expect(Buffer.concat(chunks).toString()).toBe(LINE.repeat(taken));
+    } finally {
+      closeSync(reader);
+      // A line to a pipe with no reader ends the destination, which closes its end.
+      destination.write(LINE);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -291,10 +291,15 @@ export class ProviderClient {
     );
   }
 
+  /**
+   * The account's numbers. A provider may go on listing a released number, with status `released`: it is no longer
+   * the account's, so it is left out here, for every reader of the list alike.
+   */
   async listPurchasedNumbers(): Promise<PurchasedNumber[]> {
     const read = (text: string, context: string, status: number) =>
       checkListResponse(purchasedNumberList, purchasedNumber, text, context, status);
-    return (await this.call('GET', '/purchased-phone-numbers', read)).data;
+    const { data } = await this.call('GET', '/purchased-phone-numbers', read);
+    return data.filter((entry) => entry.status !== EXPECTED_STATUS.numberReleased);
   }
 
   /** Releases a number; when the answer is lost, the purchased list decides whether it happened. */
@@ -314,7 +319,7 @@ export class ProviderClient {
           lost,
           () => this.listPurchasedNumbers(),
           (purchased) =>
-            purchased.some((entry) => entry.id === numberId && entry.status !== EXPECTED_STATUS.numberReleased)
+            purchased.some((entry) => entry.id === numberId)
               ? unchanged('the number is still one of the purchased')
               : { id: numberId, status: EXPECTED_STATUS.numberReleased },
         ),
@@ -339,9 +344,7 @@ export class ProviderClient {
       lost,
       () => this.listPurchasedNumbers(),
       (purchased) => {
-        // An earlier, released purchase of the same number may still be listed next to the new one.
-        const matches = purchased.filter((entry) => entry.number === number);
-        const found = matches.find((entry) => entry.status === EXPECTED_STATUS.numberBought) ?? matches[0];
+        const found = purchased.find((entry) => entry.number === number);
         return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
       },
     );

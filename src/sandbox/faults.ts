@@ -49,12 +49,18 @@ export const faultInjection = z.object({
   times: z.number().int().min(1).optional(),
 });
 export const latencySetting = z.object({ ms: waitMs });
+export const releasedListing = z.object({ on: z.boolean() });
 
 export interface SandboxFaults {
   setLatency(ms: number): void;
   /** Next `times` (default: unlimited until cleared) requests to `route` get this fault, in order of injection. */
   inject(route: RouteName, fault: Fault, options?: { times?: number }): void;
-  /** Removes all faults and latency, and lets every held request go on. */
+  /**
+   * Lists released numbers in the purchased list, with status `released`, as a real provider may, until cleared (the
+   * spec does not say that a released number leaves the list).
+   */
+  listReleased(on: boolean): void;
+  /** Removes all faults and latency, stops listing released numbers, and lets every held request go on. */
   clear(): void;
 }
 
@@ -66,6 +72,7 @@ interface Pending {
 
 export class FaultSwitchboard implements SandboxFaults {
   latencyMs: number;
+  releasedListed = false;
   private readonly pending = new Map<RouteName, Pending[]>();
   private releaseHeld = new AbortController();
 
@@ -84,9 +91,14 @@ export class FaultSwitchboard implements SandboxFaults {
     this.pending.set(route, queue);
   }
 
+  listReleased(on: boolean): void {
+    this.releasedListed = on;
+  }
+
   clear(): void {
     this.pending.clear();
     this.latencyMs = 0;
+    this.releasedListed = false;
     this.releaseHeld.abort();
     this.releaseHeld = new AbortController();
   }

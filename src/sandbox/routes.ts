@@ -23,6 +23,8 @@ export interface RouteRequest {
   query: URLSearchParams;
   /** The parsed JSON body of a POST, unvalidated. */
   body: unknown;
+  /** Whether the purchased list shows released numbers too (a fault switch). */
+  releasedListed: boolean;
 }
 
 export interface Reply {
@@ -108,7 +110,7 @@ export const ROUTES: readonly Route[] = [
     name: 'listPurchasedNumbers',
     method: 'GET',
     pattern: /^\/v1\/purchased-phone-numbers$/,
-    handle: (store) => ok({ data: store.listPurchasedNumbers() }),
+    handle: (store, request) => ok({ data: store.listPurchasedNumbers({ released: request.releasedListed }) }),
   },
   {
     name: 'releaseNumber',

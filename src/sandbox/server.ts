@@ -15,6 +15,7 @@ import {
   latencySetting,
   MALFORMED_BODY,
   type RouteName,
+  releasedListing,
   type SandboxFaults,
 } from './faults.js';
 import { ApiError, readJsonBody, send, sendError, sendJson, validate } from './http.js';
@@ -69,6 +70,13 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     },
   },
   { method: 'DELETE', pattern: /^\/_control\/faults$/, run: (handler) => handler.faults.clear() },
+  {
+    method: 'POST',
+    pattern: /^\/_control\/released-listed$/,
+    async run(handler, req) {
+      handler.faults.listReleased(validate(releasedListing, await readJsonBody(req)).on);
+    },
+  },
   {
     method: 'POST',
     pattern: /^\/_control\/latency$/,
@@ -149,7 +157,8 @@ class SandboxHandler {
     try {
       if ('refusal' in body) throw body.refusal;
       const params = url.pathname.match(route.pattern)?.slice(1) ?? [];
-      return route.handle(this.store, { params, query: url.searchParams, body: body.value });
+      const releasedListed = this.faults.releasedListed;
+      return route.handle(this.store, { params, query: url.searchParams, body: body.value, releasedListed });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return { status: error.status, body: { error: error.code, info: error.message } };

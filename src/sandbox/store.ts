@@ -129,11 +129,11 @@ export class SandboxStore {
       .immediate();
   }
 
-  listPurchasedNumbers(): PurchasedNumber[] {
+  /** The active purchases; with `released`, the released ones too, each with its status. */
+  listPurchasedNumbers(options: { released?: boolean } = {}): PurchasedNumber[] {
+    const which = options.released ? '' : "WHERE status = 'active' ";
     return this.db
-      .prepare<[], PurchasedNumber>(
-        "SELECT id, number, status FROM purchased_numbers WHERE status = 'active' ORDER BY rowid",
-      )
+      .prepare<[], PurchasedNumber>(`SELECT id, number, status FROM purchased_numbers ${which}ORDER BY rowid`)
       .all();
   }
 

@@ -36,10 +36,12 @@ let t: TestApp;
 let numbers: SandboxNumber[];
 let agent: (index: number) => SandboxAgent;
 
-/** The app's clock, moved by the test: the real clock's flow, shifted. */
+/** The app's clock, moved by the test: the real clock's flow, shifted; or stopped at one moment. */
 let offset = 0;
+let stopped: number | undefined;
 const setClock = (iso: string) => {
   offset = Date.parse(iso) - Date.now();
+  stopped = undefined;
 };
 
 /** What `/voice export` showed after each step, by step. */
@@ -99,7 +101,7 @@ async function exportNow(): Promise<string> {
 beforeAll(async () => {
   ({ t, numbers, agent } = await startSeededApp(
     { agents: 3, numbers: 4, routed: 0 },
-    { now: () => new Date(Date.now() + offset) },
+    { now: () => new Date(stopped ?? Date.now() + offset) },
   ));
   t.slack.setUser(IN_PARIS, { tz: PARIS });
   // 09:00: two first routes.
@@ -244,6 +246,26 @@ describe('a time that cannot be used', () => {
     expect(blocksOf(answer)).toHaveLength(1);
     expect(shownText(answer)).not.toContain('```');
     expect((await auditRows(t)).length).toBe(rows);
+  });
+});
+
+describe('a change made at exactly TIME', () => {
+  it('is in the routing as of TIME, and not among the changes since TIME', async () => {
+    const before = routeLines(await exportNow());
+    const routedThen = before.find((line) => line.startsWith(`${number(0)} `));
+    expect(routedThen).toBeDefined();
+    const other = agent(0).id === routedThen?.split(' ')[1] ? agent(1) : agent(0);
+    // Every row of the re-route is stamped 15:30:00.000 to the millisecond.
+    stopped = Date.parse('2031-03-10T15:30:00Z');
+    await reRoute(number(0), other.id);
+    setClock('2031-03-10T15:45:00Z');
+
+    const atTime = routeLines(copiedCodeBlock(await reply('export as of 2031-03-10T15:30Z')));
+    expect(atTime.find((line) => line.startsWith(`${number(0)} `))?.split(' ')[1]).toBe(other.id);
+    expect(routeLines(copiedCodeBlock(await reply('export as of 2031-03-10T15:29:59Z')))).toEqual(before);
+    expect(shownText(await reply('changes since 2031-03-10T15:30Z'))).toContain(
+      'Nothing in the routing changed since 2031-03-10 15:30',
+    );
   });
 });
 

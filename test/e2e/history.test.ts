@@ -6,14 +6,17 @@ import { ACTION } from '../../src/slack/ids.js';
 import { ADMIN, OPERATOR, type TestApp } from '../harness/app.js';
 import type { SlackCall } from '../harness/fake-slack.js';
 import {
+  applyPlan,
   auditRows,
   blocksOf,
   buyThroughApp,
   confirmAs,
   hasElement,
   onlyButton,
+  planThroughForm,
   press,
   type SandboxAgent,
+  type SandboxNumber,
   shownText,
   startSeededApp,
   voiceNumber,
@@ -22,10 +25,11 @@ import {
 
 let t: TestApp;
 let agent: (index: number) => SandboxAgent;
+let numbers: SandboxNumber[];
 let bought: string;
 
 beforeAll(async () => {
-  ({ t, agent } = await startSeededApp({ agents: 2, numbers: 2, routed: 0 }));
+  ({ t, agent, numbers } = await startSeededApp({ agents: 3, numbers: 21, routed: 0 }));
   bought = await voiceNumber(t, 'US');
 });
 afterAll(async () => {
@@ -35,9 +39,9 @@ afterAll(async () => {
 const ask = async (text: string, user = OPERATOR): Promise<SlackCall> =>
   t.respondedTo((await t.command(text, user)).responseUrlId);
 
-/** `/voice map NUMBER AGENT`, confirmed when it re-routes: what the operator is finally shown. */
-async function mapped(agentId: string): Promise<SlackCall> {
-  const answer = await ask(`map ${bought} ${agentId}`);
+/** `/voice map NUMBER AGENT` (the number bought, unless named), confirmed when it re-routes: what is finally shown. */
+async function mapped(agentId: string, number = bought): Promise<SlackCall> {
+  const answer = await ask(`map ${number} ${agentId}`);
   if (!hasElement(blocksOf(answer), ACTION.confirmChange)) return answer;
   return confirmAs(t, OPERATOR, onlyButton(blocksOf(answer), ACTION.confirmChange));
 }
@@ -109,6 +113,32 @@ it('opens from the History button of a number’s card, and pages back with Olde
   // No line is on both pages.
   const idsOf = (lines: string[]) => lines.map((line) => /audit #(\d+)/.exec(line)?.[1]);
   expect(new Set([...idsOf(newest), ...idsOf(rest)]).size).toBe(24);
+});
+
+it('offers Older only when there is an older entry: none at exactly a page of 20, the 21st behind it at 21', async () => {
+  const { id, name } = agent(2);
+  const [last, ...first] = numbers.map((entry) => entry.number);
+  if (!last || first.length !== 20) throw new Error('21 seeded numbers');
+  await applyPlan(t, await planThroughForm(t, OPERATOR, first.map((number) => `${number} ${id}`).join('\n')));
+  const full = await ask(`history ${id}`);
+  expect(linesOf(full)).toHaveLength(20);
+  expect(hasElement(blocksOf(full), ACTION.historyOlder)).toBe(false);
+
+  await mapped(id, last);
+  const page = await ask(`history ${id}`);
+  const newest = linesOf(page);
+  expect(newest).toHaveLength(20);
+  expect(newest[0]).toContain(`*${last}*: routed to *${name}*`);
+  const older = await t.respondedTo(
+    (await press(t, OPERATOR, ACTION.historyOlder, onlyButton(blocksOf(page), ACTION.historyOlder))).responseUrlId,
+  );
+  const [oldest, ...more] = linesOf(older);
+  expect(more).toEqual([]);
+  expect(hasElement(blocksOf(older), ACTION.historyOlder)).toBe(false);
+  // The 21st is the first of the plan's routes to be audited, and on no newer page.
+  const idOf = (line: string | undefined) => Number(/audit #(\d+)/.exec(line ?? '')?.[1]);
+  expect(Math.min(...newest.map(idOf))).toBeGreaterThan(idOf(oldest));
+  expect(oldest).toContain(`routed to *${name}*`);
 });
 
 it('answers bad input with a sentence, and a number nothing happened to with that', async () => {

@@ -46,6 +46,43 @@ describe('a flood of /readyz probes', () => {
   });
 });
 
+describe('a readiness check that hangs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Each probe checks again (no refresh period), and the provider's calls wait a minute before they give up.
+    t = await startTestApp({ readinessRefreshMs: 0, env: { VOICE_API_TIMEOUT_MS: '60000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is not started again while it is pending: each probe says the dependency is not answering', async () => {
+    t.sandbox.faults.inject('listAgents', { type: 'hold' });
+    const asked = t.sandbox.requestCount('listAgents');
+    const runs = (await checksRun(t)).provider ?? 0;
+    try {
+      for (let probe = 0; probe < 2; probe++) {
+        const ready = await get(`${t.app.url}/readyz`);
+        expect(ready.status).toBe(503);
+        expect(JSON.parse(ready.text)).toEqual({
+          ok: false,
+          checks: { database: 'ok', slack: 'ok', provider: 'not answering' },
+        });
+      }
+      expect(t.sandbox.requestCount('listAgents') - asked).toBe(1);
+      expect((await checksRun(t)).provider).toBe(runs + 1);
+    } finally {
+      t.sandbox.faults.clear();
+    }
+    // Once it answers, the next probe starts a check of its own and is ready.
+    await until(
+      () => get(`${t.app.url}/readyz`),
+      (answer) => answer.status === 200,
+      'readiness once the provider answers',
+    );
+  });
+});
+
 describe('what the probes and /metrics say while dependencies fail', () => {
   let t: TestApp;
   let forbidden: string[];

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIGURATION } from '../../src/ops/api.js';
 import { ACTION, CALLBACK, SETTINGS } from '../../src/slack/ids.js';
+import { openStore } from '../../src/store/open-store.js';
 import { ADMIN, NOTIFY_CHANNEL, OPERATOR, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
 import { checkboxesInput, textInput } from '../harness/payloads.js';
 import { confirmInModal, grant, openForm, rolesForm, submitForm } from './settings-forms.js';
@@ -139,6 +140,28 @@ describe('roles set in Slack', () => {
     await openForm(app, ADMIN, 'roles');
     const { shown } = await submitForm(app, ADMIN, rolesForm({ admins: [ADMIN], operators: [OPERATOR] }));
     expect(readable(shown.blocks)).toContain('Nothing to change');
+  });
+});
+
+describe('settings changed by another replica', () => {
+  it('are in force at the next request, whose delivery finds their new version, with no restart', async () => {
+    const app = await start();
+    const buy = `numbers buy ${await voiceNumber(app)}`;
+    const asked = async () => shownText(await app.respondedTo((await app.command(buy, NEWCOMER)).responseUrlId));
+    // This replica has read the settings: the newcomer holds no role.
+    expect(await asked()).toContain('You need the operator role');
+    // Another replica on the same database changes them, and tells this one nothing.
+    const other = await openStore(app.database.target);
+    const operators = async (ids: string[]) =>
+      other.transaction((tx) => tx.settings.write(new Map([['operators', ids]]), ADMIN));
+    try {
+      await operators([OPERATOR, NEWCOMER]);
+      expect(await asked()).toContain('This spends money');
+      await operators([OPERATOR]);
+      expect(await asked()).toContain('You need the operator role');
+    } finally {
+      await other.close();
+    }
   });
 });
 

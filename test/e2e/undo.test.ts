@@ -251,11 +251,16 @@ describe('Undo', () => {
     expect(await routeOf(number(6))).toBe(agent(0).id);
   });
 
-  it('is refused once VOICE_UNDO_HOURS have passed, and changes nothing', async () => {
+  it('is offered up to VOICE_UNDO_HOURS after a change, refused past them, and then changes nothing', async () => {
     const done = await mapped(number(4), agent(0).id);
     const rerouted = await mapped(number(4), agent(1).id);
     expect(shownText(done)).toContain('Routed');
-    offset += 25 * HOUR;
+    // A minute inside the 24 hours, the Undo is planned; a minute past them, it is refused.
+    offset += 24 * HOUR - 60_000;
+    expect(shownText(await undo(rerouted))).toContain('route each number as its line says');
+    offset += 2 * 60_000;
+    expect(shownText(await undo(rerouted))).toContain('Undo is offered for 24 hours after a change');
+    offset += HOUR;
     const late = await undo(rerouted);
     expect(shownText(late)).toContain('Undo is offered for 24 hours after a change');
     expect(shownText(late)).toContain('/voice changes since');

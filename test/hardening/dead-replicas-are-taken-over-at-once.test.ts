@@ -68,6 +68,35 @@ it('a replica killed mid-buy: the other resolves the buy and tells the requester
   expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
 });
 
+it("a dead replica's change the provider could not show at the first look is resolved at a later one", async () => {
+  const a = await replica();
+  const b = await replica();
+  const number = await availableNumber(bed.sandbox, 'FR');
+  const { answers, buys } = await buyHeldAtProvider(bed, a.eventsUrl, number);
+  // The provider's purchased list cannot be read when the other replica first looks at the dead one's buy.
+  bed.sandbox.faults.inject('listPurchasedNumbers', { type: 'status', status: 503 });
+  await kill(a);
+  await tookOver(b);
+  await until(
+    () => Promise.resolve(b.entries()),
+    (entries) =>
+      entries.some((entry) => String(entry.msg).startsWith('the provider did not answer the reconciliation')),
+    'the first look to meet the provider down',
+  );
+  // The provider answers again, and carries out the buy it held.
+  bed.sandbox.faults.clear();
+
+  const told = await bed.slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider'),
+    { timeoutMs: 30_000 },
+  );
+  expect(shownText(told)).toContain(`Bought *${number}*`);
+  const { trail } = await inspectDatabase(bed.database);
+  expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
+  expect(bed.sandbox.requestCount('buyNumber') - buys).toBe(1);
+});
+
 it('a replica killed mid-batch: the other settles the items under way and tells where the batch stopped', async () => {
   const count = 6;
   const agentId = await numbersAndAgent(bed.sandbox, 'NL', count, { name: 'Utrecht desk', language: 'nl-NL' });

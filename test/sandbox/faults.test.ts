@@ -59,6 +59,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 interface Switches {
   inject(provider: Provider, route: RouteName, fault: Fault, times?: number): Promise<void>;
   setLatency(provider: Provider, ms: number): Promise<void>;
+  listReleased(provider: Provider, on: boolean): Promise<void>;
   clear(provider: Provider): Promise<void>;
 }
 
@@ -73,6 +74,7 @@ const CHANNELS: [string, Switches][] = [
     {
       inject: async (provider, route, fault, times) => provider.sandbox.faults.inject(route, fault, { times }),
       setLatency: async (provider, ms) => provider.sandbox.faults.setLatency(ms),
+      listReleased: async (provider, on) => provider.sandbox.faults.listReleased(on),
       clear: async (provider) => provider.sandbox.faults.clear(),
     },
   ],
@@ -81,6 +83,7 @@ const CHANNELS: [string, Switches][] = [
     {
       inject: (provider, route, fault, times) => control(provider, 'POST', '/_control/faults', { route, fault, times }),
       setLatency: (provider, ms) => control(provider, 'POST', '/_control/latency', { ms }),
+      listReleased: (provider, on) => control(provider, 'POST', '/_control/released-listed', { on }),
       clear: (provider) => control(provider, 'DELETE', '/_control/faults'),
     },
   ],
@@ -112,6 +115,20 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
     expect(expectError(answer, 429, 'rate_limited')).toContain('7 seconds');
     expect(answer.headers.get('retry-after')).toBe('7');
     expect(await api().listAgents()).toEqual([]);
+  });
+
+  it('released-listed: the purchased list shows released numbers too, as released, until switched off or cleared', async () => {
+    const kept = await api().buy(NUMBER);
+    const gone = await api().buy('+12125550101');
+    expect((await api().call('DELETE', `/v1/release-phone-number/${gone.id}`)).status).toBe(200);
+    expect(await api().purchased()).toEqual([kept]);
+    await switches.listReleased(api(), true);
+    expect(await api().purchased()).toEqual([kept, { ...gone, status: 'released' }]);
+    await switches.listReleased(api(), false);
+    expect(await api().purchased()).toEqual([kept]);
+    await switches.listReleased(api(), true);
+    await switches.clear(api());
+    expect(await api().purchased()).toEqual([kept]);
   });
 
   it('malformed_json: answers 200 with a body that does not parse', async () => {

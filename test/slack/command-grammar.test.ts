@@ -274,6 +274,23 @@ describe('a slip of a command word', () => {
   it('names the filter meant when a filter word slips', () => {
     expect(rejected('numbers unroted DE')).toMatch(/Did you mean `unrouted`\?$/);
   });
+
+  it('takes two slips from a word of eight letters or more, and one from a shorter word', () => {
+    // `numberzz` and `numbezz` are both two slips from `numbers`: only the first is long enough to be read as it.
+    expect(rejected('numberzz')).toBe(
+      'Did you mean `/voice numbers`? Nothing was listed or changed: copy it to run it.',
+    );
+    expect(rejected('numbezz')).toBe("I don't know `numbezz`.");
+    expect(rejected('numbers unroutxx')).toMatch(/Did you mean `unrouted`\?$/);
+    expect(rejected('numbers unrotxx')).not.toContain('Did you mean');
+  });
+
+  it('guesses nothing when a slip is as close to two words', () => {
+    // `nrouted` is one slip from `routed` and one from `unrouted`.
+    const error = rejected('numbers nrouted');
+    expect(error).toContain("I don't understand `nrouted` after `numbers`");
+    expect(error).not.toContain('Did you mean');
+  });
 });
 
 describe('a language named where the locale goes', () => {

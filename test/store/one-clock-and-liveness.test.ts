@@ -53,6 +53,30 @@ describe(`the database's clock (${TEST_ENGINE})`, () => {
     }
   });
 
+  it("reads the database's time again and again: when the database's clock moves, the clock follows", async () => {
+    const sql = await temp.open();
+    // The same database, its clock moved by what the table `skew` holds, as a host's clock is stepped.
+    await sql.write('CREATE TABLE skew (ms BIGINT NOT NULL)');
+    await sql.write('INSERT INTO skew (ms) VALUES (0)');
+    const skewed = {
+      dialect: { ...sql.dialect, clock: sql.dialect.clock.replace(' AS ms', ' + (SELECT ms FROM skew) AS ms') },
+      get: sql.get.bind(sql),
+    };
+    const HOUR = 3_600_000;
+    const clock = await DatabaseClock.start(skewed, 20);
+    const offset = async () => clock.now().getTime() - (await databaseMs(sql));
+    const near = (expected: number) => (ms: number) => Math.abs(ms - expected) < 5_000;
+    try {
+      expect(near(0)(await offset())).toBe(true);
+      for (const moved of [HOUR, -HOUR, 0]) {
+        await sql.write('UPDATE skew SET ms = ?', [moved]);
+        await until(offset, near(moved), `the clock to follow the database's moved by ${moved} ms`);
+      }
+    } finally {
+      await clock.stop();
+    }
+  });
+
   it("is the store's clock: what it writes and compares, unless a test names another", async () => {
     const store = await openStore(await temp.target());
     try {
