@@ -2,7 +2,8 @@
 // provider held its call). Both lock the intent's row and then the audit chain; were the outcome's transaction to
 // take the chain first, each would wait for the other until Postgres broke the deadlock by failing one. Here the
 // reconciler's transaction (a close, then an append, through the app's own store) holds the row while the app's
-// outcome waits for it, and appends only then: nothing fails, and the outcome is audited once, by the reconciler.
+// outcome waits for it, and appends only then: nothing fails, the outcome is audited once, by the reconciler, and the
+// app's late "done" is refused in the open as a second outcome.
 // Postgres only: SQLite's transactions take the file's one writer lock at BEGIN, so two cannot interleave.
 import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,11 +69,14 @@ describe.runIf(TEST_ENGINE === 'postgres')('a change closed twice at once, on Po
     appWaits.fire();
 
     await expect(reconciler).resolves.toBeUndefined();
+    // The provider's "done" met a change settled as not done: the person is told both, never "Routed" alone.
     const answer = await t.respondedTo(sent.responseUrlId);
-    expect(JSON.stringify(answer.body)).toContain('Routed');
-    const outcomes = (await auditRows(t)).filter(
-      (row) => row.correlation_id === correlationId && ['succeeded', 'failed'].includes(row.outcome),
-    );
+    expect(JSON.stringify(answer.body)).toContain('settled meanwhile as not done');
+    const rows = (await auditRows(t)).filter((row) => row.correlation_id === correlationId);
+    const outcomes = rows.filter((row) => ['succeeded', 'failed'].includes(row.outcome));
     expect(outcomes.map((row) => [row.outcome, row.source])).toEqual([['failed', 'system']]);
+    expect(rows.filter((row) => row.action === 'change.second_outcome').map((row) => row.outcome)).toEqual([
+      'rejected',
+    ]);
   });
 });
