@@ -251,7 +251,13 @@ export type { Finished, Verified } from './work.js';
 // them (it works on the same deps, outside any person's request). The Slack layer and the playground never use these.
 
 export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
-export { abandonedBatches, interruptAbandoned } from './batches.js';
+export {
+  abandonedBatches,
+  announceSettled,
+  interruptAbandoned,
+  type SettledBatch,
+  settledBatch,
+} from './batches.js';
 export { atomically, newCorrelationId, record } from './context.js';
 export type { OpsDeps } from './deps.js';
 export { auditParamsOf, verifyChange } from './kinds/index.js';

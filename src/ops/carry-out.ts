@@ -6,7 +6,7 @@ import { busy, providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
-import type { Actor, Result } from './types.js';
+import type { Actor, Failure, Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
 
@@ -101,12 +101,11 @@ export async function carryOutHeld(
   });
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
-  // A single change the provider may still make is left to the reconciler, who audits it and tells the requester
-  // once the provider cannot still be working on it.
-  if (!ran.ok && ran.unsettled && !settle) return { ...ran, message: `${ran.message} ${STILL_CHECKING}` };
-  // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
+  // A batch's item is checked before its batch moves on, so that the batch's counts and messages are final where
+  // they can be; a single change the provider may still make is left to the reconciler at once.
   const result =
-    !ran.ok && ran.unsettled ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
+    !ran.ok && ran.unsettled && settle ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
+  if (!result.ok && result.unsettled) return beingSettled(deps, actor, correlationId, work, result, settle);
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   await atomically(
@@ -144,14 +143,49 @@ export async function carryOutHeld(
   };
 }
 
-/** What the provider shows of a change once it can no longer be working on it (one more timeout from now). */
+/**
+ * What the provider shows of a change once it can no longer be working on it (one more timeout from now); a provider
+ * that still does not answer leaves its outcome unknown.
+ */
 async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string): Promise<Result<Finished>> {
   deps.logger.info({ change: intent.kind }, 'a batch item waits until the provider cannot still be at work on it');
   await sleep(deps.provider.timeoutMs);
-  return verifyChange(deps, new ProviderReads(deps), intent, by).catch(providerFailure);
+  return verifyChange(deps, new ProviderReads(deps), intent, by).catch((error: unknown) => ({
+    ...providerFailure(error),
+    unsettled: true as const,
+  }));
 }
 
-const STILL_CHECKING =
-  'Voice Ops checks with the provider again once it can no longer be working on it, and tells you what became of it.';
+/**
+ * A change whose outcome is not known: audited as `unknown`, never as failed, and its intent left open for the
+ * reconciler, which settles it (a map sent again until the provider answers), audits what it found and tells it. A
+ * batch's item stays under way meanwhile, and its batch starts its next item.
+ */
+async function beingSettled(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  work: Work,
+  failure: Failure,
+  settle: Settle | undefined,
+): Promise<Failure> {
+  await atomically(
+    deps,
+    async (deps) => {
+      // As in every transaction that appends: what the outcome settles is sent ahead of the audit chain's lock.
+      const settling = settle?.(deps, failure);
+      deps.store.audit.takeChainEnd();
+      await settling;
+      await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'unknown', error: failure });
+    },
+    { replayable: settle === undefined },
+  );
+  deps.logger.info({ correlationId, action: work.action }, 'the outcome of a change is unknown: it is being settled');
+  return { ...failure, message: `${failure.message} ${BEING_SETTLED}` };
+}
+
+const BEING_SETTLED =
+  'It is being settled: Voice Ops checks with the provider again once it can no longer be working on it, and tells ' +
+  'you what became of it.';
 
 const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

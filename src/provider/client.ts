@@ -234,7 +234,13 @@ export class ProviderClient {
           again.kind,
           `The outcome of routing ${input.phone_number} to ${input.agent_id} is UNKNOWN: the answer was lost twice ` +
             `(${outline(first)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
-          { status: again.status, code: again.code, providerMessage: again.providerMessage, cause: again },
+          {
+            status: again.status,
+            code: again.code,
+            providerMessage: again.providerMessage,
+            mayStillLand: true,
+            cause: again,
+          },
         );
       }),
     );
