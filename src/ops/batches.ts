@@ -521,49 +521,57 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
     await record(deps, actor, batchId, { action, outcome: 'unknown', params: countsParams(view.counts) });
     return view;
   }
-  await recordEnd(deps, actor, view);
+  await recordEnd(deps, actor, view, view.counts);
   await announceBatch(deps, actor, view);
   return view;
 }
 
 /** The batch's final audit row (and its Undo's), once none of its items is being settled. */
-async function recordEnd(deps: OpsDeps, actor: Actor, view: BatchView): Promise<void> {
-  const { counts } = view;
+async function recordEnd(
+  deps: OpsDeps,
+  actor: Actor,
+  batch: Pick<Batch, 'id' | 'state' | 'plan'>,
+  counts: ItemCounts,
+): Promise<void> {
   const ended = {
-    outcome: view.state === 'stopped' ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
+    outcome: batch.state === 'stopped' ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
     params: countsParams(counts),
     error: counts.failed
       ? fail('provider', `${counts.failed} of the items failed.`, { code: 'items_failed' })
       : undefined,
   } as const;
-  await record(deps, actor, view.id, { action: batchAction(view.plan.request.kind), ...ended });
-  await recordUndoStep(deps, actor, view.id, undoesOf(view.plan.request), ended);
+  await record(deps, actor, batch.id, { action: batchAction(batch.plan.request.kind), ...ended });
+  await recordUndoStep(deps, actor, batch.id, undoesOf(batch.plan.request), ended);
 }
 
-/** An ended batch's final word, given once the last of its items being settled is settled. */
+/** An ended batch whose last item being settled was settled: to announce, and to tell its requester how it ended. */
 export interface SettledBatch {
   actor: Actor;
-  view: BatchView;
+  batchId: string;
 }
 
 /**
  * In the transaction that settled an item of `batchId`, after its audit row: when the batch has ended and no item of it
- * is left being settled, its final audit rows, and the batch to announce (`announceSettled`) and tell its requester.
- * The audit chain's lock, held since the item's row, makes the transaction that settles the last item the one.
+ * is left being settled, its final audit rows, and the batch to announce once the transaction is over
+ * (`announceSettled`). The audit chain's lock, held since the item's row, makes the transaction that settles the last
+ * item the one.
  */
 export async function settledBatch(deps: OpsDeps, batchId: string): Promise<SettledBatch | undefined> {
   const batch = await deps.store.batches.get(batchId);
-  if (!batch || !ENDED.includes(batch.state) || (await deps.store.batches.counts(batchId)).running) return undefined;
-  const view = await batchView(deps, batchId);
-  if (!view) return undefined;
+  if (!batch || !ENDED.includes(batch.state)) return undefined;
+  const counts = await deps.store.batches.counts(batchId);
+  if (counts.running) return undefined;
   const actor: Actor = { ...batch.actor, source: 'system' };
-  await recordEnd(deps, actor, view);
-  return { actor, view };
+  await recordEnd(deps, actor, batch, counts);
+  return { actor, batchId };
 }
 
-/** The one announcement of a batch whose last item was settled after its runner ended. */
-export const announceSettled = (deps: OpsDeps, { actor, view }: SettledBatch): Promise<void> =>
-  announceBatch(deps, actor, view);
+/** The one announcement of a batch settled after its runner ended; the batch as its requester is to be told it. */
+export async function announceSettled(deps: OpsDeps, settled: SettledBatch): Promise<BatchView | undefined> {
+  const view = await batchView(deps, settled.batchId);
+  if (view) await announceBatch(deps, settled.actor, view);
+  return view;
+}
 
 /** The items' counts as a batch's audit rows keep them, with those still being settled when there are any. */
 const countsParams = (counts: ItemCounts) => ({

@@ -165,9 +165,10 @@ async function resolveOne(
 
 /** A batch whose items being settled are settled: announced once, and its requester told how it ended. */
 async function tellSettled(deps: OpsDeps, tellBatch: TellBatch, settled: SettledBatch): Promise<void> {
-  await announceSettled(deps, settled);
-  await tellBatch(settled.actor, settled.view).catch((error: unknown) =>
-    deps.logger.warn({ err: error, batchId: settled.view.id }, 'could not tell a requester how their batch ended'),
+  const view = await announceSettled(deps, settled);
+  if (!view) return;
+  await tellBatch(settled.actor, view).catch((error: unknown) =>
+    deps.logger.warn({ err: error, batchId: view.id }, 'could not tell a requester how their batch ended'),
   );
 }
 

@@ -134,7 +134,10 @@ export class Reconciler {
         return;
       }
       if (!this.#outage) {
-        this.#logger.warn({ err: error }, 'the provider did not answer the reconciliation pass: nothing was changed');
+        this.#logger.warn(
+          { err: error },
+          'the provider did not answer the reconciliation pass: what it did not answer for is tried again later',
+        );
       }
       this.#outage = true;
     } finally {

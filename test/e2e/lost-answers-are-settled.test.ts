@@ -6,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { routeRecords, until } from '../hardening/support.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import type { SlackCall } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
 import { textInput } from '../harness/payloads.js';
 import {
+  announced,
+  applyPlan,
   askForConfirmation,
   auditRows,
   blocksOf,
@@ -21,6 +24,7 @@ import {
   sandboxAgents,
   sandboxNumbers,
   shownText,
+  startSeededApp,
   viewOf,
   voiceNumber,
 } from './support.js';
@@ -224,3 +228,75 @@ describe('a batch whose item loses its answer', () => {
     }
   });
 });
+
+describe('a bulk map whose answers are lost twice, and late', () => {
+  it('ends with every item routed: being settled until the provider answers, then audited, announced and told once', async () => {
+    // A provider timeout of its own, so that an item's check and the reconciler's back-off are short.
+    const { t: app, agent } = await startSeededApp(
+      { agents: 1, numbers: 20, routed: 0 },
+      { env: { VOICE_API_TIMEOUT_MS: '1000' } },
+    );
+    try {
+      const target = agent(0);
+      const plan = await app.respondedTo((await app.command(`map unrouted to ${target.id}`, OPERATOR)).responseUrlId);
+      const since = app.slack.mark();
+      const maps = app.sandbox.requestCount('mapNumber');
+      // Items run four at a time, and each waits for its own answers: the first four items' maps, their resends and
+      // their checks a timeout later are all lost (16 answers). Two answers of the next items come late; the rest of
+      // the batch's maps (16, and 2 resends) are answered; then the reconciler's first resend of each of the four
+      // items is lost twice again, and it tries them again after a back-off.
+      const faults = app.sandbox.faults;
+      faults.inject('mapNumber', { type: 'lose_answer' }, { times: 16 });
+      faults.inject('mapNumber', { type: 'delay', ms: 1_500 }, { times: 2 });
+      faults.inject('mapNumber', { type: 'delay', ms: 0 }, { times: 18 });
+      faults.inject('mapNumber', { type: 'lose_answer' }, { times: 8 });
+
+      const result = shownText(await applyPlan(app, plan));
+      expect(result).toMatch(/Routed \d+ of 20 numbers/);
+      expect(result).toMatch(
+        /; [1-9]\d* being settled: the provider has not answered for them yet, and you will be told/,
+      );
+      expect(result).not.toMatch(/failed/i);
+
+      // The reconciler sends each one again until the provider answers, then tells the requester how the batch ended.
+      const told = await until(
+        () =>
+          app.slack
+            .calls()
+            .slice(since)
+            .filter((call) => shownText(call).includes(NOW_ANSWERED)),
+        (calls) => calls.length > 0,
+        'the requester to be told how the batch ended',
+        30_000,
+      );
+      await app.settled();
+      expect(told).toHaveLength(1);
+      expect(shownText(told[0] as SlackCall)).toContain('Routed 20 of 20 numbers');
+
+      const rows = (await auditRows(app)).filter((row) => row.action === 'routing.map');
+      expect(rows.filter((row) => row.outcome === 'unknown').length).toBeGreaterThan(0);
+      expect(rows.filter((row) => row.outcome === 'failed')).toEqual([]);
+      const records = await routeRecords(app);
+      for (const number of Object.keys(records)) expect(records[number]).toBe(target.id);
+      expect(Object.keys(records)).toHaveLength(20);
+      const routed = rows.filter((row) => row.outcome === 'succeeded');
+      expect(new Set(routed.map((row) => row.target)).size).toBe(20);
+      expect(routed).toHaveLength(20);
+
+      // The batch's final word is audited and announced once, naming every number.
+      const batch = (await auditRows(app)).filter((row) => row.action === 'batch.map');
+      expect(batch.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'unknown', 'succeeded']);
+      expect(JSON.parse(batch.at(-1)?.params ?? '{}')).toMatchObject({ succeeded: 20, failed: 0 });
+      const announcements = announced(app).filter((message) => message.text.includes('routed 20 numbers'));
+      expect(announcements).toHaveLength(1);
+      expect(app.logs.text()).toContain('the outcome of a change is unknown: it is being settled');
+      // The reconciler's first resends were lost too: it tried them again, later.
+      expect(app.logs.text()).toContain('the provider did not answer the reconciliation pass');
+      expect(app.sandbox.requestCount('mapNumber') - maps).toBeGreaterThanOrEqual(16 + 18 + 8 + 4);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+const NOW_ANSWERED = 'The provider has now answered for every number of your batch that was being settled.';
