@@ -79,7 +79,12 @@ export class Reconciler {
     if (!this.#options.lease.held) return;
     try {
       const open = await this.#deps.store.intents.openedBefore(this.#settledBefore());
-      const unsettled = (await underWayNowhere(this.#deps, open)).length + (await abandonedBatches(this.#deps)).length;
+      // A change whose outcome is still unknown waits out its back-off: no pass is run for it before then.
+      const now = this.#options.now();
+      const due = (await underWayNowhere(this.#deps, open)).filter((intent) =>
+        this.#backOff.due(intent.correlationId, now),
+      );
+      const unsettled = due.length + (await abandonedBatches(this.#deps)).length;
       this.#logger.debug({ open: open.length, unsettled }, 'looked for changes left unsettled');
       if (unsettled) await this.pass();
       // A step waiting on a plan ends when the plan expires unconfirmed: a few reads, and no provider call.
