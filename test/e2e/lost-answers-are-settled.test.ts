@@ -19,12 +19,16 @@ import {
   confirmAs,
   createAgentThroughApp,
   onlyButton,
+  outputNumbers,
   press,
   respondedWith,
   sandboxAgents,
   sandboxNumbers,
   shownText,
   startSeededApp,
+  stepEnd,
+  stepEndCalls,
+  stepPlan,
   viewOf,
   voiceNumber,
 } from './support.js';
@@ -300,3 +304,47 @@ describe('a bulk map whose answers are lost twice, and late', () => {
 });
 
 const NOW_ANSWERED = 'The provider has now answered for every number of your batch that was being settled.';
+
+describe('a workflow step whose batch has items being settled', () => {
+  it('ends once they are settled, with every number routed among its outputs', async () => {
+    const {
+      t: app,
+      numbers,
+      agent,
+    } = await startSeededApp({ agents: 1, numbers: 2, routed: 0 }, { env: { VOICE_API_TIMEOUT_MS: '1000' } });
+    try {
+      const routed = numbers.map((entry) => entry.number);
+      const { execution } = await app.runStep('route_numbers', {
+        user_id: OPERATOR,
+        numbers: routed.join('\n'),
+        agent_id: agent(0).id,
+      });
+      const plan = await stepPlan(app, execution, OPERATOR);
+      // Both items' maps, their resends, and their checks a timeout later: every answer lost.
+      app.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 8 });
+      const since = app.slack.mark();
+      await app.action({
+        userId: OPERATOR,
+        actionId: ACTION.confirmBatch,
+        value: plan.batchId,
+        container: plan.container,
+      });
+      const end = await stepEnd(app, execution);
+      expect(outputNumbers(end).sort()).toEqual([...routed].sort());
+      expect(stepEndCalls(app, execution)).toHaveLength(1);
+      // It ended after the reconciler settled them, not when the batch's runner moved past them.
+      const settled = app.slack
+        .calls()
+        .slice(since)
+        .findIndex((call) => shownText(call).includes(NOW_ANSWERED));
+      const ended = app.slack
+        .calls()
+        .slice(since)
+        .findIndex((call) => call.method.startsWith('functions.complete'));
+      expect(settled).toBeGreaterThanOrEqual(0);
+      expect(ended).toBeGreaterThan(settled);
+    } finally {
+      await app.close();
+    }
+  });
+});
