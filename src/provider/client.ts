@@ -374,7 +374,13 @@ export class ProviderClient {
         error.kind,
         `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${change.list} could not be read ` +
           `(${outline(error)}). Check ${change.check} before trying again.`,
-        { status: error.status, code: error.code, providerMessage: error.providerMessage, cause: error },
+        {
+          status: error.status,
+          code: error.code,
+          providerMessage: error.providerMessage,
+          mayStillLand: true,
+          cause: error,
+        },
       );
     }
     const found = outcome(listed);

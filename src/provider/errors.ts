@@ -26,7 +26,8 @@ export interface ProviderErrorDetails {
   retryAfterMs?: number;
   /**
    * The provider may have made the change, or may still make it, and nothing read tells which: an answer that did not
-   * come in time for a change the lists do not show yet, or a map whose answer was lost each time it was sent.
+   * come in time for a change the lists do not show yet, a lost answer whose list could not be read, or a map whose
+   * answer was lost each time it was sent.
    */
   mayStillLand?: boolean;
   cause?: unknown;

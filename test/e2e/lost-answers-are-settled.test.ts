@@ -4,9 +4,9 @@
 // done and safe to try again, and nothing says otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { routeRecords, until } from '../hardening/support.js';
+import { correlationOf, routeRecords, until } from '../hardening/support.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
-import type { SlackCall } from '../harness/fake-slack.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
 import { textInput } from '../harness/payloads.js';
 import {
@@ -14,6 +14,7 @@ import {
   applyPlan,
   askForConfirmation,
   auditRows,
+  auditTrail,
   blocksOf,
   buyThroughApp,
   confirmAs,
@@ -343,6 +344,44 @@ describe('a workflow step whose batch has items being settled', () => {
         .findIndex((call) => call.method.startsWith('functions.complete'));
       expect(settled).toBeGreaterThanOrEqual(0);
       expect(ended).toBeGreaterThan(settled);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('a release whose answer is lost and whose list cannot be read', () => {
+  it('is being settled, audited unknown, then found released by the reconciler: told once, audited succeeded', async () => {
+    // A provider timeout of its own, so that the reconciler's settling time is short.
+    const app = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: '1000' } });
+    try {
+      const number = await voiceNumber(app, 'GB', 5);
+      await buyThroughApp(app, ADMIN, number);
+      const { confirmationId } = await askForConfirmation(app, ADMIN, `numbers release ${number}`);
+      app.sandbox.faults.inject('releaseNumber', { type: 'lose_answer' }, { times: 1 });
+      app.sandbox.faults.inject('listPurchasedNumbers', { type: 'status', status: 503 });
+      const shown = await confirmAs(app, ADMIN, confirmationId);
+      expect(shownText(shown)).toMatch(/The outcome of releasing .+ is UNKNOWN.+It is being settled/);
+      expect(shownText(shown)).not.toMatch(/failed/i);
+      const correlationId = await correlationOf(app, confirmationId);
+      expect((await auditTrail(app, correlationId)).at(-1)?.outcome).toBe('unknown');
+
+      // The list reads again: the reconciler finds the number gone, and tells the requester on the same message.
+      app.sandbox.faults.clear();
+      const told = await until(
+        () =>
+          app.slack
+            .calls(RESPONSE_URL)
+            .filter((call) => call.responseUrlId === shown.responseUrlId && shownText(call).includes('checked with')),
+        (calls) => calls.length > 0,
+        'the requester to be told how the release ended',
+      );
+      await app.settled();
+      expect(told).toHaveLength(1);
+      expect(shownText(told[0] as SlackCall)).toContain('Released');
+      const outcomes = (await auditTrail(app, correlationId)).map((row) => row.outcome);
+      expect(outcomes.slice(outcomes.indexOf('unknown'))).toEqual(['unknown', 'succeeded']);
+      expect((await sandboxNumbers(app)).map((entry) => entry.number)).not.toContain(number);
     } finally {
       await app.close();
     }
