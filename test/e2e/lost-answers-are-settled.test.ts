@@ -1,7 +1,8 @@
 // A change whose answer the provider lost (it made the change, then dropped the connection: the sandbox's
 // `lose_answer`) is settled by what the provider has, singly and inside a batch: the person is told it happened, and
 // the audit, the routing records and the provider agree. Never made (`drop_connection`), a release is told as not
-// done and safe to try again, and nothing says otherwise.
+// done and safe to try again, and nothing says otherwise. An outcome still not known (a map lost twice, a list that
+// cannot be read) is audited `unknown` and told as being settled, never as failed, until the reconciler settles it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { correlationOf, routeRecords, until } from '../hardening/support.js';
