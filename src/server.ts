@@ -34,7 +34,7 @@ import { describeDelivery } from './slack/deliveries.js';
 import { readGroupMembers } from './slack/groups.js';
 import { type Recheck, SlackIdentity } from './slack/identity.js';
 import { People } from './slack/people.js';
-import { tellInterruptedBatch, tellRequester } from './slack/requester.js';
+import { tellInterruptedBatch, tellRequester, tellSettledBatch } from './slack/requester.js';
 import { slackStepEnds } from './slack/step-ends.js';
 import { openStore } from './store/open-store.js';
 
@@ -222,6 +222,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     now,
     lease,
     tellInterrupted: tellInterruptedBatch(slack, logger),
+    tellSettled: tellSettledBatch(slack, logger),
   });
   // A replica found dead is taken over at once: its leases were freed, so the background lease may be this one's
   // now, and a pass resolves its changes and tells its requesters.

@@ -258,7 +258,13 @@ export type { Finished, Verified } from './work.js';
 // them (it works on the same deps, outside any person's request). The Slack layer and the playground never use these.
 
 export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
-export { abandonedBatches, interruptAbandoned } from './batches.js';
+export {
+  abandonedBatches,
+  announceSettled,
+  interruptAbandoned,
+  type SettledBatch,
+  settledBatch,
+} from './batches.js';
 export { atomically, newCorrelationId, record } from './context.js';
 export type { OpsDeps } from './deps.js';
 export { auditParamsOf, verifyChange } from './kinds/index.js';
@@ -267,7 +273,7 @@ export { ResourceLocks, runsAnywhere } from './locks.js';
 export { announce, announcementsChannel } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
-export { refuseSecondOutcome, reportSecondOutcome } from './second-outcome.js';
+export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './second-outcome.js';
 export { SeenNumbers } from './seen-numbers.js';
 export { seedSettings } from './settings.js';
 export { SettingsInForce } from './settings-in-force.js';

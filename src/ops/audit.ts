@@ -25,8 +25,11 @@ export interface AuditChange {
   previousAgent?: { id: string; name?: string };
   /** For a denial: what was attempted. */
   attempted?: string;
-  /** For a bulk change: its items by outcome, as its last step counted them. */
-  batch?: { succeeded: number; failed: number; cancelled: number };
+  /**
+   * For a bulk change: its items by outcome, as its last step counted them, with those being settled (their outcome
+   * not known yet) until they are.
+   */
+  batch?: { succeeded: number; failed: number; cancelled: number; settling?: number };
   /** For a bulk change: the region it bought in, or picked its numbers from. */
   region?: string;
   /** Side steps: an announcement or an agent token that did not arrive, someone else refused. */
@@ -144,9 +147,14 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
 function batchCounts(events: AuditEvent[], action: AuditAction): AuditChange['batch'] {
   const counted = events.findLast((event) => event.action === action && event.params?.succeeded !== undefined);
   if (!counted?.params) return undefined;
-  const { succeeded, failed, cancelled } = counted.params;
+  const { succeeded, failed, cancelled, settling } = counted.params;
   const number = (value: unknown) => (typeof value === 'number' ? value : 0);
-  return { succeeded: number(succeeded), failed: number(failed), cancelled: number(cancelled) };
+  return {
+    succeeded: number(succeeded),
+    failed: number(failed),
+    cancelled: number(cancelled),
+    ...(number(settling) ? { settling: number(settling) } : {}),
+  };
 }
 
 /** A bulk buy's region, or the region of the filter that picked a bulk release's or map's numbers. */

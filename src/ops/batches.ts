@@ -43,6 +43,9 @@ interface PendingItem {
 /** The audit action of a stored batch. */
 const actionOf = (batch: Batch): AuditAction => batchAction(batch.kind);
 
+/** The states of a batch that has ended; an item of it may still be being settled. */
+const ENDED: readonly Batch['state'][] = ['finished', 'stopped', 'interrupted'];
+
 /** One item as shown: its change, and what became of it. */
 export interface BatchLine {
   seq: number;
@@ -87,7 +90,7 @@ export async function batchView(deps: OpsDeps, batchId: string, page = 1, size =
     deps.store.batches.items(batchId, { offset: (current - 1) * size, limit: size }),
     deps.store.batches.counts(batchId),
   ]);
-  const ended = ['finished', 'stopped', 'interrupted'].includes(batch.state);
+  const ended = ENDED.includes(batch.state);
   const failures = ended ? (await deps.store.batches.itemsIn(batchId, ['failed'])).map(lineOf) : [];
   return {
     id: batch.id,
@@ -477,12 +480,11 @@ async function runItems(
       let following: PendingItem | undefined;
       const settle: Settle = async (deps, outcome) => {
         // Both sent before either is waited for: the item's rows are locked ahead of the audit chain (see Settle).
-        const finishing = deps.store.batches.finishItem(
-          batchId,
-          seq,
-          stateOf(outcome),
-          outcome.ok ? undefined : outcome.message,
-        );
+        const state = stateOf(outcome);
+        const finishing =
+          state === 'running'
+            ? Promise.resolve()
+            : deps.store.batches.finishItem(batchId, seq, state, outcome.ok ? undefined : outcome.message);
         [, following] = await bothEnded(finishing, startNext(deps));
       };
       const state = stateOf(await carryOutHeld(deps, actor, itemCorrelationId(batchId, seq), work, held, settle));
@@ -503,7 +505,8 @@ async function runItems(
   if (failed) throw failed.error;
 }
 
-const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : 'failed');
+/** An item whose outcome is unknown stays under way, its intent open, until the reconciler settles it. */
+const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : outcome.unsettled ? 'running' : 'failed');
 
 /** Ends a batch that ran to its end or was stopped: the items not started are cancelled, and the batch audited. */
 async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<BatchView> {
@@ -512,25 +515,71 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
   else await deps.store.batches.move(batchId, ['running'], 'finished');
   const view = await batchView(deps, batchId);
   if (!view) throw new Error(`batch ${batchId} vanished`);
-  const { counts } = view;
+  // Items whose outcome is unknown: the batch's final word comes once the reconciler has settled them.
+  if (view.counts.running) {
+    const action = batchAction(view.plan.request.kind);
+    await record(deps, actor, batchId, { action, outcome: 'unknown', params: countsParams(view.counts) });
+    return view;
+  }
+  await recordEnd(deps, actor, view, view.counts);
+  await announceBatch(deps, actor, view);
+  return view;
+}
+
+/** The batch's final audit row (and its Undo's), once none of its items is being settled. */
+async function recordEnd(
+  deps: OpsDeps,
+  actor: Actor,
+  batch: Pick<Batch, 'id' | 'state' | 'plan'>,
+  counts: ItemCounts,
+): Promise<void> {
   const ended = {
-    outcome: stopped ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
+    outcome: batch.state === 'stopped' ? 'cancelled' : counts.failed ? 'failed' : 'succeeded',
     params: countsParams(counts),
     error: counts.failed
       ? fail('provider', `${counts.failed} of the items failed.`, { code: 'items_failed' })
       : undefined,
   } as const;
-  await record(deps, actor, batchId, { action: batchAction(view.plan.request.kind), ...ended });
-  await recordUndoStep(deps, actor, batchId, undoesOf(view.plan.request), ended);
-  await announceBatch(deps, actor, view);
+  await record(deps, actor, batch.id, { action: batchAction(batch.plan.request.kind), ...ended });
+  await recordUndoStep(deps, actor, batch.id, undoesOf(batch.plan.request), ended);
+}
+
+/** An ended batch whose last item being settled was settled: to announce, and to tell its requester how it ended. */
+export interface SettledBatch {
+  actor: Actor;
+  batchId: string;
+}
+
+/**
+ * In the transaction that settled an item of `batchId`, after its audit row: when the batch has ended and no item of it
+ * is left being settled, its final audit rows, and the batch to announce once the transaction is over
+ * (`announceSettled`). The audit chain's lock, held since the item's row, makes the transaction that settles the last
+ * item the one.
+ */
+export async function settledBatch(deps: OpsDeps, batchId: string): Promise<SettledBatch | undefined> {
+  const batch = await deps.store.batches.get(batchId);
+  if (!batch || !ENDED.includes(batch.state)) return undefined;
+  const counts = await deps.store.batches.counts(batchId);
+  if (counts.running) return undefined;
+  const actor: Actor = { ...batch.actor, source: 'system' };
+  await recordEnd(deps, actor, batch, counts);
+  return { actor, batchId };
+}
+
+/** The one announcement of a batch settled after its runner ended; the batch as its requester is to be told it. */
+export async function announceSettled(deps: OpsDeps, settled: SettledBatch): Promise<BatchView | undefined> {
+  const view = await batchView(deps, settled.batchId);
+  if (view) await announceBatch(deps, settled.actor, view);
   return view;
 }
 
+/** The items' counts as a batch's audit rows keep them, with those still being settled when there are any. */
 const countsParams = (counts: ItemCounts) => ({
   succeeded: counts.succeeded,
   failed: counts.failed,
   cancelled: counts.cancelled,
   unchanged: counts.unchanged,
+  ...(counts.running ? { settling: counts.running } : {}),
 });
 
 /** Each item that will not start now is audited as cancelled. */

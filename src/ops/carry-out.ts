@@ -7,7 +7,7 @@ import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/inde
 import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
 import { refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
-import type { Actor, Result } from './types.js';
+import type { Actor, Failure, Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
 
@@ -103,14 +103,15 @@ export async function carryOutHeld(
   });
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
-  // A single change the provider may still make, or one whose leases lapsed while this process was paused, is left to
-  // the reconciler, who audits it and tells the requester once the provider cannot still be working on it.
-  if (!ran.ok && ran.unsettled && !settle) {
-    return { ...ran, message: `${ran.message} ${await leftToReconciler(deps, correlationId, held)}` };
-  }
-  // A batch's item is settled before its batch moves on, so that the batch's counts and messages are final.
+  // A batch's item is checked before its batch moves on, so that the batch's counts and messages are final where
+  // they can be; a single change the provider may still make is left to the reconciler at once.
   const result =
-    !ran.ok && ran.unsettled ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
+    !ran.ok && ran.unsettled && settle ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
+  if (!result.ok && result.unsettled) {
+    const settled = settle ? undefined : await settledMeanwhile(deps, correlationId, held);
+    if (settled) return { ...result, message: `${result.message} ${settled}` };
+    return beingSettled(deps, actor, correlationId, work, result, settle);
+  }
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   const second = await atomically(
@@ -156,23 +157,58 @@ export async function carryOutHeld(
   };
 }
 
-/** What the provider shows of a change once it can no longer be working on it (one more timeout from now). */
+/**
+ * What the provider shows of a change once it can no longer be working on it (one more timeout from now); a provider
+ * that still does not answer leaves its outcome unknown.
+ */
 async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string): Promise<Result<Finished>> {
   deps.logger.info({ change: intent.kind }, 'a batch item waits until the provider cannot still be at work on it');
   await sleep(deps.provider.timeoutMs);
-  return verifyChange(deps, new ProviderReads(deps), intent, by).catch(providerFailure);
+  return verifyChange(deps, new ProviderReads(deps), intent, by).catch((error: unknown) => ({
+    ...providerFailure(error),
+    unsettled: true as const,
+  }));
 }
 
-const STILL_CHECKING =
-  'Voice Ops checks with the provider again once it can no longer be working on it, and tells you what became of it.';
+/**
+ * A change whose outcome is not known: audited as `unknown`, never as failed, and its intent left open for the
+ * reconciler, which settles it (a map sent again until the provider answers), audits what it found and tells it. A
+ * batch's item stays under way meanwhile, and its batch starts its next item.
+ */
+async function beingSettled(
+  deps: OpsDeps,
+  actor: Actor,
+  correlationId: string,
+  work: Work,
+  failure: Failure,
+  settle: Settle | undefined,
+): Promise<Failure> {
+  await atomically(
+    deps,
+    async (deps) => {
+      // As in every transaction that appends: what the outcome settles is sent ahead of the audit chain's lock.
+      const settling = settle?.(deps, failure);
+      deps.store.audit.takeChainEnd();
+      await settling;
+      await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'unknown', error: failure });
+    },
+    { replayable: settle === undefined },
+  );
+  deps.logger.info({ correlationId, action: work.action }, 'the outcome of a change is unknown: it is being settled');
+  return { ...failure, message: `${failure.message} ${BEING_SETTLED}` };
+}
+
+const BEING_SETTLED =
+  'It is being settled: Voice Ops checks with the provider again once it can no longer be working on it, and tells ' +
+  'you what became of it.';
 
 /**
- * What the requester of a change left to the reconciler is told: that they will be told; or, when its process was
- * paused past its leases and the reconciler settled it meanwhile (and told them), what that settled.
+ * What the requester of a single change is told when its process was paused past its leases and the reconciler
+ * settled it meanwhile (and told them): what that settled, with nothing more recorded. Undefined otherwise.
  */
-async function leftToReconciler(deps: OpsDeps, correlationId: string, held: Held): Promise<string> {
+async function settledMeanwhile(deps: OpsDeps, correlationId: string, held: Held): Promise<string | undefined> {
   const settled = held.lapsed() ? (await deps.store.intents.get(correlationId))?.outcome : undefined;
-  if (settled === undefined) return STILL_CHECKING;
+  if (settled === undefined) return undefined;
   return `It was settled meanwhile by checking with the provider: it was ${settled === 'succeeded' ? '' : 'not '}done.`;
 }
 

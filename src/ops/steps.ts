@@ -105,6 +105,8 @@ async function endingOf(deps: OpsDeps, step: StepRecord): Promise<StepEnding | u
 }
 
 async function batchEnding(deps: OpsDeps, batch: Batch): Promise<StepEnding | undefined> {
+  // An item whose outcome is unknown ends when the reconciler settles it: the step ends with the batch's final word.
+  if (batch.state !== 'running' && (await deps.store.batches.counts(batch.id)).running) return undefined;
   switch (batch.state) {
     case 'awaiting':
     case 'running':

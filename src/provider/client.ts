@@ -246,7 +246,13 @@ export class ProviderClient {
           again.kind,
           `The outcome of routing ${input.phone_number} to ${input.agent_id} is UNKNOWN: the answer was lost twice ` +
             `(${outline(first)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
-          { status: again.status, code: again.code, providerMessage: again.providerMessage, cause: again },
+          {
+            status: again.status,
+            code: again.code,
+            providerMessage: again.providerMessage,
+            mayStillLand: true,
+            cause: again,
+          },
         );
       }),
     );
@@ -383,7 +389,13 @@ export class ProviderClient {
         error.kind,
         `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${change.list} could not be read ` +
           `(${outline(error)}). Check ${change.check} before trying again.`,
-        { status: error.status, code: error.code, providerMessage: error.providerMessage, cause: error },
+        {
+          status: error.status,
+          code: error.code,
+          providerMessage: error.providerMessage,
+          mayStillLand: true,
+          cause: error,
+        },
       );
     }
     const found = outcome(listed);

@@ -24,7 +24,11 @@ export interface ProviderErrorDetails {
   field?: string;
   /** How long the provider asked us to wait, from `Retry-After`. */
   retryAfterMs?: number;
-  /** A change whose answer did not come in time and that the lists do not show yet: the provider may still make it. */
+  /**
+   * The provider may have made the change, or may still make it, and nothing read tells which: an answer that did not
+   * come in time for a change the lists do not show yet, a lost answer whose list could not be read, or a map whose
+   * answer was lost each time it was sent.
+   */
   mayStillLand?: boolean;
   cause?: unknown;
 }

@@ -4,8 +4,10 @@
 import {
   type Actor,
   announce,
+  announceSettled,
   atomically,
   auditParamsOf,
+  type BatchView,
   batchItemOf,
   type ChangeIntent,
   type Done,
@@ -16,12 +18,17 @@ import {
   reportSecondOutcome,
   requestIdOf,
   runsAnywhere,
+  type SecondOutcome,
+  type SettledBatch,
+  settledBatch,
   subjectOf,
   targetOf,
   type Verified,
   verifyChange,
 } from '../ops/api.js';
+import { ProviderError } from '../provider/errors.js';
 import type { Intent } from '../store/intents.js';
+import type { BackOff } from './back-off.js';
 
 /** Tells the requester of an interrupted change how it ended; the Slack layer picks the route. */
 export type TellRequester = (
@@ -29,20 +36,45 @@ export type TellRequester = (
   outcome: Verified,
 ) => Promise<void>;
 
+/** Tells the requester of a batch whose last item being settled was settled how the batch ended. */
+export type TellBatch = (actor: Actor, view: BatchView) => Promise<void>;
+
+/** How changes whose outcome is unknown are settled: tried again with back-off, and their batches told once. */
+export interface Unknowns {
+  backOff: BackOff;
+  tellBatch: TellBatch;
+}
+
 /**
  * Resolves the open intents whose change runs nowhere: each one opened before `settledBefore`, and, however young,
- * each one whose replica has died. A provider that cannot be read leaves the rest open for the next pass (the error
- * is thrown to the caller).
+ * each one whose replica has died. A change the provider does not answer for stays open and is tried again once its
+ * back-off is over; the others are resolved meanwhile, and the provider's error is thrown to the caller at the end.
  */
-export async function resolveIntents(deps: OpsDeps, tell: TellRequester, settledBefore: Date): Promise<number> {
+export async function resolveIntents(
+  deps: OpsDeps,
+  tell: TellRequester,
+  settledBefore: Date,
+  unknowns: Unknowns,
+): Promise<number> {
   const open = await underWayNowhere(deps, await deps.store.intents.openedBefore(deps.now()));
   const reads = new ProviderReads(deps);
   let resolved = 0;
+  let unanswered: ProviderError | undefined;
   for (const intent of open) {
     const settled = intent.openedAt <= settledBefore.toISOString();
     if (!settled && !(await orphaned(deps, intent))) continue;
-    if (await resolveOne(deps, tell, reads, intent, settled)) resolved += 1;
+    const id = intent.correlationId;
+    if (!unknowns.backOff.due(id, deps.now())) continue;
+    try {
+      if (await resolveOne(deps, tell, unknowns.tellBatch, reads, intent, settled)) resolved += 1;
+      unknowns.backOff.settled(id);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      unknowns.backOff.failed(id, deps.now());
+      unanswered ??= error;
+    }
   }
+  if (unanswered) throw unanswered;
   return resolved;
 }
 
@@ -72,6 +104,7 @@ export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<In
 async function resolveOne(
   deps: OpsDeps,
   tell: TellRequester,
+  tellBatch: TellBatch,
   reads: ProviderReads,
   intent: Intent,
   settled: boolean,
@@ -84,7 +117,7 @@ async function resolveOne(
     (made) => made.action === change.kind && made.target === target,
   );
   if (redone) {
-    await closeQuietly(deps, requester, intent, change);
+    await closeQuietly(deps, tellBatch, requester, intent, change);
     return true;
   }
   const outcome = await verifyChange(deps, reads, change, requester.userId);
@@ -93,14 +126,19 @@ async function resolveOne(
   const item = batchItemOf(intent.correlationId);
   // The reconciler acts for the requester: their change, their name, marked as reconciled by the system.
   const actor: Actor = { ...requester, source: 'system' };
-  const closed = await atomically(
+  const ended = await atomically(
     deps,
-    async (deps) => {
+    async (deps): Promise<{ closed: true; batch?: SettledBatch } | { closed: false; second?: SecondOutcome }> => {
       const closing = await deps.store.intents.close(intent.correlationId, outcome.ok ? 'succeeded' : 'failed');
       // Resolved meanwhile by another pass or process: what this pass found is no outcome of the change's.
       if (!closing) {
         const refused = outcome.ok ? 'succeeded' : 'failed';
-        return refuseSecondOutcome(deps, actor, intent.correlationId, { action: change.kind, target, refused });
+        const second = await refuseSecondOutcome(deps, actor, intent.correlationId, {
+          action: change.kind,
+          target,
+          refused,
+        });
+        return { closed: false, second };
       }
       if (item) {
         const error = outcome.ok ? undefined : outcome.message;
@@ -113,12 +151,13 @@ async function resolveOne(
         params: { reconciled: true, ...auditParamsOf(change) },
         error: outcome.ok ? undefined : outcome,
       });
-      return true;
+      // The last item of an ended batch to be settled gives the batch its final word.
+      return { closed: true, batch: item ? await settledBatch(deps, item.batchId) : undefined };
     },
     { replayable: true },
   );
-  if (closed !== true) {
-    if (closed) reportSecondOutcome(deps, closed);
+  if (!ended.closed) {
+    if (ended.second) reportSecondOutcome(deps, ended.second);
     return false;
   }
   deps.lists.invalidate();
@@ -126,6 +165,7 @@ async function resolveOne(
     { correlationId: intent.correlationId, action: change.kind, outcome: outcome.ok ? 'succeeded' : 'failed' },
     'reconciled a change the app did not see to its end',
   );
+  if (ended.batch) await tellSettled(deps, tellBatch, ended.batch);
   if (item) return true;
   if (outcome.ok) {
     const done: Done = { change: outcome.change, correlationId: intent.correlationId };
@@ -138,18 +178,37 @@ async function resolveOne(
   return true;
 }
 
-function closeQuietly(deps: OpsDeps, requester: Actor, intent: Intent, change: ChangeIntent): Promise<void> {
-  return atomically(
+/** A batch whose items being settled are settled: announced once, and its requester told how it ended. */
+async function tellSettled(deps: OpsDeps, tellBatch: TellBatch, settled: SettledBatch): Promise<void> {
+  const view = await announceSettled(deps, settled);
+  if (!view) return;
+  await tellBatch(settled.actor, view).catch((error: unknown) =>
+    deps.logger.warn({ err: error, batchId: view.id }, 'could not tell a requester how their batch ended'),
+  );
+}
+
+async function closeQuietly(
+  deps: OpsDeps,
+  tellBatch: TellBatch,
+  requester: Actor,
+  intent: Intent,
+  change: ChangeIntent,
+): Promise<void> {
+  const item = batchItemOf(intent.correlationId);
+  const settled = await atomically(
     deps,
     async (deps) => {
-      if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return;
+      if (!(await deps.store.intents.close(intent.correlationId, 'succeeded'))) return undefined;
+      if (item) await deps.store.batches.finishItem(item.batchId, item.seq, 'succeeded');
       await record(deps, { ...requester, source: 'system' }, requestIdOf(intent.correlationId), {
         action: change.kind,
         outcome: 'succeeded',
         target: targetOf(change),
         params: { reconciled: true, madeAgainBy: 'a later request', ...auditParamsOf(change) },
       });
+      return item ? settledBatch(deps, item.batchId) : undefined;
     },
     { replayable: true },
   );
+  if (settled) await tellSettled(deps, tellBatch, settled);
 }

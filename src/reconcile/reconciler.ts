@@ -13,9 +13,10 @@ import {
   settleSteps,
 } from '../ops/api.js';
 import { ProviderError } from '../provider/errors.js';
+import { BackOff } from './back-off.js';
 import type { BackgroundLease } from './background-lease.js';
 import { detectDrift } from './drift.js';
-import { resolveIntents, type TellRequester, underWayNowhere } from './intents.js';
+import { resolveIntents, type TellBatch, type TellRequester, underWayNowhere } from './intents.js';
 
 /** The longest between two looks for changes left unsettled. */
 const LOOK_MS = 5_000;
@@ -33,6 +34,8 @@ export interface ReconcilerOptions {
   lease: BackgroundLease;
   /** Tells the requester of a batch a stopped process cut short where it stopped, with a Resume. */
   tellInterrupted: (actor: Actor, view: BatchView) => Promise<void>;
+  /** Tells the requester of a batch how it ended, once the last of its items being settled is settled. */
+  tellSettled: TellBatch;
 }
 
 export class Reconciler {
@@ -41,6 +44,8 @@ export class Reconciler {
   readonly #options: ReconcilerOptions;
   readonly #logger: Logger;
   readonly #timers: NodeJS.Timeout[] = [];
+  /** Changes whose outcome is still unknown are tried again after a wait that doubles, from the settling time. */
+  readonly #backOff: BackOff;
   #running?: Promise<void>;
   #outage = false;
 
@@ -49,6 +54,7 @@ export class Reconciler {
     this.#tell = tell;
     this.#options = options;
     this.#logger = deps.logger.child({ component: 'reconciler' });
+    this.#backOff = new BackOff(options.settleMs);
   }
 
   /**
@@ -73,7 +79,12 @@ export class Reconciler {
     if (!this.#options.lease.held) return;
     try {
       const open = await this.#deps.store.intents.openedBefore(this.#settledBefore());
-      const unsettled = (await underWayNowhere(this.#deps, open)).length + (await abandonedBatches(this.#deps)).length;
+      // A change whose outcome is still unknown waits out its back-off: no pass is run for it before then.
+      const now = this.#options.now();
+      const due = (await underWayNowhere(this.#deps, open)).filter((intent) =>
+        this.#backOff.due(intent.correlationId, now),
+      );
+      const unsettled = due.length + (await abandonedBatches(this.#deps)).length;
       this.#logger.debug({ open: open.length, unsettled }, 'looked for changes left unsettled');
       if (unsettled) await this.pass();
       // A step waiting on a plan ends when the plan expires unconfirmed: a few reads, and no provider call.
@@ -113,7 +124,8 @@ export class Reconciler {
     if (!(await this.#options.lease.hold())) return;
     let ok = false;
     try {
-      await resolveIntents(this.#deps, this.#tell, this.#settledBefore());
+      const unknowns = { backOff: this.#backOff, tellBatch: this.#options.tellSettled };
+      await resolveIntents(this.#deps, this.#tell, this.#settledBefore(), unknowns);
       await this.#interruptAbandonedBatches();
       // After the changes they wait on are settled: a step then ends with what its change did.
       await settleSteps(this.#deps);
@@ -127,7 +139,10 @@ export class Reconciler {
         return;
       }
       if (!this.#outage) {
-        this.#logger.warn({ err: error }, 'the provider did not answer the reconciliation pass: nothing was changed');
+        this.#logger.warn(
+          { err: error },
+          'the provider did not answer the reconciliation pass: what it did not answer for is tried again later',
+        );
       }
       this.#outage = true;
     } finally {

@@ -2,10 +2,10 @@
 // still takes posts there (30 minutes), replacing the "Working on it…" they were left with; else privately.
 import type { Logger } from '../log.js';
 import type { Actor, BatchView } from '../ops/api.js';
-import type { TellRequester } from '../reconcile/intents.js';
+import type { TellBatch, TellRequester } from '../reconcile/intents.js';
 import type { SlackClients } from './clients.js';
 import { privateReply } from './respond.js';
-import { interruptedMessage } from './views/batches.js';
+import { interruptedMessage, settledMessage } from './views/batches.js';
 import { reconciledMessage } from './views/results.js';
 
 const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
@@ -22,4 +22,10 @@ export function tellRequester(clients: SlackClients, logger: Logger, now: () => 
 export function tellInterruptedBatch(clients: SlackClients, logger: Logger) {
   return (actor: Actor, view: BatchView): Promise<void> =>
     privateReply(clients, { userId: actor.userId, channelId: actor.channelId }, logger)(interruptedMessage(view));
+}
+
+/** Tells the requester of a batch how it ended once its items being settled are settled, privately. */
+export function tellSettledBatch(clients: SlackClients, logger: Logger): TellBatch {
+  return (actor, view) =>
+    privateReply(clients, { userId: actor.userId, channelId: actor.channelId }, logger)(settledMessage(view));
 }

@@ -18,6 +18,7 @@ export const AUDIT_OUTCOMES = [
   'rejected',
   'awaiting_approval',
   'approved',
+  'unknown',
 ] as const;
 export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider', 'workflow'] as const;
 

@@ -590,6 +590,70 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
     `,
   },
+  {
+    version: 17,
+    name: 'kept for the checkpoints of the audit chain',
+    sql: '-- kept for the checkpoints of the audit chain',
+  },
+  {
+    version: 18,
+    name: "the audit outcome 'unknown': a change the provider has not answered for, being settled",
+    // SQLite cannot alter a CHECK: the audit table is rebuilt with the same rows, ids and hashes, and every index and
+    // trigger made on it (as version 14 left them) is made again. Postgres swaps the CHECK.
+    sqlite: `
+      DROP TRIGGER audit_events_no_update;
+      DROP TRIGGER audit_events_no_delete;
+      DROP TRIGGER audit_events_append_only;
+      CREATE TABLE audit_events_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        actor_name TEXT,
+        team_id TEXT,
+        channel_id TEXT,
+        source TEXT NOT NULL
+          CHECK (source IN ('command', 'button', 'modal', 'home', 'system', 'provider', 'workflow')),
+        action TEXT NOT NULL,
+        target TEXT,
+        params TEXT CHECK (params IS NULL OR json_valid(params)),
+        outcome TEXT NOT NULL CHECK (outcome IN ('requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled',
+          'expired', 'rejected', 'awaiting_approval', 'approved', 'unknown')),
+        error_code TEXT,
+        error_message TEXT,
+        correlation_id TEXT NOT NULL,
+        hash TEXT
+      );
+      INSERT INTO audit_events_rebuilt (id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash)
+      SELECT id, at, actor_id, actor_name, team_id, channel_id, source, action, target,
+        params, outcome, error_code, error_message, correlation_id, hash
+      FROM audit_events ORDER BY id;
+      DROP TABLE audit_events;
+      ALTER TABLE audit_events_rebuilt RENAME TO audit_events;
+      CREATE INDEX audit_events_by_correlation ON audit_events (correlation_id);
+      CREATE INDEX audit_events_by_time ON audit_events (at);
+      CREATE INDEX audit_events_by_actor ON audit_events (actor_id);
+      CREATE INDEX audit_events_by_actor_name ON audit_events (actor_name COLLATE NOCASE);
+      CREATE INDEX audit_events_by_target ON audit_events (target);
+      CREATE INDEX audit_events_by_agent ON audit_events (json_extract(params, '$.agentId'));
+      CREATE INDEX audit_events_unsuccessful ON audit_events (outcome)
+        WHERE outcome IN ('failed', 'rejected', 'denied');
+      CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+      CREATE TRIGGER audit_events_append_only BEFORE INSERT ON audit_events
+        WHEN NEW.id IS NOT (SELECT coalesce(max(id), 0) + 1 FROM audit_events)
+          OR coalesce(length(NEW.hash), 0) <> 64
+        BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: a row takes the next id and carries its hash'); END;
+    `,
+    postgres: `
+      ALTER TABLE audit_events DROP CONSTRAINT audit_events_outcome_check;
+      ALTER TABLE audit_events ADD CONSTRAINT audit_events_outcome_check
+        CHECK (outcome IN ('requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected',
+          'awaiting_approval', 'approved', 'unknown'));
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */

@@ -1,26 +1,36 @@
 // A change whose answer the provider lost (it made the change, then dropped the connection: the sandbox's
 // `lose_answer`) is settled by what the provider has, singly and inside a batch: the person is told it happened, and
 // the audit, the routing records and the provider agree. Never made (`drop_connection`), a release is told as not
-// done and safe to try again, and nothing says otherwise.
+// done and safe to try again, and nothing says otherwise. An outcome still not known (a map lost twice, a list that
+// cannot be read) is audited `unknown` and told as being settled, never as failed, until the reconciler settles it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
-import { routeRecords, until } from '../hardening/support.js';
+import { correlationOf, routeRecords, until } from '../hardening/support.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
+import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { metricValue } from '../harness/metrics.js';
 import { textInput } from '../harness/payloads.js';
 import {
+  announced,
+  applyPlan,
   askForConfirmation,
   auditRows,
+  auditTrail,
   blocksOf,
   buyThroughApp,
   confirmAs,
   createAgentThroughApp,
   onlyButton,
+  outputNumbers,
   press,
   respondedWith,
   sandboxAgents,
   sandboxNumbers,
   shownText,
+  startSeededApp,
+  stepEnd,
+  stepEndCalls,
+  stepPlan,
   viewOf,
   voiceNumber,
 } from './support.js';
@@ -221,6 +231,160 @@ describe('a batch whose item loses its answer', () => {
     for (const number of numbers) {
       expect(await succeeded('routing.map', number)).toHaveLength(1);
       expect(records[number]).toBe(agent.id);
+    }
+  });
+});
+
+describe('a bulk map whose answers are lost twice, and late', () => {
+  it('ends with every item routed: being settled until the provider answers, then audited, announced and told once', async () => {
+    // A provider timeout of its own, so that an item's check and the reconciler's back-off are short.
+    const { t: app, agent } = await startSeededApp(
+      { agents: 1, numbers: 20, routed: 0 },
+      { env: { VOICE_API_TIMEOUT_MS: '1000' } },
+    );
+    try {
+      const target = agent(0);
+      const plan = await app.respondedTo((await app.command(`map unrouted to ${target.id}`, OPERATOR)).responseUrlId);
+      const since = app.slack.mark();
+      const maps = app.sandbox.requestCount('mapNumber');
+      // Items run four at a time, and each waits for its own answers: the first four items' maps, their resends and
+      // their checks a timeout later are all lost (16 answers). Two answers of the next items come late; the rest of
+      // the batch's maps (16, and 2 resends) are answered; then the reconciler's first resend of each of the four
+      // items is lost twice again, and it tries them again after a back-off.
+      const faults = app.sandbox.faults;
+      faults.inject('mapNumber', { type: 'lose_answer' }, { times: 16 });
+      faults.inject('mapNumber', { type: 'delay', ms: 1_500 }, { times: 2 });
+      faults.inject('mapNumber', { type: 'delay', ms: 0 }, { times: 18 });
+      faults.inject('mapNumber', { type: 'lose_answer' }, { times: 8 });
+
+      const result = shownText(await applyPlan(app, plan));
+      expect(result).toMatch(/Routed \d+ of 20 numbers/);
+      expect(result).toMatch(
+        /; [1-9]\d* being settled: the provider has not answered for them yet, and you will be told/,
+      );
+      expect(result).not.toMatch(/failed/i);
+
+      // The reconciler sends each one again until the provider answers, then tells the requester how the batch ended.
+      const told = await until(
+        () =>
+          app.slack
+            .calls()
+            .slice(since)
+            .filter((call) => shownText(call).includes(NOW_ANSWERED)),
+        (calls) => calls.length > 0,
+        'the requester to be told how the batch ended',
+        30_000,
+      );
+      await app.settled();
+      expect(told).toHaveLength(1);
+      expect(shownText(told[0] as SlackCall)).toContain('Routed 20 of 20 numbers');
+
+      const rows = (await auditRows(app)).filter((row) => row.action === 'routing.map');
+      expect(rows.filter((row) => row.outcome === 'unknown').length).toBeGreaterThan(0);
+      expect(rows.filter((row) => row.outcome === 'failed')).toEqual([]);
+      const records = await routeRecords(app);
+      for (const number of Object.keys(records)) expect(records[number]).toBe(target.id);
+      expect(Object.keys(records)).toHaveLength(20);
+      const routed = rows.filter((row) => row.outcome === 'succeeded');
+      expect(new Set(routed.map((row) => row.target)).size).toBe(20);
+      expect(routed).toHaveLength(20);
+
+      // The batch's final word is audited and announced once, naming every number.
+      const batch = (await auditRows(app)).filter((row) => row.action === 'batch.map');
+      expect(batch.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'unknown', 'succeeded']);
+      expect(JSON.parse(batch.at(-1)?.params ?? '{}')).toMatchObject({ succeeded: 20, failed: 0 });
+      const announcements = announced(app).filter((message) => message.text.includes('routed 20 numbers'));
+      expect(announcements).toHaveLength(1);
+      expect(app.logs.text()).toContain('the outcome of a change is unknown: it is being settled');
+      // The reconciler's first resends were lost too: it tried them again, later.
+      expect(app.logs.text()).toContain('the provider did not answer the reconciliation pass');
+      expect(app.sandbox.requestCount('mapNumber') - maps).toBeGreaterThanOrEqual(16 + 18 + 8 + 4);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+const NOW_ANSWERED = 'The provider has now answered for every number of your batch that was being settled.';
+
+describe('a workflow step whose batch has items being settled', () => {
+  it('ends once they are settled, with every number routed among its outputs', async () => {
+    const {
+      t: app,
+      numbers,
+      agent,
+    } = await startSeededApp({ agents: 1, numbers: 2, routed: 0 }, { env: { VOICE_API_TIMEOUT_MS: '1000' } });
+    try {
+      const routed = numbers.map((entry) => entry.number);
+      const { execution } = await app.runStep('route_numbers', {
+        user_id: OPERATOR,
+        numbers: routed.join('\n'),
+        agent_id: agent(0).id,
+      });
+      const plan = await stepPlan(app, execution, OPERATOR);
+      // Both items' maps, their resends, and their checks a timeout later: every answer lost.
+      app.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 8 });
+      const since = app.slack.mark();
+      await app.action({
+        userId: OPERATOR,
+        actionId: ACTION.confirmBatch,
+        value: plan.batchId,
+        container: plan.container,
+      });
+      const end = await stepEnd(app, execution);
+      expect(outputNumbers(end).sort()).toEqual([...routed].sort());
+      expect(stepEndCalls(app, execution)).toHaveLength(1);
+      // It ended after the reconciler settled them, not when the batch's runner moved past them.
+      const settled = app.slack
+        .calls()
+        .slice(since)
+        .findIndex((call) => shownText(call).includes(NOW_ANSWERED));
+      const ended = app.slack
+        .calls()
+        .slice(since)
+        .findIndex((call) => call.method.startsWith('functions.complete'));
+      expect(settled).toBeGreaterThanOrEqual(0);
+      expect(ended).toBeGreaterThan(settled);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('a release whose answer is lost and whose list cannot be read', () => {
+  it('is being settled, audited unknown, then found released by the reconciler: told once, audited succeeded', async () => {
+    // A provider timeout of its own, so that the reconciler's settling time is short.
+    const app = await startTestApp({ env: { VOICE_API_TIMEOUT_MS: '1000' } });
+    try {
+      const number = await voiceNumber(app, 'GB', 5);
+      await buyThroughApp(app, ADMIN, number);
+      const { confirmationId } = await askForConfirmation(app, ADMIN, `numbers release ${number}`);
+      app.sandbox.faults.inject('releaseNumber', { type: 'lose_answer' }, { times: 1 });
+      app.sandbox.faults.inject('listPurchasedNumbers', { type: 'status', status: 503 });
+      const shown = await confirmAs(app, ADMIN, confirmationId);
+      expect(shownText(shown)).toMatch(/The outcome of releasing .+ is UNKNOWN.+It is being settled/);
+      expect(shownText(shown)).not.toMatch(/failed/i);
+      const correlationId = await correlationOf(app, confirmationId);
+      expect((await auditTrail(app, correlationId)).at(-1)?.outcome).toBe('unknown');
+
+      // The list reads again: the reconciler finds the number gone, and tells the requester on the same message.
+      app.sandbox.faults.clear();
+      const told = await until(
+        () =>
+          app.slack
+            .calls(RESPONSE_URL)
+            .filter((call) => call.responseUrlId === shown.responseUrlId && shownText(call).includes('checked with')),
+        (calls) => calls.length > 0,
+        'the requester to be told how the release ended',
+      );
+      await app.settled();
+      expect(told).toHaveLength(1);
+      expect(shownText(told[0] as SlackCall)).toContain('Released');
+      const outcomes = (await auditTrail(app, correlationId)).map((row) => row.outcome);
+      expect(outcomes.slice(outcomes.indexOf('unknown'))).toEqual(['unknown', 'succeeded']);
+      expect((await sandboxNumbers(app)).map((entry) => entry.number)).not.toContain(number);
+    } finally {
+      await app.close();
     }
   });
 });

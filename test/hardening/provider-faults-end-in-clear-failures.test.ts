@@ -124,14 +124,24 @@ async function expectCleanFailure(
   expect(announcementCalls(t, since), 'no announcement of a failure').toEqual([]);
 }
 
-/** A change that may still happen: said so, not audited as failed (nor as done) yet, and not announced. */
-async function expectUnsettled(shown: SlackCall, correlationId: string, since: number): Promise<void> {
+/**
+ * A change that may still happen: said so and that it is being settled, audited as unknown (not as failed, nor as
+ * done) yet, and not announced.
+ */
+async function expectUnsettled(
+  shown: SlackCall,
+  correlationId: string,
+  since: number,
+  says = MAY_STILL_HAPPEN,
+): Promise<void> {
   const text = shownText(shown);
   expect(text).toMatch(/^:warning: /);
-  expect(text).toMatch(MAY_STILL_HAPPEN);
+  expect(text).toMatch(says);
+  expect(text).toContain('It is being settled');
+  expect(text).not.toMatch(/failed/i);
   expectActionable(text);
   const last = (await auditTrail(t, correlationId)).at(-1);
-  expect(last?.outcome, 'the last audit row of the request').toMatch(/^(requested|confirmed)$/);
+  expect(last, 'the last audit row of the request').toMatchObject({ outcome: 'unknown' });
   expect(announcementCalls(t, since), 'no announcement yet').toEqual([]);
 }
 
@@ -230,7 +240,7 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     }
   });
 
-  it('a map fails cleanly and leaves no routing record', async () => {
+  it('a map fails cleanly and leaves no routing record, or, lost twice, is sent again until it is settled', async () => {
     const number = await voiceNumber(t, 'GB', 0);
     await buyThroughApp(t, OPERATOR, number);
     const { agent } = await createAgentThroughApp(t, OPERATOR, agentName('Map target'));
@@ -241,18 +251,28 @@ describe.each(FAULTS)('with the provider answering $name', (failure) => {
     const sent = await t.command(`map ${number} ${agent.id}`, OPERATOR);
     const shown = await t.respondedTo(sent.responseUrlId);
 
-    // A map whose answer may have been lost is sent once more (it has one effect); lost again, that is said.
-    await expectCleanFailure(
-      shown,
-      failure.uncertain ? /The outcome of routing .+ is UNKNOWN.+Trying again is safe/ : failure.says,
-      failure.code,
-      (await requestRow('routing.map', number)).correlation_id,
-      since,
-    );
+    // A map whose answer may have been lost is sent once more (it has one effect); lost again, its outcome is
+    // unknown: it is being settled, and the reconciler sends it again until the provider answers.
+    const correlationId = (await requestRow('routing.map', number)).correlation_id;
     expect((await routeRecords(t))[number], 'no routing record without a route').toBeUndefined();
     if (failure.fault.type !== 'hold' && failure.code !== 'rate_limited') {
       expect(t.sandbox.requestCount('mapNumber') - maps).toBe(failure.uncertain ? 2 : 1);
     }
+    if (!failure.uncertain) {
+      await expectCleanFailure(shown, failure.says, failure.code, correlationId, since);
+      return;
+    }
+    await expectUnsettled(
+      shown,
+      correlationId,
+      since,
+      /The outcome of routing .+ is UNKNOWN: the answer was lost twice/,
+    );
+    t.sandbox.faults.clear();
+    await settledFor(shown, /Routed/);
+    expect((await routeRecords(t))[number]).toBe(agent.id);
+    const outcomes = (await auditTrail(t, correlationId)).map((row) => row.outcome);
+    expect(outcomes.filter((outcome) => outcome !== 'requested')).toEqual(['unknown', 'succeeded']);
   });
 
   it("a confirmed agent's deletion fails cleanly and keeps the agent", async () => {

@@ -69,6 +69,13 @@ describe('replayRoutes', () => {
     expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(new Map());
   });
 
+  it('routes a map whose outcome was unknown only from the row that settled it', async () => {
+    const settled = { params: { agentId: 'agt_1', reconciled: true }, source: 'system' as const };
+    const log = [mapped(1, A, 'agt_1', { outcome: 'unknown' }), mapped(3, A, 'agt_1', settled)];
+    expect((await replayRoutes(rows(...log), at(2))).asOf).toEqual(new Map());
+    expect((await replayRoutes(rows(...log), at(3))).asOf).toEqual(new Map([[A, 'agt_1']]));
+  });
+
   it('leaves a number released, bought anew, or whose route was dropped routing nowhere', async () => {
     const log = [
       mapped(1, A, 'agt_1'),

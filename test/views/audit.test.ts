@@ -75,6 +75,20 @@ describe('auditMessage', () => {
     expect(rendered(auditMessage(page))).toContain(':x: failed `conflict` Taken.');
   });
 
+  it('says a change whose outcome is unknown is being settled, and how many items of a batch are', () => {
+    const lost = auditChange({ action: 'routing.map', outcome: 'unknown', errorCode: 'network' });
+    const batch = auditChange({
+      action: 'batch.map',
+      outcome: 'unknown',
+      batch: { succeeded: 18, failed: 0, cancelled: 0, settling: 2 },
+    });
+    const shown = rendered(auditMessage(auditPageOf([lost, batch])));
+    expect(shown).toContain(':hourglass_flowing_sand: unknown, being settled `network`');
+    expect(shown).toContain('(18 succeeded, 2 being settled)');
+    expect(shown).not.toContain(':x:');
+    expect(shown).not.toMatch(/\d failed/);
+  });
+
   it('says an outcome once when its error code only repeats it', () => {
     const denied = auditChange({
       action: 'access.denied',

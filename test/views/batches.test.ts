@@ -40,6 +40,27 @@ describe('resultMessage', () => {
     }
   });
 
+  it('counts the items being settled of an ended batch, says they will be told, never failed, and offers no Undo yet', () => {
+    const undo = {};
+    const settling = resultMessage({ ...batch('finished', { succeeded: 8, running: 2 }), undo });
+    expect(rendered(settling)).toContain(
+      'Routed 8 of 10 numbers to *Berlin* (`agt_berlin`); 2 being settled: the provider has not answered for them ' +
+        'yet, and you will be told how they end.',
+    );
+    expect(rendered(settling)).not.toMatch(/failed|:white_check_mark:/);
+    expect(elements(settling, ACTION.undoChange)).toEqual([]);
+    const one = rendered(resultMessage(batch('finished', { succeeded: 9, running: 1 })));
+    expect(one).toContain(
+      '1 being settled: the provider has not answered for it yet, and you will be told how it ends',
+    );
+    const settled = resultMessage({ ...batch('finished', { succeeded: 10 }), undo });
+    expect(rendered(settled)).toContain(':white_check_mark: Routed 10 of 10 numbers');
+    expect(rendered(settled)).not.toContain('being settled');
+    expect(elements(settled, ACTION.undoChange)).toHaveLength(1);
+    // While the batch runs, its items under way are not being settled: they are not counted so.
+    expect(rendered(resultMessage(batch('running', { succeeded: 3, running: 2 })))).not.toContain('being settled');
+  });
+
   it('says where a batch cut short stopped, and offers the rest again', () => {
     const shown = resultMessage(batch('interrupted', { succeeded: 4, pending: 6 }));
     expect(rendered(shown)).toContain('Stopped: 4 of 10 routed');

@@ -77,8 +77,9 @@ async function remap(deps: OpsDeps, change: Mapping, by: string): Promise<Verifi
       return fail('provider', `${change.phoneNumber} was not routed: the provider answered "${routed.status}".`);
     }
   } catch (error) {
-    // The provider is not answering, or this replica may not send it now: nothing is known, try again on the next pass.
-    if (error instanceof ProviderError && NOT_KNOWN.has(error.kind)) {
+    // The provider is not answering, lost the answer again, or this replica may not send it now: nothing is known,
+    // try again on the next pass.
+    if (error instanceof ProviderError && (error.mayStillLand || NOT_KNOWN.has(error.kind))) {
       throw error;
     }
     const failure = providerFailure(error);

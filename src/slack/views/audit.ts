@@ -23,6 +23,7 @@ const OUTCOME_EMOJI: Record<AuditOutcome, string> = {
   rejected: ':no_entry_sign:',
   awaiting_approval: ':raised_hand:',
   approved: ':thumbsup:',
+  unknown: ':hourglass_flowing_sand:',
 };
 
 // Caps on each piece of a line, counted after escaping, so that a line stays under 500 characters.
@@ -49,9 +50,13 @@ function subject(change: AuditChange): string[] {
   return [...target, `${from} → ${agentText(change.agent)}`.trim()];
 }
 
-/** An outcome and its error code, the code left out when it only repeats the outcome ("denied `denied`"). */
+/**
+ * An outcome and its error code, the code left out when it only repeats the outcome ("denied `denied`"); an unknown
+ * outcome says that it is being settled.
+ */
 function outcomeText(outcome: string, errorCode: string | undefined): string {
-  return errorCode && errorCode !== outcome ? `${outcome} ${code(errorCode, MAX.errorCode)}` : outcome;
+  const said = outcome === 'unknown' ? 'unknown, being settled' : outcome;
+  return errorCode && errorCode !== outcome ? `${said} ${code(errorCode, MAX.errorCode)}` : said;
 }
 
 function noteText(note: AuditChange['notes'][number]): string {
@@ -71,6 +76,7 @@ function batchText(batch: NonNullable<AuditChange['batch']>): string {
   const parts = [`${count(batch.succeeded)} succeeded`];
   if (batch.failed) parts.push(`${count(batch.failed)} failed`);
   if (batch.cancelled) parts.push(`${count(batch.cancelled)} cancelled`);
+  if (batch.settling) parts.push(`${count(batch.settling)} being settled`);
   return `(${parts.join(', ')})`;
 }
 

@@ -112,11 +112,12 @@ const toAgent = (view: Pick<BatchView, 'plan'>): string =>
 
 /** "37 of 120 done, 1 failed", with Stop. */
 export function progressMessage(view: Pick<BatchView, 'id' | 'total' | 'plan' | 'counts'>): SlackMessage {
-  const { succeeded, failed } = view.counts;
-  const done = succeeded + failed;
+  const { succeeded, failed, running } = view.counts;
+  // While a batch runs, its items counted running are those whose outcome is unknown: the batch has moved past them.
+  const done = succeeded + failed + running;
   const text =
     `:hourglass_flowing_sand: ${wordsOf(view).doing}${toAgent(view)}: ${count(done)} of ${count(view.total)} ` +
-    `done${failed ? `, ${count(failed)} failed` : ''}.`;
+    `done${failed ? `, ${count(failed)} failed` : ''}${running ? `, ${count(running)} being settled` : ''}.`;
   return message(text, [
     section(text),
     actions([button({ text: 'Stop', actionId: ACTION.stopBatch, value: view.id, style: 'danger' })]),
@@ -140,15 +141,28 @@ function failuresBlocks(view: BatchView) {
   ];
 }
 
+/**
+ * An ended batch's items whose outcome is unknown, as its headline ends: they are being settled, and told. While it
+ * runs, its items under way are not these.
+ */
+function beingSettled(view: BatchView): string {
+  const { running } = view.counts;
+  if (!running || !ENDED.includes(view.state)) return '';
+  return `; ${count(running)} being settled: the provider has not answered for ${running === 1 ? 'it' : 'them'} yet, and you will be told how ${running === 1 ? 'it ends' : 'they end'}`;
+}
+
+const ENDED: readonly BatchView['state'][] = ['finished', 'stopped', 'interrupted'];
+
 /** Where the batch stands, in a line: its end, or (shown from `/voice audit`) that it has not ended yet. */
 function headlineOf(view: BatchView): string {
-  const { succeeded, failed, cancelled, pending } = view.counts;
+  const { succeeded, failed, cancelled, pending, running } = view.counts;
   const done = wordsOf(view).done;
   const tally = `${count(succeeded)} of ${counted(view.total, 'number')}${toAgent(view)}`;
+  const settling = beingSettled(view);
   switch (view.state) {
     case 'stopped':
     case 'interrupted':
-      return `:octagonal_sign: Stopped: ${count(succeeded)} of ${count(view.total)} ${done.toLowerCase()}${toAgent(view)}, ${count(cancelled + pending)} not started.`;
+      return `:octagonal_sign: Stopped: ${count(succeeded)} of ${count(view.total)} ${done.toLowerCase()}${toAgent(view)}, ${count(cancelled + pending)} not started${settling}.`;
     case 'awaiting':
       return ':hourglass_flowing_sand: Waiting for a second approver: nothing is done until then.';
     case 'expired':
@@ -156,8 +170,10 @@ function headlineOf(view: BatchView): string {
     case 'running':
     case 'stopping':
       return `:hourglass_flowing_sand: Under way: ${done.toLowerCase()} ${tally} so far${failed ? `; ${count(failed)} failed` : ''}.`;
-    default:
-      return `${failed ? ':warning:' : ':white_check_mark:'} ${done} ${tally}${failed ? `; ${count(failed)} failed` : ''}.`;
+    default: {
+      const mark = failed ? ':warning:' : running ? ':hourglass_flowing_sand:' : ':white_check_mark:';
+      return `${mark} ${done} ${tally}${failed ? `; ${count(failed)} failed` : ''}${settling}.`;
+    }
   }
 }
 
@@ -166,8 +182,9 @@ export function resultMessage(view: BatchView): SlackMessage {
   const { failed, cancelled, pending } = view.counts;
   const left = cancelled + pending;
   const headline = headlineOf(view);
-  const ended = ['finished', 'stopped', 'interrupted'].includes(view.state);
-  const undoable = ended && view.counts.succeeded > 0;
+  const ended = ENDED.includes(view.state);
+  // Undo waits for the batch's final word: what it walks back is known only once every item is settled.
+  const undoable = ended && view.counts.succeeded > 0 && view.counts.running === 0;
   const again = [
     ...(failed && ended ? [againButton(view, 'failed', failed)] : []),
     ...(left && (view.state === 'stopped' || view.state === 'interrupted') ? [againButton(view, 'rest', left)] : []),
@@ -182,6 +199,13 @@ export function resultMessage(view: BatchView): SlackMessage {
     ...itemsBlocks(view, false),
     context(`Every item is in ${code('/voice audit')}.`),
   ]);
+}
+
+/** To the requester of a batch whose items being settled are settled: how the whole batch ended, once. */
+export function settledMessage(view: BatchView): SlackMessage {
+  const note = 'The provider has now answered for every number of your batch that was being settled.';
+  const result = resultMessage(view);
+  return message(`${result.text} ${note}`, [...result.blocks, context(note)]);
 }
 
 /** To the requester of a batch cut short (the app stopped, or lost its database): where it stopped, and Resume. */
