@@ -40,6 +40,8 @@ export interface Metrics {
   replicaTakenOver(count: number): void;
   /** A change not sent to the provider because this replica had lost its liveness. */
   changeWithheld(): void;
+  /** Audit rows a read verified against the chain: those after the last checkpoint. */
+  auditRowsVerified(rows: number): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -65,6 +67,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #liveness;
   readonly #takenOver;
   readonly #withheld;
+  readonly #rowsVerified;
 
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
@@ -173,6 +176,11 @@ export class PrometheusMetrics implements Metrics {
       help: 'Changes not sent to the provider because this replica had lost its liveness (or began them before it did)',
       registers,
     });
+    this.#rowsVerified = new Counter({
+      name: 'voice_ops_audit_rows_verified_total',
+      help: "Audit rows that reads rebuilding from the log verified against its chain: those after the chain's last checkpoint",
+      registers,
+    });
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -206,6 +214,10 @@ export class PrometheusMetrics implements Metrics {
 
   changeWithheld(): void {
     this.#withheld.inc();
+  }
+
+  auditRowsVerified(rows: number): void {
+    this.#rowsVerified.inc(rows);
   }
 
   /** The registry as /metrics serves it. */

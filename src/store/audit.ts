@@ -3,7 +3,21 @@
 // even a bug or a hand-typed statement can rewrite history; each row's hash chains it to the one before
 // (audit-chain.ts), so an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
-import { type ChainedRow, chainHash, GENESIS_HASH, verifiedRows, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
+import { nextTurn } from '../slices.js';
+import {
+  breakIn,
+  CHAIN_START,
+  ChainBroken,
+  type ChainedRow,
+  type ChainLink,
+  chainHash,
+  GENESIS_HASH,
+  gapBefore,
+  type StoredRow,
+  WALK_PAGE_ROWS,
+  wellFormed,
+} from './audit-chain.js';
+import { type VerifiedChain, verifyFromCheckpoint } from './audit-checkpoints.js';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql, SqlParam } from './sql.js';
 
@@ -187,6 +201,10 @@ const historyOf = (dialect: Dialect, of: 'number' | 'agent') => `
     }
     AND (CAST(@before AS BIGINT) IS NULL OR id < @before)
   ORDER BY id DESC LIMIT @limit`;
+const HASH_OF = 'SELECT id, hash FROM audit_events WHERE id = ?';
+const WINDOW = 'SELECT * FROM audit_events WHERE id > ? AND id <= ? ORDER BY id';
+/** Ids read at a time by the walk of the changes: a window of the primary key, whatever share of it they are. */
+const CHANGES_WINDOW = 500;
 const LAST_OUTCOME = 'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1';
 // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
 const SUCCEEDED = `
@@ -313,12 +331,14 @@ export class AuditLog {
 
   /**
    * What happened to a number or an agent, newest first: the rows of the changes that succeeded (a batch's items, not
-   * its summary), `limit` of them before the row id `before`.
+   * its summary), `limit` of them before the row id `before`, each checked against its own hash (ChainBroken).
    */
   async history(subject: { number: string } | { agentId: string }, before: number | undefined, limit: number) {
     const of = 'number' in subject ? 'number' : 'agent';
     const params = { subject: 'number' in subject ? subject.number : subject.agentId, before: before ?? null, limit };
-    return (await this.sql.all(historyOf(this.sql.dialect, of), params)).map(toEvent);
+    const rows = await this.sql.all<StoredRow>(historyOf(this.sql.dialect, of), params);
+    await this.#checkEach(rows);
+    return rows.map(toEvent);
   }
 
   /** The outcome of the newest row of a request, if it has any. */
@@ -342,12 +362,45 @@ export class AuditLog {
   }
 
   /**
-   * Every event in id order, each once its row is verified against the hash chain, a page at a time: for what is
-   * rebuilt from the log, which must not be a log edited since. Throws ChainBroken (audit-chain.ts) at the first row
-   * that breaks the chain.
+   * Verifies the chain from its last checkpoint to its end, and checkpoints it there (audit-checkpoints.ts); throws
+   * ChainBroken where it breaks.
    */
-  async *verified(): AsyncGenerator<AuditEvent> {
-    for await (const row of verifiedRows(this.sql)) yield toEvent(row);
+  verifyToEnd(): Promise<VerifiedChain> {
+    return verifyFromCheckpoint(this.sql, this.#now);
+  }
+
+  /**
+   * The rows that succeeded and name a target, in id order, up to the id `end` (a verified end of the chain), for what
+   * is rebuilt from the log. A window of ids at a time, with a turn of the event loop between windows, so that memory
+   * stays flat and no read holds the event loop at any size. Each row yielded is checked against its own hash, and no
+   * id may be missing: an edit of a row the answer rests on is refused wherever it is (ChainBroken).
+   */
+  async *changesUpTo(end: number): AsyncGenerator<AuditEvent> {
+    let previous: ChainLink = CHAIN_START;
+    for (let from = 0; from < end; from += CHANGES_WINDOW) {
+      if (from > 0) await nextTurn();
+      for (const row of await this.sql.all<StoredRow>(WINDOW, [from, Math.min(from + CHANGES_WINDOW, end)])) {
+        const change = row.outcome === 'succeeded' && row.target !== null;
+        // Only a row the answer rests on is hashed; any other is only found in its place.
+        const reason = change ? breakIn(row, previous) : gapBefore(row.id, previous);
+        if (reason) throw new ChainBroken(row.id, reason, 0);
+        previous = { id: row.id, hash: String(row.hash) };
+        if (change) yield toEvent(row);
+      }
+    }
+    if (previous.id !== end) throw new ChainBroken(previous.id + 1, 'it is missing: deleted after being written', 0);
+  }
+
+  /** Throws ChainBroken unless each row's own hash fits its content and the hash of the row before it. */
+  async #checkEach(rows: StoredRow[]): Promise<void> {
+    const before = await Promise.all(
+      rows.map((row) => (row.id === 1 ? CHAIN_START : this.sql.get<ChainLink>(HASH_OF, [row.id - 1]))),
+    );
+    rows.forEach((row, index) => {
+      const previous = before[index];
+      const reason = previous ? breakIn(row, previous) : gapBefore(row.id, { id: row.id - 2, hash: '' });
+      if (reason) throw new ChainBroken(row.id, reason, 0);
+    });
   }
 
   /**

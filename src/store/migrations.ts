@@ -590,6 +590,28 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION records_changed();
     `,
   },
+  {
+    version: 17,
+    name: "audit checkpoints: the chain's positions a read verified, and an agent's history read from indexes alone",
+    // A read verifies only the rows after the last checkpoint (audit-checkpoints.ts). An agent's history matches the
+    // agent a route left too: with that field indexed, its OR is answered from indexes rather than a table scan.
+    sqlite: `
+      CREATE TABLE audit_checkpoints (
+        id INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL CHECK (length(hash) = 64),
+        verified_at TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_by_previous_agent ON audit_events (json_extract(params, '$.previousAgentId'));
+    `,
+    postgres: `
+      CREATE TABLE audit_checkpoints (
+        id BIGINT PRIMARY KEY,
+        hash TEXT COLLATE "C" NOT NULL CHECK (length(hash) = 64),
+        verified_at TEXT COLLATE "C" NOT NULL
+      );
+      CREATE INDEX audit_events_by_previous_agent ON audit_events ((params::jsonb ->> 'previousAgentId'));
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */
