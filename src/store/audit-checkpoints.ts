@@ -67,3 +67,25 @@ export async function verifyFromCheckpoint(sql: Sql, now: () => Date): Promise<V
   if (rows > 0) await sql.run(WRITE, [end.id, end.hash, now().toISOString()]);
   return { end, from: from ?? CHAIN_START, rows };
 }
+
+/**
+ * One walk at a time per process: a read that comes while one is under way takes its end rather than walk the same
+ * rows again (it verified none itself: `rows` 0), as three commands asked together on a long log would.
+ */
+export class ChainVerifier {
+  #walking: Promise<VerifiedChain> | undefined;
+
+  constructor(private readonly now: () => Date) {}
+
+  verify(sql: Sql): Promise<VerifiedChain> {
+    const under = this.#walking;
+    if (under !== undefined) return under.then((walked) => ({ ...walked, rows: 0 }));
+    const walking = verifyFromCheckpoint(sql, this.now);
+    const done = () => {
+      if (this.#walking === walking) this.#walking = undefined;
+    };
+    walking.then(done, done);
+    this.#walking = walking;
+    return walking;
+  }
+}

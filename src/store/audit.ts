@@ -17,7 +17,7 @@ import {
   WALK_PAGE_ROWS,
   wellFormed,
 } from './audit-chain.js';
-import { type VerifiedChain, verifyFromCheckpoint } from './audit-checkpoints.js';
+import { ChainVerifier, type VerifiedChain } from './audit-checkpoints.js';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql, SqlParam } from './sql.js';
 
@@ -252,13 +252,16 @@ export class AuditLog {
   readonly #inTransaction: boolean;
   /** The chain's end as this transaction holds it, once it has taken it: moved on by each append. */
   #end: Promise<ChainEnd> | undefined;
+  /** Shared by the process's logs (open-store.ts), so that reads asked together walk the chain once. */
+  readonly #verifier: ChainVerifier;
 
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date; inTransaction?: boolean } = {},
+    options: { now?: () => Date; inTransaction?: boolean; verifier?: ChainVerifier } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#inTransaction = options.inTransaction ?? false;
+    this.#verifier = options.verifier ?? new ChainVerifier(this.#now);
   }
 
   /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
@@ -366,7 +369,7 @@ export class AuditLog {
    * ChainBroken where it breaks.
    */
   verifyToEnd(): Promise<VerifiedChain> {
-    return verifyFromCheckpoint(this.sql, this.#now);
+    return this.#verifier.verify(this.sql);
   }
 
   /**

@@ -7,6 +7,7 @@ import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/store/audit.js';
 import { ChainBroken, verifyChain } from '../../src/store/audit-chain.js';
+import { ChainVerifier } from '../../src/store/audit-checkpoints.js';
 import type { Sql } from '../../src/store/sql.js';
 import { allowAuditEdits, collect, fill, recording } from './audit-support.js';
 import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
@@ -79,6 +80,19 @@ describe.each(ENGINES)('on %s', (engine) => {
       await log.verifyToEnd();
       const other = new AuditLog(await temp.open('log'), { now: manualClock().now });
       expect(await other.verifyToEnd()).toMatchObject({ rows: 0, from: { id: 600 } });
+    });
+
+    it('walks once for the reads of one process asked while a walk is under way', async () => {
+      const { sql } = await filled(600);
+      const verifier = new ChainVerifier(manualClock().now);
+      const [first, joined] = await Promise.all([
+        new AuditLog(sql, { verifier }).verifyToEnd(),
+        new AuditLog(sql, { verifier }).verifyToEnd(),
+      ]);
+      expect(first).toMatchObject({ rows: 600, end: { id: 600 } });
+      expect(joined).toEqual({ ...first, rows: 0 });
+      await fill(sql, 5, FROM);
+      expect(await new AuditLog(sql, { verifier }).verifyToEnd()).toMatchObject({ rows: 5, from: { id: 600 } });
     });
 
     it('lets the event loop turn between slices', async () => {
