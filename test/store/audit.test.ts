@@ -355,6 +355,30 @@ describe.each(ENGINES)('on %s', (engine) => {
         expect(page).not.toMatch(SORTS);
       }
     });
+
+    it("answers an agent's history from indexes, the agent a route left included, without reading the table", async () => {
+      const sql = await temp.open();
+      await fill(sql, 20_000, new Date('2026-11-01T09:00:01.000Z'), (n) =>
+        n % 1000 === 999
+          ? {
+              action: 'routing.map',
+              target: `+1555010${String(n).padStart(5, '0')}`,
+              params: JSON.stringify({ agentId: `agt_${n}`, previousAgentId: 'agt_left' }),
+              outcome: 'succeeded',
+            }
+          : {},
+      );
+      if (engine === 'postgres') await sql.run('ANALYZE audit_events');
+      const { sql: recorded, reads } = recording(sql);
+
+      const left = await new AuditLog(recorded).history({ agentId: 'agt_left' }, undefined, 21);
+
+      expect(left.map((event) => event.id)).toEqual(Array.from({ length: 20 }, (_, i) => 20_000 - i * 1000));
+      const [history] = reads;
+      const plan = await planOf(sql, history?.text ?? '', history?.params);
+      expect(plan).toMatch(/audit_events_by_previous_agent/);
+      expect(plan).not.toMatch(/SCAN audit_events(?! USING)|Seq Scan/);
+    });
   });
 });
 
