@@ -202,7 +202,13 @@ const historyOf = (dialect: Dialect, of: 'number' | 'agent') => `
     AND (CAST(@before AS BIGINT) IS NULL OR id < @before)
   ORDER BY id DESC LIMIT @limit`;
 const HASH_OF = 'SELECT id, hash FROM audit_events WHERE id = ?';
-const WINDOW = 'SELECT * FROM audit_events WHERE id > ? AND id <= ? ORDER BY id';
+const WINDOW_COUNT = 'SELECT count(*) AS count FROM audit_events WHERE id > ? AND id <= ?';
+const WINDOW_IDS = 'SELECT id FROM audit_events WHERE id > ? AND id <= ? ORDER BY id';
+// Each change with the hash of the row before it, which its own hash chains from.
+const WINDOW_CHANGES = `
+  SELECT e.*, p.hash AS previous_hash FROM audit_events e LEFT JOIN audit_events p ON p.id = e.id - 1
+  WHERE e.id > ? AND e.id <= ? AND e.outcome = 'succeeded' AND e.target IS NOT NULL
+  ORDER BY e.id`;
 /** Ids read at a time by the walk of the changes: a window of the primary key, whatever share of it they are. */
 const CHANGES_WINDOW = 500;
 const LAST_OUTCOME = 'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1';
@@ -379,19 +385,32 @@ export class AuditLog {
    * id may be missing: an edit of a row the answer rests on is refused wherever it is (ChainBroken).
    */
   async *changesUpTo(end: number): AsyncGenerator<AuditEvent> {
-    let previous: ChainLink = CHAIN_START;
     for (let from = 0; from < end; from += CHANGES_WINDOW) {
       if (from > 0) await nextTurn();
-      for (const row of await this.sql.all<StoredRow>(WINDOW, [from, Math.min(from + CHANGES_WINDOW, end)])) {
-        const change = row.outcome === 'succeeded' && row.target !== null;
-        // Only a row the answer rests on is hashed; any other is only found in its place.
-        const reason = change ? breakIn(row, previous) : gapBefore(row.id, previous);
+      const to = Math.min(from + CHANGES_WINDOW, end);
+      const [counted, rows] = await Promise.all([
+        this.sql.get<{ count: number }>(WINDOW_COUNT, [from, to]),
+        this.sql.all<StoredRow & { previous_hash: unknown }>(WINDOW_CHANGES, [from, to]),
+      ]);
+      if (counted?.count !== to - from) await this.#missingIn(from, to);
+      for (const row of rows) {
+        const previous = row.id === 1 ? CHAIN_START : { id: row.id - 1, hash: String(row.previous_hash) };
+        const reason = breakIn(row, previous);
         if (reason) throw new ChainBroken(row.id, reason, 0);
-        previous = { id: row.id, hash: String(row.hash) };
-        if (change) yield toEvent(row);
+        yield toEvent(row);
       }
     }
-    if (previous.id !== end) throw new ChainBroken(previous.id + 1, 'it is missing: deleted after being written', 0);
+  }
+
+  /** Names the first id missing from the window (`from`, `to`], which its count found short. */
+  async #missingIn(from: number, to: number): Promise<never> {
+    let previous = from;
+    for (const { id } of await this.sql.all<{ id: number }>(WINDOW_IDS, [from, to])) {
+      const gap = gapBefore(id, { id: previous, hash: '' });
+      if (gap) throw new ChainBroken(id, gap, 0);
+      previous = id;
+    }
+    throw new ChainBroken(previous + 1, 'it is missing: deleted after being written', 0);
   }
 
   /** Throws ChainBroken unless each row's own hash fits its content and the hash of the row before it. */
