@@ -153,6 +153,24 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(await turnsDuring(collect(log.changesUpTo(1200)))).toBeGreaterThanOrEqual(2);
     });
 
+    it("refuses, in a number's history, a line edited before the checkpoint, or whose row before is gone", async () => {
+      const { sql, log } = await filled(600);
+      await log.verifyToEnd();
+      const number = { number: '+15550100002' };
+      expect((await log.history(number, undefined, 21)).map((row) => row.id).slice(-2)).toEqual([80, 10]);
+      await allowAuditEdits(sql);
+      await sql.run(`UPDATE audit_events SET params = '{"agentId":"agt_else"}' WHERE id = 10`);
+      await expect(log.history(number, undefined, 21)).rejects.toMatchObject({ id: 10 });
+      await expect(log.history(number, 11, 21)).rejects.toMatchObject({ id: 10 });
+      await sql.run('UPDATE audit_events SET params = ? WHERE id = 10', [JSON.stringify({ agentId: 'agt_0' })]);
+      expect(await log.history(number, 11, 21)).toHaveLength(1);
+      await sql.run('DELETE FROM audit_events WHERE id = 79');
+      await expect(log.history(number, undefined, 21)).rejects.toMatchObject({
+        id: 80,
+        reason: expect.stringContaining('row 79 is missing'),
+      });
+    });
+
     it('refuses a change edited before any checkpoint, and a row missing anywhere', async () => {
       const { sql, log } = await filled(1200);
       await log.verifyToEnd();
