@@ -1,11 +1,11 @@
 // An app under test, alone in its process so that its memory and CPU are its own: `voice` is Voice Ops as
-// `startVoiceOps` of the compiled dist/ builds it (HTTP mode, a fresh temporary SQLite file, or the Postgres database at BENCH_DATABASE_URL
-// when given; LOG_LEVEL from the environment), `bare` is a Bolt app of the same Bolt whose `/voice` listener only
+// `startVoiceOps` of the compiled dist/ builds it (HTTP mode, a fresh temporary SQLite file unless BENCH_DATABASE_PATH
+// names one, or the Postgres database at BENCH_DATABASE_URL when given; LOG_LEVEL from the environment), `bare` is a Bolt app of the same Bolt whose `/voice` listener only
 // acknowledges: the floor. `bare-respond` acknowledges and then posts a one-line reply through Bolt's respond(): the
 // floor of any app that answers every command.
 //
 // Environment: BENCH_SLACK_API_URL, BENCH_SIGNING_SECRET, BENCH_SANDBOX_URL and BENCH_SANDBOX_KEY (voice),
-// BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL, BENCH_LOOP_MONITOR (off: none). Requests: `memory` (after
+// BENCH_DATABASE_PATH and BENCH_DATABASE_URL (voice, optional), BENCH_LOG_LEVEL, BENCH_LOOP_MONITOR (off: none). Requests: `memory` (after
 // a GC when run with --expose-gc), `cpu`, `loopDelay`, `stop`, and `profileStart`, `profileStop` (a V8 CPU profile of
 // what ran between them).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -88,7 +88,7 @@ async function startVoice(): Promise<{ url: string; stop(): Promise<void> }> {
     PORT: '0',
     VOICE_API_BASE_URL: required('BENCH_SANDBOX_URL'),
     VOICE_API_KEY: required('BENCH_SANDBOX_KEY'),
-    DATABASE_PATH: join(dir, 'voice-ops.db'),
+    DATABASE_PATH: process.env.BENCH_DATABASE_PATH ?? join(dir, 'voice-ops.db'),
     DATABASE_URL: process.env.BENCH_DATABASE_URL,
     VOICE_ADMINS: ADMIN,
     VOICE_OPERATORS: OPERATOR,

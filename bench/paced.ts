@@ -12,7 +12,8 @@ import { distribution } from './stats.js';
 
 let sequence = 0;
 
-export async function runPaced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+/** `until`: sending stops once it settles (or after `seconds`, whichever comes first): a load beside some other work. */
+export async function runPaced(options: LoadOptions & { rate: number; until?: Promise<unknown> }): Promise<LoadResult> {
   const batch = `${Date.now()}.${process.pid}.paced${++sequence}`;
   const pool = new Pool(options.url, { connections: options.connections });
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
@@ -57,18 +58,23 @@ export async function runPaced(options: LoadOptions & { rate: number }): Promise
 
   const started = performance.now();
   let sent = 0;
+  let settled = false;
+  const settle = () => {
+    settled = true;
+  };
+  options.until?.then(settle, settle);
   await new Promise<void>((resolve) => {
     const tick = () => {
       const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * options.rate) + 1);
       while (sent < due) send(sent++);
-      if (sent >= total) resolve();
+      if (sent >= total || settled) resolve();
       else setTimeout(tick, 1);
     };
     tick();
   });
   await Promise.all(pending);
   await pool.close();
-  const seconds = (total - warmup) / options.rate;
+  const seconds = (sent - warmup) / options.rate;
   return {
     connections: options.connections,
     rate: options.rate,

@@ -5,6 +5,7 @@ import { type BatchResult, batchTargets, renderBatch } from './batch.js';
 import { SCALE } from './constants.js';
 import type { EnginesOutcome, EnginesResult } from './engines.js';
 import type { FloodResult } from './flood.js';
+import { type HistoryResult, historyTargets, renderHistory } from './history.js';
 import type { ListsResult } from './lists.js';
 import type { MemoryResult } from './memory.js';
 import type { ModalRow } from './modal.js';
@@ -24,6 +25,7 @@ export interface Results {
   engines: EnginesOutcome;
   batch: BatchResult;
   takeover: TakeoverResult;
+  history: HistoryResult;
 }
 
 export const LIMITS = {
@@ -216,6 +218,7 @@ export function targets(results: Results): Target[] {
     pass: startup.npmStart.p50 <= LIMITS.readyMs,
   });
   list.push(...batchTargets(results.batch));
+  list.push(...historyTargets(results.history));
   list.push(...takeoverTargets(results.takeover));
   if ('skipped' in results.engines) return list;
   const claims = results.engines.claims;
@@ -410,6 +413,7 @@ export function render(results: Results, list: Target[]): string {
   );
   out.push('');
   out.push(...renderBatch(results.batch), '');
+  out.push(...renderHistory(results.history), '');
   out.push(...renderEngines(results.engines, results.audit));
   out.push('');
   out.push('Targets');

@@ -14,6 +14,7 @@ import { batchAlone, measureBatch } from './batch.js';
 import { SCALE, SIGNING_SECRET } from './constants.js';
 import { measureEngines } from './engines.js';
 import { measureFlood } from './flood.js';
+import { historyAlone, measureHistory } from './history.js';
 import { buildDist, type Child, REPO_ROOT, spawnChild } from './ipc.js';
 import { measureLists } from './lists.js';
 import { measureMemory } from './memory.js';
@@ -48,6 +49,9 @@ const settings = {
   claims: numberSetting('BENCH_CLAIMS', 50),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
   batchOnly: process.env.BENCH_BATCH_ONLY === '1',
+  /** Audit rows the history commands are told from (bench/history.ts). */
+  historyRows: numberSetting('BENCH_HISTORY_ROWS', 1_000_000),
+  historyOnly: process.env.BENCH_HISTORY_ONLY === '1',
   /** A directory: the Voice Ops process writes a V8 CPU profile there on exit. */
   cpuProfileDir:
     process.env.BENCH_CPU_PROF === '1' ? join(tmpdir(), 'voice-ops-bench-prof') : process.env.BENCH_CPU_PROF,
@@ -77,8 +81,9 @@ async function startApp(
   {
     sandboxUrl = stubs.sandboxUrl,
     databaseUrl,
+    databasePath,
     loopMonitor = true,
-  }: { sandboxUrl?: string; databaseUrl?: string; loopMonitor?: boolean } = {},
+  }: { sandboxUrl?: string; databaseUrl?: string; databasePath?: string; loopMonitor?: boolean } = {},
 ): Promise<Child<AppReady>> {
   const profiling = kind === 'voice' && settings.cpuProfileDir;
   return spawnChild<AppReady>('bench/app-process.ts', [kind], {
@@ -90,6 +95,7 @@ async function startApp(
       BENCH_SANDBOX_KEY: stubs.sandboxKey,
       BENCH_LOG_LEVEL: settings.logLevel,
       ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+      ...(databasePath ? { BENCH_DATABASE_PATH: databasePath } : {}),
       ...(loopMonitor ? {} : { BENCH_LOOP_MONITOR: 'off' }),
     },
   });
@@ -105,8 +111,24 @@ async function main(): Promise<void> {
   const batchOptions = { startApp: batchApp, sandboxKey: stubs.ready.sandboxKey, log };
   // One Postgres server for the whole run, as the tests start theirs; removed at the end whatever happens.
   let postgres: PostgresServer | undefined;
+  const historyOptions = (server?: PostgresServer) => ({
+    rows: settings.historyRows,
+    stubs,
+    server,
+    startApp: (database: { path: string } | { url: string }) =>
+      startApp(
+        'voice',
+        stubs.ready,
+        'path' in database ? { databasePath: database.path } : { databaseUrl: database.url },
+      ),
+    log,
+  });
   try {
     if (settings.batchOnly) return await batchAlone(batchOptions, { machine, settings });
+    if (settings.historyOnly) {
+      if (postgresBinaries() !== undefined) postgres = await startPostgres();
+      return await historyAlone(historyOptions(postgres), { machine, settings });
+    }
     // First, while this process is fresh: the batch's sandbox and fake Slack run here, on the same two cores.
     const { batch, output: batchOutput } = await measureBatch(batchOptions);
 
@@ -196,6 +218,8 @@ async function main(): Promise<void> {
     const audit = auditChild.ready.result;
     await auditChild.stop();
 
+    const history = await measureHistory(historyOptions(postgres));
+
     const takeover = await measureTakeover({ server: postgres, log });
 
     // Last: its buys change the stubs' sandbox, which the earlier measures list.
@@ -209,7 +233,7 @@ async function main(): Promise<void> {
     });
     if ('skipped' in engines) log(`Postgres beside SQLite: skipped. ${engines.skipped}`);
 
-    const results: Results = { ack, flood, memory, modals, lists, audit, startup, engines, batch, takeover };
+    const results: Results = { ack, flood, memory, modals, lists, audit, startup, engines, batch, takeover, history };
     const list = targets(results);
     const elapsedSeconds = (performance.now() - began) / 1000;
     process.stdout.write(

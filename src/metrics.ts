@@ -42,6 +42,8 @@ export interface Metrics {
   changeWithheld(): void;
   /** An outcome of a change refused because its intent had been closed with the other one (ops/second-outcome.ts). */
   secondOutcomeRefused(action: string): void;
+  /** Audit rows a read verified against the chain: those after the last checkpoint. */
+  auditRowsVerified(rows: number): void;
 }
 
 // Seconds: a loopback sandbox answers in a millisecond, a slow provider in seconds.
@@ -68,6 +70,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #takenOver;
   readonly #withheld;
   readonly #secondOutcomes;
+  readonly #rowsVerified;
 
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
@@ -184,6 +187,11 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['action'],
       registers,
     });
+    this.#rowsVerified = new Counter({
+      name: 'voice_ops_audit_rows_verified_total',
+      help: "Audit rows that reads rebuilding from the log verified against its chain: those after the chain's last checkpoint",
+      registers,
+    });
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -221,6 +229,10 @@ export class PrometheusMetrics implements Metrics {
 
   secondOutcomeRefused(action: string): void {
     this.#secondOutcomes.inc({ action });
+  }
+
+  auditRowsVerified(rows: number): void {
+    this.#rowsVerified.inc(rows);
   }
 
   /** The registry as /metrics serves it. */

@@ -1,6 +1,6 @@
 // A number's or an agent's history: every change that happened to it, newest first, each with who, when, how (a
 // command, a button, a form, a batch, a routing plan, an Undo, the reconciler, or outside Voice Ops) and its audit id,
-// told from the audit log; its kind says what each change did.
+// told from the verified audit log (verified-log.ts); its kind says what each change did.
 
 import { phoneNumber, resourceId } from '../provider/schemas.js';
 import type { AuditEvent } from '../store/audit.js';
@@ -10,6 +10,7 @@ import { changeKind, isKind } from './kinds/index.js';
 import type { Phrase } from './phrase.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
+import { fromVerifiedLog } from './verified-log.js';
 
 /** Lines of a history a page. */
 const HISTORY_PAGE = 20;
@@ -48,7 +49,12 @@ export async function history(deps: OpsDeps, subject: string, before?: number): 
   const checked = validate(of === 'number' ? phoneNumber : resourceId, subject);
   if (!checked.ok) return { ...checked, message: `${of === 'number' ? 'Number' : 'Agent id'} ${checked.message}` };
   const key = of === 'number' ? { number: checked.value } : { agentId: checked.value };
-  const rows = await deps.store.audit.history(key, before, HISTORY_PAGE + 1);
+  // Read up to the end of the chain as verified: a row appended since waits for the next read.
+  const read = await fromVerifiedLog(deps, async (end) => ({
+    rows: await deps.store.audit.history(key, Math.min(before ?? end + 1, end + 1), HISTORY_PAGE + 1),
+  }));
+  if (!read.ok) return read;
+  const { rows } = read;
   const page = rows.slice(0, HISTORY_PAGE);
   if (!page.length && before === undefined) {
     // Digits alone are read as an agent's id: a number is typed with + and its country code.

@@ -1,7 +1,6 @@
-// The routing as it was at a moment a person names, and what changed since: rebuilt from the audit log
-// (route-replay.ts) as its hash chain is verified row by row, so that a log edited after it was written cannot pass
-// for what happened. A broken chain is named, and nothing is rebuilt from it.
-import { ChainBroken } from '../store/audit-chain.js';
+// The routing as it was at a moment a person names, and what changed since: rebuilt from the verified audit log
+// (verified-log.ts) by route-replay.ts, so that a log edited after it was written cannot pass for what happened. A
+// broken chain is named, and nothing is rebuilt from it.
 import { agentNames } from './audit.js';
 import type { OpsDeps } from './deps.js';
 import type { AgentRef } from './phrase.js';
@@ -10,7 +9,8 @@ import type { RoutingExport } from './routing-plans.js';
 import { routingText } from './routing-text.js';
 import type { TimeZone } from './time-zone.js';
 import { parseTypedTime } from './typed-time.js';
-import { type Failure, fail, type Result } from './types.js';
+import type { Result } from './types.js';
+import { fromVerifiedLog } from './verified-log.js';
 
 /** A number's change since the moment, its agents named where the provider still lists them. */
 export type NamedRouteChange = Omit<RouteChange, 'before' | 'after'> & { before?: AgentRef; after?: AgentRef };
@@ -63,23 +63,6 @@ export async function routingChangesSince(
   return { ok: true, since: moment.said, sinceUtc: moment.utc, changes };
 }
 
-/** The whole log replayed as its chain is verified; a row that breaks the chain stops it, and is named. */
-async function replayVerified(deps: OpsDeps, at: Date): Promise<Result<Replayed>> {
-  try {
-    return { ok: true, ...(await replayRoutes(deps.store.audit.verified(), at)) };
-  } catch (error) {
-    if (!(error instanceof ChainBroken)) throw error;
-    deps.logger.warn({ row: error.id, reason: error.reason }, 'the audit chain is broken: nothing was rebuilt from it');
-    return brokenChain(error);
-  }
-}
-
-function brokenChain(broken: ChainBroken): Failure {
-  return fail(
-    'conflict',
-    `The audit log's hash chain breaks at row ${broken.id} (${broken.reason}), so the log no longer shows for ` +
-      'certain what happened: nothing was rebuilt from it. Whoever runs Voice Ops can check it with ' +
-      'npm run audit -- --verify.',
-    { code: 'audit_chain_broken' },
-  );
-}
+/** The log's changes replayed, up to the end of the chain as verified. */
+const replayVerified = (deps: OpsDeps, at: Date): Promise<Result<Replayed>> =>
+  fromVerifiedLog(deps, (end) => replayRoutes(deps.store.audit.changesUpTo(end), at));

@@ -65,15 +65,28 @@ export type ChainCheck =
   | { ok: true; rows: number; last?: { id: number; hash: string } }
   | { ok: false; rows: number; id: number; reason: string };
 
-type StoredRow = ChainedRow & { id: number; hash: unknown };
+/** A row as read back, its hash whatever the database holds. */
+export type StoredRow = ChainedRow & { id: number; hash: unknown };
+
+/** A position in the chain: a row's id and its hash (id 0 and GENESIS_HASH before the first row). */
+export interface ChainLink {
+  id: number;
+  hash: string;
+}
+
+export const CHAIN_START: ChainLink = { id: 0, hash: GENESIS_HASH };
+
+/** The rows missing between `previous` and the row `id`, as the reason the chain breaks there, if any are. */
+export function gapBefore(id: number, previous: ChainLink): string | undefined {
+  if (id <= previous.id + 1) return undefined;
+  const missing = id - previous.id === 2 ? `row ${previous.id + 1} is` : `rows ${previous.id + 1}…${id - 1} are`;
+  return `${missing} missing before it: deleted after being written`;
+}
 
 /** Why `row` does not follow `previous`, or undefined when it does. */
-function breakIn(row: StoredRow, previous: { id: number; hash: string }): string | undefined {
-  if (row.id > previous.id + 1) {
-    const missing =
-      row.id - previous.id === 2 ? `row ${previous.id + 1} is` : `rows ${previous.id + 1}…${row.id - 1} are`;
-    return `${missing} missing before it: deleted after being written`;
-  }
+export function breakIn(row: StoredRow, previous: ChainLink): string | undefined {
+  const gap = gapBefore(row.id, previous);
+  if (gap) return gap;
   if (typeof row.hash !== 'string') return 'it has no hash';
   if (chainHash(previous.hash, row) !== row.hash) {
     return (
@@ -85,17 +98,39 @@ function breakIn(row: StoredRow, previous: { id: number; hash: string }): string
 }
 
 const CHAIN_ROWS = `SELECT ${CHAINED_COLUMNS.join(', ')}, hash FROM audit_events`;
-const FIRST_ROWS = `${CHAIN_ROWS} ORDER BY id LIMIT ${WALK_PAGE_ROWS}`;
-const ROWS_AFTER = `${CHAIN_ROWS} WHERE id > ? ORDER BY id LIMIT ${WALK_PAGE_ROWS}`;
+const FIRST_ROWS = `${CHAIN_ROWS} ORDER BY id LIMIT ?`;
+const ROWS_AFTER = `${CHAIN_ROWS} WHERE id > ? ORDER BY id LIMIT ?`;
+const ROWS_BETWEEN = `${CHAIN_ROWS} WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`;
 
-/** Every row in id order, a page at a time; the first page has no lower bound, since an edit may put any id first. */
-async function* storedRows(sql: Sql): AsyncGenerator<StoredRow> {
-  let page = await sql.all<StoredRow>(FIRST_ROWS);
+/** Where a walk of the chain starts and stops, and what it does between its pages. */
+export interface Walk {
+  /** A verified position to go on from: only the rows after it are read. From the first row when absent. */
+  from?: ChainLink;
+  /** The last id read: a walk that began before later appends ends where it meant to. */
+  upTo?: number;
+  pageRows?: number;
+  /** Awaited between pages: a turn of the event loop, for a walk that must not hold it. */
+  betweenPages?: () => Promise<void>;
+}
+
+/**
+ * Rows in id order, a page at a time. From the first row, the first page has no lower bound, since an edit may put any
+ * id first.
+ */
+async function* storedRows(sql: Sql, walk: Walk): AsyncGenerator<StoredRow> {
+  const size = walk.pageRows ?? WALK_PAGE_ROWS;
+  const after = (id: number) =>
+    walk.upTo === undefined
+      ? sql.all<StoredRow>(ROWS_AFTER, [id, size])
+      : sql.all<StoredRow>(ROWS_BETWEEN, [id, walk.upTo, size]);
+  let page = await (walk.from ? after(walk.from.id) : sql.all<StoredRow>(FIRST_ROWS, [size]));
   for (;;) {
-    yield* page;
     const last = page.at(-1);
-    if (last === undefined || page.length < WALK_PAGE_ROWS) return;
-    page = await sql.all<StoredRow>(ROWS_AFTER, [last.id]);
+    // From the first row, without a lower bound, the first page may go past upTo.
+    yield* walk.upTo === undefined ? page : page.filter((row) => row.id <= (walk.upTo as number));
+    if (last === undefined || page.length < size || (walk.upTo !== undefined && last.id >= walk.upTo)) return;
+    await walk.betweenPages?.();
+    page = await after(last.id);
   }
 }
 
@@ -112,13 +147,14 @@ export class ChainBroken extends Error {
 }
 
 /**
- * Every row in id order, each yielded once its hash is recomputed and found to follow the row before it; throws
- * ChainBroken at the first row that does not, so that nothing read from a broken chain is taken past its break.
+ * Every row in id order (those of `walk`), each yielded once its hash is recomputed and found to follow the row before
+ * it; throws ChainBroken at the first row that does not, so that nothing read from a broken chain is taken past its
+ * break.
  */
-export async function* verifiedRows(sql: Sql): AsyncGenerator<StoredRow> {
-  let previous = { id: 0, hash: GENESIS_HASH };
+export async function* verifiedRows(sql: Sql, walk: Walk = {}): AsyncGenerator<StoredRow> {
+  let previous = walk.from ?? CHAIN_START;
   let verified = 0;
-  for await (const row of storedRows(sql)) {
+  for await (const row of storedRows(sql, walk)) {
     const reason = breakIn(row, previous);
     if (reason) throw new ChainBroken(row.id, reason, verified);
     yield row;

@@ -3,7 +3,21 @@
 // even a bug or a hand-typed statement can rewrite history; each row's hash chains it to the one before
 // (audit-chain.ts), so an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
-import { type ChainedRow, chainHash, GENESIS_HASH, verifiedRows, WALK_PAGE_ROWS, wellFormed } from './audit-chain.js';
+import { nextTurn } from '../slices.js';
+import {
+  breakIn,
+  CHAIN_START,
+  ChainBroken,
+  type ChainedRow,
+  type ChainLink,
+  chainHash,
+  GENESIS_HASH,
+  gapBefore,
+  type StoredRow,
+  WALK_PAGE_ROWS,
+  wellFormed,
+} from './audit-chain.js';
+import { ChainVerifier, type VerifiedChain } from './audit-checkpoints.js';
 import { jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql, SqlParam } from './sql.js';
 
@@ -188,6 +202,16 @@ const historyOf = (dialect: Dialect, of: 'number' | 'agent') => `
     }
     AND (CAST(@before AS BIGINT) IS NULL OR id < @before)
   ORDER BY id DESC LIMIT @limit`;
+const HASH_OF = 'SELECT id, hash FROM audit_events WHERE id = ?';
+const WINDOW_COUNT = 'SELECT count(*) AS count FROM audit_events WHERE id > ? AND id <= ?';
+const WINDOW_IDS = 'SELECT id FROM audit_events WHERE id > ? AND id <= ? ORDER BY id';
+// Each change with the hash of the row before it, which its own hash chains from.
+const WINDOW_CHANGES = `
+  SELECT e.*, p.hash AS previous_hash FROM audit_events e LEFT JOIN audit_events p ON p.id = e.id - 1
+  WHERE e.id > ? AND e.id <= ? AND e.outcome = 'succeeded' AND e.target IS NOT NULL
+  ORDER BY e.id`;
+/** Ids read at a time by the walk of the changes: a window of the primary key, whatever share of it they are. */
+const CHANGES_WINDOW = 500;
 const LAST_OUTCOME = 'SELECT outcome FROM audit_events WHERE correlation_id = ? ORDER BY id DESC LIMIT 1';
 // Changes made outside Voice Ops (source `provider`) have no Voice Ops requester: they never count as a person's.
 const SUCCEEDED = `
@@ -235,13 +259,16 @@ export class AuditLog {
   readonly #inTransaction: boolean;
   /** The chain's end as this transaction holds it, once it has taken it: moved on by each append. */
   #end: Promise<ChainEnd> | undefined;
+  /** Shared by the process's logs (open-store.ts), so that reads asked together walk the chain once. */
+  readonly #verifier: ChainVerifier;
 
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date; inTransaction?: boolean } = {},
+    options: { now?: () => Date; inTransaction?: boolean; verifier?: ChainVerifier } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#inTransaction = options.inTransaction ?? false;
+    this.#verifier = options.verifier ?? new ChainVerifier(this.#now);
   }
 
   /** Stores the entry, its parameters redacted, chained to the last row, and returns the stored row. */
@@ -314,12 +341,14 @@ export class AuditLog {
 
   /**
    * What happened to a number or an agent, newest first: the rows of the changes that succeeded (a batch's items, not
-   * its summary), `limit` of them before the row id `before`.
+   * its summary), `limit` of them before the row id `before`, each checked against its own hash (ChainBroken).
    */
   async history(subject: { number: string } | { agentId: string }, before: number | undefined, limit: number) {
     const of = 'number' in subject ? 'number' : 'agent';
     const params = { subject: 'number' in subject ? subject.number : subject.agentId, before: before ?? null, limit };
-    return (await this.sql.all(historyOf(this.sql.dialect, of), params)).map(toEvent);
+    const rows = await this.sql.all<StoredRow>(historyOf(this.sql.dialect, of), params);
+    await this.#checkEach(rows);
+    return rows.map(toEvent);
   }
 
   /** The outcome of the newest row of a request, if it has any. */
@@ -343,12 +372,58 @@ export class AuditLog {
   }
 
   /**
-   * Every event in id order, each once its row is verified against the hash chain, a page at a time: for what is
-   * rebuilt from the log, which must not be a log edited since. Throws ChainBroken (audit-chain.ts) at the first row
-   * that breaks the chain.
+   * Verifies the chain from its last checkpoint to its end, and checkpoints it there (audit-checkpoints.ts); throws
+   * ChainBroken where it breaks.
    */
-  async *verified(): AsyncGenerator<AuditEvent> {
-    for await (const row of verifiedRows(this.sql)) yield toEvent(row);
+  verifyToEnd(): Promise<VerifiedChain> {
+    return this.#verifier.verify(this.sql);
+  }
+
+  /**
+   * The rows that succeeded and name a target, in id order, up to the id `end` (a verified end of the chain), for what
+   * is rebuilt from the log. A window of ids at a time, with a turn of the event loop between windows, so that memory
+   * stays flat and no read holds the event loop at any size. Each row yielded is checked against its own hash, and no
+   * id may be missing: an edit of a row the answer rests on is refused wherever it is (ChainBroken).
+   */
+  async *changesUpTo(end: number): AsyncGenerator<AuditEvent> {
+    for (let from = 0; from < end; from += CHANGES_WINDOW) {
+      if (from > 0) await nextTurn();
+      const to = Math.min(from + CHANGES_WINDOW, end);
+      const [counted, rows] = await Promise.all([
+        this.sql.get<{ count: number }>(WINDOW_COUNT, [from, to]),
+        this.sql.all<StoredRow & { previous_hash: unknown }>(WINDOW_CHANGES, [from, to]),
+      ]);
+      if (counted?.count !== to - from) await this.#missingIn(from, to);
+      for (const row of rows) {
+        const previous = row.id === 1 ? CHAIN_START : { id: row.id - 1, hash: String(row.previous_hash) };
+        const reason = breakIn(row, previous);
+        if (reason) throw new ChainBroken(row.id, reason, 0);
+        yield toEvent(row);
+      }
+    }
+  }
+
+  /** Names the first id missing from the window (`from`, `to`], which its count found short. */
+  async #missingIn(from: number, to: number): Promise<never> {
+    let previous = from;
+    for (const { id } of await this.sql.all<{ id: number }>(WINDOW_IDS, [from, to])) {
+      const gap = gapBefore(id, { id: previous, hash: '' });
+      if (gap) throw new ChainBroken(id, gap, 0);
+      previous = id;
+    }
+    throw new ChainBroken(previous + 1, 'it is missing: deleted after being written', 0);
+  }
+
+  /** Throws ChainBroken unless each row's own hash fits its content and the hash of the row before it. */
+  async #checkEach(rows: StoredRow[]): Promise<void> {
+    const before = await Promise.all(
+      rows.map((row) => (row.id === 1 ? CHAIN_START : this.sql.get<ChainLink>(HASH_OF, [row.id - 1]))),
+    );
+    rows.forEach((row, index) => {
+      const previous = before[index];
+      const reason = previous ? breakIn(row, previous) : gapBefore(row.id, { id: row.id - 2, hash: '' });
+      if (reason) throw new ChainBroken(row.id, reason, 0);
+    });
   }
 
   /**

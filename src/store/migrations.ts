@@ -592,14 +592,31 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   },
   {
     version: 17,
-    name: 'kept for the checkpoints of the audit chain',
-    sql: '-- kept for the checkpoints of the audit chain',
+    name: "audit checkpoints: the chain's positions a read verified, and an agent's history read from indexes alone",
+    // A read verifies only the rows after the last checkpoint (audit-checkpoints.ts). An agent's history matches the
+    // agent a route left too: with that field indexed, its OR is answered from indexes rather than a table scan.
+    sqlite: `
+      CREATE TABLE audit_checkpoints (
+        id INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL CHECK (length(hash) = 64),
+        verified_at TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_by_previous_agent ON audit_events (json_extract(params, '$.previousAgentId'));
+    `,
+    postgres: `
+      CREATE TABLE audit_checkpoints (
+        id BIGINT PRIMARY KEY,
+        hash TEXT COLLATE "C" NOT NULL CHECK (length(hash) = 64),
+        verified_at TEXT COLLATE "C" NOT NULL
+      );
+      CREATE INDEX audit_events_by_previous_agent ON audit_events ((params::jsonb ->> 'previousAgentId'));
+    `,
   },
   {
     version: 18,
     name: "the audit outcome 'unknown': a change the provider has not answered for, being settled",
     // SQLite cannot alter a CHECK: the audit table is rebuilt with the same rows, ids and hashes, and every index and
-    // trigger made on it (as version 14 left them) is made again. Postgres swaps the CHECK.
+    // trigger made on it (as versions 14 and 17 left them) is made again. Postgres swaps the CHECK.
     sqlite: `
       DROP TRIGGER audit_events_no_update;
       DROP TRIGGER audit_events_no_delete;
@@ -636,6 +653,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       CREATE INDEX audit_events_by_actor_name ON audit_events (actor_name COLLATE NOCASE);
       CREATE INDEX audit_events_by_target ON audit_events (target);
       CREATE INDEX audit_events_by_agent ON audit_events (json_extract(params, '$.agentId'));
+      CREATE INDEX audit_events_by_previous_agent ON audit_events (json_extract(params, '$.previousAgentId'));
       CREATE INDEX audit_events_unsuccessful ON audit_events (outcome)
         WHERE outcome IN ('failed', 'rejected', 'denied');
       CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events

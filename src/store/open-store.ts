@@ -6,6 +6,7 @@ import type { DatabaseTarget } from '../database-target.js';
 import { Approvals } from './approvals.js';
 import { AuditLog } from './audit.js';
 import { AuditChanges } from './audit-changes.js';
+import { ChainVerifier } from './audit-checkpoints.js';
 import { Batches } from './batches.js';
 import { WalCheckpoints } from './checkpoints.js';
 import { Confirmations } from './confirmations.js';
@@ -91,8 +92,9 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
   // agents' records read by one are kept for the next.
   const pruning = { lastAt: Number.NEGATIVE_INFINITY };
   const records = new RecordsMemo();
+  const verifier = new ChainVerifier(now);
   return {
-    audit: (sql, inTransaction) => new AuditLog(sql, { now, inTransaction }),
+    audit: (sql, inTransaction) => new AuditLog(sql, { now, inTransaction, verifier }),
     auditChanges: (sql) => new AuditChanges(sql),
     confirmations: (sql) => new Confirmations(sql, { now }),
     approvals: (sql) => new Approvals(sql, { now }),

@@ -6,6 +6,7 @@
 import type { Approval } from './approvals.js';
 import type { AuditAction, AuditEntry, AuditEvent, AuditOutcome } from './audit.js';
 import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
+import type { VerifiedChain } from './audit-checkpoints.js';
 import type { Batch, BatchItem, BatchState, ItemCounts, ItemState } from './batches.js';
 import type { ClaimResult, Confirmation } from './confirmations.js';
 import type { Seen } from './dedupe.js';
@@ -36,7 +37,7 @@ export interface AuditRepo {
   ofRequest(correlationId: string): Promise<AuditEvent[]>;
   /** The rows of one action about one target, oldest first: the Undos of a change, say. */
   about(action: AuditAction, target: string): Promise<AuditEvent[]>;
-  /** What happened to a number or an agent: the rows of its changes that succeeded, newest first. */
+  /** What happened to a number or an agent: the rows of its changes that succeeded, newest first, each checked. */
   history(
     subject: { number: string } | { agentId: string },
     before: number | undefined,
@@ -46,8 +47,13 @@ export interface AuditRepo {
   succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number>;
   /** The changes the app made in [from, until), oldest first. */
   changesMade(from: string, until: string): Promise<{ action: AuditAction; target: string }[]>;
-  /** Every row in id order, each verified against the hash chain first; throws ChainBroken where the chain breaks. */
-  verified(): AsyncGenerator<AuditEvent>;
+  /** Verifies the chain from its last checkpoint to its end and checkpoints that end; throws ChainBroken. */
+  verifyToEnd(): Promise<VerifiedChain>;
+  /**
+   * The rows that succeeded and name a target, up to the id `end`, oldest first, a window at a time with turns of the
+   * event loop between; each checked against its own hash, no id missing (ChainBroken).
+   */
+  changesUpTo(end: number): AsyncGenerator<AuditEvent>;
 }
 
 /** The audit log read a change (a correlation id) at a time, for `/voice audit`. */

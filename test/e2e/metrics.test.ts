@@ -1,35 +1,11 @@
 // GET /metrics serves Prometheus' text format beside /healthz and /readyz, in HTTP mode and in Socket Mode: commands,
 // audited steps by action and outcome, provider and Slack calls with their failures, database transactions and the
 // reconciler's last pass, each counted as it happens.
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLACK_BUDGETS } from '../../src/slack/clients.js';
 import { ADMIN, OPERATOR, startTestApp, type TestApp } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
-import { askForConfirmation, buyThroughApp, confirmAs, shownText, voiceNumber } from './support.js';
-
-interface Scrape {
-  status: number;
-  contentType: string;
-  text: string;
-}
-
-async function scrape(t: TestApp): Promise<Scrape> {
-  const { statusCode, headers, body } = await request(`${t.app.url}/metrics`);
-  return { status: statusCode, contentType: String(headers['content-type']), text: await body.text() };
-}
-
-/** The value of one sample (`name{labels} value`), 0 when the series does not exist yet. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = (match[2] ?? '').split(',');
-    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
-  }
-  return 0;
-}
+import { askForConfirmation, buyThroughApp, confirmAs, sample, scrape, shownText, voiceNumber } from './support.js';
 
 describe('GET /metrics on an app in HTTP mode', () => {
   let t: TestApp;

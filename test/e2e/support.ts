@@ -3,6 +3,7 @@
 // Append new helpers at the end: several test files (and authors) share this module.
 
 import { execFileSync } from 'node:child_process';
+import { request } from 'undici';
 import { expect } from 'vitest';
 import { CONFIGURATION } from '../../src/ops/api.js';
 import type { StepEnd, StepExecution } from '../../src/playground/functions.js';
@@ -701,4 +702,28 @@ export function ruleWords(source: SettingsSource) {
       ? 'Admins change these rules with `/voice settings`; those named by their key, whoever runs Voice Ops.'
       : 'Admins change these rules with `/voice settings`.',
   };
+}
+
+export interface Scrape {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/** GET /metrics of the app. */
+export async function scrape(t: TestApp): Promise<Scrape> {
+  const { statusCode, headers, body } = await request(`${t.app.url}/metrics`);
+  return { status: statusCode, contentType: String(headers['content-type']), text: await body.text() };
+}
+
+/** The value of one sample (`name{labels} value`), 0 when the series does not exist yet. */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? '').split(',');
+    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
+  }
+  return 0;
 }

@@ -12,11 +12,20 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 const ROWS_PER_INSERT = 500;
 
+/** What a filled row holds besides its id, time and hash: `agent.list` by U0123ABC unless `rowOf` says otherwise. */
+export type FilledRow = Partial<Record<ChainedColumn, SqlParam>>;
+
 /**
  * Appends `count` rows a second apart from `from` (ids on from the last row, correlation ids `c-ID`), chained as
- * AuditLog chains them, several rows to a statement: appends one by one would take most of a test's time.
+ * AuditLog chains them, several rows to a statement: appends one by one would take most of a test's time. `rowOf`
+ * gives the columns of the `n`th row (from 0) that differ.
  */
-export async function fill(sql: Sql, count: number, from: Date): Promise<void> {
+export async function fill(
+  sql: Sql,
+  count: number,
+  from: Date,
+  rowOf: (n: number) => FilledRow = () => ({}),
+): Promise<void> {
   const columns = [...CHAINED_COLUMNS, 'hash'];
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
   const last = await sql.get<{ id: number; hash: string }>(
@@ -37,6 +46,7 @@ export async function fill(sql: Sql, count: number, from: Date): Promise<void> {
         action: 'agent.list',
         outcome: 'succeeded',
         correlation_id: `c-${id}`,
+        ...rowOf(n),
       };
       previous = chainHash(previous, row);
       values.push(...CHAINED_COLUMNS.map((column) => row[column]), previous);

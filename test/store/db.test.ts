@@ -41,6 +41,7 @@ describe('openDatabase', () => {
     expect(tableNames(db)).toEqual([
       'agent_facts',
       'approvals',
+      'audit_checkpoints',
       'audit_events',
       'batch_items',
       'batches',

@@ -34,8 +34,8 @@ const RELEASED: Record<'sqlite' | 'postgres', Record<number, string>> = {
     14: 'e5f4ad43a8981c384c0ebcb9162cb40d2e9542931c2df37ed6328c5b22e4be2d',
     15: '9f968faeb51f95d3f3c1ac71c204902bc5f1dcceff676ead94a3b950bd1e14a6',
     16: '2cab05b28b436eeaa6ad8ec942177ef45f814e0159dc80559427ae490f5599f6',
-    17: '51e79587b7d99042f9f75daeb006695b83c9a6bc6fc1c165ce72a0dd6b288caf',
-    18: '4a12368146ab0ea7cfc54ff9e4e58b0d87719b2a9c191fadcc49d1d3214f3d13',
+    17: 'e7c5b10cd84ba376f236b6e7890bc0c52e28ff4768afa49bb62e5109a8baa149',
+    18: '51d7a23b97116e1e37e39acca881de034af0c61d545dc194311246c408facb06',
   },
   postgres: {
     8: '50dc5b8071084be1e1c948797fe29b3692f63d6cc31b362b9456745a889aca20',
@@ -47,7 +47,7 @@ const RELEASED: Record<'sqlite' | 'postgres', Record<number, string>> = {
     14: 'b16c823ef11bafba6a4f0fa9d8c7a557d4df7379f4a40ce13c8d79952d93b55e',
     15: 'be0bfa489481f7fd198524890cd3aa6ad43ec08eaae55f1e7eb923db24bf05fd',
     16: 'a4930b344da8e808bbae953922043df88bb4bca181ea92c877c5a18a5e58a152',
-    17: '51e79587b7d99042f9f75daeb006695b83c9a6bc6fc1c165ce72a0dd6b288caf',
+    17: '7b7f8608dbebed7bf3e6de980acc6b5b13a983cca9c6f287b1971bc25016e236',
     18: '21ecca0647808f2cdd165e0798d22858b4198c660a922ac8494f188d9df5b6f4',
   },
 };

@@ -1,0 +1,91 @@
+// Checkpoints of the audit chain: positions (a row's id and hash) up to which a read verified the whole chain, kept in
+// the database for every replica, so that the next read verifies only the rows after the last one rather than the
+// whole log. A checkpoint is trusted only while its row still carries the hash it was verified with: a chain rewritten
+// through it, or cut before it, is refused. What lies before it is verified again by `npm run audit -- --verify`,
+// which reads no checkpoint (docs/decisions.md says what each check sees).
+import { z } from 'zod';
+import { nextTurn } from '../slices.js';
+import { CHAIN_START, ChainBroken, type ChainLink, verifiedRows } from './audit-chain.js';
+import type { Sql } from './sql.js';
+
+/** Rows hashed between turns of the event loop: about a millisecond of work. */
+const VERIFY_SLICE_ROWS = 250;
+
+export interface VerifiedChain {
+  /** The last row verified: the chain's end when the walk began (CHAIN_START for an empty log). */
+  end: ChainLink;
+  /** The checkpoint the walk went on from (CHAIN_START when there was none). */
+  from: ChainLink;
+  /** The rows this walk verified: those after `from`. */
+  rows: number;
+}
+
+const LAST_CHECKPOINT = 'SELECT id, hash, verified_at FROM audit_checkpoints ORDER BY id DESC LIMIT 1';
+const LAST_ROW = 'SELECT id FROM audit_events ORDER BY id DESC LIMIT 1';
+const HASH_OF = 'SELECT hash FROM audit_events WHERE id = ?';
+const WRITE = 'INSERT INTO audit_checkpoints (id, hash, verified_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING';
+
+const checkpointRow = z.object({ id: z.number().int(), hash: z.string(), verified_at: z.string() }).optional();
+const idRow = z.object({ id: z.number().int() }).optional();
+const hashRow = z.object({ hash: z.string().nullable() }).optional();
+
+/**
+ * The last checkpoint, once its row is found still to carry its hash (undefined when there is none); throws ChainBroken
+ * where it does not.
+ */
+async function lastTrusted(sql: Sql): Promise<ChainLink | undefined> {
+  const checkpoint = checkpointRow.parse(await sql.get(LAST_CHECKPOINT));
+  if (!checkpoint) return undefined;
+  const row = hashRow.parse(await sql.get(HASH_OF, [checkpoint.id]));
+  const since = `verified at ${checkpoint.verified_at}`;
+  if (!row)
+    throw new ChainBroken(checkpoint.id, `it is missing, though it was ${since}: deleted after being written`, 0);
+  if (row.hash !== checkpoint.hash) {
+    throw new ChainBroken(
+      checkpoint.id,
+      `its hash is not the one ${since}: it, or a row before it, was changed after being written`,
+      0,
+    );
+  }
+  return { id: checkpoint.id, hash: checkpoint.hash };
+}
+
+/**
+ * Verifies the chain from its last checkpoint to its present end, a slice at a time with a turn of the event loop
+ * between slices, and checkpoints the end reached. Throws ChainBroken at the first row that breaks the chain.
+ */
+export async function verifyFromCheckpoint(sql: Sql, now: () => Date): Promise<VerifiedChain> {
+  const from = await lastTrusted(sql);
+  const upTo = idRow.parse(await sql.get(LAST_ROW))?.id ?? 0;
+  let end = from ?? CHAIN_START;
+  let rows = 0;
+  const walk = { from, upTo, pageRows: VERIFY_SLICE_ROWS, betweenPages: nextTurn };
+  for await (const row of verifiedRows(sql, walk)) {
+    end = { id: row.id, hash: row.hash as string };
+    rows++;
+  }
+  if (rows > 0) await sql.run(WRITE, [end.id, end.hash, now().toISOString()]);
+  return { end, from: from ?? CHAIN_START, rows };
+}
+
+/**
+ * One walk at a time per process: a read that comes while one is under way takes its end rather than walk the same
+ * rows again (it verified none itself: `rows` 0), as three commands asked together on a long log would.
+ */
+export class ChainVerifier {
+  #walking: Promise<VerifiedChain> | undefined;
+
+  constructor(private readonly now: () => Date) {}
+
+  verify(sql: Sql): Promise<VerifiedChain> {
+    const under = this.#walking;
+    if (under !== undefined) return under.then((walked) => ({ ...walked, rows: 0 }));
+    const walking = verifyFromCheckpoint(sql, this.now);
+    const done = () => {
+      if (this.#walking === walking) this.#walking = undefined;
+    };
+    walking.then(done, done);
+    this.#walking = walking;
+    return walking;
+  }
+}
