@@ -44,6 +44,8 @@ export interface ReceiverOptions extends Pick<HTTPReceiverOptions, 'logger'> {
   signingSecret: string;
   /** Told of every request refused before Bolt saw it, for the metrics. */
   onRefused: (refusal: Refusal) => void;
+  /** Told how many bodies are being read before their signature is known, whenever that changes. */
+  onUnprovenBodies: (count: number) => void;
   /** Seconds since the epoch, for the timestamp's window. */
   nowS?: () => number;
 }
@@ -54,7 +56,7 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
   const warnOfRateLimit = rateLimitWarnings(logger);
   const warnOfRefusals = refusalWarnings(logger);
   const nowS = options.nowS ?? (() => Math.floor(Date.now() / 1000));
-  const unproven = new UnprovenBodies(UNPROVEN_BODIES_MAX, BODY_DEADLINE_MS);
+  const unproven = new UnprovenBodies(UNPROVEN_BODIES_MAX, BODY_DEADLINE_MS, options.onUnprovenBodies);
   const admit = () => unproven.admit();
 
   /** The answer this receiver gives itself to a signed request, or undefined when Bolt answers it. */

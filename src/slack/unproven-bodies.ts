@@ -23,15 +23,12 @@ export class UnprovenBodies {
   /** Oldest first, as a Set keeps its insertion order. */
   readonly #waiting = new Set<Place>();
 
+  /** `onCount` is told how many bodies are being read whenever that changes. */
   constructor(
     readonly capacity: number,
     readonly deadlineMs: number,
+    readonly onCount: (count: number) => void,
   ) {}
-
-  /** How many bodies are being read now. */
-  get count(): number {
-    return this.#waiting.size;
-  }
 
   /** Takes a place for a body about to be read, refusing the longest-waiting one when every place is taken. */
   admit(): Admission {
@@ -42,7 +39,7 @@ export class UnprovenBodies {
     let listener: ((cutoff: Cutoff) => void) | undefined;
     const leave = () => {
       clearTimeout(timer);
-      this.#waiting.delete(place);
+      if (this.#waiting.delete(place)) this.onCount(this.#waiting.size);
     };
     const place: Place = {
       cut: (cutoff) => {
@@ -53,6 +50,7 @@ export class UnprovenBodies {
     const timer = setTimeout(() => place.cut('too slow'), this.deadlineMs);
     timer.unref();
     this.#waiting.add(place);
+    this.onCount(this.#waiting.size);
     return {
       onCutoff: (next) => {
         listener = next;
