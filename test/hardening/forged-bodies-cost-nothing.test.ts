@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { CONNECTION_LIMITS } from '../../src/http-front.js';
 import { BODY_DEADLINE_MS, BODY_LIMIT_BYTES, UNPROVEN_BODIES_MAX } from '../../src/slack/receiver.js';
 import { shownText } from '../e2e/support.js';
 import { OPERATOR, SIGNING_SECRET } from '../harness/app.js';
@@ -188,6 +189,24 @@ describe('a forged body', () => {
     expect(await refused(eventsUrl, 'too many')).toBe(before + 1);
     expect(await unproven(eventsUrl)).toBe(UNPROVEN_BODIES_MAX);
     for (const request of [...others, newcomer]) request.socket.destroy();
+  });
+});
+
+describe('a connection', () => {
+  it('whose headers are still arriving after 5 seconds is answered 408 and closed', async () => {
+    const { eventsUrl } = await startApp();
+    const url = new URL(eventsUrl);
+    const started = Date.now();
+    const socket = connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+    socket.write(`POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\nx-slack-signature: v0=`);
+
+    await new Promise((resolve) => socket.once('close', resolve));
+
+    expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CONNECTION_LIMITS.headersTimeoutMs);
   });
 });
 
