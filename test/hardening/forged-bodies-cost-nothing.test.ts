@@ -5,13 +5,14 @@
 // is refused with 503 and Retry-After. Through 1,000 of them hanging, someone's signed `/voice help` is answered,
 // and the process holds no more of them than the cap allows.
 import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_LIMITS } from '../../src/http-front.js';
 import { BODY_DEADLINE_MS, BODY_LIMIT_BYTES, UNPROVEN_BODIES_MAX } from '../../src/slack/receiver.js';
 import { shownText } from '../e2e/support.js';
 import { OPERATOR, SIGNING_SECRET } from '../harness/app.js';
 import { RESPONSE_URL } from '../harness/fake-slack.js';
+import { forged, type RawRequest } from '../harness/forged-request.js';
 import { metricValue } from '../harness/metrics.js';
 import { slashCommand } from '../harness/payloads.js';
 import { postToSlackApp } from '../harness/signing.js';
@@ -28,71 +29,6 @@ const SENT_BYTES = 512 * 1024;
 const MiB = 1024 * 1024;
 /** More than the kernel's buffers between the test and the app hold, so that a body read to its end would show. */
 const STREAMED_BYTES = 64 * MiB;
-
-interface Answer {
-  /** The status the app answered with, if it answered before the connection closed. */
-  status?: number;
-  head: string;
-}
-
-/** A request to the Slack URL on a raw socket, its body sent as the test says; its answer once the app closes it. */
-interface RawRequest {
-  socket: Socket;
-  answered: Promise<Answer>;
-  /** Resolves once the app has written anything back. */
-  firstByte: Promise<void>;
-  /** Whether the app has written anything back yet. */
-  answeredYet(): boolean;
-  /** Whether the connection has closed. */
-  closedYet(): boolean;
-}
-
-/** Opens a connection and sends the head of a forged request: a well-formed signature that is not Slack's. */
-function forged(eventsUrl: string, head: Record<string, string>, body: Buffer | string = ''): Promise<RawRequest> {
-  const url = new URL(eventsUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname);
-    const received: Buffer[] = [];
-    const answeredYet = () => received.length > 0;
-    let closed = false;
-    const closedYet = () => closed;
-    let wrote: () => void = () => undefined;
-    const firstByte = new Promise<void>((resolveFirst) => {
-      wrote = resolveFirst;
-    });
-    const answered = new Promise<Answer>((resolveAnswer) => {
-      socket.on('data', (chunk: Buffer) => {
-        received.push(chunk);
-        wrote();
-      });
-      socket.on('close', () => {
-        closed = true;
-        const text = Buffer.concat(received).toString('latin1');
-        const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
-        resolveAnswer({
-          status: status === undefined ? undefined : Number(status),
-          head: text.split('\r\n\r\n')[0] ?? '',
-        });
-      });
-    });
-    // Writes into a connection the app has closed fail; the answer is what counts.
-    socket.on('error', () => undefined);
-    socket.once('connect', () => {
-      const headers = {
-        host: url.host,
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-slack-signature': `v0=${'0'.repeat(64)}`,
-        'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)),
-        ...head,
-      };
-      const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-      socket.write(`POST ${url.pathname} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
-      if (body.length > 0) socket.write(body);
-      resolve({ socket, answered, firstByte, answeredYet, closedYet });
-    });
-    socket.once('error', reject);
-  });
-}
 
 /** A body declaring `BODY_LIMIT_BYTES`, of which `sent` bytes are sent before it hangs. */
 const slowBody = (eventsUrl: string, sent = 16) =>
