@@ -2,6 +2,10 @@
 // starts, so that a request sent while the app starts (a script, a load balancer, a health checker) is answered at
 // once rather than left waiting on a port nobody serves yet; the same holds while it stops. Until `serve` and after
 // `closing`, /healthz answers 200 (the process is alive) and everything else 503 with Retry-After.
+// Every connection is bounded in time, and their number is capped: a request's headers get seconds, the whole
+// request a few more, an idle keep-alive connection seconds, a silent one half a minute (the playground's event
+// stream writes every 15 s); past the cap new connections are dropped, before the process runs out of file
+// descriptors (the bodies of /slack/events have bounds of their own, slack/unproven-bodies.ts).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { listen } from './listen.js';
 
@@ -32,6 +36,20 @@ type Phase = { kind: 'starting' } | { kind: 'serving'; listener: RequestListener
 // Seconds a client should wait before it asks again: a start or a stop takes a few.
 const RETRY_AFTER_S = '5';
 
+/** Node's defaults are a minute for headers and five for a request; Slack's deliveries arrive in milliseconds. */
+export const CONNECTION_LIMITS = {
+  headersTimeoutMs: 5_000,
+  /** Headers and body; past it Node answers 408 and closes. Above the Slack URL's own body deadline. */
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  /** No byte either way for this long closes a connection, one that never sends a request among them. */
+  idleTimeoutMs: 30_000,
+  /** About 10 KiB each while they wait, 20 MiB in all. */
+  maxConnections: 2_048,
+  /** How often Node looks for connections past their headers' or request's time (its default is 30 s). */
+  checkIntervalMs: 1_000,
+} as const;
+
 export class HttpFront {
   readonly #server: Server;
   #phase: Phase = { kind: 'starting' };
@@ -43,7 +61,15 @@ export class HttpFront {
 
   /** Binds `port` and answers at once: 503 for everything but /healthz until `serve`. */
   static async open(port: number, host?: string): Promise<HttpFront> {
-    const server = createServer();
+    const limits = CONNECTION_LIMITS;
+    const server = createServer({
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    });
+    server.maxConnections = limits.maxConnections;
+    server.timeout = limits.idleTimeoutMs;
     await listen(server, port, host);
     return new HttpFront(server);
   }

@@ -30,6 +30,8 @@ export interface Metrics {
   backgroundLease(replica: string, held: boolean): void;
   /** A request to the Slack URL refused before it was parsed (unsigned, stale, too large, a wrong signature). */
   requestRefused(reason: string): void;
+  /** How many bodies to the Slack URL are being read before their signature is known. */
+  unprovenBodies(count: number): void;
   /** One run of a dependency's readiness check. */
   readinessCheck(dependency: string): void;
   /** A request stopped by a database failure, by what the failure said of the database. */
@@ -64,6 +66,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #reconcilerLastPassOk;
   readonly #backgroundLease;
   readonly #refused;
+  readonly #unproven;
   readonly #readinessChecks;
   readonly #databaseFaults;
   readonly #liveness;
@@ -152,6 +155,11 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['reason'],
       registers,
     });
+    this.#unproven = new Gauge({
+      name: 'voice_ops_slack_unproven_bodies',
+      help: 'Bodies to /slack/events being read now, their signature not yet known (at most 8)',
+      registers,
+    });
     this.#readinessChecks = new Counter({
       name: 'voice_ops_readiness_checks_total',
       help: 'Checks of a dependency run for /readyz (at most one per refresh period, however many probes)',
@@ -205,6 +213,10 @@ export class PrometheusMetrics implements Metrics {
 
   requestRefused(reason: string): void {
     this.#refused.inc({ reason });
+  }
+
+  unprovenBodies(count: number): void {
+    this.#unproven.set(count);
   }
 
   readinessCheck(dependency: string): void {

@@ -180,6 +180,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     identity,
     onFatal,
     onRefused: (reason) => metrics.requestRefused(reason),
+    onUnprovenBodies: (count) => metrics.unprovenBodies(count),
   });
   const clock = () => now().getTime();
   const people = new People(slack.groups, { ttlMs: MEMBERSHIP_TTL_MS, now: clock, logger });

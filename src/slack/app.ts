@@ -38,7 +38,13 @@ import { identifyRequester } from './who-asked.js';
  */
 export function createBoltApp(
   slack: Config['slack'],
-  input: { logger: Logger; identity: SlackIdentity; onFatal: OnFatal; onRefused: (refusal: Refusal) => void },
+  input: {
+    logger: Logger;
+    identity: SlackIdentity;
+    onFatal: OnFatal;
+    onRefused: (refusal: Refusal) => void;
+    onUnprovenBodies: (count: number) => void;
+  },
 ): { app: App; events?: Route } {
   const { logger, identity } = input;
   const bolt = boltLogger(logger);
@@ -47,7 +53,15 @@ export function createBoltApp(
     : undefined;
   const http = socket
     ? undefined
-    : slackHttpReceiver({ signingSecret: slack.signingSecret ?? '', logger: bolt, onRefused: input.onRefused }, logger);
+    : slackHttpReceiver(
+        {
+          signingSecret: slack.signingSecret ?? '',
+          logger: bolt,
+          onRefused: input.onRefused,
+          onUnprovenBodies: input.onUnprovenBodies,
+        },
+        logger,
+      );
   const receiver = socket ?? http;
   const app = new App({
     authorize: async () => ({

@@ -3,7 +3,8 @@
 // own parse of a signed body trips on bodies no listener can take. So for `POST /slack/events` this wrapper:
 // 1. refuses a request whose headers cannot be a fresh signature (none, malformed, or a timestamp more than five
 //    minutes off either way) before reading its body, and one declaring more than the size limit (signed-request.ts);
-// 2. hashes the body as it arrives and refuses a wrong signature, all before any parse;
+// 2. hashes the body as it arrives, within the limit, a deadline and a place among the bodies still unproven
+//    (unproven-bodies.ts), and refuses a wrong signature, all before any parse;
 // 3. answers itself what Bolt would leave hanging or throw on, now that the body is proven Slack's: 400 for a body
 //    that is not a JSON object (a signed `payload=null` would be an unhandled rejection in Bolt), 200 for
 //    `app_rate_limited` (no kind Bolt knows: it would wait three seconds for a listener that never comes);
@@ -15,13 +16,36 @@ import { type BufferedIncomingMessage, HTTPModuleFunctions, HTTPReceiver, type H
 import type { Logger } from '../log.js';
 import { parseAppRateLimited, rateLimitWarnings } from './app-rate-limited.js';
 import { type Refusal, readSignedBody } from './signed-request.js';
+import { UnprovenBodies } from './unproven-bodies.js';
 
 export const EVENTS_PATH = '/slack/events';
+
+/**
+ * The largest body read. Slack refuses a view over 250 kB (`view_too_large`, views.open), and its largest
+ * deliveries carry one view: a view_submission or block_action, with the values typed into it, form-encoded (which
+ * can triple a byte). 1 MiB holds that with room; the messages, commands and events this app receives are far
+ * smaller. (Bolt's own limit is 4 MiB.)
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Bodies read at once before their signature is known. Slack's own take milliseconds each (its 3 s for an answer
+ * leaves no time to trickle), so a handful is never full of them; 8 bodies at the limit is 8 MiB at most.
+ */
+export const UNPROVEN_BODIES_MAX = 8;
+
+/** How long a body may take to arrive: Slack stops waiting for the answer after 3 s. */
+export const BODY_DEADLINE_MS = 5_000;
+
+/** What a 503 for a body refused for want of a place asks the sender to wait, in seconds. */
+const RETRY_AFTER_S = '1';
 
 export interface ReceiverOptions extends Pick<HTTPReceiverOptions, 'logger'> {
   signingSecret: string;
   /** Told of every request refused before Bolt saw it, for the metrics. */
   onRefused: (refusal: Refusal) => void;
+  /** Told how many bodies are being read before their signature is known, whenever that changes. */
+  onUnprovenBodies: (count: number) => void;
   /** Seconds since the epoch, for the timestamp's window. */
   nowS?: () => number;
 }
@@ -32,6 +56,8 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
   const warnOfRateLimit = rateLimitWarnings(logger);
   const warnOfRefusals = refusalWarnings(logger);
   const nowS = options.nowS ?? (() => Math.floor(Date.now() / 1000));
+  const unproven = new UnprovenBodies(UNPROVEN_BODIES_MAX, BODY_DEADLINE_MS, options.onUnprovenBodies);
+  const admit = () => unproven.admit();
 
   /** The answer this receiver gives itself to a signed request, or undefined when Bolt answers it. */
   const ownAnswer = (request: BufferedIncomingMessage): ((response: ServerResponse) => void) | undefined => {
@@ -53,15 +79,14 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
 
   receiver.requestListener = (request, response) => {
     const { signingSecret } = options;
-    const limit = HTTPModuleFunctions.defaultBodyLimit;
-    readSignedBody(request, { signingSecret, limit, nowS: nowS() })
+    readSignedBody(request, { signingSecret, limit: BODY_LIMIT_BYTES, nowS: nowS(), admit })
       .then((signed) => {
         if (signed.ok === false) {
           options.onRefused(signed.refusal);
           warnOfRefusals(signed.refusal);
           // The rest of an unread body is not worth reading: the connection ends with the answer.
           response.shouldKeepAlive = false;
-          return answer(response, signed.status);
+          return answer(response, signed.status, signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});
         }
         if (signed.ok === 'unsigned') {
           // Answered here, never handed on: Bolt would read any other field of the unsigned body as a delivery.
@@ -116,7 +141,7 @@ function refusalWarnings(logger: Logger): (refusal: Refusal) => void {
   };
 }
 
-function answer(response: ServerResponse, status: number): void {
-  response.writeHead(status);
+function answer(response: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  response.writeHead(status, headers);
   response.end();
 }

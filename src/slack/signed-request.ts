@@ -1,21 +1,24 @@
 // Slack's signature, checked on the raw bytes before anything parses them: a request whose headers cannot be a
 // fresh signature is refused before its body is read, and one that can is hashed chunk by chunk as it arrives, so
 // that a flood of unsigned or forged bodies costs a hash spread over many turns of the event loop, never a parse.
+// A body is read only with a place among the unproven bodies (unproven-bodies.ts), which ends its reading at its
+// deadline or when a newer body needs the place.
 // Slack's rule (its "Verifying requests from Slack" guide): `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}`
 // with the signing secret, and a timestamp within five minutes of now, either way.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Admission, Cutoff } from './unproven-bodies.js';
 
 const SIGNATURE_WINDOW_S = 5 * 60;
 
 /** Slack's ssl_check carries no signature in every case Bolt knows: such a tiny form body is read to find out. */
 const UNSIGNED_SSL_CHECK_MAX_BYTES = 1024;
 
-export type Refusal = 'unsigned' | 'stale' | 'bad signature' | 'too large' | 'unreadable';
+export type Refusal = 'unsigned' | 'stale' | 'bad signature' | 'too large' | 'unreadable' | Cutoff;
 
 export type SignedBody =
   | { ok: true; rawBody: Buffer }
-  | { ok: false; refusal: Refusal; status: 400 | 401 | 413 }
+  | { ok: false; refusal: Refusal; status: 400 | 401 | 408 | 413 | 503 }
   /** No signature, but small enough to be Slack's ssl_check: the caller decides from the body. */
   | { ok: 'unsigned'; rawBody: Buffer };
 
@@ -25,6 +28,8 @@ export interface SignatureCheck {
   limit: number;
   /** Seconds since the epoch. */
   nowS: number;
+  /** A place to read a body in, taken only once the headers allow one to be read. */
+  admit(): Admission;
 }
 
 const SIGNATURE = /^v0=([0-9a-f]{64})$/;
@@ -38,14 +43,14 @@ export async function readSignedBody(request: IncomingMessage, check: SignatureC
   const timestamp = header(request, 'x-slack-request-timestamp') ?? '';
   if (!signature) {
     if (!(declared <= UNSIGNED_SSL_CHECK_MAX_BYTES)) return refuse('unsigned');
-    const body = await readBody(request, UNSIGNED_SSL_CHECK_MAX_BYTES);
+    const body = await readBody(request, UNSIGNED_SSL_CHECK_MAX_BYTES, check.admit());
     return 'refusal' in body ? refuse(body.refusal) : { ok: 'unsigned', rawBody: body.rawBody };
   }
   if (!TIMESTAMP.test(timestamp) || Math.abs(check.nowS - Number(timestamp)) > SIGNATURE_WINDOW_S) {
     return refuse('stale');
   }
   const hmac = createHmac('sha256', check.signingSecret).update(`v0:${timestamp}:`);
-  const body = await readBody(request, check.limit, (chunk) => hmac.update(chunk));
+  const body = await readBody(request, check.limit, check.admit(), (chunk) => hmac.update(chunk));
   if ('refusal' in body) return refuse(body.refusal);
   const expected = hmac.digest();
   const given = Buffer.from(signature[1] ?? '', 'hex');
@@ -57,17 +62,24 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The body, up to `limit` bytes; past it the rest is left unread (the answer closes the connection). */
+type ReadBody = { rawBody: Buffer } | { refusal: 'too large' | 'unreadable' | Cutoff };
+
+/**
+ * The body, up to `limit` bytes, while `admission` lasts; past the limit, or once the admission is withdrawn, the
+ * rest is left unread (the answer closes the connection).
+ */
 function readBody(
   request: IncomingMessage,
   limit: number,
+  admission: Admission,
   onChunk?: (chunk: Buffer) => void,
-): Promise<{ rawBody: Buffer } | { refusal: 'too large' | 'unreadable' }> {
+): Promise<ReadBody> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: { rawBody: Buffer } | { refusal: 'too large' | 'unreadable' }) => {
+    const finish = (result: ReadBody) => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      admission.leave();
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
@@ -80,11 +92,21 @@ function readBody(
     const onError = () => finish({ refusal: 'unreadable' });
     // A connection that closes before the body ends: nothing can be answered, but nothing waits for it either.
     const onClose = () => finish({ refusal: 'unreadable' });
+    admission.onCutoff((cutoff) => finish({ refusal: cutoff }));
     request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 
+const STATUSES: Record<Refusal, 400 | 401 | 408 | 413 | 503> = {
+  unsigned: 401,
+  stale: 401,
+  'bad signature': 401,
+  'too large': 413,
+  unreadable: 400,
+  'too slow': 408,
+  'too many': 503,
+};
+
 function refuse(refusal: Refusal): SignedBody {
-  const status = refusal === 'too large' ? 413 : refusal === 'unreadable' ? 400 : 401;
-  return { ok: false, refusal, status };
+  return { ok: false, refusal, status: STATUSES[refusal] };
 }

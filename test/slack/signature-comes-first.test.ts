@@ -1,15 +1,17 @@
 // The Slack URL proves a request is Slack's before it reads anything into it: no signature, a timestamp more than five
 // minutes off either way (Slack's rule, in its "Verifying requests from Slack" guide), or a signature that does not
-// match the raw bytes, and the request is refused with 401 before any parse. A flood of such bodies costs a hash at
+// match the raw bytes, and the request is refused with 401 before any parse; one declaring more than the limit, 413. A flood of such bodies costs a hash at
 // most, and signed commands are acknowledged through it.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../src/slack/receiver.js';
 import { startTestApp, type TestApp } from '../harness/app.js';
 import { metricValue } from '../harness/metrics.js';
 import { slashCommand } from '../harness/payloads.js';
 import { JSON_CONTENT_TYPE } from '../harness/signing.js';
 
-const MB = 1024 * 1024;
+/** The largest body read: within the limit, so that a refusal comes from the signature. */
+const LARGEST = BODY_LIMIT_BYTES;
 const FLOOD = 150;
 
 let t: TestApp;
@@ -25,7 +27,7 @@ const refused = (reason: string) =>
   metricValue(t.app.url, `voice_ops_slack_requests_refused_total{reason="${reason}"}`);
 
 /** An unparseable body: were it parsed, the app would log it as malformed and answer 400, not 401. */
-const junk = (bytes: number) => `{"payload":${'['.repeat(bytes - 12)}`;
+const junk = (bytes: number) => `{"payload":${'['.repeat(bytes - 11)}`;
 
 /** POSTs `body` unsigned, or with the headers given; resolves with the status, or the error that ended it. */
 async function unsigned(body: string, headers: Record<string, string> = {}): Promise<number | string> {
@@ -64,7 +66,7 @@ describe('a forged or missing signature', () => {
     };
     const [bad, none] = [await refused('bad signature'), await refused('unsigned')];
 
-    expect(await unsigned(junk(3 * MB), forged)).toBe(401);
+    expect(await unsigned(junk(LARGEST), forged)).toBe(401);
     expect(await unsigned(junk(2_000))).toBe(401);
 
     expect(await refused('bad signature')).toBe(bad + 1);
@@ -79,7 +81,7 @@ describe('a forged or missing signature', () => {
       'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)),
     };
     const before = await refused('too large');
-    expect(await unsigned(junk(5 * MB), forged)).toBe(413);
+    expect(await unsigned(junk(LARGEST + 1), forged)).toBe(413);
     expect(await refused('too large')).toBe(before + 1);
   });
 });
@@ -109,10 +111,10 @@ describe("Slack's ssl_check", () => {
   });
 });
 
-describe('a flood of unsigned 3 MB bodies', () => {
+describe('a flood of unsigned 1 MiB bodies', () => {
   it('leaves every signed command acknowledged, and every flooding request refused', async () => {
     const before = await refused('unsigned');
-    const flood = Array.from({ length: FLOOD }, () => unsigned(junk(3 * MB)));
+    const flood = Array.from({ length: FLOOD }, () => unsigned(junk(LARGEST)));
     const commands = Array.from({ length: 10 }, (_, i) =>
       t.post(slashCommand({ text: 'help', userId: 'UVIEWER', responseUrl: t.slack.respondUrl(`flood-${i}`) })),
     );

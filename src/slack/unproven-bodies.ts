@@ -1,0 +1,61 @@
+// Bodies whose signature cannot be checked yet because they are still arriving. Each may hold up to the body limit
+// in memory, and anyone who knows the URL can send one (a timestamp is no secret), so they are bounded three ways:
+// each has a deadline, their number is capped, and the body limit caps each. Past the cap the body that has waited
+// longest is refused and the newcomer takes its place: nothing is queued, and a slow sender cannot hold every place.
+// A delivery whose body is already in when its headers are read (what Slack, or a proxy that buffers requests,
+// sends) is proven before any other connection is read, so senders of slow bodies never push it out; one whose body
+// trickles in can be, and Slack sends it again (docs/decisions.md, "Unproven bodies are bounded").
+
+export type Cutoff = 'too slow' | 'too many';
+
+export interface Admission {
+  /** Calls `listener` if the body must stop being read: at its deadline, or when a newer body takes its place. */
+  onCutoff(listener: (cutoff: Cutoff) => void): void;
+  /** The body is in (or refused): its place is free again. */
+  leave(): void;
+}
+
+interface Place {
+  cut(cutoff: Cutoff): void;
+}
+
+export class UnprovenBodies {
+  /** Oldest first, as a Set keeps its insertion order. */
+  readonly #waiting = new Set<Place>();
+
+  /** `onCount` is told how many bodies are being read whenever that changes. */
+  constructor(
+    readonly capacity: number,
+    readonly deadlineMs: number,
+    readonly onCount: (count: number) => void,
+  ) {}
+
+  /** Takes a place for a body about to be read, refusing the longest-waiting one when every place is taken. */
+  admit(): Admission {
+    if (this.#waiting.size >= this.capacity) {
+      const [oldest] = this.#waiting;
+      oldest?.cut('too many');
+    }
+    let listener: ((cutoff: Cutoff) => void) | undefined;
+    const leave = () => {
+      clearTimeout(timer);
+      if (this.#waiting.delete(place)) this.onCount(this.#waiting.size);
+    };
+    const place: Place = {
+      cut: (cutoff) => {
+        leave();
+        listener?.(cutoff);
+      },
+    };
+    const timer = setTimeout(() => place.cut('too slow'), this.deadlineMs);
+    timer.unref();
+    this.#waiting.add(place);
+    this.onCount(this.#waiting.size);
+    return {
+      onCutoff: (next) => {
+        listener = next;
+      },
+      leave,
+    };
+  }
+}
