@@ -5,7 +5,7 @@
 // is refused with 503 and Retry-After. Through 1,000 of them hanging, someone's signed `/voice help` is answered,
 // and the process holds no more of them than the cap allows.
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_LIMITS } from '../../src/http-front.js';
 import { BODY_DEADLINE_MS, BODY_LIMIT_BYTES, UNPROVEN_BODIES_MAX } from '../../src/slack/receiver.js';
@@ -144,6 +144,55 @@ describe('a connection', () => {
     expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(CONNECTION_LIMITS.headersTimeoutMs);
   });
+});
+
+/** GET /healthz on a connection of its own: its status, or 'dropped' when the app closed it without an answer. */
+function healthz(base: URL): Promise<number | 'dropped'> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(base.port), base.hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(received).toString())?.[1];
+      resolve(status === undefined ? 'dropped' : Number(status));
+    });
+    socket.write(`GET /healthz HTTP/1.1\r\nhost: ${base.host}\r\nconnection: close\r\n\r\n`);
+  });
+}
+
+describe('connections past the cap', () => {
+  it('are dropped while 2,048 are open, and answered again once fewer are', async () => {
+    const { eventsUrl } = await startApp();
+    const base = new URL(eventsUrl);
+    const silent: Socket[] = [];
+    try {
+      for (let i = 0; i < CONNECTION_LIMITS.maxConnections; i += OPENING_AT_ONCE) {
+        const wave = Array.from(
+          { length: Math.min(OPENING_AT_ONCE, CONNECTION_LIMITS.maxConnections - i) },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = connect(Number(base.port), base.hostname, () => resolve());
+              socket.once('error', reject);
+              silent.push(socket);
+            }),
+        );
+        await Promise.all(wave);
+      }
+      await until(
+        () => healthz(base),
+        (status) => status === 'dropped',
+        'a connection past the cap to be dropped',
+      );
+    } finally {
+      for (const socket of silent) socket.destroy();
+    }
+    await until(
+      () => healthz(base),
+      (status) => status === 200,
+      'the app to answer again',
+    );
+  }, 60_000);
 });
 
 describe('1,000 forged bodies hanging', () => {
