@@ -18,7 +18,7 @@ export class UnreadableInSlack extends Error {
  * What Slack says of a person named in the settings: only a `member` (active, not a guest, of the app's workspace or
  * org) counts as an admin or an approver. `unreadable`: Slack could not be asked (an error, a timeout).
  */
-export type Standing = 'member' | 'outsider' | 'deactivated' | 'guest' | 'unknown' | 'unreadable';
+export type Standing = 'member' | 'outsider' | 'deactivated' | 'bot' | 'guest' | 'unknown' | 'unreadable';
 
 /** The lists that grant roles: user ids, and user groups whose members hold the role. */
 export interface RoleLists {

@@ -6,7 +6,7 @@ import { busy, providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
-import { refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
+import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
 import type { Actor, Failure, Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
@@ -61,7 +61,8 @@ export async function carryOutClaimed(
   const describe = () =>
     [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
   const done = await deps.changes.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
-  if (done.ok || !done.unsettled) {
+  // An outcome refused as the second one leaves the Undo to the outcome that stands, which the reconciler recorded.
+  if (done.ok || !(done.unsettled || isSecondOutcome(done))) {
     const outcome = done.ok ? { outcome: 'succeeded' as const } : { outcome: 'failed' as const, error: done };
     await recordUndoStep(deps, actor, correlationId, undoesOf(work.intent), outcome);
   }
@@ -107,11 +108,7 @@ export async function carryOutHeld(
   // they can be; a single change the provider may still make is left to the reconciler at once.
   const result =
     !ran.ok && ran.unsettled && settle ? await verifiedOnceDone({ ...deps, provider }, work.intent, actor.userId) : ran;
-  if (!result.ok && result.unsettled) {
-    const settled = settle ? undefined : await settledMeanwhile(deps, correlationId, held);
-    if (settled) return { ...result, message: `${result.message} ${settled}` };
-    return beingSettled(deps, actor, correlationId, work, result, settle);
-  }
+  if (!result.ok && result.unsettled) return beingSettled(deps, actor, correlationId, work, result, settle);
   // The intent is closed first, and the outcome recorded only by whoever closed it: should a reconciler have
   // taken this change for abandoned meanwhile, it has recorded the outcome, and the audit gets one.
   const second = await atomically(
@@ -183,17 +180,30 @@ async function beingSettled(
   failure: Failure,
   settle: Settle | undefined,
 ): Promise<Failure> {
-  await atomically(
+  const settled = await atomically(
     deps,
     async (deps) => {
       // As in every transaction that appends: what the outcome settles is sent ahead of the audit chain's lock.
       const settling = settle?.(deps, failure);
       deps.store.audit.takeChainEnd();
       await settling;
-      await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'unknown', error: failure });
+      // Read under the chain's lock, which the reconciler's close takes before it appends: a change it settled
+      // meanwhile (this process paused past its leases, or taken for dead) keeps that outcome, and nothing follows it.
+      const settled = (await deps.store.intents.get(correlationId))?.outcome;
+      if (settled === undefined) {
+        await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'unknown', error: failure });
+      }
+      return settled;
     },
     { replayable: settle === undefined },
   );
+  if (settled !== undefined) {
+    const was = settled === 'succeeded' ? 'done' : 'not done';
+    return {
+      ...failure,
+      message: `${failure.message} It was settled meanwhile by checking with the provider: it was ${was}.`,
+    };
+  }
   deps.logger.info({ correlationId, action: work.action }, 'the outcome of a change is unknown: it is being settled');
   return { ...failure, message: `${failure.message} ${BEING_SETTLED}` };
 }
@@ -201,15 +211,5 @@ async function beingSettled(
 const BEING_SETTLED =
   'It is being settled: Voice Ops checks with the provider again once it can no longer be working on it, and tells ' +
   'you what became of it.';
-
-/**
- * What the requester of a single change is told when its process was paused past its leases and the reconciler
- * settled it meanwhile (and told them): what that settled, with nothing more recorded. Undefined otherwise.
- */
-async function settledMeanwhile(deps: OpsDeps, correlationId: string, held: Held): Promise<string | undefined> {
-  const settled = held.lapsed() ? (await deps.store.intents.get(correlationId))?.outcome : undefined;
-  if (settled === undefined) return undefined;
-  return `It was settled meanwhile by checking with the provider: it was ${settled === 'succeeded' ? '' : 'not '}done.`;
-}
 
 const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

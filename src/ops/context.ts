@@ -155,7 +155,7 @@ export async function attempt<T extends object>(
 ): Promise<Result<T>> {
   const correlationId = newCorrelationId();
   const result = await request(correlationId);
-  // A change the provider may still make is audited when the reconciler settles it.
+  // A change whose outcome is unknown was audited so by carry-out, and is audited again when the reconciler settles it.
   if (result.ok || result.unsettled) return result;
   const last = await deps.store.audit.lastOutcome(correlationId);
   if (last === undefined || last === 'requested') {

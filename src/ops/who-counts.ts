@@ -9,6 +9,7 @@ type NotMember = Exclude<Standing, 'member' | 'unreadable'>;
 const WHY: Record<NotMember, { one: string; many: string }> = {
   outsider: { one: 'from another organization', many: 'people from another organization' },
   deactivated: { one: 'deactivated', many: 'deactivated users' },
+  bot: { one: 'a bot', many: 'bots' },
   guest: { one: 'a guest', many: 'guests' },
   unknown: { one: 'not a user Slack knows', many: 'ids Slack does not know' },
 };

@@ -151,6 +151,8 @@ export interface UserTraits {
   stranger?: boolean;
   /** No such user: users.info answers `user_not_found`. */
   unknown?: boolean;
+  /** A bot user: users.info says `is_bot`. */
+  bot?: boolean;
   /**
    * Their time zone as Slack gives it: `tz` (an IANA name), `tz_label` and `tz_offset` (seconds east of UTC now).
    * Without one, users.info names none, and the app reads their times in UTC.
@@ -366,7 +368,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
             team_id: traits.teamId ?? TEAM_ID,
             name,
             real_name: name,
-            is_bot: id === BOT_USER_ID,
+            is_bot: id === BOT_USER_ID || traits.bot === true,
             deleted: traits.deleted ?? false,
             ...(traits.stranger ? { is_stranger: true } : {}),
             is_restricted: traits.restricted ?? false,

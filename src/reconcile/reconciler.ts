@@ -44,7 +44,7 @@ export class Reconciler {
   readonly #options: ReconcilerOptions;
   readonly #logger: Logger;
   readonly #timers: NodeJS.Timeout[] = [];
-  /** Changes whose outcome is still unknown are tried again after a wait that doubles, from the settling time. */
+  /** Changes whose outcome is still unknown are tried again after a wait that doubles, from one look's. */
   readonly #backOff: BackOff;
   #running?: Promise<void>;
   #outage = false;
@@ -54,7 +54,7 @@ export class Reconciler {
     this.#tell = tell;
     this.#options = options;
     this.#logger = deps.logger.child({ component: 'reconciler' });
-    this.#backOff = new BackOff(options.settleMs);
+    this.#backOff = new BackOff(this.#lookMs);
   }
 
   /**
@@ -71,7 +71,11 @@ export class Reconciler {
     if (this.#options.intervalS > 0) every(this.#options.intervalS * 1000, () => void this.pass());
     // A look costs a few reads of the database and no provider call: often enough that a batch whose runner was cut
     // off, or a change that has just settled, is told within seconds.
-    every(Math.min(this.#options.settleMs, LOOK_MS), () => void this.#passIfUnsettled());
+    every(this.#lookMs, () => void this.#passIfUnsettled());
+  }
+
+  get #lookMs(): number {
+    return Math.min(this.#options.settleMs, LOOK_MS);
   }
 
   /** Between passes, only the replica that runs them looks for changes left unsettled. */
@@ -125,10 +129,18 @@ export class Reconciler {
     let ok = false;
     try {
       const unknowns = { backOff: this.#backOff, tellBatch: this.#options.tellSettled };
-      await resolveIntents(this.#deps, this.#tell, this.#settledBefore(), unknowns);
+      // A change the provider did not answer for waits for its next try; what needs no answer of it goes on meanwhile.
+      const unanswered = await resolveIntents(this.#deps, this.#tell, this.#settledBefore(), unknowns).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof ProviderError) return error;
+          throw error;
+        },
+      );
       await this.#interruptAbandonedBatches();
       // After the changes they wait on are settled: a step then ends with what its change did.
       await settleSteps(this.#deps);
+      if (unanswered) throw unanswered;
       if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;

@@ -13,6 +13,7 @@ const userInfo = z.object({
   user: z.object({
     team_id: z.string().optional(),
     deleted: z.boolean().optional(),
+    is_bot: z.boolean().optional(),
     is_stranger: z.boolean().optional(),
     is_restricted: z.boolean().optional(),
     is_ultra_restricted: z.boolean().optional(),
@@ -29,6 +30,8 @@ export interface Profile {
   guest: boolean;
   /** Deactivated. */
   deleted: boolean;
+  /** A bot user, which no person answers for. */
+  bot: boolean;
   /** Someone from another organization Slack shows the app without a shared channel. */
   stranger: boolean;
   /** Their time zone, when Slack gives one. */
@@ -69,6 +72,7 @@ export class People {
       enterpriseId: user.enterprise_user?.enterprise_id,
       guest: user.is_restricted === true || user.is_ultra_restricted === true,
       deleted: user.deleted === true,
+      bot: user.is_bot === true,
       stranger: user.is_stranger === true,
       zone: timeZone.safeParse({ name: user.tz, offsetSeconds: user.tz_offset }).data,
     };
@@ -90,6 +94,7 @@ export class People {
       return 'unreadable';
     }
     if (profile.deleted) return 'deactivated';
+    if (profile.bot) return 'bot';
     if (!isHome(home, profile)) return 'outsider';
     return profile.guest ? 'guest' : 'member';
   }

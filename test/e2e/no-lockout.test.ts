@@ -1,11 +1,11 @@
 // The team cannot lock itself out of its settings from Slack. An admin counts only if Slack says, when the change is
-// asked for and again when it is confirmed, that they are an active member of the app's workspace who is not a
-// guest: someone of another organization, a deactivated user, an id Slack does not know, a group of guests or an
-// empty group is no admin, and a change that would leave no other is refused, naming each and why. A rule of
-// approval no one could satisfy (one admin, the requester alone, approvers without the role) is refused too. When
-// Slack cannot be asked, the change is refused, saying so. Each refusal leaves the settings changeable.
+// asked for and again when it is confirmed, that they are an active member of the app's workspace who is neither a
+// guest nor a bot: someone of another organization, a deactivated user, a bot, an id Slack does not know, a group of
+// guests or an empty group is no admin, and a change that would leave no other is refused, naming each and why. A
+// rule of approval no one could satisfy (one admin, the requester alone, approvers without the role) is refused too.
+// When Slack cannot be asked, the change is refused, saying so. Each refusal leaves the settings changeable.
 //
-// Slack's users.info reference: `deleted` (deactivated), `is_restricted`/`is_ultra_restricted` (guests),
+// Slack's users.info reference: `deleted` (deactivated), `is_bot`, `is_restricted`/`is_ultra_restricted` (guests),
 // `is_stranger`, `team_id`/`enterprise_user.enterprise_id`; `user_not_found` for an id it does not know.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,7 @@ describe('the last admin must be someone Slack vouches for', () => {
     ['someone of another organization (Slack Connect)', { teamId: 'TPARTNER' }, 'from another organization'],
     ['someone Slack shows as a stranger', { stranger: true }, 'from another organization'],
     ['a deactivated user', { deleted: true }, 'deactivated'],
+    ['a bot user', { bot: true }, 'a bot'],
     ['an id Slack does not know', { unknown: true }, 'not a user Slack knows'],
     ['a guest', { restricted: true }, 'a guest'],
   ];
