@@ -91,6 +91,9 @@ async function recover(target: DatabaseTarget, given: GivenSettings, recovery: R
   if (target.kind === 'sqlite' && !existsSync(target.path)) {
     throw new Error(`there is no database at ${target.path}: name the app's file with --db or DATABASE_PATH`);
   }
+  // The app migrates its schema, not this tool, which may run beside an app of another version: a schema older or
+  // newer than this code's is refused, as the readers refuse it.
+  await (await openReadOnly(target)).close();
   const engine = await openEngine(target);
   try {
     const { changes, auditId } = await recoverSettings(engine, given, recovery);
