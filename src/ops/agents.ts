@@ -13,7 +13,7 @@ import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
-import { type Actor, fail, type Result } from './types.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { visible } from './visible.js';
 
@@ -66,6 +66,20 @@ export async function listAgents(
   return { ok: true, page: { ...page, items } };
 }
 
+/** An agent asked for, refused as its creation would be: the caller's role and channel, its name, its language. */
+export async function agentRequestChecked(
+  deps: OpsDeps,
+  actor: Actor,
+  input: { name: string; language: string },
+  correlationId: string,
+): Promise<{ ok: true; value: { name: string; language: string } } | Failure> {
+  const denied = await mayRequest(deps, actor, { action: KIND.createAgent, correlationId });
+  if (denied) return denied;
+  const checked = validate(createAgentRequest, input);
+  if (!checked.ok) return checked;
+  return unknownLocale(checked.value.language) ?? checked;
+}
+
 /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
 export async function createAgent(
   deps: OpsDeps,
@@ -73,12 +87,8 @@ export async function createAgent(
   input: { name: string; language: string },
   correlationId: string,
 ): Promise<Result<Done>> {
-  const denied = await mayRequest(deps, actor, { action: KIND.createAgent, correlationId });
-  if (denied) return denied;
-  const checked = validate(createAgentRequest, input);
+  const checked = await agentRequestChecked(deps, actor, input, correlationId);
   if (!checked.ok) return checked;
-  const unknown = unknownLocale(checked.value.language);
-  if (unknown) return unknown;
   const params = checked.value;
   await record(deps, actor, correlationId, { action: KIND.createAgent, outcome: 'requested', params });
   // Names are not unique: the agents of this name now tell a lost answer's creation from the ones before it.

@@ -3,19 +3,15 @@
 // step's linked request (one `requested` row naming who it asks); a click or its expiry takes it once
 // (WorkflowSteps.take), so that of two clicks, or a click and the expiry, one acts.
 import { z } from 'zod';
-import { createAgentRequest } from '../provider/schemas.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from '../store/confirmations.js';
 import type { StepOrigin } from '../store/records.js';
 import type { StepRecord } from '../store/workflow-steps.js';
-import { createAgent } from './agents.js';
+import { agentRequestChecked, createAgent } from './agents.js';
 import type { Done } from './carry-out.js';
 import { attempt, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { KIND } from './kinds/index.js';
-import { unknownLocale } from './locales.js';
-import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
-import { validate } from './validate.js';
 
 export interface AgentInput {
   name: string;
@@ -42,12 +38,8 @@ export async function askToCreateAgent(
 ): Promise<Result<object>> {
   return attempt(deps, actor, { action: KIND.createAgent }, async (correlationId) => {
     await deps.store.steps.link(executionId, correlationId);
-    const denied = await mayRequest(deps, actor, { action: KIND.createAgent, correlationId });
-    if (denied) return denied;
-    const checked = validate(createAgentRequest, input);
+    const checked = await agentRequestChecked(deps, actor, input, correlationId);
     if (!checked.ok) return checked;
-    const unknown = unknownLocale(checked.value.language);
-    if (unknown) return unknown;
     const params = { ...checked.value, askedOf: actor.userId };
     await record(deps, actor, correlationId, { action: KIND.createAgent, outcome: 'requested', params });
     return { ok: true };
