@@ -79,6 +79,8 @@ function readBody(
     let size = 0;
     const finish = (result: ReadBody) => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // Removing the listener leaves the stream flowing: paused, nothing more is read from the socket.
+      request.pause();
       admission.leave();
       resolve(result);
     };
