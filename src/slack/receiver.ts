@@ -56,7 +56,12 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
   const warnOfRateLimit = rateLimitWarnings(logger);
   const warnOfRefusals = refusalWarnings(logger);
   const nowS = options.nowS ?? (() => Math.floor(Date.now() / 1000));
-  const unproven = new UnprovenBodies(UNPROVEN_BODIES_MAX, BODY_DEADLINE_MS, options.onUnprovenBodies);
+  const unproven = new UnprovenBodies(
+    UNPROVEN_BODIES_MAX,
+    BODY_DEADLINE_MS,
+    BODY_LIMIT_BYTES,
+    options.onUnprovenBodies,
+  );
   const admit = () => unproven.admit();
 
   /** The answer this receiver gives itself to a signed request, or undefined when Bolt answers it. */
