@@ -56,7 +56,12 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
   const warnOfRateLimit = rateLimitWarnings(logger);
   const warnOfRefusals = refusalWarnings(logger);
   const nowS = options.nowS ?? (() => Math.floor(Date.now() / 1000));
-  const unproven = new UnprovenBodies(UNPROVEN_BODIES_MAX, BODY_DEADLINE_MS, options.onUnprovenBodies);
+  const unproven = new UnprovenBodies(
+    UNPROVEN_BODIES_MAX,
+    BODY_DEADLINE_MS,
+    BODY_LIMIT_BYTES,
+    options.onUnprovenBodies,
+  );
   const admit = () => unproven.admit();
 
   /** The answer this receiver gives itself to a signed request, or undefined when Bolt answers it. */
@@ -84,9 +89,7 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
         if (signed.ok === false) {
           options.onRefused(signed.refusal);
           warnOfRefusals(signed.refusal);
-          // The rest of an unread body is not worth reading: the connection ends with the answer.
-          response.shouldKeepAlive = false;
-          return answer(response, signed.status, signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});
+          return answerAndClose(response, signed.status, signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});
         }
         if (signed.ok === 'unsigned') {
           // Answered here, never handed on: Bolt would read any other field of the unsigned body as a delivery.
@@ -141,7 +144,17 @@ function refusalWarnings(logger: Logger): (refusal: Refusal) => void {
   };
 }
 
-function answer(response: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+function answer(response: ServerResponse, status: number, headers: Record<string, string> = {}, onSent?: () => void) {
   response.writeHead(status, headers);
-  response.end();
+  response.end(onSent);
+}
+
+/**
+ * The rest of an unread body is not worth reading: the socket is destroyed once the answer is out, before Node
+ * would drain what the sender still sends (each byte drained is memory read and let go).
+ */
+function answerAndClose(response: ServerResponse, status: number, headers: Record<string, string>): void {
+  const { socket } = response;
+  response.shouldKeepAlive = false;
+  answer(response, status, headers, () => socket?.destroy());
 }

@@ -65,8 +65,9 @@ function header(request: IncomingMessage, name: string): string | undefined {
 type ReadBody = { rawBody: Buffer } | { refusal: 'too large' | 'unreadable' | Cutoff };
 
 /**
- * The body, up to `limit` bytes, while `admission` lasts; past the limit, or once the admission is withdrawn, the
- * rest is left unread (the answer closes the connection).
+ * The body, up to `limit` bytes, while `admission` lasts, copied into its room as it comes (so that the chunks Node
+ * reads die young); past the limit, or once the admission is withdrawn, the rest is left unread (the answer closes
+ * the connection).
  */
 function readBody(
   request: IncomingMessage,
@@ -75,20 +76,22 @@ function readBody(
   onChunk?: (chunk: Buffer) => void,
 ): Promise<ReadBody> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    const { room } = admission;
     let size = 0;
     const finish = (result: ReadBody) => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // Removing the listener leaves the stream flowing: paused, nothing more is read from the socket.
+      request.pause();
       admission.leave();
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return finish({ refusal: 'too large' });
+      if (size + chunk.length > limit) return finish({ refusal: 'too large' });
       onChunk?.(chunk);
-      chunks.push(chunk);
+      size += chunk.copy(room, size);
     };
-    const onEnd = () => finish({ rawBody: Buffer.concat(chunks, size) });
+    // Copied out of the room before the place is left to the next body.
+    const onEnd = () => finish({ rawBody: Buffer.from(room.subarray(0, size)) });
     const onError = () => finish({ refusal: 'unreadable' });
     // A connection that closes before the body ends: nothing can be answered, but nothing waits for it either.
     const onClose = () => finish({ refusal: 'unreadable' });

@@ -9,6 +9,11 @@
 export type Cutoff = 'too slow' | 'too many';
 
 export interface Admission {
+  /**
+   * Room for the body, the place's own and reused by the bodies read after it: bodies read and let go by the
+   * thousand leave nothing behind for V8 to collect, only what the 8 rooms hold.
+   */
+  readonly room: Buffer;
   /** Calls `listener` if the body must stop being read: at its deadline, or when a newer body takes its place. */
   onCutoff(listener: (cutoff: Cutoff) => void): void;
   /** The body is in (or refused): its place is free again. */
@@ -22,11 +27,14 @@ interface Place {
 export class UnprovenBodies {
   /** Oldest first, as a Set keeps its insertion order. */
   readonly #waiting = new Set<Place>();
+  /** Rooms of places left, for the next bodies admitted. */
+  readonly #rooms: Buffer[] = [];
 
   /** `onCount` is told how many bodies are being read whenever that changes. */
   constructor(
     readonly capacity: number,
     readonly deadlineMs: number,
+    readonly bodyLimit: number,
     readonly onCount: (count: number) => void,
   ) {}
 
@@ -37,9 +45,12 @@ export class UnprovenBodies {
       oldest?.cut('too many');
     }
     let listener: ((cutoff: Cutoff) => void) | undefined;
+    const room = this.#rooms.pop() ?? Buffer.allocUnsafeSlow(this.bodyLimit);
     const leave = () => {
       clearTimeout(timer);
-      if (this.#waiting.delete(place)) this.onCount(this.#waiting.size);
+      if (!this.#waiting.delete(place)) return;
+      this.#rooms.push(room);
+      this.onCount(this.#waiting.size);
     };
     const place: Place = {
       cut: (cutoff) => {
@@ -52,6 +63,7 @@ export class UnprovenBodies {
     this.#waiting.add(place);
     this.onCount(this.#waiting.size);
     return {
+      room,
       onCutoff: (next) => {
         listener = next;
       },

@@ -86,6 +86,15 @@ describe('a forged body', () => {
     expect(await refused(eventsUrl, 'too large')).toBe(before + 2);
   });
 
+  it('refused from its headers with a megabyte of it already sent is still answered 413', async () => {
+    const { eventsUrl } = await startApp();
+
+    // The app leaves the rest unread and destroys the connection once the answer is out; left to Node, the
+    // connection ended with no answer at all.
+    const declared = await forged(eventsUrl, { 'content-length': String(4 * MiB) }, Buffer.alloc(MiB, 'a'));
+    expect((await declared.answered).status).toBe(413);
+  });
+
   it('still arriving at its deadline is answered 408 and its connection closed', async () => {
     const { eventsUrl } = await startApp();
     const before = await refused(eventsUrl, 'too slow');
