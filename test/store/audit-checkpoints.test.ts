@@ -61,7 +61,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(first).toMatchObject({ rows: 1200, from: { id: 0 }, end: { id: 1200 } });
       // Pages of at most 250 rows, each read on its own.
       expect(Math.max(...reads.map((read) => read.rows))).toBeLessThanOrEqual(250);
-      expect(reads.filter((read) => read.text.includes('FROM audit_events WHERE id > ?')).length).toBeGreaterThan(4);
+      expect(reads.filter((read) => read.text.includes('ORDER BY id LIMIT')).length).toBeGreaterThanOrEqual(1200 / 250);
       expect(await checkpoints(sql)).toEqual([{ id: 1200 }]);
 
       reads.length = 0;
