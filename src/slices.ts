@@ -7,6 +7,25 @@ const SLICE = 2_000;
 /** Resolves after the event loop has run whatever became due (I/O included). */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Wall-clock milliseconds a walk over a long table holds the event loop before letting it turn: what an ack due
+ * meanwhile waits, however long each of the walk's steps turns out to be on a busy machine.
+ */
+export const SLICE_MS = 4;
+
+/**
+ * For work done in steps of any cost (a page of rows read and hashed): the returned function, awaited after each step,
+ * lets the event loop turn once the steps since the last turn have run SLICE_MS, and is a no-op until then.
+ */
+export function turnsOnTime(): () => Promise<void> {
+  let began = performance.now();
+  return async () => {
+    if (performance.now() - began < SLICE_MS) return;
+    await nextTurn();
+    began = performance.now();
+  };
+}
+
 /** Calls `visit` on every item in order, yielding to the event loop between slices. */
 export async function eachInSlices<T>(items: readonly T[], visit: (item: T) => void): Promise<void> {
   for (let start = 0; start < items.length; start += SLICE) {

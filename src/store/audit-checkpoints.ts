@@ -4,12 +4,16 @@
 // through it, or cut before it, is refused. What lies before it is verified again by `npm run audit -- --verify`,
 // which reads no checkpoint (docs/decisions.md says what each check sees).
 import { z } from 'zod';
-import { nextTurn } from '../slices.js';
-import { CHAIN_START, ChainBroken, type ChainLink, verifiedRows } from './audit-chain.js';
+import { turnsOnTime } from '../slices.js';
+import { CHAIN_START, ChainBroken, type ChainLink, verifiedPages } from './audit-chain.js';
 import type { Sql } from './sql.js';
 
-/** Rows hashed between turns of the event loop: about a millisecond of work. */
-const VERIFY_SLICE_ROWS = 250;
+/**
+ * Rows read and hashed at a time, a fraction of a slice (SLICE_MS): the loop turns on time, not per page. On SQLite
+ * the read itself runs on the event loop, and a page alive across a garbage collection is copied by it, so pages are
+ * smaller; on Postgres each page is a round trip.
+ */
+const VERIFY_PAGE_ROWS = { sqlite: 100, postgres: 250 } as const;
 
 export interface VerifiedChain {
   /** The last row verified: the chain's end when the walk began (CHAIN_START for an empty log). */
@@ -51,18 +55,19 @@ async function lastTrusted(sql: Sql): Promise<ChainLink | undefined> {
 }
 
 /**
- * Verifies the chain from its last checkpoint to its present end, a slice at a time with a turn of the event loop
- * between slices, and checkpoints the end reached. Throws ChainBroken at the first row that breaks the chain.
+ * Verifies the chain from its last checkpoint to its present end, a slice of time at a time with a turn of the event
+ * loop between slices, and checkpoints the end reached. Throws ChainBroken at the first row that breaks the chain.
  */
 export async function verifyFromCheckpoint(sql: Sql, now: () => Date): Promise<VerifiedChain> {
   const from = await lastTrusted(sql);
   const upTo = idRow.parse(await sql.get(LAST_ROW))?.id ?? 0;
   let end = from ?? CHAIN_START;
   let rows = 0;
-  const walk = { from, upTo, pageRows: VERIFY_SLICE_ROWS, betweenPages: nextTurn };
-  for await (const row of verifiedRows(sql, walk)) {
-    end = { id: row.id, hash: row.hash as string };
-    rows++;
+  const walk = { from, upTo, pageRows: VERIFY_PAGE_ROWS[sql.dialect.name], betweenPages: turnsOnTime() };
+  for await (const page of verifiedPages(sql, walk)) {
+    const last = page.at(-1);
+    if (last) end = { id: last.id, hash: last.hash as string };
+    rows += page.length;
   }
   if (rows > 0) await sql.run(WRITE, [end.id, end.hash, now().toISOString()]);
   return { end, from: from ?? CHAIN_START, rows };

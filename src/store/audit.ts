@@ -3,7 +3,7 @@
 // even a bug or a hand-typed statement can rewrite history; each row's hash chains it to the one before
 // (audit-chain.ts), so an edit made around the triggers is found by `npm run audit -- --verify`.
 import { z } from 'zod';
-import { nextTurn } from '../slices.js';
+import { turnsOnTime } from '../slices.js';
 import {
   breakIn,
   CHAIN_START,
@@ -381,13 +381,14 @@ export class AuditLog {
 
   /**
    * The rows that succeeded and name a target, in id order, up to the id `end` (a verified end of the chain), for what
-   * is rebuilt from the log. A window of ids at a time, with a turn of the event loop between windows, so that memory
-   * stays flat and no read holds the event loop at any size. Each row yielded is checked against its own hash, and no
+   * is rebuilt from the log. A window of ids at a time, the event loop turning between windows once they have held it
+   * for a slice (SLICE_MS), so that memory stays flat and no read holds the event loop at any size. Each row yielded is checked against its own hash, and no
    * id may be missing: an edit of a row the answer rests on is refused wherever it is (ChainBroken).
    */
   async *changesUpTo(end: number): AsyncGenerator<AuditEvent> {
+    const turn = turnsOnTime();
     for (let from = 0; from < end; from += CHANGES_WINDOW) {
-      if (from > 0) await nextTurn();
+      if (from > 0) await turn();
       const to = Math.min(from + CHANGES_WINDOW, end);
       const [counted, rows] = await Promise.all([
         this.sql.get<{ count: number }>(WINDOW_COUNT, [from, to]),

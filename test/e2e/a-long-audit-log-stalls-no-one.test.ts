@@ -1,6 +1,7 @@
 // At tens of thousands of audit rows, `/voice export as of`, `/voice changes since` and `/voice history` are
 // acknowledged at once and answer from the verified log, while another person's `/voice help` is acknowledged as they
-// run: the chain is verified a slice at a time, from its last checkpoint on, and the log replayed a window at a time.
+// run: the chain is verified, from its last checkpoint on, and the log replayed, each letting the event loop turn
+// whenever it has held it for a slice of time.
 // A second read verifies only the rows after the checkpoint the first wrote; an edit after it is refused by all three.
 // How long each takes at 1,000,000 rows is the benchmark's (bench/history.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
