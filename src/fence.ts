@@ -5,7 +5,8 @@
 //
 // A replica that keeps its liveness but is paused (a frozen VM, a stopped process) renews no lease meanwhile: a change
 // also sends nothing once its leases have lapsed by its own clocks (ops/locks.ts, LeaseDeadline), and the reconciler
-// waits until a lapsed lease can no longer be sending before it settles the change.
+// waits until a lapsed lease can no longer be sending before it settles the change. The reconciler's own passes send
+// only while the background lease they began under holds, on the same deadline (reconcile/background-lease.ts).
 //
 // A change knows the epoch it began under because its locks hand it (ops/locks.ts), not from an ambient store: on
 // Node 20 an AsyncLocalStorage in use turns on async hooks for every promise of the process.
@@ -24,7 +25,7 @@ export class Fence {
     return this.liveness.held && this.liveness.epoch === epoch;
   }
 
-  /** Whether a change may be sent to the provider now by work that holds no locks of its own (the reconciler's). */
+  /** Whether this replica may send the provider a change now: it holds its liveness (every client checks it). */
   mayChange(): boolean {
     return this.liveness.held;
   }

@@ -269,7 +269,7 @@ export { atomically, newCorrelationId, record } from './context.js';
 export type { OpsDeps } from './deps.js';
 export { auditParamsOf, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
-export { ResourceLocks, runsAnywhere } from './locks.js';
+export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
 export { announce, announcementsChannel } from './notify.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';

@@ -86,6 +86,10 @@ const RENEWALS_PER_TTL = 6;
  */
 const leaseMarginMs = (ttlMs: number): number => ttlMs / 4;
 
+/** The deadline of a lease that lasts `ttlMs`: it holds its time to live less the margin after each take asked for. */
+export const leaseDeadline = (ttlMs: number, clocks?: DeadlineClocks): LeaseDeadline =>
+  new LeaseDeadline(ttlMs - leaseMarginMs(ttlMs), clocks);
+
 const LAPSED = "a change's leases lapsed while it was under way (was this process paused?): it sends nothing more";
 
 /**
@@ -117,7 +121,7 @@ export class ResourceLocks {
     const names = [changeName(correlationId), ...keys.map(lockName)];
     const holder = `${correlationId} ${randomUUID()}`;
     const epoch = this.fence.epoch;
-    const deadline = new LeaseDeadline(ttlMs - leaseMarginMs(ttlMs));
+    const deadline = leaseDeadline(ttlMs);
     // Begun under this liveness, and sent only while its leases hold: should either end meanwhile (the process lost
     // its session, or was frozen past its leases), the change sends nothing more (fence.ts).
     const held: Held = {

@@ -1,15 +1,30 @@
 // Background work (the reconciler's passes, the expiry of approvals) runs in one replica at a time: the one holding
 // the `background` lease. Every replica tries to take it on each beat, and the holder renews it; when the holder
 // dies, its lease expires and another replica takes over within one time to live.
+//
+// A pass begun under the lease acts only while the lease holds by this process's own clocks, as a change does under
+// its locks (ops/locks.ts): a replica paused past its lease, which another replica may then have taken over, sends
+// nothing on waking. Each holding is a term of its own, begun by a take that found the lease free and moved on by each
+// renewal answered before its deadline; a take after the deadline passed begins a new term, which the pass begun
+// under the old one is no part of.
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
+import { type DeadlineClocks, type Held, leaseDeadline } from '../ops/api.js';
 import type { Liveness } from '../store/liveness.js';
 import type { LeasesRepo } from '../store/store.js';
 
 const NAME = 'background';
 
+/** One holding of the lease: its deadline, and the liveness epoch it was taken under. */
+interface Term {
+  deadline: ReturnType<typeof leaseDeadline>;
+  epoch: number;
+}
+
 export class BackgroundLease {
   #held = false;
+  /** The holding under way, if any. */
+  #term?: Term;
   #beat?: NodeJS.Timeout;
   #stopped = false;
   /** The take under way, which a stop waits for before it gives the lease back. */
@@ -17,11 +32,13 @@ export class BackgroundLease {
 
   /** `liveness` names this process (in the lease and the metrics), and says whether it may hold anything. */
   constructor(
-    private readonly liveness: Pick<Liveness, 'replica' | 'held'>,
+    private readonly liveness: Pick<Liveness, 'replica' | 'held' | 'epoch'>,
     private readonly leases: LeasesRepo,
     private readonly ttlMs: number,
     private readonly logger: Logger,
     private readonly metrics: Metrics,
+    /** What the lease's deadline is read on; replaced by tests. */
+    private readonly clocks?: DeadlineClocks,
   ) {}
 
   get replica(): string {
@@ -36,6 +53,8 @@ export class BackgroundLease {
   /** Takes or renews the lease; whether this replica holds it. A database that cannot be reached holds nothing. */
   async hold(): Promise<boolean> {
     if (this.#stopped) return false;
+    const fresh: Term = { deadline: leaseDeadline(this.ttlMs, this.clocks), epoch: this.liveness.epoch };
+    const asked = fresh.deadline.ask();
     // A replica that lost its liveness may have been taken over: it runs no background work until it has it back.
     this.#taking = this.liveness.held
       ? this.leases.take(NAME, this.replica, this.ttlMs).catch((error: unknown) => {
@@ -44,6 +63,14 @@ export class BackgroundLease {
         })
       : Promise.resolve(false);
     const held = await this.#taking;
+    const term = this.#term;
+    if (!held || this.#stopped) this.#term = undefined;
+    // Renewed while the term holds, under the same liveness, the term goes on; otherwise a new one begins.
+    else if (term !== undefined && term.epoch === fresh.epoch && this.#holds(term)) term.deadline.renewed(asked);
+    else {
+      fresh.deadline.taken(asked);
+      this.#term = fresh;
+    }
     if (held !== this.#held) {
       this.logger.info(
         { replica: this.replica },
@@ -53,6 +80,26 @@ export class BackgroundLease {
     this.#held = held;
     this.metrics.backgroundLease(this.replica, held);
     return held;
+  }
+
+  /**
+   * The lease as work begun now holds it (the held term, if any), for `ProviderClient.forChange`: the work may act
+   * while that term holds by this process's clocks, under the liveness it was taken under. Once it lapsed, or the
+   * lease was lost, it never holds again, even when the lease is taken anew: work begun then starts under the new
+   * term.
+   */
+  term(): Held {
+    const term = this.#term;
+    const live = () => term !== undefined && this.liveness.held && this.liveness.epoch === term.epoch;
+    return {
+      mayStillAct: () => live() && this.#holds(term),
+      lapsed: () => live() && !this.#holds(term),
+    };
+  }
+
+  /** Whether `term` is the term under way and its deadline has not passed. */
+  #holds(term: Term | undefined): boolean {
+    return term !== undefined && this.#term === term && term.deadline.holds();
   }
 
   /** Renews (or tries to take) the lease three times per time to live, so that it never lapses while held. */
@@ -67,6 +114,7 @@ export class BackgroundLease {
     this.#stopped = true;
     clearInterval(this.#beat);
     await this.#taking;
+    this.#term = undefined;
     if (this.#held) await this.leases.release(NAME, this.replica).catch(() => {});
     this.#held = false;
     this.metrics.backgroundLease(this.replica, false);

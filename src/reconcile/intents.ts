@@ -49,6 +49,7 @@ export interface Unknowns {
  * Resolves the open intents whose change runs nowhere: each one opened before `settledBefore`, and, however young,
  * each one whose replica has died. A change the provider does not answer for stays open and is tried again once its
  * back-off is over; the others are resolved meanwhile, and the provider's error is thrown to the caller at the end.
+ * A change withheld (see fence.ts) stops the resolving at once.
  */
 export async function resolveIntents(
   deps: OpsDeps,
@@ -69,7 +70,8 @@ export async function resolveIntents(
       if (await resolveOne(deps, tell, unknowns.tellBatch, reads, intent, settled)) resolved += 1;
       unknowns.backOff.settled(id);
     } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
+      // Withheld, the change was not sent (the pass's lease may have lapsed, or its liveness ended): the pass stops.
+      if (!(error instanceof ProviderError) || error.kind === 'withheld') throw error;
       unknowns.backOff.failed(id, deps.now());
       unanswered ??= error;
     }

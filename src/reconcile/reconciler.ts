@@ -2,7 +2,8 @@
 // stop mid-call are resolved, and changes made outside Voice Ops are noticed. One pass at a time; a provider that
 // does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
 // interval at 0: that is the app's own bookkeeping, not watching. Of several replicas, only the one holding the
-// background lease makes passes.
+// background lease makes passes, and a pass acts only while the lease it began under holds (background-lease.ts):
+// paused past it, the replica sends nothing more on waking, and the pass stops there.
 import type { Logger } from '../log.js';
 import {
   type Actor,
@@ -116,8 +117,8 @@ export class Reconciler {
   }
 
   /** Batches whose process died are never continued by themselves: their requesters are told, and may resume. */
-  async #interruptAbandonedBatches(): Promise<void> {
-    for (const { actor, view } of await interruptAbandoned(this.#deps)) {
+  async #interruptAbandonedBatches(deps: OpsDeps): Promise<void> {
+    for (const { actor, view } of await interruptAbandoned(deps)) {
       await this.#options.tellInterrupted(actor, view).catch((error: unknown) => {
         this.#logger.warn({ err: error, batchId: view.id }, 'could not tell a requester that their batch stopped');
       });
@@ -125,27 +126,47 @@ export class Reconciler {
   }
 
   async #pass(): Promise<void> {
-    if (!(await this.#options.lease.hold())) return;
+    const { lease } = this.#options;
+    if (!(await lease.hold())) return;
+    // Every change the pass sends (a map sent again) goes through a client fenced by the lease it began under, as a
+    // change's are by its locks; and the pass goes on to its next step only while that lease holds.
+    const term = lease.term();
+    const deps: OpsDeps = { ...this.#deps, provider: this.#deps.provider.forChange(term) };
+    const goOn = () => {
+      if (!term.mayStillAct()) throw new ProviderError('withheld', 'the background lease may have lapsed');
+    };
     let ok = false;
     try {
       const unknowns = { backOff: this.#backOff, tellBatch: this.#options.tellSettled };
       // A change the provider did not answer for waits for its next try; what needs no answer of it goes on meanwhile.
-      const unanswered = await resolveIntents(this.#deps, this.#tell, this.#settledBefore(), unknowns).then(
+      const unanswered = await resolveIntents(deps, this.#tell, this.#settledBefore(), unknowns).then(
         () => undefined,
         (error: unknown) => {
-          if (error instanceof ProviderError) return error;
+          if (error instanceof ProviderError && error.kind !== 'withheld') return error;
           throw error;
         },
       );
-      await this.#interruptAbandonedBatches();
+      goOn();
+      await this.#interruptAbandonedBatches(deps);
+      goOn();
       // After the changes they wait on are settled: a step then ends with what its change did.
-      await settleSteps(this.#deps);
+      await settleSteps(deps);
       if (unanswered) throw unanswered;
-      if (this.#options.intervalS > 0) await detectDrift(this.#deps, this.#options.now);
+      goOn();
+      if (this.#options.intervalS > 0) await detectDrift(deps, this.#options.now);
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;
       ok = true;
     } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'withheld') {
+        this.#logger.warn(
+          { err: error },
+          term.lapsed()
+            ? 'a reconciliation pass stopped: the background lease it began under may have lapsed (was this process paused?); it sends nothing more, and passes resume once the lease is held again'
+            : 'a reconciliation pass stopped: this replica lost its liveness; passes resume once it holds it and the lease again',
+        );
+        return;
+      }
       if (!(error instanceof ProviderError)) {
         this.#logger.error({ err: error }, 'a reconciliation pass failed');
         return;

@@ -235,6 +235,66 @@ it('a buy at the provider when its replica paused, carried out late, is refused 
   expect(bed.sandbox.requestCount('buyNumber') - sent).toBe(1);
 });
 
+it("a replica paused while its reconciler sends a map again sends nothing on waking: the other replica's reconciler took the background lease over", async () => {
+  const replicas = await startReplicas(bed, 2, PAUSABLE);
+  // The replica that runs the background work, and the other.
+  const runsPasses = (app: Replica) =>
+    app.entries().some((entry) => entry.msg === 'this replica runs the background work');
+  const [h, o] = await until(
+    () => Promise.resolve(replicas.filter(runsPasses)),
+    (holding) => holding.length === 1,
+    'one replica to run the background work',
+  ).then(([holder]) => [holder, replicas.find((app) => app !== holder)]);
+  if (!h || !o) throw new Error('two replicas');
+  const number = await availableNumber(bed.sandbox, 'NL');
+  await providerCall(bed.sandbox, 'POST', '/buy-phone-number', { number });
+  const agent = String(
+    (await providerCall(bed.sandbox, 'POST', '/ai-agents', { name: 'Resent desk', language: 'en-GB' })).id,
+  );
+  // The map's answer is lost twice, so its outcome is unknown; the reconciler's resend then waits out a 429.
+  bed.sandbox.faults.inject('mapNumber', { type: 'lose_answer' }, { times: 2 });
+  bed.sandbox.faults.inject('mapNumber', { type: 'rate_limit', retryAfterSeconds: RETRY_AFTER_S }, { times: 1 });
+  const sent = bed.sandbox.requestCount('mapNumber');
+  const answers = `paused-map-${++asked}`;
+  const command = slashCommand({
+    text: `map ${number} ${agent}`,
+    userId: OPERATOR,
+    responseUrl: bed.slack.respondUrl(answers),
+  });
+  expect((await postToSlackApp(o.eventsUrl, SIGNING_SECRET, command)).status).toBe(200);
+  await answerOfPaused(answers, 'UNKNOWN');
+  // Paused while its reconciler waits to send the map again, as the provider asked.
+  await until(
+    () => h.entries().some((entry) => entry.msg === 'provider request' && entry.status === 429),
+    Boolean,
+    "the 429 to reach the reconciler's replica",
+  );
+  expect(bed.sandbox.requestCount('mapNumber') - sent).toBe(3);
+
+  // The other replica takes the background lease over once it lapsed, sends the map again and settles it.
+  const told = await paused(h, () => reconciled(answers));
+  expect(shownText(told)).toContain(number);
+  expect(bed.sandbox.requestCount('mapNumber') - sent).toBe(4);
+
+  // On waking its pass finds the background lease it began under lapsed, on its own clocks, and stops unsent.
+  const woke = await until(
+    () => ({
+      stopped: h.entries().some((entry) => String(entry.msg).startsWith('a reconciliation pass stopped')),
+      maps: bed.sandbox.requestCount('mapNumber') - sent,
+    }),
+    (seen) => seen.stopped || seen.maps > 4,
+    'the paused reconciler to stop, or send',
+    SETTLED_MS,
+  );
+  expect(woke.maps, 'nothing more reached the provider').toBe(4);
+  await logged(h, 'a reconciliation pass stopped: the background lease it began under may have lapsed');
+  await logged(h, 'a change was not sent to the provider');
+  expect(await metricValue(h.eventsUrl.replace('/slack/events', ''), 'voice_ops_changes_withheld_total')).toBe(1);
+  const rows = await rowsOfChange('routing.map');
+  expect(rows.map(step)).toEqual(['routing.map requested', 'routing.map unknown', 'routing.map succeeded']);
+  expect(rows.at(-1)?.params).toMatchObject({ reconciled: true });
+});
+
 it('a replica that is not paused waits out a 429 longer than its leases, renewing them meanwhile, and buys once', async () => {
   const [a] = await startReplicas(bed, 2, PAUSABLE);
   if (!a) throw new Error('two replicas');
