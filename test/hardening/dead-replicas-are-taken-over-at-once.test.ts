@@ -46,6 +46,14 @@ const tookOver = (app: Replica) =>
     'the survivor to find the other replica dead',
   );
 
+/** What the reconciler tells the requester on `answers` once it has checked with the provider. */
+const reconcilerAnswer = (answers: string) =>
+  bed.slack.waitFor(
+    RESPONSE_URL,
+    (call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider'),
+    { timeoutMs: 30_000 },
+  );
+
 it('a replica killed mid-buy: the other resolves the buy and tells the requester, without waiting for a lease', async () => {
   const a = await replica();
   const b = await replica();
@@ -55,11 +63,7 @@ it('a replica killed mid-buy: the other resolves the buy and tells the requester
   // The provider carries out the request it had, as a real one does after its client has gone.
   bed.sandbox.faults.clear();
 
-  const told = await bed.slack.waitFor(
-    RESPONSE_URL,
-    (call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider'),
-    { timeoutMs: 30_000 },
-  );
+  const told = await reconcilerAnswer(answers);
   expect(shownText(told)).toContain(`Bought *${number}*`);
   await tookOver(b);
   const { trail, events } = await inspectDatabase(bed.database);
@@ -86,11 +90,7 @@ it("a dead replica's change the provider could not show at the first look is res
   // The provider answers again, and carries out the buy it held.
   bed.sandbox.faults.clear();
 
-  const told = await bed.slack.waitFor(
-    RESPONSE_URL,
-    (call) => call.responseUrlId === answers && shownText(call).includes('checked with the provider'),
-    { timeoutMs: 30_000 },
-  );
+  const told = await reconcilerAnswer(answers);
   expect(shownText(told)).toContain(`Bought *${number}*`);
   const { trail } = await inspectDatabase(bed.database);
   expect(trail).toEqual(['number.buy requested', 'number.buy confirmed', 'number.buy succeeded']);
