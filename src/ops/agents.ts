@@ -54,10 +54,7 @@ export async function listAgents(
     request,
     filter,
   );
-  const records = await deps.store.routes.ofAgents(
-    page.items.map((agent) => agent.id),
-    deps.delivery?.records,
-  );
+  const records = await deps.store.routes.ofAgents(page.items.map((agent) => agent.id));
   const items = page.items.map((agent) => ({
     ...agent,
     language: records.get(agent.id)?.language,

@@ -70,7 +70,7 @@ export async function findAgents(
     try {
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
-        const records = (await deps.store.routes.ofAgents([agent.id], deps.delivery?.records)).get(agent.id);
+        const records = (await deps.store.routes.ofAgents([agent.id])).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
         const card = { ...agent, language: records?.language, numbers: records?.numbers ?? [] };
         return { ok: true, kind: 'card', card: { agent: card, history: history.items } };

@@ -21,7 +21,7 @@ export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Mi
     if (!key.success) return args.next();
     const seen = await keys.firstSeen(key.data);
     if (seen.first) {
-      deliveryIn(args.context)?.noteVersionsSeen(seen.settingsVersion, seen.records);
+      deliveryIn(args.context)?.noteSettingsVersion(seen.settingsVersion);
       return args.next();
     }
     logger.info({ delivery: key.data, retry: args.context.retryNum }, 'dropped a repeated delivery');

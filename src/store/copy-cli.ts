@@ -95,17 +95,13 @@ interface Table {
   key: string[];
 }
 
-// Kept by triggers as the rows of other tables arrive (migrations 15 and 16): the copy's own inserts set it going.
-const KEPT_BY_TRIGGERS = new Set(['records_version']);
-
-/** The app's tables as the file's schema has them: every table but SQLite's own and those triggers keep. */
+/** The app's tables as the file's schema has them: every table but SQLite's own. */
 function tablesOf(db: Database): Table[] {
   const names = db
     .prepare<[], { name: string }>(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
     )
-    .all()
-    .filter(({ name }) => !KEPT_BY_TRIGGERS.has(name));
+    .all();
   const columnsOf = db.prepare<[string], { name: string; pk: number }>(
     'SELECT name, pk FROM pragma_table_info(?) ORDER BY cid',
   );

@@ -1,15 +1,12 @@
 // Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once.
 import { z } from 'zod';
-import { RecordsMemo, type RecordsSeen } from './records-memo.js';
 import { SETTINGS_VERSION } from './settings.js';
 import type { Sql } from './sql.js';
 
 const recorded = z.object({
   key: z.string(),
   settings_version: z.coerce.number(),
-  records_version: z.coerce.number(),
 });
-const RECORDS_VERSION = 'SELECT COALESCE((SELECT version FROM records_version WHERE id = 1), 0)';
 
 export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 
@@ -18,13 +15,12 @@ const MAX_BATCH = 100;
 
 // A key older than the TTL counts as new and is taken over, so the answer never depends on pruning. The keys the
 // statement inserted or took over come back: those are seen for the first time. Each comes back with the settings'
-// version and the records', read in the same statement: a delivery then knows whether the settings (or the routes and
-// languages a page of agents shows) changed since this replica last read them without a round trip of its own (see
-// ops/settings-in-force.ts and records-memo.ts).
+// version, read in the same statement: a delivery then knows whether the settings changed since this replica last read
+// them without a round trip of its own (see ops/settings-in-force.ts).
 const recordText = (count: number) => `
   INSERT INTO delivery_keys (key, seen_at) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}
   ON CONFLICT (key) DO UPDATE SET seen_at = excluded.seen_at WHERE delivery_keys.seen_at <= ?
-  RETURNING key, (${SETTINGS_VERSION}) AS settings_version, (${RECORDS_VERSION}) AS records_version`;
+  RETURNING key, (${SETTINGS_VERSION}) AS settings_version`;
 const RECORD: string[] = [];
 const record = (count: number): string => {
   RECORD[count] ??= recordText(count);
@@ -37,8 +33,8 @@ export interface Pruning {
   lastAt: number;
 }
 
-/** A delivery's key recorded: a repeat, or the first, with the settings' version and the records as it found them. */
-export type Seen = { first: false } | { first: true; settingsVersion: number; records: RecordsSeen };
+/** A delivery's key recorded: a repeat, or the first, with the settings' version it found. */
+export type Seen = { first: false } | { first: true; settingsVersion: number };
 
 interface Waiting {
   key: string;
@@ -55,20 +51,18 @@ export class DeliveryKeys {
   readonly #ttlMs: number;
   readonly #now: () => Date;
   readonly #pruning: Pruning;
-  readonly #records: RecordsMemo;
   readonly #waiting: Waiting[] = [];
 
   constructor(
     private readonly sql: Sql,
-    options: { ttlMs?: number; now?: () => Date; pruning: Pruning; records?: RecordsMemo },
+    options: { ttlMs?: number; now?: () => Date; pruning: Pruning },
   ) {
     this.#ttlMs = options.ttlMs ?? DEFAULT_DELIVERY_KEY_TTL_MS;
     this.#now = options.now ?? (() => new Date());
     this.#pruning = options.pruning;
-    this.#records = options.records ?? new RecordsMemo();
   }
 
-  /** The first caller with this key within the TTL is told so, with the versions found; every repeat is not. */
+  /** The first caller with this key within the TTL is told so, with the settings' version found; every repeat is not. */
   firstSeen(key: string): Promise<Seen> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ key, resolve, reject });
@@ -92,7 +86,7 @@ export class DeliveryKeys {
     }
   }
 
-  /** Records the keys; returns those seen for the first time, each with the versions found. */
+  /** Records the keys; returns those seen for the first time, each with the settings' version found. */
   async #record(keys: string[]): Promise<Map<string, Seen>> {
     const now = this.#now().getTime();
     const cutoff = new Date(now - this.#ttlMs).toISOString();
@@ -105,11 +99,6 @@ export class DeliveryKeys {
     const seenAt = new Date(now).toISOString();
     const params = [...keys.flatMap((key) => [key, seenAt]), cutoff];
     const rows = (await this.sql.all(record(keys.length), params)).map((row) => recorded.parse(row));
-    return new Map(
-      rows.map((row) => [
-        row.key,
-        { first: true, settingsVersion: row.settings_version, records: this.#records.seen(row.records_version) },
-      ]),
-    );
+    return new Map(rows.map((row) => [row.key, { first: true, settingsVersion: row.settings_version }]));
   }
 }

@@ -2,7 +2,6 @@
 // a number's capabilities (from the search results it was bought from) and an agent's language (from its creation).
 import { z } from 'zod';
 import { jsonText } from './columns.js';
-import { RecordsMemo } from './records-memo.js';
 import type { Dialect, Sql } from './sql.js';
 
 const capabilityRow = z.object({
@@ -29,16 +28,13 @@ const capabilitiesOf = (dialect: Dialect) =>
 export class LearnedFacts {
   readonly #now: () => Date;
   readonly #capabilities: string;
-  /** Told of each write of an agent's language, which pages of agents show. */
-  readonly #memo: RecordsMemo;
 
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date; memo?: RecordsMemo } = {},
+    options: { now?: () => Date } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#capabilities = capabilitiesOf(sql.dialect);
-    this.#memo = options.memo ?? new RecordsMemo();
   }
 
   async rememberNumber(phoneNumber: string, capabilities: string[]): Promise<void> {
@@ -59,12 +55,10 @@ export class LearnedFacts {
   }
 
   async rememberAgent(agentId: string, language: string): Promise<void> {
-    this.#memo.wrote();
     await this.sql.write(REMEMBER_AGENT, [agentId, language, this.#now().toISOString()]);
   }
 
   async forgetAgent(agentId: string): Promise<void> {
-    this.#memo.wrote();
     await this.sql.write(FORGET_AGENT, [agentId]);
   }
 }

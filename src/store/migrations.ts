@@ -672,6 +672,29 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
           'awaiting_approval', 'approved', 'unknown'));
     `,
   },
+  {
+    version: 19,
+    name: "records' version dropped: a page of agents reads its records each time",
+    // Versions 15 and 16 kept it so that a page of agents could be answered from memory, saving one small query; the
+    // triggers cost every write of a route a second row to lock, and one deadlock to work around.
+    sqlite: `
+      DROP TRIGGER routes_insert;
+      DROP TRIGGER routes_update;
+      DROP TRIGGER routes_delete;
+      DROP TRIGGER agent_facts_insert;
+      DROP TRIGGER agent_facts_update;
+      DROP TRIGGER agent_facts_delete;
+      DROP TABLE records_version;
+    `,
+    postgres: `
+      DROP TRIGGER routes_changing ON routes;
+      DROP TRIGGER agent_facts_changing ON agent_facts;
+      DROP TRIGGER routes_truncated ON routes;
+      DROP TRIGGER agent_facts_truncated ON agent_facts;
+      DROP FUNCTION records_changed();
+      DROP TABLE records_version;
+    `,
+  },
 ];
 
 /** A shared step in one engine's dialect. */

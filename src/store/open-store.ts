@@ -21,7 +21,6 @@ import { SchemaVersionError } from './migrations.js';
 import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
-import { RecordsMemo } from './records-memo.js';
 import { RoutingRecords } from './routes.js';
 import { SettingsRows } from './settings.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
@@ -88,10 +87,9 @@ type RepoMakers = { [K in keyof Repos]: (sql: Sql, inTransaction: boolean) => Re
 
 function repoMakers(options: StoreOptions & { now: () => Date; replica: string }): RepoMakers {
   const { now, replica } = options;
-  // Shared by every binding, so that keys are pruned once per time to live, not once per transaction, and pages of
-  // agents' records read by one are kept for the next.
+  // Shared by every binding, so that keys are pruned once per time to live, not once per transaction, and the chain
+  // verified by one is not verified again by the next.
   const pruning = { lastAt: Number.NEGATIVE_INFINITY };
-  const records = new RecordsMemo();
   const verifier = new ChainVerifier(now);
   return {
     audit: (sql, inTransaction) => new AuditLog(sql, { now, inTransaction, verifier }),
@@ -99,10 +97,10 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     confirmations: (sql) => new Confirmations(sql, { now }),
     approvals: (sql) => new Approvals(sql, { now }),
     intents: (sql) => new Intents(sql, { now, replica }),
-    routes: (sql, inTransaction) => new RoutingRecords(sql, { now, memo: records, inTransaction }),
-    facts: (sql) => new LearnedFacts(sql, { now, memo: records }),
+    routes: (sql) => new RoutingRecords(sql, { now }),
+    facts: (sql) => new LearnedFacts(sql, { now }),
     snapshot: (sql) => new ProviderSnapshot(sql),
-    deliveries: (sql) => new DeliveryKeys(sql, { now, pruning, records }),
+    deliveries: (sql) => new DeliveryKeys(sql, { now, pruning }),
     openAnnouncements: (sql) => new OpenAnnouncements(sql),
     leases: (sql) => new Leases(sql, { now, replica }),
     batches: (sql) => new Batches(sql, { now }),

@@ -2,7 +2,6 @@
 // so these records are what listings and warnings ("this number still routes to…") rely on.
 import { z } from 'zod';
 import { jsonText, optionalText } from './columns.js';
-import { type AgentRecords, RecordsMemo, type RecordsSeen } from './records-memo.js';
 import type { Dialect, Sql } from './sql.js';
 
 export interface RouteRecord {
@@ -33,6 +32,12 @@ const routeRow = z
 
 const toRecord = (row: unknown): RouteRecord => routeRow.parse(row);
 
+/** What the app's records say of one agent: the numbers routed to it, in number order, and its language if known. */
+export interface AgentRecords {
+  numbers: readonly string[];
+  language?: string;
+}
+
 const UPSERT = `
   INSERT INTO routes (phone_number, agent_id, number_id, updated_at, updated_by)
   VALUES (@phoneNumber, @agentId, @numberId, @updatedAt, @updatedBy)
@@ -58,18 +63,13 @@ const AGENT_BY_NUMBER = 'SELECT phone_number, agent_id FROM routes';
 export class RoutingRecords {
   readonly #now: () => Date;
   readonly #agents: string;
-  readonly #memo: RecordsMemo;
-  /** Pages read in a transaction may hold its uncommitted writes: they are not kept. */
-  readonly #inTransaction: boolean;
 
   constructor(
     private readonly sql: Sql,
-    options: { now?: () => Date; memo?: RecordsMemo; inTransaction?: boolean } = {},
+    options: { now?: () => Date } = {},
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#agents = agentsOf(sql.dialect);
-    this.#memo = options.memo ?? new RecordsMemo();
-    this.#inTransaction = options.inTransaction ?? false;
   }
 
   /**
@@ -83,7 +83,6 @@ export class RoutingRecords {
     updatedBy: string;
   }): Promise<RouteRecord> {
     const record = { ...input, updatedAt: this.#now().toISOString() };
-    this.#memo.wrote();
     await this.sql.write(UPSERT, { ...record, numberId: record.numberId ?? null });
     return record;
   }
@@ -97,14 +96,8 @@ export class RoutingRecords {
     return (await this.sql.all(FOR_AGENT, [agentId])).map(toRecord);
   }
 
-  /**
-   * The records of each of these agents, in one query (a page of agents); an agent with none is left out. `seen`, the
-   * records as the delivery under way found them, lets a page kept at that version answer instead.
-   */
-  async ofAgents(agentIds: string[], seen?: RecordsSeen): Promise<ReadonlyMap<string, AgentRecords>> {
-    const usesMemo = seen !== undefined && !this.#inTransaction;
-    const kept = usesMemo ? this.#memo.page(agentIds, seen) : undefined;
-    if (kept) return kept;
+  /** The records of each of these agents, in one query (a page of agents); an agent with none is left out. */
+  async ofAgents(agentIds: string[]): Promise<ReadonlyMap<string, AgentRecords>> {
     const ids = jsonText(agentIds);
     const agents = new Map<string, { numbers: string[]; language?: string }>();
     for (const row of (await this.sql.all(this.#agents, [ids, ids])).map((found) => agentFact.parse(found))) {
@@ -113,19 +106,16 @@ export class RoutingRecords {
       else agent.language = row.value;
       agents.set(row.agent_id, agent);
     }
-    if (usesMemo) this.#memo.keep(agentIds, seen, agents);
     return agents;
   }
 
   /** After the number is released. */
   async removeNumber(phoneNumber: string): Promise<void> {
-    this.#memo.wrote();
     await this.sql.write(REMOVE_NUMBER, [phoneNumber]);
   }
 
   /** After the agent is deleted: its numbers no longer route anywhere. */
   async removeAgent(agentId: string): Promise<void> {
-    this.#memo.wrote();
     await this.sql.write(REMOVE_AGENT, [agentId]);
   }
 

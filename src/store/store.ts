@@ -15,8 +15,7 @@ import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
-import type { AgentRecords, RecordsSeen } from './records-memo.js';
-import type { RouteRecord } from './routes.js';
+import type { AgentRecords, RouteRecord } from './routes.js';
 import type { StoredSettings } from './settings.js';
 import type { TransactionOptions, Writable } from './sql.js';
 import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
@@ -110,7 +109,7 @@ export interface RoutesRepo {
    * The numbers routed to each of these agents, in number order, and the language the app learnt for each; with
    * `seen`, as new as the records a delivery found (a page read since may answer).
    */
-  ofAgents(agentIds: string[], seen?: RecordsSeen): Promise<ReadonlyMap<string, AgentRecords>>;
+  ofAgents(agentIds: string[]): Promise<ReadonlyMap<string, AgentRecords>>;
   removeNumber(phoneNumber: string): Promise<void>;
   removeAgent(agentId: string): Promise<void>;
   all(): Promise<RouteRecord[]>;

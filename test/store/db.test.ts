@@ -53,7 +53,6 @@ describe('openDatabase', () => {
       'open_announcements',
       'provider_snapshot',
       'provider_snapshot_taken',
-      'records_version',
       'routes',
       'settings',
       'settings_version',
