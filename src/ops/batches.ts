@@ -7,11 +7,11 @@ import type { BatchAnnouncement } from './announcements.js';
 import { type ApprovalRequest, awaitApproval, type BatchDecisions, recordAwaiting } from './approvals.js';
 import type { AccountRead, Planned } from './bulk-items.js';
 import { batchAction, planItems, requestFor, samePlan } from './bulk-plans.js';
+import { busyWith } from './busy.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { itemCorrelationId, type PendingChange } from './changes.js';
 import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { busy } from './failures.js';
 import {
   bulkFormOf,
   changeKind,
@@ -257,7 +257,7 @@ async function runBatch(
   // Not started: another click holds the batch while it starts it, or a change to one of its numbers (or to its
   // agent) is under way.
   if (await deps.locks.isUnderWay(batch.id)) return beingApplied();
-  return busy(lockedBy(plan));
+  return busyWith(deps, keys, lockedBy(plan));
 }
 
 const CUT_OFF = fail(

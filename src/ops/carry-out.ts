@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { busyWith } from './busy.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import { atomically, bothEnded, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { busy, providerFailure } from './failures.js';
+import { providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
@@ -74,7 +75,7 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
     carryOutHeld(deps, actor, correlationId, work, held),
   );
   if (locked) return locked.value;
-  const failure = busy(work.target ?? 'that item');
+  const failure = await busyWith(deps, work.lockKeys, work.target ?? 'that item');
   await atomically(deps, async (deps) => {
     const closed = await deps.store.intents.close(correlationId, 'failed');
     if (closed)

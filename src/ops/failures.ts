@@ -27,7 +27,3 @@ export function unexpectedStatus(what: string, expected: string, got: string): F
     providerKind: 'bad_response',
   });
 }
-
-export function busy(what: string): Failure {
-  return fail('busy', `Another change to ${what} is in progress. Wait for it to finish, then look again.`);
-}

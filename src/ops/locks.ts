@@ -6,6 +6,9 @@ import type { LeasesRepo } from '../store/store.js';
 
 const lockName = (key: string) => `lock:${key}`;
 const changeName = (correlationId: string) => `change:${correlationId}`;
+/** Each attempt at a change holds its leases under a name of its own: the change's id, a space, the attempt's. */
+const attemptOf = (correlationId: string) => `${correlationId} ${randomUUID()}`;
+const changeOf = (holder: string) => holder.slice(0, holder.lastIndexOf(' '));
 
 /** A change holding its locks, as its work sees it. */
 export interface Held {
@@ -119,7 +122,7 @@ export class ResourceLocks {
   ): Promise<{ value: T } | undefined> {
     const { ttlMs } = this.timing;
     const names = [changeName(correlationId), ...keys.map(lockName)];
-    const holder = `${correlationId} ${randomUUID()}`;
+    const holder = attemptOf(correlationId);
     const epoch = this.fence.epoch;
     const deadline = leaseDeadline(ttlMs);
     // Begun under this liveness, and sent only while its leases hold: should either end meanwhile (the process lost
@@ -166,6 +169,15 @@ export class ResourceLocks {
       // (the database is gone) expires by itself.
       await this.leases.release(names, holder).catch(() => {});
     }
+  }
+
+  /** The change (or batch) that holds one of these keys now, if one does: whom a change refused as busy waits on. */
+  async holderOf(keys: readonly string[]): Promise<string | undefined> {
+    for (const key of keys) {
+      const holder = await this.leases.holder(lockName(key));
+      if (holder !== undefined) return changeOf(holder);
+    }
+    return undefined;
   }
 
   /**

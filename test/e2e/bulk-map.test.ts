@@ -351,13 +351,19 @@ describe('the numbers of a batch under way', () => {
       (await press(t, ADMIN, ACTION.confirmChange, single.confirmationId)).responseUrlId,
     );
     expect(shownText(refused)).toContain(`Another change to ${waiting} is in progress`);
+    // It names the batch it waits on, who applies it and since when.
+    expect(shownText(refused)).toMatch(
+      /in progress \(applying a plan of \d+ changes, by uoperator since .+ UTC, under a minute\)/,
+    );
     expect(mapRequests(), 'the single change reached no provider').toBe(before);
 
     // The other way round: a single change under way keeps a batch with its number from starting.
     const next = await plan(`agent ${from.id} to ${agent(2).id}`);
     const nextBatch = onlyButton(blocksOf(next), ACTION.confirmBatch);
     const busy = await outcomeOf(t, (await press(t, OPERATOR, ACTION.confirmBatch, nextBatch)).responseUrlId);
-    expect(shownText(busy)).toContain('or one of these numbers is in progress');
+    expect(shownText(busy)).toMatch(
+      /or one of these numbers is in progress \(applying a plan of \d+ changes, by uoperator/,
+    );
     expect((await auditRows(t)).filter((row) => row.correlation_id === nextBatch).map((row) => row.outcome)).toEqual([
       'requested',
     ]);

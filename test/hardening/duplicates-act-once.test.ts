@@ -194,10 +194,16 @@ describe('two people, one number', () => {
     t.sandbox.faults.clear();
     const shown = (await Promise.all(answers)).map(shownText);
 
-    expect(shown.sort()).toEqual([
+    expect([...shown].sort()).toEqual([
       expect.stringContaining(`Another change to ${number} is in progress`),
       expect.stringContaining(`Bought *${number}*`),
     ]);
+    // The refusal names the change it waits on: what it does, who confirmed it, since when.
+    const refused = shown.findIndex((text) => text.includes('is in progress'));
+    const holder = refused === 0 ? 'uadmin' : 'uoperator';
+    expect(shown[refused]).toMatch(
+      new RegExp(`in progress \\(buying, by ${holder} since \\d\\d:\\d\\d UTC, under a minute\\)\\.`),
+    );
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
     expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
     const outcomes = await Promise.all(
