@@ -44,8 +44,15 @@ export type Deliver = (execution: StepExecution) => Promise<boolean>;
 
 type Resolved = { ok: true; inputs: Record<string, unknown> } | { ok: false; why: string };
 
-/** The step's inputs, each typed (an empty one left out, as Workflow Builder leaves it) or an earlier step's output. */
-function resolve(inputs: Record<string, InputValue>, outputs: Record<string, unknown>[]): Resolved {
+/**
+ * The step's inputs, each typed (an empty one left out, as Workflow Builder leaves it) or an output of an earlier step
+ * of `steps`, whose `outputs` are in order.
+ */
+function resolve(
+  inputs: Record<string, InputValue>,
+  steps: WorkflowDraft['steps'],
+  outputs: Record<string, unknown>[],
+): Resolved {
   const resolved: Record<string, unknown> = {};
   for (const [name, given] of Object.entries(inputs)) {
     if ('value' in given) {
@@ -53,7 +60,10 @@ function resolve(inputs: Record<string, InputValue>, outputs: Record<string, unk
       continue;
     }
     const value = outputs[given.step - 1]?.[given.output];
-    if (value === undefined) return { ok: false, why: `step ${given.step} gave no “${given.output}”.` };
+    if (value === undefined) {
+      const declared = stepNamed(steps[given.step - 1]?.callbackId ?? '')?.outputs ?? [];
+      return { ok: false, why: `step ${given.step} gave no ${titleOf(declared, given.output)}.` };
+    }
     resolved[name] = value;
   }
   return { ok: true, inputs: resolved };
@@ -88,7 +98,7 @@ export class WorkflowRuns {
   private async run(run: WorkflowRun, deliver: Deliver): Promise<void> {
     const outputs: Record<string, unknown>[] = [];
     for (const [index, step] of run.draft.steps.entries()) {
-      const resolved = resolve(step.inputs, outputs);
+      const resolved = resolve(step.inputs, run.draft.steps, outputs);
       if (!resolved.ok) return this.stop(run, index, `it could not start: ${resolved.why}`);
       const inputs = { user_id: run.userId, channel_id: OPS_CHANNEL.id, ...resolved.inputs };
       const execution = this.functions.start(step.callbackId, inputs, run.userId, run.id);

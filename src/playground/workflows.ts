@@ -131,8 +131,9 @@ export function whyNotRunnable(draft: WorkflowDraft): string | undefined {
       if (value.step > index || !source) {
         return `Step ${index + 1}'s ${input.title} can only take the output of a step before it.`;
       }
-      const from = stepNamed(source.callbackId);
-      if (from && !from.outputs.some((output) => output.name === value.output)) {
+      // Each earlier step was found above.
+      const from = stepNamed(source.callbackId) as UiStep;
+      if (!from.outputs.some((output) => output.name === value.output)) {
         return `Step ${index + 1}'s ${input.title} takes “${value.output}” of step ${value.step}, which ${from.title} does not give.`;
       }
     }
