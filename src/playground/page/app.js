@@ -391,7 +391,7 @@ function drawWorkflows(workflows) {
 }
 
 /**
- * @param {UiStep[] | readonly UiStep[]} steps
+ * @param {readonly UiStep[]} steps
  * @param {string} callbackId
  */
 const stepOf = (steps, callbackId) => steps.find((step) => step.callbackId === callbackId);
@@ -457,7 +457,7 @@ function drawEditor(workflows) {
  * One step of the workflow being built: each input typed, or taken from an earlier step's output.
  * @param {UiStep} step
  * @param {number} index
- * @param {UiStep[] | readonly UiStep[]} steps
+ * @param {readonly UiStep[]} steps
  * @param {() => void} redraw
  * @returns {HTMLLIElement}
  */
