@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { listen } from '../listen.js';
 import { FunctionExecutions } from './functions.js';
 import { attachSocketMode, type SocketModeStandIn } from './socket-mode.js';
+import { WorkflowRuns } from './workflow-runs.js';
 import { type Answer, APP_ID, BOT_ID, BOT_USER_ID, type ResponseOrigin, TEAM_ID, Workspace } from './workspace.js';
 
 export { APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './workspace.js';
@@ -126,6 +127,8 @@ export interface FakeSlack {
   socketMode: SocketModeStandIn;
   /** Workflow Builder steps: executions started, their tokens, how each ended, and the messages they posted. */
   functions: FunctionExecutions;
+  /** Workflows of those steps, each step started once the one before it has completed. */
+  workflows: WorkflowRuns;
   /** Closes the server and every open socket. */
   close(): Promise<void>;
 }
@@ -251,6 +254,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const now = options.now ?? Date.now;
   const workspace = new Workspace({ strict: options.strict ?? false, now });
   const functions = new FunctionExecutions(() => workspace.noteChange());
+  const workflows = new WorkflowRuns(functions, () => workspace.noteChange());
   const recorded: Recorded[] = [];
   const waiters = new Set<Waiter>();
   const failures = new Map<string, (string | HttpFailure)[]>();
@@ -620,6 +624,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         .map(([id, file]) => ({ ...describeFile(id, `127.0.0.1:${port}`), ...file })),
     socketMode,
     functions,
+    workflows,
     close() {
       closed = true;
       for (const release of pending.keys()) release();

@@ -37,6 +37,8 @@ export class FunctionExecutions {
   /** `channel ts` of each message posted with a step's token. */
   private readonly messages = new Map<string, StepExecution>();
   private readonly secrets = new Set<string>();
+  /** Who waits for a step to end (the workflow it belongs to), by execution id. */
+  private readonly waiting = new Map<string, ((end: StepEnd | undefined) => void)[]>();
   private counter = 0;
 
   /** `onChange` hears of each step started or ended: what a person could see change. */
@@ -45,13 +47,19 @@ export class FunctionExecutions {
   /**
    * A step of a workflow starts: its execution, to be delivered to the app as a function_executed event. `ranBy`, the
    * person whose click ran the workflow, fills the step's interactivity input as Slack fills it (its interactor, with a
-   * secret of Slack's); without it, as from a schedule or an event, the input is left out.
+   * secret of Slack's); without it, as from a schedule or an event, the input is left out. The steps of one workflow
+   * share its `workflowExecutionId`; a step started alone is a workflow of its own.
    */
-  start(callbackId: string, inputs: Record<string, unknown>, ranBy?: string): StepExecution {
+  start(
+    callbackId: string,
+    inputs: Record<string, unknown>,
+    ranBy?: string,
+    workflowExecutionId?: string,
+  ): StepExecution {
     const id = `${String(++this.counter).padStart(6, '0')}${randomBytes(3).toString('hex').toUpperCase()}`;
     const execution: StepExecution = {
       executionId: `Fx${id}`,
-      workflowExecutionId: `Wx${id}`,
+      workflowExecutionId: workflowExecutionId ?? `Wx${id}`,
       callbackId,
       inputs: ranBy ? { ...inputs, interactivity: this.interactivity(ranBy) } : inputs,
       botAccessToken: `xwfp-${randomBytes(12).toString('hex')}`,
@@ -70,12 +78,27 @@ export class FunctionExecutions {
     return { interactor: { id: userId, secret }, interactivity_pointer: pointer };
   }
 
-  /** Forgets every execution (the playground's Start over). */
+  /** Forgets every execution (the playground's Start over): whoever waits for one to end hears `undefined`. */
   forget(): void {
     this.executions.clear();
     this.byToken.clear();
     this.messages.clear();
+    for (const [executionId] of this.waiting) this.settle(executionId, undefined);
     this.onChange();
+  }
+
+  /** How the step ends, once it does; `undefined` when it is forgotten first. */
+  ended(executionId: string): Promise<StepEnd | undefined> {
+    const execution = this.executions.get(executionId);
+    if (!execution || execution.end) return Promise.resolve(execution?.end);
+    return new Promise((resolve) => {
+      this.waiting.set(executionId, [...(this.waiting.get(executionId) ?? []), resolve]);
+    });
+  }
+
+  private settle(executionId: string, end: StepEnd | undefined): void {
+    for (const resolve of this.waiting.get(executionId) ?? []) resolve(end);
+    this.waiting.delete(executionId);
   }
 
   get(executionId: string): StepExecution | undefined {
@@ -112,6 +135,7 @@ export class FunctionExecutions {
       if (typeof body.error !== 'string' || body.error === '') return { ok: false, error: 'invalid_arguments' };
       execution.end = { outcome: 'failed', error: body.error };
     }
+    this.settle(execution.executionId, execution.end);
     this.onChange();
     return { ok: true };
   }

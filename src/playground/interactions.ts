@@ -19,7 +19,7 @@ import {
 } from './payloads.js';
 import { PEOPLE, SLASH_COMMAND } from './people.js';
 import { type AppResponse, JSON_CONTENT_TYPE, type PostOptions, postToSlackApp } from './signing.js';
-import { PLAYGROUND_STEPS, stepInputs } from './workflows.js';
+import type { WorkflowDraft } from './workflows.js';
 import type { OpenView } from './workspace.js';
 
 /** How long Slack waits for an app to acknowledge a request. */
@@ -256,15 +256,15 @@ export class Interactions {
   }
 
   /**
-   * A workflow the person runs in #voice-ops reaches one of Voice Ops' steps: Slack starts the step's execution (its
-   * interactivity input naming the person, whose click ran it, as Slack vouches for them) and sends the app
-   * function_executed, which the app acknowledges and then acts on, ending the step when it can.
+   * A workflow the person runs in #voice-ops: Slack starts each of its steps in turn (its interactivity input naming
+   * the person, whose click ran it, as Slack vouches for them) and sends the app function_executed, which the app
+   * acknowledges and then acts on, ending the step when it can; the next step starts once it has completed.
    */
-  async runStep(userId: string, callbackId: string, typed: Record<string, string>): Promise<Outcome> {
-    if (!PLAYGROUND_STEPS.some((step) => step.callbackId === callbackId)) return refused('There is no such step.');
-    const execution = this.slack.functions.start(callbackId, stepInputs(userId, typed), userId);
-    await this.interact(userId, functionExecuted(execution), { contentType: JSON_CONTENT_TYPE });
-    return { ok: true };
+  runWorkflow(userId: string, workflow: WorkflowDraft): Outcome {
+    return this.slack.workflows.start(userId, workflow, async (execution) => {
+      const answer = await this.interact(userId, functionExecuted(execution), { contentType: JSON_CONTENT_TYPE });
+      return answer !== undefined;
+    });
   }
 
   /** The person opened the app's Home tab: Slack sends app_home_opened, and the app publishes the view. */

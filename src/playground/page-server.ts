@@ -9,10 +9,11 @@ import { z } from 'zod';
 import { HttpFront } from '../http-front.js';
 import type { Logger } from '../log.js';
 import { checkboxOption } from './block-kit.js';
-import type { FunctionExecutions } from './functions.js';
 import type { Interactions, Outcome } from './interactions.js';
 import { PEOPLE, type PlaygroundPerson, type Role } from './people.js';
 import { pageState, uiOption } from './render.js';
+import type { WorkflowRuns } from './workflow-runs.js';
+import { workflowDraft } from './workflows.js';
 import type { Workspace } from './workspace.js';
 
 const PAGE_DIR = new URL('./page/', import.meta.url);
@@ -66,11 +67,7 @@ const requests = {
   '/api/suggest': z.object({ user: person, target, ...element, value: z.string().max(3000) }),
   '/api/home': z.object({ user: person }),
   '/api/start-over': z.object({ user: person }),
-  '/api/step': z.object({
-    user: person,
-    callbackId: z.string().max(100),
-    inputs: z.record(z.string().max(100), z.string().max(3000)),
-  }),
+  '/api/workflow': z.object({ user: person, workflow: workflowDraft }),
 };
 type Requests = { [path in keyof typeof requests]: z.infer<(typeof requests)[path]> };
 
@@ -119,8 +116,8 @@ export function servePage(input: {
   workspace: Workspace;
   /** A person's role as the app holds it now: admins change roles in Settings. */
   roleOf: (userId: string) => Promise<Role>;
-  /** Workflow steps: what the Workflows panel shows. */
-  functions: FunctionExecutions;
+  /** Workflows of the app's steps: what the Workflows panel shows. */
+  workflows: WorkflowRuns;
   interactions: Interactions;
   /** Removes the playground's data and starts a fresh app, or says why it will not. */
   startOver: () => Promise<Outcome>;
@@ -176,7 +173,7 @@ export function servePage(input: {
     },
     '/api/home': (body) => interactions.openHome(body.user),
     '/api/start-over': () => startOver(),
-    '/api/step': (body) => interactions.runStep(body.user, body.callbackId, body.inputs),
+    '/api/workflow': async (body) => interactions.runWorkflow(body.user, body.workflow),
   };
 
   async function post(path: keyof Requests, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -219,7 +216,7 @@ export function servePage(input: {
     if (url.pathname === '/api/state') {
       const user = person.safeParse(url.searchParams.get('user'));
       const { people, me } = await peopleAsOf(user.success ? user.data : '');
-      return send(res, 200, pageState(workspace, { me, people }, input.functions));
+      return send(res, 200, pageState(workspace, { me, people }, input.workflows));
     }
     if (url.pathname === '/api/start-over') return send(res, 200, whatStartOverDoes());
     if (url.pathname === '/api/events') {

@@ -12,11 +12,11 @@ import type {
   SlackOption,
   TextObject,
 } from './block-kit.js';
-import type { FunctionExecutions } from './functions.js';
 import { type Inline, type Names, parseMrkdwn, withEmoji } from './mrkdwn.js';
 import { ANNOUNCEMENTS, type PlaygroundPerson } from './people.js';
 import { WELCOME } from './welcome.js';
-import { PLAYGROUND_STEPS, stepRuns, type UiStep, type UiStepRun } from './workflows.js';
+import type { UiWorkflowRun, WorkflowRuns } from './workflow-runs.js';
+import { PLAYGROUND_STEPS, SAMPLE_WORKFLOWS, type UiStep, type WorkflowDraft } from './workflows.js';
 import { BOT_USER_ID, type Message, type OpenView, type Refusal, type Workspace } from './workspace.js';
 
 export interface UiOption {
@@ -159,8 +159,8 @@ export interface PageState {
   refusals: UiRefusal[];
   /** The playground's first message, above the messages of its channel. */
   welcome: { channel: string; text: Inline[]; tries: { command: string; what: string }[] };
-  /** The Workflows panel: Voice Ops' steps to run, and the steps this person ran. */
-  workflows: { steps: readonly UiStep[]; runs: UiStepRun[] };
+  /** The Workflows panel: Voice Ops' steps, ready-made workflows of them, and the workflows this person ran. */
+  workflows: { steps: readonly UiStep[]; samples: readonly WorkflowDraft[]; runs: UiWorkflowRun[] };
 }
 
 export const APP_NAME = 'Voice Ops';
@@ -396,7 +396,7 @@ function uiRefusal(refusal: Refusal): UiRefusal {
 export function pageState(
   workspace: Workspace,
   { me, people }: { me: PlaygroundPerson; people: readonly PlaygroundPerson[] },
-  functions: FunctionExecutions,
+  workflows: WorkflowRuns,
 ): PageState {
   const known = knownIn(workspace);
   const conversation = (channel: string) =>
@@ -416,6 +416,6 @@ export function pageState(
     ...(modal ? { modal: uiView(modal, workspace.modalDepth(me.id) - 1, known) } : {}),
     refusals: workspace.refusalsFor(me.id).map(uiRefusal),
     welcome: { ...WELCOME, text: parseMrkdwn(WELCOME.text, known) },
-    workflows: { steps: PLAYGROUND_STEPS, runs: stepRuns(functions, me.id) },
+    workflows: { steps: PLAYGROUND_STEPS, samples: SAMPLE_WORKFLOWS, runs: workflows.of(me.id) },
   };
 }

@@ -87,6 +87,7 @@ export async function startPlayground(config: Config, options: Options): Promise
       markNewDatabases(config);
       workspace.forget();
       slack.functions.forget();
+      slack.workflows.forget();
       app = await startApp(config, slack.apiUrl, options);
       interactions.reconnect(endpoint(app));
       logger.info({ removed: data.files }, 'Playground: started over with no numbers, agents or messages');
@@ -108,7 +109,7 @@ export async function startPlayground(config: Config, options: Options): Promise
       workspace,
       // While Start over replaces the app, the roles it seeds stand in.
       roleOf: (userId) => app.ops.roleOf({ userId, teamId: TEAM_ID }).catch(() => seededRole(userId)),
-      functions: slack.functions,
+      workflows: slack.workflows,
       interactions,
       startOver,
       whatStartOverDoes: () => {

@@ -1,13 +1,14 @@
 // The playground's Workflows panel: Voice Ops' Workflow Builder steps, each with the inputs a workflow's builder would
-// set (the manifests declare them; test/playground/workflows.test.ts holds the two together), started as the person
-// on the page from #voice-ops, as a workflow run there by them would start it; and the steps they ran, with how
-// each ended.
-import type { FunctionExecutions, StepEnd } from './functions.js';
-import { OPS_CHANNEL } from './people.js';
+// set and the outputs it gives (the manifests declare them; test/playground/workflows.test.ts holds the two together),
+// and workflows made of them as Workflow Builder makes them: each input typed, or taken from an earlier step's output.
+import { z } from 'zod';
 
-export interface UiStepInput {
+export interface UiStepParameter {
   name: string;
   title: string;
+}
+
+export interface UiStepInput extends UiStepParameter {
   /** What to type, as an example. */
   hint: string;
   required: boolean;
@@ -17,13 +18,9 @@ export interface UiStep {
   callbackId: string;
   title: string;
   inputs: UiStepInput[];
-}
-
-export interface UiStepRun {
-  executionId: string;
-  title: string;
-  inputs: Record<string, unknown>;
-  end?: StepEnd;
+  outputs: UiStepParameter[];
+  /** What the panel says of the step beside its inputs. */
+  note?: string;
 }
 
 const input = (name: string, title: string, hint: string, required = true): UiStepInput => ({
@@ -33,47 +30,113 @@ const input = (name: string, title: string, hint: string, required = true): UiSt
   required,
 });
 
+/** Numbers and their count, as each step that changes numbers gives them. */
+const numbersOut = (verb: string): UiStepParameter[] => [
+  { name: 'numbers', title: `Numbers ${verb}` },
+  { name: 'count', title: `Count ${verb}` },
+];
+
 /** The steps, in the order a "New store line" workflow uses them (docs/workflows.md). */
 export const PLAYGROUND_STEPS: readonly UiStep[] = [
   {
     callbackId: 'create_agent',
     title: 'Create an AI agent',
     inputs: [input('name', 'Name', 'Berlin store'), input('language', 'Language', 'de-DE')],
+    outputs: [{ name: 'agent_id', title: 'Agent id' }],
+    // Where the app's create_agent step delivers it (privateTo in src/slack/listeners/steps.ts).
+    note:
+      "The agent's token comes to you alone, in a message only you see in #voice-ops (in your Messages if it " +
+      'cannot go there). It is never an output: everyone who can see a workflow sees its outputs.',
   },
   {
     callbackId: 'buy_numbers',
     title: 'Buy numbers',
     inputs: [input('region', 'Region', 'DE'), input('count', 'Count', '1'), input('digits', 'Digits', '30', false)],
+    outputs: numbersOut('bought'),
   },
   {
     callbackId: 'route_numbers',
     title: 'Route numbers to an agent',
     inputs: [input('numbers', 'Numbers', '+4930… or unrouted DE'), input('agent_id', 'Agent id', 'agt_…')],
+    outputs: numbersOut('routed'),
   },
   {
     callbackId: 'release_numbers',
     title: 'Release numbers',
     inputs: [input('numbers', 'Numbers', '+4930… or unrouted DE')],
+    outputs: numbersOut('released'),
   },
-  { callbackId: 'export_routing', title: 'Export routing', inputs: [] },
+  {
+    callbackId: 'export_routing',
+    title: 'Export routing',
+    inputs: [],
+    outputs: [{ name: 'routing', title: 'Routing' }],
+  },
 ];
 
-/** What a step runs with: the inputs typed (empty ones left out), the person, and the channel the workflow runs in. */
-export function stepInputs(userId: string, typed: Record<string, string>): Record<string, unknown> {
-  const given = Object.entries(typed).filter(([, value]) => value.trim() !== '');
-  return { user_id: userId, channel_id: OPS_CHANNEL.id, ...Object.fromEntries(given) };
-}
+export const MAX_WORKFLOW_STEPS = 10;
 
-/** The steps this person ran, newest first. */
-export function stepRuns(functions: FunctionExecutions, userId: string): UiStepRun[] {
-  const title = (callbackId: string) =>
-    PLAYGROUND_STEPS.find((step) => step.callbackId === callbackId)?.title ?? callbackId;
-  return functions
-    .all()
-    .filter((execution) => execution.inputs.user_id === userId)
-    .reverse()
-    .map(({ executionId, callbackId, inputs, end }) => {
-      const { user_id: _user, channel_id: _channel, interactivity: _ranBy, ...typed } = inputs;
-      return { executionId, title: title(callbackId), inputs: typed, ...(end ? { end } : {}) };
-    });
+/** An input's value: as typed, or an earlier step's output (Workflow Builder's variable), that step counted from 1. */
+const inputValue = z.union([
+  z.object({ value: z.string().max(3000) }),
+  z.object({ step: z.number().int().min(1).max(MAX_WORKFLOW_STEPS), output: z.string().max(100) }),
+]);
+export type InputValue = z.infer<typeof inputValue>;
+
+/** A workflow as the panel builds it: its steps in order, each with its inputs. */
+export const workflowDraft = z.object({
+  title: z.string().trim().min(1).max(100),
+  steps: z
+    .array(z.object({ callbackId: z.string().max(100), inputs: z.record(z.string().max(100), inputValue) }))
+    .min(1)
+    .max(MAX_WORKFLOW_STEPS),
+});
+export type WorkflowDraft = z.infer<typeof workflowDraft>;
+
+/** The ready-made workflows the panel offers: the "New store line" of docs/workflows.md, its form's answers typed. */
+export const SAMPLE_WORKFLOWS: readonly WorkflowDraft[] = [
+  {
+    title: 'New store line',
+    steps: [
+      { callbackId: 'create_agent', inputs: { name: { value: 'Berlin store' }, language: { value: 'de-DE' } } },
+      { callbackId: 'buy_numbers', inputs: { region: { value: 'DE' }, count: { value: '1' } } },
+      {
+        callbackId: 'route_numbers',
+        inputs: { numbers: { step: 2, output: 'numbers' }, agent_id: { step: 1, output: 'agent_id' } },
+      },
+    ],
+  },
+];
+
+export const stepNamed = (callbackId: string): UiStep | undefined =>
+  PLAYGROUND_STEPS.find((step) => step.callbackId === callbackId);
+
+/** A parameter's title, as the panel shows it; its name where the step has none such. */
+export const titleOf = (parameters: readonly UiStepParameter[], name: string): string =>
+  parameters.find((parameter) => parameter.name === name)?.title ?? name;
+
+/**
+ * Why the workflow cannot run as built, in a sentence, or undefined when it can: each step is one of Voice Ops', each
+ * input one of its step's, each variable an output of an earlier step, as Workflow Builder offers only those.
+ */
+export function whyNotRunnable(draft: WorkflowDraft): string | undefined {
+  for (const [index, { callbackId, inputs }] of draft.steps.entries()) {
+    const step = stepNamed(callbackId);
+    if (!step) return `Step ${index + 1} is not one of Voice Ops' steps.`;
+    for (const [name, value] of Object.entries(inputs)) {
+      const input = step.inputs.find((candidate) => candidate.name === name);
+      if (!input) return `Step ${index + 1}, ${step.title}, has no input “${name}”.`;
+      if (!('step' in value)) continue;
+      const source = draft.steps[value.step - 1];
+      if (value.step > index || !source) {
+        return `Step ${index + 1}'s ${input.title} can only take the output of a step before it.`;
+      }
+      // Each earlier step was found above.
+      const from = stepNamed(source.callbackId) as UiStep;
+      if (!from.outputs.some((output) => output.name === value.output)) {
+        return `Step ${index + 1}'s ${input.title} takes “${value.output}” of step ${value.step}, which ${from.title} does not give.`;
+      }
+    }
+  }
+  return undefined;
 }

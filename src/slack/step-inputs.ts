@@ -63,15 +63,35 @@ const numbersOrFilter = z
     return z.NEVER;
   });
 
-/** Each step's inputs, by the callback_id the manifests give it. */
-export const STEP_INPUTS = {
-  buy_numbers: person.extend({
-    region: z.string().trim().toUpperCase().pipe(region),
-    count: z.coerce
+/** An input's value as a sentence shows it: text in quotes, anything else as JSON; cut short. */
+const shown = (value: unknown): string => {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const short = text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  return typeof value === 'string' ? `“${short}”` : short;
+};
+
+/** A count as Slack sends it (a number) or as a person types it (`3`): text that is not one is named as such. */
+const count = z
+  .unknown()
+  .transform((value, ctx) => {
+    const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof number === 'number' && !Number.isNaN(number)) return number;
+    ctx.addIssue({ code: 'custom', message: `${shown(value)} is not a count; write it in digits, e.g. 3.` });
+    return z.NEVER;
+  })
+  .pipe(
+    z
       .number()
       .int('must be a whole number')
       .min(1, 'must be at least 1')
       .max(MAX_BATCH_ITEMS, `must be at most ${MAX_BATCH_ITEMS}`),
+  );
+
+/** Each step's inputs, by the callback_id the manifests give it. */
+export const STEP_INPUTS = {
+  buy_numbers: person.extend({
+    region: z.string().trim().toUpperCase().pipe(region),
+    count,
     digits: optionalText.pipe(
       z
         .string()
@@ -91,18 +111,26 @@ export const STEP_INPUTS = {
 export type StepName = keyof typeof STEP_INPUTS;
 export type StepInputs<N extends StepName> = z.output<(typeof STEP_INPUTS)[N]>;
 
+/** What an input of each type takes, as a sentence names it. */
+const KINDS: Record<string, string> = { string: 'text', number: 'a number', object: 'what Slack sends for it' };
+
 /** The inputs of a step, or a sentence for the workflow's builder naming each input at fault. */
 export function checkInputs<N extends StepName>(
   name: N,
   inputs: unknown,
 ): { ok: true; inputs: StepInputs<N> } | { ok: false; error: string } {
-  const checked = STEP_INPUTS[name].safeParse(inputs ?? {});
+  const given: Record<string, unknown> = typeof inputs === 'object' && inputs !== null ? { ...inputs } : {};
+  const checked = STEP_INPUTS[name].safeParse(given);
   if (checked.success) return { ok: true, inputs: checked.data as StepInputs<N> };
   const problems = checked.error.issues.map((issue) => {
     const input = String(issue.path[0] ?? 'inputs');
-    if (issue.code === 'invalid_type' && issue.input === undefined) {
+    const value = given[input];
+    // Only an input Slack left out, or sent empty, is missing: one given in the wrong form is named with its value.
+    if (value === undefined || value === null || value === '') {
       return `The input “${input}” is missing: set it in Workflow Builder.`;
     }
+    if (issue.code === 'invalid_type' && issue.expected in KINDS)
+      return `The input “${input}”: ${shown(value)} is not ${KINDS[issue.expected]}.`;
     // The schemas' words continue a sentence (`must be …`); the grammar's are sentences of their own.
     return /^[a-z]/.test(issue.message)
       ? `The input “${input}” ${issue.message}.`

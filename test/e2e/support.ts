@@ -159,9 +159,12 @@ export interface SandboxAvailable {
   capabilities: string[];
 }
 
+/** Whatever runs a sandbox: a test app, or the playground's app. */
+type WithSandbox = { sandbox: { url: string; apiKey: string } };
+
 /** One request to the sandbox's API; `body` is sent as JSON. */
 export async function sandboxRequest(
-  t: TestApp,
+  t: WithSandbox,
   method: string,
   path: string,
   body?: object,
@@ -177,14 +180,14 @@ export async function sandboxRequest(
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function sandboxList<T>(t: TestApp, path: string): Promise<T[]> {
+async function sandboxList<T>(t: WithSandbox, path: string): Promise<T[]> {
   const { status, body } = await sandboxRequest(t, 'GET', path);
   expect(status, `GET ${path}`).toBe(200);
   return body.data as T[];
 }
 
-export const sandboxAgents = (t: TestApp) => sandboxList<SandboxAgent>(t, '/ai-agents');
-export const sandboxNumbers = (t: TestApp) => sandboxList<SandboxNumber>(t, '/purchased-phone-numbers');
+export const sandboxAgents = (t: WithSandbox) => sandboxList<SandboxAgent>(t, '/ai-agents');
+export const sandboxNumbers = (t: WithSandbox) => sandboxList<SandboxNumber>(t, '/purchased-phone-numbers');
 export const sandboxAvailable = (t: TestApp, region: string) =>
   sandboxList<SandboxAvailable>(t, `/list-available-numbers?region=${region}`);
 

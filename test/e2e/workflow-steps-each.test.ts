@@ -1,6 +1,7 @@
-// What holds for every Voice Ops step alike, step by step: a wrong input fails it with a sentence naming the input; a
-// person without the role the step's command needs is refused before any plan; a plan step delivered again sends one
-// plan and ends once, on Cancel; and a plan nobody confirms expires and fails its step. The happy paths and the other
+// What holds for every Voice Ops step alike, step by step: a wrong input fails it with a sentence naming the input (one
+// in the wrong form, with its value); a person without the role the step's command needs is refused before any plan; a
+// plan step delivered again sends one plan and ends once, on Cancel; and a plan nobody confirms expires and fails its
+// step. The happy paths and the other
 // guardrails: workflow-steps.test.ts and workflow-step-guardrails.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ids.js';
@@ -47,6 +48,23 @@ describe.each([
     const end = await ended(step, inputs);
     expect(end.outcome).toBe('failed');
     expect(end.outcome === 'failed' && end.error).toContain(says);
+  });
+});
+
+describe.each([
+  {
+    step: 'buy_numbers',
+    inputs: { user_id: OPERATOR, region: 'US', count: 'two' },
+    says: 'The input “count”: “two” is not a count; write it in digits, e.g. 3.',
+  },
+  {
+    step: 'create_agent',
+    inputs: { user_id: OPERATOR, name: 5, language: 'en-US' },
+    says: 'The input “name”: 5 is not text.',
+  },
+])('$step, given an input in the wrong form', ({ step, inputs, says }) => {
+  it('fails naming the input and the value given, not as missing', async () => {
+    expect(await ended(step, inputs)).toEqual({ outcome: 'failed', error: says });
   });
 });
 

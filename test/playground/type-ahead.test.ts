@@ -90,7 +90,7 @@ describe.skipIf(!chromiumPath && !inCi)('type-ahead pickers in the playground', 
       workspace: slack.workspace,
       // No Voice Ops behind this page: its people keep the roles the playground seeds.
       roleOf: async (userId) => seededRole(userId),
-      functions: slack.functions,
+      workflows: slack.workflows,
       interactions,
       startOver: async () => ({ ok: false, reason: 'This page has no playground to start over.' }),
       whatStartOverDoes: () => ({ ok: false, says: ['This page has no playground to start over.'] }),

@@ -11,7 +11,9 @@ import { el, renderBlocks, renderInline, Values } from './blocks.js';
  * @typedef {import('../render.js').UiOption} UiOption
  * @typedef {import('../render.js').UiConfirm} UiConfirm
  * @typedef {import('../workflows.js').UiStep} UiStep
- * @typedef {import('../workflows.js').UiStepRun} UiStepRun
+ * @typedef {import('../workflows.js').WorkflowDraft} WorkflowDraft
+ * @typedef {import('../workflows.js').InputValue} InputValue
+ * @typedef {import('../workflow-runs.js').UiWorkflowRun} UiWorkflowRun
  * @typedef {import('./blocks.js').Surface} Surface
  * @typedef {{ kind: 'message', channel: string, ts: string } | { kind: 'view', viewId: string }} Target
  */
@@ -43,8 +45,8 @@ const ui = {
   messages: byId('messages', HTMLOListElement),
   home: byId('home', HTMLElement),
   workflows: byId('workflows', HTMLElement),
-  stepForms: byId('step-forms', HTMLElement),
-  stepRuns: byId('step-runs', HTMLOListElement),
+  workflowEditor: byId('workflow-editor', HTMLElement),
+  workflowRuns: byId('workflow-runs', HTMLOListElement),
   composer: byId('composer', HTMLFormElement),
   message: byId('message', HTMLInputElement),
   refusals: byId('refusals', HTMLElement),
@@ -77,6 +79,9 @@ const page = {
   /** What the modal and Home tab show now: a view id and revision. */
   modalShown: '',
   homeShown: '',
+  /** The workflow being built in the Workflows panel, kept across redraws. */
+  /** @type {WorkflowDraft} */
+  workflow: { title: 'Workflow', steps: [] },
 };
 
 /**
@@ -323,8 +328,9 @@ function draw() {
   } else if (page.tab === WORKFLOWS) {
     ui.panelTitle.textContent = `${state.app.name}: Workflows`;
     ui.panelNote.textContent =
-      `${state.app.name}'s Workflow Builder steps, run as you from #voice-ops, as a workflow there would run them. ` +
-      'A plan to confirm comes to your Messages tab; the step ends when you confirm or cancel it.';
+      `A workflow of Workflow Builder steps from ${state.app.name}, run as you from #voice-ops, one step after the ` +
+      'other; an input is typed, or taken from an earlier step. A plan to confirm comes to your Messages tab; ' +
+      'its step ends when you confirm or cancel it, and the next one starts once it has completed.';
     ui.home.hidden = true;
     drawWorkflows(state.workflows);
   } else {
@@ -374,65 +380,209 @@ function drawHome(home) {
 }
 
 /**
- * Each step as a small form of its inputs with a Run button, drawn once (so that what was typed stays), and the
- * steps this person ran, with how each ended.
+ * The workflow being built, drawn once and again only when its steps change (so that what was typed stays), and the
+ * workflows this person ran, with how each step ended.
  * @param {PageState['workflows']} workflows
  */
 function drawWorkflows(workflows) {
-  if (ui.stepForms.childElementCount === 0) ui.stepForms.append(...workflows.steps.map(stepForm));
-  ui.stepRuns.replaceChildren(...workflows.runs.map(stepRun));
-  if (workflows.runs.length === 0) ui.stepRuns.append(el('li', 'panel-note', 'None yet.'));
+  if (ui.workflowEditor.childElementCount === 0) drawEditor(workflows);
+  ui.workflowRuns.replaceChildren(...workflows.runs.map(workflowRun));
+  if (workflows.runs.length === 0) ui.workflowRuns.append(el('li', 'panel-note', 'None yet.'));
 }
 
 /**
- * @param {UiStep} step
- * @returns {HTMLFormElement}
+ * @param {readonly UiStep[]} steps
+ * @param {string} callbackId
  */
-function stepForm(step) {
-  const form = el('form', 'step-form');
-  form.setAttribute('aria-label', step.title);
-  form.append(el('h3', undefined, step.title));
+const stepOf = (steps, callbackId) => steps.find((step) => step.callbackId === callbackId);
+
+/**
+ * The ready-made workflows, the steps of the one being built with their inputs, a step to add, and Run.
+ * @param {PageState['workflows']} workflows
+ */
+function drawEditor(workflows) {
+  const { steps, samples } = workflows;
+  const redraw = () => {
+    ui.workflowEditor.replaceChildren();
+    drawEditor(workflows);
+  };
+  const ready = el('p', 'workflow-samples', 'Ready-made: ');
+  for (const sample of samples) {
+    const button = el('button', 'bk-button', sample.title);
+    button.type = 'button';
+    button.addEventListener('click', () => {
+      page.workflow = structuredClone(sample);
+      redraw();
+    });
+    ready.append(button);
+  }
+  const list = el('ol', 'workflow-steps');
+  list.setAttribute('aria-label', 'Steps of the workflow');
+  page.workflow.steps.forEach((draft, index) => {
+    const step = stepOf(steps, draft.callbackId);
+    if (step) list.append(stepFields(step, index, steps, redraw));
+  });
+
+  const adding = el('select');
+  adding.id = 'step-to-add';
+  const addingLabel = el('label', undefined, 'Step to add');
+  addingLabel.htmlFor = adding.id;
+  adding.append(
+    ...steps.map((step) => {
+      const option = el('option', undefined, step.title);
+      option.value = step.callbackId;
+      return option;
+    }),
+  );
+  const add = el('button', 'bk-button', 'Add step');
+  add.type = 'button';
+  add.addEventListener('click', () => {
+    page.workflow = { title: 'Workflow', steps: [...page.workflow.steps, { callbackId: adding.value, inputs: {} }] };
+    redraw();
+  });
+  const run = el('button', 'bk-button bk-primary', 'Run workflow');
+  run.type = 'button';
+  run.disabled = page.workflow.steps.length === 0;
+  run.addEventListener('click', async () => {
+    run.disabled = true;
+    await post('/api/workflow', { workflow: page.workflow });
+    run.disabled = false;
+  });
+  const tools = el('p', 'workflow-tools');
+  tools.append(addingLabel, adding, add, run);
+  ui.workflowEditor.append(ready, list, tools);
+}
+
+/**
+ * One step of the workflow being built: each input typed, or taken from an earlier step's output.
+ * @param {UiStep} step
+ * @param {number} index
+ * @param {readonly UiStep[]} steps
+ * @param {() => void} redraw
+ * @returns {HTMLLIElement}
+ */
+function stepFields(step, index, steps, redraw) {
+  const draft = page.workflow.steps[index];
+  const item = el('li', 'step-form');
+  const group = el('fieldset');
+  group.append(el('legend', undefined, `Step ${index + 1}: ${step.title}`));
+  const remove = el('button', 'bk-button', `Remove step ${index + 1}`);
+  remove.type = 'button';
+  remove.addEventListener('click', () => {
+    page.workflow = { title: 'Workflow', steps: withoutStep(page.workflow.steps, index) };
+    redraw();
+  });
+  group.append(remove);
+  if (step.note) group.append(el('p', 'step-note', step.note));
+  // What each earlier step gives, as Workflow Builder offers its variables.
+  const earlier = page.workflow.steps.slice(0, index).flatMap((before, at) =>
+    (stepOf(steps, before.callbackId)?.outputs ?? []).map((output) => ({
+      value: `${at + 1}:${output.name}`,
+      text: `Step ${at + 1}'s ${output.title}`,
+    })),
+  );
   for (const input of step.inputs) {
-    const id = `step-${step.callbackId}-${input.name}`;
+    const id = `step-${index}-${input.name}`;
+    const given = draft?.inputs[input.name];
     const label = el('label', undefined, input.required ? input.title : `${input.title} (optional)`);
     label.htmlFor = id;
     const field = el('input');
     field.id = id;
-    field.name = input.name;
     field.placeholder = input.hint;
-    field.required = input.required;
     field.spellcheck = false;
-    form.append(label, field);
-  }
-  const run = el('button', 'bk-button bk-primary', `Run ${step.title}`);
-  run.type = 'submit';
-  form.append(run);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const inputs = Object.fromEntries(
-      step.inputs.map((input) => [input.name, String(new FormData(form).get(input.name) ?? '')]),
+    field.value = given && 'value' in given ? given.value : '';
+    field.addEventListener('input', () => setInput(index, input.name, { value: field.value }));
+    const source = el('select');
+    source.setAttribute('aria-label', `${input.title} comes from`);
+    const typed = el('option', undefined, 'What is typed');
+    typed.value = '';
+    source.append(
+      typed,
+      ...earlier.map((choice) => {
+        const option = el('option', undefined, choice.text);
+        option.value = choice.value;
+        return option;
+      }),
     );
-    run.disabled = true;
-    await post('/api/step', { callbackId: step.callbackId, inputs });
-    run.disabled = false;
-  });
-  return form;
+    source.value = given && 'step' in given ? `${given.step}:${given.output}` : '';
+    field.hidden = source.value !== '';
+    source.addEventListener('change', () => {
+      const [at, output] = source.value.split(':');
+      setInput(index, input.name, output ? { step: Number(at), output } : { value: field.value });
+      field.hidden = source.value !== '';
+    });
+    group.append(label, source, field);
+  }
+  item.append(group);
+  return item;
 }
 
 /**
- * @param {UiStepRun} run
+ * @param {number} index
+ * @param {string} name
+ * @param {InputValue} value
+ */
+function setInput(index, name, value) {
+  const draft = page.workflow.steps[index];
+  if (draft) draft.inputs[name] = value;
+}
+
+/**
+ * The steps without the one at `index`: what took its outputs is typed again, and later steps are counted anew.
+ * @param {WorkflowDraft['steps']} steps
+ * @param {number} index
+ * @returns {WorkflowDraft['steps']}
+ */
+function withoutStep(steps, index) {
+  const removed = index + 1;
+  return steps
+    .filter((_, at) => at !== index)
+    .map((step) => ({
+      ...step,
+      inputs: Object.fromEntries(
+        Object.entries(step.inputs).map(([name, given]) => {
+          if (!('step' in given) || given.step < removed) return [name, given];
+          return [name, given.step === removed ? { value: '' } : { ...given, step: given.step - 1 }];
+        }),
+      ),
+    }));
+}
+
+/** What a step of a run shows for its state. */
+const STEP_STATES = {
+  'not started': 'Not started',
+  running: 'Running: waiting for the change (a plan to confirm comes to Messages)',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/**
+ * A workflow run: where it stands, and each step with what it was given and gave.
+ * @param {UiWorkflowRun} run
  * @returns {HTMLLIElement}
  */
-function stepRun(run) {
-  const item = el('li', 'step-run');
-  const typed = Object.entries(run.inputs).map(([name, value]) => `${name}: ${String(value)}`);
-  item.append(el('strong', undefined, run.title), el('span', 'step-inputs', typed.join(' · ')));
-  if (!run.end) item.append(el('span', 'step-state', 'Running: waiting for the change (a plan comes to Messages)'));
-  else if (run.end.outcome === 'failed') item.append(el('span', 'step-state step-failed', `Failed: ${run.end.error}`));
-  else {
-    const outputs = Object.entries(run.end.outputs).map(([name, value]) => `${name}: ${String(value)}`);
-    item.append(el('span', 'step-state step-completed', `Completed · ${outputs.join(' · ')}`));
+function workflowRun(run) {
+  const item = el('li', 'workflow-run');
+  const done = run.steps.every((step) => step.state === 'completed');
+  const at = run.steps.findIndex((step) => step.state !== 'completed');
+  const where = run.stopped ?? (done ? 'Completed: every step ran.' : `Running step ${at + 1} of ${run.steps.length}.`);
+  item.append(
+    el('strong', undefined, run.title),
+    el('span', `step-state${run.stopped ? ' step-failed' : done ? ' step-completed' : ''}`, where),
+  );
+  const steps = el('ol', 'step-runs');
+  for (const [index, step] of run.steps.entries()) {
+    const line = el('li', 'step-run');
+    const given = step.inputs.map((input) => `${input.title}: ${input.value}`).join(' · ');
+    const gave = step.outputs.map((output) => `${output.title}: ${output.value}`);
+    line.append(
+      el('span', undefined, `${index + 1}. ${step.title}`),
+      el('span', 'step-inputs', given),
+      el('span', `step-state step-${step.state.replace(' ', '-')}`, [STEP_STATES[step.state], ...gave].join(' · ')),
+    );
+    steps.append(line);
   }
+  item.append(steps);
   return item;
 }
 
