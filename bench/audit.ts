@@ -83,14 +83,14 @@ export async function measureAudit(options: {
   const dir = mkdtempSync(join(tmpdir(), 'voice-ops-bench-audit-'));
   try {
     // Insert rate on SQLite, where the transaction is BEGIN IMMEDIATE: the file's one write lock is the chain's.
-    const insertDb = openDatabase(join(dir, 'insert.db'));
+    const insertDb = await openDatabase(join(dir, 'insert.db'));
     const insert = await appendRate(new AuditLog(sqliteEngine(insertDb)), options.insertSeconds);
     insertDb.close();
 
     // A table of `rows` rows, the last few written through AuditLog as the app would. SQL cannot compute SHA-256,
     // so the filled rows carry placeholder hashes of the right shape: nothing measured here verifies the chain.
     const path = join(dir, 'audit.db');
-    let db = openDatabase(path);
+    let db = await openDatabase(path);
     const fillStarted = performance.now();
     db.exec(`
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${options.rows - 100})
@@ -113,7 +113,7 @@ export async function measureAudit(options: {
 
     // Cold: a fresh connection (the operating system's cache is warm; SQLite's own is empty).
     db.close();
-    db = openDatabase(path);
+    db = await openDatabase(path);
     const sql = sqliteEngine(db);
     log = new AuditLog(sql);
     const coldStarted = performance.now();

@@ -198,7 +198,7 @@ export {
   type AwaitingApproval,
   type Decision,
   isBatch,
-  kindOf,
+  kindNameOf,
   type OnBatchProgress,
 } from './approvals.js';
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';

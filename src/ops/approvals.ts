@@ -15,11 +15,11 @@ import { type Actor, type Failure, fail, type OnProgress, type Result } from './
 /** Whether the approval is of a bulk plan as a whole. */
 export const isBatch = (change: ApprovableChange): change is BatchApproval => change.kind === 'batch';
 
-/** The kind of change an approval decides on, for its role and its audit rows. */
-export const kindOf = (change: ApprovableChange): string => (isBatch(change) ? change.bulk : change.kind);
+/** The name of the kind of change an approval decides on (a bulk one's included), for its role and its audit rows. */
+export const kindNameOf = (change: ApprovableChange): string => (isBatch(change) ? change.bulk : change.kind);
 
 const actionOf = (change: ApprovableChange): AuditAction =>
-  isBatch(change) ? batchAction(change.bulk) : kindOf(change);
+  isBatch(change) ? batchAction(change.bulk) : kindNameOf(change);
 
 const subjectOf = (change: ApprovableChange): string | undefined =>
   isBatch(change) ? counted(change.total, 'number') : targetOf(change);
@@ -130,7 +130,7 @@ export async function decide(
   const attempt = { action: actionOf(change), target: subjectOf(change), correlationId };
   const settings = await deps.settings.current();
   if (approval.state === 'pending') {
-    const refused = await mayApprove(deps, settings, approver, requester.userId, kindOf(change), attempt);
+    const refused = await mayApprove(deps, settings, approver, requester.userId, kindNameOf(change), attempt);
     if (refused) return refused;
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';

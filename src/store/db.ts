@@ -23,7 +23,7 @@ export class DatabaseUnusable extends Error {
 }
 
 /** Opens the database for writing, brings its schema up to date, and proves that it can be written. */
-export function openDatabase(path: string): Database {
+export async function openDatabase(path: string): Promise<Database> {
   let db: Database;
   try {
     if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
@@ -41,7 +41,7 @@ export function openDatabase(path: string): Database {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
-    migrate(db);
+    await migrate(db);
     assertWritable(db);
     return db;
   } catch (error) {

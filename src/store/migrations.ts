@@ -6,7 +6,7 @@
 // dialects part. One runner (migrator.ts) applies them on either engine.
 import type Sqlite from 'better-sqlite3';
 import { CHAINED_COLUMNS, type ChainedRow, chainHash, GENESIS_HASH } from './audit-chain.js';
-import { assertNotNewer, latestOf, type MigrationTarget, migrateNow, SchemaVersionError } from './migrator.js';
+import { assertNotNewer, latestOf, type MigrationTarget, runMigrations, SchemaVersionError } from './migrator.js';
 
 export { assertNotNewer, SchemaVersionError };
 
@@ -748,8 +748,8 @@ function sqliteTarget(db: Database): MigrationTarget<Migration> {
 }
 
 /** Applies the pending migrations, each in its own transaction, and returns the versions it applied. */
-export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
-  return migrateNow(sqliteTarget(db), migrations);
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return runMigrations(sqliteTarget(db), migrations);
 }
 
 /** For read-only connections, which cannot migrate: the schema must be the one this code knows. */

@@ -1,8 +1,7 @@
-// The one runner of the schema's steps, on either engine. It is written once, as a generator that asks its engine
-// for each thing it needs (`yield* ask(…)`): SQLite answers at once, so its migrations run synchronously, as a
-// connection is opened; Postgres answers later, so its driver awaits each answer. Either way the same rules hold: the
-// steps are numbered in order, a database newer than the code is refused, each step runs in a transaction of its own
-// that reads the version again before it applies anything, and the version is recorded in that same transaction.
+// The one runner of the schema's steps, on either engine (SQLite answers each of its questions at once, Postgres
+// later). The same rules hold on both: the steps are numbered in order, a database newer than the code is refused,
+// each step runs in a transaction of its own that reads the version again before it applies anything, and the
+// version is recorded in that same transaction.
 
 /** A schema step: its version, and whatever the engine applies (SQL, or a function). */
 export interface Step {
@@ -48,75 +47,40 @@ export function assertNotNewer(label: string, version: number, latest: number): 
 /** The version a list of steps reaches. */
 export const latestOf = (steps: readonly Step[]): number => steps.at(-1)?.version ?? 0;
 
-type Run = Generator<unknown, number[], unknown>;
-
-/** Hands `answer` to the driver and takes back what it settles to. */
-function* ask<T>(answer: Answer<T>): Generator<unknown, T, unknown> {
-  return (yield answer) as T;
-}
-
-/** The run itself: applies the pending steps, each in its own transaction, and returns the versions it applied. */
-function* run<S extends Step>(target: MigrationTarget<S>, steps: readonly S[]): Run {
+/** Applies the pending steps, each in its own transaction, and returns the versions it applied. */
+export async function runMigrations<S extends Step>(
+  target: MigrationTarget<S>,
+  steps: readonly S[],
+): Promise<number[]> {
   if (steps.some((step, index) => step.version !== target.first + index)) {
     const first = target.first;
     throw new Error(`Migrations must be numbered ${first}, ${first + 1}, ${first + 2}… in order`);
   }
   const latest = latestOf(steps);
-  yield* ask(target.hold());
+  await target.hold();
   try {
-    const current = yield* ask(target.version());
+    const current = await target.version();
     assertNotNewer(target.label, current, latest);
     const applied: number[] = [];
     for (const step of steps.filter((step) => step.version > current)) {
-      yield* ask(target.begin());
+      await target.begin();
       let ran = false;
       try {
         // Read again under the write lock: another process may have applied it meanwhile.
-        if ((yield* ask(target.version())) < step.version) {
-          yield* ask(target.apply(step));
-          yield* ask(target.record(step.version));
+        if ((await target.version()) < step.version) {
+          await target.apply(step);
+          await target.record(step.version);
           ran = true;
         }
-        yield* ask(target.commit());
+        await target.commit();
       } catch (error) {
-        yield* ask(target.rollback());
+        await target.rollback();
         throw error;
       }
       if (ran) applied.push(step.version);
     }
     return applied;
   } finally {
-    yield* ask(target.release());
+    await target.release();
   }
-}
-
-/** Runs the steps on an engine that answers at once (SQLite), before returning. */
-export function migrateNow<S extends Step>(target: MigrationTarget<S>, steps: readonly S[]): number[] {
-  const running = run(target, steps);
-  let next = running.next();
-  while (!next.done) {
-    if (next.value instanceof Promise) {
-      const refused = new Error(`${target.label}: a step answered with a promise where an answer was needed at once`);
-      next = running.throw(refused);
-    } else {
-      next = running.next(next.value);
-    }
-  }
-  return next.value;
-}
-
-/** Runs the steps on an engine that answers with promises (Postgres), awaiting each answer. */
-export async function migrateLater<S extends Step>(target: MigrationTarget<S>, steps: readonly S[]): Promise<number[]> {
-  const running = run(target, steps);
-  let next = running.next();
-  while (!next.done) {
-    let answer: { value: unknown } | { error: unknown };
-    try {
-      answer = { value: await next.value };
-    } catch (error) {
-      answer = { error };
-    }
-    next = 'error' in answer ? running.throw(answer.error) : running.next(answer.value);
-  }
-  return next.value;
 }

@@ -48,7 +48,7 @@ export async function openEngine(
   options: Pick<StoreOptions, 'onIdleError' | 'onStatement'> = {},
 ) {
   if (target.kind === 'sqlite') {
-    const db = openDatabase(target.path);
+    const db = await openDatabase(target.path);
     const checkpoints =
       target.path === IN_MEMORY
         ? undefined

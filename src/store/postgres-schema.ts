@@ -4,7 +4,7 @@
 // same runner as SQLite's applies them (migrator.ts).
 import type pg from 'pg';
 import { inDialect, SHARED_MIGRATIONS, SQLITE_HISTORY_VERSION, type SqlStep } from './migrations.js';
-import { type MigrationTarget, migrateLater } from './migrator.js';
+import { type MigrationTarget, runMigrations } from './migrator.js';
 
 /**
  * SQLite's schema at version 8, in Postgres's dialect, as released: frozen text like every step, so its CHECK lists
@@ -199,5 +199,5 @@ export function migratePostgres(
   label: string,
   steps: readonly SqlStep[] = POSTGRES_MIGRATIONS,
 ): Promise<number[]> {
-  return migrateLater(postgresTarget(client, label), steps);
+  return runMigrations(postgresTarget(client, label), steps);
 }

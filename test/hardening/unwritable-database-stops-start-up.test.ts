@@ -39,9 +39,9 @@ afterAll(async () => {
 });
 
 /** A database as an earlier run of the app left it: schema up to date, nothing else beside it. */
-function existingDatabase(): string {
+async function existingDatabase(): Promise<string> {
   const path = join(data, 'voice-ops.db');
-  openDatabase(path).close();
+  (await openDatabase(path)).close();
   return path;
 }
 
@@ -55,7 +55,7 @@ async function startExpectingFailure(dbPath: string) {
 }
 
 it('a read-only database file stops start-up with a sentence naming DATABASE_PATH', async () => {
-  const path = existingDatabase();
+  const path = await existingDatabase();
   await chmod(path, 0o444);
   await chmod(data, 0o777);
 
@@ -71,7 +71,7 @@ it('a read-only database file stops start-up with a sentence naming DATABASE_PAT
 });
 
 it('a database in a read-only directory stops start-up the same way', async () => {
-  const path = existingDatabase();
+  const path = await existingDatabase();
   await chmod(path, 0o666);
   await chmod(data, 0o555);
 

@@ -57,7 +57,7 @@ describe.skipIf(noBrowser || noPostgres)('Start over on a Postgres playground of
     bed.dir = await mkdtemp(join(tmpdir(), 'voice-ops-start-over-pg-'));
     // The SQLite file a team copied to Postgres (npm run db:copy) and left where DATABASE_PATH names it.
     bed.copied = join(bed.dir, 'voice-ops.db');
-    openDatabase(bed.copied).close();
+    (await openDatabase(bed.copied)).close();
     const env = { DATABASE_URL: databaseUrl, DATABASE_PATH: bed.copied };
     // One after the other, as replicas are usually started; the second finds the schema the first made.
     const started = [await playgroundProcess(env), await playgroundProcess(env)];

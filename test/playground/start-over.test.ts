@@ -127,7 +127,7 @@ describe('what Start over removes', () => {
 
   it('nothing when the app’s database was there before the playground: it names the file and keeps it', async () => {
     const databasePath = join(await folder(), 'voice-ops.db');
-    openDatabase(databasePath).close(); // the app's own database, as `npm start` with Slack credentials leaves it
+    (await openDatabase(databasePath)).close(); // the app's own database, as `npm start` with Slack credentials leaves it
     const t = await playground({ DATABASE_PATH: databasePath });
     const sandboxPath = join(databasePath, '..', 'sandbox.db');
     expect(madeByPlayground(databasePath)).toBe(false);

@@ -236,7 +236,7 @@ describe.runIf(ENGINES.includes('sqlite'))('the migration to the hash chain', ()
   it('hashes the rows of an existing database in order, and later appends continue the chain', async () => {
     const path = temp.path('old.db');
     const old = new Sqlite(path);
-    migrate(old, MIGRATIONS.slice(0, 1));
+    await migrate(old, MIGRATIONS.slice(0, 1));
     // Written as the first version wrote rows: ids from AUTOINCREMENT, no hash.
     const insert = old.prepare(`INSERT INTO audit_events (${COLUMNS}, params) VALUES (?, ?, ?, ?, ?, ?, ?)`);
     old.transaction(() => {
@@ -248,7 +248,7 @@ describe.runIf(ENGINES.includes('sqlite'))('the migration to the hash chain', ()
     const legacy = old.prepare('SELECT * FROM audit_events ORDER BY id').all();
     old.close();
 
-    const db = openDatabase(path);
+    const db = await openDatabase(path);
     const sql = temp.track(sqliteEngine(db));
 
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);

@@ -24,8 +24,8 @@ function tempPath(): string {
 }
 
 /** The app's connection; `walLimit` is the size its WAL file is cut back to when it starts over. */
-function appDatabase(path = tempPath(), walLimit?: number) {
-  const db = openDatabase(path);
+async function appDatabase(path = tempPath(), walLimit?: number) {
+  const db = await openDatabase(path);
   closing.push(() => db.close());
   if (walLimit !== undefined) db.pragma(`journal_size_limit = ${walLimit}`);
   db.exec('CREATE TABLE filler (body TEXT NOT NULL)');
@@ -52,8 +52,8 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 }
 
 describe('WAL checkpoints', () => {
-  it("leave the app's connection alone past the 1,000 pages at which SQLite would checkpoint on a commit", () => {
-    const { path, writePages } = appDatabase();
+  it("leave the app's connection alone past the 1,000 pages at which SQLite would checkpoint on a commit", async () => {
+    const { path, writePages } = await appDatabase();
     writePages(1_100);
     // Had a commit checkpointed at 1,000 pages, the next one would have started the WAL over, cut back to 1 MiB (256
     // pages), and the hundred pages since would not have grown it again.
@@ -61,7 +61,7 @@ describe('WAL checkpoints', () => {
   });
 
   it('run in a worker once the WAL passes its threshold, so that the WAL starts over', async () => {
-    const { path, writePages } = appDatabase(tempPath(), 0);
+    const { path, writePages } = await appDatabase(tempPath(), 0);
     const errors: Error[] = [];
     const checkpoints = new WalCheckpoints(path, {
       onError: (error) => errors.push(error),
@@ -96,7 +96,7 @@ describe('WAL checkpoints', () => {
     expect(errors[0]).toBeInstanceOf(Error);
 
     rmSync(`${path}-wal`);
-    const { writePages } = appDatabase(path, 0);
+    const { writePages } = await appDatabase(path, 0);
     writePages(100);
     await until(() => {
       writePages(1);

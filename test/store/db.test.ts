@@ -18,7 +18,7 @@ function tracked(db: Database): Database {
 }
 
 /** The app's connection to the file called `name` in the test's directory. */
-const open = (name?: string): Database => tracked(openDatabase(temp.path(name)));
+const open = async (name?: string): Promise<Database> => tracked(await openDatabase(temp.path(name)));
 
 const tableNames = (db: Sqlite.Database): string[] =>
   db
@@ -28,9 +28,9 @@ const tableNames = (db: Sqlite.Database): string[] =>
     .sort();
 
 describe('openDatabase', () => {
-  it('creates the missing parent directory, tunes the connection and applies every migration', () => {
+  it('creates the missing parent directory, tunes the connection and applies every migration', async () => {
     const path = join(temp.path('nested'), 'deeper', 'app.db');
-    const db = tracked(openDatabase(path));
+    const db = tracked(await openDatabase(path));
 
     expect(existsSync(path)).toBe(true);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -61,7 +61,7 @@ describe('openDatabase', () => {
   });
 
   it('applies nothing to an up-to-date database and keeps its data when reopened', async () => {
-    const first = open('app.db');
+    const first = await open('app.db');
     await new AuditLog(sqliteEngine(first)).append({
       actorId: 'U1',
       source: 'command',
@@ -71,31 +71,31 @@ describe('openDatabase', () => {
     });
     first.close();
 
-    const again = open('app.db');
+    const again = await open('app.db');
     expect(schemaVersion(again)).toBe(MIGRATIONS.length);
-    expect(migrate(again)).toEqual([]);
+    expect(await migrate(again)).toEqual([]);
     expect((await new AuditLog(sqliteEngine(again)).recent(10)).map((event) => event.correlationId)).toEqual(['c-1']);
   });
 
-  it('refuses a database written by newer code, with a message naming both versions', () => {
+  it('refuses a database written by newer code, with a message naming both versions', async () => {
     const path = temp.path('future.db');
     const raw = new Sqlite(path);
     raw.pragma(`user_version = ${MIGRATIONS.length + 5}`);
     raw.close();
 
-    expect(() => openDatabase(path)).toThrow(SchemaVersionError);
-    expect(() => openDatabase(path)).toThrow(
+    await expect(openDatabase(path)).rejects.toThrow(SchemaVersionError);
+    await expect(openDatabase(path)).rejects.toThrow(
       `has schema version ${MIGRATIONS.length + 5}, but this code knows versions up to ${MIGRATIONS.length}`,
     );
   });
 
-  it('works in memory, for callers that need no file', () => {
-    const db = tracked(openDatabase(':memory:'));
+  it('works in memory, for callers that need no file', async () => {
+    const db = tracked(await openDatabase(':memory:'));
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
   });
 
-  it('has CHECK constraints that accept exactly the sources and outcomes the code knows', () => {
-    const db = open();
+  it('has CHECK constraints that accept exactly the sources and outcomes the code knows', async () => {
+    const db = await open();
     // At the next id and with a well-formed hash, as the append-only trigger asks, so that only a CHECK can refuse.
     const insert = db.prepare<[string, string]>(
       `INSERT INTO audit_events (id, at, actor_id, source, action, outcome, correlation_id, hash)
@@ -114,29 +114,31 @@ describe('migrate', () => {
     { version: 2, name: 'two', sql: 'CREATE TABLE two (x INTEGER)' },
   ];
 
-  it('applies pending steps in order, once, recording each version', () => {
+  it('applies pending steps in order, once, recording each version', async () => {
     const db = tracked(new Sqlite(temp.path('steps.db')));
-    expect(migrate(db, steps.slice(0, 1))).toEqual([1]);
+    expect(await migrate(db, steps.slice(0, 1))).toEqual([1]);
     expect(schemaVersion(db)).toBe(1);
-    expect(migrate(db, steps)).toEqual([2]);
+    expect(await migrate(db, steps)).toEqual([2]);
     expect(schemaVersion(db)).toBe(2);
-    expect(migrate(db, steps)).toEqual([]);
+    expect(await migrate(db, steps)).toEqual([]);
     expect(tableNames(db)).toEqual(['one', 'two']);
   });
 
-  it('rolls back a failing step entirely and keeps the steps before it', () => {
+  it('rolls back a failing step entirely and keeps the steps before it', async () => {
     const db = tracked(new Sqlite(temp.path('broken.db')));
     const broken = [...steps, { version: 3, name: 'broken', sql: 'CREATE TABLE three (x INTEGER); NOT SQL' }];
 
-    expect(() => migrate(db, broken)).toThrow(/syntax error/);
+    await expect(migrate(db, broken)).rejects.toThrow(/syntax error/);
     expect(schemaVersion(db)).toBe(2);
     expect(tableNames(db)).toEqual(['one', 'two']);
   });
 
-  it('rejects a list that is not numbered 1, 2, 3… in order', () => {
+  it('rejects a list that is not numbered 1, 2, 3… in order', async () => {
     const db = tracked(new Sqlite(temp.path('misnumbered.db')));
-    expect(() => migrate(db, [...steps].reverse())).toThrow(/numbered/);
-    expect(() => migrate(db, [{ version: 2, name: 'gap', sql: 'CREATE TABLE gap (x INTEGER)' }])).toThrow(/numbered/);
+    await expect(migrate(db, [...steps].reverse())).rejects.toThrow(/numbered/);
+    await expect(migrate(db, [{ version: 2, name: 'gap', sql: 'CREATE TABLE gap (x INTEGER)' }])).rejects.toThrow(
+      /numbered/,
+    );
     expect(schemaVersion(db)).toBe(0);
   });
 });
@@ -144,27 +146,27 @@ describe('migrate', () => {
 describe('openDatabaseReadOnly', () => {
   it('reads a migrated database and refuses to write to it', async () => {
     const path = temp.path('app.db');
-    openDatabase(path).close();
+    (await openDatabase(path)).close();
 
     const db = tracked(openDatabaseReadOnly(path));
     expect(await new AuditLog(sqliteEngine(db)).recent(5)).toEqual([]);
     expect(() => db.exec("INSERT INTO routes VALUES ('+15550100', 'a', NULL, 't', 'U1')")).toThrow(/readonly/);
   });
 
-  it('refuses a database an older version wrote until the app has migrated it, which it cannot do itself', () => {
+  it('refuses a database an older version wrote until the app has migrated it, which it cannot do itself', async () => {
     const path = temp.path('old.db');
     const old = new Sqlite(path);
-    migrate(old, MIGRATIONS.slice(0, 1));
+    await migrate(old, MIGRATIONS.slice(0, 1));
     old.close();
 
     expect(() => openDatabaseReadOnly(path)).toThrow(
       `has schema version 1, older than this code's ${MIGRATIONS.length}: start the app once to migrate it`,
     );
-    openDatabase(path).close();
+    (await openDatabase(path)).close();
     expect(() => tracked(openDatabaseReadOnly(path))).not.toThrow();
   });
 
-  it('refuses a file without the schema, and a file that is not there', () => {
+  it('refuses a file without the schema, and a file that is not there', async () => {
     const empty = temp.path('empty.db');
     writeFileSync(empty, '');
     expect(() => openDatabaseReadOnly(empty)).toThrow(/has no voice-ops schema/);

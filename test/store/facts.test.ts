@@ -88,11 +88,11 @@ describe('the facts migration', () => {
     async (version) => {
       const path = temp.path(`schema-${version}.db`);
       const old = new Sqlite(path);
-      migrate(old, MIGRATIONS.slice(0, version));
+      await migrate(old, MIGRATIONS.slice(0, version));
       await oldRow(old, version);
       old.close();
 
-      const db = openDatabase(path);
+      const db = await openDatabase(path);
       const changes = new AuditChanges(temp.track(sqliteEngine(db)));
       expect(schemaVersion(db)).toBe(LATEST);
       const filters = [

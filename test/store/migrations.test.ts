@@ -81,7 +81,7 @@ describe('the released steps', () => {
 async function atVersion(temp: ReturnType<typeof useTempDatabases>, name: string, version: number) {
   if (temp.engine === 'sqlite') {
     const db = new Sqlite(temp.path(name));
-    migrate(db, MIGRATIONS.slice(0, version));
+    await migrate(db, MIGRATIONS.slice(0, version));
     return temp.track(sqliteEngine(db));
   }
   const target = await temp.target(name);

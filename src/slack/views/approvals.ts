@@ -1,7 +1,7 @@
 // Requests for a second person's approval: the message posted in the approvals channel (updated in place with the
 // outcome), and what the requester is told.
 import { counted } from '../../counts.js';
-import { type ApprovalRequest, bulkWordsOf, isBatch, kindOf, neededRole } from '../../ops/api.js';
+import { type ApprovalRequest, bulkWordsOf, isBatch, kindNameOf, neededRole } from '../../ops/api.js';
 import { ACTION } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
@@ -36,7 +36,7 @@ export function approvalRequestMessage(request: ApprovalRequest): SlackMessage {
   return message(text, [
     section(text),
     context(
-      `:raised_hand: Another person with the ${neededRole(kindOf(request.change))} role may approve it, until ` +
+      `:raised_hand: Another person with the ${neededRole(kindNameOf(request.change))} role may approve it, until ` +
         `${expiry(request.expiresAt)}.`,
     ),
     actions([
