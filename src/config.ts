@@ -51,13 +51,15 @@ const databaseFields = {
 };
 
 // Unset stays undefined: a setting the environment does not give is not locked.
+const commaList = optionalText.transform((value) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 const idList = (what: string, pattern = /^[UWS][A-Z0-9]{2,}$/) =>
-  optionalText.transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    const ids = value
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
+  commaList.transform((ids, ctx) => {
+    if (ids === undefined) return undefined;
     for (const id of ids) {
       if (!pattern.test(id)) {
         ctx.addIssue({ code: 'custom', message: `"${id}" is not a Slack ${what}` });
@@ -102,20 +104,17 @@ const settingFields = {
   VOICE_BUY_LIMIT: buyLimit,
   VOICE_BUY_LIMIT_PER_USER: buyLimit,
   VOICE_CHANGE_CHANNELS: idList('channel id (C… or G…)', /^[CG][A-Z0-9]{2,}$/),
-  VOICE_REQUIRE_APPROVAL: optionalText.transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    const actions = value
-      .split(',')
-      .map((action) => action.trim())
-      .filter(Boolean);
-    const known: readonly string[] = APPROVABLE_ACTIONS;
-    for (const action of actions) {
-      if (!known.includes(action)) {
-        ctx.addIssue({ code: 'custom', message: `"${action}" is not one of ${APPROVABLE_ACTIONS.join(', ')}` });
-      }
-    }
-    return APPROVABLE_ACTIONS.filter((action) => actions.includes(action));
-  }),
+  VOICE_REQUIRE_APPROVAL: commaList
+    .pipe(
+      z
+        .array(
+          z.enum(APPROVABLE_ACTIONS, {
+            error: (issue) => `"${issue.input}" is not one of ${APPROVABLE_ACTIONS.join(', ')}`,
+          }),
+        )
+        .optional(),
+    )
+    .transform((actions) => actions && APPROVABLE_ACTIONS.filter((action) => actions.includes(action))),
   VOICE_APPROVALS_CHANNEL_ID: channelId,
   VOICE_APPROVAL_TTL_HOURS: wholeHours(1, APPROVAL_TTL_ERROR),
   VOICE_UNDO_HOURS: wholeHours(0, UNDO_HOURS_ERROR),
@@ -170,6 +169,9 @@ const environmentFields = z.object({
     .max(86_400, RECONCILE_ERROR)
     .default(300),
 });
+
+/** Each variable's schema, by name: where the values it accepts are written, for the reference to list them. */
+export const VARIABLES = environmentFields.shape;
 
 /** The environment, checked as a whole with what the policy file gives beside it. */
 const environment = (file: PolicyFile) =>
@@ -330,7 +332,10 @@ function validate<T>(schema: z.ZodType<T>, env: Environment, problems: string[] 
   const parsed = schema.safeParse(env);
   if (parsed.success && problems.length === 0) return parsed.data;
   const lines = [
-    ...(parsed.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message].filter(Boolean).join(' ')),
+    // A variable is named alone: the place of an item in its comma-separated list adds nothing a person needs.
+    ...(parsed.error?.issues ?? []).map((issue) =>
+      [String(issue.path[0] ?? ''), issue.message].filter(Boolean).join(' '),
+    ),
     ...problems,
   ];
   throw new ConfigError(`Configuration is invalid (see .env.example):\n${lines.map((line) => `  ${line}`).join('\n')}`);

@@ -37,6 +37,7 @@ import { People } from './slack/people.js';
 import { tellInterruptedBatch, tellRequester, tellSettledBatch } from './slack/requester.js';
 import { slackStepEnds } from './slack/step-ends.js';
 import { openStore } from './store/open-store.js';
+import { openedText } from './store/sql.js';
 
 export interface RunningVoiceOps {
   /**
@@ -114,6 +115,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       else logger.error({ err: error }, 'this replica lost its liveness: it sends the provider no change meanwhile');
     },
   });
+  logger.info({ store: store.opened }, `opened the store: ${openedText(store.opened)}`);
   metrics.liveness(store.liveness.held);
   const fence = new Fence(store.liveness);
   // Every expiry and record that several replicas compare is on the database's clock, not this host's.

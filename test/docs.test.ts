@@ -1,10 +1,15 @@
 // The README and the manual in docs/ stay true to the checkout: every link leads to a file (and a heading) that
 // exists, every guarantee names a test file that exists, the README stays a front page, and every command of the
-// grammar is in the README's command summary and in the user's guide.
+// grammar is in the README's command summary and in the user's guide, and the operator's reference lists every
+// variable with the values it accepts and every metric /metrics serves.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { VARIABLES } from '../src/config.js';
 import { COMMANDS, type CommandSpec } from '../src/slack/command.js';
+import { startTestApp, type TestApp } from './harness/app.js';
 
 const PAGES = [
   'README.md',
@@ -151,5 +156,86 @@ describe('the commands in the documentation', () => {
 
   it("describes every command and bulk form, and the unmap answer, in the user's guide", () => {
     expect(missingFrom(sectionOf('docs/user-guide.md', 'Every command'))).toEqual([]);
+  });
+});
+
+/** The rows of the table whose first column is headed `header`, by the `code` names their first cell gives. */
+function tableOf(page: string, header: string): Map<string, string> {
+  const lines = readFileSync(page, 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`| ${header} |`));
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith('|'));
+  return new Map(
+    lines.slice(start + 2, end).flatMap((row) => {
+      const first = row.slice(1, row.indexOf(' | '));
+      return [...first.matchAll(/`([^`{]+)[^`]*`/g)].map((match) => [match[1] ?? '', row] as const);
+    }),
+  );
+}
+
+const isSchema = (part: unknown): part is z.core.$ZodType =>
+  typeof part === 'object' && part !== null && '_zod' in part;
+
+/** The values a schema accepts when they are a fixed list: every enum in it, however wrapped (a list, a default). */
+function fixedValues(schema: z.core.$ZodType): string[] {
+  const { def } = schema._zod;
+  if (def.type === 'enum') return Object.values((def as z.core.$ZodEnumDef).entries).map(String);
+  return Object.values(def).flat().filter(isSchema).flatMap(fixedValues);
+}
+
+/** The comment lines right above `NAME=` in .env.example. */
+function exampleComment(name: string): string {
+  const lines = readFileSync('.env.example', 'utf8').split('\n');
+  const at = lines.indexOf(lines.find((line) => line.startsWith(`${name}=`)) ?? '');
+  const above = lines.slice(0, Math.max(at, 0)).reverse();
+  const comment = above.slice(
+    0,
+    above.findIndex((line) => !line.startsWith('#')),
+  );
+  return comment.reverse().join('\n');
+}
+
+describe("the operator's reference", () => {
+  const variables = tableOf('docs/operating.md', 'variable');
+  const withValues = Object.entries(VARIABLES)
+    .map(([name, schema]) => [name, fixedValues(schema)] as const)
+    .filter(([, values]) => values.length > 0);
+
+  it('has a row for every variable the configuration reads', () => {
+    expect(Object.keys(VARIABLES).filter((name) => !variables.has(name))).toEqual([]);
+  });
+
+  it('lists every value a variable of fixed values accepts, in its row and in .env.example', () => {
+    expect(withValues.map(([name]) => name)).toEqual(expect.arrayContaining(['LOG_LEVEL', 'VOICE_REQUIRE_APPROVAL']));
+    const unlisted = withValues.flatMap(([name, values]) =>
+      values.filter((value) => !variables.get(name)?.includes(`\`${value}\``)).map((value) => `${name}: ${value}`),
+    );
+    const unexampled = withValues.flatMap(([name, values]) =>
+      values.filter((value) => !exampleComment(name).includes(value)).map((value) => `${name}: ${value}`),
+    );
+    expect({ unlisted, unexampled }).toEqual({ unlisted: [], unexampled: [] });
+  });
+
+  describe('its metrics table', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('names every metric /metrics serves, and only those', async () => {
+      const served = await (await request(`${t.app.probesUrl}/metrics`)).body.text();
+      const names = [...served.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1] ?? '');
+      // A name ending in `*` stands for a family: prom-client's process and Node.js metrics.
+      const documented = [...tableOf('docs/operating.md', 'metric').keys()];
+      const covers = (doc: string, name: string) =>
+        doc.endsWith('*') ? name.startsWith(doc.slice(0, -1)) : doc === name;
+      expect(names.length).toBeGreaterThan(20);
+      expect({
+        undocumented: names.filter((name) => !documented.some((doc) => covers(doc, name))),
+        notServed: documented.filter((doc) => !names.some((name) => covers(doc, name))),
+      }).toEqual({ undocumented: [], notServed: [] });
+    });
   });
 });

@@ -178,6 +178,10 @@ class BoundStore implements Store {
     return this.engine.label;
   }
 
+  get opened() {
+    return this.engine.opened;
+  }
+
   transaction<T>(work: (store: Store) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return this.sql.transaction(
       (tx) => work(tx === this.sql ? this : new BoundStore(tx, this.engine, this.makers, this.now, this.liveness)),

@@ -11,6 +11,7 @@ import {
   DatabaseUnreachable,
   type Dialect,
   isNamed,
+  type OpenedDatabase,
   type Sql,
   type SqlEngine,
   type SqlParam,
@@ -303,6 +304,7 @@ export interface PostgresOptions {
 
 export class PostgresEngine extends PostgresSql implements SqlEngine {
   readonly #pool: pg.Pool;
+  readonly opened: OpenedDatabase;
   constructor(
     pool: pg.Pool,
     label: string,
@@ -311,6 +313,9 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
   ) {
     super(pool, label, observe);
     this.#pool = pool;
+    // pg's own reading of the connection, defaults (PGHOST, PGUSER, the port) filled in as the pool's are.
+    const { host, port, database = '', user = '' } = new pg.Client(connection);
+    this.opened = { engine: 'postgres', host, port, database, user };
   }
 
   holdLiveness(onChange?: (held: boolean, error?: Error) => void): Promise<Liveness> {

@@ -53,10 +53,23 @@ export interface TransactionOptions {
   replayable?: boolean;
 }
 
+/** Which database an engine opened, as the start-up log names it: never a password. */
+export type OpenedDatabase =
+  | { engine: 'sqlite'; file: string }
+  | { engine: 'postgres'; host: string; port: number; database: string; user: string };
+
+/** The opened database in words, for the start-up log. */
+export function openedText(opened: OpenedDatabase): string {
+  return opened.engine === 'sqlite'
+    ? `the SQLite file ${opened.file}`
+    : `the Postgres database "${opened.database}" on ${opened.host}:${opened.port} as ${opened.user}`;
+}
+
 /** Where a database is, and what its connection can do, as a store opens it. */
 export interface SqlEngine extends Sql {
   /** The database as a person would name it: a file's path, or a server's host and database (never a password). */
   readonly label: string;
+  readonly opened: OpenedDatabase;
   /** Whether the database takes writes now, for /readyz. */
   checkWritable(): Promise<Writable>;
   /** Holds this process's liveness (liveness.ts); `onChange` is told when it is lost and held again. */

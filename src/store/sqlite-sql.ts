@@ -2,6 +2,7 @@
 // await between its statements, so it holds the connection until it ends: statements from elsewhere wait for it
 // rather than slip into it. BEGIN IMMEDIATE takes the file's one writer lock at once, which serialises transactions
 // across processes sharing the file (and makes `lock` unnecessary).
+import { resolve } from 'node:path';
 import type Sqlite from 'better-sqlite3';
 import type { WalCheckpoints } from './checkpoints.js';
 import { checkWritable, type Database } from './db.js';
@@ -9,6 +10,7 @@ import { type Liveness, soleLiveness } from './liveness.js';
 import {
   type Dialect,
   isNamed,
+  type OpenedDatabase,
   type Sql,
   type SqlEngine,
   type SqlParams,
@@ -134,6 +136,7 @@ class SqliteSql implements Sql {
 
 class SqliteEngine extends SqliteSql implements SqlEngine {
   readonly #gate: Gate;
+  readonly opened: OpenedDatabase;
 
   constructor(
     statements: Statements,
@@ -143,6 +146,8 @@ class SqliteEngine extends SqliteSql implements SqlEngine {
   ) {
     super(statements, gate);
     this.#gate = gate;
+    const { db } = statements;
+    this.opened = { engine: 'sqlite', file: db.memory ? db.name : resolve(db.name) };
   }
 
   async checkWritable() {

@@ -17,7 +17,7 @@ import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
 import type { AgentRecords, RouteRecord } from './routes.js';
 import type { StoredSettings } from './settings.js';
-import type { TransactionOptions, Writable } from './sql.js';
+import type { OpenedDatabase, TransactionOptions, Writable } from './sql.js';
 import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
 
 /** The append-only, hash-chained audit log. */
@@ -246,6 +246,8 @@ export interface Store extends Repos {
   lock(key: string): Promise<void>;
   /** The database as a person would name it (never with a password), for messages. */
   readonly label: string;
+  /** Which database this is, for the start-up log. */
+  readonly opened: OpenedDatabase;
   /** The time every replica agrees on: the database's (database-clock.ts). */
   readonly now: () => Date;
   /** Whether this process, and the others on the database, still run (liveness.ts). */

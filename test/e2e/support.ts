@@ -22,6 +22,7 @@ import {
 } from '../harness/app.js';
 import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import { textInput } from '../harness/payloads.js';
+import { adminUrlOf, asAdmin } from '../harness/postgres.js';
 import { limitViolations } from '../views/support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -548,18 +549,22 @@ export async function stopWrites(t: TestApp): Promise<() => Promise<void>> {
     execFileSync('chattr', ['+i', ...files]);
     return async () => execFileSync('chattr', ['-i', ...files]) && undefined;
   }
-  const db = await t.database.sql();
-  const readOnly = async (on: boolean) => {
-    await db.run(
-      `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = ${on}', current_database()); END $$`,
-    );
-    // The app's pool sessions, so that new ones start read-only; not its liveness session, whose loss is a fault of its
-    // own (test/hardening/a-replica-cut-off-sends-nothing.test.ts).
-    await db.run(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() ' +
-        "AND pid <> pg_backend_pid() AND application_name NOT LIKE 'voice-ops liveness %'",
-    );
-  };
+  // Only the database's owner may change its defaults: the admin, not the role the app runs as.
+  const owner = adminUrlOf(t.database.target.url);
+  const readOnly = (on: boolean) =>
+    asAdmin(owner, async (admin) => {
+      // A new session on a read-only database starts read-only itself, this one too.
+      await admin.query('SET default_transaction_read_only = off');
+      await admin.query(
+        `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = ${on}', current_database()); END $$`,
+      );
+      // The app's pool sessions, so that new ones start read-only; not its liveness session, whose loss is a fault of
+      // its own (test/hardening/a-replica-cut-off-sends-nothing.test.ts).
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() ' +
+          "AND pid <> pg_backend_pid() AND application_name NOT LIKE 'voice-ops liveness %'",
+      );
+    });
   await readOnly(true);
   return () => readOnly(false);
 }

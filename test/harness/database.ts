@@ -47,7 +47,7 @@ export async function testDatabase(folder: string, engine: EngineName = TEST_ENG
       const tables = await db.all<{ name: string }>(
         target.kind === 'sqlite'
           ? "SELECT name FROM sqlite_master WHERE type = 'table'"
-          : "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+          : 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()',
       );
       const rows = await Promise.all(tables.map(async ({ name }) => [name, await db.all(`SELECT * FROM "${name}"`)]));
       return JSON.stringify(Object.fromEntries(rows));

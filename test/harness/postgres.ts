@@ -1,16 +1,19 @@
 // A real Postgres server for tests: a fresh cluster in a temporary folder, on a free loopback port, removed when it
 // stops. initdb and postgres refuse to run as root, so as root they run as the `postgres` user (setpriv execs the
-// program itself, so signals reach the server and not a wrapper).
+// program itself, so signals reach the server and not a wrapper). Each test's database is made as the operator's
+// reference says, by the SQL it gives, with a role of its own that the app runs as.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
 const DEBIAN_BINARIES = '/usr/lib/postgresql';
+/** The server's superuser: the admin who makes each database and its role, and owns the database. */
+const ADMIN = 'postgres';
 
 /** The folder of initdb and postgres: Debian's newest installed version. */
 export function postgresBinaries(): string | undefined {
@@ -72,7 +75,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     '-D',
     data,
     '-U',
-    'postgres',
+    ADMIN,
     '-A',
     'trust',
     '--no-sync',
@@ -82,7 +85,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   ]);
   execFileSync(initdb, initArgs, { stdio: 'pipe' });
   const port = await freePort();
-  const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const url = (database = 'postgres') => `postgres://${ADMIN}@127.0.0.1:${port}/${database}`;
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
@@ -154,23 +157,70 @@ async function untilConnectable(url: string): Promise<void> {
   }
 }
 
-/** A new, empty database on the server whose maintenance database is `adminUrl`; its URL. */
+/** The names the operator's reference gives its role and database, which each test's database replaces. */
+const DOCUMENTED = { role: /\bvoice_ops_app\b/g, database: /\bvoice_ops\b/g };
+
+/**
+ * The statements of the reference's block that makes the app's database and role: those run in the maintenance
+ * database, then those after `\connect`, in the new database.
+ */
+export function appDatabaseSql(): { server: string[]; database: string[] } {
+  const reference = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
+  const block = /```sql\n([\s\S]*?)```/.exec(reference)?.[1];
+  if (block === undefined) throw new Error('docs/operating.md has no sql block');
+  const [server = '', database = ''] = block.split(/^\\connect \S+\n/m);
+  const statements = (text: string) =>
+    text
+      .split(/;\s*$/m)
+      .map((statement) => statement.trim())
+      .filter(Boolean);
+  return { server: statements(server), database: statements(database) };
+}
+
+/**
+ * A new, empty database on the server whose maintenance database is `adminUrl`, owned by the admin, and a role of
+ * its own made by the reference's SQL; the database's URL as that role.
+ */
 export async function createDatabase(adminUrl: string): Promise<string> {
-  const url = new URL(adminUrl);
-  url.pathname = `/test_${randomBytes(6).toString('hex')}`;
-  await asAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${url.pathname.slice(1)}`));
+  const database = `test_${randomBytes(6).toString('hex')}`;
+  const role = `${database}_app`;
+  const named = (statement: string) => statement.replace(DOCUMENTED.role, role).replace(DOCUMENTED.database, database);
+  const sql = appDatabaseSql();
+  const inside = new URL(adminUrl);
+  inside.pathname = `/${database}`;
+  for (const [url, statements] of [
+    [adminUrl, sql.server],
+    [inside.toString(), sql.database],
+  ] as const) {
+    await asAdmin(url, async (admin) => {
+      for (const statement of statements) await admin.query(named(statement));
+    });
+  }
+  inside.username = role;
+  return inside.toString();
+}
+
+/** The URL of a test's database as the admin, who owns it: for what only an owner may do (make it read-only). */
+export function adminUrlOf(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.username = ADMIN;
   return url.toString();
 }
 
-/** Drops the databases, closing whatever connections are still open to them. */
+/** Drops the databases, closing whatever connections are still open to them, and their roles. */
 export async function dropDatabases(adminUrl: string, urls: string[]): Promise<void> {
   if (!urls.length) return;
   await asAdmin(adminUrl, async (admin) => {
-    for (const url of urls) await admin.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+    for (const url of urls) {
+      const { pathname, username } = new URL(url);
+      await admin.query(`DROP DATABASE IF EXISTS ${pathname.slice(1)} WITH (FORCE)`);
+      await admin.query(`DROP ROLE IF EXISTS ${username}`);
+    }
   });
 }
 
-async function asAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to `adminUrl`, closed after it. */
+export async function asAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

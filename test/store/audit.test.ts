@@ -173,6 +173,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const engine: SqlEngine = {
         ...recorded,
         label: sql.label,
+        opened: sql.opened,
         checkWritable: () => sql.checkWritable(),
         holdLiveness: () => sql.holdLiveness(),
         close: () => sql.close(),
