@@ -62,6 +62,10 @@ function withStepIds(actor: Actor, params?: Record<string, unknown>): Record<str
 }
 
 /** Appends one audit row for a step of a request; every step of one request shares its correlation id. */
+/** A failure as the audit log's `error_code` keeps it: the app's code, else the dependency's, its provider kind, its reason. */
+const errorCodeOf = (failure: Failure): string =>
+  failure.code ?? failure.dependencyCode ?? failure.providerKind ?? failure.reason;
+
 export async function record(deps: OpsDeps, actor: Actor, correlationId: string, step: Step): Promise<void> {
   await deps.store.audit.append({
     actorId: actor.userId,
@@ -73,7 +77,7 @@ export async function record(deps: OpsDeps, actor: Actor, correlationId: string,
     target: step.target,
     params: withStepIds(actor, step.params),
     outcome: step.outcome,
-    errorCode: step.error ? (step.error.code ?? step.error.providerKind ?? step.error.reason) : undefined,
+    errorCode: step.error ? errorCodeOf(step.error) : undefined,
     errorMessage: step.error?.message,
     correlationId,
   });

@@ -23,7 +23,7 @@ export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise
   } catch (error) {
     const failure: Failure =
       error instanceof AnnouncementFailed
-        ? fail('undelivered', error.message, { code: error.code })
+        ? fail('undelivered', error.message, { dependencyCode: error.code })
         : fail('undelivered', 'The announcement could not be posted.', { code: 'unknown' });
     deps.logger.warn({ err: error, action: done.change.action }, 'could not announce a change');
     await record(deps, actor, done.correlationId, {

@@ -11,7 +11,6 @@ import { type Actor, type Failure, fail } from './types.js';
 
 /** The audit action of a refused second outcome. */
 export const SECOND_OUTCOME = 'change.second_outcome';
-const SECOND_OUTCOME_CODE = 'second_outcome';
 
 /** An outcome refused because the change's intent was closed with the other one. */
 export interface SecondOutcome {
@@ -58,9 +57,9 @@ export function secondOutcomeFailure(second: SecondOutcome): Failure {
     `This change was settled meanwhile as ${said(second.recorded)}, and then the provider's answer said ` +
       `${said(second.refused)}. Voice Ops keeps the first outcome and has recorded the conflict: check what the ` +
       'provider shows before trying again.',
-    { code: SECOND_OUTCOME_CODE },
+    { code: 'second_outcome' },
   );
 }
 
 /** Whether a failure is an outcome refused as a change's second one. */
-export const isSecondOutcome = (failure: Failure): boolean => failure.code === SECOND_OUTCOME_CODE;
+export const isSecondOutcome = (failure: Failure): boolean => failure.code === 'second_outcome';

@@ -2,6 +2,7 @@ import type { ProviderErrorKind } from '../provider/errors.js';
 import type { AuditSource } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
 import type { StepOrigin } from '../store/records.js';
+import type { FailureCode } from './failure-codes.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -52,8 +53,10 @@ export interface Failure {
   /** The form field at fault, for inline modal errors. */
   field?: string;
   providerKind?: ProviderErrorKind;
+  /** Why, in the app's own codes, for the audit. */
+  code?: FailureCode;
   /** A dependency's own error code (Slack's `not_in_channel`, say), for the audit. */
-  code?: string;
+  dependencyCode?: string;
   /**
    * The provider may still carry the change out (its answer did not come in time): not settled yet. The change's
    * intent stays open, and the reconciler settles it once the provider cannot still be working on it.

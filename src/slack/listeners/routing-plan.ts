@@ -205,7 +205,7 @@ export async function exportAnswer(deps: SlackDeps, actor: Actor, asOf?: string)
     const why =
       `The routing is too long for a message, and Slack did not take it as a file (${code}). Try again; if it ` +
       'keeps failing, whoever runs Voice Ops should check that the app has the files:write and im:write scopes.';
-    return { kind: 'failure', failure: fail('undelivered', why, { code }) };
+    return { kind: 'failure', failure: fail('undelivered', why, { dependencyCode: code }) };
   }
   return { kind: 'message', message: exportMessage(exported, { asFile: true, mayPlan }) };
 }
