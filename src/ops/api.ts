@@ -164,6 +164,8 @@ export interface VoiceOps {
   cancelPlan(actor: Actor, batchId: string): Promise<Result<object>>;
   /** The failed items of an ended batch, or those it never reached, planned again (checked afresh) as a new plan. */
   planAgain(actor: Actor, batchId: string, which: 'failed' | 'rest'): Promise<PlanResult>;
+  /** The numbers a batch bought, planned to route to one agent. */
+  routeBought(actor: Actor, batchId: string, agentId: string): Promise<PlanResult>;
   /** One page of changes from the audit log, one line per change, newest first. */
   auditPage(request: AuditRequest): Promise<AuditPage>;
   /** Claims a Workflow Builder step execution: true the first time only, so that the step acts once. */

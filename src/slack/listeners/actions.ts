@@ -3,6 +3,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { type Actor, KIND, numberFilter } from '../../ops/api.js';
 import { progressInRequest, settleDecision } from '../approvals.js';
+import type { Bought } from '../bought.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
@@ -95,6 +96,15 @@ export async function surfaceFor(
     deps.logger.warn({ err: error }, 'Slack did not open a modal: answering in a message instead');
     return messageSurface(replyFor(deps, body), deps.now);
   }
+}
+
+/** The agent form, once the clicker may create one; `bought`: numbers to route to the new agent once it is made. */
+export async function openCreateAgentForm(deps: SlackDeps, body: Body, actor: Actor, bought?: Bought): Promise<void> {
+  const denied = await deps.ops.authorize(actor, KIND.createAgent);
+  if (denied)
+    return (await surfaceFor(deps, body, actor, 'Create an agent')).show({ kind: 'failure', failure: denied });
+  const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId, bought }) });
+  await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
 }
 
 type Flow = (deps: SlackDeps, actor: Actor, value: string) => Promise<Answer>;
@@ -210,12 +220,7 @@ export function registerActions(app: Listeners): void {
 
   app.action<Body>(ACTION.createAgent, async ({ ack, body, context }, deps) => {
     await ack();
-    const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, KIND.createAgent);
-    if (denied)
-      return (await surfaceFor(deps, body, actor, 'Create an agent')).show({ kind: 'failure', failure: denied });
-    const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
-    await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
+    await openCreateAgentForm(deps, body, actorOf(body, requesterIn(context)));
   });
 
   app.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }, deps) => {
