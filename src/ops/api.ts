@@ -111,8 +111,8 @@ export interface VoiceOps {
   expireApprovals(): Promise<ApprovalRequest[]>;
   /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
   policiesInForce(userId: string): Promise<PoliciesInForce>;
-  /** The settings in force, and where each locked one is given. */
-  settings(): Promise<SettingsView>;
+  /** The settings in force, and where each locked one is given; `fresh`: as stored now, a change just made included. */
+  settings(options?: { fresh?: boolean }): Promise<SettingsView>;
   /**
    * Asks to change some settings (a form's worth, in the settings' own shape), for an admin: the prompt to confirm
    * what it does, or why not (a locked setting, no admin left, approvals with nowhere to ask).

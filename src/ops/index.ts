@@ -155,7 +155,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
       const settings = await deps.settings.current();
       return { policy: settings, locks: deps.settings.given.lockedBy, buying: await buyUsage(deps, settings, userId) };
     },
-    settings: () => settingsView(deps),
+    settings: (options?: { fresh?: boolean }) => settingsView(deps, options),
     requestSettingsChange: (actor: Actor, proposed: unknown) =>
       attempt(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET }, (id) =>
         requestSettingsChange(deps, actor, proposed, id),

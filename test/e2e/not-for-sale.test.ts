@@ -3,10 +3,12 @@
 // confirmation and the Confirm is said so; a plan again of a bulk buy marks what is no longer for sale. After a buy,
 // its answer routes what was bought to an agent picked in place, or to one created for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT, SETTINGS } from '../../src/slack/ids.js';
 import { decodeMetadata } from '../../src/slack/metadata.js';
-import { OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { ADMIN, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { RESPONSE_URL } from '../harness/fake-slack.js';
 import { selectInput, textInput } from '../harness/payloads.js';
+import { grant } from './settings-forms.js';
 import {
   applyPlan,
   auditRows,
@@ -17,9 +19,11 @@ import {
   createAgentThroughApp,
   EPHEMERAL,
   elementsOf,
+  hasElement,
   onlyButton,
   outcomeOf,
   press,
+  readable,
   respondedWith,
   type SandboxAvailable,
   sandboxNumbers,
@@ -212,5 +216,29 @@ describe('after a buy, the way on to an agent', () => {
     );
     for (const number of numbers) expect(shownText(routePlan)).toContain(number);
     expect(shownText(await applyPlan(t, routePlan))).toContain('Routed 2 of 2');
+  });
+});
+
+describe('a settings change made from the settings summary', () => {
+  it('brings the summary already shown up to date, in its place', async () => {
+    const app = await startTestApp({ settingsFrom: 'slack' });
+    try {
+      const summary = await app.respondedTo((await app.command('settings', ADMIN)).responseUrlId);
+      expect(shownText(summary)).not.toContain(`<@${VIEWER}>`);
+      const since = app.slack.mark();
+      const { outcome } = await grant(app, { admins: [ADMIN], operators: [OPERATOR, VIEWER] });
+      expect(outcome).toMatch(/changed the settings/i);
+
+      // The summary's Change button opened the form: its response_url replaces that message with what is now in force.
+      const replaced = await app.slack.waitFor(
+        RESPONSE_URL,
+        (call) => call.body.replace_original === true && shownText(call).includes(`<@${VIEWER}>`),
+        { since, description: 'the settings summary replaced with the new operators' },
+      );
+      expect(readable(blocksOf(replaced))).toContain(readable(blocksOf(summary)).split('\n')[0] ?? '');
+      expect(hasElement(blocksOf(replaced), SETTINGS.open.roles)).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -37,6 +37,7 @@ import {
 import type { Respond } from '../respond.js';
 import type { Listeners } from '../router.js';
 import { buyPressed, withSearchAgain } from '../search-again.js';
+import { refreshSettingsSummary } from '../settings-summary.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -146,6 +147,7 @@ export function registerActions(app: Listeners): void {
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     const answer = await confirmAnswer(deps, actor, chosenValue(body));
     await deliver(deps, surface, actor, await withSearchAgain(deps, actor, answer));
+    await refreshSettingsSummary(deps, actor, answer);
   });
 
   // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.

@@ -10,6 +10,7 @@ import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
 import type { Listeners } from '../router.js';
 import { refreshSearchForm } from '../search-again.js';
+import { refreshSettingsSummary } from '../settings-summary.js';
 import { messageSurface, updatingSurface } from '../surfaces.js';
 import { agentReadyMessage } from '../views/agents.js';
 import { OTHER_LOCALE } from '../views/locales.js';
@@ -124,6 +125,7 @@ export function registerViews(app: Listeners): void {
     const answer = await confirmAnswer(deps, actor, view.private_metadata, typed);
     await deliver(deps, surface, actor, answer);
     await refreshSearchForm(deps, actor, answer);
+    await refreshSettingsSummary(deps, actor, answer);
   });
 
   // Closing a confirmation modal is its Cancel button.

@@ -3,17 +3,16 @@ import type { ActionsBlock } from '@slack/types';
 import type { Bought } from '../bought.js';
 import { ACTION } from '../ids.js';
 import { encodeValue } from '../paging.js';
-import { button, externalSelect } from './blocks.js';
+import { actions, button, externalSelect } from './blocks.js';
 
 export function routeBoughtBlock(what: Bought): ActionsBlock {
   const value = encodeValue(what);
-  return {
-    type: 'actions',
-    // The picker carries no value of its own: its block names what it routes.
-    block_id: value,
-    elements: [
+  // The picker carries no value of its own: its block names what it routes.
+  return actions(
+    [
       externalSelect({ actionId: ACTION.routeBought, placeholder: 'Route to an agent' }),
       button({ text: 'Create an agent', actionId: ACTION.createAgentForBought, value }),
     ],
-  };
+    value,
+  );
 }
