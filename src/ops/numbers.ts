@@ -75,7 +75,7 @@ export function summarize(
 }
 
 /** Why a number cannot be bought: it is not for sale, and these are the nearest that are. */
-export function notForSale(number: string, entries: AvailableNumber[]): Failure {
+function notForSale(number: string, entries: AvailableNumber[]): Failure {
   return fail('not_found', `${number} is not for sale.`, {
     code: 'not_for_sale',
     instead: nearestForSale(number, entries),
@@ -84,8 +84,9 @@ export function notForSale(number: string, entries: AvailableNumber[]): Failure 
 
 /**
  * Whether the provider sells a number now, with its capabilities: a search showed it a moment ago (a Buy pressed on
- * its result), or a search of its region finds it. Refused only when that search read the whole region without it; when the region is too large to
- * read, or cannot be read, the buy goes ahead to its confirmation (the provider refuses a buy of what it does not sell).
+ * its result), or a search of its region finds it. Refused only when that search read the whole region without it;
+ * when the region is too large to read, or cannot be read, the buy goes ahead to its confirmation (the provider
+ * refuses a buy of what it does not sell).
  */
 async function offered(deps: OpsDeps, number: string): Promise<{ capabilities?: string[] } | Failure> {
   const known = deps.seen.offeredSince(number, Date.now() - OFFERED_FOR_MS);

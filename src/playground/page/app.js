@@ -79,8 +79,11 @@ const page = {
   homeShown: '',
   /** A click, command or form sent waits for its answer: the app's next message drawn, new or rewritten. */
   awaited: false,
-  /** The key of the message that answered the person last: each rewrite of it (an outcome after "Working on it…") is
-   * shown from its first line, where the person is looking. @type {number | undefined} */
+  /**
+   * The key of the message that answered the person last: each rewrite of it (an outcome after "Working on it…") is
+   * shown from its first line, where the person is looking.
+   * @type {number | undefined}
+   */
   answer: undefined,
 };
 
