@@ -4,8 +4,8 @@ import { agentOptions, numberOptions } from '../views/modals.js';
 
 /**
  * The type-ahead pickers (`external_select`) of the map form and of a buy's result: Slack sends what was typed (a
- * `block_suggestion`) and shows
- * the options in the acknowledgement. A failure to read the provider answers no options, and is logged.
+ * `block_suggestion`) and shows the options in the acknowledgement. A failure to read the provider answers no
+ * options, and is logged.
  */
 export function registerOptions(app: Listeners): void {
   // One number for the map form, several for the form that routes numbers to a new agent.
