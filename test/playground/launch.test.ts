@@ -1,7 +1,8 @@
 // A newcomer's launch in Germany, in Chromium, on a fresh playground, by buttons, with no id typed or copied: three DE
 // numbers bought in one plan, a de-DE agent created from the buy's answer, the three numbers routed to it in one plan;
-// a number bought later routed to it by the button under the ready agent, then one undone. Each step a person takes is counted, and the launch must stay within 2 typed commands, 12 clicks
-// and 5 form fields; each answer to a click shows where the person is looking.
+// a number bought later routed to it by the button under the ready agent, then one undone. Each step a person takes is
+// counted, and the launch must stay within 2 typed commands, 12 clicks and 5 form fields; each answer to a click shows
+// where the person is looking.
 // Also what a newcomer meets first: the welcome and its three commands, type-aheads that list options on focus, and
 // Start over, which clears the playground and nothing else.
 import { existsSync } from 'node:fs';
