@@ -243,6 +243,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     people,
     homePositions: new Map(),
     searches: new Map(),
+    settingsShown: new Map(),
     sandbox: Boolean(sandbox),
     now,
     logger,

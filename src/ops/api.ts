@@ -111,8 +111,8 @@ export interface VoiceOps {
   expireApprovals(): Promise<ApprovalRequest[]>;
   /** The guardrails in force for this person, with how much of each buy limit is used, for help and Home. */
   policiesInForce(userId: string): Promise<PoliciesInForce>;
-  /** The settings in force, and where each locked one is given. */
-  settings(): Promise<SettingsView>;
+  /** The settings in force, and where each locked one is given; `fresh`: as stored now, a change just made included. */
+  settings(options?: { fresh?: boolean }): Promise<SettingsView>;
   /**
    * Asks to change some settings (a form's worth, in the settings' own shape), for an admin: the prompt to confirm
    * what it does, or why not (a locked setting, no admin left, approvals with nowhere to ask).
@@ -164,6 +164,8 @@ export interface VoiceOps {
   cancelPlan(actor: Actor, batchId: string): Promise<Result<object>>;
   /** The failed items of an ended batch, or those it never reached, planned again (checked afresh) as a new plan. */
   planAgain(actor: Actor, batchId: string, which: 'failed' | 'rest'): Promise<PlanResult>;
+  /** The numbers a batch bought, planned to route to one agent. */
+  routeBought(actor: Actor, batchId: string, agentId: string): Promise<PlanResult>;
   /** One page of changes from the audit log, one line per change, newest first. */
   auditPage(request: AuditRequest): Promise<AuditPage>;
   /** Claims a Workflow Builder step execution: true the first time only, so that the step acts once. */

@@ -15,6 +15,7 @@ import type { OpsDeps } from './deps.js';
 import {
   bulkFormOf,
   changeKind,
+  KIND,
   kindOf,
   numberOf,
   takesFromAgent,
@@ -704,6 +705,15 @@ export async function planAgain(
   if (items.length === 0) return fail('not_found', 'Nothing is left to plan again: every item of that batch ended.');
   const numbers = items.map((item) => numberOf(item.change));
   return planBatch(deps, actor, requestFor(batch.plan.request, numbers));
+}
+
+/** The numbers a batch bought, planned to route to one agent: the way on from a bulk buy's result. */
+export async function routeBought(deps: OpsDeps, actor: Actor, batchId: string, agentId: string): Promise<PlanResult> {
+  const batch = await deps.store.batches.get(batchId);
+  if (!batch || !bulkFormOf(batch.plan.request.kind).words.routeNext) return notFound();
+  const items = await deps.store.batches.itemsIn(batchId, ['succeeded']);
+  if (items.length === 0) return fail('not_found', 'That batch bought no number to route.');
+  return planBatch(deps, actor, { kind: KIND.map, agentId, numbers: items.map((item) => numberOf(item.change)) });
 }
 
 /** Batches marked running that no process runs: neither this one nor, holding its lease, another replica. */

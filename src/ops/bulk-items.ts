@@ -15,7 +15,10 @@ export const named = z.array(z.string()).max(MAX_BATCH_ITEMS).optional();
 
 export interface PlannedItem {
   change: PendingChange;
-  /** Already as asked (a number that routes to the agent already): listed, and left alone. */
+  /**
+   * Already as asked (a number that routes to the agent already), or no longer possible (a number no longer for
+   * sale): listed, and left alone.
+   */
   unchanged: boolean;
 }
 

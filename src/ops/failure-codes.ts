@@ -34,6 +34,9 @@ export const FAILURE_CODES = [
   'not_approver',
   'change_channel',
   'buy_limit',
+  /** A number the provider does not offer now, or one sold to someone else between the confirmation and Confirm. */
+  'not_for_sale',
+  'sold_elsewhere',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

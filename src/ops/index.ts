@@ -8,7 +8,16 @@ import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { requestChange } from './ask-confirmation.js';
 import { type AuditRequest, auditPage } from './audit.js';
-import { applyBatch, batchDecisions, batchView, cancelPlan, planAgain, planBatch, stopBatch } from './batches.js';
+import {
+  applyBatch,
+  batchDecisions,
+  batchView,
+  cancelPlan,
+  planAgain,
+  planBatch,
+  routeBought,
+  stopBatch,
+} from './batches.js';
 import type { BulkRequest } from './bulk-plans.js';
 import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
@@ -146,7 +155,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
       const settings = await deps.settings.current();
       return { policy: settings, locks: deps.settings.given.lockedBy, buying: await buyUsage(deps, settings, userId) };
     },
-    settings: () => settingsView(deps),
+    settings: (options?: { fresh?: boolean }) => settingsView(deps, options),
     requestSettingsChange: (actor: Actor, proposed: unknown) =>
       attempt(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET }, (id) =>
         requestSettingsChange(deps, actor, proposed, id),
@@ -196,6 +205,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
       return cancelled;
     },
     planAgain: (actor: Actor, batchId: string, which: 'failed' | 'rest') => planAgain(deps, actor, batchId, which),
+    routeBought: (actor: Actor, batchId: string, agentId: string) => routeBought(deps, actor, batchId, agentId),
     /** One page of changes from the audit log, one line per change, newest first. */
     auditPage: (request: AuditRequest) => auditPage(deps, request),
     /** Workflow Builder steps: each execution claimed once, its plan tied to it, and ended in Slack (steps.ts). */

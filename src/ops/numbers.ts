@@ -1,4 +1,4 @@
-import { MAX_PAGE_SIZE, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
+import { type AvailableNumber, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
 import { filterInSlices } from '../slices.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
@@ -11,7 +11,9 @@ import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { regionOf } from './regions.js';
 import { refuseImpossible } from './routing-text.js';
-import { type Actor, fail, type Result } from './types.js';
+import { forSaleIn, nearestForSale } from './search.js';
+import { OFFERED_FOR_MS } from './seen-numbers.js';
+import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { named, visible } from './visible.js';
 
@@ -72,32 +74,35 @@ export function summarize(
   };
 }
 
-/** Pages of its region searched for a number's capabilities, when no recent search showed them: at most 1,000. */
-const LOOK_UP_PAGES = 10;
+/** Why a number cannot be bought: it is not for sale, and these are the nearest that are. */
+function notForSale(number: string, entries: AvailableNumber[]): Failure {
+  return fail('not_found', `${number} is not for sale.`, {
+    code: 'not_for_sale',
+    instead: nearestForSale(number, entries),
+  });
+}
 
 /**
- * A number's capabilities, as a search showed them or, failing that, as a short search of its region finds them;
- * undefined when neither does (the buy goes ahead: capabilities only explain the listings).
+ * Whether the provider sells a number now, with its capabilities: a search showed it a moment ago (a Buy pressed on
+ * its result), or a search of its region finds it. Refused only when that search read the whole region without it;
+ * when the region is too large to read, or cannot be read, the buy goes ahead to its confirmation (the provider
+ * refuses a buy of what it does not sell).
  */
-async function capabilitiesOf(deps: OpsDeps, number: string): Promise<string[] | undefined> {
-  const known = deps.seen.capabilitiesOf(number);
-  if (known) return known;
+async function offered(deps: OpsDeps, number: string): Promise<{ capabilities?: string[] } | Failure> {
+  const known = deps.seen.offeredSince(number, Date.now() - OFFERED_FOR_MS);
+  if (known) return { capabilities: known };
   const inRegion = regionOf(number);
-  if (!inRegion) return undefined;
+  if (!inRegion) return {};
   try {
-    const pages = deps.provider.searchNumberPages(
-      { region: inRegion, limit: MAX_PAGE_SIZE },
-      { maxPages: LOOK_UP_PAGES },
-    );
-    for await (const results of pages) {
-      deps.seen.remember(results);
-      const found = results.find((result) => result.number === number);
-      if (found) return found.capabilities;
-    }
+    const forSale = await forSaleIn(deps.provider, inRegion);
+    deps.seen.remember(forSale.entries);
+    const found = forSale.entries.find((entry) => entry.number === number);
+    if (found) return { capabilities: found.capabilities };
+    return forSale.complete ? notForSale(number, forSale.entries) : {};
   } catch (error) {
-    deps.logger.info({ err: error, number }, 'could not look up the capabilities of a number to buy');
+    deps.logger.info({ err: error, number }, 'could not tell whether a number to buy is for sale');
+    return {};
   }
-  return undefined;
 }
 
 export async function requestBuy(
@@ -122,8 +127,13 @@ export async function requestBuy(
   if (purchased.some((entry) => entry.number === checked.value)) {
     return fail('conflict', `${visible(checked.value)} is already one of your numbers: nothing to buy.`);
   }
-  const capabilities = await capabilitiesOf(deps, checked.value);
-  return requestConfirmation(deps, actor, correlationId, { kind: KIND.buy, number: checked.value, capabilities });
+  const forSale = await offered(deps, checked.value);
+  if ('ok' in forSale) return forSale;
+  return requestConfirmation(deps, actor, correlationId, {
+    kind: KIND.buy,
+    number: checked.value,
+    capabilities: forSale.capabilities,
+  });
 }
 
 /** Finds a purchased number by its E.164 form or by its provider id. */

@@ -2,6 +2,7 @@
 // the digits a number contains, which the provider cannot filter by: the app reads its pages and keeps the numbers
 // that match, within a bound, and says when it stopped looking.
 import { z } from 'zod';
+import type { ProviderClient } from '../provider/client.js';
 import { type AvailableNumber, MAX_PAGE_SIZE, region } from '../provider/schemas.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
@@ -86,4 +87,49 @@ async function scanForDigits(deps: OpsDeps, request: SearchRequest, digits: stri
     if (data.length === SEARCH_PAGE_SIZE) return { data, next: { cursor }, scanned, stopped: false };
     if (read === SEARCH_SCAN_PAGES) return { data, next: { cursor }, scanned, stopped: true };
   }
+}
+
+/** The numbers for sale in a region as its first provider pages list them; `complete` when those were all it has. */
+export interface ForSale {
+  entries: AvailableNumber[];
+  complete: boolean;
+}
+
+export async function forSaleIn(provider: ProviderClient, region: string): Promise<ForSale> {
+  const entries: AvailableNumber[] = [];
+  let pages = 0;
+  for await (const page of provider.searchNumberPages(
+    { region, limit: MAX_PAGE_SIZE },
+    { maxPages: SEARCH_SCAN_PAGES },
+  )) {
+    entries.push(...page);
+    pages += 1;
+  }
+  // The last page read may not have been the provider's last: only fewer pages than the bound prove the end.
+  return { entries, complete: pages < SEARCH_SCAN_PAGES };
+}
+
+/** Numbers offered in place of one that is not for sale. */
+export const NEAREST_SHOWN = 3;
+
+/**
+ * The voice numbers for sale nearest `number`: those sharing the longest prefix with it first, then the closest in
+ * value, so that a person who wanted a number in an area or a range is offered what is left of it.
+ */
+export function nearestForSale(number: string, entries: AvailableNumber[], shown = NEAREST_SHOWN): string[] {
+  const shared = (other: string) => {
+    let length = 0;
+    while (length < number.length && number[length] === other[length]) length += 1;
+    return length;
+  };
+  const distance = (other: string) => {
+    const gap = BigInt(other.slice(1) || '0') - BigInt(number.slice(1) || '0');
+    return gap < 0n ? -gap : gap;
+  };
+  return entries
+    .filter((entry) => entry.number !== number && entry.capabilities.includes('voice'))
+    .map((entry) => ({ number: entry.number, shared: shared(entry.number), distance: distance(entry.number) }))
+    .sort((a, b) => b.shared - a.shared || (a.distance < b.distance ? -1 : a.distance > b.distance ? 1 : 0))
+    .slice(0, shown)
+    .map((entry) => entry.number);
 }

@@ -1,25 +1,31 @@
-// Capabilities of the numbers recent searches showed, so that a Buy pressed on a result knows them without asking the
-// provider again; the purchase then keeps them for good (LearnedFacts).
+// The numbers recent searches showed, with their capabilities and when they were shown, so that a Buy pressed on a
+// result just shown knows the number is for sale, and its capabilities, without asking the provider again; the
+// purchase then keeps the capabilities for good (LearnedFacts).
 import type { AvailableNumber } from '../provider/schemas.js';
 
 /** Enough for every result a team pages through in a while; the oldest are let go first. */
 const KEPT = 10_000;
 
-export class SeenNumbers {
-  readonly #capabilities = new Map<string, string[]>();
+/** How long a search's word that a number is for sale is taken for the provider's: a Buy pressed on its result. */
+export const OFFERED_FOR_MS = 60_000;
 
-  remember(results: AvailableNumber[]): void {
+export class SeenNumbers {
+  readonly #seen = new Map<string, { capabilities: string[]; at: number }>();
+
+  remember(results: AvailableNumber[], at = Date.now()): void {
     for (const result of results) {
-      this.#capabilities.delete(result.number);
-      this.#capabilities.set(result.number, result.capabilities);
+      this.#seen.delete(result.number);
+      this.#seen.set(result.number, { capabilities: result.capabilities, at });
     }
-    for (const oldest of this.#capabilities.keys()) {
-      if (this.#capabilities.size <= KEPT) break;
-      this.#capabilities.delete(oldest);
+    for (const oldest of this.#seen.keys()) {
+      if (this.#seen.size <= KEPT) break;
+      this.#seen.delete(oldest);
     }
   }
 
-  capabilitiesOf(number: string): string[] | undefined {
-    return this.#capabilities.get(number);
+  /** The capabilities of a number a search showed at or after `since` (ms), else undefined. */
+  offeredSince(number: string, since: number): string[] | undefined {
+    const seen = this.#seen.get(number);
+    return seen && seen.at >= since ? seen.capabilities : undefined;
   }
 }

@@ -21,8 +21,8 @@ export interface SettingsView {
   locks: Partial<Record<SettingName, Lock>>;
 }
 
-export async function settingsView(deps: OpsDeps): Promise<SettingsView> {
-  return { settings: await deps.settings.current(), locks: deps.settings.given.lockedBy };
+export async function settingsView(deps: OpsDeps, options: { fresh?: boolean } = {}): Promise<SettingsView> {
+  return { settings: await deps.settings.current(options), locks: deps.settings.given.lockedBy };
 }
 
 /** The settings that may be none (a limit, a channel); any other given as null is refused by the schema. */

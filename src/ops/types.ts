@@ -57,6 +57,8 @@ export interface Failure {
   code?: FailureCode;
   /** A dependency's own error code (Slack's `not_in_channel`, say), for the audit. */
   dependencyCode?: string;
+  /** Numbers for sale offered in place of one that is not, nearest first: each can be bought with a click. */
+  instead?: string[];
   /**
    * The provider may still carry the change out (its answer did not come in time): not settled yet. The change's
    * intent stays open, and the reconciler settles it once the provider cannot still be working on it.

@@ -50,6 +50,7 @@ export const faultInjection = z.object({
 });
 export const latencySetting = z.object({ ms: waitMs });
 export const releasedListing = z.object({ on: z.boolean() });
+export const soldElsewhere = z.object({ number: z.string() });
 
 export interface SandboxFaults {
   setLatency(ms: number): void;
@@ -60,7 +61,15 @@ export interface SandboxFaults {
    * spec does not say that a released number leaves the list).
    */
   listReleased(on: boolean): void;
-  /** Removes all faults and latency, stops listing released numbers, and lets every held request go on. */
+  /**
+   * Sells a number to another account, as the provider's other customers may at any moment, until cleared: search no
+   * longer offers it, and a buy of it is refused as unavailable.
+   */
+  sellElsewhere(number: string): void;
+  /**
+   * Removes all faults and latency, stops listing released numbers, offers again what was sold elsewhere, and lets
+   * every held request go on.
+   */
   clear(): void;
 }
 
@@ -73,6 +82,7 @@ interface Pending {
 export class FaultSwitchboard implements SandboxFaults {
   latencyMs: number;
   releasedListed = false;
+  readonly soldElsewhere = new Set<string>();
   private readonly pending = new Map<RouteName, Pending[]>();
   private releaseHeld = new AbortController();
 
@@ -95,8 +105,13 @@ export class FaultSwitchboard implements SandboxFaults {
     this.releasedListed = on;
   }
 
+  sellElsewhere(number: string): void {
+    this.soldElsewhere.add(soldElsewhere.parse({ number }).number);
+  }
+
   clear(): void {
     this.pending.clear();
+    this.soldElsewhere.clear();
     this.latencyMs = 0;
     this.releasedListed = false;
     this.releaseHeld.abort();

@@ -25,6 +25,8 @@ export interface RouteRequest {
   body: unknown;
   /** Whether the purchased list shows released numbers too (a fault switch). */
   releasedListed: boolean;
+  /** Numbers sold to another account (a fault switch): no longer for sale here. */
+  soldElsewhere: ReadonlySet<string>;
 }
 
 export interface Reply {
@@ -82,15 +84,16 @@ export const ROUTES: readonly Route[] = [
     name: 'searchNumbers',
     method: 'GET',
     pattern: /^\/v1\/list-available-numbers$/,
-    handle(store, { query }) {
+    handle(store, { query, soldElsewhere }) {
       const { region, cursor, limit } = validate(searchQuery, {
         region: query.get('region') ?? undefined,
         cursor: query.get('cursor') ?? undefined,
         limit: query.get('limit') ?? undefined,
       });
       const taken = store.purchasedNumberSet();
-      const page = store.inventory.search({ region, cursor, limit: limit ?? DEFAULT_PAGE_SIZE }, (number) =>
-        taken.has(number),
+      const page = store.inventory.search(
+        { region, cursor, limit: limit ?? DEFAULT_PAGE_SIZE },
+        (number) => taken.has(number) || soldElsewhere.has(number),
       );
       if (page === 'bad_cursor') throw new ApiError(400, 'invalid_cursor', 'cursor: not a next_cursor this API issued');
       return ok(page);
@@ -102,6 +105,9 @@ export const ROUTES: readonly Route[] = [
     pattern: /^\/v1\/buy-phone-number$/,
     handle(store, request) {
       const { number } = validate(buyNumberRequest, request.body);
+      if (request.soldElsewhere.has(number)) {
+        throw new ApiError(409, 'number_unavailable', `${number} has been sold to another account`);
+      }
       // 201 like agent creation: a purchase creates a resource with a new id.
       return { status: 201, body: store.buyNumber(number) };
     },

@@ -17,6 +17,7 @@ import {
   type RouteName,
   releasedListing,
   type SandboxFaults,
+  soldElsewhere,
 } from './faults.js';
 import { ApiError, readJsonBody, send, sendError, sendJson, validate } from './http.js';
 import { Inventory } from './inventory.js';
@@ -75,6 +76,13 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     pattern: /^\/_control\/released-listed$/,
     async run(handler, req) {
       handler.faults.listReleased(validate(releasedListing, await readJsonBody(req)).on);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/_control\/sold-elsewhere$/,
+    async run(handler, req) {
+      handler.faults.sellElsewhere(validate(soldElsewhere, await readJsonBody(req)).number);
     },
   },
   {
@@ -157,8 +165,14 @@ class SandboxHandler {
     try {
       if ('refusal' in body) throw body.refusal;
       const params = url.pathname.match(route.pattern)?.slice(1) ?? [];
-      const releasedListed = this.faults.releasedListed;
-      return route.handle(this.store, { params, query: url.searchParams, body: body.value, releasedListed });
+      const { releasedListed, soldElsewhere } = this.faults;
+      return route.handle(this.store, {
+        params,
+        query: url.searchParams,
+        body: body.value,
+        releasedListed,
+        soldElsewhere,
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return { status: error.status, body: { error: error.code, info: error.message } };

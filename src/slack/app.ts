@@ -17,6 +17,7 @@ import { registerCommands } from './listeners/commands.js';
 import { registerHistory } from './listeners/history.js';
 import { registerHome } from './listeners/home.js';
 import { registerOptions } from './listeners/options.js';
+import { registerRouteBought } from './listeners/route-bought.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
 import { registerSettings } from './listeners/settings.js';
 import { registerSteps } from './listeners/steps.js';
@@ -101,6 +102,7 @@ export function registerListeners(
   registerRoutingPlan(router.listeners);
   registerViews(router.listeners);
   registerOptions(router.listeners);
+  registerRouteBought(router.listeners);
   registerHome(router.listeners);
   registerUndo(router.listeners);
   registerSettings(router.listeners);

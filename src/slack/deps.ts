@@ -24,6 +24,8 @@ export interface SlackDeps {
   homePositions: Map<string, HomePosition>;
   /** The last search each user was shown, so that a buy from it can show it again without the number bought. */
   searches: Map<string, ShownSearch>;
+  /** The response_url of the settings summary each user last opened a settings form from, to bring it up to date. */
+  settingsShown: Map<string, string>;
   /** True when the embedded sandbox stands in for the provider: nothing real is bought. */
   sandbox: boolean;
   now: () => Date;

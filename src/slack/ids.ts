@@ -10,6 +10,9 @@ export const ACTION = {
   /** Once an agent is created: a form that picks several numbers at once for it, then one plan. */
   routeNumbersToAgent: 'route_numbers_to_agent',
   createAgent: 'create_agent',
+  /** Under a buy's result: the agents, to route what was bought to one; or a new agent for it. */
+  routeBought: 'route_bought',
+  createAgentForBought: 'create_agent_for_bought',
   searchNumbers: 'search_numbers',
   searchRegion: 'search_region',
   homeNumbersFilter: 'home_numbers_filter',

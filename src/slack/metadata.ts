@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { bought } from './bought.js';
 
-// What a modal remembers between Slack round trips, in its private_metadata.
-const modalMetadata = z.object({ channelId: z.string().optional() });
+// What a modal remembers between Slack round trips, in its private_metadata: the channel, and for a new agent made
+// for numbers just bought, those numbers.
+const modalMetadata = z.object({ channelId: z.string().optional(), bought: bought.optional() });
 export type ModalMetadata = z.infer<typeof modalMetadata>;
 
 export const encodeMetadata = (metadata: ModalMetadata): string => JSON.stringify(metadata);

@@ -60,6 +60,7 @@ interface Switches {
   inject(provider: Provider, route: RouteName, fault: Fault, times?: number): Promise<void>;
   setLatency(provider: Provider, ms: number): Promise<void>;
   listReleased(provider: Provider, on: boolean): Promise<void>;
+  sellElsewhere(provider: Provider, number: string): Promise<void>;
   clear(provider: Provider): Promise<void>;
 }
 
@@ -75,6 +76,7 @@ const CHANNELS: [string, Switches][] = [
       inject: async (provider, route, fault, times) => provider.sandbox.faults.inject(route, fault, { times }),
       setLatency: async (provider, ms) => provider.sandbox.faults.setLatency(ms),
       listReleased: async (provider, on) => provider.sandbox.faults.listReleased(on),
+      sellElsewhere: async (provider, number) => provider.sandbox.faults.sellElsewhere(number),
       clear: async (provider) => provider.sandbox.faults.clear(),
     },
   ],
@@ -84,6 +86,7 @@ const CHANNELS: [string, Switches][] = [
       inject: (provider, route, fault, times) => control(provider, 'POST', '/_control/faults', { route, fault, times }),
       setLatency: (provider, ms) => control(provider, 'POST', '/_control/latency', { ms }),
       listReleased: (provider, on) => control(provider, 'POST', '/_control/released-listed', { on }),
+      sellElsewhere: (provider, number) => control(provider, 'POST', '/_control/sold-elsewhere', { number }),
       clear: (provider) => control(provider, 'DELETE', '/_control/faults'),
     },
   ],
@@ -129,6 +132,18 @@ describe.each(CHANNELS)('sandbox faults through the %s', (_channel, switches) =>
     await switches.listReleased(api(), true);
     await switches.clear(api());
     expect(await api().purchased()).toEqual([kept]);
+  });
+
+  it('sold-elsewhere: search no longer offers the number and its buy is refused as unavailable, until cleared', async () => {
+    const offered = async () => (await send(api(), 'searchNumbers')).json as { data: { number: string }[] };
+    expect((await offered()).data.map((entry) => entry.number)).toContain(NUMBER);
+    await switches.sellElsewhere(api(), NUMBER);
+    expect((await offered()).data.map((entry) => entry.number)).not.toContain(NUMBER);
+    expectError(await send(api(), 'buyNumber'), 409, 'number_unavailable');
+    expect(await api().purchased()).toEqual([]);
+    await switches.clear(api());
+    expect((await offered()).data.map((entry) => entry.number)).toContain(NUMBER);
+    expect((await send(api(), 'buyNumber')).status).toBe(201);
   });
 
   it('malformed_json: answers 200 with a body that does not parse', async () => {

@@ -119,7 +119,7 @@ export function unescapedMarkup(value: Json, allowedMentions: string[] = []): st
 
 /**
  * Every string anywhere that carries the raw hostile text, with the key that holds it. Raw text is safe only
- * where Slack never parses it: plain_text objects (labels, options), element values and private_metadata.
+ * where Slack never parses it: plain_text objects (labels, options), element values, block ids and private_metadata.
  */
 export function rawHostileKeys(value: Json): string[] {
   const found: string[] = [];
@@ -128,7 +128,7 @@ export function rawHostileKeys(value: Json): string[] {
       if (typeof field !== 'string' || !field.includes('<!channel>')) continue;
       const safe =
         (key === 'text' && object.type === 'plain_text') ||
-        ['value', 'initial_value', 'private_metadata'].includes(key);
+        ['value', 'initial_value', 'private_metadata', 'block_id'].includes(key);
       if (!safe) found.push(`${String(object.type)}.${key}`);
     }
   }
@@ -169,6 +169,7 @@ export function limitViolations(value: Json): string[] {
       if (typeof metadata === 'string' && metadata.length > 3000) problems.push('private_metadata');
     }
     if (object.type === 'actions' && (object.elements as unknown[]).length > 25) problems.push('actions elements');
+    if (typeof object.block_id === 'string' && object.block_id.length > 255) problems.push('block_id');
   }
   return problems;
 }

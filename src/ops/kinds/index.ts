@@ -90,10 +90,18 @@ export function confirmWordsOf(kind: string): ConfirmWords<StoredChange> {
 /** How a kind's batch is said. */
 export const bulkWordsOf = (kind: string): BulkWords => bulkFormOf(kind).words;
 
-/** How a finished change is said: what it did, where to read more, and the agent likely routed to next. */
-export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent?: string } {
+/**
+ * How a finished change is said: what it did, where to read more, the agent likely routed to next, and the number to
+ * route next.
+ */
+export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent?: string; routeNext?: string } {
   const kind = announcedKind(change);
-  return { did: kind.did(change), lookUp: kind.lookUp(change), nextAgent: kind.nextAgent?.(change) };
+  return {
+    did: kind.did(change),
+    lookUp: kind.lookUp(change),
+    nextAgent: kind.nextAgent?.(change),
+    routeNext: kind.routeNext?.(change),
+  };
 }
 
 /**

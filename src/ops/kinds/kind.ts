@@ -117,6 +117,8 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   routeEffect?(made: Made): RouteEffect | undefined;
   /** The agent its maker is likely to route another number to next, offered a click away. */
   nextAgent?(change: A): string;
+  /** A number the change left routed nowhere (one just bought), offered a route to an agent a click away. */
+  routeNext?(change: A): string;
 }
 
 /** How a batch is audited as one request: `batch.map`, `batch.buy`… */
@@ -144,6 +146,8 @@ export interface BulkWords<Q = unknown, R extends StoredChange = StoredChange> {
   effect(change: R, unchanged: boolean): Phrase;
   /** What the numbers taken from an agent lose, in a request for approval. */
   taken: string;
+  /** Its batch leaves the numbers it changed routed nowhere (a buy): its result offers to route them to an agent. */
+  routeNext?: true;
   /**
    * Whether its batch takes something away whatever it plans (a release): its confirmation asks for the count of
    * numbers, typed, and a request for approval says so.

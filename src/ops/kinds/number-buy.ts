@@ -2,6 +2,7 @@
 // answer is settled against the purchased list. In bulk: COUNT numbers for sale in a region.
 import { z } from 'zod';
 import { count, counted } from '../../counts.js';
+import type { ProviderClient } from '../../provider/client.js';
 import type { BoughtNumber } from '../../provider/index.js';
 import { EXPECTED_STATUS, MAX_PAGE_SIZE, region as regionCode } from '../../provider/schemas.js';
 import { MAX_BATCH_ITEMS, named, type Planned, type PlannedItem } from '../bulk-items.js';
@@ -9,8 +10,8 @@ import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
 import type { ProviderReads } from '../provider-reads.js';
 import { regionOf, unknownRegion } from '../regions.js';
-import { SEARCH_SCAN_PAGES } from '../search.js';
-import { fail, type Result } from '../types.js';
+import { forSaleIn, nearestForSale, SEARCH_SCAN_PAGES } from '../search.js';
+import { type Failure, fail, type Result } from '../types.js';
 import { validate } from '../validate.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
@@ -37,15 +38,8 @@ function buyWork(change: Buy): Work {
         bought = await provider.buyNumber(change.number);
       } catch (error) {
         const failure = providerFailure(error);
-        if (failure.reason !== 'conflict') return failure;
-        // Typically a second confirmation of the same Buy: the number was bought in the meantime.
-        return fail(
-          'conflict',
-          `${change.number} can no longer be bought: it was bought in the meantime. (${failure.message})`,
-          {
-            providerKind: failure.providerKind,
-          },
-        );
+        if (failure.reason !== 'conflict' && failure.reason !== 'not_found') return failure;
+        return refusedPurchase(provider, change.number, failure);
       }
       if (bought.status !== EXPECTED_STATUS.numberBought) {
         return unexpectedStatus('the purchase', EXPECTED_STATUS.numberBought, bought.status);
@@ -64,6 +58,31 @@ function buyWork(change: Buy): Work {
       };
     },
   };
+}
+
+/**
+ * The provider would not sell a number it offered when the buy was asked for: bought in the meantime, by this account
+ * (a second confirmation of the same Buy) or by someone else, who leaves the nearest numbers still for sale.
+ */
+async function refusedPurchase(provider: ProviderClient, number: string, failure: Failure): Promise<Failure> {
+  const extra = { providerKind: failure.providerKind };
+  // Which of the two it was, and what is left for sale, are read when they can be: else the provider's word stands.
+  const purchased = await provider.listPurchasedNumbers().catch(() => undefined);
+  if (!purchased) return failure;
+  if (purchased.some((entry) => entry.number === number)) {
+    return fail(
+      'conflict',
+      `${number} can no longer be bought: it was bought in the meantime. (${failure.message})`,
+      extra,
+    );
+  }
+  const inRegion = regionOf(number);
+  const forSale = inRegion ? await forSaleIn(provider, inRegion).catch(() => undefined) : undefined;
+  return fail('conflict', `${number} was sold to someone else after you asked; nothing was bought.`, {
+    ...extra,
+    code: 'sold_elsewhere',
+    instead: forSale ? nearestForSale(number, forSale.entries) : [],
+  });
 }
 
 async function verifyBuy(_deps: OpsDeps, change: Buy, reads: ProviderReads): Promise<Verified> {
@@ -101,6 +120,7 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
   lookUp: (change) => `/voice numbers ${change.number.number}`,
   happened: () => ['bought'],
+  routeNext: (change) => change.number.number,
   // A number just bought routes nowhere, whatever routed it when the account last had it.
   routeEffect: ({ target }) => ({ number: target, ownership: 'bought' }),
   // Undone, a number goes back to the provider: the money spent on it stays spent.
@@ -132,8 +152,20 @@ async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned
     return { change, unchanged: false };
   };
   if (request.numbers) {
-    const items = request.numbers.filter((number) => !owned.has(number)).map((number) => buyOf(number));
-    return items.length ? { ok: true, items } : fail('not_found', 'Every one of those numbers is yours already.');
+    const wanted = request.numbers.filter((number) => !owned.has(number));
+    if (!wanted.length) return fail('not_found', 'Every one of those numbers is yours already.');
+    const forSale = await forSaleIn(deps.provider, checked.value);
+    deps.seen.remember(forSale.entries);
+    const offered = new Map(forSale.entries.map((entry) => [entry.number, entry]));
+    // A number no longer for sale stays in the plan, marked and left out; one the search could not reach is tried.
+    const items = wanted.map((number): PlannedItem => {
+      const entry = offered.get(number);
+      return entry || !forSale.complete ? buyOf(number, entry?.capabilities) : { ...buyOf(number), unchanged: true };
+    });
+    if (items.every((item) => item.unchanged)) {
+      return fail('not_found', `None of those numbers is for sale in ${checked.value} now.`, { code: 'not_for_sale' });
+    }
+    return { ok: true, items };
   }
   const found: PlannedItem[] = [];
   const pages = deps.provider.searchNumberPages(
@@ -176,10 +208,15 @@ export const numberBuyBulk: BulkForm<typeof buyMany, Buy> = {
       `buy ${counted(totals.change, 'voice number')} in `,
       { code: request.region },
       ...(request.digits ? [' containing ', { code: request.digits }] : []),
+      ...(totals.unchanged ? [` (${count(totals.unchanged)} not for sale now, left out)`] : []),
       '. This spends money on the provider account',
     ],
-    effect: (change) => [change.capabilities?.length ? `buy (${change.capabilities.join(', ')})` : 'buy'],
+    effect: (change, notForSale) =>
+      notForSale
+        ? ['not for sale now: left out']
+        : [change.capabilities?.length ? `buy (${change.capabilities.join(', ')})` : 'buy'],
     taken: '',
     destroys: false,
+    routeNext: true,
   },
 };

@@ -82,7 +82,21 @@ const page = {
   /** The workflow being built in the Workflows panel, kept across redraws. */
   /** @type {WorkflowDraft} */
   workflow: { title: 'Workflow', steps: [] },
+  /** A click, command or form sent waits for its answer: the app's next message drawn, new or rewritten. */
+  awaited: false,
+  /**
+   * The key of the message that answered the person last: each rewrite of it (an outcome after "Working on it…") is
+   * shown from its first line, where the person is looking.
+   * @type {number | undefined}
+   */
+  answer: undefined,
 };
+
+/** The person acted: what the app answers next is brought into view. */
+function awaitAnswer() {
+  page.awaited = true;
+  page.answer = undefined;
+}
 
 /**
  * @param {string} path
@@ -153,8 +167,10 @@ function surfaceOf(key, target) {
   const values = valuesOf(key);
   return {
     values,
-    act: (blockId, actionId, selected) =>
-      void post('/api/act', { target, blockId, actionId, ...(selected ? { selected } : {}), state: values.toState() }),
+    act: (blockId, actionId, selected) => {
+      awaitAnswer();
+      void post('/api/act', { target, blockId, actionId, ...(selected ? { selected } : {}), state: values.toState() });
+    },
     suggest: async (blockId, actionId, typed) => {
       const answer = await post('/api/suggest', { target, blockId, actionId, value: typed });
       return answer.options ?? [];
@@ -212,6 +228,7 @@ function drawConversation(messages, channel) {
   }
   let previous = /** @type {Element | null} */ (null);
   let added = false;
+  let answered = false;
   for (const message of messages) {
     let drawn = page.drawn.get(message.key);
     if (!drawn || drawn.revision !== message.revision) {
@@ -220,6 +237,11 @@ function drawConversation(messages, channel) {
       drawn = { revision: message.revision, item };
       page.drawn.set(message.key, drawn);
       added = true;
+      if (page.awaited && message.author.app) {
+        page.awaited = false;
+        page.answer = message.key;
+      }
+      if (message.key === page.answer) answered = true;
     }
     const expectedPlace = previous ? previous.nextElementSibling : ui.messages.firstElementChild;
     if (expectedPlace !== drawn.item) {
@@ -230,7 +252,18 @@ function drawConversation(messages, channel) {
   }
   ui.messages.hidden = false;
   if (messages.length === 0 && ui.welcome.hidden) ui.panelNote.textContent = 'Nothing here yet.';
-  if (added && atBottom) ui.panel.scrollTop = ui.panel.scrollHeight;
+  const answer = answered && page.answer !== undefined ? page.drawn.get(page.answer)?.item : undefined;
+  if (answer) showAnswer(answer);
+  else if (added && atBottom) ui.panel.scrollTop = ui.panel.scrollHeight;
+}
+
+/**
+ * An answer is read from its first line: all of it in view when it fits, else its top at the top of the panel (a
+ * buy's outcome followed by the search again: "Bought" stays in sight).
+ * @param {HTMLElement} item
+ */
+function showAnswer(item) {
+  item.scrollIntoView({ block: item.offsetHeight > ui.panel.clientHeight ? 'start' : 'nearest' });
 }
 
 /**
@@ -633,6 +666,7 @@ function drawModal(view) {
     submit.type = 'button';
     submit.addEventListener('click', async () => {
       submit.disabled = true;
+      awaitAnswer();
       await post('/api/submit', { viewId: view.id, state: valuesOf(view.id).toState() });
       submit.disabled = false;
     });
@@ -703,6 +737,7 @@ ui.user.addEventListener('change', () => {
 function send(text) {
   page.history.push(text);
   page.historyAt = page.history.length;
+  awaitAnswer();
   void post('/api/type', { channel: page.tab, text });
 }
 

@@ -3,6 +3,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { type Actor, KIND, numberFilter } from '../../ops/api.js';
 import { progressInRequest, settleDecision } from '../approvals.js';
+import type { Bought } from '../bought.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
@@ -36,6 +37,7 @@ import {
 import type { Respond } from '../respond.js';
 import type { Listeners } from '../router.js';
 import { buyPressed, withSearchAgain } from '../search-again.js';
+import { refreshSettingsSummary } from '../settings-summary.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { confirmationModal } from '../views/confirmation.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -97,6 +99,15 @@ export async function surfaceFor(
   }
 }
 
+/** The agent form, once the clicker may create one; `bought`: numbers to route to the new agent once it is made. */
+export async function openCreateAgentForm(deps: SlackDeps, body: Body, actor: Actor, bought?: Bought): Promise<void> {
+  const denied = await deps.ops.authorize(actor, KIND.createAgent);
+  if (denied)
+    return (await surfaceFor(deps, body, actor, 'Create an agent')).show({ kind: 'failure', failure: denied });
+  const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId, bought }) });
+  await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
+}
+
 type Flow = (deps: SlackDeps, actor: Actor, value: string) => Promise<Answer>;
 
 /** Buy, pressed in a search result: the search is marked, to be shown again once the buy is done. */
@@ -136,6 +147,7 @@ export function registerActions(app: Listeners): void {
     await surface.show({ kind: 'message', message: workingMessage('Working on it…') });
     const answer = await confirmAnswer(deps, actor, chosenValue(body));
     await deliver(deps, surface, actor, await withSearchAgain(deps, actor, answer));
+    await refreshSettingsSummary(deps, actor, answer);
   });
 
   // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
@@ -210,12 +222,7 @@ export function registerActions(app: Listeners): void {
 
   app.action<Body>(ACTION.createAgent, async ({ ack, body, context }, deps) => {
     await ack();
-    const actor = actorOf(body, requesterIn(context));
-    const denied = await deps.ops.authorize(actor, KIND.createAgent);
-    if (denied)
-      return (await surfaceFor(deps, body, actor, 'Create an agent')).show({ kind: 'failure', failure: denied });
-    const view = createAgentModal({ privateMetadata: encodeMetadata({ channelId: actor.channelId }) });
-    await openFormOver(deps, body, view, '/voice agents create NAME LANGUAGE');
+    await openCreateAgentForm(deps, body, actorOf(body, requesterIn(context)));
   });
 
   app.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }, deps) => {

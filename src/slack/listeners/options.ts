@@ -1,10 +1,11 @@
-import { INPUT } from '../ids.js';
+import { ACTION, INPUT } from '../ids.js';
 import type { Listeners } from '../router.js';
 import { agentOptions, numberOptions } from '../views/modals.js';
 
 /**
- * The map form's type-ahead pickers (`external_select`): Slack sends what was typed (a `block_suggestion`) and shows
- * the options in the acknowledgement. A failure to read the provider answers no options, and is logged.
+ * The type-ahead pickers (`external_select`) of the map form and of a buy's result: Slack sends what was typed (a
+ * `block_suggestion`) and shows the options in the acknowledgement. A failure to read the provider answers no
+ * options, and is logged.
  */
 export function registerOptions(app: Listeners): void {
   // One number for the map form, several for the form that routes numbers to a new agent.
@@ -18,9 +19,14 @@ export function registerOptions(app: Listeners): void {
     });
   }
 
-  app.options(INPUT.mapAgent.action, async ({ ack, body }, deps) => {
-    const choices = await deps.ops.agentChoices(body.value);
-    if (!choices.ok) deps.logger.warn({ reason: choices.message }, 'no agent options: the provider could not be read');
-    await ack(choices.ok ? agentOptions(choices) : { options: [] });
-  });
+  // The agent for the map form, and for what a buy's result offers to route.
+  for (const actionId of [INPUT.mapAgent.action, ACTION.routeBought]) {
+    app.options(actionId, async ({ ack, body }, deps) => {
+      const choices = await deps.ops.agentChoices(body.value);
+      if (!choices.ok) {
+        deps.logger.warn({ reason: choices.message }, 'no agent options: the provider could not be read');
+      }
+      await ack(choices.ok ? agentOptions(choices) : { options: [] });
+    });
+  }
 }

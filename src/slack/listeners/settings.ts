@@ -11,6 +11,7 @@ import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
 import type { Listeners } from '../router.js';
 import { readSettingsForm } from '../settings-form.js';
+import { settingsFormOpened } from '../settings-summary.js';
 import { type Answer, updatingSurface } from '../surfaces.js';
 import { accessMessage, personAccessMessage } from '../views/access.js';
 import { option, textMessage } from '../views/blocks.js';
@@ -74,6 +75,7 @@ export function registerSettings(app: Listeners): void {
       const actor = actorOf(body, requesterIn(context));
       const denied = await deps.ops.authorize(actor, KIND.settings);
       if (denied) return (await surfaceFor(deps, body, actor, 'Settings')).show({ kind: 'failure', failure: denied });
+      settingsFormOpened(deps, actor.userId, body.response_url);
       await openFormOver(deps, body, await settingsForm(deps, actor, group), '/voice settings');
     });
   }

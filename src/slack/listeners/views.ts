@@ -1,6 +1,7 @@
 import type { ViewOutput } from '@slack/bolt';
 import { type Actor, type Done, didYouMean, unknownLocale } from '../../ops/api.js';
 import { agentName, language } from '../../provider/schemas.js';
+import type { Bought } from '../bought.js';
 import { normalizeLocale } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, modalContext } from '../flows.js';
@@ -9,11 +10,13 @@ import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
 import type { Listeners } from '../router.js';
 import { refreshSearchForm } from '../search-again.js';
-import { updatingSurface } from '../surfaces.js';
+import { refreshSettingsSummary } from '../settings-summary.js';
+import { messageSurface, updatingSurface } from '../surfaces.js';
 import { agentReadyMessage } from '../views/agents.js';
 import { OTHER_LOCALE } from '../views/locales.js';
 import { loadingModal } from '../views/modals.js';
 import { type Requester, requesterIn } from '../who-asked.js';
+import { routeBoughtAnswer } from './route-bought.js';
 
 type Input = { block: string; action: string };
 
@@ -73,6 +76,13 @@ async function tellAgentReady(deps: SlackDeps, actor: Actor, done: Done): Promis
   });
 }
 
+/** A new agent made for numbers just bought is given them at once: a map, or a plan to apply, privately. */
+async function routeToNewAgent(deps: SlackDeps, actor: Actor, done: Done, what: Bought | undefined): Promise<void> {
+  if (!what || !done.createdAgent) return;
+  const surface = messageSurface(replyTo(deps, { userId: actor.userId, channelId: actor.channelId }), deps.now);
+  await deliver(deps, surface, actor, await routeBoughtAnswer(deps, actor, what, done.createdAgent.id));
+}
+
 export function registerViews(app: Listeners): void {
   app.view(CALLBACK.createAgent, async ({ ack, view, context }, deps) => {
     const name = textOf(view, INPUT.agentName);
@@ -85,7 +95,9 @@ export function registerViews(app: Listeners): void {
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Create an agent');
     const answer = await createAgentAnswer(deps, actor, { name, language: locale });
     await deliver(deps, surface, actor, answer);
-    if (answer.kind === 'done') await tellAgentReady(deps, actor, answer.done);
+    if (answer.kind !== 'done') return;
+    await tellAgentReady(deps, actor, answer.done);
+    await routeToNewAgent(deps, actor, answer.done, decodeMetadata(view.private_metadata).bought);
   });
 
   app.view(CALLBACK.mapNumber, async ({ ack, view, context }, deps) => {
@@ -113,6 +125,7 @@ export function registerViews(app: Listeners): void {
     const answer = await confirmAnswer(deps, actor, view.private_metadata, typed);
     await deliver(deps, surface, actor, answer);
     await refreshSearchForm(deps, actor, answer);
+    await refreshSettingsSummary(deps, actor, answer);
   });
 
   // Closing a confirmation modal is its Cancel button.

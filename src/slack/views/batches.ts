@@ -20,6 +20,7 @@ import { expiryLine } from './confirmation.js';
 import { regionLabel } from './numbers.js';
 import { pager } from './pager.js';
 import { mrkdwnOf } from './phrase.js';
+import { routeBoughtBlock } from './route-bought.js';
 import { agentLabel, agentNameOrId } from './text.js';
 import { undoButton, undoWithheld } from './undo.js';
 
@@ -190,9 +191,11 @@ export function resultMessage(view: BatchView): SlackMessage {
     ...(left && (view.state === 'stopped' || view.state === 'interrupted') ? [againButton(view, 'rest', left)] : []),
     ...(undoable ? undoButton(view.id, view.undo) : []),
   ];
+  const routable = ended && view.counts.succeeded > 0 && wordsOf(view).routeNext;
   return message(headline, [
     section(headline),
     ...failuresBlocks(view),
+    ...(routable ? [routeBoughtBlock({ batchId: view.id })] : []),
     ...(again.length ? [actions(again)] : []),
     ...(undoable ? undoWithheld(view.undo) : []),
     // Every item with what became of it, a page at a time, as the plan listed them.

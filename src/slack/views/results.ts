@@ -18,6 +18,7 @@ import { actions, button, context, message, type SlackMessage, section, textMess
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
 import { mrkdwnOf } from './phrase.js';
+import { routeBoughtBlock } from './route-bought.js';
 import { agentLabel } from './text.js';
 import { undoButton, undoWithheld } from './undo.js';
 
@@ -42,6 +43,7 @@ export function doneMessage(done: Finished & { correlationId?: string; undo?: Un
   return message(text, [
     section(text),
     ...(done.note ? [context(escapeMrkdwn(done.note))] : []),
+    ...(said.routeNext ? [routeBoughtBlock({ number: said.routeNext })] : []),
     ...(buttons.length ? [actions(buttons)] : []),
     ...undoWithheld(done.undo),
   ]);
@@ -53,7 +55,20 @@ export function doneModal(done: Finished): ModalView {
 }
 
 export function failureMessage(failure: Failure): SlackMessage {
-  return textMessage(`:warning: ${escapeMrkdwn(failure.message)}`);
+  const text = `:warning: ${escapeMrkdwn(failure.message)}`;
+  if (!failure.instead) return textMessage(text);
+  return message(text, [section(text), ...insteadBlocks(failure.instead)]);
+}
+
+/** The numbers for sale offered in place of one that is not, each with its Buy. */
+function insteadBlocks(numbers: string[]) {
+  if (!numbers.length) return [context('No other voice number is for sale in its region now.')];
+  return [
+    context(numbers.length === 1 ? 'The nearest number for sale:' : 'The nearest numbers for sale:'),
+    ...numbers.map((number) =>
+      section(bold(number), button({ text: 'Buy', actionId: ACTION.buyNumber, value: number })),
+    ),
+  ];
 }
 
 export function failureModal(title: string, failure: Failure): ModalView {

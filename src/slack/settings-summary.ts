@@ -1,0 +1,23 @@
+// The settings summary (`/voice settings`) a person opened a form from stays true: once the change they asked for in
+// it is made, the summary is replaced where it stands by the settings now in force, through the response_url of the
+// button that opened the form (its one way back to that message; failing it, the summary is left as it was).
+import { type Actor, KIND } from '../ops/api.js';
+import type { SlackDeps } from './deps.js';
+import { postToResponseUrl } from './respond.js';
+import type { Answer } from './surfaces.js';
+import { settingsMessage } from './views/settings.js';
+
+export function settingsFormOpened(deps: SlackDeps, userId: string, responseUrl: string | undefined): void {
+  if (responseUrl) deps.settingsShown.set(userId, responseUrl);
+}
+
+export async function refreshSettingsSummary(deps: SlackDeps, actor: Actor, answer: Answer): Promise<void> {
+  if (answer.kind !== 'done' || answer.done.change.action !== KIND.settings) return;
+  const responseUrl = deps.settingsShown.get(actor.userId);
+  if (!responseUrl) return;
+  const message = settingsMessage(await deps.ops.settings({ fresh: true }));
+  await postToResponseUrl(responseUrl, { response_type: 'ephemeral', replace_original: true, ...message }).catch(
+    (error: unknown) =>
+      deps.logger.warn({ err: error, userId: actor.userId }, 'could not bring the settings summary up to date'),
+  );
+}
