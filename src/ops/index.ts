@@ -3,6 +3,7 @@
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
 import { accessOf, accessOverview } from './access-overview.js';
+import { findAgent } from './agent-names.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
@@ -86,6 +87,7 @@ export function createOps(deps: OpsDeps): VoiceOps {
     /** Audits a change command refused for its form, before any use case could see it. */
     refuseInput: (actor: Actor, action: AuditAction, message: string) =>
       record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
+    findAgent: (reference: string) => findAgent(deps, reference),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
     createAgent: (actor: Actor, input: { name: string; language: string }, stepExecutionId?: string) =>
       attempt(deps, actor, { action: KIND.createAgent }, async (id) => {

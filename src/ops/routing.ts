@@ -71,7 +71,7 @@ export async function mapNumber(
       action: KIND.map,
       outcome: 'rejected',
       target: number.value,
-      params: { agentId: agent.id },
+      params: { agentId: agent.id, agentName: agent.name },
       error: fail('conflict', `${number.value} already routes to ${agent.name}: nothing to change.`, {
         code: 'unchanged',
       }),
@@ -94,7 +94,7 @@ export async function mapNumber(
     action: KIND.map,
     outcome: 'requested',
     target: number.value,
-    params: { agentId: agent.id },
+    params: { agentId: agent.id, agentName: agent.name },
   });
   const done = await carryOut(deps, actor, correlationId, workFor(deps, change, actor.userId));
   return done.ok ? { ok: true, status: 'done', done } : done;

@@ -37,7 +37,13 @@ const routed = z.object({
 });
 type Routed = z.infer<typeof routed>;
 
-const auditParams = (change: Mapping) => ({ agentId: change.agentId, previousAgentId: change.previousAgent?.id });
+// The names as they were, so that the log names an agent renamed or deleted since.
+const auditParams = (change: Mapping) => ({
+  agentId: change.agentId,
+  agentName: change.agentName,
+  previousAgentId: change.previousAgent?.id,
+  previousAgentName: change.previousAgent?.name,
+});
 
 function mapWork(change: Mapping, by: string): Work {
   return {
@@ -133,9 +139,13 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
   },
   lookUp: (change) => `/voice numbers ${change.number}`,
   happened: ({ params }, names) => {
-    const named = (id: unknown) => (typeof id === 'string' ? { agent: { id, name: names.get(id) } } : 'an agent');
-    if (typeof params.previousAgentId !== 'string') return ['routed to ', named(params.agentId)];
-    return ['re-routed from ', named(params.previousAgentId), ' to ', named(params.agentId)];
+    const named = (id: unknown, kept: unknown) =>
+      typeof id === 'string'
+        ? { agent: { id, name: names.get(id) ?? (typeof kept === 'string' ? kept : undefined) } }
+        : 'an agent';
+    const to = named(params.agentId, params.agentName);
+    if (typeof params.previousAgentId !== 'string') return ['routed to ', to];
+    return ['re-routed from ', named(params.previousAgentId, params.previousAgentName), ' to ', to];
   },
   routeEffect: ({ target, params }) =>
     typeof params.agentId === 'string' ? { number: target, agentId: params.agentId } : undefined,
