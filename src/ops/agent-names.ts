@@ -16,16 +16,19 @@ export interface AgentChoice {
   numbers: readonly string[];
 }
 
-export type AgentMatch =
-  | { found: 'one'; agent: Agent }
-  | { found: 'several'; agents: Agent[] }
+/** What a reference needs of an agent: its id and its name. */
+type Named = Pick<Agent, 'id' | 'name'>;
+
+export type AgentMatch<A extends Named = Agent> =
+  | { found: 'one'; agent: A }
+  | { found: 'several'; agents: A[] }
   | { found: 'none'; closest: string[] };
 
 /** Names offered after "did you mean". */
 const CLOSEST_SHOWN = 3;
 
 /** The agents a reference names: the one with that id, else every agent of that name, whatever its case. */
-export function matchAgent(agents: readonly Agent[], reference: string): AgentMatch {
+export function matchAgent<A extends Named>(agents: readonly A[], reference: string): AgentMatch<A> {
   const typed = reference.trim();
   const byId = agents.find((agent) => agent.id === typed);
   if (byId) return { found: 'one', agent: byId };
@@ -37,7 +40,7 @@ export function matchAgent(agents: readonly Agent[], reference: string): AgentMa
 }
 
 /** The names a slip or two away from the text, or containing it, closest first. */
-function closestNames(agents: readonly Agent[], lowered: string): string[] {
+function closestNames(agents: readonly Named[], lowered: string): string[] {
   const slips = Math.max(1, Math.floor(lowered.length / 4));
   const scored = [...new Set(agents.map((agent) => agent.name))].flatMap((name) => {
     const candidate = name.toLowerCase();
@@ -58,9 +61,14 @@ export function noAgentNamed(reference: string, closest: readonly string[]): str
   return `no agent is named ${quoted(reference)}, and none has it as its id${meant}`;
 }
 
-/** "2 agents are named "Support": Support (agt_1, 3 numbers), Support (agt_2, no numbers)": a clause. */
-export function severalNamed(reference: string, agents: readonly AgentChoice[]): string {
-  const each = agents.map((agent) => `${agent.id} with ${counted(agent.numbers.length, 'number')}`);
+/** "2 agents are named "Support" (agt_1 with 3 numbers; agt_2 with 0 numbers): give the id…": a clause. */
+export function severalNamed(
+  reference: string,
+  agents: readonly { id: string; numbers?: readonly string[] }[],
+): string {
+  const each = agents.map((agent) =>
+    agent.numbers ? `${agent.id} with ${counted(agent.numbers.length, 'number')}` : agent.id,
+  );
   return `${agents.length} agents are named ${quoted(reference)} (${each.join('; ')}): give the id of the one you mean`;
 }
 
@@ -102,6 +110,17 @@ export function noAgent(reference: string, closest: readonly string[]) {
     `${sentence(clause)} /voice agents ${withInvisibleShown(reference)} lists the agents whose name contains it.`,
     { field: 'agent' },
   );
+}
+
+/**
+ * The one agent a reference names among those listed, or why not: none has that name or id, or several that name (a
+ * caller that can offer them to choose from finds them with `findAgent` first).
+ */
+export function oneAgentIn<A extends Named>(agents: readonly A[], reference: string): Result<{ agent: A }> {
+  const match = matchAgent(agents, reference);
+  if (match.found === 'one') return { ok: true, agent: match.agent };
+  if (match.found === 'none') return noAgent(reference, match.closest);
+  return fail('conflict', sentence(severalNamed(reference, match.agents)), { field: 'agent' });
 }
 
 /** One agent found, or why a name cannot stand for one where nobody can be asked to choose (a workflow step). */

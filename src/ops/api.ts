@@ -60,8 +60,8 @@ export interface VoiceOps {
    * and change nothing, and returns why, for them.
    */
   refuseOutsider(actor: Actor, appHome: string, unconfirmed: boolean): Promise<Failure>;
-  /** Audits a change command refused for its form, before any use case could see it. */
-  refuseInput(actor: Actor, action: AuditAction, message: string): Promise<void>;
+  /** Audits a change command refused for its form (or for an agent it names that none is), before any use case saw it. */
+  refuseInput(actor: Actor, action: AuditAction, refusal: string | Failure): Promise<void>;
   /** The agent a person names by id or by name (whole, any case): one, or the several of that name to choose from. */
   findAgent(reference: string): Promise<AgentFound>;
   /** A page of agents, in the provider's order, each with the numbers that route to it. */

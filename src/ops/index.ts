@@ -36,7 +36,7 @@ import { type AgentInput, answerAsk, askToCreateAgent } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleStep, settleSteps } from './steps.js';
 import type { TimeZone } from './time-zone.js';
-import { type Actor, fail, type OnProgress } from './types.js';
+import { type Actor, type Failure, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
 
 /** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
@@ -85,8 +85,12 @@ export function createOps(deps: OpsDeps): VoiceOps {
       return failure;
     },
     /** Audits a change command refused for its form, before any use case could see it. */
-    refuseInput: (actor: Actor, action: AuditAction, message: string) =>
-      record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
+    refuseInput: (actor: Actor, action: AuditAction, refusal: string | Failure) =>
+      record(deps, actor, newCorrelationId(), {
+        action,
+        outcome: 'rejected',
+        error: typeof refusal === 'string' ? fail('invalid', refusal) : refusal,
+      }),
     findAgent: (reference: string) => findAgent(deps, reference),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
     createAgent: (actor: Actor, input: { name: string; language: string }, stepExecutionId?: string) =>

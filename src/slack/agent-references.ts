@@ -14,11 +14,12 @@ interface Reference {
   /** The same command naming the agent by this id. */
   with: (agentId: string) => Command;
   /**
-   * A reference no agent has is still read as an id: the audit log keeps the changes of an agent deleted since, and
-   * its history and audit say themselves when there are none.
+   * A reference no agent has goes on as typed, for the operation to answer (and audit) itself: a map or a deletion
+   * says which names were meant; a history or the audit may be of an agent deleted since, whose changes the log keeps.
+   * A filter's agent that none is is answered here, rather than with an empty list.
    */
-  keepsUnknown?: boolean;
-  /** The change the command asks for, audited when its agent cannot be found. */
+  answeredByOperation?: boolean;
+  /** The change the command asks for, audited when the agent of its filter cannot be found. */
   change?: string;
 }
 
@@ -35,15 +36,15 @@ function filterReference(
 function referencesOf(command: Command): Reference[] {
   switch (command.name) {
     case 'agents.delete':
-      return [{ agent: command.agent, with: (agent) => ({ ...command, agent }), change: KIND.deleteAgent }];
+      return [{ agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true }];
     case 'map':
       return command.agent === undefined
         ? []
-        : [{ agent: command.agent, with: (agent) => ({ ...command, agent }), change: KIND.map }];
+        : [{ agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true }];
     case 'map.bulk':
       return [
         ...filterReference(command.filter, (filter) => ({ ...command, filter }), KIND.map),
-        { agent: command.agent, with: (agent) => ({ ...command, agent }), change: KIND.map },
+        { agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true },
       ];
     case 'numbers.list':
       return filterReference(command.filter, (filter) => ({ ...command, filter }));
@@ -56,13 +57,13 @@ function referencesOf(command: Command): Reference[] {
             {
               agent: command.filter.agentId,
               with: (agentId) => ({ ...command, filter: { ...command.filter, agentId } }),
-              keepsUnknown: true,
+              answeredByOperation: true,
             },
           ];
     case 'history':
       return command.subject.startsWith('+')
         ? []
-        : [{ agent: command.subject, with: (subject) => ({ ...command, subject }), keepsUnknown: true }];
+        : [{ agent: command.subject, with: (subject) => ({ ...command, subject }), answeredByOperation: true }];
     default:
       return [];
   }
@@ -94,8 +95,8 @@ export async function withAgentsFound(
     if (!reference) break;
     const found = await deps.ops.findAgent(reference.agent);
     if (!found.ok) {
-      if (reference.keepsUnknown && found.reason === 'not_found') continue;
-      if (reference.change) await deps.ops.refuseInput(actor, reference.change, found.message);
+      if (reference.answeredByOperation && found.reason === 'not_found') continue;
+      if (reference.change) await deps.ops.refuseInput(actor, reference.change, found);
       return { ok: false, answer: { kind: 'failure', failure: found } };
     }
     if (found.found === 'several') {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { count, counted } from '../../counts.js';
 import { ProviderError, type ProviderErrorKind } from '../../provider/errors.js';
 import { EXPECTED_STATUS, type PurchasedNumber, resourceId } from '../../provider/schemas.js';
+import { oneAgentIn } from '../agent-names.js';
 import { type AccountRead, MAX_BATCH_ITEMS, named, type Planned, type PlannedItem, pick } from '../bulk-items.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
@@ -201,12 +202,11 @@ async function planMaps(deps: OpsDeps, request: MapMany, read?: AccountRead): Pr
   }
   const agentId = validate(resourceId, request.agentId ?? '');
   if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
-  const name = names.get(agentId.value);
-  if (name === undefined)
-    return fail('not_found', `No agent has the id ${visible(agentId.value)}.`, { field: 'agent' });
+  const found = oneAgentIn(agents, agentId.value);
+  if (!found.ok) return found;
   const picked = await pick(deps.lists, routed, request);
   if (!picked.ok) return picked;
-  const agent = { id: agentId.value, name };
+  const agent = { id: found.agent.id, name: found.agent.name };
   return { ok: true, agent, items: picked.picked.map(({ number }) => item(number, agent)) };
 }
 

@@ -157,7 +157,7 @@ async function planAndAsk(
 async function agentIdFor({ deps, actor, executionId }: Running, reference: string, action: string | undefined) {
   const found = oneAgentOnly(await deps.ops.findAgent(reference));
   if (found.ok) return found.agent.id;
-  if (action) await deps.ops.refuseInput(actor, action, found.message);
+  if (action) await deps.ops.refuseInput(actor, action, found);
   await deps.ops.endStep(executionId, { ok: false, error: found.message });
   return undefined;
 }
