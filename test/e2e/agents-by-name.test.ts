@@ -14,6 +14,7 @@ import {
   buttonValues,
   buyThroughApp,
   confirmAs,
+  copiedCodeBlock,
   createAgentThroughApp,
   onlyButton,
   outputNumbers,
@@ -142,6 +143,12 @@ describe('an agent named by its name', () => {
     await t.action({ userId: OPERATOR, actionId: ACTION.confirmBatch, value: plan.batchId, container: plan.container });
     expect(outputNumbers(await stepEnd(t, named.execution))).toEqual([number(4)]);
     expect((await routes()).get(number(4))).toBe(berlin.id);
+  });
+  it('is kept by id in `/voice export`, its name beside it as a comment, which pastes back as nothing to change', async () => {
+    const exported = copiedCodeBlock(await ask('export'));
+    expect(exported).toContain(`${number(0)} ${berlin.id}  # Berlin Support`);
+    expect(exported).toContain(`${number(3)} ${nights[0]?.id}  # Night Desk`);
+    expect(shownText(await planThroughForm(t, OPERATOR, exported))).toContain('nothing to change');
   });
 });
 
