@@ -86,7 +86,9 @@ export async function history(deps: OpsDeps, subject: string, before?: number): 
 async function nothingHappened(deps: OpsDeps, of: 'number' | 'agent', subject: string): Promise<Failure> {
   // Digits alone are read as an agent's id: a number is typed with + and its country code.
   const number = /^\d{6,}$/.test(subject) ? ` If it is a number, type it as +${subject}.` : '';
-  const match = of === 'agent' ? matchAgent(await deps.lists.agents.get().catch(() => []), subject) : undefined;
+  // Unread agents name none: the sentence then says only what the log holds.
+  const agents = of === 'agent' ? await deps.lists.agents.get().catch(() => undefined) : undefined;
+  const match = agents && matchAgent(agents, subject);
   if (match?.found === 'none') return withHint(noAgent(subject, match.closest), number);
   const named = match?.found === 'one' ? `${match.agent.name} (${match.agent.id})` : subject;
   return fail('not_found', `Nothing has happened to ${named} in the audit log.${number}`);

@@ -89,8 +89,8 @@ export async function withAgentsFound(
   for (const [at, agentId] of Object.entries(typed.chosen)) {
     current = referencesOf(current)[Number(at)]?.with(agentId) ?? current;
   }
-  const count = referencesOf(current).length;
-  for (let at = 0; at < count; at++) {
+  // Read afresh after each agent found: a reference's `with` keeps the agents before it as they then stood.
+  for (let at = 0; at < referencesOf(current).length; at++) {
     const reference = referencesOf(current)[at];
     if (!reference) break;
     const found = await deps.ops.findAgent(reference.agent);

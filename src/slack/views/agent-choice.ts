@@ -3,7 +3,7 @@
 import { counted } from '../../counts.js';
 import { type AgentChoice, withInvisibleShown } from '../../ops/api.js';
 import { ACTION } from '../ids.js';
-import { bold, code } from '../mrkdwn.js';
+import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { button, context, message, type SlackMessage, section } from './blocks.js';
 import { agentLabel, listOf } from './text.js';
 
@@ -22,7 +22,7 @@ export function agentChoiceMessage(
     'with it. Nothing was changed.';
   const shown = choice.agents.slice(0, CHOICES_SHOWN);
   const hidden = choice.agents.length - shown.length;
-  return message(`${choice.agents.length} agents are named ${name}: choose one`, [
+  return message(`${choice.agents.length} agents are named ${escapeMrkdwn(name)}: choose one`, [
     section(title),
     ...shown.map((agent) => {
       const numbers = agent.numbers.length
