@@ -214,6 +214,12 @@ describe('a name no agent has', () => {
     expect(refused?.error_message).toContain('No agent is named "Berlin Suport"');
   });
 
+  it('in a filter is answered so, rather than with an empty list', async () => {
+    const shown = shownText(await ask('numbers agent "Nobody Here"'));
+    expect(shown).toContain('No agent is named "Nobody Here"');
+    expect(shown).not.toMatch(/no numbers/i);
+  });
+
   it('never has "nothing happened" said of it in history', async () => {
     const shown = shownText(await ask('history Berlin Suport'));
     expect(shown).toContain('No agent is named "Berlin Suport"');
