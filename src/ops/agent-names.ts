@@ -6,7 +6,7 @@ import type { Agent } from '../provider/schemas.js';
 import type { OpsDeps } from './deps.js';
 import { editDistance } from './edit-distance.js';
 import { providerFailure } from './failures.js';
-import { fail, type Result } from './types.js';
+import { type Failure, fail, type Result } from './types.js';
 import { withInvisibleShown } from './visible.js';
 
 /** An agent one of several of a name, with the numbers routed to it, to tell it from the others. */
@@ -54,6 +54,8 @@ function closestNames(agents: readonly Named[], lowered: string): string[] {
 }
 
 const quoted = (text: string) => `"${withInvisibleShown(text)}"`;
+/** A clause made a sentence of its own. */
+const sentence = (clause: string) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`;
 
 /** "no agent is named "Berlin Suport" (did you mean "Berlin Support"?)": a clause, for a sentence or a plan's line. */
 export function noAgentNamed(reference: string, closest: readonly string[]): string {
@@ -103,7 +105,7 @@ export async function findAgent(deps: OpsDeps, reference: string): Promise<Agent
 }
 
 /** Why a reference names no agent, as a failure: the names meant, and the listing that finds the rest. */
-export function noAgent(reference: string, closest: readonly string[]) {
+export function noAgent(reference: string, closest: readonly string[]): Failure {
   const clause = noAgentNamed(reference, closest);
   return fail(
     'not_found',
@@ -129,5 +131,3 @@ export function oneAgentOnly(found: AgentFound): Result<{ agent: Agent }> {
   const clause = severalNamed(found.reference, found.agents);
   return fail('conflict', sentence(clause), { field: 'agent' });
 }
-
-const sentence = (clause: string) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`;

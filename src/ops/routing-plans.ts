@@ -2,7 +2,8 @@
 // back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
 import { counted } from '../counts.js';
-import { type AgentMatch, matchAgent, noAgentNamed, severalNamed } from './agent-names.js';
+import type { Agent } from '../provider/schemas.js';
+import { matchAgent, noAgentNamed, severalNamed } from './agent-names.js';
 import { type PlanResult, planBatch } from './batches.js';
 import { type AccountRead, readAccount } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
@@ -81,11 +82,12 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
   const checked = lines.map((line): CheckedLine => {
     if (!line.ok) return line;
     const { line: at, text, number } = line;
-    const agent = matchAgent(read.agents, line.agent);
-    const error = numberError(line, owned, firstLine) ?? agentError(line.agent, agent, routed);
+    const refused = numberError(line, owned, firstLine);
     firstLine.set(number, firstLine.get(number) ?? at);
-    if (error || agent.found !== 'one') return { line: at, text, ok: false, error: error ?? '' };
-    const agentId = agent.agent.id;
+    if (refused) return { line: at, text, ok: false, error: refused };
+    const agent = lineAgent(line.agent, read.agents, routed);
+    if (!agent.ok) return { line: at, text, ok: false, error: agent.error };
+    const { agentId } = agent;
     const current = routed.get(number);
     return {
       line: at,
@@ -123,13 +125,16 @@ function numberError(
   return undefined;
 }
 
-/** A line's agent that is no agent, or one of several of that name: the line says which, to give the id instead. */
-function agentError(reference: string, match: AgentMatch, routed: ReadonlyMap<string, string>): string | undefined {
-  if (match.found === 'none') return noAgentNamed(reference, match.closest);
-  if (match.found === 'one') return undefined;
+/** The agent a line names, or why it names none: no agent of that name or id, or several of that name. */
+function lineAgent(
+  reference: string,
+  agents: readonly Agent[],
+  routed: ReadonlyMap<string, string>,
+): { ok: true; agentId: string } | { ok: false; error: string } {
+  const match = matchAgent(agents, reference);
+  if (match.found === 'one') return { ok: true, agentId: match.agent.id };
+  if (match.found === 'none') return { ok: false, error: noAgentNamed(reference, match.closest) };
   const numbersOf = (id: string) => [...routed].flatMap(([number, agentId]) => (agentId === id ? [number] : []));
-  return severalNamed(
-    reference,
-    match.agents.map((agent) => ({ ...agent, numbers: numbersOf(agent.id) })),
-  );
+  const choices = match.agents.map((agent) => ({ ...agent, numbers: numbersOf(agent.id) }));
+  return { ok: false, error: severalNamed(reference, choices) };
 }
