@@ -150,6 +150,14 @@ describe('an agent named by its name', () => {
     expect(exported).toContain(`${number(3)} ${nights[0]?.id}  # Night Desk`);
     expect(shownText(await planThroughForm(t, OPERATOR, exported))).toContain('nothing to change');
   });
+  it('picks the numbers of a Release numbers step whose filter names it, in quotes', async () => {
+    const { execution } = await t.runStep('release_numbers', { user_id: ADMIN, numbers: 'agent "Berlin Support"' });
+    const plan = await stepPlan(t, execution, ADMIN);
+    for (const routed of [number(0), number(1), number(2), number(4)]) expect(shownText(plan.call)).toContain(routed);
+    expect(shownText(plan.call)).not.toContain(number(3));
+    await t.action({ userId: ADMIN, actionId: ACTION.cancelBatch, value: plan.batchId, container: plan.container });
+    expect((await stepEnd(t, execution)).outcome).toBe('failed');
+  });
 });
 
 describe('two agents of one name', () => {
