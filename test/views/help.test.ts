@@ -42,9 +42,7 @@ describe('helpMessage', () => {
 
   it('shows the words a summary names in backticks as code, never as look-alike backticks', () => {
     const text = rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }));
-    expect(text).toContain(
-      'every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT`, then digits)',
-    );
+    expect(text).toContain('every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT`, then digits)');
     expect(text).toContain('one `NUMBER AGENT_ID` a line: the format a plan reads back');
     expect(text).not.toMatch(/[\u02CB\u2018\u2019\u00B4\u02CA]/);
   });
