@@ -76,7 +76,7 @@ function usageOf(spec: CommandSpec): string {
 
 /**
  * The forms a command's arguments offer, where they are alternatives set apart by a spaced bar (`NUMBER | REGION
- * COUNT [DIGITS]`, `[NUMBER AGENT_ID | FILTER to AGENT_ID]`): a single change and its bulk form.
+ * COUNT [DIGITS]`, `[NUMBER AGENT | FILTER to AGENT]`): a single change and its bulk form.
  */
 function formsOf(spec: CommandSpec): string[] {
   const args = /^\[(.*)\]$/.exec(spec.args)?.[1] ?? spec.args;
@@ -105,7 +105,7 @@ function listedCommands(text: string): string[] {
   return firstCells.flatMap((cell) => [...cell.matchAll(/`(\/voice[^`]*)`/g)].map((match) => match[1] ?? ''));
 }
 
-/** Without square brackets: `/voice map [NUMBER AGENT_ID]` names the form `/voice map NUMBER AGENT_ID`. */
+/** Without square brackets: `/voice map [NUMBER AGENT]` names the form `/voice map NUMBER AGENT`. */
 const unbracketed = (text: string) => text.replace(/[[\]]/g, '');
 
 /** The command a span names, as the grammar picks it: the longest words that match. */
@@ -138,7 +138,7 @@ describe('the commands in the documentation', () => {
       expect.arrayContaining([
         '/voice numbers buy REGION COUNT [DIGITS]',
         '/voice numbers release FILTER',
-        '/voice map FILTER to AGENT_ID',
+        '/voice map FILTER to AGENT',
       ]),
     );
   });

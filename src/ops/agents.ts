@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { counted } from '../counts.js';
 import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.js';
+import { oneAgentIn } from './agent-names.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done } from './carry-out.js';
 import type { ConfirmationPrompt } from './changes.js';
@@ -15,7 +16,6 @@ import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
-import { visible } from './visible.js';
 
 export interface AgentSummary {
   id: string;
@@ -128,13 +128,14 @@ export async function requestDeleteAgent(
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
   if (!checked.ok) return { ...checked, field: 'agent_id', message: `Agent id ${checked.message}` };
-  let agent: Agent | undefined;
+  let found: Result<{ agent: Agent }>;
   try {
-    agent = (await deps.lists.agents.get({ fresh: true })).find((candidate) => candidate.id === checked.value);
+    found = oneAgentIn(await deps.lists.agents.get({ fresh: true }), checked.value);
   } catch (error) {
     return providerFailure(error);
   }
-  if (!agent) return fail('not_found', `No agent has the id ${visible(checked.value)}. /voice agents lists them.`);
+  if (!found.ok) return found;
+  const { agent } = found;
   const routed = (await deps.store.routes.forAgent(agent.id)).map((route) => route.phoneNumber);
   if (routed.length) {
     const inUse = {

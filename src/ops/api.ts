@@ -7,6 +7,7 @@ import type { Lock, SettingName, Settings } from '../settings.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
 import type { AccessOverview, PersonAccess } from './access-overview.js';
+import type { AgentFound } from './agent-names.js';
 import type { AgentFilter, AgentsPage, DeleteRequest } from './agents.js';
 import type { ApprovalRequest, AwaitingApproval, Decision, OnBatchProgress } from './approvals.js';
 import type { AuditPage, AuditRequest } from './audit.js';
@@ -59,8 +60,10 @@ export interface VoiceOps {
    * and change nothing, and returns why, for them.
    */
   refuseOutsider(actor: Actor, appHome: string, unconfirmed: boolean): Promise<Failure>;
-  /** Audits a change command refused for its form, before any use case could see it. */
-  refuseInput(actor: Actor, action: AuditAction, message: string): Promise<void>;
+  /** Audits a change command refused for its form (or for an agent it names that none is), before any use case saw it. */
+  refuseInput(actor: Actor, action: AuditAction, refusal: string | Failure): Promise<void>;
+  /** The agent a person names by id or by name (whole, any case): one, or the several of that name to choose from. */
+  findAgent(reference: string): Promise<AgentFound>;
   /** A page of agents, in the provider's order, each with the numbers that route to it. */
   listAgents(request: PageRequest & ReadOptions & { filter?: AgentFilter }): Promise<Result<{ page: AgentsPage }>>;
   /**
@@ -187,6 +190,7 @@ export interface VoiceOps {
 
 export { type Person, type Standing, UnreadableInSlack } from './access.js';
 export type { AccessOverview, Granting, Holder, PersonAccess } from './access-overview.js';
+export { type AgentChoice, type AgentFound, oneAgentOnly } from './agent-names.js';
 export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
 export {
   type Announcement,
@@ -216,6 +220,7 @@ export {
   type PendingChange,
   requestIdOf,
 } from './changes.js';
+export { editDistance } from './edit-distance.js';
 export type { HistoryEntry, HistoryHow, HistoryPage } from './history.js';
 export {
   announcedChange,

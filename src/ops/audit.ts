@@ -194,6 +194,9 @@ function recordedNames(events: AuditEvent[]): Map<string, string> {
     const id = typeof params.agentId === 'string' ? params.agentId : event.target;
     const name = params.agentName ?? params.name;
     if (id && typeof name === 'string') names.set(id, name);
+    if (typeof params.previousAgentId === 'string' && typeof params.previousAgentName === 'string') {
+      names.set(params.previousAgentId, params.previousAgentName);
+    }
     const previous = params.previousAgent;
     if (previous && typeof previous === 'object' && 'id' in previous && 'name' in previous) {
       if (typeof previous.id === 'string' && typeof previous.name === 'string') names.set(previous.id, previous.name);

@@ -4,11 +4,12 @@
 
 import { phoneNumber, resourceId } from '../provider/schemas.js';
 import type { AuditEvent } from '../store/audit.js';
+import { matchAgent, noAgent } from './agent-names.js';
 import { agentNames } from './audit.js';
 import type { OpsDeps } from './deps.js';
 import { changeKind, isKind } from './kinds/index.js';
 import type { Phrase } from './phrase.js';
-import { fail, type Result } from './types.js';
+import { type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
 import { fromVerifiedLog } from './verified-log.js';
 
@@ -38,6 +39,8 @@ export interface HistoryEntry {
 export interface HistoryPage {
   subject: string;
   of: 'number' | 'agent';
+  /** An agent's name: as the provider lists it now, else as its changes recorded it. */
+  name?: string;
   entries: HistoryEntry[];
   /** The audit id to read older entries before, when there are any. */
   older?: number;
@@ -56,11 +59,7 @@ export async function history(deps: OpsDeps, subject: string, before?: number): 
   if (!read.ok) return read;
   const { rows } = read;
   const page = rows.slice(0, HISTORY_PAGE);
-  if (!page.length && before === undefined) {
-    // Digits alone are read as an agent's id: a number is typed with + and its country code.
-    const number = /^\d{6,}$/.test(checked.value) ? ` If it is a number, type it as +${checked.value}.` : '';
-    return fail('not_found', `Nothing has happened to ${checked.value} in the audit log.${number}`);
-  }
+  if (!page.length && before === undefined) return nothingHappened(deps, of, checked.value);
   const [names, ways] = await Promise.all([agentNames(deps), waysOf(deps, page)]);
   const entries = page.map((row) => ({
     auditId: row.id,
@@ -74,9 +73,36 @@ export async function history(deps: OpsDeps, subject: string, before?: number): 
     ok: true,
     subject: checked.value,
     of,
+    name: of === 'agent' ? (names.get(checked.value) ?? keptName(page, checked.value)) : undefined,
     entries,
     older: rows.length > HISTORY_PAGE ? page.at(-1)?.id : undefined,
   };
+}
+
+/**
+ * Why a history is empty, true for what was typed: nothing happened to the number or to the agent it names, or no
+ * agent has that name or id (a deleted agent's history is found by its id, since the audit log keeps it).
+ */
+async function nothingHappened(deps: OpsDeps, of: 'number' | 'agent', subject: string): Promise<Failure> {
+  // Digits alone are read as an agent's id: a number is typed with + and its country code.
+  const number = /^\d{6,}$/.test(subject) ? ` If it is a number, type it as +${subject}.` : '';
+  // Unread agents name none: the sentence then says only what the log holds.
+  const agents = of === 'agent' ? await deps.lists.agents.get().catch(() => undefined) : undefined;
+  const match = agents && matchAgent(agents, subject);
+  if (match?.found === 'none') return withHint(noAgent(subject, match.closest), number);
+  const named = match?.found === 'one' ? `${match.agent.name} (${match.agent.id})` : subject;
+  return fail('not_found', `Nothing has happened to ${named} in the audit log.${number}`);
+}
+
+const withHint = (failure: Failure, hint: string): Failure => ({ ...failure, message: `${failure.message}${hint}` });
+
+/** The name an agent's own changes recorded for it (its creation, its deletion, a route to it). */
+function keptName(rows: AuditEvent[], agentId: string): string | undefined {
+  for (const { target, params = {} } of rows) {
+    if (target === agentId && typeof params.name === 'string') return params.name;
+    if (params.agentId === agentId && typeof params.agentName === 'string') return params.agentName;
+  }
+  return undefined;
 }
 
 function whatHappened(row: AuditEvent, names: Map<string, string>): Phrase {

@@ -3,6 +3,7 @@
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
 import { accessOf, accessOverview } from './access-overview.js';
+import { findAgent } from './agent-names.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
@@ -44,7 +45,7 @@ import { type AgentInput, answerAsk, askToCreateAgent } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleStep, settleSteps } from './steps.js';
 import type { TimeZone } from './time-zone.js';
-import { type Actor, fail, type OnProgress } from './types.js';
+import { type Actor, type Failure, fail, type OnProgress } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
 
 /** The operations, on these deps: the implementation of `VoiceOps` (api.ts, the face the layers above import). */
@@ -93,8 +94,13 @@ export function createOps(deps: OpsDeps): VoiceOps {
       return failure;
     },
     /** Audits a change command refused for its form, before any use case could see it. */
-    refuseInput: (actor: Actor, action: AuditAction, message: string) =>
-      record(deps, actor, newCorrelationId(), { action, outcome: 'rejected', error: fail('invalid', message) }),
+    refuseInput: (actor: Actor, action: AuditAction, refusal: string | Failure) =>
+      record(deps, actor, newCorrelationId(), {
+        action,
+        outcome: 'rejected',
+        error: typeof refusal === 'string' ? fail('invalid', refusal) : refusal,
+      }),
+    findAgent: (reference: string) => findAgent(deps, reference),
     listAgents: (request: PageRequest & ReadOptions & { filter?: AgentFilter }) => listAgents(deps, request),
     createAgent: (actor: Actor, input: { name: string; language: string }, stepExecutionId?: string) =>
       attempt(deps, actor, { action: KIND.createAgent }, async (id) => {

@@ -2,6 +2,8 @@
 // back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
 // twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
 import { counted } from '../counts.js';
+import type { Agent } from '../provider/schemas.js';
+import { matchAgent, noAgentNamed, severalNamed } from './agent-names.js';
 import { type PlanResult, planBatch } from './batches.js';
 import { type AccountRead, readAccount } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
@@ -9,7 +11,6 @@ import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
-import { visible } from './visible.js';
 
 /** A routing as text: today's, with how many numbers route nowhere, or one rebuilt as of a moment past. */
 export type RoutingExport = { text: string; routed: number } & (
@@ -36,15 +37,19 @@ export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<Rou
     const unrouted = purchased.length - routes.length;
     const header =
       `Voice Ops routing, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${routes.length} routed, ` +
-      `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line; an operator can paste an edited copy into /voice plan.`;
+      `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line (or an agent's "NAME" in quotes); an ` +
+      'operator can paste an edited copy into /voice plan.';
     return { ok: true, text: routingText(routes, header), routed: routes.length, unrouted };
   } catch (error) {
     return providerFailure(error);
   }
 }
 
-/** A line of a routing text as checked against the account: what it would do, or why it cannot. */
-export type CheckedLine = RoutingLine & { effect?: 'route' | 're-route' | 'unchanged' };
+/** A line of a routing text as checked against the account: the agent it names and what it would do, or why not. */
+export type CheckedLine = { line: number; text: string } & (
+  | { ok: true; number: string; agentId: string; effect: 'route' | 're-route' | 'unchanged' }
+  | { ok: false; error: string }
+);
 
 /** A routing text checked against the account: every line, how many are at fault, and the routes when none is. */
 export interface CheckedText {
@@ -72,16 +77,26 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
     return providerFailure(error);
   }
   const owned = new Set(read.numbers.map((entry) => entry.number));
-  const agents = new Set(read.agents.map((agent) => agent.id));
   const routed = await deps.store.routes.agentByNumber();
   const firstLine = new Map<string, number>();
   const checked = lines.map((line): CheckedLine => {
     if (!line.ok) return line;
-    const error = lineError(line, owned, agents, firstLine);
-    firstLine.set(line.number, firstLine.get(line.number) ?? line.line);
-    if (error) return { line: line.line, text: line.text, ok: false, error };
-    const current = routed.get(line.number);
-    return { ...line, effect: current === line.agentId ? 'unchanged' : current ? 're-route' : 'route' };
+    const { line: at, text, number } = line;
+    const refused = numberError(line, owned, firstLine);
+    firstLine.set(number, firstLine.get(number) ?? at);
+    if (refused) return { line: at, text, ok: false, error: refused };
+    const agent = lineAgent(line.agent, read.agents, routed);
+    if (!agent.ok) return { line: at, text, ok: false, error: agent.error };
+    const { agentId } = agent;
+    const current = routed.get(number);
+    return {
+      line: at,
+      text,
+      ok: true,
+      number,
+      agentId,
+      effect: current === agentId ? 'unchanged' : current ? 're-route' : 'route',
+    };
   });
   const errors = checked.filter((line) => !line.ok).length;
   const routes = checked.flatMap((line) => (line.ok ? [{ number: line.number, agentId: line.agentId }] : []));
@@ -99,15 +114,27 @@ export async function planCheckedText(deps: OpsDeps, actor: Actor, checked: Chec
   return planBatch(deps, actor, { kind: KIND.map, routes: checked.routes }, checked.read);
 }
 
-function lineError(
+function numberError(
   line: Extract<RoutingLine, { ok: true }>,
   owned: Set<string>,
-  agents: Set<string>,
   firstLine: Map<string, number>,
 ): string | undefined {
   const earlier = firstLine.get(line.number);
   if (earlier !== undefined) return `${line.number} is listed twice (first on line ${earlier})`;
   if (!owned.has(line.number)) return `${line.number} is not one of your numbers`;
-  if (!agents.has(line.agentId)) return `no agent has the id ${visible(line.agentId)}`;
   return undefined;
+}
+
+/** The agent a line names, or why it names none: no agent of that name or id, or several of that name. */
+function lineAgent(
+  reference: string,
+  agents: readonly Agent[],
+  routed: ReadonlyMap<string, string>,
+): { ok: true; agentId: string } | { ok: false; error: string } {
+  const match = matchAgent(agents, reference);
+  if (match.found === 'one') return { ok: true, agentId: match.agent.id };
+  if (match.found === 'none') return { ok: false, error: noAgentNamed(reference, match.closest) };
+  const numbersOf = (id: string) => [...routed].flatMap(([number, agentId]) => (agentId === id ? [number] : []));
+  const choices = match.agents.map((agent) => ({ ...agent, numbers: numbersOf(agent.id) }));
+  return { ok: false, error: severalNamed(reference, choices) };
 }

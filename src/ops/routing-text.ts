@@ -29,9 +29,12 @@ const ENTRY_MAX = 200;
 const WRITTEN_NUMBER = /^(?=.*\d)[+\d\s()./\p{Pd}]+$/u;
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
 
-/** One entry read from a text: its 1-based line, the line as written (trimmed), and what it routes or why it cannot. */
+/**
+ * One entry read from a text: its 1-based line, the line as written (trimmed), and what it routes or why it cannot.
+ * The agent is as written, an id or a name, for the caller to find among the account's agents.
+ */
 export type RoutingLine = { line: number; text: string } & (
-  | { ok: true; number: string; agentId: string }
+  | { ok: true; number: string; agent: string }
   | { ok: false; error: string }
 );
 
@@ -42,7 +45,8 @@ function refused(error: string): Refusal {
 }
 
 /**
- * Every entry of a text, in order: `NUMBER AGENT_ID` a line, the agent id its last word, `#` starting a comment. Blank
+ * Every entry of a text, in order: `NUMBER AGENT` a line, the agent its last word (an id or a one-word name) or a name
+ * in quotes (`+49 30 1234567 "Berlin Support"`), `#` starting a comment. Blank
  * and comment-only lines yield nothing; a line at fault yields its error, and the others are read all the same.
  */
 export async function parseRoutingText(text: string): Promise<RoutingLine[]> {
@@ -64,7 +68,10 @@ function shortened(written: string): string {
   return `${written.slice(0, ENTRY_MAX).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 
-function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: string; agentId: string } | Refusal {
+/** A name in quotes at the end of an entry, straight or curly, as commands take it. */
+const QUOTED_AGENT = /^(.*?)\s*["“”]([^"“”]+)["“”]$/;
+
+function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: string; agent: string } | Refusal {
   if (entry.length > ENTRY_MAX) {
     return refused(
       `this line is ${entry.length} characters long: a line holds one phone number and one agent id, at most ${ENTRY_MAX} characters`,
@@ -72,13 +79,16 @@ function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: s
   }
   // A line of digits alone is a number without its agent id, rather than a number whose last digits are an id.
   if (WRITTEN_NUMBER.test(entry)) return refused('give the agent id after the number');
-  const words = entry.split(/\s+/);
-  if (words.length < 2) return refused('give a phone number, then the agent id, e.g. +49 30 1234567 agt_123');
+  const quoted = QUOTED_AGENT.exec(entry);
+  const words = quoted ? [quoted[1] ?? '', quoted[2] ?? ''] : entry.split(/\s+/);
+  if (words.length < 2 || !words[0]) {
+    return refused('give a phone number, then the agent id, e.g. +49 30 1234567 agt_123');
+  }
   const number = parseNumber(library, words.slice(0, -1).join(' '));
   if (!number.ok) return number;
-  const agentId = resourceId.safeParse(words.at(-1));
-  if (!agentId.success) return refused(`the agent id ${agentId.error.issues[0]?.message ?? 'is invalid'}`);
-  return { ok: true, number: number.value, agentId: agentId.data };
+  const agent = resourceId.safeParse(words.at(-1));
+  if (!agent.success) return refused(`the agent id ${agent.error.issues[0]?.message ?? 'is invalid'}`);
+  return { ok: true, number: number.value, agent: agent.data };
 }
 
 /**

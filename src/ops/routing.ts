@@ -1,4 +1,5 @@
 import { phoneNumber, resourceId } from '../provider/schemas.js';
+import { oneAgentIn } from './agent-names.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import { carryOut, type Done } from './carry-out.js';
 import type { ConfirmationPrompt } from './changes.js';
@@ -61,8 +62,9 @@ export async function mapNumber(
   if (!purchased.includes(number.value)) {
     return fail('not_found', `${visible(number.value)} is not one of your numbers: buy it first.`, { field: 'number' });
   }
-  const agent = agents.find((candidate) => candidate.id === agentId.value);
-  if (!agent) return fail('not_found', `No agent has the id ${visible(agentId.value)}.`, { field: 'agent' });
+  const found = oneAgentIn(agents, agentId.value);
+  if (!found.ok) return found;
+  const { agent } = found;
 
   const current = await deps.store.routes.forNumber(number.value);
   if (current?.agentId === agent.id) {
@@ -71,7 +73,7 @@ export async function mapNumber(
       action: KIND.map,
       outcome: 'rejected',
       target: number.value,
-      params: { agentId: agent.id },
+      params: { agentId: agent.id, agentName: agent.name },
       error: fail('conflict', `${number.value} already routes to ${agent.name}: nothing to change.`, {
         code: 'unchanged',
       }),
@@ -94,7 +96,7 @@ export async function mapNumber(
     action: KIND.map,
     outcome: 'requested',
     target: number.value,
-    params: { agentId: agent.id },
+    params: { agentId: agent.id, agentName: agent.name },
   });
   const done = await carryOut(deps, actor, correlationId, workFor(deps, change, actor.userId));
   return done.ok ? { ok: true, status: 'done', done } : done;

@@ -15,23 +15,29 @@ import { languageNamed } from './language-named.js';
 import { code } from './mrkdwn.js';
 import { meant } from './typos.js';
 
+/**
+ * An agent as typed: its id or its name, whole (quoted when the grammar needs it). The operations find which agent it
+ * is; a filter's `agentId` is one too, until then.
+ */
+export type AgentReference = string;
+
 export type Command =
   | { name: 'help' }
   | { name: 'agents.list'; text?: string }
   | { name: 'agents.create'; agentName?: string; language?: string }
-  | { name: 'agents.delete'; agentId: string }
+  | { name: 'agents.delete'; agent: AgentReference }
   | { name: 'numbers.list'; filter: NumberFilter }
   | { name: 'numbers.show'; number: string }
   | { name: 'numbers.search'; region?: string; digits?: string }
   | { name: 'numbers.buy'; number: string }
   | { name: 'numbers.release'; target: string }
-  | { name: 'map'; number?: string; agentId?: string }
+  | { name: 'map'; number?: string; agent?: AgentReference }
   /** Bulk changes, each a plan first: numbers a filter picks routed to one agent, or released; COUNT numbers bought. */
-  | { name: 'map.bulk'; filter: NumberFilter; agentId: string }
+  | { name: 'map.bulk'; filter: NumberFilter; agent: AgentReference }
   | { name: 'numbers.buy.bulk'; region: string; count: number; digits?: string }
   | { name: 'numbers.release.bulk'; filter: NumberFilter }
   | { name: 'audit'; filter: AuditFilter }
-  /** What happened to one number or agent, change by change. */
+  /** What happened to one number (`+…`) or agent (an agent reference), change by change. */
   | { name: 'history'; subject: string }
   /** Desired routing as text (a form), and the routing in the same format: today's, or as of a moment typed. */
   | { name: 'plan' }
@@ -129,7 +135,7 @@ function nationalNumberProblem(number: string): Parsed | undefined {
 const FILTER_WORDS = ['routed', 'unrouted', 'agent'];
 
 const NUMBERS_FORMS =
-  '`unrouted`, `routed`, a region such as `US`, `agent AGENT_ID`, digits such as `415`, or `+NUMBER`';
+  '`unrouted`, `routed`, a region such as `US`, `agent AGENT` (an id, or a name in quotes), digits such as `415`, or `+NUMBER`';
 
 /**
  * Digits to find anywhere in a number, as people write them (`(415)`, `555-0100`); the first may begin with + (a
@@ -147,10 +153,12 @@ export function parseNumberFilter(args: string[], after: string): { ok: true; fi
     const lowered = word.toLowerCase();
     if (lowered === 'routed' || lowered === 'unrouted') filter.routed = lowered === 'routed';
     else if (lowered === 'agent') {
-      const agentId = args[++index];
-      if (!agentId) return error('Give the agent id after `agent`: `/voice numbers agent AGENT_ID`.');
-      if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
-      filter.agentId = agentId;
+      const agent = args[++index];
+      if (!agent)
+        return error('Give the agent after `agent`, its id or its name: `/voice numbers agent "Front desk"`.');
+      const long = tooLong(agent);
+      if (long) return long;
+      filter.agentId = agent;
     } else if (/^[A-Za-z]{2}$/.test(word)) {
       if (filter.region && filter.region !== word.toUpperCase()) {
         return error(`Give one region: ${code(filter.region)} and ${code(word.toUpperCase())} cannot both hold.`);
@@ -162,7 +170,12 @@ export function parseNumberFilter(args: string[], after: string): { ok: true; fi
       const named = regionNameAt(args, index);
       if (named) return regionCodeHint(named.region, `/voice numbers ${named.region.code}`);
       const filterWord = meant(word, FILTER_WORDS);
-      const hint = filterWord ? ` Did you mean ${code(filterWord)}?` : '';
+      const afterAgent = args[index - 2]?.toLowerCase() === 'agent';
+      const hint = filterWord
+        ? ` Did you mean ${code(filterWord)}?`
+        : afterAgent
+          ? ' When an agent’s name has spaces, put it in quotes: `agent "Front desk"`.'
+          : '';
       return error(`I don't understand ${code(word, ECHO_MAX)} after ${after}: give ${NUMBERS_FORMS}.${hint}`);
     }
   }
@@ -202,15 +215,39 @@ function parseBulkBuy(args: string[]): Parsed {
   return ok({ name: 'numbers.buy.bulk', region: region.toUpperCase(), count, ...(digits ? { digits } : {}) });
 }
 
-/** `/voice map FILTER to AGENT_ID`: the numbers a filter picks, all routed to one agent. */
+/** An agent reference longer than any id or name. */
+function tooLong(agent: AgentReference): Parsed | undefined {
+  return agent.length > ID_MAX ? error(`Agent ids and names are at most ${ID_MAX} characters.`) : undefined;
+}
+
+/** `/voice map FILTER to AGENT`: the numbers a filter picks, all routed to one agent, the rest of the text naming it. */
 function parseBulkMap(args: string[], to: number): Parsed {
-  const [agentId, ...extra] = args.slice(to + 1);
-  if (!agentId || extra.length) return error('Give one agent id after `to`: `/voice map unrouted DE to AGENT_ID`.');
-  if (agentId.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
+  const agent = args.slice(to + 1).join(' ');
+  if (!agent) return error('Give the agent after `to`, its id or its name: `/voice map unrouted DE to "Front desk"`.');
+  const long = tooLong(agent);
+  if (long) return long;
   const words = args.slice(0, to);
-  if (!words.length) return error('Say which numbers before `to`: `/voice map unrouted DE to AGENT_ID`.');
+  if (!words.length) return error('Say which numbers before `to`: `/voice map unrouted DE to "Front desk"`.');
   const parsed = parseNumberFilter(words, '`map`');
-  return 'filter' in parsed ? ok({ name: 'map.bulk', filter: parsed.filter, agentId }) : parsed;
+  return 'filter' in parsed ? ok({ name: 'map.bulk', filter: parsed.filter, agent }) : parsed;
+}
+
+/** How many words a number typed before an agent takes: those written as numbers are, the agent at least the last. */
+const NUMBER_WORD = /^\+?[\d().-]+$/;
+function numberWords(args: string[]): number {
+  const written = args.findIndex((word) => !NUMBER_WORD.test(word));
+  return Math.min(Math.max(written < 0 ? args.length : written, 1), args.length - 1);
+}
+
+/** `/voice map NUMBER AGENT`: the number as people write it, then the agent, its id or its name (the rest). */
+function parseMap(args: string[]): Parsed {
+  const words = args.length === 1 ? 1 : numberWords(args);
+  const number = compactNumber(args.slice(0, words));
+  const national = nationalNumberProblem(number);
+  if (national) return national;
+  const agent = args.slice(words).join(' ');
+  if (!agent) return ok({ name: 'map', number });
+  return tooLong(agent) ?? ok({ name: 'map', number, agent });
 }
 
 /**
@@ -241,23 +278,28 @@ function parseAccess(args: string[]): Parsed {
   return error('Name one person: `/voice access @person` or `/voice access USER_ID`.');
 }
 
-/** `/voice audit` and its one filter: a user, a number, an agent id, or `failed`. */
+/** `/voice audit` and its one filter: a user, a number, an agent (its id or its name), or `failed`. */
 function parseAudit(args: string[]): Parsed {
   if (args.length === 0) return ok({ name: 'audit', filter: {} });
   const person = parseAuditPerson(args.join(' '));
   if (person) return person;
   const [word = ''] = args;
   if (args.length > 1 && !word.startsWith('+')) {
-    return error('Give one filter: `@user`, a user id, a number, an agent id or `failed`.');
+    // More words after a filter of its own are a second filter; otherwise they are an agent's name.
+    if (/^(failed|settings)$/i.test(word)) {
+      return error('Give one filter: `@user`, a user id, a number, an agent (its id or its name) or `failed`.');
+    }
+    return tooLong(args.join(' ')) ?? auditOfAgent(args.join(' '));
   }
   if (word.toLowerCase() === 'failed') return ok({ name: 'audit', filter: { failed: true } });
   if (word.toLowerCase() === 'settings') return ok({ name: 'audit', filter: { target: 'settings' } });
   if (USER_ID.test(word)) return ok({ name: 'audit', filter: { actorId: word } });
   if (word.startsWith('+')) return ok({ name: 'audit', filter: { target: compactNumber(args) } });
   if (/^\d+$/.test(word)) return error('`audit` takes no count: it pages by itself (Next, Previous).');
-  if (word.length > ID_MAX) return error(`Agent ids are at most ${ID_MAX} characters.`);
-  return ok({ name: 'audit', filter: { agentId: word } });
+  return tooLong(word) ?? auditOfAgent(word);
 }
+
+const auditOfAgent = (agent: AgentReference): Parsed => ok({ name: 'audit', filter: { agentId: agent } });
 
 /** `as of TIME` after `export`: the time as typed, which the operation reads (it knows the app's clock). */
 function parseExport(args: string[]): Parsed {
@@ -318,18 +360,19 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['agents', 'delete'],
-    args: 'AGENT_ID',
-    summary: 'Delete an AI agent, after confirmation',
+    args: 'AGENT',
+    summary: 'Delete an AI agent, named by its id or its name, after confirmation',
     role: 'admin',
     changes: KIND.deleteAgent,
-    parse: (args) =>
-      args.length === 1 && args[0]
-        ? ok({ name: 'agents.delete', agentId: args[0] })
-        : error('Give exactly one agent id: `/voice agents delete AGENT_ID`.'),
+    parse: (args) => {
+      const agent = args.join(' ');
+      if (!agent) return error('Give the agent, its id or its name: `/voice agents delete "Front desk"`.');
+      return tooLong(agent) ?? ok({ name: 'agents.delete', agent });
+    },
   },
   {
     words: ['numbers'],
-    args: '[unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
+    args: '[unrouted|routed|REGION|agent AGENT|DIGITS|+NUMBER]',
     summary: 'List purchased numbers with their route, filtered (filters combine), or show one number',
     role: 'viewer',
     parse: parseNumbers,
@@ -372,7 +415,7 @@ export const COMMANDS: CommandSpec[] = [
     words: ['numbers', 'release'],
     args: 'NUMBER_OR_ID | FILTER',
     summary:
-      'Release a number, or every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT_ID`, then ' +
+      'Release a number, or every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT`, then ' +
       'digits), after confirmation; a filter asks you to type the count',
     role: 'admin',
     changes: KIND.release,
@@ -390,21 +433,17 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['map'],
-    args: '[NUMBER AGENT_ID | FILTER to AGENT_ID]',
+    args: '[NUMBER AGENT | FILTER to AGENT]',
     summary:
-      'Route a purchased number to an agent (opens a form when details are missing), or every number a filter ' +
-      'picks (`unrouted DE`, `agent AGENT_ID`, digits), after one confirmation of the whole plan',
+      'Route a purchased number to an agent, named by its id or its name (opens a form when details are missing), ' +
+      'or every number a filter picks (`unrouted DE`, `agent AGENT`, digits), after one confirmation of the whole plan',
     note: NO_UNROUTE,
     role: 'operator',
     changes: KIND.map,
     parse: (args) => {
       if (args.length === 0) return ok({ name: 'map' });
       const to = args.findIndex((word) => word.toLowerCase() === 'to');
-      if (to >= 0) return parseBulkMap(args, to);
-      const number = compactNumber(args.length === 1 ? args : args.slice(0, -1));
-      const national = nationalNumberProblem(number);
-      if (national) return national;
-      return ok(args.length === 1 ? { name: 'map', number } : { name: 'map', number, agentId: args.at(-1) });
+      return to >= 0 ? parseBulkMap(args, to) : parseMap(args);
     },
   },
   {
@@ -438,11 +477,12 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['history'],
-    args: 'NUMBER | AGENT_ID',
-    summary: 'What happened to one number or agent: each change with who, when, how, and its audit id',
+    args: 'NUMBER | AGENT',
+    summary:
+      'What happened to one number or agent (its id or its name): each change with who, when, how, and its audit id',
     role: 'viewer',
     parse: (args) => {
-      if (args.length === 0) return error('`history` needs a number (`+4930…`) or an agent id.');
+      if (args.length === 0) return error('`history` needs a number (`+4930…`) or an agent, its id or its name.');
       const subject = args[0]?.startsWith('+') ? compactNumber(args) : args.join(' ');
       // Agent ids may be digits; a number typed with its national trunk 0 is not an id.
       const national = subject.startsWith('0') ? nationalNumberProblem(subject) : undefined;
@@ -451,7 +491,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     words: ['audit'],
-    args: '[@user|USER_ID|NUMBER|AGENT_ID|failed|settings]',
+    args: '[@user|USER_ID|NUMBER|AGENT|failed|settings]',
     summary: 'Show the audit log, one line per change, newest first, a page at a time; filter by who or what',
     role: 'viewer',
     parse: parseAudit,

@@ -34,6 +34,8 @@ export const ACTION = {
   planAgain: 'plan_again',
   undoChange: 'undo_change',
   undoIncludingChanged: 'undo_including_changed',
+  /** One of several agents of the name typed: the request goes on with its id. */
+  chooseAgent: 'choose_agent',
   showHistory: 'show_history',
   historyOlder: 'history_older',
   /** On `/voice audit`: a batch's items, each with what became of it. */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type NumberFilter } from '../ops/api.js';
 import { agentName, language, phoneNumber, region, resourceId } from '../provider/schemas.js';
-import { compactNumber, normalizeLocale, parseNumberFilter } from './command.js';
+import { compactNumber, normalizeLocale, parseNumberFilter, tokenize } from './command.js';
 
 /** Workflow Builder sends an optional input left empty as an empty string, or not at all. */
 const optionalText = z.preprocess(
@@ -57,7 +57,8 @@ const numbersOrFilter = z
       if (wrong) ctx.addIssue({ code: 'custom', message: `names ${wrong}, which is not an E.164 number` });
       return { numbers };
     }
-    const parsed = parseNumberFilter(words, 'numbers');
+    // A filter reads as the command's does, an agent's name with spaces in quotes.
+    const parsed = parseNumberFilter(tokenize(text.replace(/[,;]/g, ' ')), 'numbers');
     if ('filter' in parsed) return { filter: parsed.filter };
     ctx.addIssue({ code: 'custom', message: parsed.ok ? 'is not a filter' : parsed.error });
     return z.NEVER;

@@ -53,24 +53,24 @@ async function reply(text: string, user = ADMIN) {
 const VIEWER_USAGES = [
   '/voice help',
   '/voice agents [TEXT|AGENT_ID]',
-  '/voice numbers [unrouted|routed|REGION|agent AGENT_ID|DIGITS|+NUMBER]',
+  '/voice numbers [unrouted|routed|REGION|agent AGENT|DIGITS|+NUMBER]',
   '/voice numbers search [REGION [DIGITS]]',
   '/voice export [as of TIME]',
   '/voice changes since TIME',
-  '/voice history NUMBER | AGENT_ID',
-  '/voice audit [@user|USER_ID|NUMBER|AGENT_ID|failed|settings]',
+  '/voice history NUMBER | AGENT',
+  '/voice audit [@user|USER_ID|NUMBER|AGENT|failed|settings]',
   '/voice access [@user|USER_ID]',
 ];
 const OPERATOR_USAGES = [
   ...VIEWER_USAGES,
   '/voice agents create [NAME LANGUAGE]',
   '/voice numbers buy NUMBER | REGION COUNT [DIGITS]',
-  '/voice map [NUMBER AGENT_ID | FILTER to AGENT_ID]',
+  '/voice map [NUMBER AGENT | FILTER to AGENT]',
   '/voice plan',
 ];
 const ADMIN_USAGES = [
   ...OPERATOR_USAGES,
-  '/voice agents delete AGENT_ID',
+  '/voice agents delete AGENT',
   '/voice numbers release NUMBER_OR_ID | FILTER',
   '/voice settings',
 ];

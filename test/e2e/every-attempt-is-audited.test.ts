@@ -73,9 +73,9 @@ describe('refused before any confirmation', () => {
       'not_found',
       'not one of',
     ],
-    ['an unknown agent to delete', ADMIN, 'agents delete agt_nobody', 'agent.delete', 'not_found', 'No agent has'],
+    ['an unknown agent to delete', ADMIN, 'agents delete agt_nobody', 'agent.delete', 'not_found', 'No agent is named'],
     ['a number not bought, to map', OPERATOR, 'map +12125550198 AGENT', 'routing.map', 'not_found', 'buy it first'],
-    ['an unknown agent to map to', OPERATOR, 'map OWNED agt_nobody', 'routing.map', 'not_found', 'No agent has'],
+    ['an unknown agent to map to', OPERATOR, 'map OWNED agt_nobody', 'routing.map', 'not_found', 'No agent is named'],
   ])('%s is audited as rejected, with the reason', async (_what, user, text, action, code, says) => {
     const command = text.replace('OWNED', owned).replace('AGENT', agentId);
     const row = await attemptRow(user, command, says);
@@ -86,7 +86,7 @@ describe('refused before any confirmation', () => {
   it.each([
     ['a buy with no number', OPERATOR, 'numbers buy', 'number.buy', 'Give the number to buy'],
     ['a release with no number', ADMIN, 'numbers release', 'number.release', 'Give the number or its id'],
-    ['a deletion of two agents at once', ADMIN, 'agents delete agt_a agt_b', 'agent.delete', 'exactly one agent id'],
+    ['a deletion of no agent', ADMIN, 'agents delete', 'agent.delete', 'Give the agent, its id or its name'],
     ['an agent name over two lines', OPERATOR, 'agents create Desk\nTwo en-US', 'agent.create', 'one line'],
   ])('%s, refused for its form, is audited as rejected, invalid', async (_what, user, text, action, says) => {
     const row = await attemptRow(user, text, says);

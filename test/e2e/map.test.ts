@@ -211,7 +211,7 @@ describe('the map modal', () => {
     expect(shownText(unbought)).toContain('buy it first');
 
     const unknown = await t.respondedTo((await t.command(`map ${second} agt_nosuchagent`, OPERATOR)).responseUrlId);
-    expect(shownText(unknown)).toContain('No agent has the id agt_nosuchagent');
+    expect(shownText(unknown)).toContain('No agent is named "agt_nosuchagent", and none has it as its id');
 
     expect(t.sandbox.requestCount('mapNumber')).toBe(mapped);
     expect((await sandboxNumbers(t)).map((entry) => entry.number)).not.toContain(notForSale);

@@ -217,9 +217,9 @@ describe('unknown numbers and agents', () => {
   it.each([
     ['numbers release +12125550100', '+12125550100 is not one of your numbers', 'not_found'],
     ['numbers release pn_doesnotexist', 'pn_doesnotexist is not one of your numbers', 'not_found'],
-    ['agents delete agt_doesnotexist', 'No agent has the id agt_doesnotexist', 'not_found'],
+    ['agents delete agt_doesnotexist', 'No agent is named "agt_doesnotexist"', 'not_found'],
     // Longer than a Slack button or option can carry.
-    [`agents delete ${'a'.repeat(151)}`, 'Agent id must be at most 150 characters', 'invalid'],
+    [`agents delete ${'a'.repeat(151)}`, 'Agent ids and names are at most 150 characters', 'invalid'],
     [`numbers release ${'p'.repeat(151)}`, 'Number or id must be at most 150 characters', 'invalid'],
   ])(
     '`/voice %s` is refused with the reason, asks for no confirmation, and audits the attempt as rejected',

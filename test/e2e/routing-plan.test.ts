@@ -167,7 +167,7 @@ describe('/voice plan', () => {
     expect(shown).toContain('line 2 `call-me agt_x`: "call-me" is not a phone number');
     expect(shown).toContain('+12025550199 is not one of your numbers');
     expect(shown).toContain('line 4 `030 1234567 agt_y`: "030 1234567" needs its country code');
-    expect(shown).toContain('no agent has the id agt_nobody');
+    expect(shown).toContain('no agent is named "agt_nobody"');
     expect(shown).toContain(`${mine} is listed twice (first on line 1)`);
     expect(shown).toContain('"+49 123" is too short');
     expect(initialText(form)).toBe(text);
@@ -187,7 +187,7 @@ describe('/voice plan', () => {
     const shown = readable((answer.json as { view: SentView }).view.blocks);
     expect(shown).toContain('Fix this, then press Plan again');
     expect(shown).toContain('line 2');
-    expect(shown).toContain('no agent has the id agt_nobody');
+    expect(shown).toContain('no agent is named "agt_nobody"');
   });
 
   it('an uploaded file at fault keeps the form open, saying to fix the file', async () => {
@@ -195,7 +195,7 @@ describe('/voice plan', () => {
     const { answer } = await submitPlan({ file: { name: 'routing.txt', content } });
     const shown = readable((answer.json as { view: SentView }).view.blocks);
     expect(shown).toContain('Fix the file and upload it again');
-    expect(shown).toContain('no agent has the id agt_nobody');
+    expect(shown).toContain('no agent is named "agt_nobody"');
   });
 
   it('asks for the text or a file, not both, and plans nothing', async () => {
@@ -233,7 +233,7 @@ describe('/voice plan', () => {
       expect(readable((answer.json as { view: SentView }).view.blocks)).toContain('Loading');
       t.sandbox.faults.clear();
       const updated = viewOf(await t.slack.waitFor('views.update', () => true, { since }));
-      expect(readable(updated.blocks)).toContain('no agent has the id agt_nobody');
+      expect(readable(updated.blocks)).toContain('no agent is named "agt_nobody"');
       expect(initialText(updated)).toBe(text);
     } finally {
       t.sandbox.faults.clear();

@@ -582,12 +582,11 @@ export function copiedCodeBlock(call: SlackCall): string {
   return (/```([\s\S]*)```/.exec(shown)?.[1] ?? '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** `/voice plan`, its form submitted with `text` pasted; resolves with the plan posted once the form closed. */
-export async function planThroughForm(t: TestApp, user: string, text: string): Promise<SlackCall> {
+/** `/voice plan`, its form submitted with `text` pasted: the form's answer (closed for a plan, or its errors shown). */
+export async function submitPlanForm(t: TestApp, user: string, text: string): Promise<SentRequest> {
   const opened = await t.command('plan', user);
   const form = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === opened.triggerId));
-  const since = t.slack.mark();
-  const answer = await t.submit({
+  return t.submit({
     userId: user,
     callbackId: CALLBACK.routingPlan,
     privateMetadata: form.private_metadata,
@@ -596,6 +595,12 @@ export async function planThroughForm(t: TestApp, user: string, text: string): P
       [INPUT.routingFile.block]: { [INPUT.routingFile.action]: { type: 'file_input', files: [] } },
     },
   });
+}
+
+/** `/voice plan`, its form submitted with `text` pasted; resolves with the plan posted once the form closed. */
+export async function planThroughForm(t: TestApp, user: string, text: string): Promise<SlackCall> {
+  const since = t.slack.mark();
+  const answer = await submitPlanForm(t, user, text);
   expect(answer.json, 'the form closes for the plan').toMatchObject({ response_action: 'clear' });
   return t.slack.waitFor(
     'chat.postEphemeral',

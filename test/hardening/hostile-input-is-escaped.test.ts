@@ -375,13 +375,13 @@ describe('an id or a number with a hidden or look-alike character', () => {
     const hidden = `${agent.id}\u200B`;
     const fullWidth = `${number.slice(0, -1)}\uFF11`;
 
-    expect(await answerTo(`map ${number} ${hidden}`)).toContain(`No agent has the id ${agent.id}[U+200B]`);
+    expect(await answerTo(`map ${number} ${hidden}`)).toContain(`No agent is named "${agent.id}[U+200B]"`);
     expect(await answerTo(`agents ${hidden}`)).toContain(`name contains \`${agent.id}[U+200B]\``);
     expect(await answerTo(`numbers ${fullWidth}`)).toContain(`Number "${number.slice(0, -1)}[U+FF11]" must be`);
     expect(await answerTo(`numbers buy ${fullWidth}`)).toContain('[U+FF11]');
     expect(await answerTo(`numbers release ${fullWidth}`)).toContain('[U+FF11]');
     expect(await answerTo(`map ${fullWidth} ${agent.id}`)).toContain('[U+FF11]');
     // Plain text reads as typed.
-    expect(await answerTo(`map ${number} agt_nosuch`)).toContain('No agent has the id agt_nosuch.');
+    expect(await answerTo(`map ${number} agt_nosuch`)).toContain('No agent is named "agt_nosuch",');
   });
 });

@@ -20,20 +20,20 @@ describe('parseRoutingText', () => {
       '+49 (0)30 1234569 agt_6',
     ].join('\n');
     expect(await parseRoutingText(text)).toEqual([
-      { line: 1, text: '+49 30 1234567 agt_1', ok: true, number: '+49301234567', agentId: 'agt_1' },
-      { line: 2, text: '+1 (415) 555-0100 agt_2', ok: true, number: '+14155550100', agentId: 'agt_2' },
-      { line: 3, text: '0049 30 1234568 agt_3', ok: true, number: '+49301234568', agentId: 'agt_3' },
-      { line: 4, text: '+44 20 7946 0958 agt_4', ok: true, number: '+442079460958', agentId: 'agt_4' },
-      { line: 5, text: '+4930123456 agt_5', ok: true, number: '+4930123456', agentId: 'agt_5' },
-      { line: 6, text: '+49 (0)30 1234569 agt_6', ok: true, number: '+49301234569', agentId: 'agt_6' },
+      { line: 1, text: '+49 30 1234567 agt_1', ok: true, number: '+49301234567', agent: 'agt_1' },
+      { line: 2, text: '+1 (415) 555-0100 agt_2', ok: true, number: '+14155550100', agent: 'agt_2' },
+      { line: 3, text: '0049 30 1234568 agt_3', ok: true, number: '+49301234568', agent: 'agt_3' },
+      { line: 4, text: '+44 20 7946 0958 agt_4', ok: true, number: '+442079460958', agent: 'agt_4' },
+      { line: 5, text: '+4930123456 agt_5', ok: true, number: '+4930123456', agent: 'agt_5' },
+      { line: 6, text: '+49 (0)30 1234569 agt_6', ok: true, number: '+49301234569', agent: 'agt_6' },
     ]);
   });
 
   it('skips blank and comment lines, ignores what follows a #, and counts lines as written', async () => {
     const text = '# desired routing\n\n   \r\n+49 30 1234567 agt_1 # front desk\n  +1 415 555 0100   agt_2#no space\n#';
     expect(await parseRoutingText(text)).toEqual([
-      { line: 4, text: '+49 30 1234567 agt_1 # front desk', ok: true, number: '+49301234567', agentId: 'agt_1' },
-      { line: 5, text: '+1 415 555 0100   agt_2#no space', ok: true, number: '+14155550100', agentId: 'agt_2' },
+      { line: 4, text: '+49 30 1234567 agt_1 # front desk', ok: true, number: '+49301234567', agent: 'agt_1' },
+      { line: 5, text: '+1 415 555 0100   agt_2#no space', ok: true, number: '+14155550100', agent: 'agt_2' },
     ]);
     expect(await parseRoutingText('')).toEqual([]);
   });
@@ -114,7 +114,7 @@ describe('routingText', () => {
       { phoneNumber: '+493023125000', agentId: 'agt_s0001', agentName: '\r\n# not a line \u2028+1 agt_x\u0000' },
     ];
     const lines = await parseRoutingText(routingText(named, 'header\n+4930123456 agt_header'));
-    expect(lines.map((line) => (line.ok ? { phoneNumber: line.number, agentId: line.agentId } : line.error))).toEqual(
+    expect(lines.map((line) => (line.ok ? { phoneNumber: line.number, agentId: line.agent } : line.error))).toEqual(
       named
         .map(({ phoneNumber, agentId }) => ({ phoneNumber, agentId }))
         .sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : 1)),

@@ -72,7 +72,7 @@ describe.skipIf(noBrowser)('the second hour, in Chromium', { timeout: 180_000 },
       '"call-me" is not a phone number',
       '+12025550199 is not one of your numbers',
       '"030 1234567" needs its country code',
-      'no agent has the id agt_nobody',
+      'no agent is named "agt_nobody"',
       `${first} is listed twice (first on line 1)`,
       '"+49 123" is too short',
     ]) {

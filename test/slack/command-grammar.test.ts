@@ -28,7 +28,7 @@ describe('every form of /voice', () => {
     ['agents create Front desk en-US', { name: 'agents.create', agentName: 'Front desk', language: 'en-US' }],
     ['agents create "Front desk" fr_ca', { name: 'agents.create', agentName: 'Front desk', language: 'fr-CA' }],
     ['agents create “Night shift” de-de', { name: 'agents.create', agentName: 'Night shift', language: 'de-DE' }],
-    ['agents delete agt_123', { name: 'agents.delete', agentId: 'agt_123' }],
+    ['agents delete agt_123', { name: 'agents.delete', agent: 'agt_123' }],
     ['numbers', { name: 'numbers.list', filter: {} }],
     ['numbers unrouted', { name: 'numbers.list', filter: { routed: false } }],
     ['numbers ROUTED', { name: 'numbers.list', filter: { routed: true } }],
@@ -50,7 +50,7 @@ describe('every form of /voice', () => {
     ['numbers release pn_abc', { name: 'numbers.release', target: 'pn_abc' }],
     ['map', { name: 'map' }],
     ['map +14155550123', { name: 'map', number: '+14155550123' }],
-    ['map +1 415 555 0123 agt_9', { name: 'map', number: '+14155550123', agentId: 'agt_9' }],
+    ['map +1 415 555 0123 agt_9', { name: 'map', number: '+14155550123', agent: 'agt_9' }],
     ['audit', { name: 'audit', filter: {} }],
     ['audit failed', { name: 'audit', filter: { failed: true } }],
     ['audit @alice', { name: 'audit', filter: { actorName: 'alice' } }],
@@ -84,13 +84,12 @@ describe('junk and malformed input is answered with a reason', () => {
     ['everything', /don't know `everything`/],
     [`agents ${'x'.repeat(101)}`, /at most 100 characters/],
     ['numbers everything', /don't understand `everything` after `numbers`/],
-    ['numbers agent', /agent id after `agent`/],
+    ['numbers agent', /Give the agent after `agent`, its id or its name/],
     [`numbers agent ${'a'.repeat(151)}`, /at most 150 characters/],
     ['numbers 1234567890123456', /at most 15 digits/],
     ['audit failed agt_9', /one filter/],
     [`audit ${'a'.repeat(151)}`, /at most 150 characters/],
-    ['agents delete', /exactly one agent id/],
-    ['agents delete a b', /exactly one agent id/],
+    ['agents delete', /Give the agent, its id or its name/],
     ['numbers search US GB', /one two-letter region code, then digits/],
     ['numbers buy', /number to buy/],
     ['numbers release', /number or its id/],
@@ -142,6 +141,44 @@ describe('junk and malformed input is answered with a reason', () => {
   it('echoes a word it does not understand after numbers in a code span, escaped and shortened', () => {
     expect(rejected('numbers <!channel>')).toMatch(/^I don't understand `&lt;!channel&gt;` after `numbers`/);
     expect(rejected(`numbers \`x\`${'y'.repeat(500)}`)).toMatch(/^I don't understand `ˋxˋy+…` after/);
+  });
+});
+
+describe('an agent named where an agent is taken', () => {
+  const filter = { routed: false, region: 'DE' };
+  it.each([
+    ['agents delete "Berlin Support"', { name: 'agents.delete', agent: 'Berlin Support' }],
+    ['agents delete “Berlin Support”', { name: 'agents.delete', agent: 'Berlin Support' }],
+    ['agents delete Berlin Support', { name: 'agents.delete', agent: 'Berlin Support' }],
+    ['map +49 30 23125001 "Berlin Support"', { name: 'map', number: '+493023125001', agent: 'Berlin Support' }],
+    ['map +49 30 23125001 Berlin Support', { name: 'map', number: '+493023125001', agent: 'Berlin Support' }],
+    ['map +493023125001 "Route to me"', { name: 'map', number: '+493023125001', agent: 'Route to me' }],
+    ['map unrouted DE to "Berlin Support"', { name: 'map.bulk', filter, agent: 'Berlin Support' }],
+    ['map unrouted DE to Berlin Support', { name: 'map.bulk', filter, agent: 'Berlin Support' }],
+    ['map agent "Old desk" to "New desk"', { name: 'map.bulk', filter: { agentId: 'Old desk' }, agent: 'New desk' }],
+    [
+      'numbers agent "Berlin Support" DE',
+      { name: 'numbers.list', filter: { agentId: 'Berlin Support', region: 'DE' } },
+    ],
+    ['numbers release agent "Berlin Support"', { name: 'numbers.release.bulk', filter: { agentId: 'Berlin Support' } }],
+    ['history "Berlin Support"', { name: 'history', subject: 'Berlin Support' }],
+    ['history Berlin Support', { name: 'history', subject: 'Berlin Support' }],
+    ['audit "Berlin Support"', { name: 'audit', filter: { agentId: 'Berlin Support' } }],
+    ['audit Berlin Support', { name: 'audit', filter: { agentId: 'Berlin Support' } }],
+  ])('"%s" carries the agent as typed', (text, command) => {
+    expect(parsed(text)).toEqual(command);
+  });
+
+  it.each([
+    [
+      'numbers agent Berlin Support',
+      /don't understand `Support` after `numbers`.*put it in quotes: `agent "Front desk"`/,
+    ],
+    [`agents delete ${'a'.repeat(151)}`, /Agent ids and names are at most 150 characters/],
+    [`map unrouted to ${'a'.repeat(151)}`, /Agent ids and names are at most 150 characters/],
+    ['map unrouted DE to', /Give the agent after `to`/],
+  ])('"%s" is answered with a reason', (text, reason) => {
+    expect(rejected(text)).toMatch(reason);
   });
 });
 

@@ -20,7 +20,7 @@ describe('helpMessage', () => {
   it('says under map that a route cannot be removed, and what to do instead', () => {
     const text = rendered(helpMessage({ commands: COMMANDS, role: 'operator', sandbox: false }));
     expect(text).toMatch(
-      /`\/voice map \[NUMBER AGENT_ID \| FILTER to AGENT_ID\]` — Route a purchased number[^\n]*\n +↳ The provider cannot remove a route: to stop a number reaching an agent, route it to another agent, or release the number \(admins\)\./,
+      /`\/voice map \[NUMBER AGENT \| FILTER to AGENT\]` — Route a purchased number[^\n]*\n +↳ The provider cannot remove a route: to stop a number reaching an agent, route it to another agent, or release the number \(admins\)\./,
     );
   });
 
@@ -42,9 +42,7 @@ describe('helpMessage', () => {
 
   it('shows the words a summary names in backticks as code, never as look-alike backticks', () => {
     const text = rendered(helpMessage({ commands: COMMANDS, role: 'admin', sandbox: false }));
-    expect(text).toContain(
-      'every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT_ID`, then digits)',
-    );
+    expect(text).toContain('every number a filter picks (`unrouted`, `routed`, a region, `agent AGENT`, then digits)');
     expect(text).toContain('one `NUMBER AGENT_ID` a line: the format a plan reads back');
     expect(text).not.toMatch(/[\u02CB\u2018\u2019\u00B4\u02CA]/);
   });

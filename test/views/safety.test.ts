@@ -8,6 +8,7 @@ import type { ConfirmationPrompt } from '../../src/ops/changes.js';
 import { fail } from '../../src/ops/types.js';
 import type { Finished } from '../../src/ops/work.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
+import { agentChoiceMessage } from '../../src/slack/views/agent-choice.js';
 import { agentCreatedMessage, agentInUseMessage, agentsMessage } from '../../src/slack/views/agents.js';
 import { announcementMessage, outsideChangesMessage } from '../../src/slack/views/announcement.js';
 import { auditMessage } from '../../src/slack/views/audit.js';
@@ -127,6 +128,10 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ['numberCardMessage', numberCardMessage({ number: numbers[0] ?? purchased(), history: [change] }, 'admin')],
       ['agentCardMessage', agentCardMessage({ agent: agents[0] ?? agent(), history: [change] }, 'admin')],
       ['agentInUseMessage', agentInUseMessage({ agent: { id: text, name: text }, numbers: [text], total: 20 })],
+      [
+        'agentChoiceMessage',
+        agentChoiceMessage({ reference: text, agents: [{ id: text, name: text, numbers: [text] }] }, () => 'chosen'),
+      ],
       ['numberOptions', numberOptions({ unrouted: numbers, routed: numbers, matching: { unrouted: 1, routed: 1 } })],
       ['agentOptions', agentOptions({ agents: [{ id: text, name: text, status: text }], matching: 1 })],
       ['loadingModal', loadingModal(text)],

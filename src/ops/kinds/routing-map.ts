@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { count, counted } from '../../counts.js';
 import { ProviderError, type ProviderErrorKind } from '../../provider/errors.js';
 import { EXPECTED_STATUS, type PurchasedNumber, resourceId } from '../../provider/schemas.js';
+import { oneAgentIn } from '../agent-names.js';
 import { type AccountRead, MAX_BATCH_ITEMS, named, type Planned, type PlannedItem, pick } from '../bulk-items.js';
 import type { OpsDeps } from '../deps.js';
 import { providerFailure, unexpectedStatus } from '../failures.js';
@@ -37,7 +38,13 @@ const routed = z.object({
 });
 type Routed = z.infer<typeof routed>;
 
-const auditParams = (change: Mapping) => ({ agentId: change.agentId, previousAgentId: change.previousAgent?.id });
+// The names as they were, so that the log names an agent renamed or deleted since.
+const auditParams = (change: Mapping) => ({
+  agentId: change.agentId,
+  agentName: change.agentName,
+  previousAgentId: change.previousAgent?.id,
+  previousAgentName: change.previousAgent?.name,
+});
 
 function mapWork(change: Mapping, by: string): Work {
   return {
@@ -133,9 +140,13 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
   },
   lookUp: (change) => `/voice numbers ${change.number}`,
   happened: ({ params }, names) => {
-    const named = (id: unknown) => (typeof id === 'string' ? { agent: { id, name: names.get(id) } } : 'an agent');
-    if (typeof params.previousAgentId !== 'string') return ['routed to ', named(params.agentId)];
-    return ['re-routed from ', named(params.previousAgentId), ' to ', named(params.agentId)];
+    const named = (id: unknown, kept: unknown) =>
+      typeof id === 'string'
+        ? { agent: { id, name: names.get(id) ?? (typeof kept === 'string' ? kept : undefined) } }
+        : 'an agent';
+    const to = named(params.agentId, params.agentName);
+    if (typeof params.previousAgentId !== 'string') return ['routed to ', to];
+    return ['re-routed from ', named(params.previousAgentId, params.previousAgentName), ' to ', to];
   },
   routeEffect: ({ target, params }) =>
     typeof params.agentId === 'string' ? { number: target, agentId: params.agentId } : undefined,
@@ -191,12 +202,11 @@ async function planMaps(deps: OpsDeps, request: MapMany, read?: AccountRead): Pr
   }
   const agentId = validate(resourceId, request.agentId ?? '');
   if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
-  const name = names.get(agentId.value);
-  if (name === undefined)
-    return fail('not_found', `No agent has the id ${visible(agentId.value)}.`, { field: 'agent' });
+  const found = oneAgentIn(agents, agentId.value);
+  if (!found.ok) return found;
   const picked = await pick(deps.lists, routed, request);
   if (!picked.ok) return picked;
-  const agent = { id: agentId.value, name };
+  const agent = { id: found.agent.id, name: found.agent.name };
   return { ok: true, agent, items: picked.picked.map(({ number }) => item(number, agent)) };
 }
 

@@ -1,5 +1,6 @@
 import type { SlashCommand } from '@slack/bolt';
 import { type Actor, KIND, type Role, roleIncludes } from '../../ops/api.js';
+import { type ChosenAgents, decodeChosenAgents, withAgentsFound } from '../agent-references.js';
 import { answerInAck } from '../answer-in-ack.js';
 import { COMMANDS, type Command, type CommandSpec, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
@@ -19,6 +20,7 @@ import {
   releaseAnswer,
   searchAnswer,
 } from '../flows.js';
+import { ACTION } from '../ids.js';
 import { encodeMetadata } from '../metadata.js';
 import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
@@ -29,6 +31,7 @@ import { createAgentModal, searchModal } from '../views/modals.js';
 import { routingPlanModal } from '../views/routing-plan.js';
 import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
+import { type Body, actorOf as buttonActorOf, chosenValue, replyFor } from './actions.js';
 import { bulkAnswer } from './batches.js';
 import { openMapModal } from './modal-openers.js';
 import { exportAnswer } from './routing-plan.js';
@@ -58,9 +61,19 @@ export function registerCommands(app: Listeners): void {
       await answer.ackBare();
     }
   });
+  // One of several agents of a name typed: the same command goes on, naming it by its id.
+  app.action<Body>(ACTION.chooseAgent, async ({ ack, body, context }, deps) => {
+    await ack();
+    const asked = decodeChosenAgents(chosenValue(body));
+    if (!asked) return;
+    const actor = buttonActorOf(body, requesterIn(context));
+    const invocation = { deps, actor, triggerId: body.trigger_id, respond: replyFor(deps, body) };
+    await answerCommand(invocation, asked.text, asked.chosen);
+  });
 }
 
-async function answerCommand(invocation: Invocation, text: string): Promise<void> {
+/** A command's text, run with the agents chosen so far among several of a name (a Choose button's). */
+async function answerCommand(invocation: Invocation, text: string, chosen: ChosenAgents['chosen'] = {}): Promise<void> {
   const { deps, actor, respond } = invocation;
   const parsed = parseCommand(text);
   deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
@@ -69,7 +82,9 @@ async function answerCommand(invocation: Invocation, text: string): Promise<void
     const message = commandErrorMessage({ error: parsed.error, about: parsed.about });
     return messageSurface(respond, deps.now).show({ kind: 'message', message });
   }
-  await run(invocation, parsed.command);
+  const found = await withAgentsFound(deps, actor, parsed.command, { text, chosen });
+  if (!found.ok) return deliver(deps, messageSurface(respond, deps.now), actor, found.answer);
+  await run(invocation, found.command);
 }
 
 function actorOf(command: SlashCommand, who: Requester): Actor {
@@ -122,7 +137,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return openForm(deps, { triggerId, view, instead: '/voice agents create NAME LANGUAGE', reply: respond });
     }
     case 'agents.delete':
-      return reply(await deleteAgentAnswer(deps, actor, command.agentId));
+      return reply(await deleteAgentAnswer(deps, actor, command.agent));
     case 'numbers.list':
       return reply(await numbersAnswer(deps, actor, { page: 1, filter: command.filter }, { fresh: true }));
     case 'numbers.show':
@@ -137,8 +152,8 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'numbers.release':
       return reply(await releaseAnswer(deps, actor, command.target));
     case 'map': {
-      if (command.number && command.agentId) {
-        return reply(await mapAnswer(deps, actor, { phoneNumber: command.number, agentId: command.agentId }));
+      if (command.number && command.agent) {
+        return reply(await mapAnswer(deps, actor, { phoneNumber: command.number, agentId: command.agent }));
       }
       const denied = await deps.ops.authorize(actor, KIND.map);
       if (denied) return reply({ kind: 'failure', failure: denied });
@@ -151,7 +166,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'numbers.release.bulk':
       return reply(await bulkAnswer(deps, actor, { kind: KIND.release, filter: command.filter }));
     case 'map.bulk':
-      return reply(await bulkAnswer(deps, actor, { kind: KIND.map, filter: command.filter, agentId: command.agentId }));
+      return reply(await bulkAnswer(deps, actor, { kind: KIND.map, filter: command.filter, agentId: command.agent }));
     case 'plan': {
       const denied = await deps.ops.authorize(actor, KIND.map);
       if (denied) return reply({ kind: 'failure', failure: denied });

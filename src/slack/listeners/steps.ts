@@ -5,7 +5,7 @@
 // A step that needs a confirmation sends its plan to that person and stays running: it ends when the plan does
 // (ops/steps.ts), on Confirm, Cancel, an approval, an expiry or after a crash.
 import { z } from 'zod';
-import { type Actor, type BulkRequest, type Done, KIND } from '../../ops/api.js';
+import { type Actor, type BulkRequest, type Done, KIND, oneAgentOnly } from '../../ops/api.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { deliver } from '../flows.js';
@@ -44,11 +44,20 @@ interface Running {
 const RUNS: { [N in StepName]: (step: Running, inputs: StepInputs<N>) => Promise<void> } = {
   buy_numbers: (step, { region, count, digits }) =>
     planAndAsk(step, { kind: KIND.buy, region, count, ...(digits ? { digits } : {}) }),
-  route_numbers: (step, { numbers, agent_id }) => planAndAsk(step, { kind: KIND.map, agentId: agent_id, ...numbers }),
-  release_numbers: (step, { numbers }) => planAndAsk(step, { kind: KIND.release, ...numbers }),
+  route_numbers: async (step, inputs) => {
+    const numbers = await numbersFor(step, inputs.numbers, ACTIONS.route_numbers);
+    const agentId = numbers && (await agentIdFor(step, inputs.agent_id, ACTIONS.route_numbers));
+    if (numbers && agentId) await planAndAsk(step, { kind: KIND.map, agentId, ...numbers });
+  },
+  release_numbers: async (step, inputs) => {
+    const numbers = await numbersFor(step, inputs.numbers, ACTIONS.release_numbers);
+    if (numbers) await planAndAsk(step, { kind: KIND.release, ...numbers });
+  },
   create_agent: createAgent,
   export_routing: exportRouting,
 };
+
+type StepNumbers = StepInputs<'release_numbers'>['numbers'];
 
 /** The change each step asks for, for the audit of an input refused. */
 const ACTIONS: Partial<Record<StepName, string>> = {
@@ -139,6 +148,30 @@ async function planAndAsk(
     await deps.ops.endStep(executionId, { ok: false, error: sentence });
     await deps.ops.cancelPlan(actor, view.id);
   }
+}
+
+/**
+ * The id of an agent a step's input names, by id or by name; where the name stands for several agents or none, the
+ * step ends saying so, audited as refused, since nobody is there to choose.
+ */
+async function agentIdFor({ deps, actor, executionId }: Running, reference: string, action: string | undefined) {
+  const found = oneAgentOnly(await deps.ops.findAgent(reference));
+  if (found.ok) return found.agent.id;
+  if (action) await deps.ops.refuseInput(actor, action, found);
+  await deps.ops.endStep(executionId, { ok: false, error: found.message });
+  return undefined;
+}
+
+/** Numbers as a step's input names them, a filter's agent given by id (undefined once the step has ended). */
+async function numbersFor(
+  step: Running,
+  numbers: StepNumbers,
+  action: string | undefined,
+): Promise<StepNumbers | undefined> {
+  const reference = 'filter' in numbers ? numbers.filter.agentId : undefined;
+  if (reference === undefined || !('filter' in numbers)) return numbers;
+  const agentId = await agentIdFor(step, reference, action);
+  return agentId === undefined ? undefined : { filter: { ...numbers.filter, agentId } };
 }
 
 /**

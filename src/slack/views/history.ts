@@ -7,6 +7,7 @@ import { encodeValue } from '../paging.js';
 import { minute } from './audit.js';
 import { actions, button, context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
 import { mrkdwnOf } from './phrase.js';
+import { agentLabel } from './text.js';
 
 /** Where a History button or Older leads: the number or agent, and the audit id to read before. */
 export const historyValue = (subject: string, before?: number): string => encodeValue({ subject, before });
@@ -16,7 +17,7 @@ const line = (entry: HistoryEntry): string =>
   `audit #${entry.auditId}`;
 
 export function historyMessage(page: HistoryPage): SlackMessage {
-  const title = `History of ${page.of === 'number' ? bold(page.subject) : code(page.subject)}, newest first`;
+  const title = `History of ${page.of === 'number' ? bold(page.subject) : agentLabel({ id: page.subject, name: page.name })}, newest first`;
   const lines = page.entries.map(line);
   return message(`History of ${escapeMrkdwn(page.subject)}`, [
     // A page's lines in as many sections as Slack's limit on one takes, so that none is cut.
