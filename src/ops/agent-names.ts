@@ -96,10 +96,7 @@ export async function findAgent(deps: OpsDeps, reference: string): Promise<Agent
   const match = matchAgent(agents, reference);
   if (match.found === 'one') return { ok: true, found: 'one', agent: match.agent };
   if (match.found === 'none') return noAgent(reference, match.closest);
-  const records = await deps.store.routes.ofAgents(
-    match.agents.map((agent) => agent.id),
-    deps.delivery?.records,
-  );
+  const records = await deps.store.routes.ofAgents(match.agents.map((agent) => agent.id));
   const choices = match.agents.map((agent) => ({ ...agent, numbers: records.get(agent.id)?.numbers ?? [] }));
   return { ok: true, found: 'several', reference, agents: choices };
 }
