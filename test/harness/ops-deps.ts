@@ -2,7 +2,7 @@
 // through Slack: a store on a temporary database of this run's engine, on a clock the test moves; a provider client
 // speaking HTTP to a fresh sandbox; the roles and guardrails given here, locked as the environment locks them. Wired as
 // the composition root wires them (src/server.ts), less Slack: what would be announced is kept for the test to read.
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { Fence } from '../../src/fence.js';
 import { InFlight } from '../../src/in-flight.js';
 import { createLogger } from '../../src/log.js';
@@ -20,7 +20,7 @@ import {
   SettingsInForce,
 } from '../../src/ops/api.js';
 import type { ProviderClient } from '../../src/provider/index.js';
-import { type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
+import { type RouteName, type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
 import type { Settings } from '../../src/settings.js';
 import { openStore } from '../../src/store/open-store.js';
 import { clientFor } from '../provider/helpers.js';
@@ -40,13 +40,13 @@ export interface OpsBed {
 export interface OpsBedOptions {
   /** The settings in force, locked; the rest are the defaults. */
   settings?: Partial<Settings>;
-  /** The provider client's timeout; default 2 s. */
-  providerTimeoutMs?: number;
   /** Agents and purchased numbers the sandbox holds from the start. */
   seed?: SandboxSeed;
 }
 
 const LEASE_TTL_MS = 15_000;
+/** Long enough that no request a test holds at the sandbox is given up on while the test looks, however busy the machine. */
+const PROVIDER_TIMEOUT_MS = 10_000;
 
 /** A fresh bed for each test of the file, closed after it. */
 export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
@@ -56,8 +56,7 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
 
   beforeEach(async () => {
     const sandbox = await startSandbox({ port: 0, seed: options.seed });
-    const timeoutMs = options.providerTimeoutMs ?? 2_000;
-    const provider = clientFor(sandbox, { timeoutMs });
+    const provider = clientFor(sandbox, { timeoutMs: PROVIDER_TIMEOUT_MS });
     const outside = clientFor(sandbox);
     const clock = manualClock();
     const store = await openStore(await temp.target(), { now: clock.now });
@@ -88,7 +87,7 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
       },
       locks: new ResourceLocks(
         store.leases,
-        { ttlMs: LEASE_TTL_MS, settleMs: 2 * timeoutMs },
+        { ttlMs: LEASE_TTL_MS, settleMs: 2 * PROVIDER_TIMEOUT_MS },
         logger,
         new Fence(store.liveness),
       ),
@@ -116,4 +115,9 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
     if (!bed) throw new Error('useOpsDeps() is only available inside a test');
     return bed;
   };
+}
+
+/** Waits until the sandbox has received `count` requests to `route`, those it holds included. */
+export function received(sandbox: Sandbox, route: RouteName, count: number): Promise<void> {
+  return vi.waitFor(() => expect(sandbox.requestCount(route)).toBe(count), { timeout: 15_000 });
 }

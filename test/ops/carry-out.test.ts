@@ -2,18 +2,15 @@
 // on a real store and the sandbox over HTTP: the intent is recorded before the provider hears of the change and closed
 // with its outcome; an outcome the provider may still make is audited unknown, and only while the intent is open; a
 // change whose resources another holds is refused at once.
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
-import { carryOut } from '../../src/ops/carry-out.js';
+import { carryOut, carryOutClaimed, openIntent } from '../../src/ops/carry-out.js';
 import { newCorrelationId } from '../../src/ops/context.js';
 import { workFor } from '../../src/ops/kinds/index.js';
-import { type OpsBed, useOpsDeps } from '../harness/ops-deps.js';
+import { type OpsBed, received, useOpsDeps } from '../harness/ops-deps.js';
 
 const OPERATOR: Actor = { userId: 'UOPERATOR', source: 'command' };
-/** Long enough for a held request to be seen arriving, short enough that two timeouts cost little. */
-const TIMEOUT_MS = 400;
-
-const bed = useOpsDeps({ seed: { agents: 1, numbers: 1 }, providerTimeoutMs: TIMEOUT_MS });
+const bed = useOpsDeps({ seed: { agents: 1, numbers: 1 } });
 
 /** A map of the seeded number to the seeded agent, as its kind makes its work. */
 async function mapping({ outside, deps }: OpsBed) {
@@ -39,7 +36,7 @@ it('records the intent before the provider hears of the change, then closes it w
   sandbox.faults.inject('mapNumber', { type: 'hold' });
   const id = newCorrelationId();
   const done = carryOut(deps, OPERATOR, id, work);
-  await vi.waitFor(() => expect(sandbox.requestCount('mapNumber')).toBe(1));
+  await received(sandbox, 'mapNumber', 1);
   // The provider holds the request: the intent is open, and nothing is audited yet.
   expect(await isOpen(bed(), id)).toBe(true);
   expect(await outcomes(bed(), id)).toEqual([]);
@@ -80,20 +77,15 @@ it('audits an outcome the provider may still make as unknown, and leaves its int
 it('audits no unknown outcome once the intent was closed meanwhile: the outcome found then stands', async () => {
   const { deps, sandbox } = bed();
   const { work } = await mapping(bed());
-  sandbox.faults.inject('mapNumber', { type: 'hold' });
   const id = newCorrelationId();
-  const done = carryOut(deps, OPERATOR, id, work);
-  try {
-    await vi.waitFor(() => expect(sandbox.requestCount('mapNumber')).toBe(1));
-    // As a reconciler closes a change it took for abandoned (its process paused past its leases), having found it done.
-    expect(await deps.store.intents.close(id, 'succeeded')).toBe(true);
-    const result = await done;
-    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/settled meanwhile .* it was done\.$/) });
-    expect(await outcomes(bed(), id)).toEqual([]);
-    expect((await deps.store.intents.get(id))?.outcome).toBe('succeeded');
-  } finally {
-    sandbox.faults.clear();
-  }
+  await openIntent(deps, OPERATOR, id, work.intent);
+  // As a reconciler closes a change it took for abandoned (its process paused past its leases), having found it done.
+  expect(await deps.store.intents.close(id, 'succeeded')).toBe(true);
+  sandbox.faults.inject('mapNumber', { type: 'lose_answer' });
+  const result = await carryOutClaimed(deps, OPERATOR, id, work);
+  expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/settled meanwhile .* it was done\.$/) });
+  expect(await outcomes(bed(), id)).toEqual([]);
+  expect((await deps.store.intents.get(id))?.outcome).toBe('succeeded');
 });
 
 it('refuses at once a change whose number another change holds, and closes its intent as failed', async () => {
@@ -102,7 +94,7 @@ it('refuses at once a change whose number another change holds, and closes its i
   sandbox.faults.inject('mapNumber', { type: 'hold' });
   const first = newCorrelationId();
   const running = carryOut(deps, OPERATOR, first, work);
-  await vi.waitFor(() => expect(sandbox.requestCount('mapNumber')).toBe(1));
+  await received(sandbox, 'mapNumber', 1);
   const second = newCorrelationId();
   const refused = await carryOut(deps, OPERATOR, second, work);
   expect(refused).toMatchObject({ ok: false, reason: 'busy' });

@@ -1,12 +1,12 @@
 // Confirming a change that waits for it (src/ops/confirmations.ts), driven through its exported functions on a real
 // store and the sandbox over HTTP: who may confirm, from where, until when, and how many times.
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
 import { requestConfirmation } from '../../src/ops/ask-confirmation.js';
 import { cancel, confirm, pendingPrompt } from '../../src/ops/confirmations.js';
 import { newCorrelationId } from '../../src/ops/context.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from '../../src/store/confirmations.js';
-import { type OpsBed, useOpsDeps } from '../harness/ops-deps.js';
+import { type OpsBed, received, useOpsDeps } from '../harness/ops-deps.js';
 
 const TEAM = 'T1';
 const asked = (userId: string): Actor => ({ userId, teamId: TEAM, channelId: 'COPS', source: 'command' });
@@ -71,7 +71,7 @@ it('makes its change once: of two clicks at once, one carries it out and the oth
   const { id, correlationId } = await waiting(bed());
   sandbox.faults.inject('mapNumber', { type: 'hold' });
   const clicks = [confirm(deps, REQUESTER, id), confirm(deps, REQUESTER, id)];
-  await vi.waitFor(() => expect(maps(bed())).toBe(1));
+  await received(sandbox, 'mapNumber', 1);
   sandbox.faults.clear();
   const answers = await Promise.all(clicks);
   expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
