@@ -45,7 +45,7 @@ export interface OpsBedOptions {
 }
 
 const LEASE_TTL_MS = 15_000;
-/** Long enough that no request a test holds at the sandbox is given up on while the test looks, however busy the machine. */
+/** Long enough that no request a test holds at the sandbox is given up on while the test looks, on a busy machine. */
 const PROVIDER_TIMEOUT_MS = 10_000;
 
 /** A fresh bed for each test of the file, closed after it. */
