@@ -23,12 +23,16 @@ const bulkRequests = new Map<string, z.ZodType<StoredChange>>();
 
 /**
  * Called by each kind of change as it is registered, with its bulk request's shape when it is asked for in bulk; a
- * second shape for one kind is a mistake.
+ * second shape for one kind is a mistake. Returns what removes them again.
  */
-export function registerRecord(kind: string, shape: Shape, bulkRequest?: z.ZodType<StoredChange>): void {
+export function registerRecord(kind: string, shape: Shape, bulkRequest?: z.ZodType<StoredChange>): () => void {
   if (shapes.has(kind)) throw new Error(`A record shape for ${kind} is registered already.`);
   shapes.set(kind, shape);
   if (bulkRequest) bulkRequests.set(kind, bulkRequest);
+  return () => {
+    shapes.delete(kind);
+    bulkRequests.delete(kind);
+  };
 }
 
 /** Parsed with the shape its kind registered; `what` names the record in the error. */

@@ -61,7 +61,9 @@ const numberNote: ChangeKind<Note, Noted> = {
   undo: { never: 'A note stays.' },
 };
 
-registerKind(numberNote);
+const forgetNote = registerKind(numberNote);
+// Files share their worker's loaded modules (vitest.config.ts): those after this one know only the app's kinds.
+afterAll(forgetNote);
 
 let t: TestApp;
 beforeAll(async () => {

@@ -25,17 +25,30 @@ type AnyBulkForm = BulkForm<z.ZodType<{ kind: string }>, StoredChange>;
 const kinds = new Map<string, AnyKind>();
 const bulkForms = new Map<string, AnyBulkForm>();
 
-/** Adds a kind of change, and its bulk form when it has one; a name given twice is a mistake. */
+/**
+ * Adds a kind of change, and its bulk form when it has one; a name given twice is a mistake. Returns what removes it
+ * again, so that a test that adds a kind leaves the registry as it found it for the files after it in its worker.
+ */
 export function registerKind<R extends StoredChange, A extends Change, S extends z.ZodType<{ kind: string }>>(
   kind: ChangeKind<R, A>,
   bulk?: BulkForm<S, R>,
-): void {
+): () => void {
   if (kinds.has(kind.name)) throw new Error(`A kind of change named ${kind.name} is registered already.`);
-  registerRecord(kind.name, { schema: kind.record, waits: kind.confirm !== undefined }, bulk?.request);
+  const forgetRecord = registerRecord(
+    kind.name,
+    { schema: kind.record, waits: kind.confirm !== undefined },
+    bulk?.request,
+  );
   // Each method of a kind takes only its own records; the registry hands it no other (see kindOf).
   kinds.set(kind.name, kind as unknown as AnyKind);
-  registerRole(kind.name, kind.role);
+  const forgetRole = registerRole(kind.name, kind.role);
   if (bulk) bulkForms.set(kind.name, bulk as unknown as AnyBulkForm);
+  return () => {
+    kinds.delete(kind.name);
+    bulkForms.delete(kind.name);
+    forgetRecord();
+    forgetRole();
+  };
 }
 
 registerKind(numberBuy, numberBuyBulk);
@@ -117,6 +130,9 @@ export function undoOffer(undoHours: number, of: { change: Change } | { kind: st
 
 /** Whether an audit action names a kind of change (rather than a search, a denial, a step of a batch…). */
 export const isKind = (action: string): boolean => kinds.has(action);
+
+/** The names of the kinds registered, in the order they were. */
+export const kindNames = (): string[] => [...kinds.keys()];
 
 /** The kinds that spend money, which the buy limits count. */
 export const spendingKinds = (): string[] => [...kinds.values()].filter((kind) => kind.spends).map((kind) => kind.name);

@@ -4,8 +4,10 @@ import type { Role } from '../types.js';
 
 const roles = new Map<string, Role>();
 
-export function registerRole(kind: string, role: Role): void {
+/** Returns what removes it again. */
+export function registerRole(kind: string, role: Role): () => void {
   roles.set(kind, role);
+  return () => roles.delete(kind);
 }
 
 /** The role a kind of change needs; a name no kind has is a bug (the settings' schema names only kinds). */
