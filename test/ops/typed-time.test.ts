@@ -1,9 +1,10 @@
-// A moment as people type it after `as of` and `since`: every accepted form read in the person's time zone (UTC when
-// none is known) unless it names an offset, the app's clock as now, and an unreadable or future time refused in one
-// sentence naming the forms.
+// A moment as people type it after `as of` and `since`: ISO times and dates, and the words people use (`10 min ago`,
+// `last tuesday 9:00`, `this morning`), every form read in the person's time zone (UTC when none is known) unless it
+// names an offset, the app's clock as now, and an unreadable or future time refused in one sentence naming the forms
+// and the zone.
 import { describe, expect, it } from 'vitest';
 import type { TimeZone } from '../../src/ops/time-zone.js';
-import { parseTypedTime, TIME_FORMS, utcText } from '../../src/ops/typed-time.js';
+import { parseTypedTime, TIME_FORMS, utcText, zoneSaid } from '../../src/ops/typed-time.js';
 
 const NOW = new Date('2026-11-28T10:15:30.250Z');
 
@@ -44,6 +45,15 @@ describe('parseTypedTime', () => {
     ['3 days ago', '2026-11-25T10:15:30.250Z'],
     ['  1 day   ago  ', '2026-11-27T10:15:30.250Z'],
     ['0 minutes ago', '2026-11-28T10:15:30.250Z'],
+    // Now is Saturday 2026-11-28, 10:15:30 UTC.
+    ['10 min ago', '2026-11-28T10:05:30.250Z'],
+    ['an hour ago', '2026-11-28T09:15:30.250Z'],
+    ['3 weeks ago', '2026-11-07T10:15:30.250Z'],
+    ['last tuesday 9:00', '2026-11-24T09:00:00.000Z'],
+    ['last tuesday', '2026-11-24T00:00:00.000Z'],
+    ['this morning', '2026-11-28T06:00:00.000Z'],
+    ['yesterday at 5pm', '2026-11-27T17:00:00.000Z'],
+    ['27/11/2026', '2026-11-27T00:00:00.000Z'],
   ])('reads "%s" as %s', (typed, iso) => {
     expect(read(typed)).toBe(iso);
   });
@@ -79,10 +89,23 @@ describe('parseTypedTime', () => {
     ['2026-11-27T09:00Z', PARIS, '2026-11-27T09:00:00.000Z'],
     ['2026-11-27 09:00 UTC', AUCKLAND, '2026-11-27T09:00:00.000Z'],
     ['90 minutes ago', PARIS, '2026-11-28T08:45:30.250Z'],
+    ['this morning', PARIS, '2026-11-28T05:00:00.000Z'],
+    ['yesterday', AUCKLAND, '2026-11-26T11:00:00.000Z'],
+    ['10 min ago', LOS_ANGELES, '2026-11-28T10:05:30.250Z'],
     // A zone name the runtime does not know is read at the offset Slack gave.
     ['2026-11-27T09:00', { name: 'Mars/Olympus_Mons', offsetSeconds: -3600 }, '2026-11-27T10:00:00.000Z'],
   ])('reads "%s" in %o as %s', (typed, zone, iso) => {
     expect(read(typed, zone)).toBe(iso);
+  });
+
+  it('reads a day of words at that day’s offset, not today’s, across a change of clocks', () => {
+    // Summer time ended in Paris on 2026-10-25: the Friday before was at +02:00, the Wednesday after at +01:00.
+    const wednesday = new Date('2026-10-28T10:00:00.000Z');
+    const friday = parseTypedTime('last friday 9:00', wednesday, PARIS);
+    expect(friday.ok && [friday.at.toISOString(), friday.said]).toEqual([
+      '2026-10-23T07:00:00.000Z',
+      '2026-10-23 09:00 Europe/Paris (07:00 UTC)',
+    ]);
   });
 
   it('says a moment back in the zone it was read in, with UTC beside it, and in UTC to copy into a command', () => {
@@ -102,7 +125,6 @@ describe('parseTypedTime', () => {
 
   it.each([
     'someday',
-    '27/11/2026',
     '2026-11-27T9:00Z',
     '2026-02-30',
     '2026-13-01',
@@ -110,15 +132,18 @@ describe('parseTypedTime', () => {
     '2026-11-27T09:60Z',
     '2026-11-27T09:00+25:00',
     'yesterday 25:00',
-    'tomorrow',
-    'an hour ago',
-    '3 weeks ago',
+    '2 hours ago at noon',
     '-3 days ago',
     '',
-  ])('refuses "%s" in one sentence naming the forms it reads', (typed) => {
+  ])('refuses "%s" in one sentence naming the forms it reads and the zone', (typed) => {
     const message = refusal(typed);
-    expect(message).toContain(`is not a time Voice Ops can read. Give ${TIME_FORMS}.`);
+    expect(message).toContain(`is not a time Voice Ops can read. Give ${TIME_FORMS}. ${zoneSaid(undefined)}`);
     expect(message).not.toContain('\n');
+  });
+
+  it('names the person’s zone when it refuses a time', () => {
+    const parsed = parseTypedTime('someday', NOW, PARIS);
+    expect(!parsed.ok && parsed.message).toContain('read in your Slack time zone, Europe/Paris.');
   });
 
   it('refuses a moment still to come, saying what time it is now, and names the forms', () => {
@@ -129,6 +154,7 @@ describe('parseTypedTime', () => {
     );
     expect(refusal('2026-11-28T11:15+01:00:00')).toContain('is not a time');
     expect(refusal('2027-01-01')).toContain('2027-01-01 00:00 UTC is still to come');
+    expect(refusal('tomorrow')).toContain('2026-11-29 00:00 UTC is still to come');
     expect(read('2026-11-28T10:15:30.250Z')).toBe(NOW.toISOString());
   });
 
