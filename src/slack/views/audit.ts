@@ -1,10 +1,10 @@
 import type { KnownBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { AuditChange, AuditPage } from '../../ops/api.js';
+import { type AuditChange, type AuditPage, actionWords } from '../../ops/api.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
 import { ACTION, PAGE } from '../ids.js';
-import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
+import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { actions, button, context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
 import { pager } from './pager.js';
@@ -67,8 +67,14 @@ function noteText(note: AuditChange['notes'][number]): string {
         ? 'agent token'
         : note.action === 'access.denied'
           ? `attempt by ${truncate(mentionUser(note.actorId), MAX.actor)}`
-          : `\`${note.action}\``;
+          : escapeMrkdwn(actionWords(note.action, false));
   return `${what} ${outcomeText(note.outcome, note.errorCode)}`;
+}
+
+/** What was asked, in words: "bought" once it succeeded, "buy" while it was not; a refusal, what it attempted. */
+function whatText(change: AuditChange): string {
+  if (change.attempted) return `attempt to ${escapeAndTruncate(actionWords(change.attempted, false), MAX.target)}`;
+  return escapeMrkdwn(actionWords(change.action, change.outcome === 'succeeded'));
 }
 
 /** A batch's items by outcome: `12 succeeded, 1 failed`. */
@@ -108,8 +114,7 @@ export function changeLine(change: AuditChange): string {
   const parts = [
     minute(change.at),
     truncate(mentionUser(change.actorId), MAX.actor),
-    code(change.action),
-    ...(change.attempted ? [`(${escapeAndTruncate(change.attempted, MAX.target)})`] : []),
+    whatText(change),
     ...subject(change),
     `${OUTCOME_EMOJI[change.outcome]} ${outcomeText(change.outcome, change.errorCode)}`,
     ...(change.batch ? [batchText(change.batch)] : []),
@@ -120,12 +125,12 @@ export function changeLine(change: AuditChange): string {
 }
 
 /**
- * "by `U1`, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id is one the person typed, so it is
- * echoed as code rather than as a mention the app did not check.
+ * "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id is shown as Slack shows a
+ * person (anything that is not one, as escaped text); an ephemeral answer's mention notifies no one.
  */
 export function describeAuditFilter(filter: AuditFilter): string {
   return [
-    ...(filter.actorId === undefined ? [] : [`by ${code(filter.actorId)}`]),
+    ...(filter.actorId === undefined ? [] : [`by ${truncate(mentionUser(filter.actorId), MAX.actor)}`]),
     ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
     ...(filter.target === undefined ? [] : [`about ${code(filter.target)}`]),
     ...(filter.agentId === undefined ? [] : [`about agent ${code(filter.agentId)}`]),
