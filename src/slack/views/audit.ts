@@ -71,10 +71,14 @@ function noteText(note: AuditChange['notes'][number]): string {
   return `${what} ${outcomeText(note.outcome, note.errorCode)}`;
 }
 
-/** What was asked, in words: "bought" once it succeeded, "buy" while it was not; a refusal, what it attempted. */
+/**
+ * What was asked, in words: "bought" once it succeeded, "buy" while it was not; a refusal, what it attempted; an
+ * Undo, as one.
+ */
 function whatText(change: AuditChange): string {
   if (change.attempted) return `attempt to ${escapeAndTruncate(actionWords(change.attempted, false), MAX.target)}`;
-  return escapeMrkdwn(actionWords(change.action, change.outcome === 'succeeded'));
+  const words = escapeMrkdwn(actionWords(change.action, change.outcome === 'succeeded'));
+  return change.undo ? `Undo: ${words}` : words;
 }
 
 /** A batch's items by outcome: `12 succeeded, 1 failed`. */
