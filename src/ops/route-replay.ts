@@ -3,8 +3,10 @@
 // to its agent; a buy and a release leave it routing nowhere), and the reconciler's `routing.drop` of a route whose
 // number or agent is gone. A batch's items are audited with their own action under the batch's correlation id, so they
 // replay as single changes do; its `batch.*` rows are its request and summary, and move nothing. An Undo's own rows
-// (`change.undo`) share its correlation id with the changes it made, which tells those changes apart as an Undo's.
+// (`change.undo`) share its correlation id with the changes it made, which tells those changes apart as an Undo's. The
+// playground's Start over (`playground.reset`) leaves no number at all: every route it finds goes, as a release.
 import type { AuditEvent } from '../store/audit.js';
+import { PLAYGROUND_RESET } from './action-words.js';
 import { changeKind, isKind, type RouteEffect } from './kinds/index.js';
 import { UNDO_ACTION } from './undo-trail.js';
 
@@ -44,6 +46,15 @@ function stepOf(row: AuditEvent): RouteEffect | undefined {
   return changeKind(row.action).routeEffect?.({ target: row.target, params: row.params ?? {} });
 }
 
+/** A row's steps: a change's one, or a reset's release of every number routed now. */
+function stepsOf(row: AuditEvent, now: Map<string, string>): RouteEffect[] {
+  if (row.action === PLAYGROUND_RESET && row.outcome === 'succeeded') {
+    return [...now.keys()].map((number) => ({ number, ownership: 'released' }));
+  }
+  const step = stepOf(row);
+  return step ? [step] : [];
+}
+
 function route(routes: Map<string, string>, step: RouteEffect): void {
   if (step.agentId === undefined) routes.delete(step.number);
   else routes.set(step.number, step.agentId);
@@ -71,12 +82,13 @@ export async function replayRoutes(rows: AsyncIterable<AuditEvent>, at: Date): P
   const undos = new Set<string>();
   for await (const row of rows) {
     if (row.action === UNDO_ACTION) undos.add(row.correlationId);
-    const step = stepOf(row);
-    if (!step) continue;
-    // The rows stamped by the moment make the routing then; every row makes the routing now.
-    if (Date.parse(row.at) <= at.getTime()) route(asOf, step);
-    else note(trails, step, row);
-    route(now, step);
+    const steps = stepsOf(row, now);
+    for (const step of steps) {
+      // The rows stamped by the moment make the routing then; every row makes the routing now.
+      if (Date.parse(row.at) <= at.getTime()) route(asOf, step);
+      else note(trails, step, row);
+      route(now, step);
+    }
   }
   const changes = [...trails]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

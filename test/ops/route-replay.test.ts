@@ -186,4 +186,20 @@ describe('replayRoutes', () => {
       { number: B, before: undefined, after: 'agt_1', undone: false },
     ]);
   });
+
+  it('leaves no route after the playground was reset: each number routed then is released by whoever reset it', async () => {
+    const log = [
+      mapped(1, A, 'agt_1'),
+      mapped(1, B, 'agt_2'),
+      row(5, { action: 'playground.reset', source: 'system', actorId: 'UADMIN' }),
+      mapped(6, C, 'agt_1'),
+    ];
+    expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(new Map([[C, 'agt_1']]));
+    const { changes } = await replayRoutes(rows(...log), at(2));
+    expect(changes.map(({ number, after, ownership, by }) => ({ number, after, ownership, by }))).toEqual([
+      { number: A, after: undefined, ownership: ['released'], by: ['UADMIN'] },
+      { number: B, after: undefined, ownership: ['released'], by: ['UADMIN'] },
+      { number: C, after: 'agt_1', ownership: [], by: ['UOPERATOR'] },
+    ]);
+  });
 });
