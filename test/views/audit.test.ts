@@ -231,10 +231,15 @@ describe('auditMessage', () => {
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);
   });
 
-  it('says when there are no changes, or none that match, naming the person filtered by as Slack shows a person', () => {
+  it('says when there are no changes, or none that match, echoing a person only typed as code', () => {
     expect(rendered(auditMessage(auditPageOf([])))).toContain('No changes yet.');
     expect(rendered(auditMessage(auditPageOf([], { filter: { actorId: 'U0BOB' } })))).toContain(
-      '· by <@U0BOB>: one line per change, newest first. Times are UTC.\nNo changes match.',
+      '· by `U0BOB`: one line per change, newest first. Times are UTC.\nNo changes match.',
     );
+  });
+
+  it('names the person filtered by as Slack shows a person once the changes shown are theirs', () => {
+    const page = auditPageOf([auditChange({ actorId: 'U0BOB' })], { filter: { actorId: 'U0BOB' } });
+    expect(rendered(auditMessage(page))).toContain('*Audit log* · by <@U0BOB>: one line per change');
   });
 });

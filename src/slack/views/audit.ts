@@ -128,13 +128,18 @@ export function changeLine(change: AuditChange): string {
   return parts.join(' ');
 }
 
+/** The person a filter names, as Slack shows a person once the log has them as an actor; as typed (code) before. */
+function filteredPerson(actorId: string, items: readonly AuditChange[]): string {
+  return items.some((change) => change.actorId === actorId) ? truncate(mentionUser(actorId), MAX.actor) : code(actorId);
+}
+
 /**
- * "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id is shown as Slack shows a
- * person (anything that is not one, as escaped text); an ephemeral answer's mention notifies no one.
+ * "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id only typed is echoed as code
+ * rather than as a mention the app did not check; one the page's changes name as their actor, as a mention.
  */
-export function describeAuditFilter(filter: AuditFilter): string {
+export function describeAuditFilter(filter: AuditFilter, items: readonly AuditChange[] = []): string {
   return [
-    ...(filter.actorId === undefined ? [] : [`by ${truncate(mentionUser(filter.actorId), MAX.actor)}`]),
+    ...(filter.actorId === undefined ? [] : [`by ${filteredPerson(filter.actorId, items)}`]),
     ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
     ...(filter.target === undefined ? [] : [`about ${code(filter.target)}`]),
     ...(filter.agentId === undefined ? [] : [`about agent ${code(filter.agentId)}`]),
@@ -162,7 +167,7 @@ function auditPager(page: AuditPage): KnownBlock[] {
 
 /** One line per change, newest first, with the way to older (and back to newer) pages. */
 export function auditMessage(page: AuditPage): SlackMessage {
-  const filter = describeAuditFilter(page.filter);
+  const filter = describeAuditFilter(page.filter, page.items);
   const title = `*Audit log*${filter ? ` · ${filter}` : ''}: one line per change, newest first. Times are UTC.`;
   if (!page.items.length) {
     return message('Audit log: no changes', [section(`${title}\n${filter ? 'No changes match.' : 'No changes yet.'}`)]);
