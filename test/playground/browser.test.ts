@@ -214,7 +214,7 @@ describe.skipIf(noBrowser)('the playground in Chromium', () => {
     await page.getByRole('tab', { name: `#${OPS_CHANNEL.name}` }).click();
     await type(`/voice audit ${number}`);
     await eventually(() => message('Audit log').innerText()).toMatch(
-      new RegExp(`number\\.release \\${number}.*cancelled`),
+      new RegExp(`release \\${number}.*cancelled`),
     );
   });
 
