@@ -3,7 +3,7 @@
 // zone when Slack gives it, else in UTC, unless the text names its offset; the audit log keeps UTC, and a team may
 // span time zones, so every answer says in which zone it read the time. A moment still to come is refused: nothing
 // has happened then yet.
-import { casual, type ParsedResult } from 'chrono-node/en';
+import type { ParsedResult } from 'chrono-node/en';
 import { type ClockTime, clockIn, momentOf, offsetMinutesAt, type TimeZone } from './time-zone.js';
 import { fail, type Result } from './types.js';
 import { visible } from './visible.js';
@@ -36,6 +36,17 @@ const ECHO_MAX = 60;
 // command.
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z| ?UTC|[+-]\d{2}:\d{2})?)?$/i;
 const MINUTE_MS = 60_000;
+
+type Chrono = typeof import('chrono-node/en');
+// Loaded by the first time typed in words rather than at start, as the phone number library is (routing-text.ts).
+let chrono: Promise<Chrono> | undefined;
+const chronoLibrary = () => {
+  chrono ??= import('chrono-node/en').catch((error: unknown) => {
+    chrono = undefined; // tried again by the next time typed
+    throw error;
+  });
+  return chrono;
+};
 // Anything that starts as a date is read as ISO alone: chrono would read 2026-13-01 as January 13th.
 const DATE_START = /^\d{4}-\d/;
 
@@ -67,9 +78,9 @@ export function zonedText(at: Date, zone: TimeZone | undefined): string {
  * The moment `typed` names, `now` being the app's clock, read in `zone` (UTC without one); an unreadable or future one
  * is refused, naming the forms and the zone.
  */
-export function parseTypedTime(typed: string, now: Date, zone?: TimeZone): Result<TypedTime> {
+export async function parseTypedTime(typed: string, now: Date, zone?: TimeZone): Promise<Result<TypedTime>> {
   const text = typed.trim();
-  const at = DATE_START.test(text) ? isoTime(text, zone) : spokenTime(text, now, zone);
+  const at = DATE_START.test(text) ? isoTime(text, zone) : spokenTime(await chronoLibrary(), text, now, zone);
   if (at === undefined || Number.isNaN(at.getTime())) {
     const echo = text.length > ECHO_MAX ? `${visible(text.slice(0, ECHO_MAX))}…` : visible(text);
     return fail('invalid', `"${echo}" is not a time Voice Ops can read. Give ${TIME_FORMS}. ${zoneSaid(zone)}`);
@@ -138,7 +149,7 @@ function offsetOf(offset: string): number | undefined {
  * Words people use for a moment, read by chrono as of `now` in the zone's offset then; the whole text must be one
  * moment (`yesterday 25:00` is not `yesterday`).
  */
-function spokenTime(text: string, now: Date, zone: TimeZone | undefined): Date | undefined {
+function spokenTime({ casual }: Chrono, text: string, now: Date, zone: TimeZone | undefined): Date | undefined {
   const results = casual.parse(text, { instant: now, timezone: zone ? offsetMinutesAt(zone, now) : 0 });
   const [read] = results;
   if (results.length !== 1 || !read || read.index !== 0 || read.text.length !== text.length) return undefined;
