@@ -190,6 +190,7 @@ export interface VoiceOps {
 
 export { type Person, type Standing, UnreadableInSlack } from './access.js';
 export type { AccessOverview, Granting, Holder, PersonAccess } from './access-overview.js';
+export { actionWords, PLAYGROUND_RESET } from './action-words.js';
 export { type AgentChoice, type AgentFound, oneAgentOnly } from './agent-names.js';
 export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
 export {

@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { AccountLists } from './lists.js';
 import type { Page } from './pages.js';
 import { SECOND_OUTCOME } from './second-outcome.js';
+import { UNDO_ACTION } from './undo-trail.js';
 
 /** A change as one line of the audit: what it was, who asked, and where it ended. */
 export interface AuditChange {
@@ -25,6 +26,8 @@ export interface AuditChange {
   previousAgent?: { id: string; name?: string };
   /** For a denial: what was attempted. */
   attempted?: string;
+  /** Whether it was an Undo of another change (its own `change.undo` rows share its correlation id). */
+  undo?: boolean;
   /**
    * For a bulk change: its items by outcome, as its last step counted them, with those being settled (their outcome
    * not known yet) until they are.
@@ -130,6 +133,7 @@ function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange 
     agent: named(agentId),
     previousAgent: named(stringParam(trail.events, 'previousAgentId') ?? nestedId(trail.events, 'previousAgent')),
     attempted: request.action === 'access.denied' ? stringParam([request], 'attempted') : undefined,
+    undo: request.action !== UNDO_ACTION && trail.events.some((event) => event.action === UNDO_ACTION),
     batch: request.action.startsWith('batch.') ? batchCounts(trail.events, request.action) : undefined,
     region: request.action.startsWith('batch.') ? batchRegion(trail.events) : undefined,
     notes: trail.events

@@ -2,9 +2,13 @@
 // route, replayed in the log's id order, as the row's kind says it moved it (its `routeEffect`: a map routes its number
 // to its agent; a buy and a release leave it routing nowhere), and the reconciler's `routing.drop` of a route whose
 // number or agent is gone. A batch's items are audited with their own action under the batch's correlation id, so they
-// replay as single changes do; its `batch.*` rows are its request and summary, and move nothing.
+// replay as single changes do; its `batch.*` rows are its request and summary, and move nothing. An Undo's own rows
+// (`change.undo`) share its correlation id with the changes it made, which tells those changes apart as an Undo's. The
+// playground's Start over (`playground.reset`) leaves no number at all: every route it finds goes, as a release.
 import type { AuditEvent } from '../store/audit.js';
+import { PLAYGROUND_RESET } from './action-words.js';
 import { changeKind, isKind, type RouteEffect } from './kinds/index.js';
+import { UNDO_ACTION } from './undo-trail.js';
 
 /** The reconciler's row for a route it dropped because its number or agent is gone. */
 export const ROUTE_DROPPED = 'routing.drop';
@@ -23,6 +27,8 @@ export interface RouteChange {
   by: string[];
   /** Whether a change was made outside Voice Ops (the provider's dashboard or API), and noticed by the app. */
   outside: boolean;
+  /** Whether one of the changes was an Undo's. */
+  undone: boolean;
 }
 
 export interface Replayed {
@@ -40,15 +46,25 @@ function stepOf(row: AuditEvent): RouteEffect | undefined {
   return changeKind(row.action).routeEffect?.({ target: row.target, params: row.params ?? {} });
 }
 
+/** A row's steps: a change's one, or a reset's release of every number routed now. */
+function stepsOf(row: AuditEvent, now: Map<string, string>): RouteEffect[] {
+  if (row.action === PLAYGROUND_RESET && row.outcome === 'succeeded') {
+    return [...now.keys()].map((number) => ({ number, ownership: 'released' }));
+  }
+  const step = stepOf(row);
+  return step ? [step] : [];
+}
+
 function route(routes: Map<string, string>, step: RouteEffect): void {
   if (step.agentId === undefined) routes.delete(step.number);
   else routes.set(step.number, step.agentId);
 }
 
-type Trail = Omit<RouteChange, 'number' | 'before' | 'after'>;
+type Trail = Omit<RouteChange, 'number' | 'before' | 'after' | 'undone'> & { requests: Set<string> };
 
 function note(trails: Map<string, Trail>, step: RouteEffect, row: AuditEvent): void {
-  const trail = trails.get(step.number) ?? { ownership: [], by: [], outside: false };
+  const trail = trails.get(step.number) ?? { ownership: [], by: [], outside: false, requests: new Set<string>() };
+  trail.requests.add(row.correlationId);
   if (step.ownership && trail.ownership.at(-1) !== step.ownership) trail.ownership.push(step.ownership);
   if (row.source === 'provider') trail.outside = true;
   else if (!trail.by.includes(row.actorId)) trail.by.push(row.actorId);
@@ -63,16 +79,25 @@ export async function replayRoutes(rows: AsyncIterable<AuditEvent>, at: Date): P
   const asOf = new Map<string, string>();
   const now = new Map<string, string>();
   const trails = new Map<string, Trail>();
+  const undos = new Set<string>();
   for await (const row of rows) {
-    const step = stepOf(row);
-    if (!step) continue;
-    // The rows stamped by the moment make the routing then; every row makes the routing now.
-    if (Date.parse(row.at) <= at.getTime()) route(asOf, step);
-    else note(trails, step, row);
-    route(now, step);
+    if (row.action === UNDO_ACTION) undos.add(row.correlationId);
+    const steps = stepsOf(row, now);
+    for (const step of steps) {
+      // The rows stamped by the moment make the routing then; every row makes the routing now.
+      if (Date.parse(row.at) <= at.getTime()) route(asOf, step);
+      else note(trails, step, row);
+      route(now, step);
+    }
   }
   const changes = [...trails]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([number, trail]) => ({ number, before: asOf.get(number), after: now.get(number), ...trail }));
+    .map(([number, { requests, ...trail }]) => ({
+      number,
+      before: asOf.get(number),
+      after: now.get(number),
+      ...trail,
+      undone: [...requests].some((id) => undos.has(id)),
+    }));
   return { asOf, changes };
 }

@@ -28,7 +28,7 @@ export interface RoutingChanges {
  * into a plan, it routes back.
  */
 export async function exportRoutingAsOf(deps: OpsDeps, time: string, zone?: TimeZone): Promise<Result<RoutingExport>> {
-  const moment = parseTypedTime(time, deps.now(), zone);
+  const moment = await parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;
@@ -50,7 +50,7 @@ export async function routingChangesSince(
   time: string,
   zone?: TimeZone,
 ): Promise<Result<RoutingChanges>> {
-  const moment = parseTypedTime(time, deps.now(), zone);
+  const moment = await parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;

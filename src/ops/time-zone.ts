@@ -47,6 +47,9 @@ function offsetAt(zone: TimeZone, at: number): number {
   return asUtc - minuteStart;
 }
 
+/** The zone's offset from UTC at the moment `at`, in minutes east of UTC. */
+export const offsetMinutesAt = (zone: TimeZone, at: Date): number => offsetAt(zone, at.getTime()) / 60_000;
+
 /**
  * The moment a clock time names in the zone: its offset is the zone's at about that moment, so that a clock time in
  * summer reads with summer's offset (one that a change of clocks skips or repeats reads with one of the two).

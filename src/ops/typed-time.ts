@@ -1,16 +1,24 @@
-// A moment as a person types it after `as of` or `since`: an ISO time, a date, today or yesterday (at a time), or so
-// long ago. Read in the person's Slack time zone when Slack gives it, else in UTC, unless the text names its offset; the
-// audit log keeps UTC, and a team may span time zones, so the answer says in which zone it read the time. A moment
-// still to come is refused: nothing has happened then yet.
-import { type ClockTime, clockIn, momentOf, type TimeZone } from './time-zone.js';
+// A moment as a person types it after `as of` or `since`: an ISO time or date, read here as written, or words people
+// use (`10 min ago`, `yesterday`, `this morning`, `last tuesday 9:00`), read by chrono. Read in the person's Slack time
+// zone when Slack gives it, else in UTC, unless the text names its offset; the audit log keeps UTC, and a team may
+// span time zones, so every answer says in which zone it read the time. A moment still to come is refused: nothing
+// has happened then yet.
+import type { ParsedResult } from 'chrono-node/en';
+import { type ClockTime, clockIn, momentOf, offsetMinutesAt, type TimeZone } from './time-zone.js';
 import { fail, type Result } from './types.js';
 import { visible } from './visible.js';
 
 /** The forms a moment may take, as an error names them. */
 export const TIME_FORMS =
-  'an ISO time (2026-11-27T09:00Z, 2026-11-27T09:00:00+01:00, or 2026-11-27T09:00 in your Slack time zone), a date ' +
-  '(2026-11-27, from 00:00), today or yesterday with a time (yesterday 09:00), yesterday, or N minutes, hours or days ' +
-  'ago; without an offset, a time is read in your Slack time zone, or in UTC when Slack does not give it';
+  'an ISO time (2026-11-27T09:00Z, 2026-11-27T09:00:00+01:00, or 2026-11-27T09:00), a date (2026-11-27, from 00:00), ' +
+  'or words such as 10 min ago, 3 hours ago, yesterday, yesterday 09:00, this morning or last tuesday 9:00 (a day ' +
+  'named alone, from 00:00)';
+
+/** In which zone a time without an offset was read, as every answer about a typed time says it. */
+export const zoneSaid = (zone: TimeZone | undefined): string =>
+  zone
+    ? `A time without an offset is read in your Slack time zone, ${zone.name}.`
+    : 'A time without an offset is read in UTC, as Slack gives no time zone for you.';
 
 /** A moment read, and how it is said back. */
 export interface TypedTime {
@@ -23,14 +31,24 @@ export interface TypedTime {
 
 /** Characters of an unreadable time echoed back. */
 const ECHO_MAX = 60;
-const MINUTE_MS = 60_000;
-const UNIT_MS = { minute: MINUTE_MS, hour: 60 * MINUTE_MS, day: 24 * 60 * MINUTE_MS } as const;
 
 // A time as the answers say it back in UTC (`2026-11-27 09:00 UTC`) reads as typed, so that it can be copied into a
 // command.
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z| ?UTC|[+-]\d{2}:\d{2})?)?$/i;
-const DAY_WORD = /^(today|yesterday)(?:\s+(\d{1,2}):(\d{2}))?$/i;
-const AGO = /^(\d{1,6})\s+(minute|hour|day)s?\s+ago$/i;
+const MINUTE_MS = 60_000;
+
+type Chrono = typeof import('chrono-node/en');
+// Loaded by the first time typed in words rather than at start, as the phone number library is (routing-text.ts).
+let chrono: Promise<Chrono> | undefined;
+const chronoLibrary = () => {
+  chrono ??= import('chrono-node/en').catch((error: unknown) => {
+    chrono = undefined; // tried again by the next time typed
+    throw error;
+  });
+  return chrono;
+};
+// Anything that starts as a date is read as ISO alone: chrono would read 2026-13-01 as January 13th.
+const DATE_START = /^\d{4}-\d/;
 
 /** `2026-11-27 09:00`: a UTC date's date and time, with the seconds (and milliseconds) only when there are any. */
 const clockText = (clock: Date): string =>
@@ -58,14 +76,14 @@ export function zonedText(at: Date, zone: TimeZone | undefined): string {
 
 /**
  * The moment `typed` names, `now` being the app's clock, read in `zone` (UTC without one); an unreadable or future one
- * is refused, naming the forms.
+ * is refused, naming the forms and the zone.
  */
-export function parseTypedTime(typed: string, now: Date, zone?: TimeZone): Result<TypedTime> {
+export async function parseTypedTime(typed: string, now: Date, zone?: TimeZone): Promise<Result<TypedTime>> {
   const text = typed.trim();
-  const at = isoTime(text, zone) ?? dayWordTime(text, now, zone) ?? agoTime(text, now);
+  const at = DATE_START.test(text) ? isoTime(text, zone) : spokenTime(await chronoLibrary(), text, now, zone);
   if (at === undefined || Number.isNaN(at.getTime())) {
     const echo = text.length > ECHO_MAX ? `${visible(text.slice(0, ECHO_MAX))}…` : visible(text);
-    return fail('invalid', `"${echo}" is not a time Voice Ops can read. Give ${TIME_FORMS}.`);
+    return fail('invalid', `"${echo}" is not a time Voice Ops can read. Give ${TIME_FORMS}. ${zoneSaid(zone)}`);
   }
   const said = zonedText(at, zone);
   if (at > now) {
@@ -127,31 +145,39 @@ function offsetOf(offset: string): number | undefined {
   return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes) * MINUTE_MS;
 }
 
-/** `today 14:30`, `yesterday 09:00`, `yesterday` (00:00): days of the person's calendar, or of UTC's. */
-function dayWordTime(text: string, now: Date, zone: TimeZone | undefined): Date | undefined {
-  const match = DAY_WORD.exec(text);
-  if (!match) return undefined;
-  const [, word = '', hour = '0', minute = '0'] = match;
-  const today = zone ? clockIn(now, zone) : now;
-  const day = word.toLowerCase() === 'yesterday' ? new Date(today.getTime() - UNIT_MS.day) : today;
+/**
+ * Words people use for a moment, read by chrono as of `now` in the zone's offset then; the whole text must be one
+ * moment (`yesterday 25:00` is not `yesterday`).
+ */
+function spokenTime({ casual }: Chrono, text: string, now: Date, zone: TimeZone | undefined): Date | undefined {
+  const results = casual.parse(text, { instant: now, timezone: zone ? offsetMinutesAt(zone, now) : 0 });
+  const [read] = results;
+  if (results.length !== 1 || !read || read.index !== 0 || read.text.length !== text.length) return undefined;
+  const tags = read.tags();
+  // So long ago (`10 min ago`, `3 days ago`), or a time naming its own zone: the moment chrono counted.
+  if (read.start.isCertain('timezoneOffset') || tags.has('result/relativeDate')) return read.start.date();
+  return wallClockTime(read, zone, tags.has('parser/ENCasualTimeParser'));
+}
+
+/**
+ * A clock time chrono read (`last tuesday 9:00`, `this morning`), as a moment at the zone's offset on that date, which
+ * may differ from today's across a change of clocks; a day named without a time of day (`yesterday`, `monday`) is
+ * read from its start, as a date is.
+ */
+function wallClockTime(read: ParsedResult, zone: TimeZone | undefined, partOfDay: boolean): Date | undefined {
+  const { start } = read;
+  const timed = partOfDay || start.isCertain('hour');
+  const part = (component: 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second') => start.get(component) ?? 0;
   const time = momentIn(
     {
-      year: day.getUTCFullYear(),
-      month: day.getUTCMonth() + 1,
-      day: day.getUTCDate(),
-      hour: Number(hour),
-      minute: Number(minute),
-      second: 0,
+      year: part('year'),
+      month: part('month'),
+      day: part('day'),
+      hour: timed ? part('hour') : 0,
+      minute: timed ? part('minute') : 0,
+      second: timed ? part('second') : 0,
     },
     zone,
   );
   return time === undefined ? undefined : new Date(time);
-}
-
-/** `90 minutes ago`, `1 hour ago`, `2 days ago`. */
-function agoTime(text: string, now: Date): Date | undefined {
-  const match = AGO.exec(text);
-  if (!match) return undefined;
-  const [, count = '0', unit = ''] = match;
-  return new Date(now.getTime() - Number(count) * UNIT_MS[unit.toLowerCase() as keyof typeof UNIT_MS]);
 }

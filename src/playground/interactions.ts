@@ -134,7 +134,12 @@ export class Interactions {
     const place = this.locate(userId, target);
     if ('reason' in place) return refused(place.reason);
     const element = findElement(place.blocks, act);
-    if (!element) return refused('That element is not there any more.');
+    if (!element) {
+      return refused(
+        'That button or menu is gone: the app replaced the message or form since the page drew it. Nothing was ' +
+          'sent to the app; use what it shows now.',
+      );
+    }
     const chosen = this.chosen(element, act);
     if ('reason' in chosen) return refused(chosen.reason);
     let responseUrl: string | undefined;
@@ -284,7 +289,11 @@ export class Interactions {
     if (target.kind === 'message') {
       const message = this.workspace.message(target.channel, target.ts);
       if (!message || (message.visibleTo !== undefined && message.visibleTo !== userId)) {
-        return { reason: 'That message is not there any more.' };
+        return {
+          reason:
+            'That message is gone: the app deleted or replaced it, or Start over cleared the page. Nothing was sent ' +
+            'to the app.',
+        };
       }
       const isEphemeral = message.visibleTo !== undefined;
       return {

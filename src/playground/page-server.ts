@@ -120,7 +120,8 @@ export function servePage(input: {
   workflows: WorkflowRuns;
   interactions: Interactions;
   /** Removes the playground's data and starts a fresh app, or says why it will not. */
-  startOver: () => Promise<Outcome>;
+  /** Start over, as the person who confirmed it asked: the audit log records them. */
+  startOver: (userId: string) => Promise<Outcome>;
   /** Whether Start over would run now, and what it would remove and keep, or why not, in sentences. */
   whatStartOverDoes: () => StartOverAnswer;
   logger: Logger;
@@ -172,7 +173,7 @@ export function servePage(input: {
       return suggested.ok ? { ok: true, options: suggested.options.map(uiOption) } : suggested;
     },
     '/api/home': (body) => interactions.openHome(body.user),
-    '/api/start-over': () => startOver(),
+    '/api/start-over': (body) => startOver(body.user),
     '/api/workflow': async (body) => interactions.runWorkflow(body.user, body.workflow),
   };
 

@@ -1,16 +1,23 @@
-// "Start over" removes what the playground itself made, and nothing else: its app's SQLite database and the embedded
-// sandbox's, each with the files SQLite keeps beside it, when the playground created them (it marks a database it
-// creates, in the file's own header) and no other process uses them. A database that was there before the playground
-// (one copied in, the app's own data/voice-ops.db), one outside the playground's data folder, one another process
-// has open, and a Postgres database (shared by every replica, its audit log append-only) make it refuse, saying why;
-// it then removes nothing and restarts nothing.
+// "Start over" clears what the playground itself made, and nothing else: the embedded sandbox's SQLite database (its
+// numbers and agents) is removed with the files SQLite keeps beside it, and the app's is started afresh: its records of
+// numbers, agents and routes go, while its audit log (append-only, as everywhere) and settings stay, and the log
+// records that the playground was reset. It runs only on databases the playground created (it marks a database it
+// creates, in the file's own header) and no other process uses. A database that was there before the playground (one
+// copied in, the app's own data/voice-ops.db), one outside the playground's data folder, one another process has
+// open, and a Postgres database (shared by every replica) make it refuse, saying why; it then changes nothing and
+// restarts nothing.
+import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type { Config } from '../config.js';
+import { PLAYGROUND_RESET } from '../ops/api.js';
 import { sandboxDatabasePath } from '../server.js';
+import type { AuditEntry } from '../store/audit.js';
 import { replicasUsing } from '../store/sqlite-liveness.js';
+import { PEOPLE } from './people.js';
+import { TEAM_ID } from './workspace.js';
 
 /** SQLite's own files beside a database: its write-ahead log, shared memory and rollback journal. */
 const SQLITE_COMPANIONS = ['', '-wal', '-shm', '-journal'];
@@ -21,9 +28,12 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 const IN_MEMORY = ':memory:';
 
-/** What Start over would do now, and the sentences that say so before anyone confirms it. */
+/**
+ * What Start over would do now, and the sentences that say so before anyone confirms it: the files it removes (the
+ * sandbox's), and the app's database it starts afresh, keeping its audit log, when that is a file.
+ */
 export type StartOverPlan =
-  | { ok: true; databases: string[]; files: string[]; says: string[] }
+  | { ok: true; databases: string[]; files: string[]; afresh?: string; says: string[] }
   | { ok: false; reason: string; says: string[] };
 
 /** The SQLite files the playground keeps: its app's database (unless the app is on Postgres) and the sandbox's. */
@@ -79,6 +89,13 @@ const refused = (reason: string): StartOverPlan => ({
   says: [reason, 'Nothing is removed or restarted.'],
 });
 
+/** How the sandbox's numbers and agents go: its files removed, or its database in memory dropped with it. */
+const sandboxGoes = (files: string[]): string =>
+  files.length
+    ? `it removes the sandbox’s database, ${files.join(' and ')} (with SQLite’s -wal, -shm and -journal files ` +
+      'beside it);'
+    : 'the sandbox’s database is in memory, and goes with the app;';
+
 /**
  * What Start over removes, or why it will not run. `ownReplicas` is how many of the processes using the app's
  * database are this playground's own (its running app: 1), so that any other is noticed.
@@ -125,19 +142,35 @@ export function startOverPlan(config: Config, ownReplicas = 1): StartOverPlan {
         'process on files that are gone. Stop the other process first.',
     );
   }
-  const files = databases.flatMap((path) => SQLITE_COMPANIONS.map((suffix) => resolve(path + suffix)));
-  const says =
-    databases.length === 0
-      ? ['This starts a fresh app on a new database in memory, and removes every message on this page.']
-      : [
-          `This removes the playground’s own database files, ${databases.join(' and ')} (with SQLite’s -wal, -shm ` +
-            'and -journal files beside them), and with them every number, agent, routing and audit line of the ' +
-            'playground, and every message on this page.',
-          `Everything else stays, in ${folder} and anywhere else. Nothing real is touched.`,
-        ];
-  return { ok: true, databases, files, says };
+  const afresh = config.databasePath === IN_MEMORY ? undefined : config.databasePath;
+  const removed = databases.filter((path) => path !== afresh);
+  const files = removed.flatMap((path) => SQLITE_COMPANIONS.map((suffix) => resolve(path + suffix)));
+  const says = afresh
+    ? [
+        `This clears the playground’s numbers, agents and routing: ${sandboxGoes(removed)} it clears the app’s ` +
+          `records of them in ${afresh}, and removes every message on this page.`,
+        'The audit log stays, append-only as everywhere, and records that the playground was reset; so do the ' +
+          `settings. Everything else stays, in ${folder} and anywhere else. Nothing real is touched.`,
+      ]
+    : [
+        'This starts a fresh app on a new database in memory, and removes every message on this page. The audit ' +
+          'log was in memory too: it goes with the app.',
+      ];
+  return { ok: true, databases, files, ...(afresh ? { afresh } : {}), says };
 }
 
 export async function removeFiles(files: string[]): Promise<void> {
   for (const file of files) await rm(file, { force: true });
 }
+
+/** The audit row of a Start over: who confirmed it, and what it cleared. */
+export const resetBy = (userId: string): AuditEntry => ({
+  actorId: userId,
+  actorName: PEOPLE.find((person) => person.id === userId)?.name,
+  teamId: TEAM_ID,
+  source: 'system',
+  action: PLAYGROUND_RESET,
+  params: { cleared: ['numbers', 'agents', 'routes', 'messages'] },
+  outcome: 'succeeded',
+  correlationId: randomUUID(),
+});

@@ -3,12 +3,13 @@
 // starts it when no Slack credential is configured; nothing of it is loaded otherwise.
 import type { Config } from '../config.js';
 import { type RunningVoiceOps, type StartOptions, startVoiceOps } from '../server.js';
+import { startAfresh } from '../store/start-afresh.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
 import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE, seededRole } from './people.js';
 import { APP_NAME } from './render.js';
-import { markNewDatabases, removeFiles, startOverPlan } from './start-over.js';
+import { markNewDatabases, removeFiles, resetBy, startOverPlan } from './start-over.js';
 import { BOT_USER_ID, TEAM_ID } from './workspace.js';
 
 export interface RunningPlayground {
@@ -76,7 +77,7 @@ export async function startPlayground(config: Config, options: Options): Promise
      * Stops the app, removes the databases the playground made and what the stand-in shows, and starts a fresh app;
      * or, where that would remove what is not the playground's alone, does nothing and says why.
      */
-    const restart = async () => {
+    const restart = async (userId: string) => {
       const data = startOverPlan(config);
       if (!data.ok) {
         logger.info({ reason: data.reason }, 'Playground: Start over refused, nothing removed');
@@ -84,20 +85,24 @@ export async function startPlayground(config: Config, options: Options): Promise
       }
       await app.stop();
       await removeFiles(data.files);
+      if (data.afresh) await startAfresh(data.afresh, resetBy(userId));
       markNewDatabases(config);
       workspace.forget();
       slack.functions.forget();
       slack.workflows.forget();
       app = await startApp(config, slack.apiUrl, options);
       interactions.reconnect(endpoint(app));
-      logger.info({ removed: data.files }, 'Playground: started over with no numbers, agents or messages');
+      logger.info(
+        { removed: data.files, keptAuditLog: data.afresh },
+        'Playground: started over with no numbers, agents or messages, its audit log kept',
+      );
       return { ok: true as const };
     };
 
     // Two clicks (or two tabs) at once start over once.
     let restarting: ReturnType<typeof restart> | undefined;
-    const startOver = () => {
-      restarting ??= restart().finally(() => {
+    const startOver = (userId: string) => {
+      restarting ??= restart(userId).finally(() => {
         restarting = undefined;
       });
       return restarting;

@@ -470,8 +470,8 @@ export const COMMANDS: CommandSpec[] = [
     args: 'since TIME',
     summary: 'Each number whose routing changed since TIME: from which agent to which, bought or released, and by whom',
     note:
-      'TIME: `2026-11-27T09:00Z`, `2026-11-27T09:00+01:00`, `2026-11-27`, `yesterday 09:00`, `today 14:30`, ' +
-      '`yesterday` or `3 hours ago`, in UTC unless it says otherwise',
+      'TIME: `2026-11-27T09:00Z`, `2026-11-27`, `yesterday 09:00`, `10 min ago`, `this morning`, ' +
+      '`last tuesday 9:00`…, read in your Slack time zone unless it names its offset (in UTC when Slack gives none)',
     role: 'viewer',
     parse: parseChanges,
   },

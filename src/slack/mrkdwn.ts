@@ -58,6 +58,18 @@ export function escapeProse(text: string): string {
   return out + escapeMrkdwn(flat.slice(at));
 }
 
+/**
+ * A sentence of ours in mrkdwn as plain text, for where it is kept as written (the audit log, whose views escape it
+ * again): code spans without their backticks, Slack's entities as the characters they stand for.
+ */
+export function plainOfMrkdwn(text: string): string {
+  return text
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
 /** Shortens text to at most `max` characters, ending in `…`, for Slack's length limits. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

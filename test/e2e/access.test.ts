@@ -151,7 +151,7 @@ describe.each(SETTINGS_SOURCES)('roles from %s', (settingsFrom) => {
       expect(hasElement(blocksOf(search), ACTION.buyNumber)).toBe(false);
 
       const audit = await read('audit');
-      expect(shownText(audit)).toContain('access.denied');
+      expect(shownText(audit)).toContain(`<@${VIEWER}> attempt to `);
       // Reading changes nothing: the viewer's only audit rows are the denials.
       expect((await auditRows(t)).filter((row) => row.actor_id === VIEWER && row.outcome !== 'denied')).toEqual([]);
     });

@@ -102,7 +102,7 @@ describe.each(SETTINGS_SOURCES)('limit and roles from %s', (settingsFrom) => {
       const batchId = onlyButton(blocksOf(planned), ACTION.confirmBatch);
       const requested = (await auditRows(t)).find((row) => row.correlation_id === batchId);
       expect(requested?.target).toBe('1 number');
-      expect(shownText(await ask('audit', OPERATOR))).toContain('`batch.buy` *1 number*');
+      expect(shownText(await ask('audit', OPERATOR))).toContain('buy in bulk *1 number*');
       await press(t, OPERATOR, ACTION.cancelBatch, batchId);
     });
 

@@ -277,7 +277,7 @@ describe(`an account of ${NUMBERS.toLocaleString('en-US')} numbers and ${AGENTS}
     expect(shownText(first)).toMatch(/Page 1 of 5\d · 1,0\d\d changes/);
 
     const lines = (blocks: Block[]) =>
-      [...readable(blocks).matchAll(/`routing\.map` \*(\+1555000\d{4})\*/g)].map((match) => match[1] ?? '');
+      [...readable(blocks).matchAll(/routed \*(\+1555000\d{4})\*/g)].map((match) => match[1] ?? '');
     const pages = [lines(blocksOf(first))];
     let page = first;
     for (let next = only(blocksOf(page), PAGE.audit.next); next !== undefined; ) {

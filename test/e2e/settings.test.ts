@@ -280,7 +280,7 @@ describe('policies set in Slack', () => {
     expect(shownText(refused)).toContain('Buying limit reached');
     expect(shownText(refused)).toContain('An admin can change it with /voice settings.');
     const audit = await app.respondedTo((await app.command('audit settings', VIEWER)).responseUrlId);
-    expect(shownText(audit)).toContain('`settings.change`');
+    expect(shownText(audit)).toContain('settings changed');
   });
 
   it('a number typed wrong in a form is said under its input, and nothing is asked', async () => {

@@ -193,6 +193,8 @@ describe('Undo', () => {
     expect(shownText(await undo(bought))).toContain('You need the admin role to release numbers');
     const plan = await undo(bought, ADMIN);
     expect(shownText(plan)).toContain('release 1 number');
+    // Before anything is confirmed, it says plainly what a release does not do.
+    expect(shownText(plan)).toContain('A release is not a refund: what was paid for them stays paid.');
     expect(buttonValues(blocksOf(plan), ACTION.confirmBatchTyped)).toHaveLength(1);
 
     const { prompt: release } = await askForConfirmation(t, ADMIN, `numbers release ${number(7)}`);

@@ -87,6 +87,26 @@ function lineMarks(line: string, offset: number, verbatim: boolean): Positioned[
 
 /** The marks Slack would find in a mrkdwn text, in order. */
 export function parseMrkdwn(text: string, options: { verbatim: boolean }): Mark[] {
+  return positionedMarks(text, options).map((positioned) => positioned.mark);
+}
+
+/**
+ * A line of mrkdwn as Slack shows it: the `*`, `_`, `~` and backticks that open and close a span gone, those it shows
+ * as they are (a stray `*`) kept.
+ */
+export function asSlackShows(text: string): string {
+  const delimiters = new Set(
+    positionedMarks(text, { verbatim: true })
+      .filter(({ mark }) => (mark.kind === 'open' || mark.kind === 'close') && mark.style !== 'pre')
+      .map(({ at }) => at),
+  );
+  return text
+    .split('')
+    .filter((_, at) => !delimiters.has(at))
+    .join('');
+}
+
+function positionedMarks(text: string, options: { verbatim: boolean }): Positioned[] {
   const found: Positioned[] = [];
   let at = 0;
   for (const part of text.split(/(```[\s\S]*?```)/)) {
@@ -100,7 +120,7 @@ export function parseMrkdwn(text: string, options: { verbatim: boolean }): Mark[
     }
     if (pre) found.push({ at: at - 1, mark: { kind: 'close', style: 'pre' } });
   }
-  return found.sort((a, b) => a.at - b.at).map((positioned) => positioned.mark);
+  return found.sort((a, b) => a.at - b.at);
 }
 
 type Json = unknown;

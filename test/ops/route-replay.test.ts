@@ -123,7 +123,7 @@ describe('replayRoutes', () => {
       ]),
     );
     expect(replayed.changes).toEqual([
-      { number: A, before: 'agt_1', after: 'agt_4', ownership: [], by: ['UOPERATOR'], outside: false },
+      { number: A, before: 'agt_1', after: 'agt_4', ownership: [], by: ['UOPERATOR'], outside: false, undone: false },
     ]);
   });
 
@@ -141,7 +141,15 @@ describe('replayRoutes', () => {
     ];
     const { changes } = await replayRoutes(rows(...log), at(2));
     expect(changes).toEqual([
-      { number: A, before: 'agt_1', after: undefined, ownership: ['released'], by: ['UADMIN'], outside: false },
+      {
+        number: A,
+        before: 'agt_1',
+        after: undefined,
+        ownership: ['released'],
+        by: ['UADMIN'],
+        outside: false,
+        undone: false,
+      },
       {
         number: B,
         before: 'agt_1',
@@ -149,6 +157,7 @@ describe('replayRoutes', () => {
         ownership: [],
         by: ['UOTHER', 'UOPERATOR'],
         outside: false,
+        undone: false,
       },
       {
         number: C,
@@ -157,8 +166,40 @@ describe('replayRoutes', () => {
         ownership: ['bought', 'released'],
         by: ['UOPERATOR'],
         outside: true,
+        undone: false,
       },
     ]);
     expect((await replayRoutes(rows(...log), at(9))).changes).toEqual([]);
+  });
+
+  it('marks a number whose changes since include an Undo’s, told by the Undo’s own row sharing their request', async () => {
+    const log = [
+      mapped(1, A, 'agt_1'),
+      mapped(3, A, 'agt_2', { params: { agentId: 'agt_2', previousAgentId: 'agt_1' } }),
+      mapped(4, A, 'agt_1', { correlationId: 'the-undo', params: { agentId: 'agt_1', previousAgentId: 'agt_2' } }),
+      row(4, { action: 'change.undo', target: 'c-2', correlationId: 'the-undo' }),
+      mapped(5, B, 'agt_1'),
+    ];
+    const { changes } = await replayRoutes(rows(...log), at(2));
+    expect(changes.map(({ number, before, after, undone }) => ({ number, before, after, undone }))).toEqual([
+      { number: A, before: 'agt_1', after: 'agt_1', undone: true },
+      { number: B, before: undefined, after: 'agt_1', undone: false },
+    ]);
+  });
+
+  it('leaves no route after the playground was reset: each number routed then is released by whoever reset it', async () => {
+    const log = [
+      mapped(1, A, 'agt_1'),
+      mapped(1, B, 'agt_2'),
+      row(5, { action: 'playground.reset', source: 'system', actorId: 'UADMIN' }),
+      mapped(6, C, 'agt_1'),
+    ];
+    expect((await replayRoutes(rows(...log), at(9))).asOf).toEqual(new Map([[C, 'agt_1']]));
+    const { changes } = await replayRoutes(rows(...log), at(2));
+    expect(changes.map(({ number, after, ownership, by }) => ({ number, after, ownership, by }))).toEqual([
+      { number: A, after: undefined, ownership: ['released'], by: ['UADMIN'] },
+      { number: B, after: undefined, ownership: ['released'], by: ['UADMIN'] },
+      { number: C, after: 'agt_1', ownership: [], by: ['UOPERATOR'] },
+    ]);
   });
 });

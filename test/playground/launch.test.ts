@@ -221,7 +221,7 @@ describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH
     await eventually(() => page.getByRole('dialog').count()).toBe(0);
   });
 
-  it('starts over after a confirmation: no numbers, agents or messages, and nothing else in its folder touched', async () => {
+  it('starts over after a confirmation: no numbers, agents or messages, its audit log kept, nothing else in its folder touched', async () => {
     const folder = dirname(t.config.databasePath);
     const notes = join(folder, 'notes.txt');
     await writeFile(notes, 'not the playground’s');
@@ -229,11 +229,11 @@ describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH
     await you.openAs(OPERATOR.id);
     await page.getByRole('button', { name: 'Start over' }).click();
     const ask = page.getByRole('alertdialog', { name: 'Start over?' });
-    // It names what goes, the audit lines in the playground's own files among it, and what stays.
+    // It names what goes, and what stays: the audit log among it.
     const says = await ask.innerText();
     expect(says).toContain(t.config.databasePath);
     expect(says).toContain(join(folder, 'sandbox.db'));
-    expect(says).toContain('audit line');
+    expect(says).toContain('The audit log stays');
     expect(says).toContain(`Everything else stays, in ${folder}`);
     await ask.getByRole('button', { name: 'Keep it' }).click();
     await you.type('/voice numbers');
@@ -249,5 +249,10 @@ describe.skipIf(noBrowser)('a launch in Germany, in Chromium', { timeout: LAUNCH
     await eventually(() => page.getByRole('tabpanel').innerText()).toContain('Buy a number');
     expect(await page.getByRole('tabpanel').innerText()).not.toContain(AGENT);
     expect(existsSync(notes)).toBe(true);
+    // The audit log kept what happened before, and says the playground was reset.
+    await page.getByRole('tab', { name: `#${OPS_CHANNEL.name}` }).click();
+    await you.type('/voice audit');
+    await eventually(() => you.message('Audit log').innerText()).toContain('playground reset');
+    expect(await you.message('Audit log').innerText()).toContain('bought');
   });
 });

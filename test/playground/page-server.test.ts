@@ -120,6 +120,39 @@ describe('the playground page server', () => {
     await post('/api/close', { user: OPERATOR.id, viewId: form.id, all: true });
   });
 
+  it('says a click on a button no longer drawn, or on a message gone, sent nothing, and what to do', async () => {
+    await post('/api/home', { user: OPERATOR.id });
+    const home = await until(async () => (await stateOf(OPERATOR.id)).home, 'the Home tab');
+    await t.playground.app.idle();
+    const calls = t.playground.slack.calls().length;
+    const gone = await post('/api/act', {
+      user: OPERATOR.id,
+      target: { kind: 'view', viewId: home.id },
+      blockId: 'no_such_block',
+      actionId: 'no_such_button',
+    });
+    expect(await gone.body.json()).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        /^That button or menu is gone: the app replaced .* Nothing was sent to the app; use/,
+      ),
+    });
+    const cleared = await post('/api/act', {
+      user: OPERATOR.id,
+      target: { kind: 'message', channel: OPS_CHANNEL.id, ts: '1.000001' },
+      blockId: 'no_such_block',
+      actionId: 'no_such_button',
+    });
+    expect(await cleared.body.json()).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        /^That message is gone: .*Start over cleared the page\. Nothing was sent to the app\.$/,
+      ),
+    });
+    await t.playground.app.idle();
+    expect(t.playground.slack.calls().length).toBe(calls);
+  });
+
   it('answers another slash command as Slackbot does, and posts plain text for everyone without telling the app', async () => {
     const calls = t.playground.slack.calls().length;
     await post('/api/type', { user: VIEWER.id, channel: OPS_CHANNEL.id, text: '/weather' });

@@ -1,6 +1,7 @@
-// What Start over removes and what it refuses to: only the databases the playground itself created, only inside its
-// data folder, only when no other process uses them, and never a Postgres database (shared by every replica, with
-// an append-only audit log). A refusal removes nothing, restarts nothing, and says why.
+// What Start over clears and what it refuses to: only the databases the playground itself created, only inside its
+// data folder, only when no other process uses them, and never a Postgres database (shared by every replica). It
+// removes the sandbox's database and starts the app's afresh, keeping its audit log (append-only, as everywhere) with
+// a row saying who reset the playground. A refusal changes nothing, restarts nothing, and says why.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { OPERATOR } from '../../src/playground/people.js';
 import { madeByPlayground, startOverPlan } from '../../src/playground/start-over.js';
+import { verifyChain } from '../../src/store/audit-chain.js';
 import { openDatabase } from '../../src/store/db.js';
+import { openEngine } from '../../src/store/open-store.js';
 import { startTestPlayground, type TestPlayground } from './support.js';
 
 const started: TestPlayground[] = [];
@@ -83,9 +86,8 @@ describe('what Start over removes', () => {
     expect(plan).toMatchObject({
       ok: true,
       databases: ['/srv/play/voice-ops.db', '/srv/play/sandbox.db'],
-      files: ['/srv/play/voice-ops.db', '/srv/play/sandbox.db'].flatMap((path) =>
-        SQLITE_COMPANIONS.map((suffix) => `${path}${suffix}`),
-      ),
+      files: SQLITE_COMPANIONS.map((suffix) => `/srv/play/sandbox.db${suffix}`),
+      afresh: '/srv/play/voice-ops.db',
     });
     const elsewhere = startOverPlan(
       parseConfig({ DATABASE_PATH: '/srv/play/voice-ops.db', SANDBOX_DATABASE_PATH: '/srv/sandbox.db' }),
@@ -94,7 +96,7 @@ describe('what Start over removes', () => {
     expect(elsewhere).toMatchObject({ ok: false, reason: expect.stringContaining('/srv/sandbox.db') });
   });
 
-  it('the databases a fresh playground created and marked, and nothing else in their folder', async () => {
+  it('the databases a fresh playground created and marked: the sandbox’s removed, the app’s records cleared, its audit log kept', async () => {
     const t = await playground();
     const { databasePath } = t.config;
     const sandboxPath = join(t.config.databasePath, '..', 'sandbox.db');
@@ -105,21 +107,45 @@ describe('what Start over removes', () => {
 
     const plan = await whatItDoes(t);
     expect(plan.ok).toBe(true);
-    expect(plan.says[0]).toContain(`${databasePath} and ${sandboxPath}`);
-    expect(plan.says[0]).toContain('every number, agent, routing and audit line of the playground');
+    expect(plan.says[0]).toContain(`removes the sandbox’s database, ${sandboxPath}`);
+    expect(plan.says[0]).toContain(`clears the app’s records of them in ${databasePath}`);
+    expect(plan.says[1]).toContain('The audit log stays, append-only as everywhere, and records that the playground');
     expect(plan.says[1]).toContain('Everything else stays');
 
     const before = t.playground.app;
-    for (const path of [databasePath, sandboxPath]) withFile(path, (db) => db.exec('CREATE TABLE left_over (x)'));
+    withFile(sandboxPath, (db) => db.exec('CREATE TABLE left_over (x)'));
+    withFile(databasePath, (db) =>
+      db
+        .prepare('INSERT INTO routes (phone_number, agent_id, updated_at, updated_by) VALUES (?, ?, ?, ?)')
+        .run('+4930123456', 'agt_1', new Date().toISOString(), OPERATOR.id),
+    );
+    const auditRows = () =>
+      withFile(databasePath, (db) =>
+        db
+          .prepare<[], { action: string; actor_id: string }>('SELECT action, actor_id FROM audit_events ORDER BY id')
+          .all(),
+      );
+    const kept = auditRows();
+    expect(kept.length).toBeGreaterThan(0);
+
     expect(await startOver(t)).toEqual({ ok: true });
     expect(t.playground.app).not.toBe(before);
-    for (const path of [databasePath, sandboxPath]) {
-      expect(
-        withFile(path, (db) => db.prepare("SELECT name FROM sqlite_master WHERE name = 'left_over'").all()),
-      ).toEqual([]);
+    expect(
+      withFile(sandboxPath, (db) => db.prepare("SELECT name FROM sqlite_master WHERE name = 'left_over'").all()),
+    ).toEqual([]);
+    expect(withFile(databasePath, (db) => db.prepare('SELECT * FROM routes').all())).toEqual([]);
+    // Every row of the log before it, then one saying who reset the playground; the chain still verifies.
+    const after = auditRows();
+    expect(after.slice(0, kept.length)).toEqual(kept);
+    expect(after.slice(kept.length)).toEqual([{ action: 'playground.reset', actor_id: OPERATOR.id }]);
+    const engine = await openEngine({ kind: 'sqlite', path: databasePath });
+    try {
+      expect(await verifyChain(engine)).toMatchObject({ ok: true, rows: after.length });
+    } finally {
+      await engine.close();
     }
     expect(existsSync(notes)).toBe(true);
-    // Made afresh, and marked again: the next Start over removes them too.
+    // The sandbox's made afresh and marked again, the app's still marked: the next Start over runs too.
     expect(madeByPlayground(databasePath)).toBe(true);
     expect(madeByPlayground(sandboxPath)).toBe(true);
     expect((await whatItDoes(t)).ok).toBe(true);

@@ -16,10 +16,23 @@ import {
 } from './support.js';
 
 describe('auditMessage', () => {
-  it('shows one line per change: time to the minute in UTC, actor, action, target and latest outcome', () => {
+  it('shows one line per change: time to the minute in UTC, actor, action in words, target and latest outcome', () => {
     expect(rendered(auditMessage(auditPageOf([auditChange()])))).toContain(
-      '`2025-03-01T12:34Z` <@U0ALICE> `number.buy` *+14155550100* :white_check_mark: succeeded',
+      '`2025-03-01T12:34Z` <@U0ALICE> bought *+14155550100* :white_check_mark: succeeded',
     );
+    expect(rendered(auditMessage(auditPageOf([auditChange({ outcome: 'failed' })])))).toContain(
+      '<@U0ALICE> buy *+14155550100* :x: failed',
+    );
+  });
+
+  it('says every action in words, an action it has no words for too, never as the name the log keeps', () => {
+    const actions = ['agent.create', 'settings.change', 'batch.map', 'change.undo', 'playground.reset', 'number.note'];
+    const text = rendered(auditMessage(auditPageOf(actions.map((action) => auditChange({ action, target: 'x' })))));
+    for (const words of ['agent created', 'settings changed', 'routed in bulk', 'change undone', 'playground reset']) {
+      expect(text).toContain(`<@U0ALICE> ${words} *x*`);
+    }
+    expect(text).toContain('<@U0ALICE> number note *x*');
+    expect(text).not.toMatch(/`[a-z_]+\.[a-z_]+`/);
   });
 
   it('gives each batch on the page its own Items button, in a block of its own, as Slack asks', () => {
@@ -115,9 +128,9 @@ describe('auditMessage', () => {
       ),
     );
     expect(text).toContain(
-      '`routing.map` *+14155550100* from *Day desk* (`agt_1`) → *Night desk* (`agt_2`) :white_check_mark: succeeded',
+      'routed *+14155550100* from *Day desk* (`agt_1`) → *Night desk* (`agt_2`) :white_check_mark: succeeded',
     );
-    expect(text).toContain('`agent.delete` `agt_9` :white_check_mark: succeeded');
+    expect(text).toContain('agent deleted `agt_9` :white_check_mark: succeeded');
   });
 
   it('adds the side steps that went wrong: a lost announcement, someone else refused', () => {
@@ -152,7 +165,7 @@ describe('auditMessage', () => {
 
   it('says what a denied request attempted', () => {
     const change = auditChange({ action: 'access.denied', attempted: 'number.release', outcome: 'denied' });
-    expect(rendered(auditMessage(auditPageOf([change])))).toContain('`access.denied` (number.release)');
+    expect(rendered(auditMessage(auditPageOf([change])))).toContain('<@U0ALICE> attempt to release *+14155550100*');
   });
 
   it('shows where the page stands, with Previous and Next carrying the page, the filter and the cursor', () => {
@@ -195,7 +208,7 @@ describe('auditMessage', () => {
       ]),
     );
     expect(rendered(shown)).toContain(`*${HOSTILE_ESCAPED}*`);
-    expect(rendered(shown)).toContain('&lt;!channel&gt; `number.buy`');
+    expect(rendered(shown)).toContain('&lt;!channel&gt; bought');
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);
     expect(rawHostileKeys(shown)).toEqual([]);
   });
@@ -218,10 +231,15 @@ describe('auditMessage', () => {
     expect(unescapedMarkup(shown, ['<@U0ALICE>'])).toEqual([]);
   });
 
-  it('says when there are no changes, or none that match', () => {
+  it('says when there are no changes, or none that match, echoing a person only typed as code', () => {
     expect(rendered(auditMessage(auditPageOf([])))).toContain('No changes yet.');
     expect(rendered(auditMessage(auditPageOf([], { filter: { actorId: 'U0BOB' } })))).toContain(
       '· by `U0BOB`: one line per change, newest first. Times are UTC.\nNo changes match.',
     );
+  });
+
+  it('names the person filtered by as Slack shows a person once the changes shown are theirs', () => {
+    const page = auditPageOf([auditChange({ actorId: 'U0BOB' })], { filter: { actorId: 'U0BOB' } });
+    expect(rendered(auditMessage(page))).toContain('*Audit log* · by <@U0BOB>: one line per change');
   });
 });

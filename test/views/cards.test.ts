@@ -25,7 +25,7 @@ describe('numberCardMessage', () => {
       '*+14155550100*  `pn_1`\nStatus: active · Region: United States (US) · Capabilities: voice, sms\nRoutes to',
     );
     expect(text).toContain('Routes to *Support bot* (`ag_1`)');
-    expect(text).toContain('*Latest changes*\n`2025-03-01T12:34Z` <@U0ALICE> `routing.map`');
+    expect(text).toContain('*Latest changes*\n`2025-03-01T12:34Z` <@U0ALICE> routed');
     expect(text).toContain('All of them: `/voice audit +14155550100`');
   });
 

@@ -17,6 +17,7 @@ function change(overrides: Partial<NamedRouteChange> = {}): NamedRouteChange {
     ownership: [],
     by: ['U0ALICE'],
     outside: false,
+    undone: false,
     ...overrides,
   };
 }
@@ -48,6 +49,27 @@ describe('routingChangesMessage', () => {
     );
     expect(shown).toContain('→ `agt_gone` · by outside Voice Ops');
     expect(shown).toContain(`\`/voice export as of ${SINCE}\``);
+  });
+
+  it('says a number routed away and back, by an Undo or another change, as no net change rather than A → A', () => {
+    const back = { before: { id: 'agt_1', name: 'Berlin Support' }, after: { id: 'agt_1', name: 'Berlin Support' } };
+    const shown = rendered(
+      routingChangesMessage({
+        since: SINCE,
+        sinceUtc: SINCE,
+        changes: [
+          change({ ...back, undone: true }),
+          change({ ...back, number: '+14155550101' }),
+          change({ number: '+14155550102', undone: true }),
+        ],
+      }),
+    );
+    expect(shown).not.toContain('*Berlin Support* (`agt_1`) → *Berlin Support*');
+    expect(shown).toContain(
+      '• *+14155550100* (US): *Berlin Support* (`agt_1`) then and now: re-routed, then undone, no net change · by',
+    );
+    expect(shown).toContain('*Berlin Support* (`agt_1`) then and now: re-routed, then routed back, no net change');
+    expect(shown).toContain('*Front desk* (`agt_1`) → *Night shift* (`agt_2`) · an Undo among the changes · by');
   });
 
   it('says so when nothing changed', () => {

@@ -22,6 +22,7 @@ import {
 } from '../flows.js';
 import { ACTION } from '../ids.js';
 import { encodeMetadata } from '../metadata.js';
+import { plainOfMrkdwn } from '../mrkdwn.js';
 import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
 import type { Listeners } from '../router.js';
@@ -78,13 +79,24 @@ async function answerCommand(invocation: Invocation, text: string, chosen: Chose
   const parsed = parseCommand(text);
   deps.metrics.command(parsed.ok ? parsed.command.name : 'not understood');
   if (!parsed.ok) {
-    if (parsed.attempted) await deps.ops.refuseInput(actor, parsed.attempted, parsed.error);
-    const message = commandErrorMessage({ error: parsed.error, about: parsed.about });
+    if (parsed.attempted) await deps.ops.refuseInput(actor, parsed.attempted, plainOfMrkdwn(parsed.error));
+    const error = `${parsed.error}${await roleNeeded(deps, actor, parsed.about)}`;
+    const message = commandErrorMessage({ error, about: parsed.about });
     return messageSurface(respond, deps.now).show({ kind: 'message', message });
   }
   const found = await withAgentsFound(deps, actor, parsed.command, { text, chosen });
   if (!found.ok) return deliver(deps, messageSurface(respond, deps.now), actor, found.answer);
   await run(invocation, found.command);
+}
+
+/**
+ * " It needs the admin role, and yours is operator.": said after an error about a command (a "did you mean" among
+ * them) that the person's role may not run; nothing when it may.
+ */
+async function roleNeeded(deps: SlackDeps, actor: Actor, about: CommandSpec | undefined): Promise<string> {
+  if (!about || about.role === 'viewer') return '';
+  const role = await deps.ops.roleOf(actor);
+  return roleIncludes(role, about.role) ? '' : ` It needs the ${about.role} role, and yours is ${role}.`;
 }
 
 function actorOf(command: SlashCommand, who: Requester): Actor {

@@ -1,10 +1,10 @@
 import type { KnownBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import type { AuditChange, AuditPage } from '../../ops/api.js';
+import { type AuditChange, type AuditPage, actionWords } from '../../ops/api.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
 import { ACTION, PAGE } from '../ids.js';
-import { bold, code, escapeAndTruncate, mentionUser, truncate } from '../mrkdwn.js';
+import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser, truncate } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { actions, button, context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
 import { pager } from './pager.js';
@@ -67,8 +67,18 @@ function noteText(note: AuditChange['notes'][number]): string {
         ? 'agent token'
         : note.action === 'access.denied'
           ? `attempt by ${truncate(mentionUser(note.actorId), MAX.actor)}`
-          : `\`${note.action}\``;
+          : escapeMrkdwn(actionWords(note.action, false));
   return `${what} ${outcomeText(note.outcome, note.errorCode)}`;
+}
+
+/**
+ * What was asked, in words: "bought" once it succeeded, "buy" while it was not; a refusal, what it attempted; an
+ * Undo, as one.
+ */
+function whatText(change: AuditChange): string {
+  if (change.attempted) return `attempt to ${escapeAndTruncate(actionWords(change.attempted, false), MAX.target)}`;
+  const words = escapeMrkdwn(actionWords(change.action, change.outcome === 'succeeded'));
+  return change.undo ? `Undo: ${words}` : words;
 }
 
 /** A batch's items by outcome: `12 succeeded, 1 failed`. */
@@ -108,8 +118,7 @@ export function changeLine(change: AuditChange): string {
   const parts = [
     minute(change.at),
     truncate(mentionUser(change.actorId), MAX.actor),
-    code(change.action),
-    ...(change.attempted ? [`(${escapeAndTruncate(change.attempted, MAX.target)})`] : []),
+    whatText(change),
     ...subject(change),
     `${OUTCOME_EMOJI[change.outcome]} ${outcomeText(change.outcome, change.errorCode)}`,
     ...(change.batch ? [batchText(change.batch)] : []),
@@ -119,13 +128,18 @@ export function changeLine(change: AuditChange): string {
   return parts.join(' ');
 }
 
+/** The person a filter names, as Slack shows a person once the log has them as an actor; as typed (code) before. */
+function filteredPerson(actorId: string, items: readonly AuditChange[]): string {
+  return items.some((change) => change.actorId === actorId) ? truncate(mentionUser(actorId), MAX.actor) : code(actorId);
+}
+
 /**
- * "by `U1`, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id is one the person typed, so it is
- * echoed as code rather than as a mention the app did not check.
+ * "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id only typed is echoed as code
+ * rather than as a mention the app did not check; one the page's changes name as their actor, as a mention.
  */
-export function describeAuditFilter(filter: AuditFilter): string {
+export function describeAuditFilter(filter: AuditFilter, items: readonly AuditChange[] = []): string {
   return [
-    ...(filter.actorId === undefined ? [] : [`by ${code(filter.actorId)}`]),
+    ...(filter.actorId === undefined ? [] : [`by ${filteredPerson(filter.actorId, items)}`]),
     ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
     ...(filter.target === undefined ? [] : [`about ${code(filter.target)}`]),
     ...(filter.agentId === undefined ? [] : [`about agent ${code(filter.agentId)}`]),
@@ -153,7 +167,7 @@ function auditPager(page: AuditPage): KnownBlock[] {
 
 /** One line per change, newest first, with the way to older (and back to newer) pages. */
 export function auditMessage(page: AuditPage): SlackMessage {
-  const filter = describeAuditFilter(page.filter);
+  const filter = describeAuditFilter(page.filter, page.items);
   const title = `*Audit log*${filter ? ` · ${filter}` : ''}: one line per change, newest first. Times are UTC.`;
   if (!page.items.length) {
     return message('Audit log: no changes', [section(`${title}\n${filter ? 'No changes match.' : 'No changes yet.'}`)]);

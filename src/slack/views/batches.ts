@@ -9,6 +9,7 @@ import {
   type BatchView,
   type BulkWords,
   bulkWordsOf,
+  KIND,
   numberOf,
   typedCount,
 } from '../../ops/api.js';
@@ -304,7 +305,16 @@ export function undoPlanMessage(
   now: Date,
 ): SlackMessage {
   const plan = planMessage(view, now);
-  if (!left.length) return plan;
+  // An Undo of a buy releases what was bought: the provider keeps what was paid.
+  const refund =
+    view.plan.request.kind === KIND.release
+      ? [
+          context(
+            ':warning: This Undo releases the numbers bought. A release is not a refund: what was paid for them stays paid.',
+          ),
+        ]
+      : [];
+  if (!left.length) return { ...plan, blocks: [...plan.blocks, ...refund] };
   const shown = left.slice(0, LEFT_SHOWN).map((line) => `• ${escapeMrkdwn(line)}`);
   const more = left.length > LEFT_SHOWN ? [`…and ${left.length - LEFT_SHOWN} more.`] : [];
   const note = `Left out of this Undo:\n${[...shown, ...more].join('\n')}`;
@@ -321,5 +331,5 @@ export function undoPlanMessage(
           ]),
         ]
       : [];
-  return { ...plan, blocks: [...plan.blocks, context(note), ...include] };
+  return { ...plan, blocks: [...plan.blocks, ...refund, context(note), ...include] };
 }

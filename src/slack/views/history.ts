@@ -16,13 +16,22 @@ const line = (entry: HistoryEntry): string =>
   `• ${minute(entry.at)} ${mrkdwnOf(entry.what)} · ${mentionUser(entry.actorId)} · ${escapeMrkdwn(entry.how)} · ` +
   `audit #${entry.auditId}`;
 
+/**
+ * "*History of +4930…*": one bold span, its subject inside it (a number) or beside it as code (an agent id), since a
+ * bold span within another shows its asterisks.
+ */
+const titleOf = (page: HistoryPage): string =>
+  page.of === 'number'
+    ? bold(`History of ${page.subject}`)
+    : `${bold('History of')} ${agentLabel({ id: page.subject, name: page.name })}`;
+
 export function historyMessage(page: HistoryPage): SlackMessage {
-  const title = `History of ${page.of === 'number' ? bold(page.subject) : agentLabel({ id: page.subject, name: page.name })}, newest first`;
+  const title = `${titleOf(page)}, newest first`;
   const lines = page.entries.map(line);
   return message(`History of ${escapeMrkdwn(page.subject)}`, [
     // A page's lines in as many sections as Slack's limit on one takes, so that none is cut.
     ...(lines.length
-      ? packLines([`*${title}*`, ...lines], LIMITS.sectionText).map((text) => section(text))
+      ? packLines([title, ...lines], LIMITS.sectionText).map((text) => section(text))
       : [section(`${title}: nothing older.`)]),
     ...(page.older !== undefined
       ? [

@@ -28,11 +28,24 @@ function whoText(change: NamedRouteChange): string {
   return who.length > 1 ? `${who.slice(0, -1).join(', ')} and ${who.at(-1)}` : (who[0] ?? '');
 }
 
+/**
+ * Its agent then → now; a number routed away and back says so rather than naming one agent twice: by an Undo, or by
+ * another change.
+ */
+function routeText(change: NamedRouteChange): string {
+  if (!change.before || change.before.id !== change.after?.id || change.ownership.length) {
+    const moved = `${agentOrNowhere(change.before)} → ${agentOrNowhere(change.after)}`;
+    return change.undone ? `${moved} · an Undo among the changes` : moved;
+  }
+  const back = change.undone ? 're-routed, then undone' : 're-routed, then routed back';
+  return `${agentOrNowhere(change.before)} then and now: ${back}, no net change`;
+}
+
 /** One number: `*+1…* (US): *Support* (`agt_1`) → nowhere · released · by <@U1>`. */
 function changeLine(change: NamedRouteChange): string {
   const number = mrkdwnOf([{ number: change.number, region: regionOf(change.number) }]);
   const parts = [
-    `• ${number}: ${agentOrNowhere(change.before)} → ${agentOrNowhere(change.after)}`,
+    `• ${number}: ${routeText(change)}`,
     ...(change.ownership.length ? [escapeMrkdwn(change.ownership.join(', then '))] : []),
     `by ${whoText(change)}`,
   ];

@@ -91,8 +91,8 @@ export function exportModal(privateMetadata: string): ModalView {
     optional: true,
     label: plainText('As of (empty for today)'),
     hint: plainText(
-      'A time past, as /voice export as of takes it: yesterday 09:00, 2026-11-27, 3 hours ago. Read in your Slack ' +
-        'time zone.',
+      'A time past, as /voice export as of takes it: 10 min ago, yesterday 09:00, last tuesday 9:00, 2026-11-27. ' +
+        'Read in your Slack time zone (in UTC when Slack gives none).',
     ),
     element: {
       type: 'plain_text_input',
