@@ -90,24 +90,24 @@ export function registerListeners(
 ): void {
   // A listener's deps are bound to its delivery, opened by sayWhenDatabaseFails before the router: without it, what
   // the delivery set going could not be told after a database failure.
-  const router = listenerRouter((context) => {
+  const { router, middleware } = listenerRouter((context) => {
     const delivery = deliveryIn(context);
     if (!delivery)
       throw new Error('A listener was reached before its delivery was opened: sayWhenDatabaseFails must run first');
     return depsFor(deps, delivery);
   });
-  registerCommands(router.listeners);
-  registerActions(router.listeners);
-  registerBatchActions(router.listeners);
-  registerRoutingPlan(router.listeners);
-  registerViews(router.listeners);
-  registerOptions(router.listeners);
-  registerRouteBought(router.listeners);
-  registerHome(router.listeners);
-  registerUndo(router.listeners);
-  registerSettings(router.listeners);
-  registerHistory(router.listeners);
-  registerSteps(router.listeners);
+  registerCommands(router);
+  registerActions(router);
+  registerBatchActions(router);
+  registerRoutingPlan(router);
+  registerViews(router);
+  registerOptions(router);
+  registerRouteBought(router);
+  registerHome(router);
+  registerUndo(router);
+  registerSettings(router);
+  registerHistory(router);
+  registerSteps(router);
   app.use(
     inOrder([
       ignoreUnlistenedEvents(Object.values(EVENT), deps.logger),
@@ -116,7 +116,7 @@ export function registerListeners(
       oneWorkspace(stores.identity, deps),
       dropRepeatedDeliveries(stores.deliveries, deps.logger),
       listenersHaveIt(),
-      router.middleware,
+      middleware,
     ]),
   );
 }

@@ -23,8 +23,11 @@ import type { SlackDeps } from './deps.js';
 type Listener<Args> = (args: Args & AllMiddlewareArgs, deps: SlackDeps) => Promise<void>;
 type ViewConstraint = string | { callback_id: string; type: 'view_submission' | 'view_closed' };
 
-/** What the listener modules register on: Bolt's kinds of listener, one listener each. */
-export interface Listeners {
+/**
+ * The app's own router, which the listener modules register on (not Bolt's App): Bolt's kinds of listener, one
+ * listener each, every one handed its delivery's deps beside Bolt's arguments.
+ */
+export interface ListenerRouter {
   command(name: string, listener: Listener<SlackCommandMiddlewareArgs>): void;
   action<Action extends SlackAction = SlackAction>(
     actionId: string,
@@ -71,7 +74,7 @@ function keyOf(body: Record<string, unknown>): string | undefined {
 
 /** `depsOf` gives the deps of the delivery a listener is handed. */
 export function listenerRouter(depsOf: (context: Context) => SlackDeps): {
-  listeners: Listeners;
+  router: ListenerRouter;
   middleware: Middleware<AnyMiddlewareArgs>;
 } {
   const routes = new Map<string, AnyListener>();
@@ -81,7 +84,7 @@ export function listenerRouter(depsOf: (context: Context) => SlackDeps): {
   };
   const view = (constraint: ViewConstraint) =>
     typeof constraint === 'string' ? `view_submission ${constraint}` : `${constraint.type} ${constraint.callback_id}`;
-  const listeners: Listeners = {
+  const router: ListenerRouter = {
     command: (name, listener) => add(`command ${name}`, listener),
     action: (actionId, listener) => add(`action ${actionId}`, listener),
     view: (constraint, listener) => add(view(constraint), listener),
@@ -96,5 +99,5 @@ export function listenerRouter(depsOf: (context: Context) => SlackDeps): {
     if (!listener) return args.next();
     await listener(args, depsOf(args.context));
   };
-  return { listeners, middleware };
+  return { router, middleware };
 }

@@ -35,7 +35,7 @@ import {
   searchRequestOf,
 } from '../paging.js';
 import type { Respond } from '../respond.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { buyPressed, withSearchAgain } from '../search-again.js';
 import { refreshSettingsSummary } from '../settings-summary.js';
 import { type Answer, messageSurface, modalSurface, type Surface, updatingSurface } from '../surfaces.js';
@@ -126,9 +126,9 @@ const CONFIRMED_FLOWS: [actionId: string, title: string, flow: Flow, replace: bo
   [ACTION.deleteAgent, 'Delete an agent', deleteAgentAnswer, false],
 ];
 
-export function registerActions(app: Listeners): void {
+export function registerActions(router: ListenerRouter): void {
   for (const [actionId, title, flow, replace] of CONFIRMED_FLOWS) {
-    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
+    router.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const actor = actorOf(body, requesterIn(context));
       const surface = await surfaceFor(deps, body, actor, title, { replace });
@@ -137,7 +137,7 @@ export function registerActions(app: Listeners): void {
   }
 
   // Confirm in a message replaces the message; the red Confirm in a confirmation modal replaces the modal.
-  app.action<Body>(ACTION.confirmChange, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.confirmChange, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface =
@@ -151,7 +151,7 @@ export function registerActions(app: Listeners): void {
   });
 
   // A change that asks for a typed confirmation opens it in a modal; one that cannot be confirmed says why.
-  app.action<Body>(ACTION.confirmTyped, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.confirmTyped, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const prompt = await deps.ops.pendingPrompt(actor, chosenValue(body));
@@ -167,7 +167,7 @@ export function registerActions(app: Listeners): void {
     [ACTION.approveChange, 'approve'],
     [ACTION.rejectChange, 'reject'],
   ] as const) {
-    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
+    router.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const progress = progressInRequest(deps, { channel: body.channel?.id, ts: body.message?.ts });
       const actor = actorOf(body, requesterIn(context));
@@ -177,7 +177,7 @@ export function registerActions(app: Listeners): void {
     });
   }
 
-  app.action<Body>(ACTION.cancelChange, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.cancelChange, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(
@@ -206,26 +206,26 @@ export function registerActions(app: Listeners): void {
     });
   };
 
-  app.action<Body>(ACTION.mapNumber, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.mapNumber, async ({ ack, body, context }, deps) => {
     await ack();
     await openMapFormFrom(deps, body, actorOf(body, requesterIn(context)), {
       initialNumber: chosenValue(body) || undefined,
     });
   });
 
-  app.action<Body>(ACTION.mapToAgent, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.mapToAgent, async ({ ack, body, context }, deps) => {
     await ack();
     await openMapFormFrom(deps, body, actorOf(body, requesterIn(context)), {
       initialAgentId: chosenValue(body) || undefined,
     });
   });
 
-  app.action<Body>(ACTION.createAgent, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.createAgent, async ({ ack, body, context }, deps) => {
     await ack();
     await openCreateAgentForm(deps, body, actorOf(body, requesterIn(context)));
   });
 
-  app.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.searchNumbers, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const role = await deps.ops.roleOf(actor);
@@ -233,20 +233,20 @@ export function registerActions(app: Listeners): void {
     await openFormOver(deps, body, view, '/voice numbers search REGION');
   });
 
-  app.action<Body>(ACTION.searchRegion, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.searchRegion, async ({ ack, body, context }, deps) => {
     await ack();
     await showSearchPage(deps, body, actorOf(body, requesterIn(context)), searchFrom(chosenValue(body)));
   });
 
-  registerPaging(app, PAGE.numbers, numbersPosition, numbersAnswer);
-  registerPaging(app, PAGE.agents, agentsPosition, agentsAnswer);
-  registerPaging(app, PAGE.audit, auditPosition, (deps, _actor, position) => auditAnswer(deps, position));
-  registerPaging(app, PAGE.search, searchPosition, searchAnswer, showSearchPage);
-  registerHomePaging(app, PAGE.homeAgents, 'agentsPage');
-  registerHomePaging(app, PAGE.homeNumbers, 'numbersPage');
+  registerPaging(router, PAGE.numbers, numbersPosition, numbersAnswer);
+  registerPaging(router, PAGE.agents, agentsPosition, agentsAnswer);
+  registerPaging(router, PAGE.audit, auditPosition, (deps, _actor, position) => auditAnswer(deps, position));
+  registerPaging(router, PAGE.search, searchPosition, searchAnswer, showSearchPage);
+  registerHomePaging(router, PAGE.homeAgents, 'agentsPage');
+  registerHomePaging(router, PAGE.homeNumbers, 'numbersPage');
 
   // The Home tab's filter: its Numbers section starts again at page 1 with the numbers it picks.
-  app.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.homeNumbersFilter, async ({ ack, body, context }, deps) => {
     await ack();
     const filter = decodeValue(numberFilter, chosenValue(body));
     if (filter === undefined) return;
@@ -260,7 +260,7 @@ export function registerActions(app: Listeners): void {
  * replace_original), or the search modal that holds it. Pages reuse the lists read for the first one.
  */
 function registerPaging<T>(
-  app: Listeners,
+  router: ListenerRouter,
   actionIds: { previous: string; next: string },
   schema: z.ZodType<T>,
   answer: (deps: SlackDeps, actor: Actor, position: T) => Promise<Answer>,
@@ -268,7 +268,7 @@ function registerPaging<T>(
   inModal?: (deps: SlackDeps, body: Body, actor: Actor, position: T) => Promise<void>,
 ): void {
   for (const actionId of [actionIds.previous, actionIds.next]) {
-    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
+    router.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const position = decodeValue(schema, chosenValue(body));
       if (position === undefined) return;
@@ -282,12 +282,12 @@ function registerPaging<T>(
 
 /** Previous and Next of a Home tab section: the tab is published again at that page, the other section as it was. */
 function registerHomePaging(
-  app: Listeners,
+  router: ListenerRouter,
   actionIds: { previous: string; next: string },
   section: 'agentsPage' | 'numbersPage',
 ): void {
   for (const actionId of [actionIds.previous, actionIds.next]) {
-    app.action<Body>(actionId, async ({ ack, body, context }, deps) => {
+    router.action<Body>(actionId, async ({ ack, body, context }, deps) => {
       await ack();
       const target = decodeValue(z.object({ page: z.number().int().min(1) }), chosenValue(body));
       if (target === undefined) return;

@@ -11,7 +11,7 @@ import { replyTo } from '../deps.js';
 import { modalContext } from '../flows.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
 import { decodeValue, encodeValue } from '../paging.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { type Answer, messageSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { BATCH_PAGE_SIZE, batchTypedModal, planChangedMessage, planMessage, resultMessage } from '../views/batches.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -69,8 +69,8 @@ async function applyAndShow(
   }
 }
 
-export function registerBatchActions(app: Listeners): void {
-  app.action<Body>(ACTION.confirmBatch, async ({ ack, body, context }, deps) => {
+export function registerBatchActions(router: ListenerRouter): void {
+  router.action<Body>(ACTION.confirmBatch, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface = messageSurface(replyFor(deps, body), deps.now, { replace: true });
@@ -82,7 +82,7 @@ export function registerBatchActions(app: Listeners): void {
   });
 
   // A release asks for the count of numbers, typed in a modal, before anything happens.
-  app.action<Body>(ACTION.confirmBatchTyped, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.confirmBatchTyped, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const view = await deps.ops.batchView(chosenValue(body), 1, 1);
@@ -92,7 +92,7 @@ export function registerBatchActions(app: Listeners): void {
     await openFormOver(deps, body, form, 'the Release button again');
   });
 
-  app.view(CALLBACK.confirmBatch, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.confirmBatch, async ({ ack, view, context }, deps) => {
     const asked = decodeValue(typedMetadata, view.private_metadata);
     if (!asked) return ack();
     const actor: Actor = { ...requesterIn(context), channelId: asked.channelId, source: 'modal' };
@@ -112,7 +112,7 @@ export function registerBatchActions(app: Listeners): void {
   });
 
   // The Home tab's filter, all to one agent: the agent is picked in a form, then the plan is posted privately.
-  app.action<Body>(ACTION.mapFiltered, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.mapFiltered, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const filter = decodeValue(numberFilter, chosenValue(body));
@@ -123,7 +123,7 @@ export function registerBatchActions(app: Listeners): void {
     await openFormOver(deps, body, view, '/voice map FILTER to AGENT_ID');
   });
 
-  app.view(CALLBACK.bulkMap, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.bulkMap, async ({ ack, view, context }, deps) => {
     const asked = decodeValue(filterMetadata, view.private_metadata);
     const agentId = view.state.values[INPUT.mapAgent.block]?.[INPUT.mapAgent.action]?.selected_option?.value;
     if (!asked || !agentId) {
@@ -135,7 +135,7 @@ export function registerBatchActions(app: Listeners): void {
     await reply.show(await bulkAnswer(deps, actor, { kind: KIND.map, filter: asked.filter, agentId }));
   });
 
-  app.action<Body>(ACTION.routeNumbersToAgent, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.routeNumbersToAgent, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const denied = await deps.ops.authorize(actor, KIND.map);
@@ -148,7 +148,7 @@ export function registerBatchActions(app: Listeners): void {
     });
   });
 
-  app.view(CALLBACK.routeNumbers, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.routeNumbers, async ({ ack, view, context }, deps) => {
     const asked = decodeValue(routeMetadata, view.private_metadata);
     const picked = view.state.values[INPUT.routeNumbers.block]?.[INPUT.routeNumbers.action]?.selected_options ?? [];
     const numbers = picked.map((option) => option.value);
@@ -161,14 +161,14 @@ export function registerBatchActions(app: Listeners): void {
     await reply.show(await bulkAnswer(deps, actor, { kind: KIND.map, agentId: asked.agentId, numbers }));
   });
 
-  app.action<Body>(ACTION.stopBatch, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.stopBatch, async ({ ack, body, context }, deps) => {
     await ack();
     const stopped = await deps.ops.stopBatch(actorOf(body, requesterIn(context)), chosenValue(body));
     if (stopped.ok) return; // the batch's own message says when it has stopped
     await messageSurface(replyFor(deps, body), deps.now).show({ kind: 'failure', failure: stopped });
   });
 
-  app.action<Body>(ACTION.cancelBatch, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.cancelBatch, async ({ ack, body, context }, deps) => {
     await ack();
     const cancelled = await deps.ops.cancelPlan(actorOf(body, requesterIn(context)), chosenValue(body));
     await messageSurface(replyFor(deps, body), deps.now, { replace: true }).show(
@@ -178,7 +178,7 @@ export function registerBatchActions(app: Listeners): void {
     );
   });
 
-  app.action<Body>(ACTION.planAgain, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.planAgain, async ({ ack, body, context }, deps) => {
     await ack();
     const asked = decodeValue(again, chosenValue(body));
     if (!asked) return;
@@ -193,7 +193,7 @@ export function registerBatchActions(app: Listeners): void {
     [PAGE.batch.next, true],
     [ACTION.batchItems, false],
   ] as const) {
-    app.action<Body>(actionId, async ({ ack, body }, deps) => {
+    router.action<Body>(actionId, async ({ ack, body }, deps) => {
       await ack();
       const position = decodeValue(batchPosition, chosenValue(body));
       if (!position) return;

@@ -25,7 +25,7 @@ import { encodeMetadata } from '../metadata.js';
 import { plainOfMrkdwn } from '../mrkdwn.js';
 import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { commandErrorMessage, helpMessage } from '../views/help.js';
 import { createAgentModal, searchModal } from '../views/modals.js';
@@ -45,8 +45,8 @@ interface Invocation {
   respond: Respond;
 }
 
-export function registerCommands(app: Listeners): void {
-  app.command('/voice', async ({ command, ack, context }, deps) => {
+export function registerCommands(router: ListenerRouter): void {
+  router.command('/voice', async ({ command, ack, context }, deps) => {
     const actor = actorOf(command, requesterIn(context));
     const privately = replyTo(deps, {
       userId: actor.userId,
@@ -63,7 +63,7 @@ export function registerCommands(app: Listeners): void {
     }
   });
   // One of several agents of a name typed: the same command goes on, naming it by its id.
-  app.action<Body>(ACTION.chooseAgent, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.chooseAgent, async ({ ack, body, context }, deps) => {
     await ack();
     const asked = decodeChosenAgents(chosenValue(body));
     if (!asked) return;

@@ -3,15 +3,15 @@ import { z } from 'zod';
 import { historyAnswer } from '../flows.js';
 import { ACTION } from '../ids.js';
 import { decodeValue } from '../paging.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { messageSurface } from '../surfaces.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, chosenValue, replyFor, surfaceFor } from './actions.js';
 
 const position = z.object({ subject: z.string(), before: z.number().int().optional() });
 
-export function registerHistory(app: Listeners): void {
-  app.action<Body>(ACTION.showHistory, async ({ ack, body, context }, deps) => {
+export function registerHistory(router: ListenerRouter): void {
+  router.action<Body>(ACTION.showHistory, async ({ ack, body, context }, deps) => {
     await ack();
     const asked = decodeValue(position, chosenValue(body));
     if (!asked) return;
@@ -20,7 +20,7 @@ export function registerHistory(app: Listeners): void {
   });
 
   // Older replaces the page in place, as a list's pages do.
-  app.action<Body>(ACTION.historyOlder, async ({ ack, body }, deps) => {
+  router.action<Body>(ACTION.historyOlder, async ({ ack, body }, deps) => {
     await ack();
     const asked = decodeValue(position, chosenValue(body));
     if (!asked) return;

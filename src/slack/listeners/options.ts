@@ -1,5 +1,5 @@
 import { ACTION, INPUT } from '../ids.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { agentOptions, numberOptions } from '../views/modals.js';
 
 /**
@@ -7,10 +7,10 @@ import { agentOptions, numberOptions } from '../views/modals.js';
  * `block_suggestion`) and shows the options in the acknowledgement. A failure to read the provider answers no
  * options, and is logged.
  */
-export function registerOptions(app: Listeners): void {
+export function registerOptions(router: ListenerRouter): void {
   // One number for the map form, several for the form that routes numbers to a new agent.
   for (const actionId of [INPUT.mapNumber.action, INPUT.routeNumbers.action]) {
-    app.options(actionId, async ({ ack, body }, deps) => {
+    router.options(actionId, async ({ ack, body }, deps) => {
       const choices = await deps.ops.numberChoices(body.value);
       if (!choices.ok) {
         deps.logger.warn({ reason: choices.message }, 'no number options: the provider could not be read');
@@ -21,7 +21,7 @@ export function registerOptions(app: Listeners): void {
 
   // The agent for the map form, and for what a buy's result offers to route.
   for (const actionId of [INPUT.mapAgent.action, ACTION.routeBought]) {
-    app.options(actionId, async ({ ack, body }, deps) => {
+    router.options(actionId, async ({ ack, body }, deps) => {
       const choices = await deps.ops.agentChoices(body.value);
       if (!choices.ok) {
         deps.logger.warn({ reason: choices.message }, 'no agent options: the provider could not be read');

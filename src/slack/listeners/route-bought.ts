@@ -6,7 +6,7 @@ import type { SlackDeps } from '../deps.js';
 import { deliver, mapAnswer } from '../flows.js';
 import { ACTION } from '../ids.js';
 import { decodeValue } from '../paging.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import type { Answer } from '../surfaces.js';
 import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, chosenValue, openCreateAgentForm, surfaceFor } from './actions.js';
@@ -19,8 +19,8 @@ export async function routeBoughtAnswer(deps: SlackDeps, actor: Actor, what: Bou
 
 const unread = fail('invalid', 'That choice could not be read: pick the agent again.');
 
-export function registerRouteBought(app: Listeners): void {
-  app.action<Body>(ACTION.routeBought, async ({ ack, body, context }, deps) => {
+export function registerRouteBought(router: ListenerRouter): void {
+  router.action<Body>(ACTION.routeBought, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const what = decodeValue(bought, body.actions[0]?.block_id);
@@ -31,7 +31,7 @@ export function registerRouteBought(app: Listeners): void {
     await deliver(deps, surface, actor, answer);
   });
 
-  app.action<Body>(ACTION.createAgentForBought, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.createAgentForBought, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     await openCreateAgentForm(deps, body, actor, decodeValue(bought, chosenValue(body)));

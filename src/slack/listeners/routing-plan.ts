@@ -10,7 +10,7 @@ import { replyTo, type SlackDeps } from '../deps.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { type Answer, asModal, messageSurface } from '../surfaces.js';
 import { textMessage } from '../views/blocks.js';
 import { infoModal, loadingModal } from '../views/modals.js';
@@ -59,9 +59,9 @@ async function download(deps: SlackDeps, file: UploadedFile): Promise<{ text: st
   }
 }
 
-export function registerRoutingPlan(app: Listeners): void {
+export function registerRoutingPlan(router: ListenerRouter): void {
   // The Home tab's tools: the form of a routing text, and the export.
-  app.action<Body>(ACTION.planRouting, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.planRouting, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const denied = await deps.ops.authorize(actor, KIND.map);
@@ -71,7 +71,7 @@ export function registerRoutingPlan(app: Listeners): void {
   });
 
   // The export asks first for the moment, if any: the form's one field is optional.
-  app.action<Body>(ACTION.exportRouting, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.exportRouting, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     await openFormOver(
@@ -84,7 +84,7 @@ export function registerRoutingPlan(app: Listeners): void {
 
   // A time it cannot read, or one still to come, is said under the field; any other answer replaces the form. A slow
   // export (a long audit log to verify) is answered in the form once it is ready.
-  app.view(CALLBACK.exportRouting, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.exportRouting, async ({ ack, view, context }, deps) => {
     const actor: Actor = { ...requesterIn(context), ...decodeMetadata(view.private_metadata), source: 'modal' };
     const typed = view.state.values[INPUT.exportAsOf.block]?.[INPUT.exportAsOf.action]?.value?.trim();
     const answering = exportAnswer(deps, actor, typed || undefined);
@@ -100,7 +100,7 @@ export function registerRoutingPlan(app: Listeners): void {
       .catch(() => messageSurface(replyTo(deps, { userId: actor.userId }), deps.now).show(answer));
   });
 
-  app.view(CALLBACK.routingPlan, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.routingPlan, async ({ ack, view, context }, deps) => {
     const actor: Actor = { ...requesterIn(context), ...decodeMetadata(view.private_metadata), source: 'modal' };
     const pasted = view.state.values[INPUT.routingText.block]?.[INPUT.routingText.action]?.value ?? '';
     const file = uploadedFile(view);

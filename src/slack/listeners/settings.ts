@@ -9,7 +9,7 @@ import { listGroups } from '../groups.js';
 import { CALLBACK, SETTINGS } from '../ids.js';
 import { decodeMetadata, encodeMetadata } from '../metadata.js';
 import { escapeMrkdwn } from '../mrkdwn.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { readSettingsForm } from '../settings-form.js';
 import { settingsFormOpened } from '../settings-summary.js';
 import { type Answer, updatingSurface } from '../surfaces.js';
@@ -68,9 +68,9 @@ export async function accessAnswer(
   return { kind: 'message', message: accessMessage(overview, roleIncludes(role, 'admin')) };
 }
 
-export function registerSettings(app: Listeners): void {
+export function registerSettings(router: ListenerRouter): void {
   for (const group of SETTINGS_GROUPS) {
-    app.action<Body>(SETTINGS.open[group], async ({ ack, body, context }, deps) => {
+    router.action<Body>(SETTINGS.open[group], async ({ ack, body, context }, deps) => {
       await ack();
       const actor = actorOf(body, requesterIn(context));
       const denied = await deps.ops.authorize(actor, KIND.settings);
@@ -80,7 +80,7 @@ export function registerSettings(app: Listeners): void {
     });
   }
 
-  app.options(SETTINGS.groupPick, async ({ ack, body }, deps) => {
+  router.options(SETTINGS.groupPick, async ({ ack, body }, deps) => {
     const typed = body.value.trim().toLowerCase();
     const names = await groupNames(deps, body.user.team_id);
     const matching = [...names].filter(
@@ -89,7 +89,7 @@ export function registerSettings(app: Listeners): void {
     await ack({ options: matching.slice(0, 100).map(([id, name]) => option(name, id)) });
   });
 
-  app.view(CALLBACK.settings, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.settings, async ({ ack, view, context }, deps) => {
     const read = readSettingsForm(view.state.values);
     if (Object.keys(read.errors).length > 0) return ack({ response_action: 'errors', errors: read.errors });
     await ack({ response_action: 'update', view: loadingModal('Settings') });

@@ -10,7 +10,7 @@ import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { deliver } from '../flows.js';
 import { ACTION } from '../ids.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { checkInputs, STEP_INPUTS, type StepInputs, type StepName } from '../step-inputs.js';
 import { messageSurface, type Surface } from '../surfaces.js';
 import { textMessage } from '../views/blocks.js';
@@ -67,17 +67,17 @@ const ACTIONS: Partial<Record<StepName, string>> = {
   create_agent: KIND.createAgent,
 };
 
-export function registerSteps(app: Listeners): void {
-  app.action<Body>(ACTION.createAgentForStep, async ({ ack, body, context }, deps) => {
+export function registerSteps(router: ListenerRouter): void {
+  router.action<Body>(ACTION.createAgentForStep, async ({ ack, body, context }, deps) => {
     await ack();
     await answer(deps, body, requesterIn(context), 'create');
   });
-  app.action<Body>(ACTION.cancelAgentForStep, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.cancelAgentForStep, async ({ ack, body, context }, deps) => {
     await ack();
     await answer(deps, body, requesterIn(context), 'cancel');
   });
   for (const name of Object.keys(STEP_INPUTS) as StepName[]) {
-    app.function(name, async ({ ack, body, context }, deps) => {
+    router.function(name, async ({ ack, body, context }, deps) => {
       await ack();
       await runStep(deps, name, functionExecuted.parse(body).event, requesterIn(context));
     });

@@ -3,7 +3,7 @@
 import type { UndoResult } from '../../ops/api.js';
 import type { SlackDeps } from '../deps.js';
 import { ACTION } from '../ids.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import type { Answer } from '../surfaces.js';
 import { agentInUseMessage } from '../views/agents.js';
 import { undoPlanMessage } from '../views/batches.js';
@@ -22,8 +22,8 @@ function undoAnswer(deps: SlackDeps, undone: UndoResult): Answer {
   }
 }
 
-export function registerUndo(app: Listeners): void {
-  app.action<Body>(ACTION.undoChange, async ({ ack, body, context }, deps) => {
+export function registerUndo(router: ListenerRouter): void {
+  router.action<Body>(ACTION.undoChange, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface = await surfaceFor(deps, body, actor, 'Undo');
@@ -31,7 +31,7 @@ export function registerUndo(app: Listeners): void {
   });
 
   // The Undo planned again with the numbers changed since included, in place of the plan that left them out.
-  app.action<Body>(ACTION.undoIncludingChanged, async ({ ack, body, context }, deps) => {
+  router.action<Body>(ACTION.undoIncludingChanged, async ({ ack, body, context }, deps) => {
     await ack();
     const actor = actorOf(body, requesterIn(context));
     const surface = await surfaceFor(deps, body, actor, 'Undo', { replace: true });

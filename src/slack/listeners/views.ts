@@ -8,7 +8,7 @@ import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, mod
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
 import { truncate } from '../mrkdwn.js';
-import type { Listeners } from '../router.js';
+import type { ListenerRouter } from '../router.js';
 import { refreshSearchForm } from '../search-again.js';
 import { refreshSettingsSummary } from '../settings-summary.js';
 import { messageSurface, updatingSurface } from '../surfaces.js';
@@ -83,8 +83,8 @@ async function routeToNewAgent(deps: SlackDeps, actor: Actor, done: Done, what: 
   await deliver(deps, surface, actor, await routeBoughtAnswer(deps, actor, what, done.createdAgent.id));
 }
 
-export function registerViews(app: Listeners): void {
-  app.view(CALLBACK.createAgent, async ({ ack, view, context }, deps) => {
+export function registerViews(router: ListenerRouter): void {
+  router.view(CALLBACK.createAgent, async ({ ack, view, context }, deps) => {
     const name = textOf(view, INPUT.agentName);
     const chosen = chosenLocale(selectedOf(view, INPUT.agentLanguage), textOf(view, INPUT.agentLanguageOther));
     const errors = createAgentErrors(name, chosen);
@@ -100,7 +100,7 @@ export function registerViews(app: Listeners): void {
     await routeToNewAgent(deps, actor, answer.done, decodeMetadata(view.private_metadata).bought);
   });
 
-  app.view(CALLBACK.mapNumber, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.mapNumber, async ({ ack, view, context }, deps) => {
     const phoneNumber = selectedOf(view, INPUT.mapNumber);
     const agentId = selectedOf(view, INPUT.mapAgent);
     const errors: Record<string, string> = {};
@@ -113,7 +113,7 @@ export function registerViews(app: Listeners): void {
     await deliver(deps, surface, actor, await mapAnswer(deps, actor, { phoneNumber, agentId }));
   });
 
-  app.view(CALLBACK.confirmChange, async ({ ack, view, context }, deps) => {
+  router.view(CALLBACK.confirmChange, async ({ ack, view, context }, deps) => {
     const actor = actorOf(requesterIn(context), view);
     const typed = view.state.values[INPUT.typedConfirmation.block] ? textOf(view, INPUT.typedConfirmation) : undefined;
     const mistyped = typed === undefined ? undefined : await deps.ops.checkTyped(actor, view.private_metadata, typed);
@@ -129,7 +129,7 @@ export function registerViews(app: Listeners): void {
   });
 
   // Closing a confirmation modal is its Cancel button.
-  app.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, view, context }, deps) => {
+  router.view({ callback_id: CALLBACK.confirmChange, type: 'view_closed' }, async ({ ack, view, context }, deps) => {
     await ack();
     await cancelAnswer(deps, actorOf(requesterIn(context), view), view.private_metadata);
   });
