@@ -194,7 +194,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     logger,
   });
   const inFlight = new InFlight();
-  const changes = new InFlight();
+  const changesUnderWay = new InFlight();
   // A change's provider call ends within its timeout; twice that, and nothing can still be under way: not after its
   // intent opened, nor after its leases lapsed (a sender sends nothing once they are about to, see ops/locks.ts).
   const settleMs = 2 * config.providerOptions.timeoutMs;
@@ -209,7 +209,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
     announcer: slackAnnouncer(slack.announcements, store, now),
     stepEnds: slackStepEnds(slack.announcements),
     locks: new ResourceLocks(store.leases, { ttlMs: config.leaseTtlMs, settleMs }, logger, fence),
-    changes,
+    changesUnderWay,
     settings,
     now,
     logger,
@@ -289,7 +289,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       // stopped (with Resume) within the stop's time.
       fronts.slack?.closing();
       fronts.probes?.closing();
-      changes.close();
+      changesUnderWay.close();
       clearInterval(approvalSweep);
       identity.stop();
       await peers.stop();
@@ -302,7 +302,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       await sandbox?.close();
       await closeFronts(fronts);
     },
-    underWay: () => ({ deliveries: inFlight.labels(), changes: changes.labels() }),
+    underWay: () => ({ deliveries: inFlight.labels(), changes: changesUnderWay.labels() }),
   };
 }
 

@@ -246,7 +246,7 @@ async function runBatch(
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
-    await deps.changes.run(describe, () => runItems(deps, actor, batch.id, held, pending, onProgress), batch.id);
+    await deps.changesUnderWay.run(describe, () => runItems(deps, actor, batch.id, held, pending, onProgress), batch.id);
     // Cut off meanwhile: the batch is settled and told as one a dead process left, by another replica or by this one
     // once it holds its liveness again, so that it is told once.
     if (!held.mayStillAct()) return CUT_OFF;
@@ -466,7 +466,7 @@ async function runItems(
     // A runner cut off from its database session starts nothing more: another replica may be settling the batch.
     const item = failed || !held.mayStillAct() ? undefined : pending[next++];
     if (!item) return undefined;
-    if (deps.changes.closing) {
+    if (deps.changesUnderWay.closing) {
       // The batch stops as a Stop would, and its requester gets Resume.
       await deps.store.batches.move(batchId, ['running'], 'stopping');
       return undefined;

@@ -32,7 +32,7 @@ export interface OpsDeps {
    * The changes on their way to the provider, named for a stop that cannot wait for them. Their intents are open
    * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
    */
-  changes: InFlight;
+  changesUnderWay: InFlight;
   /** Roles, guardrails and channels in force, as stored and locked (src/ops/policies.ts applies them). */
   settings: SettingsInForce;
   /** The app's clock, for the windows of the buy limits. */

@@ -193,8 +193,8 @@ export class ResourceLocks {
 
 /** Whether change (or batch) `id` runs now: in this process, or, holding its lease, in another replica. */
 export async function runsAnywhere(
-  deps: { changes: Pick<InFlight, 'isRunning'>; locks: ResourceLocks },
+  deps: { changesUnderWay: Pick<InFlight, 'isRunning'>; locks: ResourceLocks },
   id: string,
 ): Promise<boolean> {
-  return deps.changes.isRunning(id) || (await deps.locks.isUnderWay(id));
+  return deps.changesUnderWay.isRunning(id) || (await deps.locks.isUnderWay(id));
 }

@@ -91,7 +91,7 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
         logger,
         new Fence(store.liveness),
       ),
-      changes: new InFlight(),
+      changesUnderWay: new InFlight(),
       settings: new SettingsInForce(store.settings, { locked: options.settings ?? {}, lockedBy: {}, seed: {} }),
       now: store.now,
       logger,
