@@ -14,7 +14,7 @@ import {
   SETTING_VARIABLES,
   type Settings,
   settingsSchema,
-} from './settings.js';
+} from './settings-schema.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

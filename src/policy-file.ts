@@ -12,7 +12,7 @@ import {
   type SettingName,
   type Settings,
   settingsSchema,
-} from './settings.js';
+} from './settings-schema.js';
 
 /** Read from the working directory when present; a file VOICE_POLICY_FILE names must be there. */
 export const DEFAULT_POLICY_FILE = 'voice-ops.policy.yml';

@@ -1,6 +1,6 @@
 // Who may do what, resolved through user groups, for `/voice access`: each role's people and groups (with the
 // groups' members), and for one person their role and what grants it.
-import type { Lock, SettingName } from '../settings.js';
+import type { Lock, SettingName } from '../settings-schema.js';
 import type { Person } from './access.js';
 import type { OpsDeps } from './deps.js';
 import type { Role } from './types.js';

@@ -3,10 +3,11 @@
 // operation with what it takes and what it answers; `createOps` (index.ts) implements it, and the compiler checks the
 // one against the other.
 
-import type { Lock, SettingName, Settings } from '../settings.js';
+import type { Lock, SettingName, Settings } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
 import type { AccessOverview, PersonAccess } from './access-overview.js';
+import type { SettingsView } from './admin-settings.js';
 import type { AgentFound } from './agent-names.js';
 import type { AgentFilter, AgentsPage, DeleteRequest } from './agents.js';
 import type { ApprovalRequest, AwaitingApproval, Decision, OnBatchProgress } from './approvals.js';
@@ -28,7 +29,6 @@ import type { MapResult } from './routing.js';
 import type { RoutingChanges } from './routing-as-of.js';
 import type { CheckedText, RoutingExport } from './routing-plans.js';
 import type { SearchPage, SearchRequest } from './search.js';
-import type { SettingsView } from './settings.js';
 import type { AgentInput } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import type { StepStart } from './steps.js';
@@ -191,6 +191,7 @@ export interface VoiceOps {
 export { type Person, type Standing, UnreadableInSlack } from './access.js';
 export type { AccessOverview, Granting, Holder, PersonAccess } from './access-overview.js';
 export { actionWords, PLAYGROUND_RESET } from './action-words.js';
+export { CONFIGURATION, type SettingsView } from './admin-settings.js';
 export { type AgentChoice, type AgentFound, oneAgentOnly } from './agent-names.js';
 export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
 export {
@@ -252,7 +253,6 @@ export { type MapResult, NO_UNROUTE } from './routing.js';
 export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
-export { CONFIGURATION, type SettingsView } from './settings.js';
 export { effectsOf, type SettingChange } from './settings-words.js';
 export type { StepEnding, StepEnds } from './step-ends.js';
 export type { StepStart } from './steps.js';
@@ -266,6 +266,7 @@ export type { Finished, Verified } from './work.js';
 // them (it works on the same deps, outside any person's request). The Slack layer and the playground never use these.
 
 export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
+export { seedSettings } from './admin-settings.js';
 export {
   abandonedBatches,
   announceSettled,
@@ -283,6 +284,5 @@ export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './second-outcome.js';
 export { SeenNumbers } from './seen-numbers.js';
-export { seedSettings } from './settings.js';
 export { SettingsInForce } from './settings-in-force.js';
 export { settleSteps } from './steps.js';

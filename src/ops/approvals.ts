@@ -1,5 +1,5 @@
 import { counted } from '../counts.js';
-import { approvalsChannelOf, type Settings } from '../settings.js';
+import { approvalsChannelOf, type Settings } from '../settings-schema.js';
 import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';

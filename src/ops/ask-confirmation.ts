@@ -1,6 +1,6 @@
 // Asking for confirmation, the first half of a confirmed change. Its own module, so that the use cases that ask
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
-import type { Settings } from '../settings.js';
+import type { Settings } from '../settings-schema.js';
 import type { Confirmation } from '../store/confirmations.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import { record } from './context.js';

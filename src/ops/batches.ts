@@ -1,5 +1,5 @@
 import { counted } from '../counts.js';
-import type { Settings } from '../settings.js';
+import type { Settings } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
@@ -246,7 +246,11 @@ async function runBatch(
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
-    await deps.changesUnderWay.run(describe, () => runItems(deps, actor, batch.id, held, pending, onProgress), batch.id);
+    await deps.changesUnderWay.run(
+      describe,
+      () => runItems(deps, actor, batch.id, held, pending, onProgress),
+      batch.id,
+    );
     // Cut off meanwhile: the batch is settled and told as one a dead process left, by another replica or by this one
     // once it holds its liveness again, so that it is told once.
     if (!held.mayStillAct()) return CUT_OFF;

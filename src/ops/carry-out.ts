@@ -61,7 +61,11 @@ export async function carryOutClaimed(
 ): Promise<Result<Done>> {
   const describe = () =>
     [work.action, work.target, `by ${actor.userId}`, `correlation ${correlationId}`].filter(Boolean).join(' ');
-  const done = await deps.changesUnderWay.run(describe, () => carryOutLocked(deps, actor, correlationId, work), correlationId);
+  const done = await deps.changesUnderWay.run(
+    describe,
+    () => carryOutLocked(deps, actor, correlationId, work),
+    correlationId,
+  );
   // An outcome refused as the second one leaves the Undo to the outcome that stands, which the reconciler recorded.
   if (done.ok || !(done.unsettled || isSecondOutcome(done))) {
     const outcome = done.ok ? { outcome: 'succeeded' as const } : { outcome: 'failed' as const, error: done };

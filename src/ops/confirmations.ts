@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Settings } from '../settings.js';
+import type { Settings } from '../settings-schema.js';
 import type { Approval } from '../store/approvals.js';
 import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';

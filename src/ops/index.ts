@@ -3,6 +3,7 @@
 import type { AuditAction } from '../store/audit.js';
 import type { Person } from './access.js';
 import { accessOf, accessOverview } from './access-overview.js';
+import { requestSettingsChange, settingsView } from './admin-settings.js';
 import { findAgent } from './agent-names.js';
 import { type AgentFilter, createAgent, listAgents, requestDeleteAgent } from './agents.js';
 import type { PoliciesInForce, VoiceOps } from './api.js';
@@ -40,7 +41,6 @@ import { mapNumber } from './routing.js';
 import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';
 import { type SearchRequest, searchNumbers } from './search.js';
-import { requestSettingsChange, settingsView } from './settings.js';
 import { type AgentInput, answerAsk, askToCreateAgent } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import { asItsStep, claimStep, endStep, planForStep, type StepStart, settleStep, settleSteps } from './steps.js';

@@ -1,7 +1,7 @@
 // The team must never lock itself out of its settings, whoever asks: a change that would leave no admin Slack vouches
 // for is refused, and so is a rule of approval that no one could ever satisfy. Slack is asked afresh each time; when it
 // cannot be asked, the change is refused rather than guessed at.
-import type { Settings } from '../settings.js';
+import type { Settings } from '../settings-schema.js';
 import type { OpsDeps } from './deps.js';
 import { roleOfKind } from './kinds/roles.js';
 import { type Failure, fail, type Role, roleIncludes } from './types.js';

@@ -3,7 +3,7 @@
 // inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
 
 import { counted } from '../counts.js';
-import { type BuyLimit, buyLimitText, type SettingName, type Settings } from '../settings.js';
+import { type BuyLimit, buyLimitText, type SettingName, type Settings } from '../settings-schema.js';
 import type { PendingChange } from './changes.js';
 import { type Attempt, authorize, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';

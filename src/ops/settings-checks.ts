@@ -2,7 +2,7 @@
 // come days later, after a restart that locked a setting, or after another admin's change): touch a setting the
 // configuration locks, leave no admin, ask for an approval no one could give, or ask for approvals with no channel to
 // ask in.
-import { approvalsChannelOf, type SettingName, type Settings, settingsSchema } from '../settings.js';
+import { approvalsChannelOf, type SettingName, type Settings, settingsSchema } from '../settings-schema.js';
 import type { OpsDeps } from './deps.js';
 import { lockoutOf, unapprovableOf } from './lockout.js';
 import type { SettingChange } from './settings-words.js';

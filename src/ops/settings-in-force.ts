@@ -6,7 +6,7 @@
 
 import type { DeliveryScope } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
-import { type GivenSettings, type Lock, type SettingName, type Settings, storedSettings } from '../settings.js';
+import { type GivenSettings, type Lock, type SettingName, type Settings, storedSettings } from '../settings-schema.js';
 import type { SettingsRepo } from '../store/store.js';
 
 /** The settings last read, and their version: one for the process, shared by every delivery's view. */

@@ -2,7 +2,7 @@
 // policy now allows, where things are now posted. Plain phrases; the Slack layer draws the people and channels.
 import { z } from 'zod';
 import { counted } from '../counts.js';
-import { type BuyLimit, buyLimitSchema, SETTING_NAMES } from '../settings.js';
+import { type BuyLimit, buyLimitSchema, SETTING_NAMES } from '../settings-schema.js';
 import type { Phrase } from './phrase.js';
 
 /** One setting as it was and as it is to be; null: not set. */

@@ -2,7 +2,7 @@
 // inline error per input that does not read. Which settings the form changes is which of their blocks it has, so
 // the three forms share this one reader; the operation then checks the whole as it checks any request.
 import type { ViewOutput } from '@slack/bolt';
-import { SETTING_NAMES, type SettingName } from '../settings.js';
+import { SETTING_NAMES, type SettingName } from '../settings-schema.js';
 import { SETTINGS } from './ids.js';
 
 type Values = ViewOutput['state']['values'];

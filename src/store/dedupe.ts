@@ -1,6 +1,6 @@
 // Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once.
 import { z } from 'zod';
-import { SETTINGS_VERSION } from './settings.js';
+import { SETTINGS_VERSION } from './settings-rows.js';
 import type { Sql } from './sql.js';
 
 const recorded = z.object({

@@ -22,7 +22,7 @@ import { OpenAnnouncements } from './open-announcements.js';
 import { migratePostgres } from './postgres-schema.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
 import { RoutingRecords } from './routes.js';
-import { SettingsRows } from './settings.js';
+import { SettingsRows } from './settings-rows.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';

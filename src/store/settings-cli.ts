@@ -12,12 +12,12 @@ import { existsSync } from 'node:fs';
 import { ConfigError, parseDatabaseTarget, parseGivenSettings, readEnvironment } from '../config.js';
 import type { DatabaseTarget } from '../database-target.js';
 import { DEFAULT_POLICY_FILE, policyFileText } from '../policy-file.js';
-import { type GivenSettings, memberId, SETTING_NAMES, type Settings, storedSettings } from '../settings.js';
+import { type GivenSettings, memberId, SETTING_NAMES, type Settings, storedSettings } from '../settings-schema.js';
 import { parsedArgs, UsageError } from './cli-args.js';
 import { openEngine } from './open-store.js';
 import { openReadOnly } from './read-only.js';
-import { SettingsRows } from './settings.js';
 import { type Recovery, RecoveryRefused, recoverSettings } from './settings-recovery.js';
+import { SettingsRows } from './settings-rows.js';
 
 const USAGE = `Usage: npm run settings -- export [--db PATH]
        npm run settings -- recover --confirm [--admin ID]... [--drop-settings-approval] [--db PATH]

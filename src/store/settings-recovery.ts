@@ -3,10 +3,10 @@
 // changes waiting for approval. One transaction under the settings' lock, audited as the host's settings change, in
 // force at every replica's next request. A setting the environment or the policy file locks stays as it is given.
 import { randomUUID } from 'node:crypto';
-import { type GivenSettings, type SettingName, type Settings, storedSettings } from '../settings.js';
+import { type GivenSettings, type SettingName, type Settings, storedSettings } from '../settings-schema.js';
 import { AuditLog } from './audit.js';
 import { DatabaseClock } from './database-clock.js';
-import { SettingsRows } from './settings.js';
+import { SettingsRows } from './settings-rows.js';
 import type { SqlEngine } from './sql.js';
 
 /** Who the audit names for a recovery: the host, not a person of Slack. */

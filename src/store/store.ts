@@ -16,7 +16,7 @@ import type { OpenAnnouncement } from './open-announcements.js';
 import type { ProviderState } from './provider-snapshot.js';
 import type { PendingChange, StoredActor, StoredPlan } from './records.js';
 import type { AgentRecords, RouteRecord } from './routes.js';
-import type { StoredSettings } from './settings.js';
+import type { StoredSettings } from './settings-rows.js';
 import type { OpenedDatabase, TransactionOptions, Writable } from './sql.js';
 import type { StepOutcome, StepRecord, StepStart } from './workflow-steps.js';
 

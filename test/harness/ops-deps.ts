@@ -21,7 +21,7 @@ import {
 } from '../../src/ops/api.js';
 import type { ProviderClient } from '../../src/provider/index.js';
 import { type RouteName, type Sandbox, type SandboxSeed, startSandbox } from '../../src/sandbox/server.js';
-import type { Settings } from '../../src/settings.js';
+import type { Settings } from '../../src/settings-schema.js';
 import { openStore } from '../../src/store/open-store.js';
 import { clientFor } from '../provider/helpers.js';
 import { manualClock, useTempDatabases } from '../store/helpers.js';

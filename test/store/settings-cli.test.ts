@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseGivenSettings } from '../../src/config.js';
 import { SettingsInForce } from '../../src/ops/api.js';
-import { SettingsRows } from '../../src/store/settings.js';
+import { SettingsRows } from '../../src/store/settings-rows.js';
 import { ENGINES, runCli, useTempDatabases } from './helpers.js';
 
 const runSettings = (args: string[], env?: Record<string, string>) =>

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGivenSettings } from '../../src/config.js';
 import { DeliveryScope } from '../../src/delivery-scope.js';
 import { SettingsInForce } from '../../src/ops/api.js';
-import { SettingsRows } from '../../src/store/settings.js';
+import { SettingsRows } from '../../src/store/settings-rows.js';
 import type { SqlEngine } from '../../src/store/sql.js';
 import { ENGINES, useTempDatabases } from './helpers.js';
 

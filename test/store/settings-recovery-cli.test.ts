@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/store/audit.js';
 import { verifyChain } from '../../src/store/audit-chain.js';
-import { SettingsRows } from '../../src/store/settings.js';
+import { SettingsRows } from '../../src/store/settings-rows.js';
 import type { SqlEngine } from '../../src/store/sql.js';
 import { ENGINES, runCli, useTempDatabases } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PoliciesInForce } from '../../src/ops/api.js';
 import { roleIncludes } from '../../src/ops/types.js';
-import { DEFAULT_SETTINGS } from '../../src/settings.js';
+import { DEFAULT_SETTINGS } from '../../src/settings-schema.js';
 import { COMMANDS, parseCommand } from '../../src/slack/command.js';
 import { commandErrorMessage, helpMessage } from '../../src/slack/views/help.js';
 import { unrouteMessage } from '../../src/slack/views/unroute.js';

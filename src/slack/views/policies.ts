@@ -1,6 +1,6 @@
 // The guardrails in force, in one line each, for help and the Home tab: a person sees the rules before meeting them.
 import { confirmWordsOf, type PoliciesInForce } from '../../ops/api.js';
-import { approvalsChannelOf, type SettingName } from '../../settings.js';
+import { approvalsChannelOf, type SettingName } from '../../settings-schema.js';
 import { mentionChannel } from '../mrkdwn.js';
 
 const PERIOD = { day: 'today', week: 'this week' } as const;

@@ -3,7 +3,13 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { counted } from '../../counts.js';
 import { confirmWordsOf, type SettingsView } from '../../ops/api.js';
-import { APPROVABLE_ACTIONS, type BuyLimit, type Lock, type SettingName, type Settings } from '../../settings.js';
+import {
+  APPROVABLE_ACTIONS,
+  type BuyLimit,
+  type Lock,
+  type SettingName,
+  type Settings,
+} from '../../settings-schema.js';
 import { CALLBACK, SETTINGS } from '../ids.js';
 import { code, escapeMrkdwn, mentionChannel, mentionMember } from '../mrkdwn.js';
 import {

@@ -2,7 +2,7 @@
 // then confirmed through the kinds' one path), the seeding of what the configuration gives, and who holds which role.
 
 import { z } from 'zod';
-import { type Lock, SETTING_NAMES, type SettingName, type Settings, settingsSchema } from '../settings.js';
+import { type Lock, SETTING_NAMES, type SettingName, type Settings, settingsSchema } from '../settings-schema.js';
 import { jsonText } from '../store/columns.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
