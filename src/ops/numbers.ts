@@ -89,13 +89,13 @@ function notForSale(number: string, entries: AvailableNumber[]): Failure {
  * refuses a buy of what it does not sell).
  */
 async function offered(deps: OpsDeps, number: string): Promise<{ capabilities?: string[] } | Failure> {
-  const known = deps.seen.offeredSince(number, Date.now() - OFFERED_FOR_MS);
+  const known = deps.seen.offeredSince(number, deps.now().getTime() - OFFERED_FOR_MS);
   if (known) return { capabilities: known };
   const inRegion = regionOf(number);
   if (!inRegion) return {};
   try {
     const forSale = await forSaleIn(deps.provider, inRegion);
-    deps.seen.remember(forSale.entries);
+    deps.seen.remember(forSale.entries, deps.now().getTime());
     const found = forSale.entries.find((entry) => entry.number === number);
     if (found) return { capabilities: found.capabilities };
     return forSale.complete ? notForSale(number, forSale.entries) : {};

@@ -57,7 +57,7 @@ export async function searchNumbers(deps: OpsDeps, request: SearchRequest): Prom
 /** Without digits, a page of results is a page of the provider's. */
 async function onePage(deps: OpsDeps, request: SearchRequest): Promise<SearchPage> {
   const page = await deps.provider.searchNumbers({ region: request.region, cursor: request.start?.cursor });
-  deps.seen.remember(page.data);
+  deps.seen.remember(page.data, deps.now().getTime());
   return {
     data: page.data,
     next: page.next_cursor ? { cursor: page.next_cursor } : undefined,
@@ -74,7 +74,7 @@ async function scanForDigits(deps: OpsDeps, request: SearchRequest, digits: stri
   let scanned = 0;
   for (let read = 1; ; read++) {
     const page = await deps.provider.searchNumbers({ region: request.region, cursor, limit: MAX_PAGE_SIZE });
-    deps.seen.remember(page.data);
+    deps.seen.remember(page.data, deps.now().getTime());
     scanned += page.data.length;
     const matches = page.data.filter((entry) => entry.number.includes(digits)).slice(skip);
     const room = SEARCH_PAGE_SIZE - data.length;

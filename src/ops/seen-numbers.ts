@@ -12,7 +12,8 @@ export const OFFERED_FOR_MS = 60_000;
 export class SeenNumbers {
   readonly #seen = new Map<string, { capabilities: string[]; at: number }>();
 
-  remember(results: AvailableNumber[], at = Date.now()): void {
+  /** `at`: when the search answered, by the app's clock (ms). */
+  remember(results: AvailableNumber[], at: number): void {
     for (const result of results) {
       this.#seen.delete(result.number);
       this.#seen.set(result.number, { capabilities: result.capabilities, at });

@@ -56,7 +56,7 @@ export type Command =
  * so that the refusal is audited like any other attempt.
  */
 export type Parsed =
-  | { ok: true; command: Command }
+  | { ok: true; command: Command; about?: CommandSpec }
   | {
       ok: false;
       error: string;
@@ -579,7 +579,9 @@ export function parseCommand(text: string): Parsed {
     tokens.slice(spec.words.length).map((token) => token.text),
     rest,
   );
-  return parsed.ok ? parsed : { ...parsed, about: spec, ...(spec.changes ? { attempted: spec.changes } : {}) };
+  return parsed.ok
+    ? { ...parsed, about: spec }
+    : { ...parsed, about: spec, ...(spec.changes ? { attempted: spec.changes } : {}) };
 }
 
 /** The command these words run: the longest matching words win (`agents create` before `agents`). */

@@ -83,7 +83,7 @@ describe('an agent named by its name', () => {
   it('has its history told by `/voice history NAME`, unquoted or quoted, titled with its name and id', async () => {
     for (const text of ['history Berlin Support', 'history "berlin support"']) {
       const shown = shownText(await ask(text));
-      expect(shown).toContain(`History of *Berlin Support* (\`${berlin.id}\`)`);
+      expect(shown).toContain(`*History of* *Berlin Support* (\`${berlin.id}\`)`);
       expect(shown).toContain(number(0));
       expect(shown).toContain(number(1));
       expect(shown).not.toContain('Nothing has happened');

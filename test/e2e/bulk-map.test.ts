@@ -154,7 +154,7 @@ describe('a bulk map', () => {
     const audit = await t.respondedTo((await t.command('audit', OPERATOR)).responseUrlId);
     const lines = readable(blocksOf(audit))
       .split('\n')
-      .filter((line) => line.includes('batch.map') && line.includes(`*${target.name}*`));
+      .filter((line) => line.includes('routed in bulk') && line.includes(`*${target.name}*`));
     expect(lines, `the batch is one line of the audit:\n${lines.join('\n')}`).toHaveLength(1);
     expect(lines[0]).toContain(`${unrouted.length} numbers`);
     expect(lines[0]).toContain(`${unrouted.length} succeeded`);

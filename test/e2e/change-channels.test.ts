@@ -54,7 +54,7 @@ describe.each(SETTINGS_SOURCES)('channels from %s', (settingsFrom) => {
     expect(await answerTo('numbers', OPS_CHANNEL)).not.toContain('Changes are made only in');
     expect(await answerTo('numbers search US', OPS_CHANNEL)).toContain('+1');
     const audit = await answerTo('audit', OPS_CHANNEL);
-    expect(audit).toContain('`access.denied`');
+    expect(audit).toMatch(/attempt to \w+/);
     expect(audit).toContain('`change_channel`');
   });
 

@@ -75,7 +75,9 @@ describe('a re-route walked back by its Undo', () => {
 
   it('heads the history of the number and of the agent as Slack shows them, without stray asterisks', async () => {
     expect(headingOf(await ask(`history ${number()}`))).toBe(`History of ${number()}, newest first`);
-    expect(headingOf(await ask(`history ${agent(1).id}`))).toBe(`History of ${agent(1).id}, newest first`);
+    expect(headingOf(await ask(`history ${agent(1).id}`))).toBe(
+      `History of ${agent(1).name} (${agent(1).id}), newest first`,
+    );
   });
 
   it('lists each change in `/voice audit` in words, the person filtered by as a mention', async () => {

@@ -228,7 +228,7 @@ function scene(kind: Kind, region: string): Scene {
         made: async () => true,
         saysMade: /Routed \*\+\d+\*/,
         saysNot: /was not routed/,
-        params: () => ({ agentId }),
+        params: () => ({ agentId, agentName: 'Crash desk' }),
       };
     case 'delete':
       return {

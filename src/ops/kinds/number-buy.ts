@@ -155,7 +155,7 @@ async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned
     const wanted = request.numbers.filter((number) => !owned.has(number));
     if (!wanted.length) return fail('not_found', 'Every one of those numbers is yours already.');
     const forSale = await forSaleIn(deps.provider, checked.value);
-    deps.seen.remember(forSale.entries);
+    deps.seen.remember(forSale.entries, deps.now().getTime());
     const offered = new Map(forSale.entries.map((entry) => [entry.number, entry]));
     // A number no longer for sale stays in the plan, marked and left out; one the search could not reach is tried.
     const items = wanted.map((number): PlannedItem => {
@@ -173,7 +173,7 @@ async function planBuys(deps: OpsDeps, request: BuyMany): Promise<Result<Planned
     { maxPages: SEARCH_SCAN_PAGES },
   );
   for await (const page of pages) {
-    deps.seen.remember(page);
+    deps.seen.remember(page, deps.now().getTime());
     for (const entry of page) {
       if (found.length === request.count) break;
       const wanted = entry.capabilities.includes('voice') && (!request.digits || entry.number.includes(request.digits));

@@ -86,7 +86,8 @@ const page = {
   awaited: false,
   /**
    * The key of the message that answered the person last: each rewrite of it (an outcome after "Working on it…") is
-   * shown from its first line, where the person is looking.
+   * shown from its first line, where the person is looking. A new message the app posts after it (an agent's creation
+   * answered, then the plan it leads to) takes its place, until the person acts again.
    * @type {number | undefined}
    */
   answer: undefined,
@@ -231,13 +232,14 @@ function drawConversation(messages, channel) {
   let answered = false;
   for (const message of messages) {
     let drawn = page.drawn.get(message.key);
+    const isNew = !drawn;
     if (!drawn || drawn.revision !== message.revision) {
       const item = drawMessage(message, channel);
       if (drawn) drawn.item.replaceWith(item);
       drawn = { revision: message.revision, item };
       page.drawn.set(message.key, drawn);
       added = true;
-      if (page.awaited && message.author.app) {
+      if (message.author.app && (page.awaited || (isNew && page.answer !== undefined))) {
         page.awaited = false;
         page.answer = message.key;
       }

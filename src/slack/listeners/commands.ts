@@ -84,9 +84,15 @@ async function answerCommand(invocation: Invocation, text: string, chosen: Chose
     const message = commandErrorMessage({ error, about: parsed.about });
     return messageSurface(respond, deps.now).show({ kind: 'message', message });
   }
+  // A command the person's role may not run goes to its operation, which refuses it, before any agent is looked up.
+  if (await lacksRole(deps, actor, parsed.about)) return run(invocation, parsed.command);
   const found = await withAgentsFound(deps, actor, parsed.command, { text, chosen });
   if (!found.ok) return deliver(deps, messageSurface(respond, deps.now), actor, found.answer);
   await run(invocation, found.command);
+}
+
+async function lacksRole(deps: SlackDeps, actor: Actor, about: CommandSpec | undefined): Promise<boolean> {
+  return about !== undefined && about.role !== 'viewer' && !roleIncludes(await deps.ops.roleOf(actor), about.role);
 }
 
 /**
