@@ -178,7 +178,10 @@ const hoursOpen = (approval: Approval): number =>
 async function undecidable(deps: OpsDeps, approvalId: string): Promise<Failure> {
   const approval = await deps.store.approvals.get(approvalId);
   if (approval?.state === 'approved' || approval?.state === 'rejected') {
-    return fail('already_used', `That change was already ${approval.state} by ${approval.decidedBy ?? 'someone'}.`);
+    const by = approval.decidedBy;
+    return fail('already_used', `That change was already ${approval.state} by ${by ?? 'someone'}.`, {
+      said: [`That change was already ${approval.state} by `, by ? { member: by } : 'someone', '.'],
+    });
   }
   const hours = approval ? hoursOpen(approval) : undefined;
   return fail(

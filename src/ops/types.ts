@@ -3,6 +3,7 @@ import type { AuditSource } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
 import type { StepOrigin } from '../store/records.js';
 import type { FailureCode } from './failure-codes.js';
+import type { Phrase } from './phrase.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -50,6 +51,8 @@ export interface Failure {
   reason: FailureReason;
   /** A sentence the user can act on, in plain text: it may quote user or provider text, so views show it escaped. */
   message: string;
+  /** The same sentence with the people it names as mentions, for the views that can draw them. */
+  said?: Phrase;
   /** The form field at fault, for inline modal errors. */
   field?: string;
   providerKind?: ProviderErrorKind;

@@ -18,6 +18,7 @@ import {
 } from './views/approvals.js';
 import { resultMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
+import { failureText } from './views/phrase.js';
 import { doneMessage, failureMessage } from './views/results.js';
 
 /** Posts the request for approval; undefined when it was posted, else why not. */
@@ -107,7 +108,8 @@ export async function awaitingAnswer(deps: SlackDeps, request: ApprovalRequest):
   return { kind: 'message', message: approvalNotPostedMessage(waiting, notPosted) };
 }
 
-const failedLine = (by: string, failure: Failure) => `:x: Approved by ${by}, but the change failed: ${failure.message}`;
+const failedLine = (by: string, failure: Failure) =>
+  `:x: Approved by ${by}, but the change failed: ${failureText(failure)}`;
 
 /** Ends the requests nobody decided in time: each message updated, each requester told. */
 export async function expireApprovals(deps: SlackDeps): Promise<void> {

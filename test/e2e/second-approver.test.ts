@@ -173,7 +173,8 @@ describe.each(SETTINGS_SOURCES)('approval rules from %s', (settingsFrom) => {
       outcomeOf(app, first.responseUrlId).then((call) => shownText(call)),
       outcomeOf(app, second.responseUrlId).then((call) => shownText(call)),
     ]);
-    expect(loser).toContain('already approved');
+    // The one who approved is named as Slack shows a person, never as a raw user id.
+    expect(loser).toMatch(/already approved by <@(UOPERATOR2|UADMIN)>\./);
 
     const updated = updates(app);
     expect(updated).toHaveLength(1);

@@ -14,6 +14,12 @@ const rejected = (text: string) => {
   return result.error;
 };
 
+/** The command a text parses to, or undefined for one refused. */
+const commandOf = (text: string) => {
+  const parsed = parseCommand(text);
+  return parsed.ok ? parsed.command : undefined;
+};
+
 describe('every form of /voice', () => {
   it.each([
     ['', { name: 'help' }],
@@ -348,17 +354,8 @@ describe('a language named where the locale goes', () => {
   });
 
   it('leaves a name whose last word names no language, or a quoted name, to the form', () => {
-    expect(parseCommand('agents create Support Germany')).toEqual({
-      ok: true,
-      command: { name: 'agents.create', agentName: 'Support Germany' },
-    });
-    expect(parseCommand('agents create "Support german"')).toEqual({
-      ok: true,
-      command: { name: 'agents.create', agentName: 'Support german' },
-    });
-    expect(parseCommand('agents create german')).toEqual({
-      ok: true,
-      command: { name: 'agents.create', agentName: 'german' },
-    });
+    expect(commandOf('agents create Support Germany')).toEqual({ name: 'agents.create', agentName: 'Support Germany' });
+    expect(commandOf('agents create "Support german"')).toEqual({ name: 'agents.create', agentName: 'Support german' });
+    expect(commandOf('agents create german')).toEqual({ name: 'agents.create', agentName: 'german' });
   });
 });

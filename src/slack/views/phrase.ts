@@ -1,6 +1,6 @@
 // A kind of change's words (ops' phrases) in mrkdwn: what it wrote is escaped, and what it names is drawn as the
 // views draw it everywhere, a number bold, an id as code, an agent by name and id.
-import type { Mention, Phrase } from '../../ops/api.js';
+import type { Failure, Mention, Phrase } from '../../ops/api.js';
 import { bold, code, escapeMrkdwn, mentionChannel, mentionMember } from '../mrkdwn.js';
 import { agentLabel, agentNameOrId } from './text.js';
 
@@ -22,3 +22,7 @@ function mention(part: Mention): string {
 export function mrkdwnOf(phrase: Phrase): string {
   return phrase.map((part) => (typeof part === 'string' ? escapeMrkdwn(part) : mention(part))).join('');
 }
+
+/** A failure's sentence in mrkdwn: with its mentions when it has them, else its plain text escaped. */
+export const failureText = (failure: Failure): string =>
+  failure.said ? mrkdwnOf(failure.said) : escapeMrkdwn(failure.message);

@@ -17,7 +17,7 @@ import { agentCreatedMessage, routeNumbersButton } from './agents.js';
 import { actions, button, context, message, type SlackMessage, section, textMessage } from './blocks.js';
 import { describeChange } from './changes.js';
 import { agentCreatedModal, infoModal } from './modals.js';
-import { mrkdwnOf } from './phrase.js';
+import { failureText, mrkdwnOf } from './phrase.js';
 import { routeBoughtBlock } from './route-bought.js';
 import { agentLabel } from './text.js';
 import { undoButton, undoWithheld } from './undo.js';
@@ -55,7 +55,7 @@ export function doneModal(done: Finished): ModalView {
 }
 
 export function failureMessage(failure: Failure): SlackMessage {
-  const text = `:warning: ${escapeMrkdwn(failure.message)}`;
+  const text = `:warning: ${failureText(failure)}`;
   if (!failure.instead) return textMessage(text);
   return message(text, [section(text), ...insteadBlocks(failure.instead)]);
 }
