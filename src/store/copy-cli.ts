@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ConfigError, parseDatabaseTarget, readEnvironment } from '../config.js';
 import { verifyChain } from './audit-chain.js';
 import { parsedArgs, UsageError } from './cli-args.js';
-import { type Database, DatabaseUnusable, openDatabaseReadOnly } from './db.js';
+import { APP_TABLES, type Database, DatabaseUnusable, openDatabaseReadOnly } from './db.js';
 import { LATEST_VERSION, schemaVersion } from './migrations.js';
 import { openEngine } from './open-store.js';
 import { describeUrl, reasonOf } from './postgres-sql.js';
@@ -97,11 +97,7 @@ interface Table {
 
 /** The app's tables as the file's schema has them: every table but SQLite's own. */
 function tablesOf(db: Database): Table[] {
-  const names = db
-    .prepare<[], { name: string }>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-    )
-    .all();
+  const names = db.prepare<[], { name: string }>(APP_TABLES).all();
   const columnsOf = db.prepare<[string], { name: string; pk: number }>(
     'SELECT name, pk FROM pragma_table_info(?) ORDER BY cid',
   );

@@ -10,6 +10,10 @@ export type Database = Sqlite.Database;
 
 export const IN_MEMORY = ':memory:';
 
+/** The app's tables in a SQLite file, by name: every table but SQLite's own. */
+export const APP_TABLES =
+  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+
 /** The app's database cannot serve it; the message names the path and what to do. */
 export class DatabaseUnusable extends Error {
   override readonly name = 'DatabaseUnusable';
