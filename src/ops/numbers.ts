@@ -94,7 +94,7 @@ async function offered(deps: OpsDeps, number: string): Promise<{ capabilities?: 
   const inRegion = regionOf(number);
   if (!inRegion) return {};
   try {
-    const forSale = await forSaleIn(deps.provider, inRegion);
+    const forSale = await forSaleIn(deps.provider, inRegion, number);
     deps.seen.remember(forSale.entries, deps.now().getTime());
     const found = forSale.entries.find((entry) => entry.number === number);
     if (found) return { capabilities: found.capabilities };

@@ -95,7 +95,7 @@ export interface ForSale {
   complete: boolean;
 }
 
-export async function forSaleIn(provider: ProviderClient, region: string): Promise<ForSale> {
+export async function forSaleIn(provider: ProviderClient, region: string, wanted?: string): Promise<ForSale> {
   const entries: AvailableNumber[] = [];
   let pages = 0;
   for await (const page of provider.searchNumberPages(
@@ -104,13 +104,15 @@ export async function forSaleIn(provider: ProviderClient, region: string): Promi
   )) {
     entries.push(...page);
     pages += 1;
+    // The number wanted is for sale: the pages after it are not needed to say so.
+    if (wanted !== undefined && page.some((entry) => entry.number === wanted)) return { entries, complete: false };
   }
   // The last page read may not have been the provider's last: only fewer pages than the bound prove the end.
   return { entries, complete: pages < SEARCH_SCAN_PAGES };
 }
 
 /** Numbers offered in place of one that is not for sale. */
-export const NEAREST_SHOWN = 3;
+const NEAREST_SHOWN = 3;
 
 /**
  * The voice numbers for sale nearest `number`: those sharing the longest prefix with it first, then the closest in

@@ -77,11 +77,13 @@ async function refusedPurchase(provider: ProviderClient, number: string, failure
     );
   }
   const inRegion = regionOf(number);
-  const forSale = inRegion ? await forSaleIn(provider, inRegion).catch(() => undefined) : undefined;
+  const forSale = inRegion ? await forSaleIn(provider, inRegion, number).catch(() => undefined) : undefined;
+  // Sold elsewhere only when its whole region was read without it: else the provider's own word stands.
+  if (!forSale?.complete || forSale.entries.some((entry) => entry.number === number)) return failure;
   return fail('conflict', `${number} was sold to someone else after you asked; nothing was bought.`, {
     ...extra,
     code: 'sold_elsewhere',
-    instead: forSale ? nearestForSale(number, forSale.entries) : [],
+    instead: nearestForSale(number, forSale.entries),
   });
 }
 
