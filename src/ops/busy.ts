@@ -6,10 +6,10 @@ import { type Failure, fail } from './types.js';
 
 const MINUTE_MS = 60_000;
 
-/** What holds it: "releasing, by Ada Admin since 17:02 UTC, 3 minutes". */
+/** What holds it: "releasing, by @Ada since 17:02 UTC, 3 minutes". */
 interface Holding {
   doing: string;
-  by: string;
+  by: { userId: string; userName?: string };
   since: Date;
 }
 
@@ -17,22 +17,26 @@ interface Holding {
 export async function busyWith(deps: OpsDeps, keys: readonly string[], what: string): Promise<Failure> {
   const holder = await deps.locks.holderOf(keys);
   const holding = holder === undefined ? undefined : await holdingOf(deps, holder);
-  const why = holding
-    ? ` (${holding.doing}, by ${holding.by} since ${clockTime(holding.since)} UTC, ${forHowLong(deps.now(), holding.since)})`
-    : '';
-  return fail('busy', `Another change to ${what} is in progress${why}. Wait for it to finish, then look again.`);
+  const opening = `Another change to ${what} is in progress`;
+  const closing = '. Wait for it to finish, then look again.';
+  if (!holding) return fail('busy', `${opening}${closing}`);
+  const since = `since ${clockTime(holding.since)} UTC, ${forHowLong(deps.now(), holding.since)})`;
+  const by = holding.by.userName ?? holding.by.userId;
+  return fail('busy', `${opening} (${holding.doing}, by ${by} ${since}${closing}`, {
+    said: [`${opening} (${holding.doing}, by `, { member: holding.by.userId }, ` ${since}${closing}`],
+  });
 }
 
 async function holdingOf(deps: OpsDeps, holder: string): Promise<Holding | undefined> {
   const intent = await deps.store.intents.get(holder);
   if (intent) {
     const doing = kindOf(intent.change).confirm?.gerund ?? intent.action;
-    return { doing, by: intent.actor.userName ?? intent.actor.userId, since: new Date(intent.openedAt) };
+    return { doing, by: intent.actor, since: new Date(intent.openedAt) };
   }
   const batch = await deps.store.batches.get(holder);
   if (!batch) return undefined;
   const doing = `applying a plan of ${batch.total} ${batch.total === 1 ? 'change' : 'changes'}`;
-  return { doing, by: batch.actor.userName ?? batch.actor.userId, since: new Date(batch.updatedAt) };
+  return { doing, by: batch.actor, since: new Date(batch.updatedAt) };
 }
 
 /** `17:02`: a change holds its locks for minutes at most, so the day goes without saying. */

@@ -353,7 +353,7 @@ describe('the numbers of a batch under way', () => {
     expect(shownText(refused)).toContain(`Another change to ${waiting} is in progress`);
     // It names the batch it waits on, who applies it and since when.
     expect(shownText(refused)).toMatch(
-      /in progress \(applying a plan of \d+ changes, by uoperator since .+ UTC, under a minute\)/,
+      /in progress \(applying a plan of \d+ changes, by <@UOPERATOR> since .+ UTC, under a minute\)/,
     );
     expect(mapRequests(), 'the single change reached no provider').toBe(before);
 
@@ -362,7 +362,7 @@ describe('the numbers of a batch under way', () => {
     const nextBatch = onlyButton(blocksOf(next), ACTION.confirmBatch);
     const busy = await outcomeOf(t, (await press(t, OPERATOR, ACTION.confirmBatch, nextBatch)).responseUrlId);
     expect(shownText(busy)).toMatch(
-      /or one of these numbers is in progress \(applying a plan of \d+ changes, by uoperator/,
+      /or one of these numbers is in progress \(applying a plan of \d+ changes, by <@UOPERATOR>/,
     );
     expect((await auditRows(t)).filter((row) => row.correlation_id === nextBatch).map((row) => row.outcome)).toEqual([
       'requested',

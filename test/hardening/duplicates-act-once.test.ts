@@ -200,9 +200,9 @@ describe('two people, one number', () => {
     ]);
     // The refusal names the change it waits on: what it does, who confirmed it, since when.
     const refused = shown.findIndex((text) => text.includes('is in progress'));
-    const holder = refused === 0 ? 'uadmin' : 'uoperator';
+    const holder = refused === 0 ? ADMIN : OPERATOR;
     expect(shown[refused]).toMatch(
-      new RegExp(`in progress \\(buying, by ${holder} since \\d\\d:\\d\\d UTC, under a minute\\)\\.`),
+      new RegExp(`in progress \\(buying, by <@${holder}> since \\d\\d:\\d\\d UTC, under a minute\\)\\.`),
     );
     expect(t.sandbox.requestCount('buyNumber') - buys).toBe(1);
     expect((await sandboxNumbers(t)).filter((entry) => entry.number === number)).toHaveLength(1);
