@@ -19,7 +19,7 @@ export interface AgentChoice {
 /** What a reference needs of an agent: its id and its name. */
 type Named = Pick<Agent, 'id' | 'name'>;
 
-export type AgentMatch<A extends Named = Agent> =
+type AgentMatch<A extends Named = Agent> =
   | { found: 'one'; agent: A }
   | { found: 'several'; agents: A[] }
   | { found: 'none'; closest: string[] };

@@ -19,7 +19,7 @@ interface Reference {
    * A filter's agent that none is is answered here, rather than with an empty list.
    */
   answeredByOperation?: boolean;
-  /** The change the command asks for, audited when the agent of its filter cannot be found. */
+  /** The change the command asks for, audited when its agent cannot be found (or the agents cannot be read). */
   change?: string;
 }
 
@@ -36,15 +36,29 @@ function filterReference(
 function referencesOf(command: Command): Reference[] {
   switch (command.name) {
     case 'agents.delete':
-      return [{ agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true }];
+      return [
+        {
+          agent: command.agent,
+          with: (agent) => ({ ...command, agent }),
+          answeredByOperation: true,
+          change: KIND.deleteAgent,
+        },
+      ];
     case 'map':
       return command.agent === undefined
         ? []
-        : [{ agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true }];
+        : [
+            {
+              agent: command.agent,
+              with: (agent) => ({ ...command, agent }),
+              answeredByOperation: true,
+              change: KIND.map,
+            },
+          ];
     case 'map.bulk':
       return [
         ...filterReference(command.filter, (filter) => ({ ...command, filter }), KIND.map),
-        { agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true },
+        { agent: command.agent, with: (agent) => ({ ...command, agent }), answeredByOperation: true, change: KIND.map },
       ];
     case 'numbers.list':
       return filterReference(command.filter, (filter) => ({ ...command, filter }));
@@ -68,6 +82,9 @@ function referencesOf(command: Command): Reference[] {
       return [];
   }
 }
+
+/** Whether the command names an agent, by id or by name. */
+export const namesAgents = (command: Command): boolean => referencesOf(command).length > 0;
 
 /** What a Choose button carries: the command as typed, and the agents chosen so far, by their place in it. */
 const chosenAgents = z.object({ text: z.string(), chosen: z.record(z.string(), z.string()) });

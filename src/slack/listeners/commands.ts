@@ -1,6 +1,6 @@
 import type { SlashCommand } from '@slack/bolt';
 import { type Actor, KIND, type Role, roleIncludes } from '../../ops/api.js';
-import { type ChosenAgents, decodeChosenAgents, withAgentsFound } from '../agent-references.js';
+import { type ChosenAgents, decodeChosenAgents, namesAgents, withAgentsFound } from '../agent-references.js';
 import { answerInAck } from '../answer-in-ack.js';
 import { COMMANDS, type Command, type CommandSpec, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
@@ -84,8 +84,10 @@ async function answerCommand(invocation: Invocation, text: string, chosen: Chose
     const message = commandErrorMessage({ error, about: parsed.about });
     return messageSurface(respond, deps.now).show({ kind: 'message', message });
   }
-  // A command the person's role may not run goes to its operation, which refuses it, before any agent is looked up.
-  if (await lacksRole(deps, actor, parsed.about)) return run(invocation, parsed.command);
+  // A command that names no agent runs at once; one the person's role may not run goes to its operation, which
+  // refuses it, before any agent is looked up.
+  if (!namesAgents(parsed.command) || (await lacksRole(deps, actor, parsed.about)))
+    return run(invocation, parsed.command);
   const found = await withAgentsFound(deps, actor, parsed.command, { text, chosen });
   if (!found.ok) return deliver(deps, messageSurface(respond, deps.now), actor, found.answer);
   await run(invocation, found.command);
