@@ -197,7 +197,7 @@ export interface BatchesRepo {
   underWay(): Promise<Batch[]>;
 }
 
-/** Roles, guardrails and channels as admins set them in Slack (see settings.ts). */
+/** Roles, guardrails and channels as admins set them in Slack (see settings-rows.ts). */
 export interface SettingsRepo {
   /** The number every change of the settings moves on: one read tells a replica whether to read them again. */
   version(): Promise<number>;
