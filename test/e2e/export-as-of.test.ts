@@ -141,6 +141,7 @@ describe('/voice export as of TIME', () => {
       ['2031-03-10T11:30:00+01:00', '2031-03-10 10:30 UTC', shownThen[1]],
       ['today 11:30', '2031-03-10 11:30 UTC', shownThen[2]],
       ['30 minutes ago', '2031-03-10 12:30', shownThen[3]],
+      ['10 min ago', '2031-03-10 12:50', shownThen[3]],
     ];
     for (const [time, said, then] of moments) {
       const answer = await reply(`export as of ${time}`);
