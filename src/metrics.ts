@@ -20,7 +20,7 @@ export interface CallEnded {
 /** What the rest of the app reports; prom-client stays behind it. */
 export interface Metrics {
   command(name: string): void;
-  auditStep(action: string, outcome: string): void;
+  auditRow(action: string, outcome: string): void;
   providerCall(call: CallEnded & { method: string; endpoint: string }): void;
   slackCall(call: CallEnded & { method: string }): void;
   storeTransaction(seconds: number): void;
@@ -55,7 +55,7 @@ const STORE_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5];
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
   readonly #commands;
-  readonly #auditSteps;
+  readonly #auditRows;
   readonly #providerSeconds;
   readonly #providerFailures;
   readonly #slackSeconds;
@@ -89,7 +89,7 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['command'],
       registers,
     });
-    this.#auditSteps = new Counter({
+    this.#auditRows = new Counter({
       name: 'voice_ops_audit_steps_total',
       help: 'Audit rows written, by action and outcome (requested, confirmed, succeeded, failed, denied, ...)',
       labelNames: ['action', 'outcome'],
@@ -260,8 +260,8 @@ export class PrometheusMetrics implements Metrics {
     this.#commands.inc({ command: name });
   }
 
-  auditStep(action: string, outcome: string): void {
-    this.#auditSteps.inc({ action, outcome });
+  auditRow(action: string, outcome: string): void {
+    this.#auditRows.inc({ action, outcome });
   }
 
   providerCall({ method, endpoint, seconds, error }: CallEnded & { method: string; endpoint: string }): void {

@@ -5,14 +5,15 @@ import { z } from 'zod';
 import { type Lock, SETTING_NAMES, type SettingName, type Settings, settingsSchema } from '../settings-schema.js';
 import { jsonText } from '../store/columns.js';
 import { requestConfirmation } from './ask-confirmation.js';
+import { newCorrelationId, record } from './audit-rows.js';
 import type { ConfirmationPrompt } from './changes.js';
-import { atomically, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { KIND } from './kinds/index.js';
 import { SETTINGS_TARGET } from './kinds/settings-change.js';
 import { mayRequest } from './policies.js';
 import { refuseSettingsChange } from './settings-checks.js';
 import type { SettingChange } from './settings-words.js';
+import { atomically } from './transactions.js';
 import { type Actor, fail, type Result } from './types.js';
 
 /** The settings in force, and those the configuration locks with where each is given. */

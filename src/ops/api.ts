@@ -267,6 +267,7 @@ export type { Finished, Verified } from './work.js';
 
 export { AccessControl, MEMBERSHIP_TTL_MS } from './access.js';
 export { seedSettings } from './admin-settings.js';
+export { newCorrelationId, record } from './audit-rows.js';
 export {
   abandonedBatches,
   announceSettled,
@@ -274,7 +275,6 @@ export {
   type SettledBatch,
   settledBatch,
 } from './batches.js';
-export { atomically, newCorrelationId, record } from './context.js';
 export type { OpsDeps } from './deps.js';
 export { auditParamsOf, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
@@ -286,3 +286,4 @@ export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './
 export { SeenNumbers } from './seen-numbers.js';
 export { SettingsInForce } from './settings-in-force.js';
 export { settleSteps } from './steps.js';
+export { atomically } from './transactions.js';

@@ -4,12 +4,13 @@ import type { Approval } from '../store/approvals.js';
 import type { AuditAction } from '../store/audit.js';
 import type { ItemCounts } from '../store/batches.js';
 import type { ApprovableChange, BatchApproval } from '../store/records.js';
+import { record } from './audit-rows.js';
 import { batchAction } from './bulk-plans.js';
 import { carryOutClaimed, type Done, openIntent } from './carry-out.js';
-import { atomically, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
 import { buyLimitsApply, mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
+import { atomically } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 
 /** Whether the approval is of a bulk plan as a whole. */

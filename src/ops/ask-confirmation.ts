@@ -2,8 +2,8 @@
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
 import type { Settings } from '../settings-schema.js';
 import type { Confirmation } from '../store/confirmations.js';
+import { record } from './audit-rows.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { changeKind, isKind, targetOf } from './kinds/index.js';
 import { mayRequest, typedConfirmation } from './policies.js';

@@ -5,12 +5,12 @@ import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
 import type { BatchAnnouncement } from './announcements.js';
 import { type ApprovalRequest, awaitApproval, type BatchDecisions, recordAwaiting } from './approvals.js';
+import { deny, newCorrelationId, record } from './audit-rows.js';
 import type { AccountRead, Planned } from './bulk-items.js';
 import { batchAction, planItems, requestFor, samePlan } from './bulk-plans.js';
 import { busyWith } from './busy.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { itemCorrelationId, type PendingChange } from './changes.js';
-import { atomically, bothEnded, deny, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import {
   bulkFormOf,
@@ -28,6 +28,7 @@ import { type Held, runsAnywhere } from './locks.js';
 import { announcementsChannel } from './notify.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
+import { atomically, bothEnded } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Work } from './work.js';

@@ -1,13 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { record } from './audit-rows.js';
 import { busyWith } from './busy.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
-import { atomically, bothEnded, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
 import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
+import { atomically, bothEnded } from './transactions.js';
 import type { Actor, Failure, Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
@@ -83,7 +84,7 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
   await atomically(deps, async (deps) => {
     const closed = await deps.store.intents.close(correlationId, 'failed');
     if (closed)
-      await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'failed', error: failure });
+      await record(deps, actor, requestIdOf(correlationId), { ...entryOf(work), outcome: 'failed', error: failure });
   });
   return failure;
 }
@@ -128,18 +129,18 @@ export async function carryOutHeld(
       deps.store.audit.takeChainEnd();
       const [closed] = await bothEnded(closing, settling);
       if (closed && result.ok) await result.keep?.(deps);
-      const step = stepOf(work);
+      const entry = entryOf(work);
       if (!closed) {
         const refused = result.ok ? 'succeeded' : 'failed';
-        return refuseSecondOutcome(deps, actor, correlationId, { ...step, refused });
+        return refuseSecondOutcome(deps, actor, correlationId, { ...entry, refused });
       }
       await record(
         deps,
         actor,
         requestIdOf(correlationId),
         result.ok
-          ? { ...step, target: subjectOf(result.change), outcome: 'succeeded' }
-          : { ...step, outcome: 'failed', error: result },
+          ? { ...entry, target: subjectOf(result.change), outcome: 'succeeded' }
+          : { ...entry, outcome: 'failed', error: result },
       );
       // A batch's `settle` starts its next item, which cannot run twice; a single change's close can be replayed.
       return undefined;
@@ -196,7 +197,7 @@ async function beingSettled(
       // meanwhile (this process paused past its leases, or taken for dead) keeps that outcome, and nothing follows it.
       const settled = (await deps.store.intents.get(correlationId))?.outcome;
       if (settled === undefined) {
-        await record(deps, actor, requestIdOf(correlationId), { ...stepOf(work), outcome: 'unknown', error: failure });
+        await record(deps, actor, requestIdOf(correlationId), { ...entryOf(work), outcome: 'unknown', error: failure });
       }
       return settled;
     },
@@ -217,4 +218,5 @@ const BEING_SETTLED =
   'It is being settled: Voice Ops checks with the provider again once it can no longer be working on it, and tells ' +
   'you what became of it.';
 
-const stepOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });
+/** The audit entry of a change's work, before its outcome. */
+const entryOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

@@ -5,12 +5,13 @@ import type { ClaimResult, Confirmation } from '../store/confirmations.js';
 import type { Intent } from '../store/intents.js';
 import { type AwaitingApproval, awaitApproval, recordAwaiting } from './approvals.js';
 import { promptOf } from './ask-confirmation.js';
+import { deny, record } from './audit-rows.js';
 import { carryOutClaimed, type Done, openIntent } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
-import { atomically, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, workFor } from './kinds/index.js';
 import { buyLimitsApply, mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
+import { atomically } from './transactions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { recordUndoStep, undoesOf } from './undo-trail.js';
 

@@ -10,6 +10,7 @@ import type { PoliciesInForce, VoiceOps } from './api.js';
 import { approvalPosted, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { requestChange } from './ask-confirmation.js';
 import { type AuditRequest, auditPage } from './audit.js';
+import { attempt, newCorrelationId, record } from './audit-rows.js';
 import {
   applyBatch,
   batchDecisions,
@@ -25,7 +26,6 @@ import { findAgents, showNumber } from './cards.js';
 import type { Done } from './carry-out.js';
 import type { PendingChange } from './changes.js';
 import { cancel, checkTyped, confirm, pendingPrompt } from './confirmations.js';
-import { attempt, newCorrelationId, record, roleOf } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { history } from './history.js';
 import { KIND, type Kind, subjectOf } from './kinds/index.js';
@@ -36,7 +36,7 @@ import type { NumberFilter } from './number-filter.js';
 import { listNumbers, requestBuy, requestRelease } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
-import { buyUsage, mayRequest } from './policies.js';
+import { buyUsage, mayRequest, roleOf } from './policies.js';
 import { mapNumber } from './routing.js';
 import { exportRoutingAsOf, routingChangesSince } from './routing-as-of.js';
 import { type CheckedText, checkRoutingText, exportRouting, planCheckedText } from './routing-plans.js';

@@ -1,7 +1,7 @@
 // Announcing a change once its requester has the answer, and auditing an announcement that could not be posted.
 import { AnnouncementFailed, type ChannelNow } from './announcements.js';
+import { record } from './audit-rows.js';
 import type { Done } from './carry-out.js';
-import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { subjectOf } from './kinds/index.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';

@@ -1,14 +1,24 @@
-// The one place that answers "may this change go ahead, and what must happen first": the request step asks before
-// any confirmation, the confirmation step asks again before its claim, and the buy limit is checked a last time
-// inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
+// The one place that answers "may this change go ahead, and what must happen first", and which role a person holds:
+// a request asks before any confirmation, its confirmation asks again before its claim, and the buy limit is checked
+// a last time inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
 
 import { counted } from '../counts.js';
 import { type BuyLimit, buyLimitText, type SettingName, type Settings } from '../settings-schema.js';
+import type { Person, RoleLists } from './access.js';
+import { type Attempt, deny, record } from './audit-rows.js';
 import type { PendingChange } from './changes.js';
-import { type Attempt, authorize, deny, record } from './context.js';
 import type { OpsDeps } from './deps.js';
-import { changeKind, confirmWordsOf, type Kind, kindOf, neededRole, spendingKinds, targetOf } from './kinds/index.js';
-import { type Actor, type Failure, fail } from './types.js';
+import {
+  changeKind,
+  confirmWordsOf,
+  isKind,
+  type Kind,
+  kindOf,
+  neededRole,
+  spendingKinds,
+  targetOf,
+} from './kinds/index.js';
+import { type Actor, type Failure, fail, type Role, roleIncludes } from './types.js';
 
 /** Who can change a rule, as a refusal ends: whoever runs Voice Ops where it is locked, else the admins in Slack. */
 export function whoChanges(deps: OpsDeps, name: SettingName): string {
@@ -18,10 +28,47 @@ export function whoChanges(deps: OpsDeps, name: SettingName): string {
     : 'An admin can change it with /voice settings.';
 }
 
+/** The role a person holds now, through the settings' lists and their user groups. */
+export async function roleOf(deps: OpsDeps, person: Person): Promise<Role> {
+  return deps.access.roleOf(person, await deps.settings.current());
+}
+
+/**
+ * Checks the actor's role; a denial is audited and says what an admin can do about it, and why a user group did not
+ * count (the person is a guest, or Slack would not let the app read it).
+ */
+async function authorize(
+  deps: OpsDeps,
+  actor: Actor,
+  needed: Role,
+  attempt: Attempt,
+  settings: RoleLists,
+): Promise<Failure | undefined> {
+  const grant = await deps.access.grantOf(actor, settings);
+  if (roleIncludes(grant.role, needed)) return undefined;
+  const list = grantingList(deps, needed);
+  const words = `You need the ${needed} role to ${isKind(attempt.action) ? changeKind(attempt.action).permits : attempt.action}.`;
+  const remedy = grant.cappedAsGuest
+    ? `You are a guest in Slack, and guests get no role through a user group: ${list.who} can add your own user id ` +
+      `(${actor.userId}) to ${list.where}.`
+    : `${list.who} can add your user id (${actor.userId}) or one of your user groups to ${list.where}.`;
+  const unreadable = grant.unreadable ? ` Your user groups could not be checked: ${grant.unreadable}` : '';
+  const failure = fail('denied', `${words} ${remedy}${unreadable}`);
+  return deny(deps, actor, attempt, failure, { needed, ...(grant.cappedAsGuest ? { reason: 'guest' } : {}) });
+}
+
+/** Where a role is granted, as a denial says it: the list a lock names, or the settings an admin changes in Slack. */
+function grantingList(deps: OpsDeps, role: Role): { who: string; where: string } {
+  const name = role === 'admin' ? 'admins' : 'operators';
+  const lock = deps.settings.lockedBy(name);
+  if (lock) return { who: 'Whoever runs Voice Ops', where: `${lock.key} in ${lock.where}` };
+  return { who: 'An admin', where: `the ${name} in /voice settings` };
+}
+
 /** A rule's key where it is locked (`VOICE_CHANGE_CHANNELS`), to name it beside what it says; nothing in Slack. */
 const lockKey = (deps: OpsDeps, name: SettingName): string | undefined => deps.settings.lockedBy(name)?.key;
 
-/** The request step: the role its kind needs, the channel, and for a buy the spending limits. */
+/** At the request: the role its kind needs, the channel, and for a buy the spending limits. */
 export async function mayRequest(
   deps: OpsDeps,
   actor: Actor,
@@ -35,7 +82,7 @@ export async function mayRequest(
   );
 }
 
-/** The confirmation step, before the claim: the role may be gone since, and the click may come from elsewhere. */
+/** At the confirmation, before the claim: the role may be gone since, and the click may come from elsewhere. */
 export async function mayConfirm(
   deps: OpsDeps,
   settings: Settings,

@@ -1,9 +1,9 @@
 import { phoneNumber, resourceId } from '../provider/schemas.js';
 import { oneAgentIn } from './agent-names.js';
 import { requestConfirmation } from './ask-confirmation.js';
+import { record } from './audit-rows.js';
 import { carryOut, type Done } from './carry-out.js';
 import type { ConfirmationPrompt } from './changes.js';
-import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND, workFor } from './kinds/index.js';

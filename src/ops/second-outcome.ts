@@ -4,8 +4,8 @@
 // or the reverse), that is refused in the open: an audit row says which outcome stands and which was refused, a
 // metric counts it, and an error line is logged, so that someone checks the provider.
 import type { IntentOutcome } from '../store/intents.js';
+import { record } from './audit-rows.js';
 import { requestIdOf } from './changes.js';
-import { record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { type Actor, type Failure, fail } from './types.js';
 

@@ -5,13 +5,14 @@
 import type { Batch } from '../store/batches.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from '../store/confirmations.js';
 import type { StepRecord, StepStart } from '../store/workflow-steps.js';
+import { newCorrelationId, record } from './audit-rows.js';
 import { type PlanResult, planBatch } from './batches.js';
 import { type BulkRequest, batchAction } from './bulk-plans.js';
-import { atomically, newCorrelationId, record } from './context.js';
 import type { OpsDeps } from './deps.js';
 import { KIND, numberOf } from './kinds/index.js';
 import { ASK_EXPIRED, expireAsk } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
+import { atomically } from './transactions.js';
 import type { Actor } from './types.js';
 
 export type { StepStart };

@@ -4,7 +4,7 @@
 // by hand, which change it walked back, and whether that change was undone already.
 import type { AuditOutcome } from '../store/audit.js';
 import type { StoredChange } from '../store/records.js';
-import { record } from './context.js';
+import { record } from './audit-rows.js';
 import type { OpsDeps } from './deps.js';
 import type { Actor, Failure } from './types.js';
 

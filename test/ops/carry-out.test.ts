@@ -4,8 +4,8 @@
 // change whose resources another holds is refused at once.
 import { expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
+import { newCorrelationId } from '../../src/ops/audit-rows.js';
 import { carryOut, carryOutClaimed, openIntent } from '../../src/ops/carry-out.js';
-import { newCorrelationId } from '../../src/ops/context.js';
 import { workFor } from '../../src/ops/kinds/index.js';
 import { type OpsBed, received, useOpsDeps } from '../harness/ops-deps.js';
 

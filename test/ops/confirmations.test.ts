@@ -3,8 +3,8 @@
 import { expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
 import { requestConfirmation } from '../../src/ops/ask-confirmation.js';
+import { newCorrelationId } from '../../src/ops/audit-rows.js';
 import { cancel, confirm, pendingPrompt } from '../../src/ops/confirmations.js';
-import { newCorrelationId } from '../../src/ops/context.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from '../../src/store/confirmations.js';
 import { type OpsBed, received, useOpsDeps } from '../harness/ops-deps.js';
 

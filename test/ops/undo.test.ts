@@ -3,8 +3,8 @@
 // and for whom.
 import { expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
+import { newCorrelationId } from '../../src/ops/audit-rows.js';
 import { carryOut } from '../../src/ops/carry-out.js';
-import { newCorrelationId } from '../../src/ops/context.js';
 import { workFor } from '../../src/ops/kinds/index.js';
 import { undo } from '../../src/ops/undo.js';
 import { UNDO_ACTION } from '../../src/ops/undo-trail.js';

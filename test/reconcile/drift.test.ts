@@ -3,8 +3,8 @@
 // how it is named and audited, the routing records it drops, and what is not taken for a change made outside.
 import { expect, it } from 'vitest';
 import { type Actor, ROUTE_DROPPED } from '../../src/ops/api.js';
+import { newCorrelationId } from '../../src/ops/audit-rows.js';
 import { carryOut, openIntent } from '../../src/ops/carry-out.js';
-import { newCorrelationId } from '../../src/ops/context.js';
 import { workFor } from '../../src/ops/kinds/index.js';
 import { detectDrift } from '../../src/reconcile/drift.js';
 import type { StoredChange } from '../../src/store/records.js';
