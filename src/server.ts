@@ -12,14 +12,13 @@ import {
   AccessControl,
   accountLists,
   MEMBERSHIP_TTL_MS,
+  operationsOn,
   ResourceLocks,
   SeenNumbers,
   SettingsInForce,
   seedSettings,
   type VoiceOps,
 } from './ops/api.js';
-// The composition root alone builds the operations from their implementation.
-import { createOps } from './ops/index.js';
 import { ProviderClient, ProviderError, type ProviderErrorKind } from './provider/index.js';
 import { BackgroundLease } from './reconcile/background-lease.js';
 import { PeerWatch } from './reconcile/peers.js';
@@ -217,7 +216,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   // What the configuration gives is in the store before the first request, so that every replica reads the same.
   await seedSettings(opsDeps);
   await settings.current();
-  const ops = createOps(opsDeps);
+  const ops = operationsOn(opsDeps);
   const lease = new BackgroundLease(store.liveness, store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
     intervalS: config.reconcileIntervalS,
@@ -238,7 +237,8 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   app.use(({ body, next }) => inFlight.run(() => describeDelivery(body), next));
   const slackDeps = {
     ops,
-    opsFor: (delivery: DeliveryScope) => createOps({ ...opsDeps, delivery, settings: settings.forDelivery(delivery) }),
+    opsFor: (delivery: DeliveryScope) =>
+      operationsOn({ ...opsDeps, delivery, settings: settings.forDelivery(delivery) }),
     slack,
     people,
     homePositions: new Map(),

@@ -9,7 +9,7 @@ import type { ConfirmationPrompt } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import type { Create } from './kinds/agent-create.js';
-import { changeKind, KIND } from './kinds/index.js';
+import { changeKind, KIND, subjectOf } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
@@ -99,6 +99,16 @@ export async function createAgent(
 }
 
 /** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
+/** Audits an agent token that no private route could show its creator: nobody has it now. */
+export function recordUndeliveredToken(deps: OpsDeps, actor: Actor, done: Done, why: string): Promise<void> {
+  return record(deps, actor, done.correlationId, {
+    action: 'agent.token',
+    outcome: 'failed',
+    target: subjectOf(done.change),
+    error: fail('undelivered', `The agent token reached no one: ${why}`),
+  });
+}
+
 export interface AgentInUse {
   agent: { id: string; name: string };
   /** The first of its numbers, for a Map button each. */

@@ -3,7 +3,7 @@
 // a last time inside the claim's own transaction. Every refusal is audited and names the rule and who can change it.
 
 import { counted } from '../counts.js';
-import { type BuyLimit, buyLimitText, type SettingName, type Settings } from '../settings-schema.js';
+import { type BuyLimit, buyLimitText, type Lock, type SettingName, type Settings } from '../settings-schema.js';
 import type { Person, RoleLists } from './access.js';
 import { type Attempt, deny, record } from './audit-rows.js';
 import type { PendingChange } from './changes.js';
@@ -218,8 +218,22 @@ export interface BuyUsage {
   window: { from: Date; until: Date };
 }
 
+/** The guardrails in force for one person, with how much of each buy limit is used. */
+export interface PoliciesInForce {
+  policy: Settings;
+  /** The settings locked by the environment or the policy file, and where each is given. */
+  locks: Partial<Record<SettingName, Lock>>;
+  buying: BuyUsage[];
+}
+
+/** The guardrails in force for this person, for help and Home. */
+export async function policiesInForce(deps: OpsDeps, userId: string): Promise<PoliciesInForce> {
+  const settings = await deps.settings.current();
+  return { policy: settings, locks: deps.settings.given.lockedBy, buying: await buyUsage(deps, settings, userId) };
+}
+
 /** The buy limits in force and how much of each is used now: the workspace's, then the person's. */
-export async function buyUsage(deps: OpsDeps, settings: Settings, userId: string): Promise<BuyUsage[]> {
+async function buyUsage(deps: OpsDeps, settings: Settings, userId: string): Promise<BuyUsage[]> {
   const { buyLimit, buyLimitPerUser } = settings;
   const usage: BuyUsage[] = [];
   if (buyLimit) usage.push(await usageOf(deps, 'buyLimit', buyLimit));

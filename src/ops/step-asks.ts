@@ -35,15 +35,14 @@ export async function askToCreateAgent(
   actor: Actor,
   executionId: string,
   input: AgentInput,
+  correlationId: string,
 ): Promise<Result<object>> {
-  return attempt(deps, actor, { action: KIND.createAgent }, async (correlationId) => {
-    await deps.store.steps.link(executionId, correlationId);
-    const checked = await agentRequestChecked(deps, actor, input, correlationId);
-    if (!checked.ok) return checked;
-    const params = { ...checked.value, askedOf: actor.userId };
-    await record(deps, actor, correlationId, { action: KIND.createAgent, outcome: 'requested', params });
-    return { ok: true };
-  });
+  await deps.store.steps.link(executionId, correlationId);
+  const checked = await agentRequestChecked(deps, actor, input, correlationId);
+  if (!checked.ok) return checked;
+  const params = { ...checked.value, askedOf: actor.userId };
+  await record(deps, actor, correlationId, { action: KIND.createAgent, outcome: 'requested', params });
+  return { ok: true };
 }
 
 /** The ask a step waits on, while it waits: what it asks for, of whom, and as which step (who ran it, where). */

@@ -1,19 +1,23 @@
 // Workflow Builder steps, as the operations see them: another way to ask for the same changes. A step's execution is
 // claimed once (a retried delivery, on any replica, finds it taken), tied to the change it starts before that change
 // exists, and ended in Slack once the change has ended, whoever ended it: its requester's Confirm or Cancel, a second
-// approver, an expiry, or the reconciler after a crash. The step's end is written only after Slack took it.
+// approver, an expiry, or the reconciler after a crash. This file alone decides when: the operations that may end a
+// step's change go through it. The step's end is written only after Slack took it.
 import type { Batch } from '../store/batches.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from '../store/confirmations.js';
 import type { StepRecord, StepStart } from '../store/workflow-steps.js';
+import { createAgent } from './agents.js';
+import { type ApprovalRequest, type Decision, decide, expireApprovals, type OnBatchProgress } from './approvals.js';
 import { newCorrelationId, record } from './audit-rows.js';
-import { type PlanResult, planBatch } from './batches.js';
+import { type ApplyResult, applyBatch, batchDecisions, cancelPlan, type PlanResult, planBatch } from './batches.js';
 import { type BulkRequest, batchAction } from './bulk-plans.js';
+import type { Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
 import { KIND, numberOf } from './kinds/index.js';
 import { ASK_EXPIRED, expireAsk } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import { atomically } from './transactions.js';
-import type { Actor } from './types.js';
+import type { Actor, OnProgress, Result } from './types.js';
 
 export type { StepStart };
 
@@ -35,14 +39,69 @@ export async function planForStep(
   return planBatch(deps, actor, request, undefined, batchId);
 }
 
+/** Creates an agent, tied first to the step that asked for it if one did, so that a crash in between still ends it. */
+export async function createAgentOfStep(
+  deps: OpsDeps,
+  actor: Actor,
+  input: { name: string; language: string },
+  correlationId: string,
+  executionId?: string,
+): Promise<Result<Done>> {
+  if (executionId) await deps.store.steps.link(executionId, correlationId);
+  return createAgent(deps, actor, input, correlationId);
+}
+
 /**
  * The requester's click on a plan a step asked for (Confirm, Cancel, a typed count) goes on with the step's change: it
  * is audited as the step's, with its ids, as the plan was, and a Confirm names who confirmed.
  */
-export async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string, confirming = false): Promise<Actor> {
+async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string, confirming = false): Promise<Actor> {
   const step = (await deps.store.batches.get(batchId))?.actor.step;
   if (!step || (await deps.store.steps.get(step.executionId))?.userId !== actor.userId) return actor;
   return { ...actor, source: 'workflow', step: confirming ? { ...step, confirmedBy: actor.userId } : step };
+}
+
+/** Applies a plan; a plan made again replaces the one a step waits on, and a plan that ended ends its step. */
+export async function applyBatchEndingStep(
+  deps: OpsDeps,
+  actor: Actor,
+  batchId: string,
+  options: { typed?: string; onProgress: OnProgress },
+): Promise<ApplyResult> {
+  const applied = await applyBatch(deps, await asItsStep(deps, actor, batchId, true), batchId, options);
+  if (applied.ok && applied.status === 'changed') await deps.store.steps.follow(batchId, applied.view.id);
+  await settleSteps(deps, [batchId]);
+  return applied;
+}
+
+/** Cancels a plan not yet confirmed, and ends the step that waits on it. */
+export async function cancelPlanEndingStep(deps: OpsDeps, actor: Actor, batchId: string): Promise<Result<object>> {
+  const cancelled = await cancelPlan(deps, await asItsStep(deps, actor, batchId), batchId);
+  await settleSteps(deps, [batchId]);
+  return cancelled;
+}
+
+/** Approves or rejects a change that waits for a second person, and ends the step that waits on it. */
+export async function decideEndingStep(
+  deps: OpsDeps,
+  actor: Actor,
+  approvalId: string,
+  verdict: 'approve' | 'reject',
+  onBatchProgress?: OnBatchProgress,
+): Promise<Result<Decision>> {
+  const decided = await decide(deps, batchDecisions(deps), actor, approvalId, verdict, onBatchProgress);
+  if (decided.ok) await settleSteps(deps, [decided.request.correlationId]);
+  return decided;
+}
+
+/** Ends the requests for approval nobody decided in time, and the steps that wait on them. */
+export async function expireApprovalsEndingSteps(deps: OpsDeps): Promise<ApprovalRequest[]> {
+  const expired = await expireApprovals(deps, batchDecisions(deps));
+  await settleSteps(
+    deps,
+    expired.map((request) => request.correlationId),
+  );
+  return expired;
 }
 
 /** Ends a step in Slack, then records it ended: a crash in between ends it again, which Slack takes as done. */
