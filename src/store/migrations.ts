@@ -1,20 +1,23 @@
-// The schema, as an ordered list of steps. A released step is frozen text, never edited, and never built from live
-// code (a list the app widens later, say): a change is a new step, so every database, however old, reaches the same
-// schema. test/store/migrations.test.ts keeps a hash of every step's text to hold this. On SQLite the version lives in
-// `PRAGMA user_version`. Steps 1–8 are SQLite's own history; Postgres starts at their result (postgres-schema.ts), and
-// from step 9 on both engines take the same steps, written once in the SQL they share, or once per engine where the
-// dialects part. One runner (migrator.ts) applies them on either engine.
+// The schema, as an ordered list of migrations. A released migration is frozen text, never edited, and never built
+// from live code (a list the app widens later, say): a change is a new migration, so every database, however old,
+// reaches the same schema. test/store/migrations.test.ts keeps a hash of every migration's text to hold this. On
+// SQLite the version lives in `PRAGMA user_version`. Migrations 1–8 are SQLite's own history; Postgres starts at
+// their result (postgres-schema.ts), and from migration 9 on both engines take the same migrations, written once in
+// the SQL they share, or once per engine where the dialects part. One runner (migrator.ts) applies them on either engine.
 import type Sqlite from 'better-sqlite3';
 import { CHAINED_COLUMNS, type ChainedRow, chainHash, GENESIS_HASH } from './audit-chain.js';
 import { assertNotNewer, latestOf, type MigrationTarget, runMigrations, SchemaVersionError } from './migrator.js';
 
 export { assertNotNewer, SchemaVersionError };
 
-// The connection a SQLite step runs on (db.ts, which runs the migrations, names it the same).
+// The connection a SQLite migration runs on (db.ts, which runs the migrations, names it the same).
 type Database = Sqlite.Database;
 
-/** A step is SQL, or, when it must compute what SQL cannot (hashes), a function; either runs in one transaction. */
-export type Migration = { version: number; name: string } & ({ sql: string } | { run: (db: Database) => void });
+/**
+ * A SQLite migration is SQL, or, when it must compute what SQL cannot (hashes), a function; either runs in one
+ * transaction.
+ */
+export type SqliteMigration = { version: number; name: string } & ({ sql: string } | { run: (db: Database) => void });
 
 const BACKFILL_PAGE = 1000;
 
@@ -84,7 +87,7 @@ function rebuildAuditEvents(outcomes: readonly string[]): string {
 
 const OUTCOMES_V4 = ['requested', 'confirmed', 'succeeded', 'failed', 'denied', 'cancelled', 'expired', 'rejected'];
 
-const SQLITE_HISTORY: readonly Migration[] = [
+const SQLITE_HISTORY: readonly SqliteMigration[] = [
   {
     version: 1,
     name: 'audit log, confirmations, routing records, delivery keys',
@@ -273,16 +276,16 @@ const SQLITE_HISTORY: readonly Migration[] = [
 /** The version SQLite's own history reaches, where Postgres's baseline starts. */
 export const SQLITE_HISTORY_VERSION = 8;
 
-/** A step in one engine's SQL. */
-export type SqlStep = { version: number; name: string; sql: string };
+/** A migration in one engine's SQL. */
+export type SqlMigration = { version: number; name: string; sql: string };
 
-/** A step both engines take: one text both speak, or one text for each where the dialects part. */
+/** A migration both engines take: one text both speak, or one text for each where the dialects part. */
 export type SharedMigration = { version: number; name: string } & (
   | { sql: string }
   | { sqlite: string; postgres: string }
 );
 
-/** Steps both engines take. */
+/** Migrations both engines take. */
 export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   {
     version: 9,
@@ -336,7 +339,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
     name: 'batches and their items checked as the other tables are: states from their lists, JSON as objects',
     // SQLite cannot add a CHECK: both tables are rebuilt with the same rows (a batch keeps its id, an item its batch
     // and number) and their index made again. Postgres adds the checks, and gives the text of every table the shared
-    // steps made (batches, their items, leases, the replica of an intent) the byte-by-byte collation of the baseline's.
+    // migrations made (batches, their items, leases, the replica of an intent) the byte-by-byte collation of the baseline's.
     // A batch's kind, like an audit action, has no CHECK: a new kind of bulk change needs no migration.
     sqlite: `
       CREATE TABLE batches_rebuilt (
@@ -697,17 +700,17 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   },
 ];
 
-/** A shared step in one engine's dialect. */
-export const inDialect = (step: SharedMigration, engine: 'sqlite' | 'postgres'): SqlStep => ({
-  version: step.version,
-  name: step.name,
-  sql: 'sql' in step ? step.sql : step[engine],
+/** A shared migration in one engine's dialect. */
+export const inDialect = (migration: SharedMigration, engine: 'sqlite' | 'postgres'): SqlMigration => ({
+  version: migration.version,
+  name: migration.name,
+  sql: 'sql' in migration ? migration.sql : migration[engine],
 });
 
-/** SQLite's steps, from its first. */
-export const MIGRATIONS: readonly Migration[] = [
+/** SQLite's migrations, from its first. */
+export const MIGRATIONS: readonly SqliteMigration[] = [
   ...SQLITE_HISTORY,
-  ...SHARED_MIGRATIONS.map((step) => inDialect(step, 'sqlite')),
+  ...SHARED_MIGRATIONS.map((migration) => inDialect(migration, 'sqlite')),
 ];
 export const LATEST_VERSION = latestOf(MIGRATIONS);
 
@@ -716,11 +719,11 @@ export function schemaVersion(db: Database): number {
 }
 
 /**
- * SQLite as the runner's engine. Each step's transaction is IMMEDIATE: it takes the file's write lock before the
- * version is read again, so two processes starting together cannot both apply the same step. No lock is held across
+ * SQLite as the runner's engine. Each migration's transaction is IMMEDIATE: it takes the file's write lock before the
+ * version is read again, so two processes starting together cannot both apply the same migration. No lock is held across
  * the run.
  */
-function sqliteTarget(db: Database): MigrationTarget<Migration> {
+function sqliteTarget(db: Database): MigrationTarget<SqliteMigration> {
   return {
     label: db.name,
     first: 1,
@@ -730,9 +733,9 @@ function sqliteTarget(db: Database): MigrationTarget<Migration> {
     begin: () => {
       db.exec('BEGIN IMMEDIATE');
     },
-    apply: (step) => {
-      if ('sql' in step) db.exec(step.sql);
-      else step.run(db);
+    apply: (migration) => {
+      if ('sql' in migration) db.exec(migration.sql);
+      else migration.run(db);
     },
     record: (version) => {
       db.pragma(`user_version = ${version}`);
@@ -748,7 +751,7 @@ function sqliteTarget(db: Database): MigrationTarget<Migration> {
 }
 
 /** Applies the pending migrations, each in its own transaction, and returns the versions it applied. */
-export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export function migrate(db: Database, migrations: readonly SqliteMigration[] = MIGRATIONS): Promise<number[]> {
   return runMigrations(sqliteTarget(db), migrations);
 }
 

@@ -1,14 +1,14 @@
-// The schema on Postgres. SQLite's first eight steps (migrations.ts) are released history in SQLite's dialect, with
-// table rebuilds that Postgres does not need; a Postgres database starts at their result, version 8, in one step,
-// and from then on takes the same steps as SQLite (SHARED_MIGRATIONS). The version lives in `voice_ops_schema`. The
+// The schema on Postgres. SQLite's first eight migrations (migrations.ts) are released history in SQLite's dialect, with
+// table rebuilds that Postgres does not need; a Postgres database starts at their result, version 8, in one migration,
+// and from then on takes the same migrations as SQLite (SHARED_MIGRATIONS). The version lives in `voice_ops_schema`. The
 // same runner as SQLite's applies them (migrator.ts).
 import type pg from 'pg';
-import { inDialect, SHARED_MIGRATIONS, SQLITE_HISTORY_VERSION, type SqlStep } from './migrations.js';
+import { inDialect, SHARED_MIGRATIONS, SQLITE_HISTORY_VERSION, type SqlMigration } from './migrations.js';
 import { type MigrationTarget, runMigrations } from './migrator.js';
 
 /**
- * SQLite's schema at version 8, in Postgres's dialect, as released: frozen text like every step, so its CHECK lists
- * are the audit sources and outcomes of that release, written out (a later outcome is a new step). Text is
+ * SQLite's schema at version 8, in Postgres's dialect, as released: frozen text like every migration, so its CHECK lists
+ * are the audit sources and outcomes of that release, written out (a later outcome is a new migration). Text is
  * `COLLATE "C"`: it compares byte by byte, as SQLite's does, so ISO times and ids order the same on both engines
  * whatever the database's locale. JSON columns are checked by a cast to jsonb, arrays by their type.
  */
@@ -141,10 +141,10 @@ export const POSTGRES_BASELINE = `
   CREATE INDEX open_announcements_by_post ON open_announcements (posted_at);
 `;
 
-/** Postgres's steps: the baseline at version 8, then the steps both engines take. */
-export const POSTGRES_MIGRATIONS: readonly SqlStep[] = [
+/** Postgres's migrations: the baseline at version 8, then the migrations both engines take. */
+export const POSTGRES_MIGRATIONS: readonly SqlMigration[] = [
   { version: SQLITE_HISTORY_VERSION, name: "SQLite's schema at version 8", sql: POSTGRES_BASELINE },
-  ...SHARED_MIGRATIONS.map((step) => inDialect(step, 'postgres')),
+  ...SHARED_MIGRATIONS.map((migration) => inDialect(migration, 'postgres')),
 ];
 
 // Any constant will do, as long as it is the app's own: every replica takes the same one.
@@ -162,9 +162,9 @@ export async function postgresSchemaVersion(client: pg.ClientBase): Promise<numb
 
 /**
  * Postgres as the runner's engine, on one connection of its own. Replicas starting together queue on one advisory
- * lock, held for the whole run, so each step runs once. The version is the one row of `voice_ops_schema`.
+ * lock, held for the whole run, so each migration runs once. The version is the one row of `voice_ops_schema`.
  */
-function postgresTarget(client: pg.ClientBase, label: string): MigrationTarget<SqlStep> {
+function postgresTarget(client: pg.ClientBase, label: string): MigrationTarget<SqlMigration> {
   const query = async (text: string, values?: unknown[]) => {
     await client.query(text, values);
   };
@@ -183,7 +183,7 @@ function postgresTarget(client: pg.ClientBase, label: string): MigrationTarget<S
     release: () => query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]),
     version: () => postgresSchemaVersion(client),
     begin: () => query('BEGIN'),
-    apply: (step) => query(step.sql),
+    apply: (migration) => query(migration.sql),
     record: async (version) => {
       await query('DELETE FROM voice_ops_schema');
       await query('INSERT INTO voice_ops_schema (version) VALUES ($1)', [version]);
@@ -197,7 +197,7 @@ function postgresTarget(client: pg.ClientBase, label: string): MigrationTarget<S
 export function migratePostgres(
   client: pg.ClientBase,
   label: string,
-  steps: readonly SqlStep[] = POSTGRES_MIGRATIONS,
+  migrations: readonly SqlMigration[] = POSTGRES_MIGRATIONS,
 ): Promise<number[]> {
-  return runMigrations(postgresTarget(client, label), steps);
+  return runMigrations(postgresTarget(client, label), migrations);
 }
