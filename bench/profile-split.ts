@@ -39,7 +39,7 @@ const SEAM = /\/src\/store\/(sql|sqlite-sql|postgres-sql|db|columns)\.ts$/;
 
 /** The part a frame names, if it names one: the first rule whose pattern its script's URL matches. */
 const RULES: readonly [RegExp, Part][] = [
-  [/\/src\/store\/dedupe\.ts$|\/src\/slack\/deliveries\.ts$/, 'delivery key'],
+  [/\/src\/store\/delivery-keys\.ts$|\/src\/slack\/deliveries\.ts$/, 'delivery key'],
   [/\/src\/slack\/(respond|private-answer)\.ts$/, "the answer's post"],
   [/\/src\/metrics\.ts$|\/node_modules\/prom-client\//, 'metrics'],
   [/\/src\/(log|log-destination|log-lines)\.ts$|\/src\/slack\/bolt-logger\.ts$|\/node_modules\/pino/, 'logging'],

@@ -12,7 +12,7 @@ export class DeliveryScope {
   intentOpened = false;
   /** Whether a request that may change the provider's state was sent for this delivery. */
   changeSent = false;
-  /** The settings' version read with the delivery's key, before any listener had it (see store/dedupe.ts). */
+  /** The settings' version read with the delivery's key, before any listener had it (see store/delivery-keys.ts). */
   settingsVersion?: number;
   /** The settings' version the delivery's key found, in the one statement before its acknowledgement. */
   noteSettingsVersion(settingsVersion: number): void {

@@ -523,7 +523,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   {
     version: 15,
     name: "records' version: moved on by every change to routes and agent_facts, whoever makes it",
-    // Read with each delivery's key (store/dedupe.ts), so that a page of agents can reuse the records it read at that
+    // Read with each delivery's key (store/delivery-keys.ts), so that a page of agents can reuse the records it read at that
     // version. Triggers keep it, so that no writer can forget it. Its row is written by the first change, as the
     // settings' version's is.
     sqlite: `

@@ -12,7 +12,7 @@ import { WalCheckpoints } from './checkpoints.js';
 import { Confirmations } from './confirmations.js';
 import { DatabaseClock } from './database-clock.js';
 import { DatabaseUnusable, IN_MEMORY, openDatabase } from './db.js';
-import { DeliveryKeys } from './dedupe.js';
+import { DeliveryKeys } from './delivery-keys.js';
 import { LearnedFacts } from './facts.js';
 import { Intents } from './intents.js';
 import { Leases } from './leases.js';

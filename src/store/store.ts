@@ -9,7 +9,7 @@ import type { AuditCursor, AuditFilter, ChangesPage } from './audit-changes.js';
 import type { VerifiedChain } from './audit-checkpoints.js';
 import type { Batch, BatchItem, BatchState, ItemCounts, ItemState } from './batches.js';
 import type { ClaimResult, Confirmation } from './confirmations.js';
-import type { Seen } from './dedupe.js';
+import type { Seen } from './delivery-keys.js';
 import type { Intent, IntentOutcome } from './intents.js';
 import type { Liveness } from './liveness.js';
 import type { OpenAnnouncement } from './open-announcements.js';

@@ -24,7 +24,7 @@ describe('splitProfile', () => {
         [
           frame(1, '(root)', '', [2, 6, 7]),
           frame(2, 'processTicksAndRejections', 'node:internal/process/task_queues', [3]),
-          frame(3, '#record', 'file:///app/src/store/dedupe.ts', [4]),
+          frame(3, '#record', 'file:///app/src/store/delivery-keys.ts', [4]),
           frame(4, 'all', 'file:///app/src/store/sqlite-sql.ts', [5]),
           frame(5, 'all', ''),
           frame(6, '(idle)', ''),
@@ -68,7 +68,7 @@ describe('splitProfile', () => {
       profile(
         [
           frame(1, '(root)', '', [2, 4]),
-          frame(2, '#record', inDist('store/dedupe.js'), [3]),
+          frame(2, '#record', inDist('store/delivery-keys.js'), [3]),
           frame(3, 'all', inDist('store/postgres-sql.js')),
           frame(4, 'agentsMessage', inDist('slack/views/agents.js')),
         ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeliveryKeys } from '../../src/store/dedupe.js';
+import { DeliveryKeys } from '../../src/store/delivery-keys.js';
 import type { Sql } from '../../src/store/sql.js';
 import { ENGINES, manualClock, useTempDatabases } from './helpers.js';
 

@@ -1,4 +1,7 @@
-// Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once.
+// Keys of deliveries already handled, so that a retried Slack delivery or a double click acts once. The statement that
+// records a key also reads the settings' version: the two share a statement, not a purpose, because reading the
+// version apart would cost every delivery a second round trip before its acknowledgement (ops/settings-in-force.ts
+// uses it to know whether its settings are still current).
 import { z } from 'zod';
 import { SETTINGS_VERSION } from './settings-rows.js';
 import type { Sql } from './sql.js';
@@ -14,9 +17,7 @@ export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 const MAX_BATCH = 100;
 
 // A key older than the TTL counts as new and is taken over, so the answer never depends on pruning. The keys the
-// statement inserted or took over come back: those are seen for the first time. Each comes back with the settings'
-// version, read in the same statement: a delivery then knows whether the settings changed since this replica last read
-// them without a round trip of its own (see ops/settings-in-force.ts).
+// statement inserted or took over come back: those are seen for the first time, each with the settings' version.
 const recordText = (count: number) => `
   INSERT INTO delivery_keys (key, seen_at) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}
   ON CONFLICT (key) DO UPDATE SET seen_at = excluded.seen_at WHERE delivery_keys.seen_at <= ?
