@@ -1,5 +1,5 @@
 // The settings as operations: what is in force and where each comes from, an admin's change of them (checked,
-// then confirmed through the kinds' one path), the seeding of what the configuration gives, and who holds which role.
+// then confirmed through the kinds' one path), and the seeding of what the configuration gives.
 
 import { z } from 'zod';
 import { type Lock, SETTING_NAMES, type SettingName, type Settings, settingsSchema } from '../settings-schema.js';
