@@ -14,7 +14,7 @@ import { type BulkRequest, batchAction } from './bulk-plans.js';
 import type { Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
 import { KIND, numberOf } from './kinds/index.js';
-import { ASK_EXPIRED, expireAsk } from './step-asks.js';
+import { type AgentInput, ASK_EXPIRED, expireAsk } from './step-asks.js';
 import type { StepEnding } from './step-ends.js';
 import { atomically } from './transactions.js';
 import type { Actor, OnProgress, Result } from './types.js';
@@ -43,7 +43,7 @@ export async function planForStep(
 export async function createAgentOfStep(
   deps: OpsDeps,
   actor: Actor,
-  input: { name: string; language: string },
+  input: AgentInput,
   correlationId: string,
   executionId?: string,
 ): Promise<Result<Done>> {
