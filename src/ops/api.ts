@@ -230,6 +230,8 @@ export {
   bulkWordsOf,
   type Change,
   confirmWordsOf,
+  type DeclaredCommand,
+  declaredCommands,
   KIND,
   type Kind,
   neededRole,

@@ -1,12 +1,17 @@
-// The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
+// The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift: the
+// app's own commands, then those the kinds of change declare.
 import {
+  type DeclaredCommand,
+  declaredCommands,
   KIND,
   MAX_BATCH_ITEMS,
   NO_UNROUTE,
   type NumberFilter,
+  type PendingChange,
   type Region,
   type Role,
   regionNamed,
+  roleIncludes,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
@@ -49,7 +54,9 @@ export type Command =
   /** The settings in force, and an admin's forms to change them. */
   | { name: 'settings' }
   /** Who holds which role, or one person's role and what grants it: by user id, or by name as typed after `@`. */
-  | { name: 'access'; person?: { id: string } | { name: string } };
+  | { name: 'access'; person?: { id: string } | { name: string } }
+  /** A kind's own command: the change it asks for, described in full as its kind's record. */
+  | { name: 'change'; change: PendingChange };
 
 /**
  * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
@@ -514,6 +521,55 @@ export const COMMANDS: CommandSpec[] = [
   },
 ];
 
+/** A kind's own command, as the table has it. */
+const specOf = ({ words, args, summary, role, kind, parse }: DeclaredCommand): CommandSpec => ({
+  words,
+  args,
+  summary,
+  role,
+  changes: kind,
+  parse: (typed) => {
+    const parsed = parse(typed);
+    return 'error' in parsed ? error(parsed.error) : ok({ name: 'change', change: parsed.change });
+  },
+});
+
+interface Grammar {
+  commands: readonly CommandSpec[];
+  firstWords: string[];
+  /** The second words of two-word commands, with their first: `search` → `numbers`. */
+  secondWords: Map<string, string>;
+  /** The commands of each role, listed once: help shows everyone of a role the same list. */
+  byRole: Map<Role, readonly CommandSpec[]>;
+}
+
+let grammar: (Grammar & { declared: readonly DeclaredCommand[] }) | undefined;
+
+/** The grammar as the kinds registered now make it: built again only when a kind has come or gone. */
+function grammarNow(): Grammar {
+  const declared = declaredCommands();
+  if (grammar?.declared === declared) return grammar;
+  const commands = [...COMMANDS, ...declared.map(specOf)];
+  grammar = {
+    declared,
+    commands,
+    firstWords: [...new Set(commands.map((spec) => spec.words[0] ?? ''))],
+    secondWords: new Map(
+      commands.flatMap((spec) => (spec.words.length === 2 ? [[spec.words[1] ?? '', spec.words[0] ?? '']] : [])),
+    ),
+    byRole: new Map(),
+  };
+  return grammar;
+}
+
+/** The commands a role may run. */
+export function commandsFor(role: Role): readonly CommandSpec[] {
+  const { commands, byRole } = grammarNow();
+  const listed = byRole.get(role) ?? commands.filter((spec) => roleIncludes(role, spec.role));
+  byRole.set(role, listed);
+  return listed;
+}
+
 /**
  * Slack sends `&`, `<` and `>` escaped, and may wrap phone numbers and links as `<tel:+1…|+1…>`;
  * both are undone so that people can paste what they see.
@@ -587,17 +643,13 @@ export function parseCommand(text: string): Parsed {
 /** The command these words run: the longest matching words win (`agents create` before `agents`). */
 function specFor(words: string[]): CommandSpec | undefined {
   const lowered = words.map((word) => word.toLowerCase());
-  return [...COMMANDS]
+  return [...grammarNow().commands]
     .sort((a, b) => b.words.length - a.words.length)
     .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
 }
 
-const FIRST_WORDS = [...new Set(COMMANDS.map((spec) => spec.words[0] ?? ''))];
-/** The second words of two-word commands, with their first: `search` → `numbers`. */
-const SECOND_WORDS = new Map(
-  COMMANDS.flatMap((spec) => (spec.words.length === 2 ? [[spec.words[1] ?? '', spec.words[0] ?? '']] : [])),
-);
-const secondWordsOf = (first: string) => [...SECOND_WORDS].flatMap(([second, of]) => (of === first ? [second] : []));
+const secondWordsOf = (first: string) =>
+  [...grammarNow().secondWords].flatMap(([second, of]) => (of === first ? [second] : []));
 
 /**
  * A word a slip away from a command's word (`serch`, `creat`, `relase`, `by` before a region), answered with the
@@ -611,13 +663,14 @@ function typoIn(tokens: Token[]): Parsed | undefined {
       ' ',
     );
   const firstWord = first.text.toLowerCase();
-  if (!FIRST_WORDS.includes(firstWord)) {
+  const { firstWords, secondWords } = grammarNow();
+  if (!firstWords.includes(firstWord)) {
     if (first.quoted) return undefined;
-    const command = meant(firstWord, FIRST_WORDS);
+    const command = meant(firstWord, firstWords);
     if (command) return didYouMean(typed([command], 1), specFor([command]));
     // A subcommand without its command (`/voice search DE`), or a slip of one (`/voice serch DE`).
-    const subcommand = SECOND_WORDS.has(firstWord) ? firstWord : meant(firstWord, [...SECOND_WORDS.keys()]);
-    const of = subcommand && SECOND_WORDS.get(subcommand);
+    const subcommand = secondWords.has(firstWord) ? firstWord : meant(firstWord, [...secondWords.keys()]);
+    const of = subcommand && secondWords.get(subcommand);
     return of && subcommand ? didYouMean(typed([of, subcommand], 1), specFor([of, subcommand])) : undefined;
   }
   if (!second || second.quoted) return undefined;

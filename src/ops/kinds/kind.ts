@@ -119,6 +119,18 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   nextAgent?(change: A): string;
   /** A number the change left routed nowhere (one just bought), offered a route to an agent a click away. */
   routeNext?(change: A): string;
+  /** Its own `/voice` command, when it has one: help lists it, and its role may run it. */
+  command?: KindCommand<R>;
+}
+
+/** A kind's own `/voice` command: its words, its line of help, and the words typed after it read as one change. */
+export interface KindCommand<R extends StoredChange> {
+  /** `note`, `+NUMBER TEXT`, and what it does, as help shows them. */
+  words: string[];
+  args: string;
+  summary: string;
+  /** The change the words typed after the command's ask for, or what is wrong with them (mrkdwn, echoes escaped). */
+  parse(args: string[]): { change: R } | { error: string };
 }
 
 /** How a batch is audited as one request: `batch.map`, `batch.buy`… */
