@@ -108,4 +108,10 @@ export const agentCreate: ChangeKind<Create, Created> = {
     ...(typeof params.language === 'string' ? [`, ${params.language}`] : []),
   ],
   undo: { inverse: ({ target }) => ({ deleteAgent: target }) },
+  // The agent list carries no language: the announcement says so rather than guess.
+  outside: {
+    list: 'agents',
+    adds: true,
+    change: (id, name) => ({ action: NAME, agent: { id, name, language: 'language not listed' } }),
+  },
 };

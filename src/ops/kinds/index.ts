@@ -11,7 +11,7 @@ import type { Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import { agentCreate } from './agent-create.js';
 import { agentDelete } from './agent-delete.js';
-import type { BulkForm, BulkWords, ChangeKind, ConfirmWords, KindCommand } from './kind.js';
+import type { BulkForm, BulkWords, ChangeKind, ConfirmWords, KindCommand, Outside } from './kind.js';
 import { numberBuy, numberBuyBulk } from './number-buy.js';
 import { numberRelease, numberReleaseBulk } from './number-release.js';
 import { registerRole } from './roles.js';
@@ -73,6 +73,12 @@ registerKind(agentCreate);
 registerKind(agentDelete);
 registerKind(settingsChange);
 
+/**
+ * What a bulk change is asked for with, as the layers above ask for one: a request of a kind with a bulk form. Stored
+ * with its plan, it is read back with its kind's form (store/records.ts), to be planned again when confirmed.
+ */
+export type BulkRequest = z.infer<(typeof numberBuyBulk | typeof numberReleaseBulk | typeof routingMapBulk)['request']>;
+
 /** The kinds by the names the layers above use for them: `KIND.map` is `routing.map`. */
 export const KIND = {
   buy: numberBuy.name,
@@ -118,6 +124,14 @@ export function confirmWordsOf(kind: string): ConfirmWords<StoredChange> {
 /** How a kind's batch is said. */
 export const bulkWordsOf = (kind: string): BulkWords => bulkFormOf(kind).words;
 
+/** How the batch an audit action names is said, and whether it routes its numbers to an agent; none for another action. */
+export function batchNamed(action: string): { words: BulkWords; routes: boolean } | undefined {
+  for (const [kind, form] of bulkForms) {
+    if (form.audit === action) return { words: form.words, routes: changeKind(kind).routesTo !== undefined };
+  }
+  return undefined;
+}
+
 /**
  * How a finished change is said: what it did, where to read more, the agent likely routed to next, and the number to
  * route next.
@@ -151,6 +165,10 @@ export const kindNames = (): string[] => [...kinds.keys()];
 
 /** The commands the kinds declare, in the order the kinds were registered. */
 export const declaredCommands = (): readonly DeclaredCommand[] => declared;
+
+/** The kinds whose changes show in the provider's lists, and how (see ChangeKind.outside). */
+export const outsideKinds = (): { kind: string; outside: Outside<Change> }[] =>
+  [...kinds.values()].flatMap(({ name, outside }) => (outside ? [{ kind: name, outside }] : []));
 
 /** The kinds that spend money, which the buy limits count. */
 export const spendingKinds = (): string[] => [...kinds.values()].filter((kind) => kind.spends).map((kind) => kind.name);

@@ -2,6 +2,7 @@
 // work, how a change whose answer was lost is settled, and how it is said (confirmed, cancelled, announced); and, for a
 // kind asked for in bulk, its bulk form. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
 import type { z } from 'zod';
+import type { ProviderState } from '../../store/provider-snapshot.js';
 import type { StoredChange } from '../../store/records.js';
 import type { Change } from '../announcements.js';
 import type { AccountRead, Planned } from '../bulk-items.js';
@@ -121,6 +122,19 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   routeNext?(change: A): string;
   /** Its own `/voice` command, when it has one: help lists it, and its role may run it. */
   command?: KindCommand<R>;
+  /** How its changes show in the provider's lists, when they do: so that one made outside Voice Ops is noticed. */
+  outside?: Outside<A>;
+}
+
+/**
+ * What one of a kind's changes does to the provider's lists, which are read and compared to notice changes made
+ * outside Voice Ops: the list its target comes into, or goes from; and such a change, as announced.
+ */
+export interface Outside<A> {
+  list: keyof ProviderState;
+  adds: boolean;
+  /** The change, from the entry's key (a number, an agent id) and its value (the number's id, the agent's name). */
+  change(key: string, value: string): A;
 }
 
 /** A kind's own `/voice` command: its words, its line of help, and the words typed after it read as one change. */
@@ -152,6 +166,8 @@ export interface BulkWords<Q = unknown, R extends StoredChange = StoredChange> {
   apply: string;
   /** What a request for approval asks, as a verb: "route", "buy". */
   verb: string;
+  /** What its batch did to its items, as the audit's button to them says: "map of" (3 numbers). */
+  items: string;
   /** The plan in one sentence, with its totals. */
   plan(request: Q, totals: PlanTotals): Phrase;
   /** What an item does, or did: what changes for its number's callers. */

@@ -127,6 +127,7 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   routeEffect: ({ target }) => ({ number: target, ownership: 'bought' }),
   // Undone, a number goes back to the provider: the money spent on it stays spent.
   undo: { inverse: ({ target }) => ({ release: target }) },
+  outside: { list: 'numbers', adds: true, change: (number, id) => ({ action: NAME, number: { id, number } }) },
 };
 
 /** COUNT voice numbers for sale in a region (containing the digits, when given), or the numbers named. */
@@ -206,6 +207,7 @@ export const numberBuyBulk: BulkForm<typeof buyMany, Buy> = {
     done: 'Bought',
     apply: 'Buy',
     verb: 'buy',
+    items: 'buy of',
     plan: (request, totals) => [
       `buy ${counted(totals.change, 'voice number')} in `,
       { code: request.region },

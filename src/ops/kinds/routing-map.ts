@@ -243,6 +243,7 @@ export const routingMapBulk: BulkForm<typeof mapMany, Mapping> = {
     done: 'Routed',
     apply: 'Apply to',
     verb: 'route',
+    items: 'map of',
     plan: (_request, totals) => [
       'route ',
       ...(totals.agent ? ['to ', { agent: totals.agent }] : ['each number as its line says']),
