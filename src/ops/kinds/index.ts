@@ -180,6 +180,9 @@ export function bulkFormOf(name: string): AnyBulkForm {
   return form;
 }
 
+/** How a kind's bulk form gathers changes of it into one request, when it does (see BulkForm.gather). */
+export const gatherOf = (kind: string) => bulkForms.get(kind)?.gather;
+
 /** The target an audit row names for a change. */
 export const targetOf = (change: StoredChange): string | undefined => kindOf(change).target(change);
 

@@ -25,17 +25,30 @@ export interface RouteEffect {
   ownership?: 'bought' | 'released';
 }
 
-/** The change that walks one back: a number routed to an agent, a number released, an agent deleted; or why none can. */
-export type Inverse =
-  | { route: { number: string; agentId: string } }
-  | { release: string }
-  | { deleteAgent: string }
-  | { cannot: string };
+/** The account as an Undo finds it: its numbers (number → id), its agents (id → name), and where each number routes. */
+export interface AccountNow {
+  numbers: Map<string, string>;
+  agents: Map<string, string>;
+  routed: Map<string, string>;
+}
+
+/** What an inverse is worked out against: the account, read when an inverse first asks; what the person asked. */
+export interface UndoScene {
+  account(): Promise<AccountNow>;
+  /** Whether numbers changed again since the change are walked back as well. */
+  includeChanged: boolean;
+}
+
+/**
+ * The change that walks one back, a record of a registered kind: planned with the others in one batch when its kind's
+ * bulk form gathers them, else asked for on its own. Or why none can, and whether because it was changed again since.
+ */
+export type Inverse = { change: StoredChange } | { cannot: string; changedSince?: true };
 
 /** How a kind's changes are undone: each by its inverse, or never, and why. */
 export type Undo =
   | {
-      inverse(made: Made): Inverse;
+      inverse(made: Made, scene: UndoScene): Promise<Inverse>;
       /** Why a finished change's Undo is not offered (a first route, which nothing can take back), if it is not. */
       withheld?(change: Change): string | undefined;
     }
@@ -198,6 +211,8 @@ export interface BulkForm<S extends z.ZodType<{ kind: string }>, R extends Store
   plan(deps: OpsDeps, request: z.output<S>, read?: AccountRead): Promise<Result<Planned>>;
   /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
   again(request: z.output<S>, numbers: string[]): z.output<S>;
+  /** One request for these changes, an item each: an Undo's inverses, planned as one batch. */
+  gather?(changes: R[]): z.output<S>;
   /** How many changes it asks for, when the request says before any plan (a bulk buy's COUNT): the buy limits check it. */
   count?(request: z.output<S>): number;
   /** A batch's region, for its announcement: a bulk buy's. */

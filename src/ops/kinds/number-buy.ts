@@ -15,7 +15,8 @@ import { type Failure, fail, type Result } from '../types.js';
 import { validate } from '../validate.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
-import { numberRef } from './refs.js';
+import { numberRelease } from './number-release.js';
+import { noLongerOurs, numberRef } from './refs.js';
 
 const NAME = 'number.buy';
 
@@ -126,7 +127,13 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   // A number just bought routes nowhere, whatever routed it when the account last had it.
   routeEffect: ({ target }) => ({ number: target, ownership: 'bought' }),
   // Undone, a number goes back to the provider: the money spent on it stays spent.
-  undo: { inverse: ({ target }) => ({ release: target }) },
+  undo: {
+    inverse: async ({ target }, scene) => {
+      const numberId = (await scene.account()).numbers.get(target);
+      if (numberId === undefined) return { cannot: noLongerOurs(target) };
+      return { change: { kind: numberRelease.name, numberId, number: target } };
+    },
+  },
   outside: { list: 'numbers', adds: true, change: (number, id) => ({ action: NAME, number: { id, number } }) },
 };
 

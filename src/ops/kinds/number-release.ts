@@ -150,6 +150,7 @@ export const numberReleaseBulk: BulkForm<typeof releaseMany, Release> = {
   audit: 'batch.release',
   plan: planReleases,
   again: (request, numbers) => ({ ...request, numbers }),
+  gather: (changes) => ({ kind: NAME, numbers: changes.map((change) => change.number) }),
   words: {
     doing: 'Releasing',
     done: 'Released',
