@@ -231,7 +231,6 @@ export {
   bulkWordsOf,
   type Change,
   confirmWordsOf,
-  type DeclaredCommand,
   declaredCommands,
   KIND,
   type Kind,

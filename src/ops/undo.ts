@@ -8,7 +8,7 @@ import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
 import { askOne } from './ask-confirmation.js';
 import { type BatchView, batchView, cancelPlan, planBatch } from './batches.js';
-import { type AccountRead, readAccount } from './bulk-items.js';
+import { readAccount } from './bulk-items.js';
 import type { Asked } from './changes.js';
 import { deny, roleOf } from './context.js';
 import type { OpsDeps } from './deps.js';
@@ -135,12 +135,9 @@ async function walkBack(
   { undoes, id, includeChanged = false }: UndoOptions & { undoes: string; id: string },
   inverses: (scene: UndoScene) => Promise<Inverse[]>,
 ): Promise<UndoResult> {
-  let reading: Promise<{ read: AccountRead; now: AccountNow }> | undefined;
-  const account = () => {
-    reading ??= readNow(deps);
-    return reading;
-  };
-  const found = await inverses({ account: async () => (await account()).now, includeChanged }).catch(providerFailure);
+  let reading: Promise<AccountNow> | undefined;
+  const scene: UndoScene = { account: () => (reading ??= readNow(deps)), includeChanged };
+  const found = await inverses(scene).catch(providerFailure);
   if (!Array.isArray(found)) return found;
   const changes = found.flatMap((inverse) => ('change' in inverse ? [inverse.change] : []));
   const left = found.flatMap((inverse) => ('cannot' in inverse ? [inverse.cannot] : []));
@@ -149,19 +146,19 @@ async function walkBack(
   const gather = gatherOf(first.kind);
   if (!gather) return askOne(deps, actor, { ...first, undoes }, id);
   const changedSince = found.filter((inverse) => 'changedSince' in inverse).length;
-  const read = await account().catch(providerFailure);
-  if ('ok' in read) return read;
+  const now = await scene.account().catch(providerFailure);
+  if ('ok' in now) return now;
   // Planned under the Undo's own id, so that a refusal of the plan is its one audit row.
-  const planned = await planBatch(deps, actor, { ...gather(changes), undoes }, read.read, id);
+  const planned = await planBatch(deps, actor, { ...gather(changes), undoes }, now.read, id);
   return planned.ok ? { ok: true, status: 'plan', view: planned.view, left, changedSince } : planned;
 }
 
 /** The account as the provider lists it now, and where the app's records route each number. */
-async function readNow(deps: OpsDeps): Promise<{ read: AccountRead; now: AccountNow }> {
+async function readNow(deps: OpsDeps): Promise<AccountNow> {
   const read = await readAccount(deps.lists);
   const numbers = new Map(read.numbers.map((entry) => [entry.number, entry.id]));
   const agents = new Map(read.agents.map((entry) => [entry.id, entry.name]));
-  return { read, now: { numbers, agents, routed: await deps.store.routes.agentByNumber() } };
+  return { read, numbers, agents, routed: await deps.store.routes.agentByNumber() };
 }
 
 /** Only the change's maker, or an admin, may undo it; a refusal is audited under the Undo's own id. */

@@ -1,7 +1,5 @@
-// The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift: the
-// app's own commands, then those the kinds of change declare.
+// The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
 import {
-  type DeclaredCommand,
   declaredCommands,
   KIND,
   MAX_BATCH_ITEMS,
@@ -11,7 +9,6 @@ import {
   type Region,
   type Role,
   regionNamed,
-  roleIncludes,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import type { AuditAction } from '../store/audit.js';
@@ -521,54 +518,18 @@ export const COMMANDS: CommandSpec[] = [
   },
 ];
 
-/** A kind's own command, as the table has it. */
-const specOf = ({ words, args, summary, role, kind, parse }: DeclaredCommand): CommandSpec => ({
-  words,
-  args,
-  summary,
-  role,
-  changes: kind,
-  parse: (typed) => {
-    const parsed = parse(typed);
-    return 'error' in parsed ? error(parsed.error) : ok({ name: 'change', change: parsed.change });
-  },
-});
-
-interface Grammar {
-  commands: readonly CommandSpec[];
-  firstWords: string[];
-  /** The second words of two-word commands, with their first: `search` → `numbers`. */
-  secondWords: Map<string, string>;
-  /** The commands of each role, listed once: help shows everyone of a role the same list. */
-  byRole: Map<Role, readonly CommandSpec[]>;
-}
-
-let grammar: (Grammar & { declared: readonly DeclaredCommand[] }) | undefined;
-
-/** The grammar as the kinds registered now make it: built again only when a kind has come or gone. */
-function grammarNow(): Grammar {
-  const declared = declaredCommands();
-  if (grammar?.declared === declared) return grammar;
-  const commands = [...COMMANDS, ...declared.map(specOf)];
-  grammar = {
-    declared,
-    commands,
-    firstWords: [...new Set(commands.map((spec) => spec.words[0] ?? ''))],
-    secondWords: new Map(
-      commands.flatMap((spec) => (spec.words.length === 2 ? [[spec.words[1] ?? '', spec.words[0] ?? '']] : [])),
-    ),
-    byRole: new Map(),
-  };
-  return grammar;
-}
-
-/** The commands a role may run. */
-export function commandsFor(role: Role): readonly CommandSpec[] {
-  const { commands, byRole } = grammarNow();
-  const listed = byRole.get(role) ?? commands.filter((spec) => roleIncludes(role, spec.role));
-  byRole.set(role, listed);
-  return listed;
-}
+/** Every command: the app's own, then those the kinds of change declare, each asking for its kind's change. */
+export const commands = (): CommandSpec[] => [
+  ...COMMANDS,
+  ...declaredCommands().map(({ parse, kind, ...spec }) => ({
+    ...spec,
+    changes: kind,
+    parse: (typed: string[]) => {
+      const parsed = parse(typed);
+      return 'error' in parsed ? error(parsed.error) : ok({ name: 'change', change: parsed.change });
+    },
+  })),
+];
 
 /**
  * Slack sends `&`, `<` and `>` escaped, and may wrap phone numbers and links as `<tel:+1…|+1…>`;
@@ -643,13 +604,10 @@ export function parseCommand(text: string): Parsed {
 /** The command these words run: the longest matching words win (`agents create` before `agents`). */
 function specFor(words: string[]): CommandSpec | undefined {
   const lowered = words.map((word) => word.toLowerCase());
-  return [...grammarNow().commands]
+  return commands()
     .sort((a, b) => b.words.length - a.words.length)
     .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
 }
-
-const secondWordsOf = (first: string) =>
-  [...grammarNow().secondWords].flatMap(([second, of]) => (of === first ? [second] : []));
 
 /**
  * A word a slip away from a command's word (`serch`, `creat`, `relase`, `by` before a region), answered with the
@@ -663,7 +621,10 @@ function typoIn(tokens: Token[]): Parsed | undefined {
       ' ',
     );
   const firstWord = first.text.toLowerCase();
-  const { firstWords, secondWords } = grammarNow();
+  const words = commands().map((spec) => spec.words);
+  const firstWords = [...new Set(words.map(([first = '']) => first))];
+  // The second words of two-word commands, with their first: `search` → `numbers`.
+  const secondWords = new Map(words.flatMap(([first = '', second]) => (second ? [[second, first]] : [])));
   if (!firstWords.includes(firstWord)) {
     if (first.quoted) return undefined;
     const command = meant(firstWord, firstWords);
@@ -674,7 +635,10 @@ function typoIn(tokens: Token[]): Parsed | undefined {
     return of && subcommand ? didYouMean(typed([of, subcommand], 1), specFor([of, subcommand])) : undefined;
   }
   if (!second || second.quoted) return undefined;
-  const subcommand = meant(second.text, secondWordsOf(firstWord));
+  const subcommand = meant(
+    second.text,
+    [...secondWords].flatMap(([word, of]) => (of === firstWord ? [word] : [])),
+  );
   if (!subcommand) return undefined;
   // `by` is a region (Belarus) too: a typo only when another region follows, which a filter cannot take.
   if (REGION_CODE.test(second.text) && !tokens.slice(2).some((token) => REGION_CODE.test(token.text))) return undefined;

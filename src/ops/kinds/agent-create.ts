@@ -110,11 +110,7 @@ export const agentCreate: ChangeKind<Create, Created> = {
   ],
   undo: {
     inverse: async ({ target, params }) => ({
-      change: {
-        kind: agentDelete.name,
-        agentId: target,
-        agentName: typeof params.name === 'string' ? params.name : target,
-      },
+      change: { kind: agentDelete.name, agentId: target, agentName: String(params.name) },
     }),
   },
   // The agent list carries no language: the announcement says so rather than guess.

@@ -11,7 +11,7 @@ import type { Role } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import { agentCreate } from './agent-create.js';
 import { agentDelete } from './agent-delete.js';
-import type { BulkForm, BulkWords, ChangeKind, ConfirmWords, KindCommand, Outside } from './kind.js';
+import type { BulkForm, BulkWords, ChangeKind, ConfirmWords } from './kind.js';
 import { numberBuy, numberBuyBulk } from './number-buy.js';
 import { numberRelease, numberReleaseBulk } from './number-release.js';
 import { registerRole } from './roles.js';
@@ -24,19 +24,6 @@ type AnyBulkForm = BulkForm<z.ZodType<{ kind: string }>, StoredChange>;
 
 const kinds = new Map<string, AnyKind>();
 const bulkForms = new Map<string, AnyBulkForm>();
-
-/** A kind's own command, as the grammar takes it: with the kind it asks for and the role that may run it. */
-export interface DeclaredCommand extends KindCommand<StoredChange> {
-  kind: string;
-  role: Role;
-}
-// One list until a kind comes or goes, so that what is built from it (the grammar, help) is built once a list.
-let declared: readonly DeclaredCommand[] = [];
-const collectCommands = () => {
-  declared = [...kinds.values()].flatMap(({ name, role, command }) =>
-    command ? [{ ...command, kind: name, role }] : [],
-  );
-};
 
 /**
  * Adds a kind of change, and its bulk form when it has one; a name given twice is a mistake. Returns what removes it
@@ -56,11 +43,9 @@ export function registerKind<R extends StoredChange, A extends Change, S extends
   kinds.set(kind.name, kind as unknown as AnyKind);
   const forgetRole = registerRole(kind.name, kind.role);
   if (bulk) bulkForms.set(kind.name, bulk as unknown as AnyBulkForm);
-  collectCommands();
   return () => {
     kinds.delete(kind.name);
     bulkForms.delete(kind.name);
-    collectCommands();
     forgetRecord();
     forgetRole();
   };
@@ -163,11 +148,12 @@ export const isKind = (action: string): boolean => kinds.has(action);
 /** The names of the kinds registered, in the order they were. */
 export const kindNames = (): string[] => [...kinds.keys()];
 
-/** The commands the kinds declare, in the order the kinds were registered. */
-export const declaredCommands = (): readonly DeclaredCommand[] => declared;
+/** The commands the kinds declare (see ChangeKind.command), each with its kind and the role that may run it. */
+export const declaredCommands = () =>
+  [...kinds.values()].flatMap(({ name, role, command }) => (command ? [{ ...command, kind: name, role }] : []));
 
 /** The kinds whose changes show in the provider's lists, and how (see ChangeKind.outside). */
-export const outsideKinds = (): { kind: string; outside: Outside<Change> }[] =>
+export const outsideKinds = () =>
   [...kinds.values()].flatMap(({ name, outside }) => (outside ? [{ kind: name, outside }] : []));
 
 /** The kinds that spend money, which the buy limits count. */

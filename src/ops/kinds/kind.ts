@@ -25,17 +25,12 @@ export interface RouteEffect {
   ownership?: 'bought' | 'released';
 }
 
-/** The account as an Undo finds it: its numbers (number → id), its agents (id → name), and where each number routes. */
-export interface AccountNow {
-  numbers: Map<string, string>;
-  agents: Map<string, string>;
-  routed: Map<string, string>;
-}
+/** The account as an Undo finds it: as read, its numbers (number → id), agents (id → name), where each number routes. */
+export type AccountNow = Record<'numbers' | 'agents' | 'routed', Map<string, string>> & { read: AccountRead };
 
-/** What an inverse is worked out against: the account, read when an inverse first asks; what the person asked. */
+/** What inverses are worked out against: the account, read when one first asks; whether numbers changed since count. */
 export interface UndoScene {
   account(): Promise<AccountNow>;
-  /** Whether numbers changed again since the change are walked back as well. */
   includeChanged: boolean;
 }
 
@@ -133,31 +128,22 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   nextAgent?(change: A): string;
   /** A number the change left routed nowhere (one just bought), offered a route to an agent a click away. */
   routeNext?(change: A): string;
-  /** Its own `/voice` command, when it has one: help lists it, and its role may run it. */
-  command?: KindCommand<R>;
-  /** How its changes show in the provider's lists, when they do: so that one made outside Voice Ops is noticed. */
-  outside?: Outside<A>;
-}
-
-/**
- * What one of a kind's changes does to the provider's lists, which are read and compared to notice changes made
- * outside Voice Ops: the list its target comes into, or goes from; and such a change, as announced.
- */
-export interface Outside<A> {
-  list: keyof ProviderState;
-  adds: boolean;
-  /** The change, from the entry's key (a number, an agent id) and its value (the number's id, the agent's name). */
-  change(key: string, value: string): A;
-}
-
-/** A kind's own `/voice` command: its words, its line of help, and the words typed after it read as one change. */
-export interface KindCommand<R extends StoredChange> {
-  /** `note`, `+NUMBER TEXT`, and what it does, as help shows them. */
-  words: string[];
-  args: string;
-  summary: string;
-  /** The change the words typed after the command's ask for, or what is wrong with them (mrkdwn, echoes escaped). */
-  parse(args: string[]): { change: R } | { error: string };
+  /**
+   * Its own `/voice` command, which help lists for its role: words, args and summary as help shows them (`note`,
+   * `+NUMBER TEXT`), and the words typed after it read as its change, or what is wrong with them (mrkdwn, escaped).
+   */
+  command?: {
+    words: string[];
+    args: string;
+    summary: string;
+    parse(args: string[]): { change: R } | { error: string };
+  };
+  /**
+   * How its changes show in the provider's lists, read and compared to notice one made outside Voice Ops: the list its
+   * target comes into or goes from, and such a change as announced, from the entry (a number and its id, an agent's id
+   * and name).
+   */
+  outside?: { list: keyof ProviderState; adds: boolean; change(key: string, value: string): A };
 }
 
 /** How a batch is audited as one request: `batch.map`, `batch.buy`… */

@@ -151,22 +151,15 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
   routeEffect: ({ target, params }) =>
     typeof params.agentId === 'string' ? { number: target, agentId: params.agentId } : undefined,
   undo: {
-    // A number is routed back while it is the account's, still routes where the change left it (unless the person
-    // asks otherwise), and the agent it routed to before is still there.
+    // Routed back while the number is the account's, routes where the change left it, and the agent before exists.
     inverse: async ({ target, params }, scene) => {
       const before = params.previousAgentId;
-      if (typeof before !== 'string') {
-        return {
-          cannot:
-            `${target} routed to no agent before, and the provider cannot unroute a number: map it to another agent ` +
-            'or release it.',
-        };
-      }
+      const unroute = 'the provider cannot unroute a number: map it to another agent or release it.';
+      if (typeof before !== 'string') return { cannot: `${target} routed to no agent before, and ${unroute}` };
       const { numbers, agents, routed } = await scene.account();
       if (!numbers.has(target)) return { cannot: noLongerOurs(target) };
-      if (!scene.includeChanged && routed.get(target) !== params.agentId) {
+      if (!scene.includeChanged && routed.get(target) !== params.agentId)
         return { cannot: `${target} was changed again since: left as it is.`, changedSince: true };
-      }
       const agentName = agents.get(before);
       if (agentName === undefined)
         return { cannot: `${target} routed to agent ${before} before, which no longer exists.` };

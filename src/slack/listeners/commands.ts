@@ -2,7 +2,7 @@ import type { SlashCommand } from '@slack/bolt';
 import { type Actor, KIND, roleIncludes } from '../../ops/api.js';
 import { type ChosenAgents, decodeChosenAgents, namesAgents, withAgentsFound } from '../agent-references.js';
 import { answerInAck } from '../answer-in-ack.js';
-import { type Command, type CommandSpec, commandsFor, parseCommand } from '../command.js';
+import { type Command, type CommandSpec, commands, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
@@ -119,9 +119,9 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
 
 async function showHelp({ deps, actor, respond }: Invocation): Promise<void> {
   const role = await deps.ops.roleOf(actor);
-  const commands = commandsFor(role);
   const inForce = await deps.ops.policiesInForce(actor.userId);
-  const message = helpMessage({ commands, role, sandbox: deps.sandbox, inForce });
+  const forRole = commands().filter((spec) => roleIncludes(role, spec.role));
+  const message = helpMessage({ commands: forRole, role, sandbox: deps.sandbox, inForce });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });
 }
 
