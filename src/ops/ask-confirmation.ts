@@ -54,7 +54,7 @@ export async function requestChange(
   return requestConfirmation(deps, actor, correlationId, checked.data);
 }
 
-type Ask<R extends StoredChange> = (deps: OpsDeps, actor: Actor, change: R, correlationId: string) => Promise<Asked>;
+type Ask<R> = (deps: OpsDeps, actor: Actor, change: R, correlationId: string) => Promise<Asked>;
 const asks = new Map<string, Ask<StoredChange>>();
 
 /** How one change of a kind is asked for on its own, when its use case checks more than its record and role. */

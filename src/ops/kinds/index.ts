@@ -58,10 +58,7 @@ registerKind(agentCreate);
 registerKind(agentDelete);
 registerKind(settingsChange);
 
-/**
- * What a bulk change is asked for with, as the layers above ask for one: a request of a kind with a bulk form. Stored
- * with its plan, it is read back with its kind's form (store/records.ts), to be planned again when confirmed.
- */
+/** A bulk change's request, of a kind with a bulk form: read back with its plan (store/records.ts), planned again. */
 export type BulkRequest = z.infer<(typeof numberBuyBulk | typeof numberReleaseBulk | typeof routingMapBulk)['request']>;
 
 /** The kinds by the names the layers above use for them: `KIND.map` is `routing.map`. */

@@ -139,9 +139,8 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
     parse(args: string[]): { change: R } | { error: string };
   };
   /**
-   * How its changes show in the provider's lists, read and compared to notice one made outside Voice Ops: the list its
-   * target comes into or goes from, and such a change as announced, from the entry (a number and its id, an agent's id
-   * and name).
+   * How its changes show in the provider's lists, compared to notice one made outside Voice Ops: the list its target
+   * comes into or goes from, and such a change as announced, from the entry (number and id, agent id and name).
    */
   outside?: { list: keyof ProviderState; adds: boolean; change(key: string, value: string): A };
 }
