@@ -78,26 +78,23 @@ function withChangesMade(state: ProviderState, made: { action: AuditAction; targ
   return next;
 }
 
-interface Difference {
-  action: AuditAction;
-  target: string;
-  change: Change;
-}
+/** A change made outside, and its target: the entry of the provider's lists that came or went. */
+type Difference = { target: string; change: Change };
 
 /** Each entry that came into a list, or went from it, as the change of the kind that shows so (ChangeKind.outside). */
 function differences(before: ProviderState, after: ProviderState): Difference[] {
-  return outsideKinds().flatMap(({ kind, outside }) => {
+  return outsideKinds().flatMap(({ outside }) => {
     const [from, to] = outside.adds ? [before, after] : [after, before];
     return [...to[outside.list]]
       .filter(([key]) => !from[outside.list].has(key))
-      .map(([key, value]) => ({ action: kind, target: key, change: outside.change(key, value) }));
+      .map(([key, value]) => ({ target: key, change: outside.change(key, value) }));
   });
 }
 
 /** One audit row per outside change. */
 function recordOutside(deps: OpsDeps, found: Difference): Promise<void> {
   return record(deps, OUTSIDE, newCorrelationId(), {
-    action: found.action,
+    action: found.change.action,
     outcome: 'succeeded',
     target: found.target,
   });
