@@ -127,7 +127,7 @@ const planShown = z.object({ left: z.array(z.string()), changedSince: z.number()
 /**
  * The inverses of what the change made, worked out against the account as it is now (read once, when an inverse first
  * asks): planned as one batch, with what they leave out and why, when their kind's bulk form gathers them; else the
- * one inverse asked for on its own (an agent's creation is walked back by its deletion, confirmed as any is).
+ * one inverse asked for on its own, as if by hand.
  */
 async function walkBack(
   deps: OpsDeps,
