@@ -28,7 +28,7 @@ export interface RouteEffect {
 /** The account as an Undo finds it: as read, its numbers (number → id), agents (id → name), where each number routes. */
 export type AccountNow = Record<'numbers' | 'agents' | 'routed', Map<string, string>> & { read: AccountRead };
 
-/** What inverses are worked out against: the account, read when one first asks; whether numbers changed since count. */
+/** What inverses are worked out against: the account, read once one asks; whether numbers changed since go back too. */
 export interface UndoScene {
   account(): Promise<AccountNow>;
   includeChanged: boolean;
