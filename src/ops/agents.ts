@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { counted } from '../counts.js';
 import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.js';
 import { oneAgentIn } from './agent-names.js';
-import { requestConfirmation } from './ask-confirmation.js';
+import { askAs, requestConfirmation } from './ask-confirmation.js';
 import { record } from './audit-rows.js';
 import { carryOut, type Done } from './carry-out.js';
-import type { ConfirmationPrompt } from './changes.js';
+import type { AgentInUse, Asked } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import type { Create } from './kinds/agent-create.js';
+import { agentDelete } from './kinds/agent-delete.js';
 import { changeKind, KIND, subjectOf } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
@@ -98,7 +99,6 @@ export async function createAgent(
   return carryOut(deps, actor, correlationId, changeKind(KIND.createAgent).work(deps, intent, actor.userId));
 }
 
-/** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
 /** Audits an agent token that no private route could show its creator: nobody has it now. */
 export function recordUndeliveredToken(deps: OpsDeps, actor: Actor, done: Done, why: string): Promise<void> {
   return record(deps, actor, done.correlationId, {
@@ -109,19 +109,10 @@ export function recordUndeliveredToken(deps: OpsDeps, actor: Actor, done: Done, 
   });
 }
 
-export interface AgentInUse {
-  agent: { id: string; name: string };
-  /** The first of its numbers, for a Map button each. */
-  numbers: string[];
-  total: number;
-}
-
 /** Numbers named, each with its Map button, when a deletion is refused. */
 export const IN_USE_SHOWN = 10;
 
-export type DeleteRequest = Result<
-  { status: 'needs_confirmation'; prompt: ConfirmationPrompt } | { status: 'in_use'; inUse: AgentInUse }
->;
+export type { AgentInUse, Asked as DeleteRequest } from './changes.js';
 
 /**
  * Asks to delete an agent. One that numbers still route to (by the app's routing records) is refused at once, and
@@ -133,7 +124,7 @@ export async function requestDeleteAgent(
   agentId: string,
   correlationId: string,
   undoes?: string,
-): Promise<DeleteRequest> {
+): Promise<Asked> {
   const denied = await mayRequest(deps, actor, { action: KIND.deleteAgent, target: agentId, correlationId });
   if (denied) return denied;
   const checked = validate(resourceId, agentId);
@@ -166,6 +157,11 @@ export async function requestDeleteAgent(
   const asked = await requestConfirmation(deps, actor, correlationId, change);
   return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
 }
+
+// An agent's deletion asked for on its own (an Undo's) is checked as one asked for by hand.
+askAs(agentDelete, (deps, actor, change, correlationId) =>
+  requestDeleteAgent(deps, actor, change.agentId, correlationId, change.undoes),
+);
 
 /** "Support bot (agt_1) cannot be deleted: 3 numbers still route to it." */
 function inUseSentence(inUse: AgentInUse): string {

@@ -31,7 +31,7 @@ export {
 export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
 export { type ApplyResult, type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
 export { MAX_BATCH_ITEMS } from './bulk-items.js';
-export type { BulkRequest } from './bulk-plans.js';
+export { type BulkRequest, batchAction } from './bulk-plans.js';
 export type { AgentCard, AgentLookup, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export {
@@ -46,9 +46,11 @@ export type { HistoryEntry, HistoryHow, HistoryPage } from './history.js';
 export {
   announcedChange,
   type BulkWords,
+  batchNamed,
   bulkWordsOf,
   type Change,
   confirmWordsOf,
+  declaredCommands,
   KIND,
   type Kind,
   neededRole,
@@ -95,7 +97,7 @@ export {
   settledBatch,
 } from './batches.js';
 export type { OpsDeps } from './deps.js';
-export { auditParamsOf, verifyChange } from './kinds/index.js';
+export { auditParamsOf, outsideKinds, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
 export { announce, announcementsChannel } from './notify.js';

@@ -2,10 +2,11 @@
 // (buy, release, delete, re-route) and confirm(), which runs their work once confirmed, import in one direction.
 import type { Settings } from '../settings-schema.js';
 import type { Confirmation } from '../store/confirmations.js';
+import type { StoredChange } from '../store/records.js';
 import { record } from './audit-rows.js';
-import type { ConfirmationPrompt, PendingChange } from './changes.js';
+import type { Asked, ConfirmationPrompt, PendingChange } from './changes.js';
 import type { OpsDeps } from './deps.js';
-import { changeKind, isKind, targetOf } from './kinds/index.js';
+import { type Change, type ChangeKind, changeKind, isKind, targetOf } from './kinds/index.js';
 import { mayRequest, typedConfirmation } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
@@ -51,6 +52,22 @@ export async function requestChange(
   const denied = await mayRequest(deps, actor, { action: kind.name, target, correlationId });
   if (denied) return denied;
   return requestConfirmation(deps, actor, correlationId, checked.data);
+}
+
+type Ask<R> = (deps: OpsDeps, actor: Actor, change: R, correlationId: string) => Promise<Asked>;
+const asks = new Map<string, Ask<StoredChange>>();
+
+/** How one change of a kind is asked for on its own, when its use case checks more than its record and role. */
+export function askAs<R extends StoredChange>(kind: Pick<ChangeKind<R, Change>, 'name' | 'record'>, ask: Ask<R>): void {
+  asks.set(kind.name, ask as Ask<StoredChange>);
+}
+
+/** One change asked for on its own: as its kind's use case asks (see askAs), or as any change described in full. */
+export async function askOne(deps: OpsDeps, actor: Actor, change: StoredChange, correlationId: string): Promise<Asked> {
+  const ask = asks.get(change.kind);
+  if (ask) return ask(deps, actor, change, correlationId);
+  const asked = await requestChange(deps, actor, change, correlationId);
+  return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
 }
 
 /** What the requester is shown: a Confirm button, or for a change that silences a live line, what to type. */

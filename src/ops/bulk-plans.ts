@@ -2,24 +2,14 @@
 // or COUNT numbers for sale bought. Each kind's bulk form (its request, its planner, its batch's audit action) is in
 // its module, kinds/*.ts; here they are put together. Read afresh from the provider each time, so that the plan shown
 // and the plan checked again at its confirmation are computed the same way.
-import type { z } from 'zod';
 import type { StoredChange } from '../store/records.js';
 import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { type BatchAction, bulkFormOf } from './kinds/index.js';
-import type { numberBuyBulk } from './kinds/number-buy.js';
-import type { numberReleaseBulk } from './kinds/number-release.js';
-import type { routingMapBulk } from './kinds/routing-map.js';
 import type { Result } from './types.js';
 
-/**
- * What a bulk change is asked for with, as the layers above ask for one: a request of a kind with a bulk form. Stored
- * with its plan, it is read back with its kind's form (store/records.ts), to be planned again when confirmed.
- */
-export type BulkRequest = z.infer<
-  (typeof routingMapBulk)['request'] | (typeof numberBuyBulk)['request'] | (typeof numberReleaseBulk)['request']
->;
+export type { BulkRequest } from './kinds/index.js';
 
 /** How a kind of bulk change is audited: the batch as one request, its items as the single changes they are. */
 export const batchAction = (kind: string): BatchAction => bulkFormOf(kind).audit;

@@ -2,6 +2,7 @@
 // store's records, read back typed), what a confirmation prompt shows, and how a batch's items are named.
 
 import type { PendingChange } from '../store/records.js';
+import type { Result } from './types.js';
 
 export { type ChangeIntent, changeIntent, type PendingChange, pendingChange } from '../store/records.js';
 
@@ -13,6 +14,19 @@ export interface ConfirmationPrompt {
   /** Set when a click is not enough: the label of the text the requester must type (see policies.ts). */
   mustType?: string;
 }
+
+/** An agent that numbers still route to: it cannot be deleted until they route elsewhere. */
+export interface AgentInUse {
+  agent: { id: string; name: string };
+  /** The first of its numbers, for a Map button each. */
+  numbers: string[];
+  total: number;
+}
+
+/** One change asked for on its own: its confirmation to show, or (an agent to delete) the numbers still routed to it. */
+export type Asked = Result<
+  { status: 'needs_confirmation'; prompt: ConfirmationPrompt } | { status: 'in_use'; inUse: AgentInUse }
+>;
 
 /**
  * An item of a bulk change is carried out as a change of its own, with its own intent under the id `BATCH/SEQ`

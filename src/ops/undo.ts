@@ -1,19 +1,20 @@
 // Undo: a change walked back through the same path as any change. What the change did is read from its audit rows
-// (each outcome row keeps its number's agent before and after); its kind says what undoes what it made; the inverse
-// is planned (routes, releases) or confirmed (an agent's deletion) as if asked for by hand, by the same roles and
-// guardrails; the Undo's own audit rows (undo-trail.ts) name the change it undoes.
+// (each outcome row keeps its number's agent before and after); its kind says which change undoes each thing it made,
+// its inverse; the inverses are planned as one batch, or one is asked for on its own, as if asked for by hand, by the
+// same roles and guardrails; the Undo's own audit rows (undo-trail.ts) name the change it undoes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
-import { type DeleteRequest, requestDeleteAgent } from './agents.js';
+import { askOne } from './ask-confirmation.js';
 import { deny } from './audit-rows.js';
 import { type BatchView, batchView, cancelPlan, planBatch } from './batches.js';
-import { type AccountRead, readAccount } from './bulk-items.js';
+import { readAccount } from './bulk-items.js';
+import type { Asked } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { changeKind, isKind, KIND } from './kinds/index.js';
-import type { Inverse } from './kinds/kind.js';
+import { changeKind, gatherOf, isKind } from './kinds/index.js';
+import type { AccountNow, Inverse, UndoScene } from './kinds/kind.js';
 import { roleOf } from './policies.js';
 import { utcText } from './typed-time.js';
 import { type Actor, type Failure, fail, type Result, roleIncludes } from './types.js';
@@ -21,10 +22,10 @@ import { recordUndoStep, UNDO_ACTION } from './undo-trail.js';
 
 /**
  * The plan of an Undo with the items it leaves out and why, and how many of those were changed again since (which
- * the person may include); or an agent's deletion to confirm.
+ * the person may include); or the one change that walks it back, asked for (an agent's deletion to confirm).
  */
 export type UndoResult = Result<
-  { status: 'plan'; view: BatchView; left: string[]; changedSince: number } | Exclude<DeleteRequest, Failure>
+  { status: 'plan'; view: BatchView; left: string[]; changedSince: number } | Exclude<Asked, Failure>
 >;
 
 export interface UndoOptions {
@@ -57,11 +58,12 @@ export async function undo(
     (await refuseUndoer(deps, actor, rows, { undoes: correlationId, id })) ?? (await tooLate(deps, rows, made));
   if (refused) return refused;
   const { inverse } = kind.undo;
-  const steps = made.map((row) => ({ row, step: inverse({ target: row.target ?? '', params: row.params ?? {} }) }));
+  const inverses = (scene: UndoScene) =>
+    Promise.all(made.map((row) => inverse({ target: row.target ?? '', params: row.params ?? {} }, scene)));
   const planOnce = async () => {
     const earlier = await earlierUndo(deps, actor, correlationId, options);
     if (earlier) return earlier;
-    const undone = await undoSteps(deps, actor, { undoes: correlationId, id, ...options }, steps);
+    const undone = await walkBack(deps, actor, { undoes: correlationId, id, ...options }, inverses);
     if (undone.ok && undone.status !== 'in_use') {
       const left = undone.status === 'plan' ? { left: undone.left, changedSince: undone.changedSince } : {};
       await recordUndoStep(deps, actor, id, correlationId, { outcome: 'requested', params: left });
@@ -123,24 +125,41 @@ async function earlierUndo(
 /** What an Undo's request row keeps of its plan: what it left out, and how many of those were changed since. */
 const planShown = z.object({ left: z.array(z.string()), changedSince: z.number() });
 
-/** The inverse of each step: an agent's deletion to confirm, or the plan of the routes back or the releases. */
-async function undoSteps(
+/**
+ * The inverses of what the change made, worked out against the account as it is now (read once, when an inverse first
+ * asks): planned as one batch, with what they leave out and why, when their kind's bulk form gathers them; else the
+ * one inverse asked for on its own, as if by hand.
+ */
+async function walkBack(
   deps: OpsDeps,
   actor: Actor,
-  undo: UndoOptions & { undoes: string; id: string },
-  steps: { row: AuditEvent; step: Inverse }[],
+  { undoes, id, includeChanged = false }: UndoOptions & { undoes: string; id: string },
+  inverses: (scene: UndoScene) => Promise<Inverse[]>,
 ): Promise<UndoResult> {
-  // An agent's creation is one change, walked back by its deletion, confirmed as any deletion is.
-  for (const { step } of steps) {
-    if ('deleteAgent' in step) return requestDeleteAgent(deps, actor, step.deleteAgent, undo.id, undo.undoes);
-  }
-  let read: AccountRead;
-  try {
-    read = await readAccount(deps.lists);
-  } catch (error) {
-    return providerFailure(error);
-  }
-  return planInverse(deps, actor, { ...undo, read }, steps);
+  let reading: Promise<AccountNow> | undefined;
+  const scene: UndoScene = { account: () => (reading ??= readNow(deps)), includeChanged };
+  const found = await inverses(scene).catch(providerFailure);
+  if (!Array.isArray(found)) return found;
+  const changes = found.flatMap((inverse) => ('change' in inverse ? [inverse.change] : []));
+  const left = found.flatMap((inverse) => ('cannot' in inverse ? [inverse.cannot] : []));
+  const [first] = changes;
+  if (!first) return fail('conflict', `Nothing of that change can be walked back. ${left.join(' ')}`);
+  const gather = gatherOf(first.kind);
+  if (!gather) return askOne(deps, actor, { ...first, undoes }, id);
+  const changedSince = found.filter((inverse) => 'changedSince' in inverse).length;
+  const now = await scene.account().catch(providerFailure);
+  if ('ok' in now) return now;
+  // Planned under the Undo's own id, so that a refusal of the plan is its one audit row.
+  const planned = await planBatch(deps, actor, { ...gather(changes), undoes }, now.read, id);
+  return planned.ok ? { ok: true, status: 'plan', view: planned.view, left, changedSince } : planned;
+}
+
+/** The account as the provider lists it now, and where the app's records route each number. */
+async function readNow(deps: OpsDeps): Promise<AccountNow> {
+  const read = await readAccount(deps.lists);
+  const numbers = new Map(read.numbers.map((entry) => [entry.number, entry.id]));
+  const agents = new Map(read.agents.map((entry) => [entry.id, entry.name]));
+  return { read, numbers, agents, routed: await deps.store.routes.agentByNumber() };
 }
 
 /** Only the change's maker, or an admin, may undo it; a refusal is audited under the Undo's own id. */
@@ -173,49 +192,4 @@ async function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): P
       `before it, and /voice changes since ${utcText(asked)} what changed since: paste into /voice plan the lines ` +
       'of the numbers to route back.',
   );
-}
-
-/**
- * The routes back, or the releases, as one plan; each item that cannot be walked back is left out with why: a number
- * that routed nowhere, one changed again since, one no longer the account's, an agent gone since.
- */
-async function planInverse(
-  deps: OpsDeps,
-  actor: Actor,
-  { undoes, id, read, includeChanged }: UndoOptions & { undoes: string; id: string; read: AccountRead },
-  steps: { row: AuditEvent; step: Inverse }[],
-): Promise<UndoResult> {
-  const owned = new Set(read.numbers.map((entry) => entry.number));
-  const agents = new Set(read.agents.map((entry) => entry.id));
-  const routed = await deps.store.routes.agentByNumber();
-  const left: string[] = [];
-  const routes: { number: string; agentId: string }[] = [];
-  const releases: string[] = [];
-  let changedSince = 0;
-  for (const { row, step } of steps) {
-    if ('cannot' in step) left.push(`${step.cannot}: map it to another agent or release it.`);
-    else if ('release' in step) {
-      if (owned.has(step.release)) releases.push(step.release);
-      else left.push(`${step.release} is no longer one of your numbers.`);
-    } else if ('route' in step) {
-      const { number, agentId } = step.route;
-      if (!owned.has(number)) left.push(`${number} is no longer one of your numbers.`);
-      // Routed again since, by anyone: it no longer routes to the agent the change routed it to.
-      else if (!includeChanged && routed.get(number) !== row.params?.agentId) {
-        changedSince += 1;
-        left.push(`${number} was changed again since: left as it is.`);
-      } else if (!agents.has(agentId))
-        left.push(`${number} routed to agent ${agentId} before, which no longer exists.`);
-      else routes.push({ number, agentId });
-    }
-  }
-  const request = routes.length
-    ? { kind: KIND.map, routes, undoes }
-    : releases.length
-      ? { kind: KIND.release, numbers: releases, undoes }
-      : undefined;
-  if (!request) return fail('conflict', `Nothing of that change can be walked back. ${left.join(' ')}`);
-  // Planned under the Undo's own id, so that a refusal of the plan is its one audit row.
-  const planned = await planBatch(deps, actor, request, read, id);
-  return planned.ok ? { ok: true, status: 'plan', view: planned.view, left, changedSince } : planned;
 }

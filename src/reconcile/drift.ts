@@ -8,9 +8,9 @@ import {
   announcementsChannel,
   atomically,
   type Change,
-  KIND,
   newCorrelationId,
   type OpsDeps,
+  outsideKinds,
   ROUTE_DROPPED,
   record,
 } from '../ops/api.js';
@@ -67,53 +67,34 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
 /** The last read, moved forward by the app's own changes (ids and names are not needed to compare: keys are). */
 function withChangesMade(state: ProviderState, made: { action: AuditAction; target: string }[]): ProviderState {
   const next: ProviderState = { numbers: new Map(state.numbers), agents: new Map(state.agents) };
+  const shows = new Map(outsideKinds().map(({ kind, outside }) => [kind, outside]));
   for (const { action, target } of made) {
-    if (action === KIND.buy) next.numbers.set(target, next.numbers.get(target) ?? '');
-    if (action === KIND.release) next.numbers.delete(target);
-    if (action === KIND.createAgent) next.agents.set(target, next.agents.get(target) ?? '');
-    if (action === KIND.deleteAgent) next.agents.delete(target);
+    const outside = shows.get(action);
+    if (!outside) continue;
+    const list = next[outside.list];
+    if (outside.adds) list.set(target, list.get(target) ?? '');
+    else list.delete(target);
   }
   return next;
 }
 
-interface Difference {
-  action: AuditAction;
-  target: string;
-  change: Change;
-}
+/** A change made outside, and its target: the entry of the provider's lists that came or went. */
+type Difference = { target: string; change: Change };
 
+/** Each entry that came into a list, or went from it, as the change of the kind that shows so (ChangeKind.outside). */
 function differences(before: ProviderState, after: ProviderState): Difference[] {
-  const found: Difference[] = [];
-  for (const [number, id] of after.numbers) {
-    if (!before.numbers.has(number)) {
-      found.push({ action: KIND.buy, target: number, change: { action: KIND.buy, number: { id, number } } });
-    }
-  }
-  for (const [number, id] of before.numbers) {
-    if (!after.numbers.has(number)) {
-      const change: Change = { action: KIND.release, number: { id, number } };
-      found.push({ action: KIND.release, target: number, change });
-    }
-  }
-  for (const [id, name] of after.agents) {
-    if (!before.agents.has(id)) {
-      // The agent list carries no language: the announcement says so rather than guess.
-      const change: Change = { action: KIND.createAgent, agent: { id, name, language: 'language not listed' } };
-      found.push({ action: KIND.createAgent, target: id, change });
-    }
-  }
-  for (const [id, name] of before.agents) {
-    if (!after.agents.has(id)) {
-      found.push({ action: KIND.deleteAgent, target: id, change: { action: KIND.deleteAgent, agent: { id, name } } });
-    }
-  }
-  return found;
+  return outsideKinds().flatMap(({ outside }) => {
+    const [from, to] = outside.adds ? [before, after] : [after, before];
+    return [...to[outside.list]]
+      .filter(([key]) => !from[outside.list].has(key))
+      .map(([key, value]) => ({ target: key, change: outside.change(key, value) }));
+  });
 }
 
 /** One audit row per outside change. */
 function recordOutside(deps: OpsDeps, found: Difference): Promise<void> {
   return record(deps, OUTSIDE, newCorrelationId(), {
-    action: found.action,
+    action: found.change.action,
     outcome: 'succeeded',
     target: found.target,
   });

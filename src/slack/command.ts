@@ -1,9 +1,11 @@
 // The grammar of `/voice`. One table routes the commands and generates their help, so the two cannot drift.
 import {
+  declaredCommands,
   KIND,
   MAX_BATCH_ITEMS,
   NO_UNROUTE,
   type NumberFilter,
+  type PendingChange,
   type Region,
   type Role,
   regionNamed,
@@ -49,7 +51,9 @@ export type Command =
   /** The settings in force, and an admin's forms to change them. */
   | { name: 'settings' }
   /** Who holds which role, or one person's role and what grants it: by user id, or by name as typed after `@`. */
-  | { name: 'access'; person?: { id: string } | { name: string } };
+  | { name: 'access'; person?: { id: string } | { name: string } }
+  /** A kind's own command: the change it asks for, described in full as its kind's record. */
+  | { name: 'change'; change: PendingChange };
 
 /**
  * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
@@ -514,6 +518,19 @@ export const COMMANDS: CommandSpec[] = [
   },
 ];
 
+/** Every command: the app's own, then those the kinds of change declare, each asking for its kind's change. */
+export const commands = (): CommandSpec[] => [
+  ...COMMANDS,
+  ...declaredCommands().map(({ parse, kind, ...spec }) => ({
+    ...spec,
+    changes: kind,
+    parse: (typed: string[]) => {
+      const parsed = parse(typed);
+      return 'error' in parsed ? error(parsed.error) : ok({ name: 'change', change: parsed.change });
+    },
+  })),
+];
+
 /**
  * Slack sends `&`, `<` and `>` escaped, and may wrap phone numbers and links as `<tel:+1…|+1…>`;
  * both are undone so that people can paste what they see.
@@ -587,17 +604,10 @@ export function parseCommand(text: string): Parsed {
 /** The command these words run: the longest matching words win (`agents create` before `agents`). */
 function specFor(words: string[]): CommandSpec | undefined {
   const lowered = words.map((word) => word.toLowerCase());
-  return [...COMMANDS]
+  return commands()
     .sort((a, b) => b.words.length - a.words.length)
     .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
 }
-
-const FIRST_WORDS = [...new Set(COMMANDS.map((spec) => spec.words[0] ?? ''))];
-/** The second words of two-word commands, with their first: `search` → `numbers`. */
-const SECOND_WORDS = new Map(
-  COMMANDS.flatMap((spec) => (spec.words.length === 2 ? [[spec.words[1] ?? '', spec.words[0] ?? '']] : [])),
-);
-const secondWordsOf = (first: string) => [...SECOND_WORDS].flatMap(([second, of]) => (of === first ? [second] : []));
 
 /**
  * A word a slip away from a command's word (`serch`, `creat`, `relase`, `by` before a region), answered with the
@@ -611,17 +621,24 @@ function typoIn(tokens: Token[]): Parsed | undefined {
       ' ',
     );
   const firstWord = first.text.toLowerCase();
-  if (!FIRST_WORDS.includes(firstWord)) {
+  const words = commands().map((spec) => spec.words);
+  const firstWords = [...new Set(words.map(([first = '']) => first))];
+  // The second words of two-word commands, with their first: `search` → `numbers`.
+  const secondWords = new Map(words.flatMap(([first = '', second]) => (second ? [[second, first]] : [])));
+  if (!firstWords.includes(firstWord)) {
     if (first.quoted) return undefined;
-    const command = meant(firstWord, FIRST_WORDS);
+    const command = meant(firstWord, firstWords);
     if (command) return didYouMean(typed([command], 1), specFor([command]));
     // A subcommand without its command (`/voice search DE`), or a slip of one (`/voice serch DE`).
-    const subcommand = SECOND_WORDS.has(firstWord) ? firstWord : meant(firstWord, [...SECOND_WORDS.keys()]);
-    const of = subcommand && SECOND_WORDS.get(subcommand);
+    const subcommand = secondWords.has(firstWord) ? firstWord : meant(firstWord, [...secondWords.keys()]);
+    const of = subcommand && secondWords.get(subcommand);
     return of && subcommand ? didYouMean(typed([of, subcommand], 1), specFor([of, subcommand])) : undefined;
   }
   if (!second || second.quoted) return undefined;
-  const subcommand = meant(second.text, secondWordsOf(firstWord));
+  const subcommand = meant(
+    second.text,
+    [...secondWords].flatMap(([word, of]) => (of === firstWord ? [word] : [])),
+  );
   if (!subcommand) return undefined;
   // `by` is a region (Belarus) too: a typo only when another region follows, which a filter cannot take.
   if (REGION_CODE.test(second.text) && !tokens.slice(2).some((token) => REGION_CODE.test(token.text))) return undefined;

@@ -1,7 +1,7 @@
 // The flows behind commands, buttons and modals. Each turns one operation's result into an Answer, so
 // a command and the button that leads to the same flow answer alike.
 import type { ModalView } from '@slack/types';
-import type { Actor, ConfirmationPrompt, Done, ReadOptions, Result } from '../ops/api.js';
+import type { Actor, ConfirmationPrompt, Done, PendingChange, ReadOptions, Result } from '../ops/api.js';
 import { awaitingAnswer } from './approvals.js';
 import { slackErrorCode } from './clients.js';
 import { replyTo, type SlackDeps } from './deps.js';
@@ -82,6 +82,10 @@ export const buyAnswer = async (deps: SlackDeps, actor: Actor, number: string) =
 
 export const releaseAnswer = async (deps: SlackDeps, actor: Actor, numberOrId: string) =>
   promptOrFailure(await deps.ops.requestRelease(actor, numberOrId));
+
+/** A change of any kind, as its kind's own command asks for it. */
+export const changeAnswer = async (deps: SlackDeps, actor: Actor, change: PendingChange) =>
+  promptOrFailure(await deps.ops.requestChange(actor, change));
 
 /** A confirmation, or, when numbers still route to the agent, the refusal with a Map button for each. */
 export async function deleteAgentAnswer(deps: SlackDeps, actor: Actor, agentId: string): Promise<Answer> {

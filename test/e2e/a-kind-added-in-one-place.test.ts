@@ -9,7 +9,17 @@ import { type ChangeKind, registerKind } from '../../src/ops/kinds/index.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { confirmationMessage } from '../../src/slack/views/confirmation.js';
 import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
-import { announcementCalls, auditRows, confirmAs, press, respondedWith, rowsOf, shownText } from './support.js';
+import {
+  announcementCalls,
+  askForConfirmation,
+  auditRows,
+  auditTrail,
+  confirmAs,
+  press,
+  respondedWith,
+  rowsOf,
+  shownText,
+} from './support.js';
 
 const NUMBER = '+14155550123';
 
@@ -59,6 +69,15 @@ const numberNote: ChangeKind<Note, Noted> = {
   lookUp: (change) => `/voice audit ${change.number}`,
   happened: ({ params }) => ['noted as ', { strong: String(params.note) }],
   undo: { never: 'A note stays.' },
+  command: {
+    words: ['note'],
+    args: '+NUMBER TEXT',
+    summary: 'Keep a note on a number, after confirmation',
+    parse: ([number, ...text]) =>
+      number?.startsWith('+') && text.length
+        ? { change: { kind: 'number.note', number, note: text.join(' ') } }
+        : { error: 'Give the number, then the note: `/voice note +14155550123 Front desk`.' },
+  },
 };
 
 const forgetNote = registerKind(numberNote);
@@ -138,4 +157,41 @@ it('refuses a record its kind does not describe, and changes nothing', async () 
   ]);
   const waiting = await rowsOf<{ n: number }>(t, "SELECT COUNT(*) AS n FROM confirmations WHERE state = 'pending'");
   expect(Number(waiting[0]?.n)).toBe(0);
+});
+
+it('is asked for with its own command, which help lists, and confirmed with its button', async () => {
+  const help = await t.command('help', OPERATOR);
+  expect(shownText(await t.respondedTo(help.responseUrlId))).toContain(
+    '`/voice note +NUMBER TEXT` — Keep a note on a number, after confirmation',
+  );
+  const { prompt, confirmationId } = await askForConfirmation(t, OPERATOR, `note ${NUMBER} Front desk`);
+  expect(shownText(prompt)).toContain(`Note *${NUMBER}* as *Front desk*.`);
+
+  const since = t.slack.calls().length;
+  const outcome = await confirmAs(t, OPERATOR, confirmationId);
+  expect(shownText(outcome)).toContain(`Noted *${NUMBER}* as *Front desk*.`);
+  expect(notes.get(NUMBER)).toBe('Front desk');
+
+  const asked = (await auditRows(t)).findLast((row) => row.action === 'number.note' && row.outcome === 'requested');
+  const trail = await auditTrail(t, asked?.correlation_id ?? '');
+  expect(trail.map((row) => [row.action, row.outcome, row.target, row.actor_id, row.source])).toEqual([
+    ['number.note', 'requested', NUMBER, OPERATOR, 'command'],
+    ['number.note', 'confirmed', NUMBER, OPERATOR, 'button'],
+    ['number.note', 'succeeded', NUMBER, OPERATOR, 'button'],
+  ]);
+  expect(JSON.parse(trail[2]?.params ?? '{}')).toMatchObject({ note: 'Front desk' });
+
+  const [announcement] = announcementCalls(t, since);
+  expect(announcement?.body.channel).toBe(NOTIFY_CHANNEL);
+  expect(shownText(announcement ?? outcome)).toContain(`noted *${NUMBER}* as *Front desk*`);
+});
+
+it('answers its command typed wrong with its own line of help, and refuses it to whoever lacks its role', async () => {
+  const wrong = await t.command(`note ${NUMBER}`, OPERATOR);
+  const answer = shownText(await t.respondedTo(wrong.responseUrlId));
+  expect(answer).toContain('Give the number, then the note');
+  expect(answer).toContain('`/voice note +NUMBER TEXT`');
+  const denied = await t.command(`note ${NUMBER} Hall`, VIEWER);
+  expect(shownText(await t.respondedTo(denied.responseUrlId))).toContain('operator role to note numbers');
+  expect(notes.get(NUMBER)).toBe('Front desk');
 });

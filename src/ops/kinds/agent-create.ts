@@ -7,6 +7,7 @@ import { type Agent, EXPECTED_STATUS } from '../../provider/schemas.js';
 import { unexpectedStatus } from '../failures.js';
 import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
+import { agentDelete } from './agent-delete.js';
 import type { ChangeKind } from './kind.js';
 
 const NAME = 'agent.create';
@@ -107,5 +108,15 @@ export const agentCreate: ChangeKind<Create, Created> = {
     ...(typeof params.name === 'string' ? [' as ', { strong: params.name }] : []),
     ...(typeof params.language === 'string' ? [`, ${params.language}`] : []),
   ],
-  undo: { inverse: ({ target }) => ({ deleteAgent: target }) },
+  undo: {
+    inverse: async ({ target, params }) => ({
+      change: { kind: agentDelete.name, agentId: target, agentName: String(params.name) },
+    }),
+  },
+  // The agent list carries no language: the announcement says so rather than guess.
+  outside: {
+    list: 'agents',
+    adds: true,
+    change: (id, name) => ({ action: NAME, agent: { id, name, language: 'language not listed' } }),
+  },
 };

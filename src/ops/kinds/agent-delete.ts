@@ -98,4 +98,5 @@ export const agentDelete: ChangeKind<Delete, Deleted> = {
   lookUp: (change) => `/voice audit ${change.agent.id}`,
   happened: () => ['deleted'],
   undo: { never: 'A deleted agent cannot be undone: create a new one, which gets a new token.' },
+  outside: { list: 'agents', adds: false, change: (id, name) => ({ action: NAME, agent: { id, name } }) },
 };

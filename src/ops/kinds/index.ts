@@ -58,6 +58,9 @@ registerKind(agentCreate);
 registerKind(agentDelete);
 registerKind(settingsChange);
 
+/** A bulk change's request, of a kind with a bulk form: read back with its plan (store/records.ts), planned again. */
+export type BulkRequest = z.infer<(typeof numberBuyBulk | typeof numberReleaseBulk | typeof routingMapBulk)['request']>;
+
 /** The kinds by the names the layers above use for them: `KIND.map` is `routing.map`. */
 export const KIND = {
   buy: numberBuy.name,
@@ -103,6 +106,14 @@ export function confirmWordsOf(kind: string): ConfirmWords<StoredChange> {
 /** How a kind's batch is said. */
 export const bulkWordsOf = (kind: string): BulkWords => bulkFormOf(kind).words;
 
+/** How the batch an audit action names is said, and whether it routes its numbers to an agent; none for another action. */
+export function batchNamed(action: string): { words: BulkWords; routes: boolean } | undefined {
+  for (const [kind, form] of bulkForms) {
+    if (form.audit === action) return { words: form.words, routes: changeKind(kind).routesTo !== undefined };
+  }
+  return undefined;
+}
+
 /**
  * How a finished change is said: what it did, where to read more, the agent likely routed to next, and the number to
  * route next.
@@ -134,6 +145,14 @@ export const isKind = (action: string): boolean => kinds.has(action);
 /** The names of the kinds registered, in the order they were. */
 export const kindNames = (): string[] => [...kinds.keys()];
 
+/** The commands the kinds declare (see ChangeKind.command), each with its kind and the role that may run it. */
+export const declaredCommands = () =>
+  [...kinds.values()].flatMap(({ name, role, command }) => (command ? [{ ...command, kind: name, role }] : []));
+
+/** The kinds whose changes show in the provider's lists, and how (see ChangeKind.outside). */
+export const outsideKinds = () =>
+  [...kinds.values()].flatMap(({ name, outside }) => (outside ? [{ kind: name, outside }] : []));
+
 /** The kinds that spend money, which the buy limits count. */
 export const spendingKinds = (): string[] => [...kinds.values()].filter((kind) => kind.spends).map((kind) => kind.name);
 
@@ -143,6 +162,9 @@ export function bulkFormOf(name: string): AnyBulkForm {
   if (!form) throw new Error(`No kind of change named ${name} is asked for in bulk.`);
   return form;
 }
+
+/** How a kind's bulk form gathers changes of it into one request, when it does (see BulkForm.gather). */
+export const gatherOf = (kind: string) => bulkForms.get(kind)?.gather;
 
 /** The target an audit row names for a change. */
 export const targetOf = (change: StoredChange): string | undefined => kindOf(change).target(change);

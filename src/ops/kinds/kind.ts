@@ -2,6 +2,7 @@
 // work, how a change whose answer was lost is settled, and how it is said (confirmed, cancelled, announced); and, for a
 // kind asked for in bulk, its bulk form. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
 import type { z } from 'zod';
+import type { ProviderState } from '../../store/provider-snapshot.js';
 import type { StoredChange } from '../../store/records.js';
 import type { Change } from '../announcements.js';
 import type { AccountRead, Planned } from '../bulk-items.js';
@@ -24,17 +25,25 @@ export interface RouteEffect {
   ownership?: 'bought' | 'released';
 }
 
-/** The change that walks one back: a number routed to an agent, a number released, an agent deleted; or why none can. */
-export type Inverse =
-  | { route: { number: string; agentId: string } }
-  | { release: string }
-  | { deleteAgent: string }
-  | { cannot: string };
+/** The account as an Undo finds it: as read, its numbers (number → id), agents (id → name), where each number routes. */
+export type AccountNow = Record<'numbers' | 'agents' | 'routed', Map<string, string>> & { read: AccountRead };
+
+/** What inverses are worked out against: the account, read once one asks; whether numbers changed since go back too. */
+export interface UndoScene {
+  account(): Promise<AccountNow>;
+  includeChanged: boolean;
+}
+
+/**
+ * The change that walks one back, a record of a registered kind: planned with the others in one batch when its kind's
+ * bulk form gathers them, else asked for on its own. Or why none can, and whether because it was changed again since.
+ */
+export type Inverse = { change: StoredChange } | { cannot: string; changedSince?: true };
 
 /** How a kind's changes are undone: each by its inverse, or never, and why. */
 export type Undo =
   | {
-      inverse(made: Made): Inverse;
+      inverse(made: Made, scene: UndoScene): Promise<Inverse>;
       /** Why a finished change's Undo is not offered (a first route, which nothing can take back), if it is not. */
       withheld?(change: Change): string | undefined;
     }
@@ -119,6 +128,21 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   nextAgent?(change: A): string;
   /** A number the change left routed nowhere (one just bought), offered a route to an agent a click away. */
   routeNext?(change: A): string;
+  /**
+   * Its own `/voice` command, which help lists for its role: words, args and summary as help shows them (`note`,
+   * `+NUMBER TEXT`), and the words typed after it read as its change, or what is wrong with them (mrkdwn, escaped).
+   */
+  command?: {
+    words: string[];
+    args: string;
+    summary: string;
+    parse(args: string[]): { change: R } | { error: string };
+  };
+  /**
+   * How its changes show in the provider's lists, compared to notice one made outside Voice Ops: the list its target
+   * comes into or goes from, and such a change as announced, from the entry (number and id, agent id and name).
+   */
+  outside?: { list: keyof ProviderState; adds: boolean; change(key: string, value: string): A };
 }
 
 /** How a batch is audited as one request: `batch.map`, `batch.buy`… */
@@ -140,6 +164,8 @@ export interface BulkWords<Q = unknown, R extends StoredChange = StoredChange> {
   apply: string;
   /** What a request for approval asks, as a verb: "route", "buy". */
   verb: string;
+  /** What its batch did to its items, as the audit's button to them says: "map of" (3 numbers). */
+  items: string;
   /** The plan in one sentence, with its totals. */
   plan(request: Q, totals: PlanTotals): Phrase;
   /** What an item does, or did: what changes for its number's callers. */
@@ -170,6 +196,8 @@ export interface BulkForm<S extends z.ZodType<{ kind: string }>, R extends Store
   plan(deps: OpsDeps, request: z.output<S>, read?: AccountRead): Promise<Result<Planned>>;
   /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
   again(request: z.output<S>, numbers: string[]): z.output<S>;
+  /** One request for these changes, an item each: an Undo's inverses, planned as one batch. */
+  gather?(changes: R[]): z.output<S>;
   /** How many changes it asks for, when the request says before any plan (a bulk buy's COUNT): the buy limits check it. */
   count?(request: z.output<S>): number;
   /** A batch's region, for its announcement: a bulk buy's. */

@@ -15,7 +15,8 @@ import { type Failure, fail, type Result } from '../types.js';
 import { validate } from '../validate.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
-import { numberRef } from './refs.js';
+import { numberRelease } from './number-release.js';
+import { noLongerOurs, numberRef } from './refs.js';
 
 const NAME = 'number.buy';
 
@@ -126,7 +127,14 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   // A number just bought routes nowhere, whatever routed it when the account last had it.
   routeEffect: ({ target }) => ({ number: target, ownership: 'bought' }),
   // Undone, a number goes back to the provider: the money spent on it stays spent.
-  undo: { inverse: ({ target }) => ({ release: target }) },
+  undo: {
+    inverse: async ({ target }, scene) => {
+      const numberId = (await scene.account()).numbers.get(target);
+      if (numberId === undefined) return { cannot: noLongerOurs(target) };
+      return { change: { kind: numberRelease.name, numberId, number: target } };
+    },
+  },
+  outside: { list: 'numbers', adds: true, change: (number, id) => ({ action: NAME, number: { id, number } }) },
 };
 
 /** COUNT voice numbers for sale in a region (containing the digits, when given), or the numbers named. */
@@ -206,6 +214,7 @@ export const numberBuyBulk: BulkForm<typeof buyMany, Buy> = {
     done: 'Bought',
     apply: 'Buy',
     verb: 'buy',
+    items: 'buy of',
     plan: (request, totals) => [
       `buy ${counted(totals.change, 'voice number')} in `,
       { code: request.region },

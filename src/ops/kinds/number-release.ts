@@ -119,6 +119,7 @@ export const numberRelease: ChangeKind<Release, Released> = {
       "A release cannot be undone: the number went back to the provider's inventory, and buying it again is a new " +
       'purchase.',
   },
+  outside: { list: 'numbers', adds: false, change: (number, id) => ({ action: NAME, number: { id, number } }) },
 };
 
 /** Every number a filter picks, or the numbers named. */
@@ -149,11 +150,13 @@ export const numberReleaseBulk: BulkForm<typeof releaseMany, Release> = {
   audit: 'batch.release',
   plan: planReleases,
   again: (request, numbers) => ({ ...request, numbers }),
+  gather: (changes) => ({ kind: NAME, numbers: changes.map((change) => change.number) }),
   words: {
     doing: 'Releasing',
     done: 'Released',
     apply: 'Release',
     verb: 'release',
+    items: 'release of',
     plan: (_request, totals) => [
       `release ${counted(totals.change, 'number')}. They stop taking calls and go back to the provider's inventory`,
       ...(totals.taken

@@ -5,3 +5,6 @@ export const numberRef = z.object({ id: z.string(), number: z.string() });
 /** An agent, whose name may be unknown (one routed to before its name was read, or long gone). */
 export const agentRef = z.object({ id: z.string(), name: z.string().optional() });
 export const namedAgent = z.object({ id: z.string(), name: z.string() });
+
+/** Why a change to a number the account no longer has cannot be walked back. */
+export const noLongerOurs = (number: string) => `${number} is no longer one of your numbers.`;

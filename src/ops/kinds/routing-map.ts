@@ -17,7 +17,7 @@ import { validate } from '../validate.js';
 import { visible } from '../visible.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
-import { agentRef, namedAgent } from './refs.js';
+import { agentRef, namedAgent, noLongerOurs } from './refs.js';
 
 const NAME = 'routing.map';
 
@@ -151,10 +151,20 @@ export const routingMap: ChangeKind<Mapping, Routed> = {
   routeEffect: ({ target, params }) =>
     typeof params.agentId === 'string' ? { number: target, agentId: params.agentId } : undefined,
   undo: {
-    inverse: ({ target, params }) =>
-      typeof params.previousAgentId === 'string'
-        ? { route: { number: target, agentId: params.previousAgentId } }
-        : { cannot: `${target} routed to no agent before, and the provider cannot unroute a number` },
+    // Routed back while the number is the account's, routes where the change left it, and the agent before exists.
+    inverse: async ({ target, params }, scene) => {
+      const before = params.previousAgentId;
+      const unroute = 'the provider cannot unroute a number: map it to another agent or release it.';
+      if (typeof before !== 'string') return { cannot: `${target} routed to no agent before, and ${unroute}` };
+      const { numbers, agents, routed } = await scene.account();
+      if (!numbers.has(target)) return { cannot: noLongerOurs(target) };
+      if (!scene.includeChanged && routed.get(target) !== params.agentId)
+        return { cannot: `${target} was changed again since: left as it is.`, changedSince: true };
+      const agentName = agents.get(before);
+      if (agentName === undefined)
+        return { cannot: `${target} routed to agent ${before} before, which no longer exists.` };
+      return { change: { kind: NAME, phoneNumber: target, agentId: before, agentName } };
+    },
     withheld: (change) =>
       change.previousAgent === undefined
         ? 'It routed to no agent before, and the provider cannot unroute a number: to walk it back, map it to ' +
@@ -238,11 +248,16 @@ export const routingMapBulk: BulkForm<typeof mapMany, Mapping> = {
     const kept = new Set(numbers);
     return { ...request, routes: request.routes.filter((route) => kept.has(route.number)) };
   },
+  gather: (changes) => ({
+    kind: NAME,
+    routes: changes.map((change) => ({ number: change.phoneNumber, agentId: change.agentId })),
+  }),
   words: {
     doing: 'Routing',
     done: 'Routed',
     apply: 'Apply to',
     verb: 'route',
+    items: 'map of',
     plan: (_request, totals) => [
       'route ',
       ...(totals.agent ? ['to ', { agent: totals.agent }] : ['each number as its line says']),

@@ -1,13 +1,14 @@
 import type { SlashCommand } from '@slack/bolt';
-import { type Actor, KIND, type Role, roleIncludes } from '../../ops/api.js';
+import { type Actor, KIND, roleIncludes } from '../../ops/api.js';
 import { type ChosenAgents, decodeChosenAgents, namesAgents, withAgentsFound } from '../agent-references.js';
 import { answerInAck } from '../answer-in-ack.js';
-import { COMMANDS, type Command, type CommandSpec, parseCommand } from '../command.js';
+import { type Command, type CommandSpec, commands, parseCommand } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
   agentsAnswer,
   auditAnswer,
   buyAnswer,
+  changeAnswer,
   changesAnswer,
   createAgentAnswer,
   deleteAgentAnswer,
@@ -116,23 +117,11 @@ function actorOf(command: SlashCommand, who: Requester): Actor {
   };
 }
 
-// The commands of each role, listed once: help shows everyone of a role the same list.
-const roleCommands = new Map<Role, readonly CommandSpec[]>();
-
-function commandsOf(role: Role): readonly CommandSpec[] {
-  let commands = roleCommands.get(role);
-  if (commands === undefined) {
-    commands = COMMANDS.filter((spec) => roleIncludes(role, spec.role));
-    roleCommands.set(role, commands);
-  }
-  return commands;
-}
-
 async function showHelp({ deps, actor, respond }: Invocation): Promise<void> {
   const role = await deps.ops.roleOf(actor);
-  const commands = commandsOf(role);
   const inForce = await deps.ops.policiesInForce(actor.userId);
-  const message = helpMessage({ commands, role, sandbox: deps.sandbox, inForce });
+  const forRole = commands().filter((spec) => roleIncludes(role, spec.role));
+  const message = helpMessage({ commands: forRole, role, sandbox: deps.sandbox, inForce });
   await messageSurface(respond, deps.now).show({ kind: 'message', message });
 }
 
@@ -207,5 +196,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await settingsAnswer(deps, actor));
     case 'access':
       return reply(await accessAnswer(deps, actor, command.person));
+    case 'change':
+      return reply(await changeAnswer(deps, actor, command.change));
   }
 }

@@ -5,7 +5,7 @@
 // A step that needs a confirmation sends its plan to that person and stays running: it ends when the plan does
 // (ops/steps.ts), on Confirm, Cancel, an approval, an expiry or after a crash.
 import { z } from 'zod';
-import { type Actor, type BulkRequest, type Done, KIND, oneAgentOnly } from '../../ops/api.js';
+import { type Actor, type BulkRequest, batchAction, type Done, KIND, oneAgentOnly } from '../../ops/api.js';
 import { slackErrorCode } from '../clients.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import { deliver } from '../flows.js';
@@ -61,9 +61,9 @@ type StepNumbers = StepInputs<'release_numbers'>['numbers'];
 
 /** The change each step asks for, for the audit of an input refused. */
 const ACTIONS: Partial<Record<StepName, string>> = {
-  buy_numbers: 'batch.buy',
-  route_numbers: 'batch.map',
-  release_numbers: 'batch.release',
+  buy_numbers: batchAction(KIND.buy),
+  route_numbers: batchAction(KIND.map),
+  release_numbers: batchAction(KIND.release),
   create_agent: KIND.createAgent,
 };
 

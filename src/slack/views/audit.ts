@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { count, counted } from '../../counts.js';
-import { type AuditChange, type AuditPage, actionWords } from '../../ops/api.js';
+import { type AuditChange, type AuditPage, actionWords, batchNamed } from '../../ops/api.js';
 import type { AuditOutcome } from '../../store/audit.js';
 import type { AuditFilter } from '../../store/audit-changes.js';
 import { ACTION, PAGE } from '../ids.js';
@@ -90,12 +90,6 @@ function batchText(batch: NonNullable<AuditChange['batch']>): string {
   return `(${parts.join(', ')})`;
 }
 
-const BATCH_VERB: Partial<Record<AuditChange['action'], string>> = {
-  'batch.buy': 'buy of',
-  'batch.release': 'release of',
-  'batch.map': 'map of',
-};
-
 /**
  * "Items: buy of 3 numbers in DE" and its time to the second: what the batch did, and when, so that the buttons of
  * two batches on a page read differently. Plain text, as a button's label is.
@@ -103,9 +97,10 @@ const BATCH_VERB: Partial<Record<AuditChange['action'], string>> = {
 function itemsButtonText(change: AuditChange): string {
   const time = new Date(change.at);
   const when = Number.isNaN(time.getTime()) ? change.at : `${time.toISOString().slice(11, 19)} UTC`;
-  const agent = change.action === 'batch.map' && change.agent ? (change.agent.name ?? change.agent.id) : undefined;
+  const batch = batchNamed(change.action);
+  const agent = batch?.routes && change.agent ? (change.agent.name ?? change.agent.id) : undefined;
   const what = [
-    BATCH_VERB[change.action] ?? 'batch of',
+    batch?.words.items ?? 'batch of',
     change.target ?? 'numbers',
     ...(change.region ? [`in ${change.region}`] : []),
     ...(agent ? [`to ${truncate(agent, 16)}`] : []),

@@ -18,21 +18,10 @@ export function helpMessage(input: {
 }): SlackMessage {
   const blocks = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
-    section(commandList(input.commands)),
+    section(`*Voice Ops commands*\n${input.commands.map(helpLine).join('\n')}`),
     context(ruleLines(input.role, input.inForce).join('\n')),
   ];
   return message('Voice Ops commands', blocks);
-}
-
-// A list of commands reads the same each time it is shown: joined once per list (the caller keeps one per role).
-const lists = new WeakMap<readonly CommandSpec[], string>();
-
-function commandList(commands: readonly CommandSpec[]): string {
-  const known = lists.get(commands);
-  if (known !== undefined) return known;
-  const text = `*Voice Ops commands*\n${commands.map(helpLine).join('\n')}`;
-  lists.set(commands, text);
-  return text;
 }
 
 // A command's line never changes: each is escaped once, not at every `/voice help`.
