@@ -64,8 +64,8 @@ export type BuyNumberRequest = z.infer<typeof buyNumberRequest>;
 export const MAX_PAGE_SIZE = 100;
 export const searchNumbersQuery = z.object({
   region: region.optional(),
-  cursor: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  cursor: z.string().min(1).optional(),
 });
 export type SearchNumbersQuery = z.infer<typeof searchNumbersQuery>;
 
