@@ -1,13 +1,12 @@
 // The sandbox's eight endpoints, each with a curl line ready to paste, in an order that works top to bottom: create an
 // agent, look around, buy a number, route it, then release it and delete the agent. Two shell variables carry ids
 // from one answer to the next lines: AGENT_ID (from the create answer) and NUMBER_ID (from the buy answer).
-import type { RouteName } from './faults.js';
 
-interface Endpoint {
-  route: RouteName;
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Path after the base URL, as the API documents it. */
-  path: string;
+import type { Endpoint } from '../provider/endpoints.js';
+import * as endpoints from '../provider/endpoints.js';
+
+interface Step {
+  endpoint: Endpoint;
   what: string;
   /** Path as pasted: ids as shell variables. */
   pasted: string;
@@ -16,58 +15,44 @@ interface Endpoint {
 }
 
 /** `number` is one the sandbox still sells, for the buy and route lines. */
-function endpoints(number: string): Endpoint[] {
+function steps(number: string): Step[] {
   return [
     {
-      route: 'createAgent',
-      method: 'POST',
-      path: '/ai-agents',
+      endpoint: endpoints.createAgent,
       pasted: '/ai-agents',
       what: 'create an agent (answers its id and its agent_token)',
       body: '{\\"name\\":\\"Front desk\\",\\"language\\":\\"en-US\\"}',
     },
-    { route: 'listAgents', method: 'GET', path: '/ai-agents', pasted: '/ai-agents', what: 'list agents' },
+    { endpoint: endpoints.listAgents, pasted: '/ai-agents', what: 'list agents' },
     {
-      route: 'searchNumbers',
-      method: 'GET',
-      path: '/list-available-numbers',
+      endpoint: endpoints.searchNumbers,
       pasted: '/list-available-numbers?region=US&limit=5',
       what: 'numbers for sale in a region, a page at a time',
     },
     {
-      route: 'buyNumber',
-      method: 'POST',
-      path: '/buy-phone-number',
+      endpoint: endpoints.buyNumber,
       pasted: '/buy-phone-number',
       what: 'buy a number (answers its id)',
       body: `{\\"number\\":\\"${number}\\"}`,
     },
     {
-      route: 'listPurchasedNumbers',
-      method: 'GET',
-      path: '/purchased-phone-numbers',
+      endpoint: endpoints.listPurchasedNumbers,
       pasted: '/purchased-phone-numbers',
       what: 'numbers bought',
     },
     {
-      route: 'mapNumber',
-      method: 'POST',
-      path: '/phone-number-routing',
+      endpoint: endpoints.mapNumber,
       pasted: '/phone-number-routing',
       what: 'route a number to an agent',
       body: `{\\"phone_number\\":\\"${number}\\",\\"route_type\\":\\"ai_agent\\",\\"agent_id\\":\\"$AGENT_ID\\"}`,
     },
     {
-      route: 'releaseNumber',
-      method: 'DELETE',
-      path: '/release-phone-number/{id}',
+      endpoint: endpoints.releaseNumber,
       pasted: '/release-phone-number/$NUMBER_ID',
       what: 'release a number',
     },
     {
-      route: 'deleteAgent',
-      method: 'DELETE',
-      path: '/ai-agents/{id}',
+      endpoint: endpoints.deleteAgent,
       pasted: '/ai-agents/$AGENT_ID',
       what: 'delete an agent',
     },
@@ -80,11 +65,11 @@ function quoted(text: string): string {
 }
 
 /** The curl line for one endpoint. */
-function curlLine(endpoint: Endpoint, baseUrl: string, apiKey: string): string {
+function curlLine(step: Step, baseUrl: string, apiKey: string): string {
   const parts = ['curl -sS'];
-  if (endpoint.method !== 'GET') parts.push(`-X ${endpoint.method}`);
-  parts.push(`"${baseUrl}${endpoint.pasted}"`, `-H ${quoted(`Authorization: Bearer ${apiKey}`)}`);
-  if (endpoint.body) parts.push(`-H 'Content-Type: application/json'`, `-d "${endpoint.body}"`);
+  if (step.endpoint.method !== 'GET') parts.push(`-X ${step.endpoint.method}`);
+  parts.push(`"${baseUrl}${step.pasted}"`, `-H ${quoted(`Authorization: Bearer ${apiKey}`)}`);
+  if (step.body) parts.push(`-H 'Content-Type: application/json'`, `-d "${step.body}"`);
   return parts.join(' ');
 }
 
@@ -95,11 +80,12 @@ function curlLine(endpoint: Endpoint, baseUrl: string, apiKey: string): string {
 export function endpointGuide(baseUrl: string, apiKey: string, forSale: string): string[] {
   return [
     'Endpoints, in an order that works top to bottom (paste each curl line into a shell):',
-    ...endpoints(forSale).flatMap((endpoint) => [
-      `  ${endpoint.method.padEnd(6)} ${endpoint.path.padEnd(28)} ${endpoint.what}`,
-      `    ${curlLine(endpoint, baseUrl, apiKey)}`,
-      ...(endpoint.route === 'createAgent' ? ['    then: AGENT_ID=<the "id" it answered>'] : []),
-      ...(endpoint.route === 'buyNumber' ? ['    then: NUMBER_ID=<the "id" it answered>'] : []),
+    ...steps(forSale).flatMap((step) => [
+      // Every id is shown alike, whatever the declaration names it.
+      `  ${step.endpoint.method.padEnd(6)} ${step.endpoint.path.replace(/\{\w+\}/g, '{id}').padEnd(28)} ${step.what}`,
+      `    ${curlLine(step, baseUrl, apiKey)}`,
+      ...(step.endpoint === endpoints.createAgent ? ['    then: AGENT_ID=<the "id" it answered>'] : []),
+      ...(step.endpoint === endpoints.buyNumber ? ['    then: NUMBER_ID=<the "id" it answered>'] : []),
     ]),
   ];
 }
