@@ -161,36 +161,25 @@ export class ProviderClient {
   ): Promise<CreatedAgent | RecoveredAgent> {
     const body = checkInput(createAgentRequest, input);
     if (!namedBefore) return this.call(endpoints.createAgent, { body });
-    const change = {
-      noun: 'creation',
-      verb: 'creating agent',
-      subject: `"${body.name}"`,
-      list: 'agents list',
-      check: '/voice agents',
-    };
+    const change = { noun: 'creation', verb: 'creating agent', subject: `"${body.name}"` };
     return this.ifLost<CreatedAgent | RecoveredAgent>(
       () => this.call(endpoints.createAgent, { body }),
       (lost) =>
-        this.settleLost(
-          change,
-          lost,
-          () => this.listAgents(),
-          (agents) => {
-            const appeared = agentsNamedSince(agents, body.name, namedBefore);
-            const [found] = appeared;
-            if (!found) return unchanged(`no new agent named "${body.name}" is listed`);
-            if (appeared.length > 1) {
-              throw new ProviderError(
-                lost.kind,
-                `The outcome of creating agent "${body.name}" is UNKNOWN: its answer was lost (${outline(lost)}) and ` +
-                  `${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
-                  'Check /voice agents before trying again.',
-                { status: lost.status, code: lost.code, cause: lost },
-              );
-            }
-            return { ...found, tokenLost: true as const };
-          },
-        ),
+        this.settleLost(change, AGENTS, lost, (agents) => {
+          const appeared = agentsNamedSince(agents, body.name, namedBefore);
+          const [found] = appeared;
+          if (!found) return unchanged(`no new agent named "${body.name}" is listed`);
+          if (appeared.length > 1) {
+            throw new ProviderError(
+              lost.kind,
+              `The outcome of creating agent "${body.name}" is UNKNOWN: its answer was lost (${outline(lost)}) and ` +
+                `${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
+                'Check /voice agents before trying again.',
+              { status: lost.status, code: lost.code, cause: lost },
+            );
+          }
+          return { ...found, tokenLost: true as const };
+        }),
     );
   }
 
@@ -201,24 +190,13 @@ export class ProviderClient {
 
   /** Deletes an agent; when the answer is lost, the agents list decides whether it happened. */
   async deleteAgent(agentId: string): Promise<DeletedAgent> {
-    const change = {
-      noun: 'deletion',
-      verb: 'deleting',
-      subject: agentId,
-      list: 'agents list',
-      check: '/voice agents',
-    };
     return this.ifLost(
       () => this.call(endpoints.deleteAgent, { ids: { agent_id: agentId } }),
       (lost) =>
-        this.settleLost(
-          change,
-          lost,
-          () => this.listAgents(),
-          (agents) =>
-            agents.some((agent) => agent.id === agentId)
-              ? unchanged('the agent is still listed')
-              : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
+        this.settleLost({ noun: 'deletion', verb: 'deleting', subject: agentId }, AGENTS, lost, (agents) =>
+          agents.some((agent) => agent.id === agentId)
+            ? unchanged('the agent is still listed')
+            : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
         ),
     );
   }
@@ -273,9 +251,13 @@ export class ProviderClient {
    * success whose body cannot be read), the purchased list decides whether it happened.
    */
   async buyNumber(number: string): Promise<BoughtNumber> {
-    return this.ifLost(
+    return this.ifLost<BoughtNumber>(
       async () => ({ ...(await this.call(endpoints.buyNumber, { body: { number } })), reconciled: false }),
-      (lost) => this.reconcilePurchase(number, lost),
+      (lost) =>
+        this.settleLost({ noun: 'purchase', verb: 'buying', subject: number }, PURCHASED, lost, (purchased) => {
+          const found = purchased.find((entry) => entry.number === number);
+          return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
+        }),
     );
   }
 
@@ -290,24 +272,13 @@ export class ProviderClient {
 
   /** Releases a number; when the answer is lost, the purchased list decides whether it happened. */
   async releaseNumber(numberId: string): Promise<ReleasedNumber> {
-    const change = {
-      noun: 'release',
-      verb: 'releasing',
-      subject: numberId,
-      list: 'purchased list',
-      check: '/voice numbers',
-    };
     return this.ifLost(
       () => this.call(endpoints.releaseNumber, { ids: { number_id: numberId } }),
       (lost) =>
-        this.settleLost(
-          change,
-          lost,
-          () => this.listPurchasedNumbers(),
-          (purchased) =>
-            purchased.some((entry) => entry.id === numberId)
-              ? unchanged('the number is still one of the purchased')
-              : { id: numberId, status: EXPECTED_STATUS.numberReleased },
+        this.settleLost({ noun: 'release', verb: 'releasing', subject: numberId }, PURCHASED, lost, (purchased) =>
+          purchased.some((entry) => entry.id === numberId)
+            ? unchanged('the number is still one of the purchased')
+            : { id: numberId, status: EXPECTED_STATUS.numberReleased },
         ),
     );
   }
@@ -315,25 +286,6 @@ export class ProviderClient {
   /** Closes the connection pool; requests still running are allowed to finish. */
   async close(): Promise<void> {
     if (!this.pool.closed) await this.pool.close();
-  }
-
-  private reconcilePurchase(number: string, lost: ProviderError): Promise<BoughtNumber> {
-    const change = {
-      noun: 'purchase',
-      verb: 'buying',
-      subject: number,
-      list: 'purchased list',
-      check: '/voice numbers',
-    };
-    return this.settleLost(
-      change,
-      lost,
-      () => this.listPurchasedNumbers(),
-      (purchased) => {
-        const found = purchased.find((entry) => entry.number === number);
-        return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
-      },
-    );
   }
 
   /**
@@ -350,25 +302,25 @@ export class ProviderClient {
   }
 
   /**
-   * A change whose answer was lost is never sent again blindly: `list` is read, and `outcome` decides from it what
+   * A change whose answer was lost is never sent again blindly: `listing` is read, and `outcome` decides from it what
    * became of the change; a list that cannot be read leaves the outcome UNKNOWN, said so.
    */
   private async settleLost<L, T>(
-    change: { noun: string; verb: string; subject: string; list: string; check: string },
+    change: { noun: string; verb: string; subject: string },
+    listing: Listing<L>,
     lost: ProviderError,
-    list: () => Promise<L>,
     outcome: (listed: L) => T | Unchanged,
   ): Promise<T> {
     const why = `the answer to the ${change.noun} was ${lost.kind === 'bad_response' ? 'unreadable' : 'lost'} (${outline(lost)})`;
     let listed: L;
     try {
-      listed = await list();
+      listed = await listing.read(this);
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       throw new ProviderError(
         error.kind,
-        `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${change.list} could not be read ` +
-          `(${outline(error)}). Check ${change.check} before trying again.`,
+        `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${listing.name} could not be read ` +
+          `(${outline(error)}). Check ${listing.check} before trying again.`,
         {
           status: error.status,
           code: error.code,
@@ -535,6 +487,19 @@ function neverSent(error: ProviderError): boolean {
 function outline(error: ProviderError): string {
   return error.status === undefined ? error.kind : `${error.kind}, HTTP ${error.status}`;
 }
+
+/** A list that settles a change whose answer was lost: what a person checks it with, and how it is read. */
+interface Listing<L> {
+  name: string;
+  check: string;
+  read(client: ProviderClient): Promise<L>;
+}
+const AGENTS: Listing<Agent[]> = { name: 'agents list', check: '/voice agents', read: (client) => client.listAgents() };
+const PURCHASED: Listing<PurchasedNumber[]> = {
+  name: 'purchased list',
+  check: '/voice numbers',
+  read: (client) => client.listPurchasedNumbers(),
+};
 
 /** What a list said of a change whose answer was lost: it did not happen, because… */
 class Unchanged {

@@ -2,21 +2,7 @@
 // back. The client sends by these declarations and the sandbox routes by them, so the two cannot drift apart; an
 // endpoint declared elsewhere (and served by the sandbox through its registry) is sent the same way.
 import type { z } from 'zod';
-import {
-  agent,
-  agentList,
-  availableNumberPage,
-  buyNumberRequest,
-  createAgentRequest,
-  createdAgent,
-  deletedAgent,
-  mapNumberRequest,
-  purchasedNumber,
-  purchasedNumberList,
-  releasedNumber,
-  routing,
-  searchNumbersQuery,
-} from './schemas.js';
+import * as schemas from './schemas.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -61,55 +47,55 @@ export const createAgent = endpoint({
   name: 'createAgent',
   method: 'POST',
   path: '/ai-agents',
-  body: createAgentRequest,
-  response: createdAgent,
+  body: schemas.createAgentRequest,
+  response: schemas.createdAgent,
 });
 export const listAgents = endpoint({
   name: 'listAgents',
   method: 'GET',
   path: '/ai-agents',
-  response: agentList,
-  items: agent,
+  response: schemas.agentList,
+  items: schemas.agent,
 });
 export const deleteAgent = endpoint({
   name: 'deleteAgent',
   method: 'DELETE',
   path: '/ai-agents/{agent_id}',
-  response: deletedAgent,
+  response: schemas.deletedAgent,
 });
 export const mapNumber = endpoint({
   name: 'mapNumber',
   method: 'POST',
   path: '/phone-number-routing',
-  body: mapNumberRequest,
-  response: routing,
+  body: schemas.mapNumberRequest,
+  response: schemas.routing,
 });
 export const searchNumbers = endpoint({
   name: 'searchNumbers',
   method: 'GET',
   path: '/list-available-numbers',
-  query: searchNumbersQuery,
-  response: availableNumberPage,
+  query: schemas.searchNumbersQuery,
+  response: schemas.availableNumberPage,
 });
 export const buyNumber = endpoint({
   name: 'buyNumber',
   method: 'POST',
   path: '/buy-phone-number',
-  body: buyNumberRequest,
-  response: purchasedNumber,
+  body: schemas.buyNumberRequest,
+  response: schemas.purchasedNumber,
 });
 export const listPurchasedNumbers = endpoint({
   name: 'listPurchasedNumbers',
   method: 'GET',
   path: '/purchased-phone-numbers',
-  response: purchasedNumberList,
-  items: purchasedNumber,
+  response: schemas.purchasedNumberList,
+  items: schemas.purchasedNumber,
 });
 export const releaseNumber = endpoint({
   name: 'releaseNumber',
   method: 'DELETE',
   path: '/release-phone-number/{number_id}',
-  response: releasedNumber,
+  response: schemas.releasedNumber,
 });
 
 /** The eight endpoints of provider-api.md. */

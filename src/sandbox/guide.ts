@@ -8,8 +8,8 @@ import * as endpoints from '../provider/endpoints.js';
 interface Step {
   endpoint: Endpoint;
   what: string;
-  /** Path as pasted: ids as shell variables. */
-  pasted: string;
+  /** A query to paste after the path. */
+  query?: string;
   /** A JSON body, in a double-quoted shell word (so that variables expand). */
   body?: string;
 }
@@ -19,43 +19,28 @@ function steps(number: string): Step[] {
   return [
     {
       endpoint: endpoints.createAgent,
-      pasted: '/ai-agents',
       what: 'create an agent (answers its id and its agent_token)',
       body: '{\\"name\\":\\"Front desk\\",\\"language\\":\\"en-US\\"}',
     },
-    { endpoint: endpoints.listAgents, pasted: '/ai-agents', what: 'list agents' },
+    { endpoint: endpoints.listAgents, what: 'list agents' },
     {
       endpoint: endpoints.searchNumbers,
-      pasted: '/list-available-numbers?region=US&limit=5',
+      query: '?region=US&limit=5',
       what: 'numbers for sale in a region, a page at a time',
     },
     {
       endpoint: endpoints.buyNumber,
-      pasted: '/buy-phone-number',
       what: 'buy a number (answers its id)',
       body: `{\\"number\\":\\"${number}\\"}`,
     },
-    {
-      endpoint: endpoints.listPurchasedNumbers,
-      pasted: '/purchased-phone-numbers',
-      what: 'numbers bought',
-    },
+    { endpoint: endpoints.listPurchasedNumbers, what: 'numbers bought' },
     {
       endpoint: endpoints.mapNumber,
-      pasted: '/phone-number-routing',
       what: 'route a number to an agent',
       body: `{\\"phone_number\\":\\"${number}\\",\\"route_type\\":\\"ai_agent\\",\\"agent_id\\":\\"$AGENT_ID\\"}`,
     },
-    {
-      endpoint: endpoints.releaseNumber,
-      pasted: '/release-phone-number/$NUMBER_ID',
-      what: 'release a number',
-    },
-    {
-      endpoint: endpoints.deleteAgent,
-      pasted: '/ai-agents/$AGENT_ID',
-      what: 'delete an agent',
-    },
+    { endpoint: endpoints.releaseNumber, what: 'release a number' },
+    { endpoint: endpoints.deleteAgent, what: 'delete an agent' },
   ];
 }
 
@@ -68,7 +53,9 @@ function quoted(text: string): string {
 function curlLine(step: Step, baseUrl: string, apiKey: string): string {
   const parts = ['curl -sS'];
   if (step.endpoint.method !== 'GET') parts.push(`-X ${step.endpoint.method}`);
-  parts.push(`"${baseUrl}${step.pasted}"`, `-H ${quoted(`Authorization: Bearer ${apiKey}`)}`);
+  // Ids as shell variables: {agent_id} is $AGENT_ID.
+  const path = step.endpoint.path.replace(/\{(\w+)\}/g, (_, id: string) => `$${id.toUpperCase()}`);
+  parts.push(`"${baseUrl}${path}${step.query ?? ''}"`, `-H ${quoted(`Authorization: Bearer ${apiKey}`)}`);
   if (step.body) parts.push(`-H 'Content-Type: application/json'`, `-d "${step.body}"`);
   return parts.join(' ');
 }

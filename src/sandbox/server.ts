@@ -1,10 +1,11 @@
 // A local, faithful provider: the v1 API of provider-api.md on loopback, backed by SQLite, with switches for
 // latency and faults. Order per request: count, latency, auth, routing, body, fault, then the operation.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
 import { listen } from '../listen.js';
 import type { Logger } from '../log.js';
 import {
@@ -56,41 +57,29 @@ export interface Sandbox {
 interface ControlRoute {
   method: string;
   pattern: RegExp;
-  run(handler: SandboxHandler, req: IncomingMessage): Promise<void> | void;
+  run(faults: FaultSwitchboard, req: IncomingMessage): Promise<void> | void;
+}
+
+/** A switch set by a POST of its setting, checked against `schema`, to /_control/<name>. */
+function setting<T>(
+  name: string,
+  schema: z.ZodType<T>,
+  apply: (faults: FaultSwitchboard, value: T) => void,
+): ControlRoute {
+  return {
+    method: 'POST',
+    pattern: new RegExp(`^/_control/${name}$`),
+    run: async (faults, req) => apply(faults, validate(schema, await readJsonBody(req))),
+  };
 }
 
 // Test switches, outside /v1 so no client of the real API can hit them by accident.
 const CONTROL_ROUTES: readonly ControlRoute[] = [
-  {
-    method: 'POST',
-    pattern: /^\/_control\/faults$/,
-    async run(handler, req) {
-      const { route, fault, times } = validate(faultInjection, await readJsonBody(req));
-      handler.faults.inject(route, fault, { times });
-    },
-  },
-  { method: 'DELETE', pattern: /^\/_control\/faults$/, run: (handler) => handler.faults.clear() },
-  {
-    method: 'POST',
-    pattern: /^\/_control\/released-listed$/,
-    async run(handler, req) {
-      handler.faults.listReleased(validate(releasedListing, await readJsonBody(req)).on);
-    },
-  },
-  {
-    method: 'POST',
-    pattern: /^\/_control\/sold-elsewhere$/,
-    async run(handler, req) {
-      handler.faults.sellElsewhere(validate(soldElsewhere, await readJsonBody(req)).number);
-    },
-  },
-  {
-    method: 'POST',
-    pattern: /^\/_control\/latency$/,
-    async run(handler, req) {
-      handler.faults.setLatency(validate(latencySetting, await readJsonBody(req)).ms);
-    },
-  },
+  setting('faults', faultInjection, (faults, { route, fault, times }) => faults.inject(route, fault, { times })),
+  { method: 'DELETE', pattern: /^\/_control\/faults$/, run: (faults) => faults.clear() },
+  setting('released-listed', releasedListing, (faults, { on }) => faults.listReleased(on)),
+  setting('sold-elsewhere', soldElsewhere, (faults, { number }) => faults.sellElsewhere(number)),
+  setting('latency', latencySetting, (faults, { ms }) => faults.setLatency(ms)),
 ];
 
 /** 405 when the path exists under another method, else 404. */
@@ -195,7 +184,7 @@ class SandboxHandler {
     this.authorize(req);
     const route = CONTROL_ROUTES.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
     if (!route) throw unroutable(CONTROL_ROUTES, path);
-    await route.run(this, req);
+    await route.run(this.faults, req);
     res.writeHead(204).end();
   }
 
@@ -210,21 +199,7 @@ class SandboxHandler {
 
   /** Waits until the faults are cleared; ends the request if the sandbox closes first. */
   private async holdUntilCleared(): Promise<void> {
-    const released = this.faults.released;
-    const shutdown = this.shutdown.signal;
-    shutdown.throwIfAborted();
-    await new Promise<void>((resolve, reject) => {
-      const onShutdown = () => reject(shutdown.reason);
-      shutdown.addEventListener('abort', onShutdown, { once: true });
-      released.addEventListener(
-        'abort',
-        () => {
-          shutdown.removeEventListener('abort', onShutdown);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await once(this.faults.released, 'abort', { signal: this.shutdown.signal });
   }
 
   /** Waits, unless the sandbox closes first. */
