@@ -4,11 +4,12 @@
 import { afterAll, expect } from 'vitest';
 import { KIND, kindNames } from '../src/ops/kinds/index.js';
 import { PROVIDER_ENDPOINTS } from '../src/provider/endpoints.js';
-import { servedNames } from '../src/sandbox/routes.js';
+import { servedRoutes } from '../src/sandbox/routes.js';
 
 afterAll(() => {
   expect(kindNames(), 'a kind of change this file registered is still registered').toEqual(Object.values(KIND));
-  expect(servedNames(), 'an endpoint this file registered is still served').toEqual(
-    PROVIDER_ENDPOINTS.map((endpoint) => endpoint.name),
-  );
+  expect(
+    servedRoutes().map((route) => route.endpoint.name),
+    'an endpoint this file registered is still served',
+  ).toEqual(PROVIDER_ENDPOINTS.map((endpoint) => endpoint.name));
 });

@@ -213,13 +213,7 @@ export class ProviderClient {
           again.kind,
           `The outcome of routing ${input.phone_number} to ${input.agent_id} is UNKNOWN: the answer was lost twice ` +
             `(${outline(first)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
-          {
-            status: again.status,
-            code: again.code,
-            providerMessage: again.providerMessage,
-            mayStillLand: true,
-            cause: again,
-          },
+          { ...carried(again), mayStillLand: true },
         );
       }),
     );
@@ -321,13 +315,7 @@ export class ProviderClient {
         error.kind,
         `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${listing.name} could not be read ` +
           `(${outline(error)}). Check ${listing.check} before trying again.`,
-        {
-          status: error.status,
-          code: error.code,
-          providerMessage: error.providerMessage,
-          mayStillLand: true,
-          cause: error,
-        },
+        { ...carried(error), mayStillLand: true },
       );
     }
     const found = outcome(listed);
@@ -345,7 +333,7 @@ export class ProviderClient {
       lost.kind,
       `The ${change.noun} of ${change.subject} was NOT completed: ${why} and ${found.because}, ` +
         'so it is safe to try again.',
-      { status: lost.status, code: lost.code, providerMessage: lost.providerMessage, cause: lost },
+      carried(lost),
     );
   }
 
@@ -482,6 +470,11 @@ export function mayHaveTakenEffect(error: ProviderError): boolean {
 function neverSent(error: ProviderError): boolean {
   const code = errorCode(error.cause);
   return error.kind === 'network' && code !== undefined && NOT_SENT_CODES.has(code);
+}
+
+/** What an error that explains another keeps of it: its status, the provider's code and message, and itself. */
+function carried(error: ProviderError) {
+  return { status: error.status, code: error.code, providerMessage: error.providerMessage, cause: error };
 }
 
 function outline(error: ProviderError): string {

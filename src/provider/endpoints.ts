@@ -4,8 +4,6 @@
 import type { z } from 'zod';
 import * as schemas from './schemas.js';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
-
 /** The ids a path takes, by the names in its braces: `/ai-agents/{agent_id}` takes `agent_id`. */
 export type PathIds<Path extends string> = Path extends `${string}{${infer Id}}${infer Rest}`
   ? { [K in Id]: string } & PathIds<Rest>
@@ -20,7 +18,7 @@ export interface Endpoint<
 > {
   /** What fault switches and request counts call it. */
   readonly name: Name;
-  readonly method: Method;
+  readonly method: 'GET' | 'POST' | 'DELETE';
   /** After the base URL; each `{id}` is one path segment. */
   readonly path: Path;
   /** The JSON body sent; absent when none is. */

@@ -32,15 +32,13 @@ export interface SandboxRequest<Path extends string, Body> {
 }
 
 /** A success; a refusal is thrown as an ApiError. */
-export interface Reply<Response> {
-  status: number;
-  body: Response;
-}
+export type Reply<Response> = { status: number; body: Response };
 
 type Handler<Path extends string, Body, Response> = (request: SandboxRequest<Path, Body>) => Reply<Response>;
 
 export interface Route {
   endpoint: Endpoint;
+  method: Endpoint['method'];
   /** Matches the endpoint's path under /v1, capturing its ids by name. */
   pattern: RegExp;
   handle: Handler<string, unknown, unknown>;
@@ -74,6 +72,7 @@ export function registerEndpoint<Path extends string, Body, Query, Response>(
   // The router hands each handler only its own endpoint's request, checked against its schemas.
   routes.set(name, {
     endpoint,
+    method,
     pattern: patternOf(path),
     handle: handle as Handler<string, unknown, unknown>,
     violation,
@@ -83,7 +82,6 @@ export function registerEndpoint<Path extends string, Body, Query, Response>(
 
 /** The endpoints served, in the order they were registered. */
 export const servedRoutes = (): Route[] => [...routes.values()];
-export const servedNames = (): string[] => [...routes.keys()];
 export const isServed = (name: string): boolean => routes.has(name);
 
 const ok = <T>(body: T): Reply<T> => ({ status: 200, body });

@@ -132,17 +132,12 @@ class SandboxHandler {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     if (url.pathname.startsWith('/_control/')) return this.handleControl(req, res, url.pathname);
     const routes = servedRoutes();
-    const route = routes.find(({ endpoint, pattern }) => endpoint.method === req.method && pattern.test(url.pathname));
+    const route = routes.find(({ method, pattern }) => method === req.method && pattern.test(url.pathname));
     const counted = route?.endpoint.name;
     if (counted) this.counts.set(counted, (this.counts.get(counted) ?? 0) + 1);
     await this.pause(this.faults.latencyMs);
     this.authorize(req);
-    if (!route) {
-      throw unroutable(
-        routes.map(({ endpoint, pattern }) => ({ method: endpoint.method, pattern })),
-        url.pathname,
-      );
-    }
+    if (!route) throw unroutable(routes, url.pathname);
 
     // The whole request is in before the provider gets slow or fails, as with a real server: a client that
     // gives up during a delay has still sent a purchase that goes through.
