@@ -38,6 +38,7 @@ type Handler<Path extends string, Body, Response> = (request: SandboxRequest<Pat
 
 export interface Route {
   endpoint: Endpoint;
+  /** The endpoint's, matched as a control route's is. */
   method: Endpoint['method'];
   /** Matches the endpoint's path under /v1, capturing its ids by name. */
   pattern: RegExp;
@@ -67,9 +68,9 @@ export function registerEndpoint<Path extends string, Body, Query, Response>(
   violation: unknown = [],
 ): () => void {
   const { name, method, path } = endpoint;
-  const taken = [...routes.values()].some((route) => route.endpoint.method === method && route.endpoint.path === path);
+  const taken = [...routes.values()].some((route) => route.method === method && route.endpoint.path === path);
   if (routes.has(name) || taken) throw new Error(`The sandbox serves ${name} or ${method} ${path} already.`);
-  // The router hands each handler only its own endpoint's request, checked against its schemas.
+  // The router hands each handler only its own endpoint's request, its body checked against the declared schema.
   routes.set(name, {
     endpoint,
     method,

@@ -133,8 +133,7 @@ class SandboxHandler {
     if (url.pathname.startsWith('/_control/')) return this.handleControl(req, res, url.pathname);
     const routes = servedRoutes();
     const route = routes.find(({ method, pattern }) => method === req.method && pattern.test(url.pathname));
-    const counted = route?.endpoint.name;
-    if (counted) this.counts.set(counted, (this.counts.get(counted) ?? 0) + 1);
+    if (route) this.counts.set(route.endpoint.name, (this.counts.get(route.endpoint.name) ?? 0) + 1);
     await this.pause(this.faults.latencyMs);
     this.authorize(req);
     if (!route) throw unroutable(routes, url.pathname);
