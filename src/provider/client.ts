@@ -5,34 +5,24 @@ import { z } from 'zod';
 import { ExchangeFailed, exchange } from '../http-exchange.js';
 import type { Logger } from '../log.js';
 import { checkInput, checkResponse } from './contract.js';
+import type { Endpoint, PathIds } from './endpoints.js';
+import * as endpoints from './endpoints.js';
 import { adviceFor, errorFromResponse, ProviderError, type ProviderErrorKind } from './errors.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, withRetry } from './retry.js';
 import {
   type Agent,
   type AvailableNumber,
   type AvailableNumberPage,
-  agent,
-  agentList,
-  availableNumberPage,
-  buyNumberRequest,
   type CreateAgentRequest,
   type CreatedAgent,
   createAgentRequest,
-  createdAgent,
   type DeletedAgent,
-  deletedAgent,
   EXPECTED_STATUS,
-  mapNumberRequest,
   type PurchasedNumber,
-  purchasedNumber,
-  purchasedNumberList,
   type ReleasedNumber,
   type Routing,
-  releasedNumber,
   resourceId,
-  routing,
   type SearchNumbersQuery,
-  searchNumbersQuery,
 } from './schemas.js';
 import { checkListResponse } from './sliced-list.js';
 
@@ -82,7 +72,12 @@ export function agentsNamedSince(agents: readonly Agent[], name: string, before:
 /** A purchase; `reconciled` is true when the answer was lost and the purchase was found in the purchased list. */
 export type BoughtNumber = PurchasedNumber & { reconciled: boolean };
 
-type Method = 'GET' | 'POST' | 'DELETE';
+/** What a call of an endpoint sends: the ids its path takes, its body and its query, each when it has one. */
+export type CallInput<Path extends string, Body, Query> = (keyof PathIds<Path> extends never
+  ? { ids?: undefined }
+  : { ids: PathIds<Path> }) &
+  ([Body] extends [undefined] ? { body?: undefined } : { body: Body }) &
+  ([Query] extends [undefined] ? { query?: undefined } : { query: Query });
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_PAGES = 10;
@@ -102,9 +97,6 @@ const LOST_ANSWER_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'una
  */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-/** How an answer's body is read: checked against a schema, or by a reader of its own (the account's long lists). */
-type Reading<T> = z.ZodType<T> | ((text: string, context: string, status: number) => Promise<T>);
 
 const baseUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com/v1' });
 const pageCount = z.number().int().min(1, 'must be a whole number, at least 1');
@@ -168,67 +160,43 @@ export class ProviderClient {
     namedBefore?: readonly string[],
   ): Promise<CreatedAgent | RecoveredAgent> {
     const body = checkInput(createAgentRequest, input);
-    if (!namedBefore) return this.call('POST', '/ai-agents', createdAgent, body);
-    const change = {
-      noun: 'creation',
-      verb: 'creating agent',
-      subject: `"${body.name}"`,
-      list: 'agents list',
-      check: '/voice agents',
-    };
+    if (!namedBefore) return this.call(endpoints.createAgent, { body });
+    const change = { noun: 'creation', verb: 'creating agent', subject: `"${body.name}"` };
     return this.ifLost<CreatedAgent | RecoveredAgent>(
-      () => this.call('POST', '/ai-agents', createdAgent, body),
+      () => this.call(endpoints.createAgent, { body }),
       (lost) =>
-        this.settleLost(
-          change,
-          lost,
-          () => this.listAgents(),
-          (agents) => {
-            const appeared = agentsNamedSince(agents, body.name, namedBefore);
-            const [found] = appeared;
-            if (!found) return unchanged(`no new agent named "${body.name}" is listed`);
-            if (appeared.length > 1) {
-              throw new ProviderError(
-                lost.kind,
-                `The outcome of creating agent "${body.name}" is UNKNOWN: its answer was lost (${outline(lost)}) and ` +
-                  `${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
-                  'Check /voice agents before trying again.',
-                { status: lost.status, code: lost.code, cause: lost },
-              );
-            }
-            return { ...found, tokenLost: true as const };
-          },
-        ),
+        this.settleLost(change, AGENTS, lost, (agents) => {
+          const appeared = agentsNamedSince(agents, body.name, namedBefore);
+          const [found] = appeared;
+          if (!found) return unchanged(`no new agent named "${body.name}" is listed`);
+          if (appeared.length > 1) {
+            throw new ProviderError(
+              lost.kind,
+              `The outcome of creating agent "${body.name}" is UNKNOWN: its answer was lost (${outline(lost)}) and ` +
+                `${appeared.length} new agents of that name are listed, so someone else made one meanwhile. ` +
+                'Check /voice agents before trying again.',
+              { status: lost.status, code: lost.code, cause: lost },
+            );
+          }
+          return { ...found, tokenLost: true as const };
+        }),
     );
   }
 
   /** The agents; `once` asks without retrying, for a readiness probe that must not multiply the provider's load. */
   async listAgents(options: { once?: boolean } = {}): Promise<Agent[]> {
-    const read = (text: string, context: string, status: number) =>
-      checkListResponse(agentList, agent, text, context, status);
-    return (await this.call('GET', '/ai-agents', read, undefined, options.once === true)).data;
+    return (await this.call(endpoints.listAgents, {}, options)).data;
   }
 
   /** Deletes an agent; when the answer is lost, the agents list decides whether it happened. */
   async deleteAgent(agentId: string): Promise<DeletedAgent> {
-    const change = {
-      noun: 'deletion',
-      verb: 'deleting',
-      subject: agentId,
-      list: 'agents list',
-      check: '/voice agents',
-    };
     return this.ifLost(
-      () => this.call('DELETE', `/ai-agents/${pathSegment('agent_id', agentId)}`, deletedAgent),
+      () => this.call(endpoints.deleteAgent, { ids: { agent_id: agentId } }),
       (lost) =>
-        this.settleLost(
-          change,
-          lost,
-          () => this.listAgents(),
-          (agents) =>
-            agents.some((agent) => agent.id === agentId)
-              ? unchanged('the agent is still listed')
-              : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
+        this.settleLost({ noun: 'deletion', verb: 'deleting', subject: agentId }, AGENTS, lost, (agents) =>
+          agents.some((agent) => agent.id === agentId)
+            ? unchanged('the agent is still listed')
+            : { id: agentId, status: EXPECTED_STATUS.agentDeleted },
         ),
     );
   }
@@ -238,21 +206,14 @@ export class ProviderClient {
    * read of routing: when the answer is lost, the map is sent once more, and its answer is the outcome.
    */
   async mapNumber(input: { phone_number: string; agent_id: string }): Promise<Routing> {
-    const body = checkInput(mapNumberRequest, { ...input, route_type: 'ai_agent' });
-    const send = () => this.call('POST', '/phone-number-routing', routing, body);
+    const send = () => this.call(endpoints.mapNumber, { body: { ...input, route_type: 'ai_agent' } });
     return this.ifLost(send, (first) =>
       this.ifLost(send, (again) => {
         throw new ProviderError(
           again.kind,
           `The outcome of routing ${input.phone_number} to ${input.agent_id} is UNKNOWN: the answer was lost twice ` +
             `(${outline(first)}, then ${outline(again)}). Trying again is safe: the same route twice has one effect.`,
-          {
-            status: again.status,
-            code: again.code,
-            providerMessage: again.providerMessage,
-            mayStillLand: true,
-            cause: again,
-          },
+          { ...carried(again), mayStillLand: true },
         );
       }),
     );
@@ -260,13 +221,7 @@ export class ProviderClient {
 
   /** One page of available numbers; pass `next_cursor` back as `cursor` for the next. */
   async searchNumbers(query: SearchNumbersQuery = {}): Promise<AvailableNumberPage> {
-    const { region, limit, cursor } = checkInput(searchNumbersQuery, query);
-    const params = new URLSearchParams();
-    if (region !== undefined) params.set('region', region);
-    if (limit !== undefined) params.set('limit', String(limit));
-    if (cursor !== undefined) params.set(this.cursorParam, cursor);
-    const search = params.toString();
-    return this.call('GET', `/list-available-numbers${search ? `?${search}` : ''}`, availableNumberPage);
+    return this.call(endpoints.searchNumbers, { query });
   }
 
   /** Pages of available numbers, following `next_cursor` until it runs out or `maxPages` (default 10) were read. */
@@ -290,10 +245,13 @@ export class ProviderClient {
    * success whose body cannot be read), the purchased list decides whether it happened.
    */
   async buyNumber(number: string): Promise<BoughtNumber> {
-    const body = checkInput(buyNumberRequest, { number });
-    return this.ifLost(
-      async () => ({ ...(await this.call('POST', '/buy-phone-number', purchasedNumber, body)), reconciled: false }),
-      (lost) => this.reconcilePurchase(body.number, lost),
+    return this.ifLost<BoughtNumber>(
+      async () => ({ ...(await this.call(endpoints.buyNumber, { body: { number } })), reconciled: false }),
+      (lost) =>
+        this.settleLost({ noun: 'purchase', verb: 'buying', subject: number }, PURCHASED, lost, (purchased) => {
+          const found = purchased.find((entry) => entry.number === number);
+          return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
+        }),
     );
   }
 
@@ -302,32 +260,19 @@ export class ProviderClient {
    * the account's, so it is left out here, for every reader of the list alike.
    */
   async listPurchasedNumbers(): Promise<PurchasedNumber[]> {
-    const read = (text: string, context: string, status: number) =>
-      checkListResponse(purchasedNumberList, purchasedNumber, text, context, status);
-    const { data } = await this.call('GET', '/purchased-phone-numbers', read);
+    const { data } = await this.call(endpoints.listPurchasedNumbers, {});
     return data.filter((entry) => entry.status !== EXPECTED_STATUS.numberReleased);
   }
 
   /** Releases a number; when the answer is lost, the purchased list decides whether it happened. */
   async releaseNumber(numberId: string): Promise<ReleasedNumber> {
-    const change = {
-      noun: 'release',
-      verb: 'releasing',
-      subject: numberId,
-      list: 'purchased list',
-      check: '/voice numbers',
-    };
     return this.ifLost(
-      () => this.call('DELETE', `/release-phone-number/${pathSegment('number_id', numberId)}`, releasedNumber),
+      () => this.call(endpoints.releaseNumber, { ids: { number_id: numberId } }),
       (lost) =>
-        this.settleLost(
-          change,
-          lost,
-          () => this.listPurchasedNumbers(),
-          (purchased) =>
-            purchased.some((entry) => entry.id === numberId)
-              ? unchanged('the number is still one of the purchased')
-              : { id: numberId, status: EXPECTED_STATUS.numberReleased },
+        this.settleLost({ noun: 'release', verb: 'releasing', subject: numberId }, PURCHASED, lost, (purchased) =>
+          purchased.some((entry) => entry.id === numberId)
+            ? unchanged('the number is still one of the purchased')
+            : { id: numberId, status: EXPECTED_STATUS.numberReleased },
         ),
     );
   }
@@ -335,25 +280,6 @@ export class ProviderClient {
   /** Closes the connection pool; requests still running are allowed to finish. */
   async close(): Promise<void> {
     if (!this.pool.closed) await this.pool.close();
-  }
-
-  private reconcilePurchase(number: string, lost: ProviderError): Promise<BoughtNumber> {
-    const change = {
-      noun: 'purchase',
-      verb: 'buying',
-      subject: number,
-      list: 'purchased list',
-      check: '/voice numbers',
-    };
-    return this.settleLost(
-      change,
-      lost,
-      () => this.listPurchasedNumbers(),
-      (purchased) => {
-        const found = purchased.find((entry) => entry.number === number);
-        return found ? { ...found, reconciled: true } : unchanged('the number is not in the purchased list');
-      },
-    );
   }
 
   /**
@@ -370,32 +296,26 @@ export class ProviderClient {
   }
 
   /**
-   * A change whose answer was lost is never sent again blindly: `list` is read, and `outcome` decides from it what
+   * A change whose answer was lost is never sent again blindly: `listing` is read, and `outcome` decides from it what
    * became of the change; a list that cannot be read leaves the outcome UNKNOWN, said so.
    */
   private async settleLost<L, T>(
-    change: { noun: string; verb: string; subject: string; list: string; check: string },
+    change: { noun: string; verb: string; subject: string },
+    listing: Listing<L>,
     lost: ProviderError,
-    list: () => Promise<L>,
     outcome: (listed: L) => T | Unchanged,
   ): Promise<T> {
     const why = `the answer to the ${change.noun} was ${lost.kind === 'bad_response' ? 'unreadable' : 'lost'} (${outline(lost)})`;
     let listed: L;
     try {
-      listed = await list();
+      listed = await listing.read(this);
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       throw new ProviderError(
         error.kind,
-        `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${change.list} could not be read ` +
-          `(${outline(error)}). Check ${change.check} before trying again.`,
-        {
-          status: error.status,
-          code: error.code,
-          providerMessage: error.providerMessage,
-          mayStillLand: true,
-          cause: error,
-        },
+        `The outcome of ${change.verb} ${change.subject} is UNKNOWN: ${why} and the ${listing.name} could not be read ` +
+          `(${outline(error)}). Check ${listing.check} before trying again.`,
+        { ...carried(error), mayStillLand: true },
       );
     }
     const found = outcome(listed);
@@ -413,24 +333,50 @@ export class ProviderClient {
       lost.kind,
       `The ${change.noun} of ${change.subject} was NOT completed: ${why} and ${found.because}, ` +
         'so it is safe to try again.',
-      { status: lost.status, code: lost.code, providerMessage: lost.providerMessage, cause: lost },
+      carried(lost),
     );
   }
 
-  private call<T>(method: Method, path: string, schema: Reading<T>, body?: object, once = false): Promise<T> {
+  /**
+   * Sends one endpoint's request, checked first, and checks its answer; any endpoint declared so can be sent, the
+   * provider's own or one added beside them. Only GETs, or any request after a 429, are tried again; `once` asks
+   * without trying again, for a readiness probe that must not multiply the provider's load.
+   */
+  async call<Path extends string, Body, Query, Response>(
+    endpoint: Endpoint<string, Path, Body, Query, Response>,
+    input: CallInput<Path, Body, Query>,
+    options: { once?: boolean } = {},
+  ): Promise<Response> {
+    const { ids = {}, body, query } = input as { ids?: Record<string, unknown>; body?: unknown; query?: unknown };
+    const sent = endpoint.body && checkInput(endpoint.body, body);
+    const path = this.pathOf(endpoint, ids, query);
     // A 429 was not processed, so any method may be repeated after it; anything else only for reads.
     const canRetry = (error: ProviderError) =>
-      !once && (error.kind === 'rate_limited' || (method === 'GET' && RETRYABLE_GET_KINDS.has(error.kind)));
-    return withRetry((attempt) => this.send(method, path, schema, body, attempt), canRetry, this.retryPolicy);
+      !options.once &&
+      (error.kind === 'rate_limited' || (endpoint.method === 'GET' && RETRYABLE_GET_KINDS.has(error.kind)));
+    return withRetry((attempt) => this.send(endpoint, path, sent, attempt), canRetry, this.retryPolicy);
   }
 
-  private async send<T>(
-    method: Method,
+  /** The path an endpoint's request goes to: its ids checked and put in, its query checked and added. */
+  private pathOf(endpoint: Endpoint, ids: Record<string, unknown>, query: unknown): string {
+    const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => pathSegment(name, ids[name]));
+    const params = new URLSearchParams();
+    const checked = endpoint.query && (checkInput(endpoint.query, query) as Record<string, unknown>);
+    for (const [key, value] of Object.entries(checked ?? {})) {
+      // `cursor` carries `next_cursor` back, under the name this provider gives it.
+      if (value !== undefined) params.set(key === 'cursor' ? this.cursorParam : key, String(value));
+    }
+    const search = params.toString();
+    return search ? `${path}?${search}` : path;
+  }
+
+  private async send<Response>(
+    endpoint: Endpoint<string, string, unknown, unknown, Response>,
     path: string,
-    schema: Reading<T>,
-    body: object | undefined,
+    body: unknown,
     attempt: number,
-  ): Promise<T> {
+  ): Promise<Response> {
+    const { method } = endpoint;
     const context = `${method} ${path}`;
     // Checked before every request that changes something, retries included, right before it leaves.
     if (method !== 'GET') this.throwIfWithheld();
@@ -450,9 +396,9 @@ export class ProviderClient {
         throw errorFromResponse(status, answer.text, parseRetryAfter(answer.headers['retry-after']));
       }
       const where = `${context}, HTTP ${status}`;
-      return typeof schema === 'function'
-        ? await schema(answer.text, where, status)
-        : checkResponse(schema, answer.text, where, status);
+      if (!endpoint.items) return checkResponse(endpoint.response, answer.text, where, status);
+      const list = endpoint.response as unknown as z.ZodType<{ data: unknown[] }>;
+      return (await checkListResponse(list, endpoint.items, answer.text, where, status)) as Response;
     } catch (error) {
       failure = error instanceof ProviderError ? error : this.transportError(error, context);
       throw failure;
@@ -462,9 +408,9 @@ export class ProviderClient {
         { method, path, status, ms: Math.round(elapsed), attempt, error: failure?.kind },
         'provider request',
       );
-      // Ids and queries stay out of the endpoint, so that it names one of the API's few routes.
-      const endpoint = `/${path.split(/[/?]/)[1] ?? ''}`;
-      this.onRequest?.({ method, endpoint, seconds: elapsed / 1000, error: failure?.kind });
+      // Ids and queries stay out of the label, so that it names one of the API's few routes.
+      const label = `/${endpoint.path.split('/')[1] ?? ''}`;
+      this.onRequest?.({ method, endpoint: label, seconds: elapsed / 1000, error: failure?.kind });
       if (method !== 'GET') this.held?.sent?.();
     }
   }
@@ -503,7 +449,7 @@ export class ProviderClient {
 }
 
 /** An id as one URL path segment: checked, then encoded so that '/', '?' or '..' cannot leave the segment. */
-function pathSegment(name: string, id: string): string {
+function pathSegment(name: string, id: unknown): string {
   return encodeURIComponent(checkInput(resourceId, id, name));
 }
 
@@ -526,9 +472,27 @@ function neverSent(error: ProviderError): boolean {
   return error.kind === 'network' && code !== undefined && NOT_SENT_CODES.has(code);
 }
 
+/** What an error that explains another keeps of it: its status, the provider's code and message, and itself. */
+function carried(error: ProviderError) {
+  return { status: error.status, code: error.code, providerMessage: error.providerMessage, cause: error };
+}
+
 function outline(error: ProviderError): string {
   return error.status === undefined ? error.kind : `${error.kind}, HTTP ${error.status}`;
 }
+
+/** A list that settles a change whose answer was lost: what a person checks it with, and how it is read. */
+interface Listing<L> {
+  name: string;
+  check: string;
+  read(client: ProviderClient): Promise<L>;
+}
+const AGENTS: Listing<Agent[]> = { name: 'agents list', check: '/voice agents', read: (client) => client.listAgents() };
+const PURCHASED: Listing<PurchasedNumber[]> = {
+  name: 'purchased list',
+  check: '/voice numbers',
+  read: (client) => client.listPurchasedNumbers(),
+};
 
 /** What a list said of a change whose answer was lost: it did not happen, because… */
 class Unchanged {

@@ -56,16 +56,14 @@ export const createAgentRequest = z.object({ name: agentName, language });
 export type CreateAgentRequest = z.infer<typeof createAgentRequest>;
 
 export const mapNumberRequest = z.object({ phone_number: phoneNumber, route_type: routeType, agent_id: resourceId });
-export type MapNumberRequest = z.infer<typeof mapNumberRequest>;
 
 export const buyNumberRequest = z.object({ number: phoneNumber });
-export type BuyNumberRequest = z.infer<typeof buyNumberRequest>;
 
 export const MAX_PAGE_SIZE = 100;
 export const searchNumbersQuery = z.object({
   region: region.optional(),
-  cursor: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  cursor: z.string().min(1).optional(),
 });
 export type SearchNumbersQuery = z.infer<typeof searchNumbersQuery>;
 
@@ -79,7 +77,6 @@ export const createdAgent = agent.extend({ agent_token: z.string() });
 export type CreatedAgent = z.infer<typeof createdAgent>;
 
 export const agentList = z.object({ data: z.array(agent) });
-export type AgentList = z.infer<typeof agentList>;
 
 export const deletedAgent = z.object({ id: providerId, status: z.string() });
 export type DeletedAgent = z.infer<typeof deletedAgent>;
@@ -107,7 +104,6 @@ export const purchasedNumber = z.object({ id: providerId, number: z.string(), st
 export type PurchasedNumber = z.infer<typeof purchasedNumber>;
 
 export const purchasedNumberList = z.object({ data: z.array(purchasedNumber) });
-export type PurchasedNumberList = z.infer<typeof purchasedNumberList>;
 
 export const releasedNumber = z.object({ id: providerId, status: z.string() });
 export type ReleasedNumber = z.infer<typeof releasedNumber>;

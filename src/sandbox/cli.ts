@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { ConfigError, parseSandboxConfig, readEnvironment } from '../config.js';
 import { createLogger } from '../log.js';
 import { availableNumberPage } from '../provider/schemas.js';
-import { endpointGuide } from './endpoints.js';
+import { endpointGuide } from './guide.js';
 import { startSandbox } from './server.js';
 
 let settings: ReturnType<typeof parseSandboxConfig>;

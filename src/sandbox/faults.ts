@@ -1,18 +1,14 @@
 // Switches that make the sandbox slow or failing, so tests can rehearse what a real provider does on a bad day.
 // The in-process API and the /_control endpoint share one switchboard and one set of schemas.
 import { z } from 'zod';
+import { PROVIDER_ENDPOINTS, type ProviderEndpointName } from '../provider/endpoints.js';
+import { isServed } from './routes.js';
 
-export const ROUTE_NAMES = [
-  'createAgent',
-  'listAgents',
-  'deleteAgent',
-  'mapNumber',
-  'searchNumbers',
-  'buyNumber',
-  'listPurchasedNumbers',
-  'releaseNumber',
-] as const;
-export type RouteName = (typeof ROUTE_NAMES)[number];
+/** The eight endpoints of provider-api.md, by name. */
+export const ROUTE_NAMES: readonly ProviderEndpointName[] = PROVIDER_ENDPOINTS.map((endpoint) => endpoint.name);
+export type RouteName = ProviderEndpointName;
+/** An endpoint the sandbox serves, by name: one of the eight, or one registered beside them. */
+export type ServedName = RouteName | (string & {});
 
 const MAX_WAIT_MS = 600_000;
 const waitMs = z.number().int().min(0).max(MAX_WAIT_MS);
@@ -44,7 +40,7 @@ export const faultSchema = z.discriminatedUnion('type', [
 export type Fault = z.infer<typeof faultSchema>;
 
 export const faultInjection = z.object({
-  route: z.enum(ROUTE_NAMES),
+  route: z.string().refine(isServed, 'must name an endpoint the sandbox serves'),
   fault: faultSchema,
   times: z.number().int().min(1).optional(),
 });
@@ -55,7 +51,7 @@ export const soldElsewhere = z.object({ number: z.string() });
 export interface SandboxFaults {
   setLatency(ms: number): void;
   /** Next `times` (default: unlimited until cleared) requests to `route` get this fault, in order of injection. */
-  inject(route: RouteName, fault: Fault, options?: { times?: number }): void;
+  inject(route: ServedName, fault: Fault, options?: { times?: number }): void;
   /**
    * Lists released numbers in the purchased list, with status `released`, as a real provider may, until cleared (the
    * spec does not say that a released number leaves the list).
@@ -83,7 +79,7 @@ export class FaultSwitchboard implements SandboxFaults {
   latencyMs: number;
   releasedListed = false;
   readonly soldElsewhere = new Set<string>();
-  private readonly pending = new Map<RouteName, Pending[]>();
+  private readonly pending = new Map<ServedName, Pending[]>();
   private releaseHeld = new AbortController();
 
   constructor(latencyMs = 0) {
@@ -94,7 +90,7 @@ export class FaultSwitchboard implements SandboxFaults {
     this.latencyMs = waitMs.parse(ms);
   }
 
-  inject(route: RouteName, fault: Fault, options: { times?: number } = {}): void {
+  inject(route: ServedName, fault: Fault, options: { times?: number } = {}): void {
     const { fault: checked, times } = faultInjection.parse({ route, fault, times: options.times });
     const queue = this.pending.get(route) ?? [];
     queue.push({ fault: checked, remaining: times });
@@ -124,7 +120,7 @@ export class FaultSwitchboard implements SandboxFaults {
   }
 
   /** The fault for the request now arriving at `route`, if any; uses up one of its `times`. */
-  take(route: RouteName): Fault | undefined {
+  take(route: ServedName): Fault | undefined {
     const queue = this.pending.get(route);
     const head = queue?.[0];
     if (!queue || !head) return undefined;
@@ -138,15 +134,3 @@ export class FaultSwitchboard implements SandboxFaults {
 
 /** Not JSON, though labelled so: a truncated document, as a proxy cutting a response short would leave it. */
 export const MALFORMED_BODY = '{"data": [{"id": "trunc';
-
-/** Per route, a plausible answer that parses as JSON but breaks the contract in provider-api.md. */
-export const CONTRACT_VIOLATIONS: Record<RouteName, unknown> = {
-  createAgent: { id: 'agt_violation', name: 'Missing token', status: 'active' },
-  listAgents: { data: [{ id: 42, name: 'Numeric id', status: 'active' }] },
-  deleteAgent: { status: 'deleted' },
-  mapNumber: { phone_number: '+12125550100', route_type: 'ai_agent', status: 'connected' },
-  searchNumbers: { data: [] },
-  buyNumber: { id: 'pn_violation', number: 12125550100, status: 'active' },
-  listPurchasedNumbers: { items: [] },
-  releaseNumber: { id: null, status: 'released' },
-};

@@ -20,53 +20,21 @@ export const DEFAULT_NUMBERS_PER_REGION = 55;
 export const MAX_NUMBERS_PER_REGION = 2000;
 
 // NANP: an area code, then 555 with lines 0100-0199, the range reserved for fiction in every area code.
-const nanp = (areaCodes: string[]) => areaCodes.map((areaCode) => `+1${areaCode}555`);
+const nanp = (areaCodes: string) => areaCodes.split(' ').map((areaCode) => `+1${areaCode}555`);
 
 const PLANS: RegionPlan[] = [
   {
     region: 'US',
-    prefixes: nanp(['212', '312', '415', '512', '617']),
-    reserve: nanp([
-      '202',
-      '213',
-      '305',
-      '404',
-      '503',
-      '602',
-      '702',
-      '206',
-      '303',
-      '713',
-      '214',
-      '615',
-      '704',
-      '801',
-      '919',
-    ]),
+    prefixes: nanp('212 312 415 512 617'),
+    reserve: nanp('202 213 305 404 503 602 702 206 303 713 214 615 704 801 919'),
     lineDigits: 4,
     lineStart: 100,
     lines: 100,
   },
   {
     region: 'CA',
-    prefixes: nanp(['416', '604', '514', '403', '613']),
-    reserve: nanp([
-      '780',
-      '902',
-      '204',
-      '306',
-      '506',
-      '709',
-      '705',
-      '519',
-      '250',
-      '418',
-      '450',
-      '905',
-      '647',
-      '289',
-      '343',
-    ]),
+    prefixes: nanp('416 604 514 403 613'),
+    reserve: nanp('780 902 204 306 506 709 705 519 250 418 450 905 647 289 343'),
     lineDigits: 4,
     lineStart: 100,
     lines: 100,

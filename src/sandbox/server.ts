@@ -1,30 +1,30 @@
 // A local, faithful provider: the v1 API of provider-api.md on loopback, backed by SQLite, with switches for
 // latency and faults. Order per request: count, latency, auth, routing, body, fault, then the operation.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
 import { listen } from '../listen.js';
 import type { Logger } from '../log.js';
 import {
-  CONTRACT_VIOLATIONS,
   type Fault,
   FaultSwitchboard,
   faultInjection,
   latencySetting,
   MALFORMED_BODY,
-  type RouteName,
   releasedListing,
   type SandboxFaults,
+  type ServedName,
   soldElsewhere,
 } from './faults.js';
 import { ApiError, readJsonBody, send, sendError, sendJson, validate } from './http.js';
 import { Inventory } from './inventory.js';
-import { type Reply, ROUTES, type Route } from './routes.js';
+import { type Reply, type Route, servedRoutes } from './routes.js';
 import { type SandboxSeed, SandboxStore } from './store.js';
 
-export type { Fault, RouteName, SandboxFaults } from './faults.js';
+export type { Fault, RouteName, SandboxFaults, ServedName } from './faults.js';
 export type { SandboxSeed } from './store.js';
 
 export interface SandboxOptions {
@@ -49,7 +49,7 @@ export interface Sandbox {
   apiKey: string;
   faults: SandboxFaults;
   /** Count of /v1 requests received so far, per route name, for tests asserting "one provider call". */
-  requestCount(route: RouteName): number;
+  requestCount(route: ServedName): number;
   /** Closes the server, its open sockets and the database. */
   close(): Promise<void>;
 }
@@ -57,41 +57,29 @@ export interface Sandbox {
 interface ControlRoute {
   method: string;
   pattern: RegExp;
-  run(handler: SandboxHandler, req: IncomingMessage): Promise<void> | void;
+  run(faults: FaultSwitchboard, req: IncomingMessage): Promise<void> | void;
+}
+
+/** A switch set by a POST of its setting, checked against `schema`, to /_control/<name>. */
+function setting<T>(
+  name: string,
+  schema: z.ZodType<T>,
+  apply: (faults: FaultSwitchboard, value: T) => void,
+): ControlRoute {
+  return {
+    method: 'POST',
+    pattern: new RegExp(`^/_control/${name}$`),
+    run: async (faults, req) => apply(faults, validate(schema, await readJsonBody(req))),
+  };
 }
 
 // Test switches, outside /v1 so no client of the real API can hit them by accident.
 const CONTROL_ROUTES: readonly ControlRoute[] = [
-  {
-    method: 'POST',
-    pattern: /^\/_control\/faults$/,
-    async run(handler, req) {
-      const { route, fault, times } = validate(faultInjection, await readJsonBody(req));
-      handler.faults.inject(route, fault, { times });
-    },
-  },
-  { method: 'DELETE', pattern: /^\/_control\/faults$/, run: (handler) => handler.faults.clear() },
-  {
-    method: 'POST',
-    pattern: /^\/_control\/released-listed$/,
-    async run(handler, req) {
-      handler.faults.listReleased(validate(releasedListing, await readJsonBody(req)).on);
-    },
-  },
-  {
-    method: 'POST',
-    pattern: /^\/_control\/sold-elsewhere$/,
-    async run(handler, req) {
-      handler.faults.sellElsewhere(validate(soldElsewhere, await readJsonBody(req)).number);
-    },
-  },
-  {
-    method: 'POST',
-    pattern: /^\/_control\/latency$/,
-    async run(handler, req) {
-      handler.faults.setLatency(validate(latencySetting, await readJsonBody(req)).ms);
-    },
-  },
+  setting('faults', faultInjection, (faults, { route, fault, times }) => faults.inject(route, fault, { times })),
+  { method: 'DELETE', pattern: /^\/_control\/faults$/, run: (faults) => faults.clear() },
+  setting('released-listed', releasedListing, (faults, { on }) => faults.listReleased(on)),
+  setting('sold-elsewhere', soldElsewhere, (faults, { number }) => faults.sellElsewhere(number)),
+  setting('latency', latencySetting, (faults, { ms }) => faults.setLatency(ms)),
 ];
 
 /** 405 when the path exists under another method, else 404. */
@@ -125,8 +113,10 @@ type ImmediateFault = Exclude<Fault, { type: 'delay' | 'hold' | 'lose_answer' }>
 class SandboxHandler {
   readonly faults: FaultSwitchboard;
   readonly store: SandboxStore;
-  readonly counts = new Map<RouteName, number>();
+  readonly counts = new Map<ServedName, number>();
   readonly shutdown = new AbortController();
+  /** What endpoints served beside the eight keep, by their keys. */
+  private readonly state = new Map<string, unknown>();
 
   constructor(
     private readonly apiKey: string,
@@ -141,19 +131,20 @@ class SandboxHandler {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     if (url.pathname.startsWith('/_control/')) return this.handleControl(req, res, url.pathname);
-    const route = ROUTES.find((candidate) => candidate.method === req.method && candidate.pattern.test(url.pathname));
-    if (route) this.counts.set(route.name, (this.counts.get(route.name) ?? 0) + 1);
+    const routes = servedRoutes();
+    const route = routes.find(({ method, pattern }) => method === req.method && pattern.test(url.pathname));
+    if (route) this.counts.set(route.endpoint.name, (this.counts.get(route.endpoint.name) ?? 0) + 1);
     await this.pause(this.faults.latencyMs);
     this.authorize(req);
-    if (!route) throw unroutable(ROUTES, url.pathname);
+    if (!route) throw unroutable(routes, url.pathname);
 
     // The whole request is in before the provider gets slow or fails, as with a real server: a client that
     // gives up during a delay has still sent a purchase that goes through.
-    const body = route.method === 'POST' ? await readBody(req) : { value: undefined };
-    const fault = this.faults.take(route.name);
+    const body = route.endpoint.body ? await readBody(req) : { value: undefined };
+    const fault = this.faults.take(route.endpoint.name);
     if (fault?.type === 'delay') await this.pause(fault.ms);
     else if (fault?.type === 'hold') await this.holdUntilCleared();
-    else if (fault && fault.type !== 'lose_answer') return answerWithFault(req, res, route.name, fault);
+    else if (fault && fault.type !== 'lose_answer') return answerWithFault(req, res, route, fault);
 
     const reply = this.perform(route, url, body);
     if (fault?.type === 'lose_answer') req.socket.destroy();
@@ -161,17 +152,21 @@ class SandboxHandler {
   }
 
   /** Runs the operation; refusals become replies too, so that a lost answer hides them as well. */
-  private perform(route: Route, url: URL, body: Body): Reply {
+  private perform(route: Route, url: URL, body: Body): Reply<unknown> {
     try {
       if ('refusal' in body) throw body.refusal;
-      const params = url.pathname.match(route.pattern)?.slice(1) ?? [];
       const { releasedListed, soldElsewhere } = this.faults;
-      return route.handle(this.store, {
-        params,
+      return route.handle({
+        ids: url.pathname.match(route.pattern)?.groups ?? {},
         query: url.searchParams,
-        body: body.value,
+        body: route.endpoint.body ? validate(route.endpoint.body, body.value) : undefined,
+        store: this.store,
         releasedListed,
         soldElsewhere,
+        kept: <T>(key: string, create: () => T): T => {
+          if (!this.state.has(key)) this.state.set(key, create());
+          return this.state.get(key) as T;
+        },
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -183,7 +178,7 @@ class SandboxHandler {
     this.authorize(req);
     const route = CONTROL_ROUTES.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
     if (!route) throw unroutable(CONTROL_ROUTES, path);
-    await route.run(this, req);
+    await route.run(this.faults, req);
     res.writeHead(204).end();
   }
 
@@ -198,21 +193,7 @@ class SandboxHandler {
 
   /** Waits until the faults are cleared; ends the request if the sandbox closes first. */
   private async holdUntilCleared(): Promise<void> {
-    const released = this.faults.released;
-    const shutdown = this.shutdown.signal;
-    shutdown.throwIfAborted();
-    await new Promise<void>((resolve, reject) => {
-      const onShutdown = () => reject(shutdown.reason);
-      shutdown.addEventListener('abort', onShutdown, { once: true });
-      released.addEventListener(
-        'abort',
-        () => {
-          shutdown.removeEventListener('abort', onShutdown);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await once(this.faults.released, 'abort', { signal: this.shutdown.signal });
   }
 
   /** Waits, unless the sandbox closes first. */
@@ -221,7 +202,7 @@ class SandboxHandler {
   }
 }
 
-function answerWithFault(req: IncomingMessage, res: ServerResponse, route: RouteName, fault: ImmediateFault): void {
+function answerWithFault(req: IncomingMessage, res: ServerResponse, route: Route, fault: ImmediateFault): void {
   switch (fault.type) {
     case 'status':
       if (fault.rawBody !== undefined) {
@@ -241,7 +222,7 @@ function answerWithFault(req: IncomingMessage, res: ServerResponse, route: Route
       send(res, 200, MALFORMED_BODY);
       return;
     case 'contract_violation':
-      sendJson(res, 200, CONTRACT_VIOLATIONS[route]);
+      sendJson(res, 200, route.violation);
       return;
     case 'drop_connection':
       req.socket.destroy();

@@ -1,11 +1,15 @@
 // A kind of change is added in one place: this file registers one the app has never heard of (a note kept on a
 // number), and the app asks for it, confirms it, audits it and announces it through the paths every kind takes, with
-// the words the kind gives, and refuses it to whoever lacks its role. Nothing else in src/ knows of it.
+// the words the kind gives, and refuses it to whoever lacks its role. Its provider calls are its own too: two
+// endpoints declared and served by the sandbox from here. Nothing else in src/ knows of it.
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Actor } from '../../src/ops/api.js';
 import { type ChangeKind, registerKind } from '../../src/ops/kinds/index.js';
+import { endpoint } from '../../src/provider/endpoints.js';
+import { ProviderClient, ProviderError } from '../../src/provider/index.js';
+import { ApiError, registerEndpoint, type SandboxRequest } from '../../src/sandbox/routes.js';
 import { ACTION } from '../../src/slack/ids.js';
 import { confirmationMessage } from '../../src/slack/views/confirmation.js';
 import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
@@ -28,8 +32,45 @@ type Note = z.infer<typeof note>;
 const noted = z.object({ action: z.literal('number.note'), number: z.string(), note: z.string() });
 type Noted = z.infer<typeof noted>;
 
-/** Where the kind's work keeps its notes: its "provider". */
-const notes = new Map<string, string>();
+/** The kind's own provider endpoints: a note is kept on a number, and read back. */
+const keptNote = z.object({ number: z.string(), note: z.string() });
+const keepNote = endpoint({
+  name: 'keepNote',
+  method: 'POST',
+  path: '/number-notes',
+  body: keptNote,
+  response: keptNote,
+});
+const readNote = endpoint({ name: 'readNote', method: 'GET', path: '/number-notes/{number}', response: keptNote });
+
+/** What the sandbox keeps of the notes, for each sandbox its own. */
+const notesIn = (request: SandboxRequest<string, unknown>) =>
+  request.kept('number-notes', () => new Map<string, string>());
+const forgetKeepNote = registerEndpoint(keepNote, (request) => {
+  notesIn(request).set(request.body.number, request.body.note);
+  return { status: 200, body: request.body };
+});
+const forgetReadNote = registerEndpoint(readNote, (request) => {
+  // Ids come as sent: a number's "+" encoded.
+  const number = decodeURIComponent(request.ids.number);
+  const note = notesIn(request).get(number);
+  if (note === undefined) throw new ApiError(404, 'note_not_found', `${number} has no note`);
+  return { status: 200, body: { number, note } };
+});
+afterAll(() => {
+  forgetKeepNote();
+  forgetReadNote();
+});
+
+/** The note the provider keeps on a number, read back over HTTP; undefined when it has none. */
+const noteOn = (provider: ProviderClient, number: string): Promise<string | undefined> =>
+  provider.call(readNote, { ids: { number } }).then(
+    (kept) => kept.note,
+    (error: unknown) => {
+      if (error instanceof ProviderError && error.kind === 'not_found') return undefined;
+      throw error;
+    },
+  );
 
 const numberNote: ChangeKind<Note, Noted> = {
   name: 'number.note',
@@ -56,13 +97,13 @@ const numberNote: ChangeKind<Note, Noted> = {
     params: { note: change.note },
     intent: change,
     lockKeys: [`number:${change.number}`],
-    run: async () => {
-      notes.set(change.number, change.note);
+    run: async (provider) => {
+      await provider.call(keepNote, { body: { number: change.number, note: change.note } });
       return { ok: true, change: { action: 'number.note', number: change.number, note: change.note } };
     },
   }),
-  verify: async (_deps, change) =>
-    notes.get(change.number) === change.note
+  verify: async (deps, change) =>
+    (await noteOn(deps.provider, change.number)) === change.note
       ? { ok: true, change: { action: 'number.note', number: change.number, note: change.note } }
       : { ok: false, reason: 'provider', message: `${change.number} was not noted.` },
   did: (change) => ['noted ', { number: change.number }, ' as ', { strong: change.note }],
@@ -85,10 +126,14 @@ const forgetNote = registerKind(numberNote);
 afterAll(forgetNote);
 
 let t: TestApp;
+/** The provider as the app sees it, to read back what the kind's work kept there. */
+let provider: ProviderClient;
 beforeAll(async () => {
   t = await startTestApp();
+  provider = new ProviderClient({ baseUrl: t.sandbox.url, apiKey: t.sandbox.apiKey });
 });
 afterAll(async () => {
+  await provider.close();
   await t.close();
 });
 
@@ -109,7 +154,8 @@ it('is asked for, confirmed, audited and announced through the paths every kind 
   const since = t.slack.calls().length;
   const outcome = await confirmAs(t, OPERATOR, asked.prompt.confirmationId);
   expect(shownText(outcome)).toContain(`Noted *${NUMBER}* as *Desk*.`);
-  expect(notes.get(NUMBER)).toBe('Desk');
+  expect(await noteOn(provider, NUMBER)).toBe('Desk');
+  expect(t.sandbox.requestCount(keepNote.name)).toBe(1);
 
   const rows = (await auditRows(t)).filter((row) => row.action === 'number.note');
   expect(rows.map((row) => row.outcome)).toEqual(['requested', 'confirmed', 'succeeded']);
@@ -130,7 +176,7 @@ it('is cancelled in its own words, and nothing is noted', async () => {
   if (!asked.ok) throw new Error(asked.message);
   const pressed = await press(t, OPERATOR, ACTION.cancelChange, asked.prompt.confirmationId);
   await respondedWith(t, pressed.responseUrlId, `*${NUMBER}* was not noted.`);
-  expect(notes.get(NUMBER)).toBe('Desk');
+  expect(await noteOn(provider, NUMBER)).toBe('Desk');
 });
 
 it('is refused to whoever lacks its role, with the words of what the role permits, and audited', async () => {
@@ -170,7 +216,7 @@ it('is asked for with its own command, which help lists, and confirmed with its 
   const since = t.slack.calls().length;
   const outcome = await confirmAs(t, OPERATOR, confirmationId);
   expect(shownText(outcome)).toContain(`Noted *${NUMBER}* as *Front desk*.`);
-  expect(notes.get(NUMBER)).toBe('Front desk');
+  expect(await noteOn(provider, NUMBER)).toBe('Front desk');
 
   const asked = (await auditRows(t)).findLast((row) => row.action === 'number.note' && row.outcome === 'requested');
   const trail = await auditTrail(t, asked?.correlation_id ?? '');
@@ -193,5 +239,5 @@ it('answers its command typed wrong with its own line of help, and refuses it to
   expect(answer).toContain('`/voice note +NUMBER TEXT`');
   const denied = await t.command(`note ${NUMBER} Hall`, VIEWER);
   expect(shownText(await t.respondedTo(denied.responseUrlId))).toContain('operator role to note numbers');
-  expect(notes.get(NUMBER)).toBe('Front desk');
+  expect(await noteOn(provider, NUMBER)).toBe('Front desk');
 });

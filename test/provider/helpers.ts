@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ProviderClient, type ProviderClientOptions, ProviderError } from '../../src/provider/index.js';
-import { type RouteName, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type Sandbox, type ServedName, startSandbox } from '../../src/sandbox/server.js';
 
 /**
  * A test file's sandbox and fast-retrying client: started before its tests, faults cleared after each test,
@@ -51,7 +51,7 @@ export async function rejection(promise: Promise<unknown>): Promise<ProviderErro
 }
 
 /** How many requests reached `route` since this was called. */
-export function counter(sandbox: Sandbox, route: RouteName): () => number {
+export function counter(sandbox: Sandbox, route: ServedName): () => number {
   const before = sandbox.requestCount(route);
   return () => sandbox.requestCount(route) - before;
 }
