@@ -27,7 +27,8 @@ const WORDS: Record<AuditAction, { asked: string; done: string }> = {
 
 /** The action in words: as asked, or as done when it `succeeded`. */
 export function actionWords(action: AuditAction, succeeded: boolean): string {
-  const words = WORDS[action];
+  // Own keys only: an action read from the log may be any text, `constructor` included.
+  const words = Object.hasOwn(WORDS, action) ? WORDS[action] : undefined;
   if (!words) return action.replace(/[._]/g, ' ');
   return succeeded ? words.done : words.asked;
 }
