@@ -294,6 +294,12 @@ export class AuditLog {
     );
   }
 
+  /**
+   * In a transaction that may append: takes the chain's lock and reads its end now, so that on Postgres both go out
+   * with the statements already sent rather than after their answers, and an append waits for nothing more. Call it
+   * after the statements that lock rows (see carryOutHeld). Nothing outside a transaction, where each append takes
+   * its own.
+   */
   takeChainEnd(): void {
     if (this.#inTransaction) this.#end ??= handled(takeEnd(this.sql));
   }

@@ -192,6 +192,7 @@ export class Batches {
     return row === undefined ? undefined : toBatch(row);
   }
 
+  /** The batches of these ids that exist, in one read. */
   async getMany(ids: readonly string[]): Promise<Batch[]> {
     if (ids.length === 0) return [];
     return (await this.sql.all(this.#selectMany, [jsonText(ids)])).map(toBatch);
@@ -227,6 +228,7 @@ export class Batches {
     return counts;
   }
 
+  /** Marks a pending item running, only while its batch runs; false when it did not start. */
   async startItem(batchId: string, seq: number): Promise<boolean> {
     return (await this.sql.run(START_ITEM, { batchId, seq })) === 1;
   }
@@ -235,15 +237,18 @@ export class Batches {
     await this.sql.write(FINISH_ITEM, { batchId, seq, state, error: error ?? null });
   }
 
+  /** Cancels every item not yet started, and returns them. */
   async cancelPending(id: string): Promise<BatchItem[]> {
     return (await this.sql.all(CANCEL_PENDING, [id])).map(toItem);
   }
 
+  /** Items of `kind` batches (by `userId` only, when given) that are under way or will be: buys count as spent. */
   async openItems(kind: string, userId?: string): Promise<number> {
     const row = await this.sql.get<{ count: number | string }>(OPEN_ITEMS, { kind, userId: userId ?? null });
     return Number(row?.count ?? 0);
   }
 
+  /** Batches running or stopping, in whichever process. */
   async underWay(): Promise<Batch[]> {
     return (await this.sql.all(UNDER_WAY)).map(toBatch);
   }

@@ -41,6 +41,7 @@ export class OpenAnnouncements {
     return found === undefined ? undefined : row.parse(found);
   }
 
+  /** Keeps (or replaces) the person's open message. */
   async keep(actorId: string, open: OpenAnnouncement): Promise<void> {
     await this.sql.write(KEEP, {
       actorId,
