@@ -10,7 +10,6 @@ export const APPROVABLE_ACTIONS = [
   'routing.map',
   'settings.change',
 ] as const;
-export type ApprovableAction = (typeof APPROVABLE_ACTIONS)[number];
 
 const BUY_LIMIT_TEXT = /^(\d{1,6})\s*\/\s*(day|week)$/i;
 
@@ -109,8 +108,6 @@ export interface GivenSettings {
   lockedBy: Partial<Record<SettingName, Lock>>;
   seed: Partial<Settings>;
 }
-
-export const NOTHING_GIVEN: GivenSettings = { locked: {}, lockedBy: {}, seed: {} };
 
 /** Stored values over the defaults; a value this code cannot read is left out (its default holds), and `unreadable` told. */
 export function storedSettings(

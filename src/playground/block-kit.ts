@@ -395,7 +395,6 @@ export const optionsAnswer = z.union([
   z.object({ options: list(option, 100) }),
   z.object({ option_groups: list(optionGroup, 100) }),
 ]);
-export type OptionsAnswer = z.infer<typeof optionsAnswer>;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 

@@ -88,94 +88,49 @@ export function slashCommand(options: SlashCommandOptions): string {
 // ---------------------------------------------------------------------------------------------------------------
 // View state values
 
-export interface PlainTextInputValue {
-  type: 'plain_text_input';
-  value: string | null;
-}
-
-export interface SelectedOption {
+interface SelectedOption {
   text: { type: 'plain_text'; text: string; emoji: boolean };
   value: string;
 }
 
-export interface StaticSelectValue {
-  type: 'static_select';
-  selected_option: SelectedOption | null;
-}
-
-/** A type-ahead select, whose options come from the app's block_suggestion answers. */
-export interface ExternalSelectValue {
-  type: 'external_select';
-  selected_option: SelectedOption | null;
-}
-
-/** A type-ahead of several choices, as submitted: every option chosen, none an empty list. */
-export interface MultiExternalSelectValue {
-  type: 'multi_external_select';
-  selected_options: SelectedOption[];
-}
-
-/** People picked in a multi_users_select, by user id. */
-export interface MultiUsersSelectValue {
-  type: 'multi_users_select';
-  selected_users: string[];
-}
-
-/** Channels picked in a multi_conversations_select, by id. */
-export interface MultiConversationsSelectValue {
-  type: 'multi_conversations_select';
-  selected_conversations: string[];
-}
-
-/** The boxes ticked, as the view gave their options (a text may be mrkdwn); none an empty list. */
-export interface CheckboxesValue {
-  type: 'checkboxes';
-  selected_options: CheckboxOption[];
-}
-
-/** A file_input as submitted: the files uploaded through it, as Slack describes them to the app. */
-export interface FileInputValue {
-  type: 'file_input';
-  files: { id: string; name: string; size: number; url_private_download: string }[];
-}
-
+/** An input's value as a submitted view's state holds it; an empty one is `null` or an empty list. */
 export type StateValue =
-  | PlainTextInputValue
-  | StaticSelectValue
-  | ExternalSelectValue
-  | MultiExternalSelectValue
-  | MultiUsersSelectValue
-  | MultiConversationsSelectValue
-  | CheckboxesValue
-  | FileInputValue;
+  | { type: 'plain_text_input'; value: string | null }
+  /** external_select: a type-ahead, whose options come from the app's block_suggestion answers. */
+  | { type: 'static_select' | 'external_select'; selected_option: SelectedOption | null }
+  | { type: 'multi_external_select'; selected_options: SelectedOption[] }
+  /** People picked, by user id. */
+  | { type: 'multi_users_select'; selected_users: string[] }
+  /** Channels picked, by id. */
+  | { type: 'multi_conversations_select'; selected_conversations: string[] }
+  /** The boxes ticked, as the view gave their options (a text may be mrkdwn). */
+  | { type: 'checkboxes'; selected_options: CheckboxOption[] }
+  /** The files uploaded through a file_input, as Slack describes them to the app. */
+  | { type: 'file_input'; files: { id: string; name: string; size: number; url_private_download: string }[] };
 
 /** `view.state.values`: block id → action id → value. */
 export type StateValues = Record<string, Record<string, StateValue>>;
 
 /** A plain_text_input as submitted; an empty optional input arrives as `null`. */
-export function textInput(value: string | null): PlainTextInputValue {
+export function textInput(value: string | null): StateValue {
   return { type: 'plain_text_input', value };
 }
 
 /** A static_select as submitted; nothing chosen arrives as `selected_option: null`. */
-export function selectInput(value: string | null, text: string = value ?? ''): StaticSelectValue {
+export function selectInput(value: string | null, text: string = value ?? ''): StateValue {
   return { type: 'static_select', selected_option: value === null ? null : option(value, text) };
 }
 
 /** A multi_external_select as submitted, with these values chosen. */
-export function multiSelectInput(values: string[]): MultiExternalSelectValue {
+export function multiSelectInput(values: string[]): StateValue {
   return { type: 'multi_external_select', selected_options: values.map((value) => option(value)) };
 }
 
-export function usersInput(userIds: string[]): MultiUsersSelectValue {
+export function usersInput(userIds: string[]): StateValue {
   return { type: 'multi_users_select', selected_users: userIds };
 }
 
-export function conversationsInput(channelIds: string[]): MultiConversationsSelectValue {
-  return { type: 'multi_conversations_select', selected_conversations: channelIds };
-}
-
-export function checkboxesInput(values: string[]): CheckboxesValue {
+export function checkboxesInput(values: string[]): StateValue {
   return { type: 'checkboxes', selected_options: values.map((value) => option(value)) };
 }
 
