@@ -317,61 +317,52 @@ export function blockAction(options: BlockActionOptions): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Modals
 
-export interface ViewSubmissionOptions {
+/** Who acted on which view, for a view_submission or a view_closed. */
+interface ViewEventOptions {
   userId: string;
   userName?: string;
   callbackId: string;
   privateMetadata?: string;
-  stateValues: StateValues;
   viewId?: string;
   teamId?: string;
-  triggerId?: string;
   /** The whole view as Slack holds it, state included; replaces the one built from the fields above. */
   view?: Record<string, unknown>;
+}
+
+export interface ViewSubmissionOptions extends ViewEventOptions {
+  stateValues: StateValues;
+  triggerId?: string;
   /** What Slack adds for a conversation picker with `response_url_enabled`: a response_url per chosen channel. */
   responseUrls?: { block_id: string; action_id: string; channel_id: string; response_url: string }[];
 }
 
 export function viewSubmission(options: ViewSubmissionOptions): string {
-  const teamId = options.teamId ?? TEAM_ID;
-  return payload({
-    type: 'view_submission',
-    team: team(teamId),
-    user: user(options.userId, teamId, options.userName),
-    api_app_id: API_APP_ID,
-    token: VERIFICATION_TOKEN,
+  return viewEvent('view_submission', options, {
     trigger_id: options.triggerId ?? newTriggerId(),
-    view: carriedView(options, teamId),
     response_urls: options.responseUrls ?? [],
-    is_enterprise_install: false,
-    enterprise: null,
   });
 }
 
-export interface ViewClosedOptions {
-  userId: string;
-  userName?: string;
-  callbackId: string;
-  privateMetadata?: string;
-  viewId?: string;
-  teamId?: string;
-  /** The whole view as Slack holds it; replaces the one built from the fields above. */
-  view?: Record<string, unknown>;
+export interface ViewClosedOptions extends ViewEventOptions {
   /** True when the person closed every view of the stack at once. */
   isCleared?: boolean;
 }
 
 /** Sent only for modals opened with `notify_on_close: true`. */
 export function viewClosed(options: ViewClosedOptions): string {
+  return viewEvent('view_closed', options, { is_cleared: options.isCleared ?? false });
+}
+
+function viewEvent(type: string, options: ViewEventOptions, fields: Record<string, unknown>): string {
   const teamId = options.teamId ?? TEAM_ID;
   return payload({
-    type: 'view_closed',
+    type,
     team: team(teamId),
     user: user(options.userId, teamId, options.userName),
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
     view: carriedView(options, teamId),
-    is_cleared: options.isCleared ?? false,
+    ...fields,
     is_enterprise_install: false,
     enterprise: null,
   });
