@@ -2,7 +2,6 @@
 // provider and Slack calls (latency, failures), database transactions, and the reconciler's last pass. One registry
 // per running app (not prom-client's global one), so that several apps in one process count apart.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { MetricsText } from './health.js';
 
 /**
  * How often the event-loop lag gauges look at the loop. prom-client's 10 ms wakes an idle app a hundred times a
@@ -205,11 +204,6 @@ export class PrometheusMetrics {
   /** Audit rows a read verified against the chain: those after the last checkpoint. */
   auditRowsVerified(rows: number): void {
     this.#rowsVerified.inc(rows);
-  }
-
-  /** The registry as /metrics serves it. */
-  get exposition(): MetricsText {
-    return { text: () => this.registry.metrics(), contentType: this.registry.contentType };
   }
 
   /** Whether this replica holds the background lease now. */

@@ -147,7 +147,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   );
   const probes = probeRoutes({
     readiness,
-    metrics: metrics.exposition,
+    metrics: metrics.registry,
     metricsToken: config.probes.metricsToken,
   });
   // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
