@@ -1,7 +1,8 @@
 // The bodies Slack sends to the app, byte for byte where it matters: slash commands are form fields; buttons,
 // selects and modals are one form field `payload` holding JSON; Events API deliveries are a JSON body.
 import { randomBytes } from 'node:crypto';
-import type { CheckboxOption } from './block-kit.js';
+import { z } from 'zod';
+import { checkboxOption } from './block-kit.js';
 import { APP_ID as API_APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './fake-slack.js';
 import type { FunctionInteraction, StepExecution } from './functions.js';
 
@@ -88,23 +89,35 @@ export function slashCommand(options: SlashCommandOptions): string {
 // ---------------------------------------------------------------------------------------------------------------
 // View state values
 
-interface SelectedOption {
-  text: { type: 'plain_text'; text: string; emoji: boolean };
-  value: string;
-}
+const selectedOption = z.object({
+  text: z.object({ type: z.literal('plain_text'), text: z.string(), emoji: z.boolean() }),
+  value: z.string(),
+});
+type SelectedOption = z.infer<typeof selectedOption>;
 
-/** An input's value as a submitted view's state holds it; an empty one is `null` or an empty list. */
-export type StateValue =
-  | { type: 'plain_text_input'; value: string | null }
-  /** external_select: a type-ahead, whose options come from the app's block_suggestion answers. */
-  | { type: 'static_select' | 'external_select'; selected_option: SelectedOption | null }
-  | { type: 'multi_external_select'; selected_options: SelectedOption[] }
+/**
+ * An input's value as a submitted view's state holds it; an empty one is `null` or an empty list. The playground
+ * page's requests carry these, within the limits written here.
+ */
+export const inputValue = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
+  z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
+  /** A type-ahead, whose options come from the app's block_suggestion answers. */
+  z.object({ type: z.literal('external_select'), selected_option: selectedOption.nullable() }),
+  z.object({ type: z.literal('multi_external_select'), selected_options: z.array(selectedOption).max(100) }),
   /** People picked, by user id. */
-  | { type: 'multi_users_select'; selected_users: string[] }
+  z.object({ type: z.literal('multi_users_select'), selected_users: z.array(z.string().max(255)).max(100) }),
   /** Channels picked, by id. */
-  | { type: 'multi_conversations_select'; selected_conversations: string[] }
+  z.object({
+    type: z.literal('multi_conversations_select'),
+    selected_conversations: z.array(z.string().max(255)).max(100),
+  }),
   /** The boxes ticked, as the view gave their options (a text may be mrkdwn). */
-  | { type: 'checkboxes'; selected_options: CheckboxOption[] }
+  z.object({ type: z.literal('checkboxes'), selected_options: z.array(checkboxOption).max(10) }),
+]);
+
+export type StateValue =
+  | z.infer<typeof inputValue>
   /** The files uploaded through a file_input, as Slack describes them to the app. */
   | { type: 'file_input'; files: { id: string; name: string; size: number; url_private_download: string }[] };
 
