@@ -2,7 +2,7 @@
 // however many approvers click at once, exactly one decision wins; an expired request can no longer be decided.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { jsonObject, jsonText, optionalText } from './columns.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
 import { type ApprovableChange, approvableChange, type StoredActor, storedActor } from './records.js';
 import type { Sql } from './sql.js';
 
@@ -26,8 +26,8 @@ export interface Approval {
   messageTs?: string;
 }
 
-const approvalRow = z
-  .object({
+const approvalRow = camelCased(
+  z.object({
     id: z.string(),
     correlation_id: z.string(),
     change: jsonObject.pipe(approvableChange),
@@ -39,22 +39,8 @@ const approvalRow = z
     decided_at: optionalText,
     channel_id: optionalText,
     message_ts: optionalText,
-  })
-  .transform(
-    (row): Approval => ({
-      id: row.id,
-      correlationId: row.correlation_id,
-      change: row.change,
-      requester: row.requester,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      state: row.state,
-      decidedBy: row.decided_by,
-      decidedAt: row.decided_at,
-      channelId: row.channel_id,
-      messageTs: row.message_ts,
-    }),
-  );
+  }),
+);
 
 const toApproval = (row: unknown): Approval => approvalRow.parse(row);
 

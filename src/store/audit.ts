@@ -18,7 +18,7 @@ import {
   wellFormed,
 } from './audit-chain.js';
 import { ChainVerifier, type VerifiedChain } from './audit-checkpoints.js';
-import { jsonObject, jsonText, optionalText } from './columns.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql, SqlParam } from './sql.js';
 
 export const AUDIT_OUTCOMES = [
@@ -124,8 +124,8 @@ export function redactParams(params: Record<string, unknown>): Record<string, un
   return redactObject(params, 0);
 }
 
-const auditRow = z
-  .object({
+const auditRow = camelCased(
+  z.object({
     id: z.number().int(),
     at: z.string(),
     actor_id: z.string(),
@@ -141,26 +141,8 @@ const auditRow = z
     error_message: optionalText,
     correlation_id: z.string(),
     hash: z.string(),
-  })
-  .transform(
-    (row): AuditEvent => ({
-      id: row.id,
-      at: row.at,
-      actorId: row.actor_id,
-      actorName: row.actor_name,
-      teamId: row.team_id,
-      channelId: row.channel_id,
-      source: row.source,
-      action: row.action,
-      target: row.target,
-      params: row.params,
-      outcome: row.outcome,
-      errorCode: row.error_code,
-      errorMessage: row.error_message,
-      correlationId: row.correlation_id,
-      hash: row.hash,
-    }),
-  );
+  }),
+);
 
 /** A row of `audit_events` as read back, checked against the schema. */
 export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);

@@ -3,7 +3,7 @@
 // delivery or another replica can start, stop or resume a batch at most once; its items move pending → running →
 // an outcome the same way.
 import { z } from 'zod';
-import { jsonObject, jsonText, optionalText } from './columns.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
 import {
   type PendingChange,
@@ -56,8 +56,8 @@ export interface BatchItem {
 
 export type ItemCounts = Record<ItemState, number>;
 
-const batchRow = z
-  .object({
+const batchRow = camelCased(
+  z.object({
     id: z.string(),
     kind: z.string(),
     plan: jsonObject.pipe(storedPlan),
@@ -68,39 +68,18 @@ const batchRow = z
     created_at: z.string(),
     expires_at: z.string(),
     updated_at: z.string(),
-  })
-  .transform(
-    (row): Batch => ({
-      id: row.id,
-      kind: row.kind,
-      plan: row.plan,
-      requestedBy: row.requested_by,
-      actor: row.actor,
-      state: row.state,
-      total: row.total,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      updatedAt: row.updated_at,
-    }),
-  );
+  }),
+);
 
-const itemRow = z
-  .object({
+const itemRow = camelCased(
+  z.object({
     batch_id: z.string(),
     seq: z.coerce.number(),
     change: jsonObject.pipe(pendingChange),
     state: z.enum(ITEM_STATES),
     error: optionalText,
-  })
-  .transform(
-    (row): BatchItem => ({
-      batchId: row.batch_id,
-      seq: row.seq,
-      change: row.change,
-      state: row.state,
-      error: row.error,
-    }),
-  );
+  }),
+);
 
 const toBatch = (row: unknown): Batch => batchRow.parse(row);
 const toItem = (row: unknown): BatchItem => itemRow.parse(row);

@@ -3,7 +3,7 @@
 // really happened, and tells the requester.
 
 import { z } from 'zod';
-import { jsonObject, jsonText, optionalText } from './columns.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
 import { type ChangeIntent, changeIntent, type StoredActor, storedActor } from './records.js';
 import type { Dialect, Sql } from './sql.js';
 
@@ -26,8 +26,8 @@ export interface Intent {
   replica?: string;
 }
 
-const intentRow = z
-  .object({
+const intentRow = camelCased(
+  z.object({
     correlation_id: z.string(),
     action: z.string(),
     change: jsonObject.pipe(changeIntent),
@@ -35,22 +35,13 @@ const intentRow = z
     reply_address: optionalText,
     opened_at: z.string(),
     closed_at: optionalText,
-    outcome: z.enum(INTENT_OUTCOMES).nullable(),
+    outcome: z
+      .enum(INTENT_OUTCOMES)
+      .nullable()
+      .transform((outcome) => outcome ?? undefined),
     replica: optionalText,
-  })
-  .transform(
-    (row): Intent => ({
-      correlationId: row.correlation_id,
-      action: row.action,
-      change: row.change,
-      actor: row.actor,
-      replyAddress: row.reply_address,
-      openedAt: row.opened_at,
-      closedAt: row.closed_at,
-      outcome: row.outcome ?? undefined,
-      replica: row.replica,
-    }),
-  );
+  }),
+);
 
 const toIntent = (row: unknown): Intent => intentRow.parse(row);
 
