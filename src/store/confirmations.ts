@@ -3,7 +3,7 @@
 // caller wins. Expired and used rows stay, so that a late click can be told why it does nothing.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { jsonObject, jsonText } from './columns.js';
+import { camelCased, jsonObject, jsonText } from './columns.js';
 import { type PendingChange, pendingChange } from './records.js';
 import type { Sql } from './sql.js';
 
@@ -34,8 +34,8 @@ export type ClaimResult =
 
 export const DEFAULT_CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 
-const confirmationRow = z
-  .object({
+const confirmationRow = camelCased(
+  z.object({
     id: z.string(),
     kind: z.string(),
     params: jsonObject.pipe(pendingChange),
@@ -45,19 +45,8 @@ const confirmationRow = z
     created_at: z.string(),
     expires_at: z.string(),
     state: z.enum(CONFIRMATION_STATES),
-  })
-  .transform(
-    (row): Confirmation => ({
-      id: row.id,
-      change: row.params,
-      requestedBy: row.requested_by,
-      correlationId: row.correlation_id,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      state: row.state,
-      context: row.context,
-    }),
-  );
+  }),
+).transform(({ kind: _, params, ...confirmation }): Confirmation => ({ ...confirmation, change: params }));
 
 const toConfirmation = (row: unknown): Confirmation => confirmationRow.parse(row);
 
