@@ -30,38 +30,16 @@ export type BatchState = (typeof BATCH_STATES)[number];
 export const ITEM_STATES = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'unchanged'] as const;
 export type ItemState = (typeof ITEM_STATES)[number];
 
-export interface Batch {
-  id: string;
-  kind: string;
-  /** What the plan was asked for (the filter, the agent) and its totals. */
-  plan: StoredPlan;
-  requestedBy: string;
-  /** Who asked, from where. */
-  actor: StoredActor;
-  state: BatchState;
-  total: number;
-  createdAt: string;
-  expiresAt: string;
-  updatedAt: string;
-}
-
-export interface BatchItem {
-  batchId: string;
-  seq: number;
-  /** The item's change: stored as JSON, read back typed. */
-  change: PendingChange;
-  state: ItemState;
-  error?: string;
-}
-
 export type ItemCounts = Record<ItemState, number>;
 
 const batchRow = camelCased(
   z.object({
     id: z.string(),
     kind: z.string(),
+    /** What the plan was asked for (the filter, the agent) and its totals. */
     plan: jsonObject.pipe(storedPlan),
     requested_by: z.string(),
+    /** Who asked, from where. */
     actor: jsonObject.pipe(storedActor),
     state: z.enum(BATCH_STATES),
     total: z.coerce.number(),
@@ -70,16 +48,19 @@ const batchRow = camelCased(
     updated_at: z.string(),
   }),
 );
+export type Batch = z.output<typeof batchRow>;
 
 const itemRow = camelCased(
   z.object({
     batch_id: z.string(),
     seq: z.coerce.number(),
+    /** The item's change: stored as JSON, read back typed. */
     change: jsonObject.pipe(pendingChange),
     state: z.enum(ITEM_STATES),
     error: optionalText,
   }),
 );
+export type BatchItem = z.output<typeof itemRow>;
 
 const toBatch = (row: unknown): Batch => batchRow.parse(row);
 const toItem = (row: unknown): BatchItem => itemRow.parse(row);

@@ -23,7 +23,12 @@ export const jsonObject = z
 
 /** `created_at` as `createdAt`. */
 type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
-type CamelCased<T> = { [K in keyof T as Camel<K & string>]: T[K] };
+/** The record a row reads as: a column that may be NULL (read as undefined) an optional property. */
+type CamelCased<T> = {
+  [K in keyof T as undefined extends T[K] ? never : Camel<K & string>]: T[K];
+} & { [K in keyof T as undefined extends T[K] ? Camel<K & string> : never]?: T[K] } extends infer R
+  ? { [K in keyof R]: R[K] }
+  : never;
 
 /** A row read as a record: each column, checked by `columns`, becomes the property its name says in camelCase. */
 export function camelCased<T extends z.ZodRawShape>(columns: z.ZodObject<T>) {

@@ -10,19 +10,6 @@ import type { Sql } from './sql.js';
 export const CONFIRMATION_STATES = ['pending', 'used', 'cancelled'] as const;
 export type ConfirmationState = (typeof CONFIRMATION_STATES)[number];
 
-export interface Confirmation {
-  id: string;
-  /** What to do once confirmed, free of secrets: stored as JSON, read back typed. */
-  change: PendingChange;
-  requestedBy: string;
-  correlationId: string;
-  createdAt: string;
-  expiresAt: string;
-  state: ConfirmationState;
-  /** Where the request came from (channel, team, source…), for the audit of the outcome. */
-  context: Record<string, unknown>;
-}
-
 /** 'claimed' means this call made the move (to used by `claim`, to cancelled by `cancel`); the others say why not. */
 export type ClaimResult =
   | { status: 'claimed'; confirmation: Confirmation }
@@ -41,12 +28,18 @@ const confirmationRow = camelCased(
     params: jsonObject.pipe(pendingChange),
     requested_by: z.string(),
     correlation_id: z.string(),
+    /** Where the request came from (channel, team, source…), for the audit of the outcome. */
     context: jsonObject,
     created_at: z.string(),
     expires_at: z.string(),
     state: z.enum(CONFIRMATION_STATES),
   }),
-).transform(({ kind: _, params, ...confirmation }): Confirmation => ({ ...confirmation, change: params }));
+).transform(({ kind: _, params, ...confirmation }) => ({
+  ...confirmation,
+  /** What to do once confirmed, free of secrets: stored as JSON, read back typed. */
+  change: params,
+}));
+export type Confirmation = z.output<typeof confirmationRow>;
 
 const toConfirmation = (row: unknown): Confirmation => confirmationRow.parse(row);
 

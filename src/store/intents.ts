@@ -4,34 +4,21 @@
 
 import { z } from 'zod';
 import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
-import { type ChangeIntent, changeIntent, type StoredActor, storedActor } from './records.js';
+import { changeIntent, storedActor } from './records.js';
 import type { Dialect, Sql } from './sql.js';
 
 export const INTENT_OUTCOMES = ['succeeded', 'failed'] as const;
 export type IntentOutcome = (typeof INTENT_OUTCOMES)[number];
 
-export interface Intent {
-  correlationId: string;
-  action: string;
-  /** The change, free of secrets: stored as JSON, read back typed. */
-  change: ChangeIntent;
-  /** Who asked, from where (JSON). */
-  actor: StoredActor;
-  /** Where the requester can be told later (an interaction's response_url); dropped once the intent closes. */
-  replyAddress?: string;
-  openedAt: string;
-  closedAt?: string;
-  outcome?: IntentOutcome;
-  /** The process that opened it and runs its change; unknown for intents opened before replicas were named. */
-  replica?: string;
-}
-
 const intentRow = camelCased(
   z.object({
     correlation_id: z.string(),
     action: z.string(),
+    /** The change, free of secrets: stored as JSON, read back typed. */
     change: jsonObject.pipe(changeIntent),
+    /** Who asked, from where (JSON). */
     actor: jsonObject.pipe(storedActor),
+    /** Where the requester can be told later (an interaction's response_url); dropped once the intent closes. */
     reply_address: optionalText,
     opened_at: z.string(),
     closed_at: optionalText,
@@ -39,9 +26,11 @@ const intentRow = camelCased(
       .enum(INTENT_OUTCOMES)
       .nullable()
       .transform((outcome) => outcome ?? undefined),
+    /** The process that opened it and runs its change; unknown for intents opened before replicas were named. */
     replica: optionalText,
   }),
 );
+export type Intent = z.output<typeof intentRow>;
 
 const toIntent = (row: unknown): Intent => intentRow.parse(row);
 

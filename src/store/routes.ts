@@ -4,14 +4,6 @@ import { z } from 'zod';
 import { camelCased, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
 
-export interface RouteRecord {
-  phoneNumber: string;
-  agentId: string;
-  numberId?: string;
-  updatedAt: string;
-  updatedBy: string;
-}
-
 const routeRow = camelCased(
   z.object({
     phone_number: z.string(),
@@ -21,6 +13,7 @@ const routeRow = camelCased(
     updated_by: z.string(),
   }),
 );
+export type RouteRecord = z.output<typeof routeRow>;
 
 const toRecord = (row: unknown): RouteRecord => routeRow.parse(row);
 
