@@ -61,14 +61,6 @@ export interface AuditEntry {
   correlationId: string;
 }
 
-export interface AuditEvent extends AuditEntry {
-  id: number;
-  /** ISO-8601, UTC. */
-  at: string;
-  /** SHA-256 chaining the row to the one before it (audit-chain.ts). */
-  hash: string;
-}
-
 /** The most `recent` returns: enough for a Slack message, small enough to stay one. */
 export const MAX_RECENT = 200;
 
@@ -127,6 +119,7 @@ export function redactParams(params: Record<string, unknown>): Record<string, un
 const auditRow = camelCased(
   z.object({
     id: z.number().int(),
+    /** ISO-8601, UTC. */
     at: z.string(),
     actor_id: z.string(),
     actor_name: optionalText,
@@ -140,9 +133,11 @@ const auditRow = camelCased(
     error_code: optionalText,
     error_message: optionalText,
     correlation_id: z.string(),
+    /** SHA-256 chaining the row to the one before it (audit-chain.ts). */
     hash: z.string(),
   }),
 );
+export type AuditEvent = z.output<typeof auditRow>;
 
 /** A row of `audit_events` as read back, checked against the schema. */
 export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);

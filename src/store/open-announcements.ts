@@ -5,22 +5,16 @@ import { z } from 'zod';
 import { camelCased, jsonText } from './columns.js';
 import type { Sql } from './sql.js';
 
-export interface OpenAnnouncement {
-  channelId: string;
-  messageTs: string;
-  /** The changes the message lists, as the announcer gave them (JSON values). */
-  changes: unknown[];
-  postedAt: string;
-}
-
 const row = camelCased(
   z.object({
     channel_id: z.string(),
     message_ts: z.string(),
+    /** The changes the message lists, as the announcer gave them (JSON values). */
     changes: z.string().transform((text) => z.array(z.unknown()).parse(JSON.parse(text))),
     posted_at: z.string(),
   }),
 );
+export type OpenAnnouncement = z.output<typeof row>;
 
 const SELECT = 'SELECT channel_id, message_ts, changes, posted_at FROM open_announcements WHERE actor_id = ?';
 const KEEP = `
