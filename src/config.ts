@@ -367,21 +367,8 @@ export function parseConfig(env: Environment): Config {
  * setting's name in the file. A setting both give is the environment's.
  */
 function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: PolicyFile): GivenSettings {
-  const given: { [K in keyof Settings]: Settings[K] | undefined } = {
-    admins: e.VOICE_ADMINS,
-    operators: e.VOICE_OPERATORS,
-    approvers: e.VOICE_APPROVERS,
-    requireApproval: e.VOICE_REQUIRE_APPROVAL,
-    approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
-    buyLimit: e.VOICE_BUY_LIMIT,
-    buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
-    changeChannels: e.VOICE_CHANGE_CHANNELS,
-    typedRelease: e.VOICE_TYPED_RELEASE,
-    undoHours: e.VOICE_UNDO_HOURS,
-    announcementsChannel: e.NOTIFY_CHANNEL_ID,
-    approvalsChannel: e.VOICE_APPROVALS_CHANNEL_ID,
-  };
-  const names = SETTING_NAMES.filter((name) => given[name] !== undefined);
+  const given = (name: keyof Settings) => e[SETTING_VARIABLES[name]];
+  const names = SETTING_NAMES.filter((name) => given(name) !== undefined);
   const fromFile = SETTING_NAMES.filter((name) => name in file.settings && !names.includes(name));
   const lockedBy: Partial<Record<keyof Settings, Lock>> = {};
   for (const name of fromFile) lockedBy[name] = { key: name, where: file.path ?? '' };
@@ -389,7 +376,7 @@ function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: Poli
   return {
     locked: {
       ...Object.fromEntries(fromFile.map((name) => [name, file.settings[name]])),
-      ...settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given[name]]))),
+      ...settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given(name)]))),
     },
     lockedBy,
     seed: {},

@@ -77,7 +77,7 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 /** The environment variable that gives each setting. */
-export const SETTING_VARIABLES: Record<SettingName, string> = {
+export const SETTING_VARIABLES = {
   admins: 'VOICE_ADMINS',
   operators: 'VOICE_OPERATORS',
   approvers: 'VOICE_APPROVERS',
@@ -90,7 +90,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   undoHours: 'VOICE_UNDO_HOURS',
   announcementsChannel: 'NOTIFY_CHANNEL_ID',
   approvalsChannel: 'VOICE_APPROVALS_CHANNEL_ID',
-};
+} as const satisfies Record<SettingName, string>;
 
 /** Where a locked setting is given: its key (`VOICE_BUY_LIMIT`, `buyLimit`) in a source (`the environment`). */
 export interface Lock {
