@@ -103,8 +103,10 @@ export function servePage(input: {
   /** Workflows of the app's steps: what the Workflows panel shows. */
   workflows: WorkflowRuns;
   interactions: Interactions;
-  /** Removes the playground's data and starts a fresh app, or says why it will not. */
-  /** Start over, as the person who confirmed it asked: the audit log records them. */
+  /**
+   * Removes the playground's data and starts a fresh app, or says why it will not; as the person who confirmed it
+   * asked, whom the audit log records.
+   */
   startOver: (userId: string) => Promise<Outcome>;
   /** Whether Start over would run now, and what it would remove and keep, or why not, in sentences. */
   whatStartOverDoes: () => StartOverAnswer;
