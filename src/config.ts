@@ -21,13 +21,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 // Blank counts as unset: a copied .env.example leaves its variables empty.
 const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalText = z.preprocess(blankAsUnset, z.string().trim().optional());
-const milliseconds = (min: number, max: number, fallback: number) => {
-  const error = `must be a whole number of milliseconds from ${min} to ${max}`;
-  return z.coerce.number({ error }).int(error).min(min, error).max(max, error).default(fallback);
-};
-const PORT_ERROR = 'must be a port number from 0 to 65535';
-const RECONCILE_ERROR = 'must be a whole number of seconds from 0 (off) to 86400';
-const portNumber = z.coerce.number({ error: PORT_ERROR }).int(PORT_ERROR).min(0, PORT_ERROR).max(65535, PORT_ERROR);
+/** A whole number from `min` to `max`, any other value refused with `error`. */
+const whole = (min: number, max: number, error: string) =>
+  z.coerce.number({ error }).int(error).min(min, error).max(max, error);
+const milliseconds = (min: number, max: number, fallback: number) =>
+  whole(min, max, `must be a whole number of milliseconds from ${min} to ${max}`).default(fallback);
+const portNumber = whole(0, 65535, 'must be a port number from 0 to 65535');
 const port = (fallback: number) => portNumber.default(fallback);
 const optionalPort = z.preprocess(blankAsUnset, portNumber.optional());
 const DEFAULT_DATABASE = 'data/voice-ops.db';
@@ -41,12 +40,7 @@ const databaseUrl = optionalText.pipe(
 const databaseFields = {
   DATABASE_PATH: optionalText,
   DATABASE_URL: databaseUrl,
-  DATABASE_POOL_SIZE: z.coerce
-    .number({ error: 'must be a whole number of connections from 1 to 100' })
-    .int('must be a whole number of connections from 1 to 100')
-    .min(1, 'must be a whole number of connections from 1 to 100')
-    .max(100, 'must be a whole number of connections from 1 to 100')
-    .default(10),
+  DATABASE_POOL_SIZE: whole(1, 100, 'must be a whole number of connections from 1 to 100').default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(100, 600_000, 15_000),
 };
 
@@ -90,10 +84,8 @@ const channelId = optionalText.pipe(
     .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
     .optional(),
 );
-const APPROVAL_TTL_ERROR = 'must be a whole number of hours from 1 to 720';
-const UNDO_HOURS_ERROR = 'must be a whole number of hours from 0 to 720';
-const wholeHours = (min: number, error: string) =>
-  z.preprocess(blankAsUnset, z.coerce.number({ error }).int(error).min(min, error).max(720, error).optional());
+const wholeHours = (min: number) =>
+  z.preprocess(blankAsUnset, whole(min, 720, `must be a whole number of hours from ${min} to 720`).optional());
 
 /** The settings the environment may give, each locked when it does. */
 const settingFields = {
@@ -116,8 +108,8 @@ const settingFields = {
     )
     .transform((actions) => actions && APPROVABLE_ACTIONS.filter((action) => actions.includes(action))),
   VOICE_APPROVALS_CHANNEL_ID: channelId,
-  VOICE_APPROVAL_TTL_HOURS: wholeHours(1, APPROVAL_TTL_ERROR),
-  VOICE_UNDO_HOURS: wholeHours(0, UNDO_HOURS_ERROR),
+  VOICE_APPROVAL_TTL_HOURS: wholeHours(1),
+  VOICE_UNDO_HOURS: wholeHours(0),
   VOICE_TYPED_RELEASE: optionalText
     .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
     .transform((value) => (value === undefined ? undefined : value === 'true')),
@@ -153,21 +145,11 @@ const environmentFields = z.object({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a query parameter name')
     .default('cursor'),
   ...databaseFields,
-  LEASE_TTL_S: z.coerce
-    .number({ error: 'must be a whole number of seconds from 2 to 600' })
-    .int('must be a whole number of seconds from 2 to 600')
-    .min(2, 'must be a whole number of seconds from 2 to 600')
-    .max(600, 'must be a whole number of seconds from 2 to 600')
-    .default(30),
+  LEASE_TTL_S: whole(2, 600, 'must be a whole number of seconds from 2 to 600').default(30),
   SHUTDOWN_TIMEOUT_MS: milliseconds(100, 600_000, 10_000),
   ...settingFields,
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  RECONCILE_INTERVAL_S: z.coerce
-    .number({ error: RECONCILE_ERROR })
-    .int(RECONCILE_ERROR)
-    .min(0, RECONCILE_ERROR)
-    .max(86_400, RECONCILE_ERROR)
-    .default(300),
+  RECONCILE_INTERVAL_S: whole(0, 86_400, 'must be a whole number of seconds from 0 (off) to 86400').default(300),
 });
 
 /** Each variable's schema, by name: where the values it accepts are written, for the reference to list them. */
@@ -385,21 +367,8 @@ export function parseConfig(env: Environment): Config {
  * setting's name in the file. A setting both give is the environment's.
  */
 function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: PolicyFile): GivenSettings {
-  const given: { [K in keyof Settings]: Settings[K] | undefined } = {
-    admins: e.VOICE_ADMINS,
-    operators: e.VOICE_OPERATORS,
-    approvers: e.VOICE_APPROVERS,
-    requireApproval: e.VOICE_REQUIRE_APPROVAL,
-    approvalTtlHours: e.VOICE_APPROVAL_TTL_HOURS,
-    buyLimit: e.VOICE_BUY_LIMIT,
-    buyLimitPerUser: e.VOICE_BUY_LIMIT_PER_USER,
-    changeChannels: e.VOICE_CHANGE_CHANNELS,
-    typedRelease: e.VOICE_TYPED_RELEASE,
-    undoHours: e.VOICE_UNDO_HOURS,
-    announcementsChannel: e.NOTIFY_CHANNEL_ID,
-    approvalsChannel: e.VOICE_APPROVALS_CHANNEL_ID,
-  };
-  const names = SETTING_NAMES.filter((name) => given[name] !== undefined);
+  const given = (name: keyof Settings) => e[SETTING_VARIABLES[name]];
+  const names = SETTING_NAMES.filter((name) => given(name) !== undefined);
   const fromFile = SETTING_NAMES.filter((name) => name in file.settings && !names.includes(name));
   const lockedBy: Partial<Record<keyof Settings, Lock>> = {};
   for (const name of fromFile) lockedBy[name] = { key: name, where: file.path ?? '' };
@@ -407,7 +376,7 @@ function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: Poli
   return {
     locked: {
       ...Object.fromEntries(fromFile.map((name) => [name, file.settings[name]])),
-      ...settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given[name]]))),
+      ...settingsSchema.partial().parse(Object.fromEntries(names.map((name) => [name, given(name)]))),
     },
     lockedBy,
     seed: {},

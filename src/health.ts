@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Registry } from 'prom-client';
 import { type Route, sendJson } from './http-front.js';
 import { type Logger, scrubSecrets } from './log.js';
 import { within } from './within.js';
@@ -25,11 +26,6 @@ const CHECK_TIMEOUT_MS = 3_000;
 const READINESS_REFRESH_MS = 5_000;
 
 export class ReadinessChecks {
-  readonly #checks: Record<string, ReadinessCheck>;
-  readonly #refreshMs: number;
-  readonly #logger: Logger;
-  readonly #onCheck: (dependency: string) => void;
-  readonly #secrets: readonly string[];
   #last?: { report: ReadinessReport; at: number };
   #running?: Promise<ReadinessReport>;
   /** Checks still under way, each dependency's: one that outlasted its timeout is waited on, not run again. */
@@ -38,26 +34,21 @@ export class ReadinessChecks {
   readonly #said = new Map<string, string>();
 
   constructor(
-    checks: Record<string, ReadinessCheck>,
-    options: {
+    private readonly checks: Record<string, ReadinessCheck>,
+    private readonly options: {
       refreshMs?: number;
       logger: Logger;
       /** Cut out of a check's details before they are logged: a provider may echo the key it was sent. */
       secrets: readonly string[];
       onCheck?: (dependency: string) => void;
     },
-  ) {
-    this.#checks = checks;
-    this.#refreshMs = options.refreshMs ?? READINESS_REFRESH_MS;
-    this.#logger = options.logger;
-    this.#onCheck = options.onCheck ?? (() => {});
-    this.#secrets = options.secrets;
-  }
+  ) {}
 
   /** The last report while it is fresh; else the run under way, or a new one. */
   report(): Promise<ReadinessReport> {
     const last = this.#last;
-    if (last && performance.now() - last.at < this.#refreshMs) return Promise.resolve(last.report);
+    if (last && performance.now() - last.at < (this.options.refreshMs ?? READINESS_REFRESH_MS))
+      return Promise.resolve(last.report);
     this.#running ??= this.#run().finally(() => {
       this.#running = undefined;
     });
@@ -66,7 +57,7 @@ export class ReadinessChecks {
 
   async #run(): Promise<ReadinessReport> {
     const results = await Promise.all(
-      Object.entries(this.#checks).map(
+      Object.entries(this.checks).map(
         async ([name, check]) => [name, await withTimeout(this.#check(name, check))] as const,
       ),
     );
@@ -82,7 +73,7 @@ export class ReadinessChecks {
   #check(name: string, check: ReadinessCheck): Promise<Readiness> {
     const running = this.#checking.get(name);
     if (running !== undefined) return running;
-    this.#onCheck(name);
+    this.options.onCheck?.(name);
     const started = check()
       .catch((error: unknown): Readiness => ({ ok: false, state: 'failing', detail: String(error) }))
       .finally(() => this.#checking.delete(name));
@@ -95,10 +86,10 @@ export class ReadinessChecks {
     const before = this.#said.get(name) ?? 'ok';
     this.#said.set(name, word);
     if (word === before) return;
-    if (result.ok) this.#logger.info({ dependency: name }, `readiness: ${name} is ready again`);
+    if (result.ok) this.options.logger.info({ dependency: name }, `readiness: ${name} is ready again`);
     else {
-      const detail = scrubSecrets(result.detail, this.#secrets);
-      this.#logger.warn({ dependency: name, detail }, `readiness: ${name} is ${word}`);
+      const detail = scrubSecrets(result.detail, this.options.secrets);
+      this.options.logger.warn({ dependency: name, detail }, `readiness: ${name} is ${word}`);
     }
   }
 }
@@ -109,14 +100,8 @@ async function withTimeout(check: Promise<Readiness>): Promise<Readiness> {
   );
 }
 
-/** Prometheus' text, from whatever makes it. */
-export interface MetricsText {
-  text(): Promise<string>;
-  contentType: string;
-}
-
 /** /healthz, /readyz and /metrics; with a token, /metrics answers only `Authorization: Bearer <token>`. */
-export function probeRoutes(input: { readiness: ReadinessChecks; metrics: MetricsText; metricsToken?: string }) {
+export function probeRoutes(input: { readiness: ReadinessChecks; metrics: Registry; metricsToken?: string }) {
   const { readiness, metrics, metricsToken } = input;
   const routes: Route[] = [
     { method: 'GET', path: '/healthz', handle: (_request, response) => sendJson(response, 200, { ok: true }) },
@@ -137,7 +122,7 @@ export function probeRoutes(input: { readiness: ReadinessChecks; metrics: Metric
         if (metricsToken !== undefined && !bears(request, metricsToken)) {
           return sendJson(response, 401, { ok: false, error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
         }
-        void metrics.text().then(
+        void metrics.metrics().then(
           (text) => {
             response.writeHead(200, { 'content-type': metrics.contentType });
             response.end(text);

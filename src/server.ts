@@ -17,7 +17,6 @@ import {
   SeenNumbers,
   SettingsInForce,
   seedSettings,
-  type VoiceOps,
 } from './ops/api.js';
 import { ProviderClient, ProviderError, type ProviderErrorKind } from './provider/index.js';
 import { BackgroundLease } from './reconcile/background-lease.js';
@@ -38,30 +37,6 @@ import { slackStepEnds } from './slack/step-ends.js';
 import { openStore } from './store/open-store.js';
 import { openedText } from './store/sql.js';
 
-export interface RunningVoiceOps {
-  /**
-   * Base URL of what listens on PORT: the HTTP receiver (`/slack/events`, and the probes and `/metrics` unless
-   * METRICS_PORT moves them), or in Socket Mode the probes alone; empty in Socket Mode with METRICS_PORT.
-   */
-  url: string;
-  /** Base URL of `/healthz`, `/readyz` and `/metrics`: METRICS_PORT's when it is set, else `url`. */
-  probesUrl: string;
-  /** The operations, as the Slack layer calls them. */
-  ops: VoiceOps;
-  /** The embedded sandbox, when no real provider is configured. */
-  sandbox?: Sandbox;
-  /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
-  idle(): Promise<void>;
-  /** Runs a reconciliation pass now (or waits for the one under way). */
-  reconcile(): Promise<void>;
-  /** Ends now the requests for approval whose time is up (also done once a minute). */
-  expireApprovals(): Promise<void>;
-  /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
-  stop(): Promise<void>;
-  /** What is still running, for a stop that cannot wait any longer: Slack deliveries, and changes to the provider. */
-  underWay(): { deliveries: string[]; changes: string[] };
-}
-
 export interface StartOptions {
   logger: Logger;
   now?: () => Date;
@@ -79,7 +54,7 @@ export interface StartOptions {
   droppedLogLines?: () => number;
 }
 
-export async function startVoiceOps(config: Config, options: StartOptions): Promise<RunningVoiceOps> {
+export async function startVoiceOps(config: Config, options: StartOptions) {
   // The ports are bound first, so that from this instant every request is answered (503 until the app is ready);
   // a start that fails lets them go.
   const fronts = await openFronts(config);
@@ -97,7 +72,7 @@ async function closeFronts(fronts: Fronts): Promise<void> {
   await Promise.all([fronts.slack?.close(), fronts.probes?.close()]);
 }
 
-async function startBehind(fronts: Fronts, config: Config, options: StartOptions): Promise<RunningVoiceOps> {
+async function startBehind(fronts: Fronts, config: Config, options: StartOptions) {
   const { logger } = options;
   const metrics = new PrometheusMetrics(options.droppedLogLines);
   const slack = createSlackClients(config.slack, boltLogger(logger), options.slackBudgets, (call) =>
@@ -171,7 +146,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   );
   const probes = probeRoutes({
     readiness,
-    metrics: metrics.exposition,
+    metrics: metrics.registry,
     metricsToken: config.probes.metricsToken,
   });
   // Without a hook (tests), a fatal failure is logged and the app stays up without a Slack connection.
@@ -277,13 +252,24 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   peers.start();
 
   return {
+    /**
+     * Base URL of what listens on PORT: the HTTP receiver (`/slack/events`, and the probes and `/metrics` unless
+     * METRICS_PORT moves them), or in Socket Mode the probes alone; empty in Socket Mode with METRICS_PORT.
+     */
     url,
+    /** Base URL of `/healthz`, `/readyz` and `/metrics`: METRICS_PORT's when it is set, else `url`. */
     probesUrl,
+    /** The operations, as the Slack layer calls them. */
     ops,
+    /** The embedded sandbox, when no real provider is configured. */
     sandbox,
+    /** Resolves once no delivery is being handled: every answer, announcement and Home refresh done. */
     idle: () => inFlight.drain(),
+    /** Runs a reconciliation pass now (or waits for the one under way). */
     reconcile: () => reconciler.pass(),
+    /** Ends now the requests for approval whose time is up (also done once a minute). */
     expireApprovals,
+    /** Stops taking requests, lets changes under way finish and be audited, then closes everything. */
     stop: async () => {
       // New requests are answered 503 from now on, and a batch under way stops taking items, so that it ends as
       // stopped (with Resume) within the stop's time.
@@ -302,9 +288,12 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
       await sandbox?.close();
       await closeFronts(fronts);
     },
+    /** What is still running, for a stop that cannot wait any longer: Slack deliveries, and changes to the provider. */
     underWay: () => ({ deliveries: inFlight.labels(), changes: changesUnderWay.labels() }),
   };
 }
+
+export type RunningVoiceOps = Awaited<ReturnType<typeof startVoiceOps>>;
 
 /** The embedded sandbox's database: the one configured, else `sandbox.db` beside the app's. */
 export function sandboxDatabasePath(config: Config): string {

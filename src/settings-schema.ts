@@ -10,7 +10,6 @@ export const APPROVABLE_ACTIONS = [
   'routing.map',
   'settings.change',
 ] as const;
-export type ApprovableAction = (typeof APPROVABLE_ACTIONS)[number];
 
 const BUY_LIMIT_TEXT = /^(\d{1,6})\s*\/\s*(day|week)$/i;
 
@@ -78,7 +77,7 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 /** The environment variable that gives each setting. */
-export const SETTING_VARIABLES: Record<SettingName, string> = {
+export const SETTING_VARIABLES = {
   admins: 'VOICE_ADMINS',
   operators: 'VOICE_OPERATORS',
   approvers: 'VOICE_APPROVERS',
@@ -91,7 +90,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   undoHours: 'VOICE_UNDO_HOURS',
   announcementsChannel: 'NOTIFY_CHANNEL_ID',
   approvalsChannel: 'VOICE_APPROVALS_CHANNEL_ID',
-};
+} as const satisfies Record<SettingName, string>;
 
 /** Where a locked setting is given: its key (`VOICE_BUY_LIMIT`, `buyLimit`) in a source (`the environment`). */
 export interface Lock {
@@ -109,8 +108,6 @@ export interface GivenSettings {
   lockedBy: Partial<Record<SettingName, Lock>>;
   seed: Partial<Settings>;
 }
-
-export const NOTHING_GIVEN: GivenSettings = { locked: {}, lockedBy: {}, seed: {} };
 
 /** Stored values over the defaults; a value this code cannot read is left out (its default holds), and `unreadable` told. */
 export function storedSettings(

@@ -116,11 +116,6 @@ export class AccessControl {
     return false;
   }
 
-  /** Whether a user is a guest, as last read (someone whose profile cannot be read counts as one). */
-  isGuest(userId: string): Promise<boolean> {
-    return this.#options.isGuest(userId);
-  }
-
   /** What Slack says of a person now: whether they may count as an admin or an approver. */
   standing(userId: string): Promise<Standing> {
     return this.#options.standing(userId);

@@ -60,37 +60,36 @@ const button = z.object({
   accessibility_label: chars(75).optional(),
 });
 
-const staticSelect = z.object({
-  type: z.literal('static_select'),
+/** What every select and picker has. */
+const selectFields = {
   action_id: id.optional(),
   placeholder: plainText(150).optional(),
+  confirm: confirmDialog.optional(),
+  focus_on_load: z.boolean().optional(),
+};
+
+const staticSelect = z.object({
+  type: z.literal('static_select'),
+  ...selectFields,
   options: list(option, 100).optional(),
   option_groups: list(optionGroup, 100).optional(),
   initial_option: option.optional(),
-  confirm: confirmDialog.optional(),
-  focus_on_load: z.boolean().optional(),
 });
 
 const externalSelect = z.object({
   type: z.literal('external_select'),
-  action_id: id.optional(),
-  placeholder: plainText(150).optional(),
+  ...selectFields,
   initial_option: option.optional(),
   min_query_length: z.number().int().min(0).optional(),
-  confirm: confirmDialog.optional(),
-  focus_on_load: z.boolean().optional(),
 });
 
 /** A type-ahead of several choices; Voice Ops uses it only in forms, where its choices arrive with the submission. */
 const multiExternalSelect = z.object({
   type: z.literal('multi_external_select'),
-  action_id: id.optional(),
-  placeholder: plainText(150).optional(),
+  ...selectFields,
   initial_options: list(option, 100).optional(),
   min_query_length: z.number().int().min(0).optional(),
   max_selected_items: maxSelected,
-  confirm: confirmDialog.optional(),
-  focus_on_load: z.boolean().optional(),
 });
 
 const plainTextInput = z.object({
@@ -107,12 +106,9 @@ const plainTextInput = z.object({
 /** People to pick, from the workspace's; `initial_users` are user ids. */
 const multiUsersSelect = z.object({
   type: z.literal('multi_users_select'),
-  action_id: id.optional(),
-  placeholder: plainText(150).optional(),
+  ...selectFields,
   initial_users: z.array(id).optional(),
   max_selected_items: maxSelected,
-  confirm: confirmDialog.optional(),
-  focus_on_load: z.boolean().optional(),
 });
 
 /** Which conversations a conversations picker lists: at least one of its fields, `include` never empty. */
@@ -133,14 +129,11 @@ export type ConversationFilter = z.infer<typeof conversationFilter>;
 /** Channels (and conversations) to pick; `initial_conversations` are their ids. */
 const multiConversationsSelect = z.object({
   type: z.literal('multi_conversations_select'),
-  action_id: id.optional(),
-  placeholder: plainText(150).optional(),
+  ...selectFields,
   initial_conversations: z.array(id).optional(),
   default_to_current_conversation: z.boolean().optional(),
   max_selected_items: maxSelected,
   filter: conversationFilter.optional(),
-  confirm: confirmDialog.optional(),
-  focus_on_load: z.boolean().optional(),
 });
 
 /** A checkbox's option: unlike a select's, its text and description may be mrkdwn. */
@@ -395,7 +388,6 @@ export const optionsAnswer = z.union([
   z.object({ options: list(option, 100) }),
   z.object({ option_groups: list(optionGroup, 100) }),
 ]);
-export type OptionsAnswer = z.infer<typeof optionsAnswer>;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 

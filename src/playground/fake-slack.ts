@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { listen } from '../listen.js';
 import { FunctionExecutions } from './functions.js';
-import { attachSocketMode, type SocketModeStandIn } from './socket-mode.js';
+import { attachSocketMode } from './socket-mode.js';
 import { WorkflowRuns } from './workflow-runs.js';
 import { type Answer, APP_ID, BOT_ID, BOT_USER_ID, type ResponseOrigin, TEAM_ID, Workspace } from './workspace.js';
 
@@ -54,83 +54,6 @@ export interface WaitOptions {
   since?: number;
   /** Names the predicate in the timeout message, e.g. `with channel CNOTIFY`. */
   description?: string;
-}
-
-export interface FakeSlack {
-  /** Base for `slackApiUrl`, ending in `/api/`: `${apiUrl}chat.postMessage` is a method's URL. */
-  apiUrl: string;
-  /** `http://127.0.0.1:PORT`, no trailing slash. */
-  baseUrl: string;
-  /**
-   * A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. Given an
-   * origin (whose interaction it came from, and which message held the button: what `replace_original` replaces),
-   * it is one Slack issued, good for 5 posts within 30 minutes; without one, a URL of the caller's making, unlimited.
-   */
-  respondUrl(id?: string, origin?: ResponseOrigin): string;
-  /**
-   * A command was acknowledged with this body (the parsed JSON; a bare ack has none). A reply in it is shown as Slack
-   * shows a post to the command's response_url `responseUrlId`, and recorded as one, marked `inAck`.
-   */
-  showAcknowledgement(responseUrlId: string, json: unknown): void;
-  /** A trigger_id for something `userId` did: `views.open` and `views.push` take it once, within 3 seconds. */
-  issueTriggerId(userId: string): string;
-  /** What Slack keeps and shows: messages, modals, Home tabs, refusals. */
-  workspace: Workspace;
-  /** Recorded calls, oldest first, optionally only those of one method. */
-  calls(method?: string): SlackCall[];
-  /** A position in the call log, for `waitFor(…, { since })`: only calls after it count. */
-  mark(): number;
-  /** Forgets recorded calls (not group members, pending failures or latencies). */
-  clear(): void;
-  /**
-   * Resolves with the first call of `method` matching `predicate` (already recorded, or still to come); rejects
-   * after the timeout with a message listing the calls seen. The third argument is the timeout in ms or options.
-   */
-  waitFor(
-    method: string,
-    predicate?: (call: SlackCall) => boolean,
-    timeoutOrOptions?: number | WaitOptions,
-  ): Promise<SlackCall>;
-  /**
-   * The next call of `method` answers `{ ok: false, error }` (a response_url answers 404 with that body), or, given
-   * an HTTP failure, that status (`retryAfter` adds a Retry-After header, as Slack's 429 does). Queues.
-   */
-  failNext(method: string, error: string | HttpFailure): void;
-  /** Answers of `method` wait `ms` first; 0 removes the delay. */
-  setLatency(method: string, ms: number): void;
-  /** Answers of `method` wait until the function returned is called: a start or a step held for exactly as long as a
-   * test needs. */
-  hold(method: string): () => void;
-  /** Messages as they read now, oldest first, optionally only those of one channel: updated, deleted ones gone. */
-  messages(channel?: string): PostedMessage[];
-  /** Someone removes a message in Slack: a later chat.update of it answers `message_not_found`. */
-  removeMessage(channel: string, ts: string): void;
-  /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
-  setGroupMembers(groupId: string, userIds: string[]): void;
-  /**
-   * The token becomes an org-wide install's on Enterprise Grid org `enterpriseId`: auth.test says so, and
-   * `usergroups.users.list` without `team_id` is refused (`missing_argument`), as Slack refuses it for an org token.
-   */
-  installOrgWide(enterpriseId: string): void;
-  /** What users.info answers for `userId`: their workspace, org, whether they are a guest, and their time zone. */
-  setUser(userId: string, traits: UserTraits): void;
-  /** Fields merged into the next successful answer of `method`, e.g. a `warning`. Queues. */
-  annotateNext(method: string, fields: Record<string, unknown>): void;
-  /**
-   * A file someone uploaded (what a modal's file_input hands the app): the app downloads it from its
-   * `url_private_download` with its token, as from Slack.
-   */
-  addFile(name: string, content: string): SlackFile;
-  /** Files the app uploaded (files.uploadV2), with the channel each was shared to. */
-  uploadedFiles(): (SlackFile & { content: string; channel?: string; title?: string })[];
-  /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
-  socketMode: SocketModeStandIn;
-  /** Workflow Builder steps: executions started, their tokens, how each ended, and the messages they posted. */
-  functions: FunctionExecutions;
-  /** Workflows of those steps, each step started once the one before it has completed. */
-  workflows: WorkflowRuns;
-  /** Closes the server and every open socket. */
-  close(): Promise<void>;
 }
 
 /** A file as Slack describes it to an app. */
@@ -216,7 +139,7 @@ function decodeJsonValue(value: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -250,7 +173,7 @@ async function readText(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const now = options.now ?? Date.now;
   const workspace = new Workspace({ strict: options.strict ?? false, now });
   const functions = new FunctionExecutions(() => workspace.noteChange());
@@ -529,25 +452,49 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     recorded.map((entry) => entry.call).filter((call) => method === undefined || call.method === method);
 
   return {
+    /** Base for `slackApiUrl`, ending in `/api/`: `${apiUrl}chat.postMessage` is a method's URL. */
     apiUrl: `${baseUrl}/api/`,
+    /** `http://127.0.0.1:PORT`, no trailing slash. */
     baseUrl,
-    respondUrl(id = `R${randomBytes(8).toString('hex')}`, origin) {
+    /**
+     * A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. Given an
+     * origin (whose interaction it came from, and which message held the button: what `replace_original` replaces),
+     * it is one Slack issued, good for 5 posts within 30 minutes; without one, a URL of the caller's making, unlimited.
+     */
+    respondUrl(id = `R${randomBytes(8).toString('hex')}`, origin?: ResponseOrigin): string {
       if (origin) workspace.issueResponseUrl(id, origin);
       return `${baseUrl}/respond/${encodeURIComponent(id)}`;
     },
-    showAcknowledgement(responseUrlId, json) {
+    /**
+     * A command was acknowledged with this body (the parsed JSON; a bare ack has none). A reply in it is shown as Slack
+     * shows a post to the command's response_url `responseUrlId`, and recorded as one, marked `inAck`.
+     */
+    showAcknowledgement(responseUrlId: string, json: unknown): void {
       if (!isRecord(json)) return;
       record({ method: RESPONSE_URL, body: json, responseUrlId, inAck: true, at: Date.now() });
       workspace.respond(responseUrlId, json);
     },
-    issueTriggerId: (userId) => workspace.issueTrigger(userId),
+    /** A trigger_id for something `userId` did: `views.open` and `views.push` take it once, within 3 seconds. */
+    issueTriggerId: (userId: string) => workspace.issueTrigger(userId),
+    /** What Slack keeps and shows: messages, modals, Home tabs, refusals. */
     workspace,
+    /** Recorded calls, oldest first, optionally only those of one method. */
     calls,
+    /** A position in the call log, for `waitFor(…, { since })`: only calls after it count. */
     mark: () => seq,
+    /** Forgets recorded calls (not group members, pending failures or latencies). */
     clear: () => {
       recorded.length = 0;
     },
-    waitFor(method, predicate = anyCall, timeoutOrOptions = {}) {
+    /**
+     * Resolves with the first call of `method` matching `predicate` (already recorded, or still to come); rejects
+     * after the timeout with a message listing the calls seen. The third argument is the timeout in ms or options.
+     */
+    waitFor(
+      method: string,
+      predicate: (call: SlackCall) => boolean = anyCall,
+      timeoutOrOptions: number | WaitOptions = {},
+    ): Promise<SlackCall> {
       const options = typeof timeoutOrOptions === 'number' ? { timeoutMs: timeoutOrOptions } : timeoutOrOptions;
       const { timeoutMs = 15_000, since = 0, description } = options;
       const found = recorded.find(
@@ -578,21 +525,31 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         waiters.add(waiter);
       });
     },
-    failNext(method, error) {
+    /**
+     * The next call of `method` answers `{ ok: false, error }` (a response_url answers 404 with that body), or, given
+     * an HTTP failure, that status (`retryAfter` adds a Retry-After header, as Slack's 429 does). Queues.
+     */
+    failNext(method: string, error: string | HttpFailure): void {
       failures.set(method, [...(failures.get(method) ?? []), error]);
     },
-    setLatency(method, ms) {
+    /** Answers of `method` wait `ms` first; 0 removes the delay. */
+    setLatency(method: string, ms: number): void {
       if (ms > 0) latencies.set(method, ms);
       else latencies.delete(method);
     },
-    hold(method) {
+    /**
+     * Answers of `method` wait until the function returned is called: a start or a step held for exactly as long as
+     * a test needs.
+     */
+    hold(method: string): () => void {
       latencies.set(method, Number.POSITIVE_INFINITY);
       return () => {
         latencies.delete(method);
         for (const [release, heldMethod] of pending) if (heldMethod === method) release();
       };
     },
-    messages: (channel) =>
+    /** Messages as they read now, oldest first, optionally only those of one channel: updated, deleted ones gone. */
+    messages: (channel?: string): PostedMessage[] =>
       workspace.posted(channel).map(({ channel: where, ts, text, blocks, edits }) => ({
         channel: where,
         ts,
@@ -600,32 +557,49 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         blocks: [...blocks],
         edits,
       })),
-    removeMessage: (channel, ts) => workspace.removeMessage(channel, ts),
-    setGroupMembers(groupId, userIds) {
+    /** Someone removes a message in Slack: a later chat.update of it answers `message_not_found`. */
+    removeMessage: (channel: string, ts: string) => workspace.removeMessage(channel, ts),
+    /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
+    setGroupMembers(groupId: string, userIds: string[]): void {
       groups.set(groupId, [...userIds]);
     },
-    installOrgWide(enterpriseId) {
+    /**
+     * The token becomes an org-wide install's on Enterprise Grid org `enterpriseId`: auth.test says so, and
+     * `usergroups.users.list` without `team_id` is refused (`missing_argument`), as Slack refuses it for an org token.
+     */
+    installOrgWide(enterpriseId: string): void {
       orgWide = enterpriseId;
     },
-    setUser(userId, traits) {
+    /** What users.info answers for `userId`: their workspace, org, whether they are a guest, and their time zone. */
+    setUser(userId: string, traits: UserTraits): void {
       users.set(userId, traits);
     },
-    annotateNext(method, fields) {
+    /** Fields merged into the next successful answer of `method`, e.g. a `warning`. Queues. */
+    annotateNext(method: string, fields: Record<string, unknown>): void {
       annotations.set(method, [...(annotations.get(method) ?? []), fields]);
     },
-    addFile(name, content) {
+    /**
+     * A file someone uploaded (what a modal's file_input hands the app): the app downloads it from its
+     * `url_private_download` with its token, as from Slack.
+     */
+    addFile(name: string, content: string): SlackFile {
       const id = `F${String(++fileCount).padStart(8, '0')}`;
       files.set(id, { name, content });
       return describeFile(id, `127.0.0.1:${port}`);
     },
+    /** Files the app uploaded (files.uploadV2), with the channel each was shared to. */
     uploadedFiles: () =>
       [...files.entries()]
         .filter(([, file]) => file.channel !== undefined || file.title !== undefined)
         .map(([id, file]) => ({ ...describeFile(id, `127.0.0.1:${port}`), ...file })),
+    /** Slack's Socket Mode on this server; `failNext('apps.connections.open', 'invalid_auth')` refuses the app token. */
     socketMode,
+    /** Workflow Builder steps: executions started, their tokens, how each ended, and the messages they posted. */
     functions,
+    /** Workflows of those steps, each step started once the one before it has completed. */
     workflows,
-    close() {
+    /** Closes the server and every open socket. */
+    close(): Promise<void> {
       closed = true;
       for (const release of pending.keys()) release();
       socketMode.close();
@@ -636,3 +610,5 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
   };
 }
+
+export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { type ActionElement, type Block, check, elementsOf, optionsAnswer, type SlackOption } from './block-kit.js';
-import type { FakeSlack } from './fake-slack.js';
+import { type FakeSlack, isRecord } from './fake-slack.js';
 import {
   type ActionContainer,
   appHomeOpened,
@@ -45,9 +45,6 @@ export interface Act {
 export type Outcome = { ok: true } | { ok: false; reason: string };
 
 export type Suggested = { ok: true; options: SlackOption[] } | { ok: false; reason: string };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const refused = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 

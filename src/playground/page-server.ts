@@ -8,8 +8,8 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { HttpFront } from '../http-front.js';
 import type { Logger } from '../log.js';
-import { checkboxOption } from './block-kit.js';
 import type { Interactions, Outcome } from './interactions.js';
+import { inputValue } from './payloads.js';
 import { PEOPLE, type PlaygroundPerson, type Role } from './people.js';
 import { pageState, uiOption } from './render.js';
 import type { WorkflowRuns } from './workflow-runs.js';
@@ -36,23 +36,7 @@ const SECURITY_HEADERS = {
 
 const person = z.enum(PEOPLE.map((candidate) => candidate.id) as [string, ...string[]]);
 const option = z.object({ text: z.string().max(3000), value: z.string().max(3000) });
-const selectedOption = z.object({
-  text: z.object({ type: z.literal('plain_text'), text: z.string(), emoji: z.boolean() }),
-  value: z.string(),
-});
-const stateValue = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
-  z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
-  z.object({ type: z.literal('external_select'), selected_option: selectedOption.nullable() }),
-  z.object({ type: z.literal('multi_external_select'), selected_options: z.array(selectedOption).max(100) }),
-  z.object({ type: z.literal('multi_users_select'), selected_users: z.array(z.string().max(255)).max(100) }),
-  z.object({
-    type: z.literal('multi_conversations_select'),
-    selected_conversations: z.array(z.string().max(255)).max(100),
-  }),
-  z.object({ type: z.literal('checkboxes'), selected_options: z.array(checkboxOption).max(10) }),
-]);
-const state = z.record(z.string(), z.record(z.string(), stateValue)).default({});
+const state = z.record(z.string(), z.record(z.string(), inputValue)).default({});
 const target = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), channel: z.string(), ts: z.string() }),
   z.object({ kind: z.literal('view'), viewId: z.string() }),
@@ -119,8 +103,10 @@ export function servePage(input: {
   /** Workflows of the app's steps: what the Workflows panel shows. */
   workflows: WorkflowRuns;
   interactions: Interactions;
-  /** Removes the playground's data and starts a fresh app, or says why it will not. */
-  /** Start over, as the person who confirmed it asked: the audit log records them. */
+  /**
+   * Removes the playground's data and starts a fresh app, or says why it will not; as the person who confirmed it
+   * asked, whom the audit log records.
+   */
   startOver: (userId: string) => Promise<Outcome>;
   /** Whether Start over would run now, and what it would remove and keep, or why not, in sentences. */
   whatStartOverDoes: () => StartOverAnswer;

@@ -1,7 +1,8 @@
 // The bodies Slack sends to the app, byte for byte where it matters: slash commands are form fields; buttons,
 // selects and modals are one form field `payload` holding JSON; Events API deliveries are a JSON body.
 import { randomBytes } from 'node:crypto';
-import type { CheckboxOption } from './block-kit.js';
+import { z } from 'zod';
+import { checkboxOption } from './block-kit.js';
 import { APP_ID as API_APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID } from './fake-slack.js';
 import type { FunctionInteraction, StepExecution } from './functions.js';
 
@@ -88,94 +89,61 @@ export function slashCommand(options: SlashCommandOptions): string {
 // ---------------------------------------------------------------------------------------------------------------
 // View state values
 
-export interface PlainTextInputValue {
-  type: 'plain_text_input';
-  value: string | null;
-}
+const selectedOption = z.object({
+  text: z.object({ type: z.literal('plain_text'), text: z.string(), emoji: z.boolean() }),
+  value: z.string(),
+});
+type SelectedOption = z.infer<typeof selectedOption>;
 
-export interface SelectedOption {
-  text: { type: 'plain_text'; text: string; emoji: boolean };
-  value: string;
-}
-
-export interface StaticSelectValue {
-  type: 'static_select';
-  selected_option: SelectedOption | null;
-}
-
-/** A type-ahead select, whose options come from the app's block_suggestion answers. */
-export interface ExternalSelectValue {
-  type: 'external_select';
-  selected_option: SelectedOption | null;
-}
-
-/** A type-ahead of several choices, as submitted: every option chosen, none an empty list. */
-export interface MultiExternalSelectValue {
-  type: 'multi_external_select';
-  selected_options: SelectedOption[];
-}
-
-/** People picked in a multi_users_select, by user id. */
-export interface MultiUsersSelectValue {
-  type: 'multi_users_select';
-  selected_users: string[];
-}
-
-/** Channels picked in a multi_conversations_select, by id. */
-export interface MultiConversationsSelectValue {
-  type: 'multi_conversations_select';
-  selected_conversations: string[];
-}
-
-/** The boxes ticked, as the view gave their options (a text may be mrkdwn); none an empty list. */
-export interface CheckboxesValue {
-  type: 'checkboxes';
-  selected_options: CheckboxOption[];
-}
-
-/** A file_input as submitted: the files uploaded through it, as Slack describes them to the app. */
-export interface FileInputValue {
-  type: 'file_input';
-  files: { id: string; name: string; size: number; url_private_download: string }[];
-}
+/**
+ * An input's value as a submitted view's state holds it; an empty one is `null` or an empty list. The playground
+ * page's requests carry these, within the limits written here.
+ */
+export const inputValue = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
+  z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
+  /** A type-ahead, whose options come from the app's block_suggestion answers. */
+  z.object({ type: z.literal('external_select'), selected_option: selectedOption.nullable() }),
+  z.object({ type: z.literal('multi_external_select'), selected_options: z.array(selectedOption).max(100) }),
+  /** People picked, by user id. */
+  z.object({ type: z.literal('multi_users_select'), selected_users: z.array(z.string().max(255)).max(100) }),
+  /** Channels picked, by id. */
+  z.object({
+    type: z.literal('multi_conversations_select'),
+    selected_conversations: z.array(z.string().max(255)).max(100),
+  }),
+  /** The boxes ticked, as the view gave their options (a text may be mrkdwn). */
+  z.object({ type: z.literal('checkboxes'), selected_options: z.array(checkboxOption).max(10) }),
+]);
 
 export type StateValue =
-  | PlainTextInputValue
-  | StaticSelectValue
-  | ExternalSelectValue
-  | MultiExternalSelectValue
-  | MultiUsersSelectValue
-  | MultiConversationsSelectValue
-  | CheckboxesValue
-  | FileInputValue;
+  | z.infer<typeof inputValue>
+  /** The files uploaded through a file_input, as Slack describes them to the app. */
+  | { type: 'file_input'; files: { id: string; name: string; size: number; url_private_download: string }[] };
 
 /** `view.state.values`: block id → action id → value. */
 export type StateValues = Record<string, Record<string, StateValue>>;
 
 /** A plain_text_input as submitted; an empty optional input arrives as `null`. */
-export function textInput(value: string | null): PlainTextInputValue {
+export function textInput(value: string | null): StateValue {
   return { type: 'plain_text_input', value };
 }
 
 /** A static_select as submitted; nothing chosen arrives as `selected_option: null`. */
-export function selectInput(value: string | null, text: string = value ?? ''): StaticSelectValue {
+export function selectInput(value: string | null, text: string = value ?? ''): StateValue {
   return { type: 'static_select', selected_option: value === null ? null : option(value, text) };
 }
 
 /** A multi_external_select as submitted, with these values chosen. */
-export function multiSelectInput(values: string[]): MultiExternalSelectValue {
+export function multiSelectInput(values: string[]): StateValue {
   return { type: 'multi_external_select', selected_options: values.map((value) => option(value)) };
 }
 
-export function usersInput(userIds: string[]): MultiUsersSelectValue {
+export function usersInput(userIds: string[]): StateValue {
   return { type: 'multi_users_select', selected_users: userIds };
 }
 
-export function conversationsInput(channelIds: string[]): MultiConversationsSelectValue {
-  return { type: 'multi_conversations_select', selected_conversations: channelIds };
-}
-
-export function checkboxesInput(values: string[]): CheckboxesValue {
+export function checkboxesInput(values: string[]): StateValue {
   return { type: 'checkboxes', selected_options: values.map((value) => option(value)) };
 }
 
@@ -362,61 +330,52 @@ export function blockAction(options: BlockActionOptions): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Modals
 
-export interface ViewSubmissionOptions {
+/** Who acted on which view, for a view_submission or a view_closed. */
+interface ViewEventOptions {
   userId: string;
   userName?: string;
   callbackId: string;
   privateMetadata?: string;
-  stateValues: StateValues;
   viewId?: string;
   teamId?: string;
-  triggerId?: string;
   /** The whole view as Slack holds it, state included; replaces the one built from the fields above. */
   view?: Record<string, unknown>;
+}
+
+export interface ViewSubmissionOptions extends ViewEventOptions {
+  stateValues: StateValues;
+  triggerId?: string;
   /** What Slack adds for a conversation picker with `response_url_enabled`: a response_url per chosen channel. */
   responseUrls?: { block_id: string; action_id: string; channel_id: string; response_url: string }[];
 }
 
 export function viewSubmission(options: ViewSubmissionOptions): string {
-  const teamId = options.teamId ?? TEAM_ID;
-  return payload({
-    type: 'view_submission',
-    team: team(teamId),
-    user: user(options.userId, teamId, options.userName),
-    api_app_id: API_APP_ID,
-    token: VERIFICATION_TOKEN,
+  return viewEvent('view_submission', options, {
     trigger_id: options.triggerId ?? newTriggerId(),
-    view: carriedView(options, teamId),
     response_urls: options.responseUrls ?? [],
-    is_enterprise_install: false,
-    enterprise: null,
   });
 }
 
-export interface ViewClosedOptions {
-  userId: string;
-  userName?: string;
-  callbackId: string;
-  privateMetadata?: string;
-  viewId?: string;
-  teamId?: string;
-  /** The whole view as Slack holds it; replaces the one built from the fields above. */
-  view?: Record<string, unknown>;
+export interface ViewClosedOptions extends ViewEventOptions {
   /** True when the person closed every view of the stack at once. */
   isCleared?: boolean;
 }
 
 /** Sent only for modals opened with `notify_on_close: true`. */
 export function viewClosed(options: ViewClosedOptions): string {
+  return viewEvent('view_closed', options, { is_cleared: options.isCleared ?? false });
+}
+
+function viewEvent(type: string, options: ViewEventOptions, fields: Record<string, unknown>): string {
   const teamId = options.teamId ?? TEAM_ID;
   return payload({
-    type: 'view_closed',
+    type,
     team: team(teamId),
     user: user(options.userId, teamId, options.userName),
     api_app_id: API_APP_ID,
     token: VERIFICATION_TOKEN,
     view: carriedView(options, teamId),
-    is_cleared: options.isCleared ?? false,
+    ...fields,
     is_enterprise_install: false,
     enterprise: null,
   });

@@ -39,36 +39,6 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
-export interface SocketModeStandIn {
-  /** The answer to `apps.connections.open`: a fresh single-use URL on this server. */
-  open(): { ok: true; url: string };
-  /** How many connections were greeted with `hello` so far. */
-  connections(): number;
-  /** Whether a greeted connection is open now. */
-  connected(): boolean;
-  /** Resolves once `count` connections in all have been greeted (`connections() + 1` waits for the next one). */
-  waitForConnection(count: number, timeoutMs?: number): Promise<void>;
-  /** Sends an envelope on the newest open connection and resolves with its ack; rejects on timeout or close. */
-  send(type: EnvelopeType, payload: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
-  /**
-   * Sends one of Slack's HTTP request bodies (see payloads.ts) as the envelope Slack would use in Socket Mode, and
-   * answers as the HTTP receiver would: status 200 and the ack's payload as the body (empty for a bare ack).
-   */
-  deliver(body: string, options?: PostOptions): Promise<AppResponse>;
-  /** Slack's `disconnect` message: the app is expected to close this connection and open another. */
-  requestReconnect(reason: DisconnectReason): void;
-  /** Destroys the newest connection's socket without a close frame, as a failing network or load balancer does. */
-  drop(): void;
-  /** Pings the newest connection; resolves with its pong. */
-  ping(timeoutMs?: number): Promise<void>;
-  /** Pings received from the app so far (it pings to check that the link is alive). */
-  pingsReceived(): number;
-  /** Whether the app's pings get a pong (default true); false makes the link look dead to the app. */
-  answerPings(answer: boolean): void;
-  /** Closes every connection and fails every ack still awaited. */
-  close(): void;
-}
-
 interface Connection {
   socket: WebSocket;
   greeted: boolean;
@@ -99,7 +69,7 @@ export function envelopeFor(
 }
 
 /** Serves Socket Mode on `server` (which must listen on 127.0.0.1) through its `upgrade` event. */
-export function attachSocketMode(server: Server, options: { appId: string }): SocketModeStandIn {
+export function attachSocketMode(server: Server, options: { appId: string }) {
   const wss = new WebSocketServer({ noServer: true, autoPong: false });
   const tickets = new Set<string>();
   const connections: Connection[] = [];
@@ -177,6 +147,7 @@ export function attachSocketMode(server: Server, options: { appId: string }): So
     return connection;
   }
 
+  /** Sends an envelope on the newest open connection and resolves with its ack; rejects on timeout or close. */
   function send(type: EnvelopeType, payload: Record<string, unknown>, sendOptions: SendOptions = {}): Promise<Ack> {
     const { retryAttempt, timeoutMs = 5000 } = sendOptions;
     const envelope: Envelope = {
@@ -211,15 +182,19 @@ export function attachSocketMode(server: Server, options: { appId: string }): So
   }
 
   return {
-    open() {
+    /** The answer to `apps.connections.open`: a fresh single-use URL on this server. */
+    open(): { ok: true; url: string } {
       const ticket = randomUUID();
       tickets.add(ticket);
       const { port } = server.address() as AddressInfo;
       return { ok: true, url: `ws://127.0.0.1:${port}${LINK_PATH}?ticket=${ticket}&app_id=${options.appId}` };
     },
+    /** How many connections were greeted with `hello` so far. */
     connections: () => greeted,
+    /** Whether a greeted connection is open now. */
     connected: () => connections.some((connection) => connection.greeted && connection.socket.readyState === 1),
-    waitForConnection(count, timeoutMs = 10_000) {
+    /** Resolves once `count` connections in all have been greeted (`connections() + 1` waits for the next one). */
+    waitForConnection(count: number, timeoutMs = 10_000): Promise<void> {
       if (greeted >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const waiter = {
@@ -237,7 +212,11 @@ export function attachSocketMode(server: Server, options: { appId: string }): So
       });
     },
     send,
-    async deliver(body, postOptions = {}) {
+    /**
+     * Sends one of Slack's HTTP request bodies (see payloads.ts) as the envelope Slack would use in Socket Mode, and
+     * answers as the HTTP receiver would: status 200 and the ack's payload as the body (empty for a bare ack).
+     */
+    async deliver(body: string, postOptions: PostOptions = {}): Promise<AppResponse> {
       const { contentType = 'application/x-www-form-urlencoded', retryNum, ...http } = postOptions;
       const unsupported = Object.keys(http).filter((key) => http[key as keyof typeof http] !== undefined);
       if (unsupported.length > 0) throw new Error(`Socket Mode has no ${unsupported.join(', ')}: nothing is signed`);
@@ -252,13 +231,16 @@ export function attachSocketMode(server: Server, options: { appId: string }): So
         ms: ack.ms,
       };
     },
-    requestReconnect(reason) {
+    /** Slack's `disconnect` message: the app is expected to close this connection and open another. */
+    requestReconnect(reason: DisconnectReason): void {
       newest().socket.send(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'fake-slack' } }));
     },
-    drop() {
+    /** Destroys the newest connection's socket without a close frame, as a failing network or load balancer does. */
+    drop(): void {
       newest().socket.terminate();
     },
-    ping(timeoutMs = 5000) {
+    /** Pings the newest connection; resolves with its pong. */
+    ping(timeoutMs = 5000): Promise<void> {
       const { socket } = newest();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`Socket Mode: no pong within ${timeoutMs} ms`)), timeoutMs);
@@ -269,11 +251,14 @@ export function attachSocketMode(server: Server, options: { appId: string }): So
         socket.ping();
       });
     },
+    /** Pings received from the app so far (it pings to check that the link is alive). */
     pingsReceived: () => pings,
-    answerPings(answer) {
+    /** Whether the app's pings get a pong (default true); false makes the link look dead to the app. */
+    answerPings(answer: boolean): void {
       answeringPings = answer;
     },
-    close() {
+    /** Closes every connection and fails every ack still awaited. */
+    close(): void {
       server.off('upgrade', onUpgrade);
       for (const connection of [...connections]) connection.socket.terminate();
       wss.close();

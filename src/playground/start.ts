@@ -4,25 +4,13 @@
 import type { Config } from '../config.js';
 import { type RunningVoiceOps, type StartOptions, startVoiceOps } from '../server.js';
 import { startAfresh } from '../store/start-afresh.js';
-import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
 import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE, seededRole } from './people.js';
 import { APP_NAME } from './render.js';
 import { markNewDatabases, removeFiles, resetBy, startOverPlan } from './start-over.js';
 import { BOT_USER_ID, TEAM_ID } from './workspace.js';
-
-export interface RunningPlayground {
-  /** The page: `http://127.0.0.1:PORT/`. */
-  url: string;
-  /** The app as it runs now: Start over replaces it. */
-  readonly app: RunningVoiceOps;
-  slack: FakeSlack;
-  /** Closes the page, stops the app (letting changes under way finish), then the stand-in for Slack. */
-  stop(): Promise<void>;
-  /** What the app is still doing, for a stop that runs out of time. */
-  underWay: RunningVoiceOps['underWay'];
-}
 
 type Options = Pick<StartOptions, 'logger' | 'onFatal' | 'droppedLogLines'>;
 
@@ -54,7 +42,7 @@ function startApp(config: Config, apiUrl: string, options: Options): Promise<Run
   );
 }
 
-export async function startPlayground(config: Config, options: Options): Promise<RunningPlayground> {
+export async function startPlayground(config: Config, options: Options) {
   const { logger } = options;
   const signingSecret = config.slack.signingSecret;
   if (!config.playground || !signingSecret) throw new Error('the configuration is not a playground one');
@@ -130,13 +118,17 @@ export async function startPlayground(config: Config, options: Options): Promise
         `Probes and metrics: ${page.url}healthz, ${page.url}readyz, ${page.url}metrics.`,
     );
     return {
+      /** The page: `http://127.0.0.1:PORT/`. */
       url: page.url,
-      get app() {
+      /** The app as it runs now: Start over replaces it. */
+      get app(): RunningVoiceOps {
         return app;
       },
       slack,
+      /** What the app is still doing, for a stop that runs out of time. */
       underWay: () => app.underWay(),
-      stop: async () => {
+      /** Closes the page, stops the app (letting changes under way finish), then the stand-in for Slack. */
+      stop: async (): Promise<void> => {
         await page.close();
         await app.stop();
         await slack.close();
@@ -148,3 +140,5 @@ export async function startPlayground(config: Config, options: Options): Promise
     throw error;
   }
 }
+
+export type RunningPlayground = Awaited<ReturnType<typeof startPlayground>>;

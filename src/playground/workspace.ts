@@ -164,7 +164,7 @@ export class Workspace {
     this.views.clear();
     this.stacks.clear();
     this.homes.clear();
-    this.changed();
+    this.noteChange();
   }
 
   // --- handles ------------------------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ export class Workspace {
     }
     if (url.limited && url.posts >= RESPONSE_URL_POSTS) return this.refuse('response_url', fail('used_url', 404), url);
     url.posts += 1;
-    const original = url.messageTs === undefined ? undefined : this.findMessage(url.channel, url.messageTs);
+    const original = url.messageTs === undefined ? undefined : this.message(url.channel, url.messageTs);
     if (body.delete_original === true || body.delete_original === 'true') {
       if (original) this.discard(original);
       return ok();
@@ -381,7 +381,7 @@ export class Workspace {
       if (!push) for (const old of stack) this.views.delete(old);
       this.views.set(id, opened);
       this.stacks.set(userId, push ? [...stack, id] : [id]);
-      this.changed();
+      this.noteChange();
     }
     return ok({ view: this.viewAnswer(opened) });
   }
@@ -425,7 +425,7 @@ export class Workspace {
     const home = { ...this.detached(this.nextId('V'), checked.view), userId };
     this.views.set(home.id, home);
     this.homes.set(userId, home.id);
-    this.changed();
+    this.noteChange();
     return ok({ view: this.viewAnswer(home) });
   }
 
@@ -451,7 +451,7 @@ export class Workspace {
     open.hash = this.nextHash();
     open.revision += 1;
     open.errors = {};
-    this.changed();
+    this.noteChange();
   }
 
   /** A view as Slack returns it from views.* calls and includes it in interaction payloads. */
@@ -523,7 +523,7 @@ export class Workspace {
     if (stack.length === 0) this.stacks.delete(userId);
     const closed = closing.flatMap((id) => this.views.get(id) ?? []);
     for (const open of closed) this.views.delete(open.id);
-    if (closed.length > 0) this.changed();
+    if (closed.length > 0) this.noteChange();
     return closed;
   }
 
@@ -555,7 +555,7 @@ export class Workspace {
       }
       open.errors = Object.fromEntries(entries);
       open.revision += 1;
-      this.changed();
+      this.noteChange();
       return { ok: true };
     }
     if (action === 'clear') {
@@ -593,7 +593,7 @@ export class Workspace {
     };
     this.views.set(id, pushed);
     this.stacks.set(userId, [...stack, id]);
-    this.changed();
+    this.noteChange();
     return { ok: true };
   }
 
@@ -645,10 +645,6 @@ export class Workspace {
     return this.refused.filter((entry) => entry.userId === undefined || entry.userId === userId);
   }
 
-  message(channel: string, ts: string): Message | undefined {
-    return this.findMessage(channel, ts);
-  }
-
   // --- bookkeeping --------------------------------------------------------------------------------------------
 
   private refuse(method: string, answer: Answer, about: { userId?: string } = {}): Answer {
@@ -656,7 +652,7 @@ export class Workspace {
     const problems = Array.isArray(answer.body.errors) ? answer.body.errors.map(String) : [];
     this.refused.push({ key: this.next(), at: this.options.now(), method, error, problems, userId: about.userId });
     if (this.refused.length > HISTORY) this.refused.shift();
-    this.changed();
+    this.noteChange();
     return answer;
   }
 
@@ -682,7 +678,7 @@ export class Workspace {
     this.messages.push(added);
     const inChannel = this.messages.filter((message) => message.channel === input.channel);
     if (inChannel.length > HISTORY) this.discard(inChannel[0] as Message);
-    this.changed();
+    this.noteChange();
     return added;
   }
 
@@ -690,31 +686,27 @@ export class Workspace {
     message.text = body.text ?? '';
     message.blocks = body.blocks ?? [];
     message.revision += 1;
-    this.changed();
+    this.noteChange();
   }
 
   private discard(message: Message): void {
     const index = this.messages.indexOf(message);
     if (index >= 0) this.messages.splice(index, 1);
-    this.changed();
+    this.noteChange();
   }
 
   /** The message a Web API call names by its channel argument (a channel, a DM, a user id) and ts. */
   private messageAt(channel: string, ts: string): Message | undefined {
     const conversation = this.conversation(channel);
-    return conversation === undefined ? undefined : this.findMessage(conversation, ts);
+    return conversation === undefined ? undefined : this.message(conversation, ts);
   }
 
-  private findMessage(channel: string | undefined, ts: string): Message | undefined {
+  message(channel: string | undefined, ts: string): Message | undefined {
     return this.messages.find((message) => message.ts === ts && (channel === undefined || message.channel === channel));
   }
 
-  /** Something a person could see changed beside what is kept here: a workflow step started or ended. */
+  /** Something a person could see changed: here, or beside what is kept here (a workflow step started or ended). */
   noteChange(): void {
-    this.changed();
-  }
-
-  private changed(): void {
     this.changes += 1;
     for (const listener of this.listeners) listener();
   }

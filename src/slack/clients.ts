@@ -46,15 +46,15 @@ const answerNotes = z.object({
     .optional(),
 });
 
+/** Told of each Web API call once it has ended. */
+export type OnSlackCall = (call: { method: string; seconds: number; error?: string }) => void;
+
 /**
  * A client that notes the warnings Slack adds to a successful answer (`warning`, `response_metadata.warnings` and
  * `.messages`, e.g. a missing charset) at debug level: the call worked, so they change nothing. The library's own
  * warn and error lines are debug lines too, since every call that fails is thrown to code that logs it in context.
  * Each call, once ended, is told to `onCall` with its time and Slack's error code if it failed.
  */
-/** Told of each Web API call once it has ended. */
-export type OnSlackCall = (call: { method: string; seconds: number; error?: string }) => void;
-
 class NotingWebClient extends webApi.WebClient {
   readonly #logger: BoltLogger;
   readonly #onCall: OnSlackCall;

@@ -2,59 +2,32 @@
 // however many approvers click at once, exactly one decision wins; an expired request can no longer be decided.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { jsonObject, jsonText, optionalText } from './columns.js';
-import { type ApprovableChange, approvableChange, type StoredActor, storedActor } from './records.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
+import { approvableChange, storedActor } from './records.js';
 import type { Sql } from './sql.js';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
-export interface Approval {
-  id: string;
-  correlationId: string;
-  /** The change, or the bulk plan, that waits (free of secrets). */
-  change: ApprovableChange;
-  /** Who asked, from where. */
-  requester: StoredActor;
-  createdAt: string;
-  expiresAt: string;
-  state: ApprovalState;
-  decidedBy?: string;
-  decidedAt?: string;
-  /** Where the request for approval was posted, to update it in place. */
-  channelId?: string;
-  messageTs?: string;
-}
-
-const approvalRow = z
-  .object({
+const approvalRow = camelCased(
+  z.object({
     id: z.string(),
     correlation_id: z.string(),
+    /** The change, or the bulk plan, that waits (free of secrets). */
     change: jsonObject.pipe(approvableChange),
+    /** Who asked, from where. */
     requester: jsonObject.pipe(storedActor),
     created_at: z.string(),
     expires_at: z.string(),
     state: z.enum(APPROVAL_STATES),
     decided_by: optionalText,
     decided_at: optionalText,
+    /** Where the request for approval was posted, to update it in place. */
     channel_id: optionalText,
     message_ts: optionalText,
-  })
-  .transform(
-    (row): Approval => ({
-      id: row.id,
-      correlationId: row.correlation_id,
-      change: row.change,
-      requester: row.requester,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      state: row.state,
-      decidedBy: row.decided_by,
-      decidedAt: row.decided_at,
-      channelId: row.channel_id,
-      messageTs: row.message_ts,
-    }),
-  );
+  }),
+);
+export type Approval = z.output<typeof approvalRow>;
 
 const toApproval = (row: unknown): Approval => approvalRow.parse(row);
 

@@ -18,7 +18,7 @@ import {
   wellFormed,
 } from './audit-chain.js';
 import { ChainVerifier, type VerifiedChain } from './audit-checkpoints.js';
-import { jsonObject, jsonText, optionalText } from './columns.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql, SqlParam } from './sql.js';
 
 export const AUDIT_OUTCOMES = [
@@ -59,14 +59,6 @@ export interface AuditEntry {
   errorCode?: string;
   errorMessage?: string;
   correlationId: string;
-}
-
-export interface AuditEvent extends AuditEntry {
-  id: number;
-  /** ISO-8601, UTC. */
-  at: string;
-  /** SHA-256 chaining the row to the one before it (audit-chain.ts). */
-  hash: string;
 }
 
 /** The most `recent` returns: enough for a Slack message, small enough to stay one. */
@@ -124,9 +116,10 @@ export function redactParams(params: Record<string, unknown>): Record<string, un
   return redactObject(params, 0);
 }
 
-const auditRow = z
-  .object({
+const auditRow = camelCased(
+  z.object({
     id: z.number().int(),
+    /** ISO-8601, UTC. */
     at: z.string(),
     actor_id: z.string(),
     actor_name: optionalText,
@@ -140,27 +133,11 @@ const auditRow = z
     error_code: optionalText,
     error_message: optionalText,
     correlation_id: z.string(),
+    /** SHA-256 chaining the row to the one before it (audit-chain.ts). */
     hash: z.string(),
-  })
-  .transform(
-    (row): AuditEvent => ({
-      id: row.id,
-      at: row.at,
-      actorId: row.actor_id,
-      actorName: row.actor_name,
-      teamId: row.team_id,
-      channelId: row.channel_id,
-      source: row.source,
-      action: row.action,
-      target: row.target,
-      params: row.params,
-      outcome: row.outcome,
-      errorCode: row.error_code,
-      errorMessage: row.error_message,
-      correlationId: row.correlation_id,
-      hash: row.hash,
-    }),
-  );
+  }),
+);
+export type AuditEvent = z.output<typeof auditRow>;
 
 /** A row of `audit_events` as read back, checked against the schema. */
 export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
@@ -294,6 +271,12 @@ export class AuditLog {
     );
   }
 
+  /**
+   * In a transaction that may append: takes the chain's lock and reads its end now, so that on Postgres both go out
+   * with the statements already sent rather than after their answers, and an append waits for nothing more. Call it
+   * after the statements that lock rows (see carryOutHeld). Nothing outside a transaction, where each append takes
+   * its own.
+   */
   takeChainEnd(): void {
     if (this.#inTransaction) this.#end ??= handled(takeEnd(this.sql));
   }

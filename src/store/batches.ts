@@ -3,7 +3,7 @@
 // delivery or another replica can start, stop or resume a batch at most once; its items move pending → running →
 // an outcome the same way.
 import { z } from 'zod';
-import { jsonObject, jsonText, optionalText } from './columns.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
 import {
   type PendingChange,
@@ -30,77 +30,37 @@ export type BatchState = (typeof BATCH_STATES)[number];
 export const ITEM_STATES = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'unchanged'] as const;
 export type ItemState = (typeof ITEM_STATES)[number];
 
-export interface Batch {
-  id: string;
-  kind: string;
-  /** What the plan was asked for (the filter, the agent) and its totals. */
-  plan: StoredPlan;
-  requestedBy: string;
-  /** Who asked, from where. */
-  actor: StoredActor;
-  state: BatchState;
-  total: number;
-  createdAt: string;
-  expiresAt: string;
-  updatedAt: string;
-}
-
-export interface BatchItem {
-  batchId: string;
-  seq: number;
-  /** The item's change: stored as JSON, read back typed. */
-  change: PendingChange;
-  state: ItemState;
-  error?: string;
-}
-
 export type ItemCounts = Record<ItemState, number>;
 
-const batchRow = z
-  .object({
+const batchRow = camelCased(
+  z.object({
     id: z.string(),
     kind: z.string(),
+    /** What the plan was asked for (the filter, the agent) and its totals. */
     plan: jsonObject.pipe(storedPlan),
     requested_by: z.string(),
+    /** Who asked, from where. */
     actor: jsonObject.pipe(storedActor),
     state: z.enum(BATCH_STATES),
     total: z.coerce.number(),
     created_at: z.string(),
     expires_at: z.string(),
     updated_at: z.string(),
-  })
-  .transform(
-    (row): Batch => ({
-      id: row.id,
-      kind: row.kind,
-      plan: row.plan,
-      requestedBy: row.requested_by,
-      actor: row.actor,
-      state: row.state,
-      total: row.total,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      updatedAt: row.updated_at,
-    }),
-  );
+  }),
+);
+export type Batch = z.output<typeof batchRow>;
 
-const itemRow = z
-  .object({
+const itemRow = camelCased(
+  z.object({
     batch_id: z.string(),
     seq: z.coerce.number(),
+    /** The item's change: stored as JSON, read back typed. */
     change: jsonObject.pipe(pendingChange),
     state: z.enum(ITEM_STATES),
     error: optionalText,
-  })
-  .transform(
-    (row): BatchItem => ({
-      batchId: row.batch_id,
-      seq: row.seq,
-      change: row.change,
-      state: row.state,
-      error: row.error,
-    }),
-  );
+  }),
+);
+export type BatchItem = z.output<typeof itemRow>;
 
 const toBatch = (row: unknown): Batch => batchRow.parse(row);
 const toItem = (row: unknown): BatchItem => itemRow.parse(row);
@@ -192,6 +152,7 @@ export class Batches {
     return row === undefined ? undefined : toBatch(row);
   }
 
+  /** The batches of these ids that exist, in one read. */
   async getMany(ids: readonly string[]): Promise<Batch[]> {
     if (ids.length === 0) return [];
     return (await this.sql.all(this.#selectMany, [jsonText(ids)])).map(toBatch);
@@ -227,6 +188,7 @@ export class Batches {
     return counts;
   }
 
+  /** Marks a pending item running, only while its batch runs; false when it did not start. */
   async startItem(batchId: string, seq: number): Promise<boolean> {
     return (await this.sql.run(START_ITEM, { batchId, seq })) === 1;
   }
@@ -235,15 +197,18 @@ export class Batches {
     await this.sql.write(FINISH_ITEM, { batchId, seq, state, error: error ?? null });
   }
 
+  /** Cancels every item not yet started, and returns them. */
   async cancelPending(id: string): Promise<BatchItem[]> {
     return (await this.sql.all(CANCEL_PENDING, [id])).map(toItem);
   }
 
+  /** Items of `kind` batches (by `userId` only, when given) that are under way or will be: buys count as spent. */
   async openItems(kind: string, userId?: string): Promise<number> {
     const row = await this.sql.get<{ count: number | string }>(OPEN_ITEMS, { kind, userId: userId ?? null });
     return Number(row?.count ?? 0);
   }
 
+  /** Batches running or stopping, in whichever process. */
   async underWay(): Promise<Batch[]> {
     return (await this.sql.all(UNDER_WAY)).map(toBatch);
   }

@@ -3,25 +3,12 @@
 // caller wins. Expired and used rows stay, so that a late click can be told why it does nothing.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { jsonObject, jsonText } from './columns.js';
+import { camelCased, jsonObject, jsonText } from './columns.js';
 import { type PendingChange, pendingChange } from './records.js';
 import type { Sql } from './sql.js';
 
 export const CONFIRMATION_STATES = ['pending', 'used', 'cancelled'] as const;
 export type ConfirmationState = (typeof CONFIRMATION_STATES)[number];
-
-export interface Confirmation {
-  id: string;
-  /** What to do once confirmed, free of secrets: stored as JSON, read back typed. */
-  change: PendingChange;
-  requestedBy: string;
-  correlationId: string;
-  createdAt: string;
-  expiresAt: string;
-  state: ConfirmationState;
-  /** Where the request came from (channel, team, source…), for the audit of the outcome. */
-  context: Record<string, unknown>;
-}
 
 /** 'claimed' means this call made the move (to used by `claim`, to cancelled by `cancel`); the others say why not. */
 export type ClaimResult =
@@ -34,30 +21,25 @@ export type ClaimResult =
 
 export const DEFAULT_CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 
-const confirmationRow = z
-  .object({
+const confirmationRow = camelCased(
+  z.object({
     id: z.string(),
     kind: z.string(),
     params: jsonObject.pipe(pendingChange),
     requested_by: z.string(),
     correlation_id: z.string(),
+    /** Where the request came from (channel, team, source…), for the audit of the outcome. */
     context: jsonObject,
     created_at: z.string(),
     expires_at: z.string(),
     state: z.enum(CONFIRMATION_STATES),
-  })
-  .transform(
-    (row): Confirmation => ({
-      id: row.id,
-      change: row.params,
-      requestedBy: row.requested_by,
-      correlationId: row.correlation_id,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      state: row.state,
-      context: row.context,
-    }),
-  );
+  }),
+).transform(({ kind: _, params, ...confirmation }) => ({
+  ...confirmation,
+  /** What to do once confirmed, free of secrets: stored as JSON, read back typed. */
+  change: params,
+}));
+export type Confirmation = z.output<typeof confirmationRow>;
 
 const toConfirmation = (row: unknown): Confirmation => confirmationRow.parse(row);
 

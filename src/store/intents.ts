@@ -3,54 +3,34 @@
 // really happened, and tells the requester.
 
 import { z } from 'zod';
-import { jsonObject, jsonText, optionalText } from './columns.js';
-import { type ChangeIntent, changeIntent, type StoredActor, storedActor } from './records.js';
+import { camelCased, jsonObject, jsonText, optionalText } from './columns.js';
+import { changeIntent, storedActor } from './records.js';
 import type { Dialect, Sql } from './sql.js';
 
 export const INTENT_OUTCOMES = ['succeeded', 'failed'] as const;
 export type IntentOutcome = (typeof INTENT_OUTCOMES)[number];
 
-export interface Intent {
-  correlationId: string;
-  action: string;
-  /** The change, free of secrets: stored as JSON, read back typed. */
-  change: ChangeIntent;
-  /** Who asked, from where (JSON). */
-  actor: StoredActor;
-  /** Where the requester can be told later (an interaction's response_url); dropped once the intent closes. */
-  replyAddress?: string;
-  openedAt: string;
-  closedAt?: string;
-  outcome?: IntentOutcome;
-  /** The process that opened it and runs its change; unknown for intents opened before replicas were named. */
-  replica?: string;
-}
-
-const intentRow = z
-  .object({
+const intentRow = camelCased(
+  z.object({
     correlation_id: z.string(),
     action: z.string(),
+    /** The change, free of secrets: stored as JSON, read back typed. */
     change: jsonObject.pipe(changeIntent),
+    /** Who asked, from where (JSON). */
     actor: jsonObject.pipe(storedActor),
+    /** Where the requester can be told later (an interaction's response_url); dropped once the intent closes. */
     reply_address: optionalText,
     opened_at: z.string(),
     closed_at: optionalText,
-    outcome: z.enum(INTENT_OUTCOMES).nullable(),
+    outcome: z
+      .enum(INTENT_OUTCOMES)
+      .nullable()
+      .transform((outcome) => outcome ?? undefined),
+    /** The process that opened it and runs its change; unknown for intents opened before replicas were named. */
     replica: optionalText,
-  })
-  .transform(
-    (row): Intent => ({
-      correlationId: row.correlation_id,
-      action: row.action,
-      change: row.change,
-      actor: row.actor,
-      replyAddress: row.reply_address,
-      openedAt: row.opened_at,
-      closedAt: row.closed_at,
-      outcome: row.outcome ?? undefined,
-      replica: row.replica,
-    }),
-  );
+  }),
+);
+export type Intent = z.output<typeof intentRow>;
 
 const toIntent = (row: unknown): Intent => intentRow.parse(row);
 

@@ -41,6 +41,10 @@ export class Leases {
     this.#release = releaseOf(sql.dialect);
   }
 
+  /**
+   * Takes (or renews) each lease named for `holder` until `ttlMs` from now, in one statement; false while someone
+   * else holds one of them unexpired (the others are then taken: `release` gives them back).
+   */
   async take(names: string | readonly string[], holder: string, ttlMs: number): Promise<boolean> {
     const now = this.#now();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
@@ -49,10 +53,12 @@ export class Leases {
     return (await this.sql.run(this.#take, params)) === asked.length;
   }
 
+  /** Gives back those of the leases named that `holder` holds. */
   async release(names: string | readonly string[], holder: string): Promise<void> {
     await this.sql.write(this.#release, { names: JSON.stringify(distinct(names)), holder });
   }
 
+  /** Who holds the lease now, or held it until less than `lapsedWithinMs` ago, if anyone. */
   async holder(name: string, lapsedWithinMs = 0): Promise<string | undefined> {
     const since = new Date(this.#now().getTime() - lapsedWithinMs).toISOString();
     const row = await this.sql.get<{ holder: string }>(HOLDER, [name, since]);

@@ -2,27 +2,19 @@
 // when it was posted. Kept in the database rather than in one process, so that a restarted process (or another one
 // on the same database) rewrites the same message instead of posting a second.
 import { z } from 'zod';
-import { jsonText } from './columns.js';
+import { camelCased, jsonText } from './columns.js';
 import type { Sql } from './sql.js';
 
-export interface OpenAnnouncement {
-  channelId: string;
-  messageTs: string;
-  /** The changes the message lists, as the announcer gave them (JSON values). */
-  changes: unknown[];
-  postedAt: string;
-}
-
-const row = z
-  .object({ channel_id: z.string(), message_ts: z.string(), changes: z.string(), posted_at: z.string() })
-  .transform(
-    (r): OpenAnnouncement => ({
-      channelId: r.channel_id,
-      messageTs: r.message_ts,
-      changes: z.array(z.unknown()).parse(JSON.parse(r.changes)),
-      postedAt: r.posted_at,
-    }),
-  );
+const row = camelCased(
+  z.object({
+    channel_id: z.string(),
+    message_ts: z.string(),
+    /** The changes the message lists, as the announcer gave them (JSON values). */
+    changes: z.string().transform((text) => z.array(z.unknown()).parse(JSON.parse(text))),
+    posted_at: z.string(),
+  }),
+);
+export type OpenAnnouncement = z.output<typeof row>;
 
 const SELECT = 'SELECT channel_id, message_ts, changes, posted_at FROM open_announcements WHERE actor_id = ?';
 const KEEP = `
@@ -41,6 +33,7 @@ export class OpenAnnouncements {
     return found === undefined ? undefined : row.parse(found);
   }
 
+  /** Keeps (or replaces) the person's open message. */
   async keep(actorId: string, open: OpenAnnouncement): Promise<void> {
     await this.sql.write(KEEP, {
       actorId,

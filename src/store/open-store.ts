@@ -78,11 +78,7 @@ export async function openEngine(
   }
 }
 
-/**
- * How each repository is made on an Sql: the engine, or one transaction on it (`inTransaction`). The repositories'
- * classes do not name the interfaces of store.ts (which names their records), so that no import runs in a circle:
- * this is where each is checked against its interface.
- */
+/** How each repository is made on an Sql: the engine, or one transaction on it (`inTransaction`). */
 type RepoMakers = { [K in keyof Repos]: (sql: Sql, inTransaction: boolean) => Repos[K] };
 
 function repoMakers(options: StoreOptions & { now: () => Date; replica: string }): RepoMakers {

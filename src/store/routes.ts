@@ -1,34 +1,19 @@
 // Which agent each number routes to, as this app last set it. The provider API can set routing but not read it,
 // so these records are what listings and warnings ("this number still routes to…") rely on.
 import { z } from 'zod';
-import { jsonText, optionalText } from './columns.js';
+import { camelCased, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
 
-export interface RouteRecord {
-  phoneNumber: string;
-  agentId: string;
-  numberId?: string;
-  updatedAt: string;
-  updatedBy: string;
-}
-
-const routeRow = z
-  .object({
+const routeRow = camelCased(
+  z.object({
     phone_number: z.string(),
     agent_id: z.string(),
     number_id: optionalText,
     updated_at: z.string(),
     updated_by: z.string(),
-  })
-  .transform(
-    (row): RouteRecord => ({
-      phoneNumber: row.phone_number,
-      agentId: row.agent_id,
-      numberId: row.number_id,
-      updatedAt: row.updated_at,
-      updatedBy: row.updated_by,
-    }),
-  );
+  }),
+);
+export type RouteRecord = z.output<typeof routeRow>;
 
 const toRecord = (row: unknown): RouteRecord => routeRow.parse(row);
 

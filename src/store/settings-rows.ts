@@ -39,6 +39,7 @@ export class SettingsRows {
     this.#now = options.now ?? (() => new Date());
   }
 
+  /** The number every change of the settings moves on: one read tells a replica whether to read them again. */
   async version(): Promise<number> {
     return versionRow.parse(await this.sql.get(VERSION)).version;
   }

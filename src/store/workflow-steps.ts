@@ -3,32 +3,27 @@
 // the claim on the execution, so that a retried delivery, on any replica, runs the step once; the end is written only
 // after Slack took it, so that a crash in between ends it again rather than never.
 import { z } from 'zod';
+import { camelCased, optionalText } from './columns.js';
 import type { Sql } from './sql.js';
 
 export const STEP_OUTCOMES = ['completed', 'failed'] as const;
 export type StepOutcome = (typeof STEP_OUTCOMES)[number];
 
-const row = z
-  .object({
+const row = camelCased(
+  z.object({
     execution_id: z.string(),
     workflow_execution_id: z.string(),
     callback_id: z.string(),
     user_id: z.string(),
-    correlation_id: z.string().nullable(),
+    correlation_id: optionalText,
     started_at: z.string(),
-    ended_at: z.string().nullable(),
-    outcome: z.enum(STEP_OUTCOMES).nullable(),
-  })
-  .transform((r) => ({
-    executionId: r.execution_id,
-    workflowExecutionId: r.workflow_execution_id,
-    callbackId: r.callback_id,
-    userId: r.user_id,
-    correlationId: r.correlation_id ?? undefined,
-    startedAt: r.started_at,
-    endedAt: r.ended_at ?? undefined,
-    outcome: r.outcome ?? undefined,
-  }));
+    ended_at: optionalText,
+    outcome: z
+      .enum(STEP_OUTCOMES)
+      .nullable()
+      .transform((outcome) => outcome ?? undefined),
+  }),
+);
 export type StepRecord = z.output<typeof row>;
 export type StepStart = Pick<StepRecord, 'executionId' | 'workflowExecutionId' | 'callbackId' | 'userId'>;
 
