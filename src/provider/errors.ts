@@ -50,7 +50,6 @@ const ADVICE: Record<ProviderErrorKind, string> = {
 
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
-  readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly code?: string;
   readonly providerMessage?: string;
@@ -58,15 +57,13 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number;
   readonly mayStillLand?: boolean;
 
-  constructor(kind: ProviderErrorKind, message: string, details: ProviderErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.kind = kind;
-    this.status = details.status;
-    this.code = details.code;
-    this.providerMessage = details.providerMessage;
-    this.field = details.field;
-    this.retryAfterMs = details.retryAfterMs;
-    this.mayStillLand = details.mayStillLand;
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    { cause, ...details }: ProviderErrorDetails = {},
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, details);
   }
 }
 
