@@ -49,7 +49,7 @@ export interface ProviderClientOptions {
 }
 
 /** One change, held under its locks (ops/locks.ts), as its provider requests see it. */
-export interface HeldChange {
+interface HeldChange {
   /** Whether the change may still act; when not, a request that would change something is withheld. */
   mayStillAct(): boolean;
   /**
@@ -73,7 +73,7 @@ export function agentsNamedSince(agents: readonly Agent[], name: string, before:
 export type BoughtNumber = PurchasedNumber & { reconciled: boolean };
 
 /** What a call of an endpoint sends: the ids its path takes, its body and its query, each when it has one. */
-export type CallInput<Path extends string, Body, Query> = (keyof PathIds<Path> extends never
+type CallInput<Path extends string, Body, Query> = (keyof PathIds<Path> extends never
   ? { ids?: undefined }
   : { ids: PathIds<Path> }) &
   ([Body] extends [undefined] ? { body?: undefined } : { body: Body }) &

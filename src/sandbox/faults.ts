@@ -13,7 +13,7 @@ export type ServedName = RouteName | (string & {});
 const MAX_WAIT_MS = 600_000;
 const waitMs = z.number().int().min(0).max(MAX_WAIT_MS);
 
-export const faultSchema = z.discriminatedUnion('type', [
+const faultSchema = z.discriminatedUnion('type', [
   // Answer with this status and JSON body (or raw text); nothing happens.
   z.object({
     type: z.literal('status'),
