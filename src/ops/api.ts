@@ -8,10 +8,10 @@ export type { VoiceOps } from './operations.js';
 // functions and constants of those words (roles, regions, languages, filters, plans).
 
 export { type Person, type Standing, UnreadableInSlack } from './access.js';
-export type { AccessOverview, Granting, Holder, PersonAccess } from './access-overview.js';
+export type { AccessOverview, Granting, PersonAccess } from './access-overview.js';
 export { actionWords, PLAYGROUND_RESET } from './action-words.js';
 export { CONFIGURATION, type SettingsView } from './admin-settings.js';
-export { type AgentChoice, type AgentFound, oneAgentOnly } from './agent-names.js';
+export { type AgentChoice, oneAgentOnly } from './agent-names.js';
 export { type AgentFilter, type AgentInUse, type AgentSummary, type AgentsPage, agentFilter } from './agents.js';
 export {
   type Announcement,
@@ -22,17 +22,16 @@ export {
 } from './announcements.js';
 export {
   type ApprovalRequest,
-  type AwaitingApproval,
   type Decision,
   isBatch,
   kindNameOf,
   type OnBatchProgress,
 } from './approvals.js';
-export type { AuditChange, AuditPage, AuditRequest } from './audit.js';
-export { type ApplyResult, type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
+export type { AuditChange, AuditPage } from './audit.js';
+export { type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
 export { MAX_BATCH_ITEMS } from './bulk-items.js';
 export { type BulkRequest, batchAction } from './bulk-plans.js';
-export type { AgentCard, AgentLookup, NumberCard } from './cards.js';
+export type { AgentCard, NumberCard } from './cards.js';
 export type { Done } from './carry-out.js';
 export {
   batchItemOf,
@@ -42,7 +41,7 @@ export {
   requestIdOf,
 } from './changes.js';
 export { editDistance } from './edit-distance.js';
-export type { HistoryEntry, HistoryHow, HistoryPage } from './history.js';
+export type { HistoryEntry, HistoryPage } from './history.js';
 export {
   announcedChange,
   type BulkWords,
@@ -64,22 +63,21 @@ export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
 export { type NumberFilter, numberFilter } from './number-filter.js';
 export type { NumberSummary, NumbersPage } from './numbers.js';
-export type { Page, PageRequest } from './pages.js';
-export type { AgentRef, Mention, Phrase } from './phrase.js';
-export type { AgentChoices, MapFormData, NumberChoices } from './pickers.js';
-export type { BuyUsage, PoliciesInForce } from './policies.js';
+export type { Page } from './pages.js';
+export type { Mention, Phrase } from './phrase.js';
+export type { AgentChoices, NumberChoices } from './pickers.js';
+export type { PoliciesInForce } from './policies.js';
 export { ReadCache } from './read-cache.js';
 export { REGIONS, type Region, regionName, regionNamed, regionOf } from './regions.js';
-export { type MapResult, NO_UNROUTE } from './routing.js';
+export { NO_UNROUTE } from './routing.js';
 export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
-export { effectsOf, type SettingChange } from './settings-words.js';
-export type { StepEnding, StepEnds } from './step-ends.js';
+export type { StepEnds } from './step-ends.js';
 export type { StepStart } from './steps.js';
 export { type TimeZone, timeZone } from './time-zone.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
-export type { UndoOptions, UndoResult } from './undo.js';
+export type { UndoResult } from './undo.js';
 export { visible, withInvisibleShown } from './visible.js';
 export type { Finished, Verified } from './work.js';
 

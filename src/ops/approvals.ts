@@ -47,7 +47,7 @@ export interface AwaitingApproval {
 }
 
 /** An approved bulk plan, applied on its requester's behalf: how it ended. */
-export type BatchOutcome = Result<{ batchId: string }>;
+type BatchOutcome = Result<{ batchId: string }>;
 
 export type Decision =
   | { decision: 'approved'; request: ApprovalRequest; result: Result<Done> | BatchOutcome }

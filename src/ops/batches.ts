@@ -10,7 +10,7 @@ import type { AccountRead, Planned } from './bulk-items.js';
 import { batchAction, planItems, requestFor, samePlan } from './bulk-plans.js';
 import { busyWith } from './busy.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
-import { itemCorrelationId, type PendingChange } from './changes.js';
+import { itemCorrelationId } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import {
   bulkFormOf,
@@ -49,12 +49,7 @@ const actionOf = (batch: Batch): AuditAction => batchAction(batch.kind);
 const ENDED: readonly Batch['state'][] = ['finished', 'stopped', 'interrupted'];
 
 /** One item as shown: its change, and what became of it. */
-export interface BatchLine {
-  seq: number;
-  change: PendingChange;
-  state: BatchItem['state'];
-  error?: string;
-}
+export type BatchLine = Omit<BatchItem, 'batchId'>;
 
 /** A batch as the Slack layer shows it: its plan, its counts, and one page of its items. */
 export interface BatchView {
@@ -75,12 +70,7 @@ export interface BatchView {
 
 export type PlanResult = Result<{ view: BatchView }>;
 
-const lineOf = (item: BatchItem): BatchLine => ({
-  seq: item.seq,
-  change: item.change,
-  state: item.state,
-  error: item.error,
-});
+const lineOf = ({ batchId: _, ...line }: BatchItem): BatchLine => line;
 
 /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */
 export async function batchView(deps: OpsDeps, batchId: string, page = 1, size = 20): Promise<BatchView | undefined> {

@@ -72,7 +72,15 @@ export async function confirm(
         ? await deps.store.confirmations.get(confirmationId)
         : undefined;
     const overLimit =
-      current && claimable(deps, current, actor) ? await refuseAtClaim(deps, settings, actor, current) : undefined;
+      current && claimable(deps, current, actor)
+        ? await refuseOverBuyLimitAtClaim(
+            deps,
+            settings,
+            asConfirmer(actor, current),
+            current.change,
+            attemptOf(current),
+          )
+        : undefined;
     if (overLimit) return overLimit;
     const claimed = await deps.store.confirmations.claim(confirmationId, actor.userId);
     if (claimed.status === 'claimed') {
@@ -106,19 +114,12 @@ function claimable(deps: OpsDeps, confirmation: Confirmation, actor: Actor): boo
   );
 }
 
-function refuseAtClaim(
-  deps: OpsDeps,
-  settings: Settings,
-  actor: Actor,
-  confirmation: Confirmation,
-): Promise<Failure | undefined> {
-  const { change } = confirmation;
-  return refuseOverBuyLimitAtClaim(deps, settings, asConfirmer(actor, confirmation), change, {
-    action: change.kind,
-    target: targetOf(change),
-    correlationId: confirmation.correlationId,
-  });
-}
+/** A confirmation's change as its audit rows name an attempt at it. */
+const attemptOf = ({ change, correlationId }: Confirmation) => ({
+  action: change.kind,
+  target: targetOf(change),
+  correlationId,
+});
 
 /** A confirmation modal knows no channel; the request it confirms does, and the audit keeps them together. */
 function asConfirmer(actor: Actor, confirmation: Confirmation): Actor {
@@ -153,15 +154,14 @@ async function refuseBeforeClaim(
   confirmer: Actor,
   confirmation: Confirmation,
 ): Promise<Failure | undefined> {
-  const { change } = confirmation;
-  const attempt = { action: change.kind, target: targetOf(change), correlationId: confirmation.correlationId };
+  const attempt = attemptOf(confirmation);
   const askedFrom = askedWhere(confirmation);
   if (askedFrom && !samePlace(askedFrom, confirmer)) {
     const failure = fail('wrong_team', 'This change was asked for in another workspace: confirm it there.');
     return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }
   // The role is checked again (it may have been taken away since the request), and the channel of the click.
-  return mayConfirm(deps, settings, confirmer, change.kind, attempt);
+  return mayConfirm(deps, settings, confirmer, attempt.action, attempt);
 }
 
 export async function cancel(
@@ -223,8 +223,7 @@ async function settle(
     }
     case 'wrong_user': {
       const failure = fail('wrong_user', 'Only the person who asked for this change can confirm or cancel it.');
-      const attempt = { action: change.kind, target, correlationId: confirmation.correlationId };
-      return deny(deps, actor, attempt, failure, { reason: 'not the requester' });
+      return deny(deps, actor, attemptOf(confirmation), failure, { reason: 'not the requester' });
     }
   }
 }

@@ -282,14 +282,7 @@ export async function refuseBulkOverBuyLimit(
       whoChanges(deps, rule),
     { code: 'buy_limit' },
   );
-  await record(deps, actor, attempt.correlationId, {
-    action: attempt.action,
-    outcome: 'rejected',
-    target: counted(count, 'number'),
-    params: { rule, limit: buyLimitText(limit), used, fits, freesAt: window.until.toISOString() },
-    error: failure,
-  });
-  return failure;
+  return refuseAtLimit(deps, actor, { ...attempt, target: counted(count, 'number') }, over, failure, { fits });
 }
 
 async function refuseOverBuyLimit(
@@ -301,16 +294,23 @@ async function refuseOverBuyLimit(
   const reached = (await buyUsage(deps, settings, actor.userId)).find((usage) => usage.used >= usage.limit.count);
   if (!reached) return undefined;
   const failure = fail('limit', limitMessage(deps, reached), { code: 'buy_limit' });
+  return refuseAtLimit(deps, actor, attempt, reached, failure);
+}
+
+/** A buy refused at a limit, audited with the limit, its use and when it frees up. */
+async function refuseAtLimit(
+  deps: OpsDeps,
+  actor: Actor,
+  attempt: Attempt,
+  { rule, limit, used, window }: BuyUsage,
+  failure: Failure,
+  more: { fits?: number } = {},
+): Promise<Failure> {
   await record(deps, actor, attempt.correlationId, {
     action: attempt.action,
     outcome: 'rejected',
     target: attempt.target,
-    params: {
-      rule: reached.rule,
-      limit: buyLimitText(reached.limit),
-      used: reached.used,
-      freesAt: reached.window.until.toISOString(),
-    },
+    params: { rule, limit: buyLimitText(limit), used, ...more, freesAt: window.until.toISOString() },
     error: failure,
   });
   return failure;

@@ -49,7 +49,7 @@ export interface ProviderClientOptions {
 }
 
 /** One change, held under its locks (ops/locks.ts), as its provider requests see it. */
-export interface HeldChange {
+interface HeldChange {
   /** Whether the change may still act; when not, a request that would change something is withheld. */
   mayStillAct(): boolean;
   /**
@@ -73,7 +73,7 @@ export function agentsNamedSince(agents: readonly Agent[], name: string, before:
 export type BoughtNumber = PurchasedNumber & { reconciled: boolean };
 
 /** What a call of an endpoint sends: the ids its path takes, its body and its query, each when it has one. */
-export type CallInput<Path extends string, Body, Query> = (keyof PathIds<Path> extends never
+type CallInput<Path extends string, Body, Query> = (keyof PathIds<Path> extends never
   ? { ids?: undefined }
   : { ids: PathIds<Path> }) &
   ([Body] extends [undefined] ? { body?: undefined } : { body: Body }) &
@@ -110,10 +110,7 @@ export class ProviderClient {
   readonly timeoutMs: number;
   private readonly cursorParam: string;
   private readonly retryPolicy: RetryPolicy;
-  private readonly logger?: Logger;
-  private readonly onRequest?: ProviderClientOptions['onRequest'];
-  private readonly mayChange?: ProviderClientOptions['mayChange'];
-  private readonly onWithheld?: ProviderClientOptions['onWithheld'];
+  private readonly hooks: Pick<ProviderClientOptions, 'logger' | 'onRequest' | 'mayChange' | 'onWithheld'>;
   /** Set on a client for one change (see `forChange`). */
   private readonly held?: HeldChange;
 
@@ -126,17 +123,9 @@ export class ProviderClient {
     this.authorization = `Bearer ${options.apiKey}`;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.cursorParam = options.cursorParam ?? 'cursor';
-    const retry = options.retry ?? {};
-    this.retryPolicy = {
-      maxAttempts: retry.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
-      baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-      maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-      maxTotalMs: retry.maxTotalMs ?? DEFAULT_RETRY_POLICY.maxTotalMs,
-    };
-    this.logger = options.logger;
-    this.onRequest = options.onRequest;
-    this.mayChange = options.mayChange;
-    this.onWithheld = options.onWithheld;
+    this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const { logger, onRequest, mayChange, onWithheld } = options;
+    this.hooks = { logger, onRequest, mayChange, onWithheld };
   }
 
   /**
@@ -404,22 +393,22 @@ export class ProviderClient {
       throw failure;
     } finally {
       const elapsed = performance.now() - started;
-      this.logger?.debug(
+      this.hooks.logger?.debug(
         { method, path, status, ms: Math.round(elapsed), attempt, error: failure?.kind },
         'provider request',
       );
       // Ids and queries stay out of the label, so that it names one of the API's few routes.
       const label = `/${endpoint.path.split('/')[1] ?? ''}`;
-      this.onRequest?.({ method, endpoint: label, seconds: elapsed / 1000, error: failure?.kind });
+      this.hooks.onRequest?.({ method, endpoint: label, seconds: elapsed / 1000, error: failure?.kind });
       if (method !== 'GET') this.held?.sent?.();
     }
   }
 
   /** Throws when a change may not be sent now (see fence.ts). */
   private throwIfWithheld(): void {
-    if (this.held?.mayStillAct() !== false && this.mayChange?.() !== false) return;
+    if (this.held?.mayStillAct() !== false && this.hooks.mayChange?.() !== false) return;
     const lapsed = this.held?.lapsed() === true;
-    this.onWithheld?.(lapsed ? 'lease' : 'liveness');
+    this.hooks.onWithheld?.(lapsed ? 'lease' : 'liveness');
     if (!lapsed) throw new ProviderError('withheld', adviceFor('withheld'));
     // Another replica may be settling the change: its outcome is theirs to record.
     throw new ProviderError('withheld', LAPSED, { mayStillLand: true });

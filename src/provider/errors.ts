@@ -13,7 +13,7 @@ export type ProviderErrorKind =
   /** Not sent: this process may not change anything at the provider just now (see fence.ts). */
   | 'withheld';
 
-export interface ProviderErrorDetails {
+interface ProviderErrorDetails {
   /** HTTP status of the provider's answer; absent when no answer came (timeout, network) or nothing was sent. */
   status?: number;
   /** The provider's own error code, when its body carried one. */
@@ -50,7 +50,6 @@ const ADVICE: Record<ProviderErrorKind, string> = {
 
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
-  readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly code?: string;
   readonly providerMessage?: string;
@@ -58,19 +57,17 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number;
   readonly mayStillLand?: boolean;
 
-  constructor(kind: ProviderErrorKind, message: string, details: ProviderErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.kind = kind;
-    this.status = details.status;
-    this.code = details.code;
-    this.providerMessage = details.providerMessage;
-    this.field = details.field;
-    this.retryAfterMs = details.retryAfterMs;
-    this.mayStillLand = details.mayStillLand;
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    { cause, ...details }: ProviderErrorDetails = {},
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, details);
   }
 }
 
-export function kindForStatus(status: number): ProviderErrorKind {
+function kindForStatus(status: number): ProviderErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
@@ -84,7 +81,7 @@ export function kindForStatus(status: number): ProviderErrorKind {
 const EXCERPT_LENGTH = 200;
 
 /** Reads the provider's code and message from any of the four body shapes we know, else an excerpt. */
-export function parseErrorBody(text: string): { code?: string; message?: string } {
+function parseErrorBody(text: string): { code?: string; message?: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -40,7 +40,7 @@ export type TellRequester = (
 export type TellBatch = (actor: Actor, view: BatchView) => Promise<void>;
 
 /** How changes whose outcome is unknown are settled: tried again with back-off, and their batches told once. */
-export interface Unknowns {
+interface Unknowns {
   backOff: BackOff;
   tellBatch: TellBatch;
 }

@@ -22,7 +22,7 @@ import { resolveIntents, type TellBatch, type TellRequester, underWayNowhere } f
 /** The longest between two looks for changes left unsettled. */
 const LOOK_MS = 5_000;
 
-export interface ReconcilerOptions {
+interface ReconcilerOptions {
   /** Seconds between passes; 0 turns the periodic passes and the noticing of outside changes off. */
   intervalS: number;
   /**

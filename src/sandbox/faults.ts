@@ -13,7 +13,7 @@ export type ServedName = RouteName | (string & {});
 const MAX_WAIT_MS = 600_000;
 const waitMs = z.number().int().min(0).max(MAX_WAIT_MS);
 
-export const faultSchema = z.discriminatedUnion('type', [
+const faultSchema = z.discriminatedUnion('type', [
   // Answer with this status and JSON body (or raw text); nothing happens.
   z.object({
     type: z.literal('status'),
@@ -48,34 +48,13 @@ export const latencySetting = z.object({ ms: waitMs });
 export const releasedListing = z.object({ on: z.boolean() });
 export const soldElsewhere = z.object({ number: z.string() });
 
-export interface SandboxFaults {
-  setLatency(ms: number): void;
-  /** Next `times` (default: unlimited until cleared) requests to `route` get this fault, in order of injection. */
-  inject(route: ServedName, fault: Fault, options?: { times?: number }): void;
-  /**
-   * Lists released numbers in the purchased list, with status `released`, as a real provider may, until cleared (the
-   * spec does not say that a released number leaves the list).
-   */
-  listReleased(on: boolean): void;
-  /**
-   * Sells a number to another account, as the provider's other customers may at any moment, until cleared: search no
-   * longer offers it, and a buy of it is refused as unavailable.
-   */
-  sellElsewhere(number: string): void;
-  /**
-   * Removes all faults and latency, stops listing released numbers, offers again what was sold elsewhere, and lets
-   * every held request go on.
-   */
-  clear(): void;
-}
-
 interface Pending {
   fault: Fault;
   /** Requests left to fault; undefined means until cleared. */
   remaining?: number;
 }
 
-export class FaultSwitchboard implements SandboxFaults {
+export class FaultSwitchboard {
   latencyMs: number;
   releasedListed = false;
   readonly soldElsewhere = new Set<string>();
@@ -90,6 +69,7 @@ export class FaultSwitchboard implements SandboxFaults {
     this.latencyMs = waitMs.parse(ms);
   }
 
+  /** Next `times` (default: unlimited until cleared) requests to `route` get this fault, in order of injection. */
   inject(route: ServedName, fault: Fault, options: { times?: number } = {}): void {
     const { fault: checked, times } = faultInjection.parse({ route, fault, times: options.times });
     const queue = this.pending.get(route) ?? [];
@@ -97,14 +77,26 @@ export class FaultSwitchboard implements SandboxFaults {
     this.pending.set(route, queue);
   }
 
+  /**
+   * Lists released numbers in the purchased list, with status `released`, as a real provider may, until cleared (the
+   * spec does not say that a released number leaves the list).
+   */
   listReleased(on: boolean): void {
     this.releasedListed = on;
   }
 
+  /**
+   * Sells a number to another account, as the provider's other customers may at any moment, until cleared: search no
+   * longer offers it, and a buy of it is refused as unavailable.
+   */
   sellElsewhere(number: string): void {
     this.soldElsewhere.add(soldElsewhere.parse({ number }).number);
   }
 
+  /**
+   * Removes all faults and latency, stops listing released numbers, offers again what was sold elsewhere, and lets
+   * every held request go on.
+   */
   clear(): void {
     this.pending.clear();
     this.soldElsewhere.clear();
@@ -131,6 +123,12 @@ export class FaultSwitchboard implements SandboxFaults {
     return head.fault;
   }
 }
+
+/** The switches a test or the control routes throw. */
+export type SandboxFaults = Pick<
+  FaultSwitchboard,
+  'setLatency' | 'inject' | 'listReleased' | 'sellElsewhere' | 'clear'
+>;
 
 /** Not JSON, though labelled so: a truncated document, as a proxy cutting a response short would leave it. */
 export const MALFORMED_BODY = '{"data": [{"id": "trunc';

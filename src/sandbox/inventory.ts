@@ -106,7 +106,7 @@ export interface SearchRequest {
   limit: number;
 }
 
-export type SearchResult = { data: AvailableNumber[]; next_cursor: string | null } | 'bad_cursor';
+type SearchResult = { data: AvailableNumber[]; next_cursor: string | null } | 'bad_cursor';
 
 /** The numbers for sale, in a fixed order: region by region, as the plans list them. */
 export class Inventory {

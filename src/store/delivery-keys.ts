@@ -11,7 +11,7 @@ const recorded = z.object({
   settings_version: z.coerce.number(),
 });
 
-export const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
+const DEFAULT_DELIVERY_KEY_TTL_MS = 60 * 60 * 1000;
 
 /** Keys recorded by one statement at most; more waiting go in the next. */
 const MAX_BATCH = 100;
@@ -30,7 +30,7 @@ const record = (count: number): string => {
 const PRUNE = 'DELETE FROM delivery_keys WHERE seen_at <= ?';
 
 /** When keys were last pruned (ms since the epoch): one state shared by every binding of the store. */
-export interface Pruning {
+interface Pruning {
   lastAt: number;
 }
 

@@ -21,7 +21,7 @@ const change = z.object({
   /** The requester's workspace, where the user groups it names are read again at Confirm. */
   teamId: z.string().optional(),
 });
-export type SettingsChange = z.infer<typeof change>;
+type SettingsChange = z.infer<typeof change>;
 
 const changed = z.object({ action: z.literal(NAME), changes: z.array(settingChange).min(1) });
 type Changed = z.infer<typeof changed>;

@@ -87,20 +87,16 @@ async function answerCommand(invocation: Invocation, text: string, chosen: Chose
   }
   // A command that names no agent runs at once; one the person's role may not run goes to its operation, which
   // refuses it, before any agent is looked up.
-  if (!namesAgents(parsed.command) || (await lacksRole(deps, actor, parsed.about)))
+  if (!namesAgents(parsed.command) || (await roleNeeded(deps, actor, parsed.about)))
     return run(invocation, parsed.command);
   const found = await withAgentsFound(deps, actor, parsed.command, { text, chosen });
   if (!found.ok) return deliver(deps, messageSurface(respond, deps.now), actor, found.answer);
   await run(invocation, found.command);
 }
 
-async function lacksRole(deps: SlackDeps, actor: Actor, about: CommandSpec | undefined): Promise<boolean> {
-  return about !== undefined && about.role !== 'viewer' && !roleIncludes(await deps.ops.roleOf(actor), about.role);
-}
-
 /**
  * " It needs the admin role, and yours is operator.": said after an error about a command (a "did you mean" among
- * them) that the person's role may not run; nothing when it may.
+ * them) that the person's role may not run; nothing (empty) when it may.
  */
 async function roleNeeded(deps: SlackDeps, actor: Actor, about: CommandSpec | undefined): Promise<string> {
   if (!about || about.role === 'viewer') return '';

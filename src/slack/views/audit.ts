@@ -132,7 +132,7 @@ function filteredPerson(actorId: string, items: readonly AuditChange[]): string 
  * "by <@U1>, about `agt_1`, failed": what a filter keeps, in escaped mrkdwn. A user id only typed is echoed as code
  * rather than as a mention the app did not check; one the page's changes name as their actor, as a mention.
  */
-export function describeAuditFilter(filter: AuditFilter, items: readonly AuditChange[] = []): string {
+function describeAuditFilter(filter: AuditFilter, items: readonly AuditChange[]): string {
   return [
     ...(filter.actorId === undefined ? [] : [`by ${filteredPerson(filter.actorId, items)}`]),
     ...(filter.actorName === undefined ? [] : [`by @${escapeAndTruncate(filter.actorName, MAX.actor)}`]),
