@@ -95,10 +95,7 @@ const selectedOption = z.object({
 });
 type SelectedOption = z.infer<typeof selectedOption>;
 
-/**
- * An input's value as a submitted view's state holds it; an empty one is `null` or an empty list. The playground
- * page's requests carry these, within the limits written here.
- */
+/** As a submitted view's state holds it, empty as `null` or `[]`; the page's requests carry these, within limits. */
 export const inputValue = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
   z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
@@ -476,10 +473,7 @@ export function eventCallback(event: { type: string } & Record<string, unknown>,
 // ---------------------------------------------------------------------------------------------------------------
 // Workflow Builder steps
 
-/**
- * A step of a workflow runs: the function_executed event, shaped as in @slack/bolt's own test fixtures
- * (slackapi/bolt-js test/unit/helpers/events.ts, createDummyCustomFunctionMiddlewareArgs). A JSON body.
- */
+/** function_executed, shaped as in bolt-js's test/unit/helpers/events.ts. A JSON body. */
 export function functionExecuted(execution: StepExecution, teamId: string = TEAM_ID): string {
   const now = Math.floor(Date.now() / 1000);
   return eventCallback(
