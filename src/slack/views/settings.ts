@@ -265,10 +265,7 @@ function policyInputs(name: SettingName, label: string, settings: Settings): Kno
   }
 }
 
-/**
- * A group's form: an input for each setting admins may change, and for each locked one where it is given. `names`
- * are the user groups' names, for the pickers' chosen options.
- */
+/** `names`: the user groups' names, for the pickers' chosen options. */
 export function settingsModal(
   group: SettingsGroup,
   view: SettingsView,
