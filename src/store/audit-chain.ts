@@ -54,7 +54,7 @@ export function chainHash(previousHash: string, row: ChainedRow): string {
 /** Any UTF-16 surrogate, paired or not: paired ones (an emoji) take the long way, and are kept. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** Lone surrogates (no UTF-8 form) and U+0000 (refused by Postgres) become U+FFFD, so that what is stored was hashed. */
+/** Lone surrogates (no UTF-8 form) and U+0000 (Postgres refuses it) become U+FFFD, so that what is stored is hashed. */
 export function wellFormed(text: string): string {
   // Most text has neither: a look first spares it two replacements, every string of every audit row.
   if (!SURROGATE.test(text) && !text.includes('\u0000')) return text;

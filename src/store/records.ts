@@ -1,5 +1,5 @@
 // The records the store keeps as JSON. The store does not know the kinds of change: each registers its shapes here
-// (ops/kinds/), and a record is parsed with its kind's shape where it is read, so that everything above gets it checked.
+// (ops/kinds/), and a record is parsed with its kind's shape where it is read, so that all above gets it checked.
 import { z } from 'zod';
 import { AUDIT_SOURCES } from './audit.js';
 

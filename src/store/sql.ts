@@ -43,7 +43,7 @@ export interface Sql {
 }
 
 export interface TransactionOptions {
-  /** Changes nothing outside the database, so that Postgres may run it again after a deadlock or serialization failure. */
+  /** Changes nothing outside the database, so that Postgres may rerun it after a deadlock or serialization failure. */
   replayable?: boolean;
 }
 
