@@ -230,7 +230,6 @@ export interface BlockActionOptions {
   userId: string;
   userName?: string;
   actionId: string;
-  /** A button's value. */
   value?: string;
   /** Makes the action a select with this option chosen. */
   selectedOption?: string | { text: string; value: string };
@@ -240,7 +239,6 @@ export interface BlockActionOptions {
   state?: StateValues;
   /** Default `b_<actionId>`. */
   blockId?: string;
-  /** A button's label. */
   buttonText?: string;
   container: ActionContainer;
   /** Only message containers carry one (Slack sends none from modals or the Home tab). Default: an unused URL. */

@@ -52,7 +52,6 @@ export class DatabaseClock {
     return clock;
   }
 
-  /** The database's time now. */
   readonly now = (): Date => {
     const { databaseMs, monotonicMs } = this.#reading;
     return new Date(databaseMs + (performance.now() - monotonicMs));

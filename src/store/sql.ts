@@ -59,7 +59,6 @@ export function openedText(opened: OpenedDatabase): string {
     : `the Postgres database "${opened.database}" on ${opened.host}:${opened.port} as ${opened.user}`;
 }
 
-/** A database as a store opens it. */
 export interface SqlEngine extends Sql {
   /** The database as a person would name it: a file's path, or a server's host and database (never a password). */
   readonly label: string;

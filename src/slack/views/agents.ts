@@ -35,7 +35,6 @@ function agentRow(agent: AgentSummary, role: Role): SectionBlock {
   return section(text, can(role, 'admin') ? remove : undefined);
 }
 
-/** One row per agent of the page. */
 export function agentRows(agents: AgentSummary[], role: Role): KnownBlock[] {
   return agents.map((agent) => agentRow(agent, role));
 }

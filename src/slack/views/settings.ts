@@ -74,7 +74,6 @@ const limitText = (limit: BuyLimit | undefined): string =>
 const hoursText = (hours: number): string => (hours ? counted(hours, 'hour') : 'off');
 const gerund = (action: string): string => confirmWordsOf(action).gerund;
 
-/** A setting's value as mrkdwn. */
 function valueText(name: SettingName, settings: Settings): string {
   switch (name) {
     case 'admins':
