@@ -234,15 +234,9 @@ export interface Config {
     /** The HTTP receiver's listen address; default every interface. */
     host?: string;
   };
-  /**
-   * Set when no Slack credential is: the playground serves its page on `port`, and `slack` holds a bot token and
-   * signing secret made up at start, known only to this process, for the app behind it (loopback, any free port).
-   */
+  /** Set when no Slack credential is: `slack` then holds credentials made up at start, known only to this process. */
   playground?: { port: number };
-  /**
-   * Where /metrics and the probes are served: on a port of their own when `port` is set (and then no longer on the
-   * Slack port), and /metrics only to a bearer of `metricsToken` when that is set.
-   */
+  /** With `port`, on a port of their own instead of Slack's; with `metricsToken`, /metrics only to its bearer. */
   probes: { port?: number; host?: string; metricsToken?: string };
   /** The real provider; absent means the embedded sandbox. */
   provider?: { baseUrl: string; apiKey: string };
@@ -259,12 +253,9 @@ export interface Config {
   databasePath: string;
   /** Where the store lives: Postgres at DATABASE_URL, else the SQLite file at databasePath. */
   database: DatabaseTarget;
-  /**
-   * How long a replica's hold on the background work, and a change's on its number or agent, outlive a process that
-   * died: another replica takes over within this.
-   */
+  /** How long a dead process's holds (background work, a change's locks) outlive it. */
   leaseTtlMs: number;
-  /** How long a graceful stop may wait for the work under way before the process gives up on it. */
+  /** How long a graceful stop waits for the work under way. */
   shutdownTimeoutMs: number;
   /** Roles, guardrails and channels the environment gives: locked, in force whatever Slack says. */
   settings: GivenSettings;
@@ -362,10 +353,7 @@ export function parseConfig(env: Environment): Config {
   };
 }
 
-/**
- * The settings the environment and the policy file give, each locked with where it comes from: the variable, or the
- * setting's name in the file. A setting both give is the environment's.
- */
+/** Each locked with where it comes from; a setting both give is the environment's. */
 function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: PolicyFile): GivenSettings {
   const given = (name: keyof Settings) => e[SETTING_VARIABLES[name]];
   const names = SETTING_NAMES.filter((name) => given(name) !== undefined);
@@ -383,10 +371,7 @@ function givenSettings(e: z.infer<z.ZodObject<typeof settingFields>>, file: Poli
   };
 }
 
-/**
- * The settings the environment and the policy file give, alone, for tools such as `npm run settings`, which need no
- * Slack credentials.
- */
+/** For tools such as `npm run settings`, which need no Slack credentials. */
 export function parseGivenSettings(env: Environment): GivenSettings {
   const file = policyFileOf(env);
   return givenSettings(validate(z.object(settingFields), env, file.problems), file);

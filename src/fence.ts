@@ -1,15 +1,10 @@
-// Fencing: a replica that has lost its liveness (its database session was cut while it runs) may have had its
-// leases and changes taken over by the others, who think it dead. Until it holds its liveness again it sends the
-// provider no change, and renews no lease; and a change begun before the loss sends nothing even after, since
-// another replica may now be settling it. Reads go on: they change nothing.
+// Fencing: a replica that lost its liveness may have had its leases and changes taken over by others. Until it holds
+// it again it sends the provider no change and renews no lease; a change begun before the loss sends nothing even
+// after. Reads go on. A paused replica's change also sends nothing once its leases lapse by its own clocks
+// (ops/locks.ts, LeaseDeadline; reconcile/background-lease.ts for the reconciler's passes).
 //
-// A replica that keeps its liveness but is paused (a frozen VM, a stopped process) renews no lease meanwhile: a change
-// also sends nothing once its leases have lapsed by its own clocks (ops/locks.ts, LeaseDeadline), and the reconciler
-// waits until a lapsed lease can no longer be sending before it settles the change. The reconciler's own passes send
-// only while the background lease they began under holds, on the same deadline (reconcile/background-lease.ts).
-//
-// A change knows the epoch it began under because its locks hand it (ops/locks.ts), not from an ambient store: on
-// Node 20 an AsyncLocalStorage in use turns on async hooks for every promise of the process.
+// The epoch comes from the locks, not an ambient store: on Node 20 an AsyncLocalStorage in use turns on async hooks
+// for every promise of the process.
 import type { Liveness } from './store/liveness.js';
 
 export class Fence {

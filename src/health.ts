@@ -1,8 +1,6 @@
-// The probes: GET /healthz (the process answers) and GET /readyz (it can do its work: the database takes writes,
-// Slack knows the token, the provider answers), and GET /metrics beside them. /readyz answers from the last checks,
-// run again at most once per refresh period and one run at a time, so that however many probes arrive, each
-// dependency is asked at most once per period. Its body says which dependency is not ready in a few fixed words; the
-// details (a host, a provider's text) go to the log, never to whoever probes.
+// The probes: GET /healthz, GET /readyz (database, Slack, provider) and GET /metrics. /readyz answers from the last
+// checks, run at most once per period however many probes arrive. Its body names what is not ready in fixed words;
+// the details go to the log, never to whoever probes.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';

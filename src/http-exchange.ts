@@ -1,7 +1,5 @@
-// One HTTP request and its whole answer, through undici's dispatch: the answer's bytes are gathered as they come,
-// with none of the readable stream, abort signal and listeners that its `request` makes for every answer (about a
-// quarter of a request's CPU time, measured against a local server). One deadline covers connecting, the headers
-// and the whole body, and an answer larger than MAX_ANSWER_BYTES is cut off rather than gathered.
+// One HTTP request and its whole answer, through undici's dispatch, without the stream and listeners its `request`
+// makes (a quarter of a request's CPU time). One deadline covers it all; an answer past MAX_ANSWER_BYTES is cut off.
 import type { Dispatcher } from 'undici';
 
 export interface Exchange {
@@ -20,19 +18,13 @@ export interface Answer {
   text: string;
 }
 
-/**
- * The most of one answer the app holds in memory. The provider names no size bound; its largest answers, whole lists
- * of numbers, are about 100 bytes a number.
- */
+/** The provider names no size bound; its largest answers, whole lists of numbers, are about 100 bytes a number. */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** An answer's status and headers, without its body. */
 export type AnswerHead = Omit<Answer, 'text'>;
 
-/**
- * Why an exchange ended without a whole answer: its deadline passed, the transport failed (`cause`), or the answer
- * (whose `head` came) outgrew MAX_ANSWER_BYTES.
- */
+/** The deadline passed, the transport failed (`cause`), or the answer outgrew MAX_ANSWER_BYTES. */
 export class ExchangeFailed extends Error {
   readonly head: AnswerHead | undefined;
   constructor(

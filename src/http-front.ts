@@ -1,11 +1,7 @@
-// What listens on the app's ports, from the first instant to the last. The port is bound before anything else
-// starts, so that a request sent while the app starts (a script, a load balancer, a health checker) is answered at
-// once rather than left waiting on a port nobody serves yet; the same holds while it stops. Until `serve` and after
-// `closing`, /healthz answers 200 (the process is alive) and everything else 503 with Retry-After.
-// Every connection is bounded in time, and their number is capped: a request's headers get seconds, the whole
-// request a few more, an idle keep-alive connection seconds, a silent one half a minute (the playground's event
-// stream writes every 15 s); past the cap new connections are dropped, before the process runs out of file
-// descriptors (the bodies of /slack/events have bounds of their own, slack/unproven-bodies.ts).
+// What listens on the app's ports, bound before anything else starts so that a request during start or stop is
+// answered at once: until `serve` and after `closing`, /healthz 200 and everything else 503 with Retry-After.
+// Connections are bounded in time (a silent one half a minute: the playground's event stream writes every 15 s) and
+// capped in number, so that the process never runs out of file descriptors.
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { listen } from './listen.js';
 

@@ -1,7 +1,4 @@
-/**
- * Work under way, each piece with a label, so that a graceful stop can let it finish, and say what was still running
- * when it could not wait any longer.
- */
+/** Work under way, labelled, so that a graceful stop can let it finish, or say what still ran. */
 export class InFlight {
   readonly #running = new Map<Promise<unknown>, () => string>();
   readonly #ids = new Set<string>();
@@ -16,10 +13,7 @@ export class InFlight {
     return this.#closing;
   }
 
-  /**
-   * Runs `work`; `describe` is called only when someone asks what is still running. An `id` lets others ask
-   * whether that piece of work is running (a change's correlation id, say).
-   */
+  /** `describe` is called only when someone asks; an `id` (a correlation id, say) lets others ask about it. */
   run<T>(describe: () => string, work: () => Promise<T>, id?: string): Promise<T> {
     const promise = work();
     this.#running.set(promise, describe);

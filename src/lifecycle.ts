@@ -1,7 +1,5 @@
-// The one way out of the process, taken once whatever asks for it. A signal stops the app gracefully and exits 0.
-// Anything the app cannot go on after (an unhandled rejection, an uncaught exception, the app's own onFatal) is logged
-// as one fatal line, then stops the app gracefully and exits 1. A stop waits at most SHUTDOWN_TIMEOUT_MS: what is
-// still running then is logged, and the process exits 1 without it.
+// The one way out of the process, taken once. A signal stops the app gracefully and exits 0; anything fatal is logged
+// as one line, then stops it and exits 1. A stop waits at most SHUTDOWN_TIMEOUT_MS, then logs what still runs.
 import { errorField, type Logger } from './log.js';
 import type { RunningVoiceOps } from './server.js';
 

@@ -1,9 +1,6 @@
-// Where the app's JSON log lines go when stdout is a pipe or a socket (a container's log collector, a supervisor):
-// written without ever blocking the event loop, and dropped, counted, rather than waited for. A log shipper that
-// stalls, or restarts and leaves the pipe closed, is an everyday event: a synchronous write to a full pipe would stop
-// every request, and pino's own destination retries a closed pipe forever when the process exits. Here a stalled
-// reader costs at most MAX_BUFFERED bytes of memory and a closed one nothing; /metrics counts what was lost.
-// A file or a terminal takes writes at once, so they are written synchronously, in order, and never dropped.
+// Where JSON log lines go when stdout is a pipe or socket: never blocking the event loop, dropped and counted rather
+// than waited for, since a stalled log shipper is an everyday event (and pino's destination retries a closed pipe
+// forever at exit). A stalled reader costs at most MAX_BUFFERED bytes. A file or terminal is written synchronously.
 import { fstatSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';

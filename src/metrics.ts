@@ -1,12 +1,8 @@
-// The app's Prometheus metrics, served as text at GET /metrics: commands, audited steps by action and outcome,
-// provider and Slack calls (latency, failures), database transactions, and the reconciler's last pass. One registry
-// per running app (not prom-client's global one), so that several apps in one process count apart.
+// The app's Prometheus metrics at GET /metrics. One registry per running app (not prom-client's global one), so that
+// several apps in one process count apart.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-/**
- * How often the event-loop lag gauges look at the loop. prom-client's 10 ms wakes an idle app a hundred times a
- * second, about 1% of a core on a 2-core machine; every 20 ms halves that, and still sees any stall of 20 ms or more.
- */
+/** prom-client's 10 ms costs an idle app about 1% of a core; 20 ms halves that and still sees any stall of 20 ms. */
 const LOOP_LAG_SAMPLE_MS = 20;
 
 /** What a provider or Slack call reports once it has ended: how long it took, and its error if it failed. */

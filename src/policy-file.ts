@@ -1,7 +1,5 @@
-// The policy file: settings as code, in YAML with the settings' own names (`voice-ops.policy.yml` unless
-// VOICE_POLICY_FILE names another), read at start with the one schema every source of settings is read with. Each
-// setting it gives is locked; every problem in it is said at once, with the file's name and the setting's.
-// `npm run settings -- export` writes the settings in force as such a file (policyFileText), which reads back the same.
+// The policy file: settings as code, in YAML (`voice-ops.policy.yml` unless VOICE_POLICY_FILE names another), read
+// with the one settings schema. Each setting it gives is locked; every problem is said at once.
 import { readFileSync } from 'node:fs';
 import { isMap, parseDocument, stringify } from 'yaml';
 import {
@@ -17,10 +15,7 @@ import {
 /** Read from the working directory when present; a file VOICE_POLICY_FILE names must be there. */
 export const DEFAULT_POLICY_FILE = 'voice-ops.policy.yml';
 
-/**
- * What a policy file gives: each setting it names (one written `null` or left empty is given as none: no limit, no
- * channel, nobody), and every problem found in it, each a line naming the file and the setting.
- */
+/** A setting written `null` or left empty is given as none (no limit, no channel, nobody). */
 export interface PolicyFile {
   /** The file read; undefined when there is none (the default file absent). */
   path?: string;
@@ -63,10 +58,7 @@ const OPTIONAL = new Set<SettingName>(['buyLimit', 'buyLimitPerUser', 'announcem
 
 const isSettingName = (key: string): key is SettingName => (SETTING_NAMES as readonly string[]).includes(key);
 
-/**
- * Reads the policy file: `named` (VOICE_POLICY_FILE) must exist; without it, the default file is read when present.
- * Never throws for the file's sake: what is wrong with it is in `problems`.
- */
+/** `named` must exist, the default file need not. Never throws for the file's sake: see `problems`. */
 export function readPolicyFile(named: string | undefined): PolicyFile {
   const path = named ?? DEFAULT_POLICY_FILE;
   let text: string;
@@ -144,10 +136,7 @@ function readSetting(name: SettingName, written: unknown): { value: unknown } | 
   return { problem: `${name} ${MUST_BE[name]}` };
 }
 
-/**
- * The settings as a policy file, every one written (a setting that is none as `null`), under `comments` (each a line):
- * read back with parsePolicyFile, it gives these settings.
- */
+/** Every setting written (none as `null`), so that parsePolicyFile reads back these settings. */
 export function policyFileText(settings: Settings, comments: string[]): string {
   const written: Record<string, unknown> = {};
   for (const name of SETTING_NAMES) written[name] = settings[name] ?? null;

@@ -252,10 +252,7 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   peers.start();
 
   return {
-    /**
-     * Base URL of what listens on PORT: the HTTP receiver (`/slack/events`, and the probes and `/metrics` unless
-     * METRICS_PORT moves them), or in Socket Mode the probes alone; empty in Socket Mode with METRICS_PORT.
-     */
+    /** Base URL of what listens on PORT; empty in Socket Mode with METRICS_PORT. */
     url,
     /** Base URL of `/healthz`, `/readyz` and `/metrics`: METRICS_PORT's when it is set, else `url`. */
     probesUrl,
@@ -315,10 +312,7 @@ async function startEmbeddedSandbox(config: Config, logger: Logger): Promise<San
   return sandbox;
 }
 
-/**
- * PORT's front (the Slack URL and, unless METRICS_PORT is set, the probes; in Socket Mode the probes alone) and
- * METRICS_PORT's. If the second cannot be bound, the first is let go.
- */
+/** PORT's front and METRICS_PORT's. If the second cannot be bound, the first is let go. */
 async function openFronts(config: Config): Promise<Fronts> {
   const { slack, probes } = config;
   const socketMode = Boolean(slack.appToken);

@@ -98,11 +98,7 @@ export interface Lock {
   where: string;
 }
 
-/**
- * Settings given as code, in the environment or the policy file: `locked` are in force and cannot be changed in
- * Slack (`lockedBy` says where each comes from); `seed` fill what the store does not hold yet, and are changed in
- * Slack after.
- */
+/** `locked` cannot be changed in Slack; `seed` fill what the store does not hold yet, and may be changed after. */
 export interface GivenSettings {
   locked: Partial<Settings>;
   lockedBy: Partial<Record<SettingName, Lock>>;

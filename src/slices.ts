@@ -7,16 +7,10 @@ const SLICE = 2_000;
 /** Resolves after the event loop has run whatever became due (I/O included). */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * Wall-clock milliseconds a walk over a long table holds the event loop before letting it turn: what an ack due
- * meanwhile waits, however long each of the walk's steps turns out to be on a busy machine.
- */
+/** How long a walk over a long table holds the event loop before letting it turn: what an ack due meanwhile waits. */
 export const SLICE_MS = 4;
 
-/**
- * For work done in steps of any cost (a page of rows read and hashed): the returned function, awaited after each step,
- * lets the event loop turn once the steps since the last turn have run SLICE_MS, and is a no-op until then.
- */
+/** Awaited after each step, lets the event loop turn once the steps since the last turn have run SLICE_MS. */
 export function turnsOnTime(): () => Promise<void> {
   let began = performance.now();
   return async () => {

@@ -29,10 +29,7 @@ export interface RoleLists {
 export interface AccessOptions {
   /** Members of a Slack user group (`S…`) of a workspace; in the app, `usergroups.users.list`. */
   groupMembers: (groupId: string, teamId: string | undefined) => Promise<string[]>;
-  /**
-   * Whether a user is a guest (single- or multi-channel); in the app, `users.info`, kept as group memberships are.
-   * Someone whose profile cannot be read must count as one.
-   */
+  /** Single- or multi-channel; someone whose profile cannot be read must count as one. */
   isGuest: (userId: string) => Promise<boolean>;
   /** What Slack says of a person now (users.info, read afresh); in the app, against the app's own identity. */
   standing: (userId: string) => Promise<Standing>;
@@ -65,10 +62,7 @@ export interface Members {
   unreadable?: string;
 }
 
-/**
- * Roles from the settings' lists of admins and operators: user ids match directly, user groups through their members. Guests
- * get a role through a group never: an admin who lists a group rarely means its guests.
- */
+/** Guests never get a role through a group: an admin who lists a group rarely means its guests. */
 export class AccessControl {
   readonly #options: AccessOptions;
   readonly #groups: ReadCache<Members>;
@@ -121,10 +115,7 @@ export class AccessControl {
     return this.#options.standing(userId);
   }
 
-  /**
-   * A user group's members as last read (within the cache's time), or why Slack would not say; `fresh`, read now,
-   * for a check that must not trust a membership that may have ended minutes ago.
-   */
+  /** `fresh` for a check that must not trust a membership that may have ended minutes ago. */
   members(groupId: string, teamId: string | undefined, options: { fresh?: boolean } = {}): Promise<Members> {
     return this.#groups.get(JSON.stringify([teamId, groupId]), options);
   }

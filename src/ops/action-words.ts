@@ -1,6 +1,5 @@
-// Each audit action as people read it in the audit and on cards, never as the `noun.verb` the log keeps: what was
-// asked ("buy", "create an agent"), and what was done once it succeeded ("bought", "agent created"). An action added
-// without words here reads as its own words ("number note"), still no internal name.
+// Each audit action as people read it, never as the `noun.verb` the log keeps: asked ("buy") and done ("bought"). An
+// action without words here reads as its own words ("number note").
 import type { AuditAction } from '../store/audit.js';
 
 /** The audit action of the playground's Start over: its numbers, agents and messages cleared, its audit log kept. */

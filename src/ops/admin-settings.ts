@@ -83,9 +83,8 @@ export async function requestSettingsChange(
 export const CONFIGURATION: Actor = { userId: 'configuration', userName: 'the configuration', source: 'system' };
 
 /**
- * Writes what the configuration gives into the store at start: each locked setting the store holds otherwise, and
- * each seed the store does not hold yet. One audited change with before and after, or nothing, whichever replica
- * starts first: the store's lock on the settings makes replicas starting together take turns.
+ * Writes locked settings and missing seeds into the store at start: one audited change, or nothing. The store's
+ * lock on the settings makes replicas starting together take turns.
  */
 export async function seedSettings(deps: OpsDeps): Promise<void> {
   const { locked, seed } = deps.settings.given;

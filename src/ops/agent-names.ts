@@ -1,6 +1,5 @@
-// An agent as people name it: by its id, or by its name typed whole, in any case. Names are not unique, so a name may
-// stand for several agents, and then nothing goes on until one is chosen by its id. Every way in (commands, buttons,
-// routing texts, workflow steps) finds agents here, so that a name means the same everywhere.
+// An agent by its id, or its whole name in any case. A name may stand for several, and then nothing goes on until one
+// is chosen by its id. Every way in finds agents here, so that a name means the same everywhere.
 import { counted } from '../counts.js';
 import type { Agent } from '../provider/schemas.js';
 import type { OpsDeps } from './deps.js';
@@ -82,10 +81,7 @@ export type AgentFound = Result<
   { found: 'one'; agent: Agent } | { found: 'several'; reference: string; agents: AgentChoice[] }
 >;
 
-/**
- * The agent a person names, as the provider lists agents now: one, or the several of that name with the numbers routed
- * to each; else why none, with the names they may have meant.
- */
+/** One, or the several of that name with their numbers; else why none, with the names they may have meant. */
 export async function findAgent(deps: OpsDeps, reference: string): Promise<AgentFound> {
   let agents: Agent[];
   try {
@@ -111,10 +107,7 @@ export function noAgent(reference: string, closest: readonly string[]): Failure 
   );
 }
 
-/**
- * The one agent a reference names among those listed, or why not: none has that name or id, or several that name (a
- * caller that can offer them to choose from finds them with `findAgent` first).
- */
+/** Or why not: none, or several (a caller that can offer a choice uses `findAgent` first). */
 export function oneAgentIn<A extends Named>(agents: readonly A[], reference: string): Result<{ agent: A }> {
   const match = matchAgent(agents, reference);
   if (match.found === 'one') return { ok: true, agent: match.agent };

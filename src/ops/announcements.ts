@@ -34,7 +34,6 @@ export interface BatchAnnouncement {
    * an agent of its own.
    */
   numbers: { number: string; agent?: { id: string; name: string } }[];
-  /** Items by outcome. */
   counts: { succeeded: number; failed: number; cancelled: number; pending: number };
   /** Items the batch set out to change. */
   total: number;

@@ -96,10 +96,7 @@ export async function auditPage(deps: AuditDeps, request: AuditRequest): Promise
   };
 }
 
-/**
- * Agent names as the provider lists them now; the audit's own records name the agents it no longer lists. Names are a
- * help to the reader, so a provider that does not answer gives none.
- */
+/** Names are a help to the reader, so a provider that does not answer gives none. */
 export async function agentNames(deps: Pick<AuditDeps, 'lists'>): Promise<Map<string, string>> {
   try {
     return new Map((await deps.lists.agents.get()).map((agent) => [agent.id, agent.name]));

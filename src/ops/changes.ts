@@ -41,8 +41,5 @@ export function batchItemOf(correlationId: string): { batchId: string; seq: numb
   return match?.[1] && match[2] ? { batchId: match[1], seq: Number(match[2]) } : undefined;
 }
 
-/**
- * The request a change belongs to: its batch for an item of one, else the change itself. The change's audit rows carry
- * that request's correlation id, and the request's run and lease cover the change (a batch holds its items' locks).
- */
+/** Its batch for an item of one, whose run and lease cover it; else the change itself. */
 export const requestIdOf = (correlationId: string): string => batchItemOf(correlationId)?.batchId ?? correlationId;

@@ -28,19 +28,13 @@ export interface OpsDeps {
   /** Ends Workflow Builder steps in Slack once their changes have ended. */
   stepEnds: StepEnds;
   locks: ResourceLocks;
-  /**
-   * The changes on their way to the provider, named for a stop that cannot wait for them. Their intents are open
-   * because they are under way, not because a process died: the reconciler leaves them alone however long they take.
-   */
+  /** Their intents are open because they are under way, not because a process died: the reconciler leaves them. */
   changesUnderWay: InFlight;
   /** Roles, guardrails and channels in force, as stored and locked (src/ops/policies.ts applies them). */
   settings: SettingsInForce;
   /** The app's clock, for the windows of the buy limits. */
   now: () => Date;
   logger: Logger;
-  /**
-   * The Slack delivery these deps serve, when they serve one (see slack/database-faults.ts): what it set going, and the
-   * versions its key found, which its reads use.
-   */
+  /** The Slack delivery these deps serve, if any (see slack/database-faults.ts). */
   delivery?: DeliveryScope;
 }

@@ -1,6 +1,5 @@
-// A number's or an agent's history: every change that happened to it, newest first, each with who, when, how (a
-// command, a button, a form, a batch, a routing plan, an Undo, the reconciler, or outside Voice Ops) and its audit id,
-// told from the verified audit log (verified-log.ts); its kind says what each change did.
+// A number's or an agent's history, newest first, each change with who, when, how and its audit id, told from the
+// verified audit log (verified-log.ts).
 
 import { phoneNumber, resourceId } from '../provider/schemas.js';
 import type { AuditEvent } from '../store/audit.js';
@@ -79,10 +78,7 @@ export async function history(deps: OpsDeps, subject: string, before?: number): 
   };
 }
 
-/**
- * Why a history is empty, true for what was typed: nothing happened to the number or to the agent it names, or no
- * agent has that name or id (a deleted agent's history is found by its id, since the audit log keeps it).
- */
+/** Why a history is empty: nothing happened, or no agent has that name or id (a deleted one's is found by its id). */
 async function nothingHappened(deps: OpsDeps, of: 'number' | 'agent', subject: string): Promise<Failure> {
   // Digits alone are read as an agent's id: a number is typed with + and its country code.
   const number = /^\d{6,}$/.test(subject) ? ` If it is a number, type it as +${subject}.` : '';

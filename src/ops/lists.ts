@@ -1,6 +1,5 @@
-// The provider's two account lists, read whole (its API has no paging for them) and kept for a short while, so that
-// paging through 10,000 numbers, type-ahead pickers and Home tabs do not each read them again. A change the app makes
-// drops them at once; what a user asks for by command, and every check before a change, reads them afresh.
+// The provider's two account lists, read whole (its API has no paging) and kept briefly for paging and pickers. A
+// change drops them; commands and every check before a change read them afresh.
 import type { ProviderClient } from '../provider/index.js';
 import type { Agent, PurchasedNumber } from '../provider/schemas.js';
 import { eachInSlices } from '../slices.js';
@@ -92,8 +91,7 @@ export function accountLists(
 }
 
 /**
- * A routing record whose number the provider no longer lists is stale: the number was released, e.g. by a release
- * the provider finished after the app stopped waiting for its answer. Only records read before the list was asked
+ * A routing record whose number the provider no longer lists is stale. Only records read before the list was asked
  * for are dropped, so that a map made meanwhile is kept.
  */
 async function forgetUnlisted(

@@ -16,10 +16,7 @@ export function intlRegionName(code: string): string | undefined {
   return nameOf(REGIONS, code);
 }
 
-/**
- * A locale tag of the right shape (`sv-SE`) whose language or region is unknown, refused with the part at fault; a
- * known one passes (undefined).
- */
+/** A well-shaped tag whose language or region is unknown, refused with the part at fault. */
 export function unknownLocale(tag: string): Failure | undefined {
   const [language = '', region = ''] = tag.split('-');
   const unknown = [
@@ -164,10 +161,7 @@ export function localesFor(typed: string): LocaleSuggestion[] {
   return suggestions.slice(0, common.length >= 2 ? SUGGESTED_MAX : 3);
 }
 
-/**
- * "Did you mean de-DE (German, Germany), de-AT (German, Austria) or de-CH (German, Switzerland)?", each tag marked
- * as the caller's surface shows code (backticks in mrkdwn, nothing in a form's plain text); undefined for no match.
- */
+/** "Did you mean de-DE (German, Germany) or de-AT (German, Austria)?", each tag marked as the surface shows code. */
 export function didYouMean(typed: string, mark: (tag: string) => string = (tag) => tag): string | undefined {
   const found = localesFor(typed).map((locale) => `${mark(locale.tag)} (${locale.name})`);
   if (!found.length) return undefined;

@@ -1,6 +1,5 @@
-// The team must never lock itself out of its settings, whoever asks: a change that would leave no admin Slack vouches
-// for is refused, and so is a rule of approval that no one could ever satisfy. Slack is asked afresh each time; when it
-// cannot be asked, the change is refused rather than guessed at.
+// The team must never lock itself out of its settings: no admin Slack vouches for, or an approval no one could give,
+// is refused. Slack is asked afresh; when it cannot be, the change is refused rather than guessed at.
 import type { Settings } from '../settings-schema.js';
 import type { OpsDeps } from './deps.js';
 import { roleOfKind } from './kinds/roles.js';
@@ -36,10 +35,7 @@ export async function lockoutOf(
   );
 }
 
-/**
- * Why a rule of approval could never be satisfied: a change that waits for a second person needs two people who may
- * approve it (its requester never may), each holding the role the change needs and, where approvers are named, named.
- */
+/** A second person's approval needs two people who may approve (the requester never may), each with the role. */
 export async function unapprovableOf(
   deps: OpsDeps,
   settings: Settings,

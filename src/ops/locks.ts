@@ -12,15 +12,9 @@ const changeOf = (holder: string) => holder.slice(0, holder.lastIndexOf(' '));
 
 /** A change holding its locks, as its work sees it. */
 export interface Held {
-  /**
-   * Whether the change may still act: this replica has kept its liveness since the change began, and its leases
-   * still hold by this process's own clocks (fence.ts).
-   */
+  /** This replica kept its liveness since the change began, and its leases still hold by its own clocks (fence.ts). */
   mayStillAct(): boolean;
-  /**
-   * Whether its leases lapsed by this process's clocks while it kept its liveness (it was paused past them): another
-   * replica may be settling the change.
-   */
+  /** Its leases lapsed while it kept its liveness (it was paused past them): another replica may be settling it. */
   lapsed(): boolean;
 }
 
@@ -37,11 +31,9 @@ const REAL_CLOCKS: DeadlineClocks = { monotonic: () => performance.now(), wall: 
 type Asked = { monotonic: number; wall: number };
 
 /**
- * Until when a change's leases hold, as this process alone can tell: from the moment it asked for their last take
- * that succeeded, plus their time to live, less a margin. It is read on the monotonic clock, which no step of the
- * wall clock moves, and on the wall clock too, which a host's suspend (that stops the monotonic clock) moves on: the
- * longer of the two times elapsed counts. A renewal answered after the deadline does not revive the leases: the
- * others may have seen them lapse meanwhile.
+ * Until when a change's leases hold: from the ask of their last successful take, plus their time to live, less a
+ * margin. The longer of the monotonic and the wall clock's elapsed times counts (a host's suspend stops the
+ * monotonic one). A renewal answered after the deadline does not revive the leases: others may have seen them lapse.
  */
 export class LeaseDeadline {
   #asked: Asked = { monotonic: Number.NEGATIVE_INFINITY, wall: Number.NEGATIVE_INFINITY };
@@ -57,7 +49,6 @@ export class LeaseDeadline {
     return { monotonic: this.clocks.monotonic(), wall: this.clocks.wall() };
   }
 
-  /** The first take succeeded. */
   taken(asked: Asked): void {
     this.#asked = asked;
   }
@@ -83,24 +74,21 @@ export interface LockTiming {
 const RENEWALS_PER_TTL = 6;
 
 /**
- * What a change's leases are held short of their time to live, so that the others never see them lapse while it may
- * still send: the replicas' reads of the database's clock may differ by a little (database-clock.ts), and a request
- * leaves a moment after the check that lets it go.
+ * Held short of the time to live, so that others never see leases lapse while their holder may still send: replicas'
+ * database clocks differ a little (database-clock.ts), and a request leaves a moment after its check.
  */
 const leaseMarginMs = (ttlMs: number): number => ttlMs / 4;
 
-/** The deadline of a lease that lasts `ttlMs`: it holds its time to live less the margin after each take asked for. */
+/** The deadline of a lease that lasts `ttlMs`. */
 export const leaseDeadline = (ttlMs: number, clocks?: DeadlineClocks): LeaseDeadline =>
   new LeaseDeadline(ttlMs - leaseMarginMs(ttlMs), clocks);
 
 const LAPSED = "a change's leases lapsed while it was under way (was this process paused?): it sends nothing more";
 
 /**
- * Locks on resources (a number, an agent), so that two concurrent changes to the same one cannot both reach the
- * provider, whichever replicas they run on: the second is told to wait instead of queueing behind the first. Each
- * lock is a lease in the store, renewed while its change runs; a change also holds a lease of its own, which tells
- * every replica's reconciler that it is under way. The leases of a process that died expire within `ttlMs`, and
- * the reconciler then resolves its change.
+ * Locks on numbers and agents across replicas, as leases in the store renewed while a change runs: a second change
+ * is told to wait instead of queueing. A change's own lease tells every reconciler it is under way; a dead process's
+ * leases expire within `ttlMs`, and the reconciler then resolves its change.
  */
 export class ResourceLocks {
   constructor(
@@ -111,9 +99,8 @@ export class ResourceLocks {
   ) {}
 
   /**
-   * Runs `work` holding every key for change `correlationId`, or returns undefined at once when one is held, even by
-   * another attempt at the same change (a second click): each attempt holds its leases under a name of its own, so
-   * that the one refused cannot give back those of the one that runs.
+   * Undefined at once when a key is held, even by another attempt at the same change (a second click): each attempt
+   * holds its leases under a name of its own, so that the one refused cannot give back those of the one that runs.
    */
   async tryWith<T>(
     keys: string[],
@@ -165,8 +152,7 @@ export class ResourceLocks {
       clearInterval(renewal);
       // A renewal still on its way would otherwise take the leases again after they were given back.
       await renewing;
-      // Also after a refusal: two takes racing on Postgres may each have taken part. One that cannot be given back
-      // (the database is gone) expires by itself.
+      // Also after a refusal: two takes racing on Postgres may each have taken part. One not given back expires.
       await this.leases.release(names, holder).catch(() => {});
     }
   }
@@ -181,10 +167,8 @@ export class ResourceLocks {
   }
 
   /**
-   * Whether the change's lease is held, or lapsed less than `settleMs` ago: it runs now, in this process or another
-   * replica, or its holder may still be at the provider. A holder sends nothing once its lease is within a margin of
-   * lapsing (see tryWith), and a request it sent before then ends within its timeout; `settleMs`, twice that timeout,
-   * also covers a provider that finishes a request after its client gave up on it.
+   * Held, or lapsed less than `settleMs` ago, while its holder may still be at the provider. `settleMs`, twice the
+   * request timeout, also covers a provider that finishes a request after its client gave up on it.
    */
   async isUnderWay(correlationId: string): Promise<boolean> {
     return (await this.leases.holder(changeName(correlationId), this.timing.settleMs)) !== undefined;

@@ -11,10 +11,7 @@ export function announcementsChannel(deps: Pick<OpsDeps, 'settings'>): ChannelNo
   return async () => (await deps.settings.current()).announcementsChannel;
 }
 
-/**
- * Announces a change once its requester has the answer. A lost announcement never undoes or hides the change:
- * it is audited under the change's correlation id, and the failure is returned so the requester can be told.
- */
+/** A lost announcement never undoes or hides the change: it is audited, and returned for the requester. */
 export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
     const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };

@@ -83,10 +83,8 @@ function notForSale(number: string, entries: AvailableNumber[]): Failure {
 }
 
 /**
- * Whether the provider sells a number now, with its capabilities: a search showed it a moment ago (a Buy pressed on
- * its result), or a search of its region finds it. Refused only when that search read the whole region without it;
- * when the region is too large to read, or cannot be read, the buy goes ahead to its confirmation (the provider
- * refuses a buy of what it does not sell).
+ * Refused only when a search read the whole region without it; when the region cannot be read whole, the buy goes
+ * ahead to its confirmation (the provider refuses a buy of what it does not sell).
  */
 async function offered(deps: OpsDeps, number: string): Promise<{ capabilities?: string[] } | Failure> {
   const known = deps.seen.offeredSince(number, deps.now().getTime() - OFFERED_FOR_MS);

@@ -17,10 +17,7 @@ export interface ReadCacheOptions<T> {
 // users are answered at once instead of each waiting out the read's timeout.
 const UNREADABLE_TTL_MS = 30_000;
 
-/**
- * Readings from Slack kept for a while (group members, people's profiles). A failed read stands for an answer that
- * grants nothing, is logged once per outage rather than once per request, and is tried again after 30 seconds.
- */
+/** Readings from Slack kept for a while. A failed read grants nothing, is logged once per outage, retried in 30 s. */
 export class ReadCache<T> {
   readonly #options: ReadCacheOptions<T>;
   readonly #entries = new Map<string, { value: T; readAt: number; failed: boolean }>();

@@ -1,10 +1,6 @@
-// The routing rebuilt from the audit log, a pure function of its rows: each successful row that moves a number's
-// route, replayed in the log's id order, as the row's kind says it moved it (its `routeEffect`: a map routes its number
-// to its agent; a buy and a release leave it routing nowhere), and the reconciler's `routing.drop` of a route whose
-// number or agent is gone. A batch's items are audited with their own action under the batch's correlation id, so they
-// replay as single changes do; its `batch.*` rows are its request and summary, and move nothing. An Undo's own rows
-// (`change.undo`) share its correlation id with the changes it made, which tells those changes apart as an Undo's. The
-// playground's Start over (`playground.reset`) leaves no number at all: every route it finds goes, as a release.
+// The routing rebuilt from the audit log, a pure function of its rows replayed in id order, each as its kind's
+// `routeEffect` says, plus the reconciler's `routing.drop`. A batch's items replay as single changes; its `batch.*`
+// rows move nothing. An Undo's changes share its correlation id. `playground.reset` releases every route.
 import type { AuditEvent } from '../store/audit.js';
 import { PLAYGROUND_RESET } from './action-words.js';
 import { changeKind, isKind, type RouteEffect } from './kinds/index.js';
@@ -71,10 +67,7 @@ function note(trails: Map<string, Trail>, step: RouteEffect, row: AuditEvent): v
   trails.set(step.number, trail);
 }
 
-/**
- * Replays `rows` (the whole log, in id order) once: the routing as it was at `at` (the rows stamped at or before it),
- * and, for each number a later row changed, its agent then and now with who changed it.
- */
+/** The routing at `at`, and for each number a later row changed, its agent then and now with who changed it. */
 export async function replayRoutes(rows: AsyncIterable<AuditEvent>, at: Date): Promise<Replayed> {
   const asOf = new Map<string, string>();
   const now = new Map<string, string>();

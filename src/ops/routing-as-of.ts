@@ -1,6 +1,5 @@
-// The routing as it was at a moment a person names, and what changed since: rebuilt from the verified audit log
-// (verified-log.ts) by route-replay.ts, so that a log edited after it was written cannot pass for what happened. A
-// broken chain is named, and nothing is rebuilt from it.
+// The routing at a moment, and what changed since, rebuilt from the verified audit log, so that an edited log cannot
+// pass for what happened. A broken chain is named, and nothing is rebuilt from it.
 import { agentNames } from './audit.js';
 import type { OpsDeps } from './deps.js';
 import type { AgentRef } from './phrase.js';
@@ -23,10 +22,7 @@ export interface RoutingChanges {
   changes: NamedRouteChange[];
 }
 
-/**
- * The routing at the moment `time` names (read in the person's `zone`, else UTC), in the format a plan reads: pasted
- * into a plan, it routes back.
- */
+/** In the format a plan reads: pasted into a plan, it routes back. */
 export async function exportRoutingAsOf(deps: OpsDeps, time: string, zone?: TimeZone): Promise<Result<RoutingExport>> {
   const moment = await parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;

@@ -1,6 +1,5 @@
-// Routing as text: today's routing exported (to edit, paste back or keep in a repository), and a desired routing read
-// back as a plan. A line the plan cannot take (a number the account does not have, an unknown agent, a number listed
-// twice, a line it cannot read) is an error, and a plan with errors cannot be applied.
+// Routing as text: today's routing exported, and a desired routing read back as a plan. A plan with errors (a line
+// it cannot take) cannot be applied.
 import { counted } from '../counts.js';
 import type { Agent } from '../provider/schemas.js';
 import { matchAgent, noAgentNamed, severalNamed } from './agent-names.js';
@@ -60,10 +59,7 @@ export interface CheckedText {
   read: AccountRead;
 }
 
-/**
- * Every line of a routing text checked in one pass, the lines it cannot read and the account's errors (a number not
- * owned, an unknown agent, a number listed twice) together, so that a person fixes them all in one round.
- */
+/** In one pass, unreadable lines and the account's errors together, so that a person fixes all in one round. */
 export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Result<CheckedText>> {
   const lines = await parseRoutingText(text);
   if (lines.length === 0) return fail('invalid', 'The text has no NUMBER AGENT_ID line: nothing to plan.');

@@ -1,6 +1,5 @@
-// Desired routing as text, one `NUMBER AGENT_ID` per line: what a team pastes into a plan, and what an export prints so
-// that it can be edited and pasted back. Only the shape of each line is checked here; whether a number belongs to the
-// account, or comes twice, is for the caller, which knows the account.
+// Desired routing as text, one `NUMBER AGENT_ID` per line, pasted into a plan or printed by an export. Only each
+// line's shape is checked here; whether a number is the account's, or comes twice, is for the caller.
 import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
 import { type Failure, fail } from './types.js';
 import { visible } from './visible.js';
@@ -19,20 +18,14 @@ const phoneNumbersLibrary = () => {
 /** Entries one text may hold. Parsing returns them all, so that the caller can say by how many a text is over. */
 export const ROUTING_TEXT_MAX_LINES = 1000;
 
-/**
- * Characters of an entry (a line without its comment). A number and an id fit well within it, and a longer line is
- * something else pasted by mistake, which is not worth echoing.
- */
+/** Characters of an entry without its comment: a longer line is something pasted by mistake, not worth echoing. */
 const ENTRY_MAX = 200;
 
 /** How people write numbers. Anything else (letters, `ext`, `tel:`) is refused, not skipped as the library would. */
 const WRITTEN_NUMBER = /^(?=.*\d)[+\d\s()./\p{Pd}]+$/u;
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
 
-/**
- * One entry read from a text: its 1-based line, the line as written (trimmed), and what it routes or why it cannot.
- * The agent is as written, an id or a name, for the caller to find among the account's agents.
- */
+/** An entry: its 1-based line, its trimmed text, and what it routes (the agent as written) or why it cannot. */
 export type RoutingLine = { line: number; text: string } & (
   | { ok: true; number: string; agent: string }
   | { ok: false; error: string }
@@ -45,9 +38,8 @@ function refused(error: string): Refusal {
 }
 
 /**
- * Every entry of a text, in order: `NUMBER AGENT` a line, the agent its last word (an id or a one-word name) or a name
- * in quotes (`+49 30 1234567 "Berlin Support"`), `#` starting a comment. Blank
- * and comment-only lines yield nothing; a line at fault yields its error, and the others are read all the same.
+ * `NUMBER AGENT` a line, the agent its last word or a name in quotes (`+49 30 1234567 "Berlin Support"`), `#` starting
+ * a comment. A line at fault yields its error, and the others are read all the same.
  */
 export async function parseRoutingText(text: string): Promise<RoutingLine[]> {
   const library = await phoneNumbersLibrary();
@@ -91,10 +83,7 @@ function parseEntry(library: PhoneNumbers, entry: string): { ok: true; number: s
   return { ok: true, number: number.value, agent: agent.data };
 }
 
-/**
- * A number as people write it, in E.164 when it could exist (the length its country's numbers have), else why not: the
- * same check for a number typed into a command as for a line of a routing text.
- */
+/** In E.164 when it could exist, else why not: the same check as for a number typed into a command. */
 async function possibleNumber(written: string): Promise<{ ok: true; value: string } | Refusal> {
   return parseNumber(await phoneNumbersLibrary(), written);
 }
@@ -135,9 +124,8 @@ function parseNumber(
 }
 
 /**
- * Routes in the format `parseRoutingText` reads, sorted by number, each agent's name as a trailing comment, after an
- * optional header of comment lines. Names are made one line, so that the routing reads back as it was; a `#` in a name
- * stays, since the comment ignores it anyway.
+ * Routes as `parseRoutingText` reads them, sorted by number, each agent's name as a trailing comment, made one line
+ * so that the routing reads back as it was.
  */
 export function routingText(
   routes: { phoneNumber: string; agentId: string; agentName?: string }[],

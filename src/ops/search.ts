@@ -1,6 +1,5 @@
-// Searching the provider's inventory for numbers to buy: a page at a time, by region and, when digits are given, by
-// the digits a number contains, which the provider cannot filter by: the app reads its pages and keeps the numbers
-// that match, within a bound, and says when it stopped looking.
+// Searching for numbers to buy, a page at a time. The provider cannot filter by digits, so the app reads its pages and
+// keeps the matches, within a bound, saying when it stopped looking.
 import { z } from 'zod';
 import type { ProviderClient } from '../provider/client.js';
 import { type AvailableNumber, MAX_PAGE_SIZE, region } from '../provider/schemas.js';
@@ -15,10 +14,7 @@ export const SEARCH_PAGE_SIZE = 20;
 /** Provider pages (of 100) read for one page of results when searching by digits: at most 1,000 numbers. */
 export const SEARCH_SCAN_PAGES = 10;
 
-/**
- * Where a page of results starts: at a provider cursor (none: the first page), past the first `skip` matches of that
- * provider page (a search by digits may show a provider page over two of its own). It travels in buttons.
- */
+/** A provider cursor, past its first `skip` matches (a digits search may split a provider page). Travels in buttons. */
 export const searchStart = z.object({ cursor: z.string().optional(), skip: z.number().int().min(1).optional() });
 export type SearchStart = z.infer<typeof searchStart>;
 
@@ -114,10 +110,7 @@ export async function forSaleIn(provider: ProviderClient, region: string, wanted
 /** Numbers offered in place of one that is not for sale. */
 const NEAREST_SHOWN = 3;
 
-/**
- * The voice numbers for sale nearest `number`: those sharing the longest prefix with it first, then the closest in
- * value, so that a person who wanted a number in an area or a range is offered what is left of it.
- */
+/** Longest shared prefix first, then closest in value: what is left of the area or range a person wanted. */
 export function nearestForSale(number: string, entries: AvailableNumber[], shown = NEAREST_SHOWN): string[] {
   const shared = (other: string) => {
     let length = 0;

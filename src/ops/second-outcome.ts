@@ -1,8 +1,6 @@
-// One outcome per change. Whoever closes a change's intent records its outcome (carry-out.ts, the reconciler), so an
-// outcome that arrives once the intent is closed is never recorded as the change's. When it says the other thing (a
-// paused sender that still heard "done" from the provider after the reconciler had settled the change as not done,
-// or the reverse), that is refused in the open: an audit row says which outcome stands and which was refused, a
-// metric counts it, and an error line is logged, so that someone checks the provider.
+// One outcome per change: whoever closes its intent records it. A later outcome that says the other thing (a paused
+// sender that heard "done" after the reconciler settled it as not done) is refused in the open: audited, counted and
+// logged, so that someone checks the provider.
 import type { IntentOutcome } from '../store/intents.js';
 import { record } from './audit-rows.js';
 import { requestIdOf } from './changes.js';
@@ -20,10 +18,7 @@ export interface SecondOutcome {
   refused: IntentOutcome;
 }
 
-/**
- * In the transaction whose close of the intent found it closed already: when it was closed with the other outcome,
- * audits the refusal of `refused` and returns it, for `reportSecondOutcome` once the transaction has ended.
- */
+/** When the intent was closed with the other outcome, audits the refusal, for `reportSecondOutcome` after. */
 export async function refuseSecondOutcome(
   deps: OpsDeps,
   actor: Actor,

@@ -1,6 +1,5 @@
-// The numbers recent searches showed, with their capabilities and when they were shown, so that a Buy pressed on a
-// result just shown knows the number is for sale, and its capabilities, without asking the provider again; the
-// purchase then keeps the capabilities for good (LearnedFacts).
+// The numbers recent searches showed, so that a Buy pressed on one knows it is for sale, and its capabilities,
+// without asking the provider again.
 import type { AvailableNumber } from '../provider/schemas.js';
 
 /** Enough for every result a team pages through in a while; the oldest are let go first. */

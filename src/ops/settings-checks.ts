@@ -1,7 +1,5 @@
-// What a change of the settings must not do, checked when it is asked for and again when it is made (an approval may
-// come days later, after a restart that locked a setting, or after another admin's change): touch a setting the
-// configuration locks, leave no admin, ask for an approval no one could give, or ask for approvals with no channel to
-// ask in.
+// What a change of the settings must not do, checked when asked and again when made (an approval may come days
+// later): touch a locked setting, leave no admin, or ask for approvals no one could give or with nowhere to ask.
 import { approvalsChannelOf, type SettingName, type Settings, settingsSchema } from '../settings-schema.js';
 import type { OpsDeps } from './deps.js';
 import { lockoutOf, unapprovableOf } from './lockout.js';

@@ -1,8 +1,5 @@
-// The settings in force: what admins stored, under what the environment or the policy file locks, over the defaults.
-// Each read knows the settings' version: a Slack delivery found it in the statement that recorded its key, before any
-// listener had it; anything else (the reconciler, a sweep) reads it, one small statement. A change made on another
-// replica is therefore in force here from the next request after its answer, with no restart, no message between
-// replicas to lose, and no round trip added to a request.
+// The settings in force: locked ones, over what admins stored, over the defaults. A delivery finds their version with
+// its key, so that another replica's change is in force from the next request, with no round trip added.
 
 import type { DeliveryScope } from '../delivery-scope.js';
 import type { Logger } from '../log.js';
@@ -28,10 +25,7 @@ export class SettingsInForce {
     return new SettingsInForce(this.stored, this.given, this.logger, this.known, delivery);
   }
 
-  /**
-   * The settings in force now: as new as the delivery these serve found them, or, `fresh`, as the store holds them at
-   * this moment (what a change of them checks itself against).
-   */
+  /** As the delivery these serve found them, or, `fresh`, as the store holds them now (for a change to check). */
   async current(options: { fresh?: boolean } = {}): Promise<Settings> {
     const seen = options.fresh ? undefined : this.delivery?.settingsVersion;
     const version = seen ?? (await this.stored.version());

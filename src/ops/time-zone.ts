@@ -1,6 +1,5 @@
-// A person's time zone, as Slack's users.info gives it, and the clock times of a moment in it. The offset of a named
-// zone is read for the moment concerned (summer time included) from the runtime's time zone data; a name the runtime
-// does not know falls back to the offset Slack gave for now.
+// A person's time zone from users.info, and clock times in it. A named zone's offset is read for the moment concerned;
+// a name the runtime does not know falls back to the offset Slack gave for now.
 import { z } from 'zod';
 
 export const timeZone = z.object({
@@ -50,10 +49,7 @@ function offsetAt(zone: TimeZone, at: number): number {
 /** The zone's offset from UTC at the moment `at`, in minutes east of UTC. */
 export const offsetMinutesAt = (zone: TimeZone, at: Date): number => offsetAt(zone, at.getTime()) / 60_000;
 
-/**
- * The moment a clock time names in the zone: its offset is the zone's at about that moment, so that a clock time in
- * summer reads with summer's offset (one that a change of clocks skips or repeats reads with one of the two).
- */
+/** With the zone's offset at about that moment, so that a clock time in summer reads with summer's offset. */
 export function momentOf(clock: ClockTime, zone: TimeZone): number {
   const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
   const guess = asUtc - offsetAt(zone, asUtc);

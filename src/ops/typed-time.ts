@@ -1,8 +1,5 @@
-// A moment as a person types it after `as of` or `since`: an ISO time or date, read here as written, or words people
-// use (`10 min ago`, `yesterday`, `this morning`, `last tuesday 9:00`), read by chrono. Read in the person's Slack time
-// zone when Slack gives it, else in UTC, unless the text names its offset; the audit log keeps UTC, and a team may
-// span time zones, so every answer says in which zone it read the time. A moment still to come is refused: nothing
-// has happened then yet.
+// A moment typed after `as of` or `since`: an ISO time or date, or words (`10 min ago`, `last tuesday 9:00`) read by
+// chrono, in the person's Slack time zone, else UTC. A team may span time zones, so every answer names the zone.
 import type { ParsedResult } from 'chrono-node/en';
 import { type ClockTime, clockIn, momentOf, offsetMinutesAt, type TimeZone } from './time-zone.js';
 import { fail, type Result } from './types.js';
@@ -62,10 +59,7 @@ const clockText = (clock: Date): string =>
 /** `2026-11-27 09:00 UTC`. */
 export const utcText = (at: Date): string => `${clockText(at)} UTC`;
 
-/**
- * The moment in the zone, with UTC beside it (its time, or its date and time when the date differs):
- * `2026-11-27 09:00 Europe/Paris (08:00 UTC)`; in UTC alone without a zone.
- */
+/** `2026-11-27 09:00 Europe/Paris (08:00 UTC)`, the UTC date too when it differs; UTC alone without a zone. */
 export function zonedText(at: Date, zone: TimeZone | undefined): string {
   if (!zone) return utcText(at);
   const local = clockText(clockIn(at, zone));
@@ -74,10 +68,7 @@ export function zonedText(at: Date, zone: TimeZone | undefined): string {
   return `${local} ${zone.name} (${sameDay ? utc.slice(11) : utc} UTC)`;
 }
 
-/**
- * The moment `typed` names, `now` being the app's clock, read in `zone` (UTC without one); an unreadable or future one
- * is refused, naming the forms and the zone.
- */
+/** An unreadable or future moment is refused, naming the forms and the zone. */
 export async function parseTypedTime(typed: string, now: Date, zone?: TimeZone): Promise<Result<TypedTime>> {
   const text = typed.trim();
   const at = DATE_START.test(text) ? isoTime(text, zone) : spokenTime(await chronoLibrary(), text, now, zone);
@@ -145,10 +136,7 @@ function offsetOf(offset: string): number | undefined {
   return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes) * MINUTE_MS;
 }
 
-/**
- * Words people use for a moment, read by chrono as of `now` in the zone's offset then; the whole text must be one
- * moment (`yesterday 25:00` is not `yesterday`).
- */
+/** The whole text must be one moment (`yesterday 25:00` is not `yesterday`). */
 function spokenTime({ casual }: Chrono, text: string, now: Date, zone: TimeZone | undefined): Date | undefined {
   const results = casual.parse(text, { instant: now, timezone: zone ? offsetMinutesAt(zone, now) : 0 });
   const [read] = results;
@@ -160,9 +148,8 @@ function spokenTime({ casual }: Chrono, text: string, now: Date, zone: TimeZone 
 }
 
 /**
- * A clock time chrono read (`last tuesday 9:00`, `this morning`), as a moment at the zone's offset on that date, which
- * may differ from today's across a change of clocks; a day named without a time of day (`yesterday`, `monday`) is
- * read from its start, as a date is.
+ * At the zone's offset on that date, which may differ from today's across a change of clocks; a day named without a
+ * time of day (`yesterday`) is read from its start.
  */
 function wallClockTime(read: ParsedResult, zone: TimeZone | undefined, partOfDay: boolean): Date | undefined {
   const { start } = read;

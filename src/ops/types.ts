@@ -24,10 +24,7 @@ export interface Actor {
   source: AuditSource;
   /** The Workflow Builder step that asked, as Slack names it: every audit row of its change names it too. */
   step?: StepOrigin;
-  /**
-   * Where the requester can be told later how a change ended, if the answer cannot come at once (the
-   * interaction's response_url); opaque to the operations, kept only while the change is under way.
-   */
+  /** Where to tell the requester later how a change ended; opaque, kept only while the change is under way. */
   replyAddress?: string;
 }
 

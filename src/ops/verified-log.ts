@@ -1,15 +1,10 @@
-// What is told from the audit log (the routing at a moment, what changed since, a history) is read from a verified
-// log: the chain from its last checkpoint to its end is verified first (the store's audit-checkpoints.ts), and each row
-// the answer rests on is checked against its own hash as it is read. A broken chain is named, and nothing is told
-// from it.
+// What is told from the audit log is read from a verified log: the chain is verified to its end first, and each row
+// the answer rests on is checked against its own hash. A broken chain is named, and nothing is told from it.
 import { ChainBroken } from '../store/audit-chain.js';
 import type { OpsDeps } from './deps.js';
 import { type Failure, fail, type Result } from './types.js';
 
-/**
- * `read` run on the log verified up to its present end (the id it is given), or the failure that names where the
- * chain breaks, whether the verification or `read` found it.
- */
+/** Or the failure naming where the chain breaks, whether the verification or `read` found it. */
 export async function fromVerifiedLog<T>(deps: OpsDeps, read: (end: number) => Promise<T>): Promise<Result<T>> {
   try {
     const verified = await deps.store.audit.verifyToEnd();

@@ -14,10 +14,7 @@ export interface Finished {
   note?: string;
   /** Only for agent creation: carries the agent token, shown once to the requester. */
   createdAgent?: CreatedAgent;
-  /**
-   * The app's own records of what changed (routing records, facts), written in the transaction that closes the
-   * intent and audits the outcome, by whoever closes it: a reconciler that closed it first has recorded what it found.
-   */
+  /** The app's own records, written by whoever closes the intent, in that transaction. */
   keep?: (deps: OpsDeps) => Promise<unknown>;
 }
 
@@ -30,10 +27,7 @@ export interface Work {
   params?: Record<string, unknown>;
   /** Resources that no other change may touch meanwhile. */
   lockKeys: string[];
-  /**
-   * Calls the provider through `provider`, the client its locks hand the change (see carryOutHeld); a ProviderError
-   * thrown here becomes a failure.
-   */
+  /** Through the client its locks hand the change (see carryOutHeld); a ProviderError becomes a failure. */
   run: (provider: ProviderClient) => Promise<Result<Finished>>;
 }
 

@@ -1,7 +1,5 @@
-// Slack's rules for Block Kit, as the stand-in enforces them: what Slack would refuse (a section text over 3,000
-// characters, 51 blocks in a message, an option value over 150 characters, an unknown block type…) is refused here
-// too, with Slack's error and a reason per problem, so that neither the tests nor the playground can hide a bug that
-// real Slack would show. The parsed shapes are also what the playground's renderer draws.
+// Slack's rules for Block Kit: what Slack would refuse is refused here too, with a reason per problem, so that neither
+// the tests nor the playground hide a bug real Slack would show. The renderer draws the parsed shapes.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
@@ -314,10 +312,8 @@ function contentId(content: unknown, seen: Map<string, number>): string {
 }
 
 /**
- * Slack fills in a block_id for each block and an action_id for each element that has none, and sends them back
- * in interaction payloads; so does the stand-in, with short ids made from the block's content. A view published
- * again unchanged (the Home tab after every change) keeps them, so that a click on it as drawn a moment before still
- * finds its element, as it does in Slack.
+ * Fills in missing block_ids and action_ids as Slack does, made from the content, so that a view published again
+ * unchanged keeps them and a click on it as drawn a moment before still finds its element.
  */
 export function withSlackIds(blocks: Block[]): Block[] {
   const blockIds = new Map<string, number>();

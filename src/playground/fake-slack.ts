@@ -1,9 +1,6 @@
-// A stand-in for Slack's Web API on loopback, for the tests and the playground alike. Point Bolt at it with
-// `clientOptions.slackApiUrl = fake.apiUrl` (and `retryConfig: { retries: 0 }`): every Web API call and every
-// response_url post is recorded, answered as Slack answers it (the workspace in workspace.ts keeps messages, modals,
-// Home tabs, trigger_ids and response_urls, and refuses what Slack would refuse), and can be awaited, failed or
-// slowed down by a test. The same server speaks Socket Mode: see `socketMode` (socket-mode.ts), whose URLs
-// `apps.connections.open` hands out.
+// A stand-in for Slack's Web API on loopback, for the tests and the playground alike (`slackApiUrl = fake.apiUrl`,
+// `retries: 0`): every call and response_url post is recorded, answered as Slack answers it (workspace.ts), and can be
+// awaited, failed or slowed down by a test. The same server speaks Socket Mode (socket-mode.ts).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,10 +18,7 @@ export const RESPONSE_URL = 'response_url';
 export interface SlackCall {
   /** Web API method (`chat.postMessage`), or `response_url` for posts to a `respondUrl()`. */
   method: string;
-  /**
-   * The arguments. Form-encoded values stay strings (`"true"`, `"42"`), except JSON-encoded objects and arrays
-   * (`blocks`, `view`, `attachments`, …), which are parsed back, as Slack itself does.
-   */
+  /** Form-encoded values stay strings (`"42"`), except JSON-encoded objects and arrays, parsed back as Slack does. */
   body: Record<string, unknown>;
   /** The bearer token from the Authorization header, or the `token` form field when there is no header. */
   token?: string;
@@ -32,7 +26,7 @@ export interface SlackCall {
   responseUrlId?: string;
   /** A command's reply that came in its acknowledgement rather than as a post to its response_url. */
   inAck?: true;
-  /** Date.now() when the request arrived. */
+  /** When the request arrived. */
   at: number;
 }
 
@@ -79,10 +73,7 @@ export interface UserTraits {
   unknown?: boolean;
   /** A bot user: users.info says `is_bot`. */
   bot?: boolean;
-  /**
-   * Their time zone as Slack gives it: `tz` (an IANA name), `tz_label` and `tz_offset` (seconds east of UTC now).
-   * Without one, users.info names none, and the app reads their times in UTC.
-   */
+  /** As `tz`, `tz_label` and `tz_offset` (seconds east of UTC now); without one the app reads times in UTC. */
   tz?: { name: string; label: string; offsetSeconds: number };
 }
 
@@ -93,11 +84,7 @@ export interface HttpFailure {
 }
 
 export interface FakeSlackOptions {
-  /**
-   * Refuse trigger_ids, view ids, response_urls and channels that Slack never issued or knows. Off by default: tests
-   * build payloads with handles of their own; the playground, whose people act only through this stand-in, turns
-   * it on.
-   */
+  /** Refuse handles and channels Slack never issued. Off by default: tests build payloads with handles of their own. */
   strict?: boolean;
   /** Slack's clock, for trigger and response_url expiry. */
   now?: () => number;
@@ -457,18 +444,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     /** `http://127.0.0.1:PORT`, no trailing slash. */
     baseUrl,
     /**
-     * A URL on this server to hand out as `response_url`; posts to it are recorded as method `response_url`. Given an
-     * origin (whose interaction it came from, and which message held the button: what `replace_original` replaces),
-     * it is one Slack issued, good for 5 posts within 30 minutes; without one, a URL of the caller's making, unlimited.
+     * Given an origin (the interaction, and the message `replace_original` replaces), one Slack issued, good for 5
+     * posts within 30 minutes; without one, a URL of the caller's making, unlimited.
      */
     respondUrl(id = `R${randomBytes(8).toString('hex')}`, origin?: ResponseOrigin): string {
       if (origin) workspace.issueResponseUrl(id, origin);
       return `${baseUrl}/respond/${encodeURIComponent(id)}`;
     },
-    /**
-     * A command was acknowledged with this body (the parsed JSON; a bare ack has none). A reply in it is shown as Slack
-     * shows a post to the command's response_url `responseUrlId`, and recorded as one, marked `inAck`.
-     */
+    /** A reply in a command's acknowledgement is shown and recorded as a post to its response_url, marked `inAck`. */
     showAcknowledgement(responseUrlId: string, json: unknown): void {
       if (!isRecord(json)) return;
       record({ method: RESPONSE_URL, body: json, responseUrlId, inAck: true, at: Date.now() });
@@ -486,10 +469,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     clear: () => {
       recorded.length = 0;
     },
-    /**
-     * Resolves with the first call of `method` matching `predicate` (already recorded, or still to come); rejects
-     * after the timeout with a message listing the calls seen. The third argument is the timeout in ms or options.
-     */
+    /** The first matching call, recorded or to come; on timeout rejects listing the calls seen. */
     waitFor(
       method: string,
       predicate: (call: SlackCall) => boolean = anyCall,
@@ -525,10 +505,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         waiters.add(waiter);
       });
     },
-    /**
-     * The next call of `method` answers `{ ok: false, error }` (a response_url answers 404 with that body), or, given
-     * an HTTP failure, that status (`retryAfter` adds a Retry-After header, as Slack's 429 does). Queues.
-     */
+    /** The next call answers `{ ok: false, error }` (a response_url: 404), or the HTTP failure given. Queues. */
     failNext(method: string, error: string | HttpFailure): void {
       failures.set(method, [...(failures.get(method) ?? []), error]);
     },
@@ -537,10 +514,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       if (ms > 0) latencies.set(method, ms);
       else latencies.delete(method);
     },
-    /**
-     * Answers of `method` wait until the function returned is called: a start or a step held for exactly as long as
-     * a test needs.
-     */
+    /** Answers of `method` wait until the function returned is called. */
     hold(method: string): () => void {
       latencies.set(method, Number.POSITIVE_INFINITY);
       return () => {
@@ -563,10 +537,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     setGroupMembers(groupId: string, userIds: string[]): void {
       groups.set(groupId, [...userIds]);
     },
-    /**
-     * The token becomes an org-wide install's on Enterprise Grid org `enterpriseId`: auth.test says so, and
-     * `usergroups.users.list` without `team_id` is refused (`missing_argument`), as Slack refuses it for an org token.
-     */
+    /** An org-wide install's token: `usergroups.users.list` without `team_id` is refused, as Slack refuses it. */
     installOrgWide(enterpriseId: string): void {
       orgWide = enterpriseId;
     },
@@ -578,10 +549,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     annotateNext(method: string, fields: Record<string, unknown>): void {
       annotations.set(method, [...(annotations.get(method) ?? []), fields]);
     },
-    /**
-     * A file someone uploaded (what a modal's file_input hands the app): the app downloads it from its
-     * `url_private_download` with its token, as from Slack.
-     */
+    /** A file someone uploaded through a file_input, for the app to download with its token. */
     addFile(name: string, content: string): SlackFile {
       const id = `F${String(++fileCount).padStart(8, '0')}`;
       files.set(id, { name, content });

@@ -1,7 +1,5 @@
-// Slack's side of Workflow Builder steps (custom functions), for the stand-in: a step runs as an execution with a
-// token of its own (`xwfp-…`) that lasts until the step ends; functions.completeSuccess and functions.completeError end
-// it once (a second end is refused as Slack refuses it); a message posted with the token belongs to the step, and a
-// button pressed in it carries the step's `function_data` and the token, as Slack sends them.
+// Slack's side of Workflow Builder steps: an execution with a token (`xwfp-…`) lasting until the step ends, once; a
+// message posted with it belongs to the step, and its buttons carry `function_data` and the token.
 import { randomBytes } from 'node:crypto';
 
 export type StepEnd = { outcome: 'completed'; outputs: Record<string, unknown> } | { outcome: 'failed'; error: string };
@@ -45,10 +43,8 @@ export class FunctionExecutions {
   constructor(private readonly onChange: () => void = () => {}) {}
 
   /**
-   * A step of a workflow starts: its execution, to be delivered to the app as a function_executed event. `ranBy`, the
-   * person whose click ran the workflow, fills the step's interactivity input as Slack fills it (its interactor, with a
-   * secret of Slack's); without it, as from a schedule or an event, the input is left out. The steps of one workflow
-   * share its `workflowExecutionId`; a step started alone is a workflow of its own.
+   * `ranBy` fills the step's interactivity input as Slack fills it; without it (a schedule, an event) it is left out.
+   * The steps of one workflow share its `workflowExecutionId`.
    */
   start(
     callbackId: string,

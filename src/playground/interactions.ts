@@ -1,7 +1,5 @@
-// What Slack's servers do when a person acts: build the payload Slack would send (with a fresh trigger_id, and a
-// response_url tied to the message that held the button), sign it with the app's signing secret, POST it to the
-// app's request URL as Slack does, give up after Slack's 3 seconds, and act on the app's answer (a submission's
-// response_action, a command's reply, an options list), refusing what Slack would refuse.
+// What Slack's servers do when a person acts: build and sign the payload, POST it to the app, give up after 3 seconds,
+// and act on the app's answer, refusing what Slack would refuse.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { type ActionElement, type Block, check, elementsOf, optionsAnswer, type SlackOption } from './block-kit.js';
@@ -83,10 +81,7 @@ export class Interactions {
     return this.workspace.channels.get(channel)?.name ?? 'directmessage';
   }
 
-  /**
-   * What a person typed in a channel's composer: `/voice …` goes to the app; another slash command gets Slackbot's
-   * answer that it does not exist; anything else is an ordinary message in the channel, which the app never sees.
-   */
+  /** `/voice …` goes to the app; another slash command gets Slackbot's answer; anything else is a message. */
   async type(userId: string, channel: string, typed: string): Promise<Outcome> {
     const text = typed.trim();
     if (!this.workspace.channels.has(channel)) return refused('There is no such channel.');
@@ -257,11 +252,7 @@ export class Interactions {
     return { ok: true, options };
   }
 
-  /**
-   * A workflow the person runs in #voice-ops: Slack starts each of its steps in turn (its interactivity input naming
-   * the person, whose click ran it, as Slack vouches for them) and sends the app function_executed, which the app
-   * acknowledges and then acts on, ending the step when it can; the next step starts once it has completed.
-   */
+  /** Each step starts once the one before has completed, its interactivity input vouching for the person. */
   runWorkflow(userId: string, workflow: WorkflowDraft): Outcome {
     return this.slack.workflows.start(userId, workflow, async (execution) => {
       const answer = await this.interact(userId, functionExecuted(execution), { contentType: JSON_CONTENT_TYPE });

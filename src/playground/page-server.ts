@@ -1,7 +1,6 @@
-// The playground's web page and the small API its script uses, on node:http, on loopback only. The page reads what
-// a person sees (GET /api/state), hears that something changed (GET /api/events, server-sent events), and acts
-// through POSTs that Interactions turns into what Slack would send the app. Requests must name this server as
-// their host (no DNS rebinding) and, for changes, come as JSON from this page's own origin (no cross-site forms).
+// The playground's web page and its API, on loopback only: state, server-sent events, and POSTs that Interactions
+// turns into what Slack would send. Requests must name this host (no DNS rebinding) and, for changes, come as JSON
+// from this page's own origin (no cross-site forms).
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'undici';
@@ -84,10 +83,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-/**
- * Takes the page's port on loopback, before anything else of the playground starts: a PORT in use then stops the
- * start before the app says it is ready. Until `servePage`, requests are answered 503 (and /healthz 200).
- */
+/** Taken first, so that a PORT in use stops the start. Until `servePage`, requests get 503 (and /healthz 200). */
 export function bindPage(port: number): Promise<HttpFront> {
   return HttpFront.open(port, '127.0.0.1');
 }
@@ -103,10 +99,7 @@ export function servePage(input: {
   /** Workflows of the app's steps: what the Workflows panel shows. */
   workflows: WorkflowRuns;
   interactions: Interactions;
-  /**
-   * Removes the playground's data and starts a fresh app, or says why it will not; as the person who confirmed it
-   * asked, whom the audit log records.
-   */
+  /** As the person who confirmed it, whom the audit log records. */
   startOver: (userId: string) => Promise<Outcome>;
   /** Whether Start over would run now, and what it would remove and keep, or why not, in sentences. */
   whatStartOverDoes: () => StartOverAnswer;

@@ -95,10 +95,7 @@ const selectedOption = z.object({
 });
 type SelectedOption = z.infer<typeof selectedOption>;
 
-/**
- * An input's value as a submitted view's state holds it; an empty one is `null` or an empty list. The playground
- * page's requests carry these, within the limits written here.
- */
+/** As a submitted view's state holds it, empty as `null` or `[]`; the page's requests carry these, within limits. */
 export const inputValue = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plain_text_input'), value: z.string().max(10_000).nullable() }),
   z.object({ type: z.literal('static_select'), selected_option: selectedOption.nullable() }),
@@ -233,7 +230,6 @@ export interface BlockActionOptions {
   userId: string;
   userName?: string;
   actionId: string;
-  /** A button's value. */
   value?: string;
   /** Makes the action a select with this option chosen. */
   selectedOption?: string | { text: string; value: string };
@@ -243,7 +239,6 @@ export interface BlockActionOptions {
   state?: StateValues;
   /** Default `b_<actionId>`. */
   blockId?: string;
-  /** A button's label. */
   buttonText?: string;
   container: ActionContainer;
   /** Only message containers carry one (Slack sends none from modals or the Home tab). Default: an unused URL. */
@@ -476,10 +471,7 @@ export function eventCallback(event: { type: string } & Record<string, unknown>,
 // ---------------------------------------------------------------------------------------------------------------
 // Workflow Builder steps
 
-/**
- * A step of a workflow runs: the function_executed event, shaped as in @slack/bolt's own test fixtures
- * (slackapi/bolt-js test/unit/helpers/events.ts, createDummyCustomFunctionMiddlewareArgs). A JSON body.
- */
+/** function_executed, shaped as in bolt-js's test/unit/helpers/events.ts. A JSON body. */
 export function functionExecuted(execution: StepExecution, teamId: string = TEAM_ID): string {
   const now = Math.floor(Date.now() / 1000);
   return eventCallback(

@@ -1,7 +1,5 @@
-// What one person's Slack client shows, as data for the page: conversations, their Home tab, the modal on top of
-// their stack, and what Slack refused. Block Kit is read here (text objects to text and mrkdwn trees, elements to
-// what the page needs to draw and use them); a block or element the page cannot draw arrives as `unsupported`, so
-// that it is shown as a placeholder, never dropped.
+// What one person's Slack client shows, as data for the page. A block or element the page cannot draw arrives as
+// `unsupported`, so that it is shown as a placeholder, never dropped.
 
 import type {
   Block,

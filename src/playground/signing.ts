@@ -40,7 +40,6 @@ export interface PostOptions {
   retryNum?: number;
   /** Default `application/x-www-form-urlencoded`; use JSON_CONTENT_TYPE for Events API bodies. */
   contentType?: string;
-  /** Extra request headers. */
   headers?: Record<string, string>;
   /** Gives up after this many ms, as Slack does after 3000; default: waits for the answer. */
   timeoutMs?: number;

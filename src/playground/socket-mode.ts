@@ -1,8 +1,5 @@
-// Slack's Socket Mode, served on the fake Slack's own HTTP server. `apps.connections.open` hands out a single-use
-// `ws://…/link/?ticket=…` URL on it; a connection is greeted with `hello`; requests go out as envelopes
-// (`slash_commands`, `interactive`, `events_api`) and each is settled by the app's ack carrying its envelope_id.
-// A test can also ask the app to reconnect (Slack's `disconnect` message), drop the socket without a close
-// handshake, ping the app, or stop answering the app's pings.
+// Slack's Socket Mode on the fake Slack's server: single-use `ws://…/link/?ticket=…` URLs, `hello`, envelopes settled
+// by acks. A test can also ask for a reconnect, drop the socket, ping the app, or stop answering its pings.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -212,10 +209,7 @@ export function attachSocketMode(server: Server, options: { appId: string }) {
       });
     },
     send,
-    /**
-     * Sends one of Slack's HTTP request bodies (see payloads.ts) as the envelope Slack would use in Socket Mode, and
-     * answers as the HTTP receiver would: status 200 and the ack's payload as the body (empty for a bare ack).
-     */
+    /** An HTTP body (payloads.ts) as its envelope, answered as the HTTP receiver would: 200 and the ack's payload. */
     async deliver(body: string, postOptions: PostOptions = {}): Promise<AppResponse> {
       const { contentType = 'application/x-www-form-urlencoded', retryNum, ...http } = postOptions;
       const unsupported = Object.keys(http).filter((key) => http[key as keyof typeof http] !== undefined);

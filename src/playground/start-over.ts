@@ -1,11 +1,6 @@
-// "Start over" clears what the playground itself made, and nothing else: the embedded sandbox's SQLite database (its
-// numbers and agents) is removed with the files SQLite keeps beside it, and the app's is started afresh: its records of
-// numbers, agents and routes go, while its audit log (append-only, as everywhere) and settings stay, and the log
-// records that the playground was reset. It runs only on databases the playground created (it marks a database it
-// creates, in the file's own header) and no other process uses. A database that was there before the playground (one
-// copied in, the app's own data/voice-ops.db), one outside the playground's data folder, one another process has
-// open, and a Postgres database (shared by every replica) make it refuse, saying why; it then changes nothing and
-// restarts nothing.
+// "Start over" clears what the playground itself made: the sandbox's database is removed, and the app's started afresh,
+// keeping its audit log and settings. It runs only on databases the playground created (marked in the file's header)
+// and no other process uses; otherwise, and on Postgres, it refuses, saying why, and changes nothing.
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -28,10 +23,7 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 const IN_MEMORY = ':memory:';
 
-/**
- * What Start over would do now, and the sentences that say so before anyone confirms it: the files it removes (the
- * sandbox's), and the app's database it starts afresh, keeping its audit log, when that is a file.
- */
+/** What Start over would do now, and the sentences that say so before anyone confirms it. */
 export type StartOverPlan =
   | { ok: true; databases: string[]; files: string[]; afresh?: string; says: string[] }
   | { ok: false; reason: string; says: string[] };
@@ -62,9 +54,8 @@ export function madeByPlayground(path: string): boolean {
 }
 
 /**
- * Creates, marked as the playground's, each of its databases that does not exist yet, before the app and the sandbox
- * open them: what exists already was not made here, and stays unmarked. A file that cannot be created is left to
- * the app, which says why in its own words.
+ * Creates, marked, each database that does not exist yet: what exists already was not made here. A file that cannot
+ * be created is left to the app, which says why.
  */
 export function markNewDatabases(config: Config): void {
   for (const path of databasesOf(config)) {
@@ -96,10 +87,7 @@ const sandboxGoes = (files: string[]): string =>
       'beside it);'
     : 'the sandbox’s database is in memory, and goes with the app;';
 
-/**
- * What Start over removes, or why it will not run. `ownReplicas` is how many of the processes using the app's
- * database are this playground's own (its running app: 1), so that any other is noticed.
- */
+/** `ownReplicas`: the processes on the app's database that are this playground's own, so that any other is noticed. */
 export function startOverPlan(config: Config, ownReplicas = 1): StartOverPlan {
   if (config.database.kind === 'postgres') {
     const sandbox = sandboxDatabasePath(config);

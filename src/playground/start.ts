@@ -61,10 +61,7 @@ export async function startPlayground(config: Config, options: Options) {
     const endpoint = (running: RunningVoiceOps) => ({ eventsUrl: `${running.url}/slack/events`, signingSecret });
     const interactions = new Interactions(slack, endpoint(app), logger);
 
-    /**
-     * Stops the app, removes the databases the playground made and what the stand-in shows, and starts a fresh app;
-     * or, where that would remove what is not the playground's alone, does nothing and says why.
-     */
+    /** Does nothing, saying why, where that would remove what is not the playground's alone. */
     const restart = async (userId: string) => {
       const data = startOverPlan(config);
       if (!data.ok) {

@@ -1,7 +1,5 @@
-// Slack's part in running a workflow of Voice Ops' steps, for the playground's Workflows panel: one step at a time,
-// each started once the step before it has completed (the app ends it with functions.completeSuccess), its inputs
-// typed or taken from earlier steps' outputs, as Workflow Builder's variables are; a step that fails, or that the app
-// does not acknowledge, stops the workflow there. Every step runs as the person who ran the workflow, from #voice-ops.
+// Slack's part in running a workflow for the Workflows panel: each step started once the one before has completed,
+// its inputs typed or taken from earlier outputs; a step that fails, or is not acknowledged, stops the workflow.
 import type { FunctionExecutions, StepEnd, StepExecution } from './functions.js';
 import { OPS_CHANNEL } from './people.js';
 import {
@@ -44,10 +42,7 @@ export type Deliver = (execution: StepExecution) => Promise<boolean>;
 
 type Resolved = { ok: true; inputs: Record<string, unknown> } | { ok: false; why: string };
 
-/**
- * The step's inputs, each typed (an empty one left out, as Workflow Builder leaves it) or an output of an earlier step
- * of `steps`, whose `outputs` are in order.
- */
+/** Each typed (an empty one left out, as Workflow Builder leaves it) or an earlier step's output. */
 function resolve(
   inputs: Record<string, InputValue>,
   steps: WorkflowDraft['steps'],
@@ -81,10 +76,7 @@ export class WorkflowRuns {
     private readonly onChange: () => void,
   ) {}
 
-  /**
-   * Runs the workflow as `userId` in the background, or says in a sentence why it cannot run as built; the run goes
-   * on until its last step ends, or one fails.
-   */
+  /** Runs in the background until its last step ends or one fails, or says why it cannot run as built. */
   start(userId: string, draft: WorkflowDraft, deliver: Deliver): { ok: true } | { ok: false; reason: string } {
     const why = whyNotRunnable(draft);
     if (why) return { ok: false, reason: why };

@@ -1,6 +1,5 @@
-// The playground's Workflows panel: Voice Ops' Workflow Builder steps, each with the inputs a workflow's builder would
-// set and the outputs it gives (the manifests declare them; test/playground/workflows.test.ts holds the two together),
-// and workflows made of them as Workflow Builder makes them: each input typed, or taken from an earlier step's output.
+// The Workflows panel: Voice Ops' steps with their inputs and outputs (as the manifests declare them: a test holds the
+// two together), and workflows made of them as Workflow Builder makes them.
 import { z } from 'zod';
 
 export interface UiStepParameter {
@@ -115,10 +114,7 @@ export const stepNamed = (callbackId: string): UiStep | undefined =>
 export const titleOf = (parameters: readonly UiStepParameter[], name: string): string =>
   parameters.find((parameter) => parameter.name === name)?.title ?? name;
 
-/**
- * Why the workflow cannot run as built, in a sentence, or undefined when it can: each step is one of Voice Ops', each
- * input one of its step's, each variable an output of an earlier step, as Workflow Builder offers only those.
- */
+/** Why it cannot run as built: each variable must be an earlier step's output, as Workflow Builder offers only it. */
 export function whyNotRunnable(draft: WorkflowDraft): string | undefined {
   for (const [index, { callbackId, inputs }] of draft.steps.entries()) {
     const step = stepNamed(callbackId);

@@ -1,8 +1,6 @@
-// What Slack keeps for one workspace, as far as an app can see or change it: channels and their messages (public
-// ones, and ephemeral ones that one person sees), the app's direct messages, each person's open modals and Home
-// tab, and Slack's single-use handles: trigger_ids (3 seconds, once), response_urls (5 posts in 30 minutes). Every
-// change the app asks for is checked as Slack checks it; what Slack would refuse is refused with Slack's error and
-// kept as a refusal, with its reasons, for whoever would have seen the result.
+// What Slack keeps for one workspace, as far as an app can see it: messages, modals, Home tabs, and single-use handles
+// (trigger_ids: 3 seconds, once; response_urls: 5 posts in 30 minutes). What Slack would refuse is refused with
+// Slack's error and kept as a refusal for whoever would have seen the result.
 import { randomBytes } from 'node:crypto';
 import {
   type Block,
@@ -130,10 +128,7 @@ export class Workspace {
 
   constructor(
     private readonly options: {
-      /**
-       * Refuse handles and channels this workspace never issued or knows (trigger_ids, view ids, response_urls,
-       * channels), as Slack does. Off for tests, which build their own payloads with handles of their own making.
-       */
+      /** Refuse handles and channels never issued, as Slack does. Off for tests, which make their own. */
       strict: boolean;
       now: () => number;
     },
@@ -528,9 +523,8 @@ export class Workspace {
   }
 
   /**
-   * The app's answer to a submission of `viewId`: inline errors, the view updated or a new one pushed, every view
-   * cleared, or (no response_action) the submitted view closed. `sentRevision` is the view's revision when the
-   * submission left: an update the app made after it answered wins over the answer's own update.
+   * `sentRevision` is the view's revision when the submission left: an update the app made after it answered wins
+   * over the answer's own update.
    */
   answerSubmission(
     userId: string,

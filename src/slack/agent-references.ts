@@ -14,9 +14,8 @@ interface Reference {
   /** The same command naming the agent by this id. */
   with: (agentId: string) => Command;
   /**
-   * A reference no agent has goes on as typed, for the operation to answer (and audit) itself: a map or a deletion
-   * says which names were meant; a history or the audit may be of an agent deleted since, whose changes the log keeps.
-   * A filter's agent that none is is answered here, rather than with an empty list.
+   * A reference no agent has goes on as typed, for the operation to answer itself: a history or the audit may be of
+   * an agent deleted since. A filter's agent that none is is answered here, rather than with an empty list.
    */
   answeredByOperation?: boolean;
   /** The change the command asks for, audited when its agent cannot be found (or the agents cannot be read). */
@@ -92,10 +91,7 @@ export type ChosenAgents = z.infer<typeof chosenAgents>;
 
 export const decodeChosenAgents = (value: string): ChosenAgents | undefined => decodeValue(chosenAgents, value);
 
-/**
- * The command with every agent it names given by id, or the answer to show instead: the agents of a name to choose
- * from, or why no agent has it (audited as a refused change, for a command that asks for one).
- */
+/** Or the answer to show instead: the agents of a name to choose from, or why no agent has it (audited). */
 export async function withAgentsFound(
   deps: SlackDeps,
   actor: Actor,

@@ -52,12 +52,9 @@ const keptChanges = z.array(
 );
 
 /**
- * Posts each successful change to the team's channel on a client of its own, so that a rate limit or a hang here
- * delays no one's reply; without NOTIFY_CHANNEL_ID it stays silent. A person's changes within a minute of their
- * message share it: it is rewritten in place (`chat.update`) with a line per change. Each person's open message is kept
- * in the store, so that a restarted process or another replica rewrites it too, and their announcements go out one at
- * a time, across replicas too (a lease in the store), so that two changes finishing together cannot both post.
- * Changes made outside Voice Ops are posted in a message of their own. A failure says why, in words for the requester.
+ * Posts each successful change to NOTIFY_CHANNEL_ID on a client of its own, so that a rate limit here delays no one's
+ * reply. A person's changes within a minute share a message, rewritten in place; it is kept in the store, and their
+ * announcements go out one at a time across replicas (a lease), so that two changes cannot both post.
  */
 export function slackAnnouncer(
   client: WebClient,
@@ -97,10 +94,7 @@ export function slackAnnouncer(
     }
   };
 
-  /**
-   * The person's message still open to their next change, if any; forgets those past their minute. One whose kept
-   * changes no longer read as changes (written by another version) is not rewritten.
-   */
+  /** One whose kept changes no longer read (written by another version) is not rewritten. */
   const openBurst = async (actorId: string, at: number): Promise<Burst | undefined> => {
     await open.forgetPostedBy(new Date(at - BURST_MS));
     const kept = await open.get(actorId);

@@ -1,8 +1,6 @@
-// A slash command's answer can ride in its acknowledgement, which Slack shows as the reply: one HTTP exchange
-// instead of two, and nothing on the way to lose. Only an answer that waited on no I/O after the delivery's key (help,
-// a typo's correction, a refusal by role) rides there: it is ready once the promises its listener set going have
-// settled, when `process.nextTick` runs. Any other command is acknowledged bare then, before any I/O of its own
-// completes, and its answer goes by response_url as before.
+// A slash command's answer can ride in its acknowledgement: one HTTP exchange instead of two. Only an answer that
+// waited on no I/O after the delivery's key rides there (it is ready by `process.nextTick`); any other command is
+// acknowledged bare then, and answered by response_url.
 import type { AckFn, RespondArguments } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Respond } from './respond.js';

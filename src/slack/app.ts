@@ -32,10 +32,8 @@ import { ignoreUnlistenedEvents } from './unlistened-events.js';
 import { identifyRequester } from './who-asked.js';
 
 /**
- * The Bolt app: Socket Mode when an app token is configured (kept connected by socket-mode.ts; `onFatal` when
- * Slack refuses the token), HTTP otherwise (`POST /slack/events`, plus the health routes). The bot's identity
- * comes from our own auth.test (see SlackIdentity), never from a call Bolt makes on the first request, so that an
- * unreachable Slack is reported at start rather than as timeouts later.
+ * Socket Mode with an app token, HTTP otherwise. The bot's identity comes from our own auth.test, not Bolt's on the
+ * first request, so that an unreachable Slack is reported at start rather than as timeouts later.
  */
 export function createBoltApp(
   slack: Config['slack'],

@@ -77,9 +77,8 @@ export async function settleDecision(deps: SlackDeps, clicker: Respond, decided:
 }
 
 /**
- * Where an approved batch shows its progress while it runs: the request's message (`channel`, `ts`, where Approve was
- * pressed), rewritten in place with Stop, which its approver may press as well as its requester. `settled` waits for
- * the last rewrite, so that none lands over the decision's outcome.
+ * The request's message, rewritten in place with Stop, which its approver may press too. `settled` waits for the
+ * last rewrite, so that none lands over the decision's outcome.
  */
 export function progressInRequest(
   deps: SlackDeps,

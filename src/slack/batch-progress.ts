@@ -7,18 +7,11 @@ import { postToResponseUrl } from './respond.js';
 import { progressMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
 
-/**
- * Slack takes five posts to one response_url in 30 minutes: the click's "checking" and its result take two, so
- * progress rewrites the message at most three times, and at most once a second (an approved batch's request message,
- * rewritten with chat.update, keeps the same pace).
- */
+/** Slack takes five posts to a response_url: the click's "checking" and its result take two, leaving three. */
 const PROGRESS_REWRITES = 3;
 const PROGRESS_EVERY_MS = 1000;
 
-/**
- * Rewrites the batch's message or modal as items finish, a few times at most, the first a second after `since` (the
- * click that started it). `settled` waits for the last rewrite, so that none lands over the result.
- */
+/** At most once a second from `since`; `settled` waits for the last rewrite, so that none lands over the result. */
 export function progressRewriter(
   deps: SlackDeps,
   batchId: string,

@@ -1,6 +1,5 @@
-// The Web API clients, one per use. Each @slack/web-api client has its own request queue, which a 429 pauses and a
-// hung call holds: giving announcements, group reads and what a user waits for clients of their own keeps a slow or
-// rate-limited channel post from ever delaying someone else's modal or reply.
+// The Web API clients, one per use: each has its own queue, which a 429 pauses, so that a rate-limited channel post
+// never delays someone else's modal or reply.
 import { type Logger as BoltLogger, webApi } from '@slack/bolt';
 import { request } from 'undici';
 import { z } from 'zod';
@@ -17,10 +16,7 @@ export interface SlackClients {
   groups: WebClient;
   /** auth.test, at start and for readiness. */
   identity: WebClient;
-  /**
-   * The text of a file Slack hosts (an upload a form handed over), read with the app's token: only from Slack's own
-   * file host (or the API's host, where a stand-in serves both), so that the token never goes anywhere else.
-   */
+  /** Only from Slack's own file host (or the API's host), so that the app's token never goes anywhere else. */
   downloadFile(url: string): Promise<string>;
 }
 
@@ -50,10 +46,8 @@ const answerNotes = z.object({
 export type OnSlackCall = (call: { method: string; seconds: number; error?: string }) => void;
 
 /**
- * A client that notes the warnings Slack adds to a successful answer (`warning`, `response_metadata.warnings` and
- * `.messages`, e.g. a missing charset) at debug level: the call worked, so they change nothing. The library's own
- * warn and error lines are debug lines too, since every call that fails is thrown to code that logs it in context.
- * Each call, once ended, is told to `onCall` with its time and Slack's error code if it failed.
+ * Notes the warnings of a successful answer at debug level: the call worked. The library's own warn and error lines
+ * are debug too, since every failed call is thrown to code that logs it in context.
  */
 class NotingWebClient extends webApi.WebClient {
   readonly #logger: BoltLogger;

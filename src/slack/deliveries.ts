@@ -11,10 +11,7 @@ const identified = z.union([
   z.object({ trigger_id: z.string().min(1) }).transform((body) => `trigger:${body.trigger_id}`),
 ]);
 
-/**
- * Acknowledges a delivery that was already handled and goes no further, so that a retry after a slow
- * acknowledgement, or the same payload delivered twice, acts once.
- */
+/** So that a retry after a slow acknowledgement, or a payload delivered twice, acts once. */
 export function dropRepeatedDeliveries(keys: DeliveriesRepo, logger: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const key = identified.safeParse(args.body);

@@ -1,6 +1,4 @@
-// The scope of the delivery under way (delivery-scope.ts), kept on Bolt's context: opened by the middleware that tells
-// the person what a database failure stopped (database-faults.ts), filled in by the delivery's key (deliveries.ts),
-// and handed to the listener with deps bound to it (router.ts).
+// The scope of the delivery under way (delivery-scope.ts), kept on Bolt's context for the middleware and the router.
 import type { Context } from '@slack/bolt';
 import { DeliveryScope } from '../delivery-scope.js';
 

@@ -10,10 +10,7 @@ import type { People } from './people.js';
 import { privateReply, type Recipient, type Respond } from './respond.js';
 
 export interface SlackDeps {
-  /**
-   * The operations as work outside any delivery runs them (the sweeps, the middleware before a listener); a listener's
-   * know its delivery.
-   */
+  /** Outside any delivery (the sweeps, the middleware); a listener's know its delivery. */
   ops: VoiceOps;
   /** The operations bound to one delivery: they note what it set going and read at the versions its key found. */
   opsFor(delivery: DeliveryScope): VoiceOps;

@@ -161,10 +161,7 @@ export function modalContext(deps: SlackDeps, actor: Actor): ModalContext {
   };
 }
 
-/**
- * Opens a form; when Slack does not open it (an expired trigger, no answer in time), the user is told so and
- * given the command that does the same without a form.
- */
+/** When Slack does not open it, the user is given the command that does the same without a form. */
 export async function openForm(
   deps: SlackDeps,
   input: { triggerId: string; view: ModalView; push?: boolean; instead: string; reply: Respond },
@@ -185,10 +182,7 @@ export async function tellFormFailed(deps: SlackDeps, reply: Respond, code: stri
   });
 }
 
-/**
- * Shows the answer; after a change, announces it (only now, so that the answer never waits on the channel), tells
- * the requester if the channel did not get it, and refreshes the actor's Home tab to match.
- */
+/** Announces a change only after its answer, so that the answer never waits on the channel. */
 export async function deliver(deps: SlackDeps, surface: Surface, actor: Actor, answer: Answer): Promise<void> {
   await show(deps, surface, actor, answer);
   if (answer.kind !== 'done') return;

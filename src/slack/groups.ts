@@ -2,10 +2,7 @@ import { UnreadableInSlack } from '../ops/api.js';
 import { slackErrorCode, type WebClient } from './clients.js';
 import { slackRefusal } from './slack-errors.js';
 
-/**
- * A user group's members, read in the requester's workspace: an org-wide install's token needs `team_id` (a
- * workspace token ignores it). A refusal the requester can act on travels with the error, for their denial.
- */
+/** An org-wide install's token needs `team_id`; a refusal the requester can act on travels with the error. */
 export async function readGroupMembers(client: WebClient, usergroup: string, teamId?: string): Promise<string[]> {
   try {
     return (await client.usergroups.users.list({ usergroup, ...(teamId ? { team_id: teamId } : {}) })).users ?? [];

@@ -4,10 +4,7 @@ import type { SlackDeps } from './deps.js';
 import { FIRST_HOME_POSITION, type HomePosition } from './paging.js';
 import { HOME_AGENTS_PAGE_SIZE, HOME_NUMBERS_PAGE_SIZE, homeView } from './views/home.js';
 
-/**
- * Publishes the user's Home tab at `position`, by default where the user last left it, so that a change made from
- * page 37 leaves the tab on page 37. A failure here never spoils the change that triggered it.
- */
+/** By default where the user last left it; a failure here never spoils the change that triggered it. */
 export async function refreshHome(
   deps: SlackDeps,
   person: Person,

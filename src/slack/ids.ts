@@ -84,10 +84,7 @@ export const CALLBACK = {
   info: 'info_modal',
 } as const;
 
-/**
- * The settings' buttons and forms: a button per group, and a block per setting (two for a list that holds people and
- * user groups, or a count and its window), read back by its block id.
- */
+/** A button per group, and a block per setting (two for a list of people and groups, or a count and its window). */
 export const SETTINGS = {
   open: { roles: 'settings_roles', policies: 'settings_policies', channels: 'settings_channels' },
   value: 'value',

@@ -1,15 +1,9 @@
-// The one place that escapes text for Slack's mrkdwn. Text we did not write (names, ids, numbers, statuses, messages
-// from people or from the provider) must read as typed and change nothing around it, yet Slack parses `<…>` as
-// mentions (`<!channel>`, `<@U…>`) and links (`<http://x|y>`), `*`, `_`, `~` and backticks as formatting, and a line
-// break as a new line on which a fake one could begin. So:
-// - in running text (`escapeMrkdwn`, `bold`), `&`, `<` and `>` become the entities Slack decodes back, the
-//   formatting characters that could open or close a span become look-alikes Slack does not parse (∗ ˍ ∼ ˋ), and
-//   line breaks, tabs, other control characters and bidi overrides become spaces;
-// - inside a code span (`code`), where Slack formats nothing, only what could end or break the span is replaced
-//   (backticks, the entities, control characters), so that ids read and copy as they are;
-// - in sentences we wrote, which name commands in backticks and may carry a value typed by someone (`escapeProse`),
-//   each pair of backticks is a code span, rendered as `code` renders one, and the rest is running text: a command
-//   shows as code a person can copy, never as look-alike backticks.
+// The one place that escapes text for Slack's mrkdwn, so that text we did not write reads as typed and changes
+// nothing around it (Slack parses `<…>` as mentions and links, `*_~` and backticks as formatting):
+// - in running text (`escapeMrkdwn`, `bold`), `&<>` become entities, formatting characters look-alikes (∗ ˍ ∼ ˋ),
+//   and line breaks, control characters and bidi overrides spaces;
+// - inside a code span (`code`) only what could end or break the span is replaced, so that ids copy as they are;
+// - in sentences of ours (`escapeProse`), each pair of backticks is a code span, the rest running text.
 import { CONTROL_CHARACTERS } from '../provider/schemas.js';
 
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
@@ -42,11 +36,7 @@ export function escapeMrkdwn(text: string): string {
   return escapeEntities(inert(oneLine(text)));
 }
 
-/**
- * A sentence of ours that may name commands in backticks (`/voice audit`) and carry values we did not write: each
- * backtick pair is a code span (as `code` makes one, which can mention, link or format nothing), the rest escaped as
- * `escapeMrkdwn` does, a backtick left without its pair as a look-alike.
- */
+/** Each backtick pair a code span, the rest escaped as `escapeMrkdwn` does, a lone backtick a look-alike. */
 export function escapeProse(text: string): string {
   const flat = oneLine(text);
   let out = '';
@@ -58,10 +48,7 @@ export function escapeProse(text: string): string {
   return out + escapeMrkdwn(flat.slice(at));
 }
 
-/**
- * A sentence of ours in mrkdwn as plain text, for where it is kept as written (the audit log, whose views escape it
- * again): code spans without their backticks, Slack's entities as the characters they stand for.
- */
+/** For the audit log, whose views escape it again: code spans without backticks, entities as their characters. */
 export function plainOfMrkdwn(text: string): string {
   return text
     .replace(/`([^`]*)`/g, '$1')
@@ -121,10 +108,7 @@ export function codeLines(raw: string): string {
 
 const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
 
-/**
- * The only mention we render raw: the actor of a change, whose id Slack itself gave us. Anything that does not look
- * like a user id is shown as escaped text, so it can never ping anyone.
- */
+/** The only mention rendered raw, an id Slack gave us; anything else is escaped, so it can never ping anyone. */
 export function mentionUser(userId: string): string {
   return SLACK_USER_ID.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
 }

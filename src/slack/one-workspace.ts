@@ -11,10 +11,8 @@ const NOT_READY = 'Voice Ops cannot reach Slack right now, so it cannot answer. 
 const OTHER_WORKSPACE = 'This Voice Ops app serves another workspace: nothing was done.';
 
 /**
- * Handles only deliveries from the workspace (or Enterprise Grid org) the bot token belongs to, learnt from
- * auth.test, and only for people of that workspace or org: someone from another organization in a channel shared
- * through Slack Connect is refused and told why, whatever team the delivery carries. Anything refused is
- * acknowledged and audited; before Slack has ever answered, nothing is handled.
+ * Only deliveries from the bot token's workspace or org, for its people: someone of another organization in a
+ * shared channel is refused and told why. Refusals are audited; before auth.test answers, nothing is handled.
  */
 export function oneWorkspace(identity: SlackIdentity, deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -35,11 +33,8 @@ export function oneWorkspace(identity: SlackIdentity, deps: SlackDeps): Middlewa
 }
 
 /**
- * Whether the requester is one of the app's people. A delivery's team says where it was sent from, and in a channel
- * shared through Slack Connect that may be the app's own workspace whoever sent it: only the person's profile
- * (users.info, kept as long as group memberships are) says which organization they belong to: the app's workspace,
- * or its Enterprise Grid org. A payload that names the requester's own workspace as another, outside any org, needs
- * no profile to be refused. A profile Slack cannot give grants nothing: 'unknown'.
+ * In a shared channel a delivery's team may be the app's whoever sent it: only the person's profile says which
+ * organization they belong to. A profile Slack cannot give grants nothing: 'unknown'.
  */
 async function isMember(known: Identity, who: Requester, people: People): Promise<boolean | 'unknown'> {
   const org = known.enterpriseId;

@@ -1,8 +1,5 @@
-// People as Slack's users.info describes them, for what a payload does not say: whether someone is a guest
-// (`is_restricted`, `is_ultra_restricted`), which org a person from another workspace belongs to
-// (`enterprise_user.enterprise_id`), and their time zone (`tz`, `tz_offset`), in which the times they type are read.
-// Read while a user waits, so kept for as long as group memberships are; read afresh for whether someone may count
-// as an admin or an approver (`deleted` too), which a settings change checks.
+// People as users.info describes them, for what a payload does not say: guest or not, org, time zone. Kept as long as
+// group memberships are, since read while a user waits; read afresh for whether someone may be an admin or approver.
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { ReadCache, type Standing, type TimeZone, timeZone } from '../ops/api.js';
@@ -38,11 +35,7 @@ export interface Profile {
   zone?: TimeZone;
 }
 
-/**
- * Whether a profile is one of the app's people: of its Enterprise Grid org, or, installed in one workspace, of that
- * workspace. Whatever team a delivery carries, only the profile says this (a channel shared through Slack Connect
- * brings people of other organizations into the app's workspace).
- */
+/** Of the app's org or workspace: only the profile says so, since shared channels bring in other organizations. */
 export function isHome(known: Identity, profile: Profile): boolean {
   if (profile.stranger) return false;
   if (known.enterpriseId !== undefined && profile.enterpriseId === known.enterpriseId) return true;
@@ -78,10 +71,7 @@ export class People {
     };
   }
 
-  /**
-   * What Slack says of a person now, against the app's identity (`home`): read afresh, since a deactivation or a
-   * departure must count at once; a person Slack does not know is `unknown`, and no answer is `unreadable`.
-   */
+  /** Read afresh, since a deactivation or a departure must count at once. */
   async standing(userId: string, home: Identity | undefined): Promise<Standing> {
     if (!home) return 'unreadable';
     let profile: Profile;

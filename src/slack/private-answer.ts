@@ -20,11 +20,7 @@ const stepDelivery = z.object({
   event: z.object({ type: z.literal('function_executed'), function_execution_id: z.string() }),
 });
 
-/**
- * Tells the person privately: a workflow step ends with the text; anything else through the delivery's response_url,
- * else as an ephemeral or direct message;
- * `replace` takes the place of the message that held the button (a "Working on it…", say).
- */
+/** A workflow step ends with the text; `replace` takes the place of the message that held the button. */
 export async function tellPrivately(
   deps: SlackDeps,
   body: AnyMiddlewareArgs['body'],

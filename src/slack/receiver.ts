@@ -21,17 +21,12 @@ import { UnprovenBodies } from './unproven-bodies.js';
 export const EVENTS_PATH = '/slack/events';
 
 /**
- * The largest body read. Slack refuses a view over 250 kB (`view_too_large`, views.open), and its largest
- * deliveries carry one view: a view_submission or block_action, with the values typed into it, form-encoded (which
- * can triple a byte). 1 MiB holds that with room; the messages, commands and events this app receives are far
- * smaller. (Bolt's own limit is 4 MiB.)
+ * The largest body read: Slack's largest deliveries carry one view (250 kB at most), form-encoded, which can triple a
+ * byte. 1 MiB holds that with room. (Bolt's own limit is 4 MiB.)
  */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/**
- * Bodies read at once before their signature is known. Slack's own take milliseconds each (its 3 s for an answer
- * leaves no time to trickle), so a handful is never full of them; 8 bodies at the limit is 8 MiB at most.
- */
+/** Bodies read at once before their signature is known: Slack's take milliseconds each, and 8 is 8 MiB at most. */
 export const UNPROVEN_BODIES_MAX = 8;
 
 /** How long a body may take to arrive: Slack stops waiting for the answer after 3 s. */
@@ -126,10 +121,7 @@ function isSslCheck(contentType: string | undefined, body: Buffer): boolean {
   );
 }
 
-/**
- * One warning a minute while requests are refused (a wrong signing secret shows as a stream of them), the rest at
- * debug: a flood must not become a flood of log lines. The metrics count every one.
- */
+/** One warning a minute while requests are refused, the rest at debug: a flood must not flood the log. */
 function refusalWarnings(logger: Logger): (refusal: Refusal) => void {
   let warnedAt = Number.NEGATIVE_INFINITY;
   return (refusal) => {
@@ -149,10 +141,7 @@ function answer(response: ServerResponse, status: number, headers: Record<string
   response.end(onSent);
 }
 
-/**
- * The rest of an unread body is not worth reading: the socket is destroyed once the answer is out, before Node
- * would drain what the sender still sends (each byte drained is memory read and let go).
- */
+/** The socket is destroyed once the answer is out, before Node would drain the rest of an unread body. */
 function answerAndClose(response: ServerResponse, status: number, headers: Record<string, string>): void {
   const { socket } = response;
   response.shouldKeepAlive = false;

@@ -1,6 +1,5 @@
-// Private replies to one user. The interaction's response_url comes first; when it fails (expired, 404, no
-// answer), an ephemeral message in the channel, then a direct message from the app. Each route is seen by that
-// user alone, so even an agent token may take any of them.
+// Private replies to one user: the response_url, else an ephemeral message, else a direct message. Each is seen by
+// that user alone, so even an agent token may take any of them.
 import { Agent } from 'undici';
 import { ExchangeFailed, exchange } from '../http-exchange.js';
 import type { Logger } from '../log.js';
@@ -71,9 +70,8 @@ function errorText(error: unknown): string {
 const replies = new Agent();
 
 /**
- * Posts to a response_url through undici's dispatch, as the provider client sends its requests: Bolt's own respond()
- * goes through fetch, which costs several times the CPU per reply, and on the shared event loop that shows in every
- * user's acknowledgement time under load. One deadline covers connecting and Slack's whole answer.
+ * Through undici's dispatch: Bolt's respond() goes through fetch, several times the CPU per reply, which shows in
+ * every user's acknowledgement time under load. One deadline covers connecting and Slack's whole answer.
  */
 export async function postToResponseUrl(url: string, message: object): Promise<void> {
   const { origin, pathname, search } = new URL(url);

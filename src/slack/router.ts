@@ -1,8 +1,5 @@
-// Bolt hands every delivery to every listener in turn, each behind its own filter middleware, so a delivery costs
-// work for each of the app's listeners (about 35: every button of every list has its own). The router keeps them
-// in one map and hands a delivery to its one listener, found by what identifies it: the command, the action_id, the
-// view's callback_id and type, the type-ahead's action_id, the event's type, the workflow step's callback_id. Each
-// listener gets Bolt's arguments and the deps of its delivery, whose operations are bound to it (see delivery.ts).
+// Bolt hands every delivery to every listener in turn (about 35). The router keeps them in one map and hands a
+// delivery to its one listener, found by what identifies it, with the deps of its delivery (see delivery.ts).
 import type {
   AllMiddlewareArgs,
   AnyMiddlewareArgs,
@@ -23,10 +20,7 @@ import type { SlackDeps } from './deps.js';
 type Listener<Args> = (args: Args & AllMiddlewareArgs, deps: SlackDeps) => Promise<void>;
 type ViewConstraint = string | { callback_id: string; type: 'view_submission' | 'view_closed' };
 
-/**
- * The app's own router, which the listener modules register on (not Bolt's App): Bolt's kinds of listener, one
- * listener each, every one handed its delivery's deps beside Bolt's arguments.
- */
+/** What the listener modules register on, rather than Bolt's App. */
 export interface ListenerRouter {
   command(name: string, listener: Listener<SlackCommandMiddlewareArgs>): void;
   action<Action extends SlackAction = SlackAction>(

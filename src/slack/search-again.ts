@@ -28,10 +28,7 @@ async function searchAgain(deps: SlackDeps, actor: Actor, shown: ShownSearch) {
   return { searched, role };
 }
 
-/**
- * A buy confirmed in the message that held the search results: its outcome, which replaces that message, is
- * followed by the same search page again, so the list stays where the person is looking and stays true.
- */
+/** After a buy's outcome, the same search page again, so the list stays where the person is looking and stays true. */
 export async function withSearchAgain(deps: SlackDeps, actor: Actor, answer: Answer): Promise<Answer> {
   const shown = boughtFromSearch(deps, actor, answer);
   if (!shown || shown.viewId || answer.kind !== 'done') return answer;

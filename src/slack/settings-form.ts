@@ -1,6 +1,5 @@
-// A settings form read back: each setting whose block the submission carries, in the settings' own shape, or an
-// inline error per input that does not read. Which settings the form changes is which of their blocks it has, so
-// the three forms share this one reader; the operation then checks the whole as it checks any request.
+// A settings form read back, or an inline error per input. A form changes the settings whose blocks it has, so the
+// three forms share this one reader.
 import type { ViewOutput } from '@slack/bolt';
 import { SETTING_NAMES, type SettingName } from '../settings-schema.js';
 import { SETTINGS } from './ids.js';

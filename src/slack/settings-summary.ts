@@ -1,6 +1,5 @@
-// The settings summary (`/voice settings`) a person opened a form from stays true: once the change they asked for in
-// it is made, the summary is replaced where it stands by the settings now in force, through the response_url of the
-// button that opened the form (its one way back to that message; failing it, the summary is left as it was).
+// The settings summary a form was opened from is replaced, once the change is made, by the settings now in force,
+// through the response_url of the button that opened the form (failing it, the summary is left as it was).
 import { type Actor, KIND } from '../ops/api.js';
 import type { SlackDeps } from './deps.js';
 import { postToResponseUrl } from './respond.js';

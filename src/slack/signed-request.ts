@@ -1,10 +1,6 @@
-// Slack's signature, checked on the raw bytes before anything parses them: a request whose headers cannot be a
-// fresh signature is refused before its body is read, and one that can is hashed chunk by chunk as it arrives, so
-// that a flood of unsigned or forged bodies costs a hash spread over many turns of the event loop, never a parse.
-// A body is read only with a place among the unproven bodies (unproven-bodies.ts), which ends its reading at its
-// deadline or when a newer body needs the place.
-// Slack's rule (its "Verifying requests from Slack" guide): `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}`
-// with the signing secret, and a timestamp within five minutes of now, either way.
+// Slack's signature, checked on the raw bytes before any parse: headers first, then the body hashed as it arrives
+// with a place among the unproven bodies (unproven-bodies.ts), so that a flood of forged bodies never costs a parse.
+// Slack's rule: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}`, the timestamp within five minutes either way.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Admission, Cutoff } from './unproven-bodies.js';
@@ -64,11 +60,7 @@ function header(request: IncomingMessage, name: string): string | undefined {
 
 type ReadBody = { rawBody: Buffer } | { refusal: 'too large' | 'unreadable' | Cutoff };
 
-/**
- * The body, up to `limit` bytes, while `admission` lasts, copied into its room as it comes (so that the chunks Node
- * reads die young); past the limit, or once the admission is withdrawn, the rest is left unread (the answer closes
- * the connection).
- */
+/** Copied into its room as it comes, so that Node's chunks die young; past the limit the rest is left unread. */
 function readBody(
   request: IncomingMessage,
   limit: number,

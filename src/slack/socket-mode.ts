@@ -1,9 +1,6 @@
-// Socket Mode: the app dials out to Slack over a WebSocket instead of taking requests. Slack closes that socket
-// routinely (a `disconnect` message, reason `refresh_requested`, several times a day), networks drop it, and a
-// revoked app token makes every new connection fail. The client's own reconnection waits seconds before each
-// attempt and, when Slack refuses the token, rejects a promise nobody holds, which ends the process with a stack
-// trace. So the app reconnects by itself: at once when Slack asks, with backoff otherwise; it logs every change
-// of the connection, and a refused token becomes one fatal report.
+// Socket Mode. Slack closes the socket routinely and networks drop it; the client's own reconnection waits seconds,
+// and on a refused token rejects a promise nobody holds, ending the process. So the app reconnects by itself (at once
+// when Slack asks, with backoff otherwise), and a refused token becomes one fatal report.
 import { type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
@@ -75,11 +72,7 @@ function disconnectReason(data: unknown): string | undefined {
   }
 }
 
-/**
- * Logs the connection's changes and opens a new connection whenever an established one ends, until the app stops
- * (`disconnecting`, which Bolt's receiver.stop() causes) or Slack refuses the token (`onFatal`). The first
- * connection is app.start()'s: its failure is the start's failure.
- */
+/** Until the app stops or Slack refuses the token. The first connection is app.start()'s, its failure the start's. */
 export function keepConnected(client: SocketModeClient, logger: Logger, onFatal: OnFatal): void {
   let connected = false;
   let stopping = false;

@@ -1,7 +1,5 @@
-// Ends Workflow Builder steps in Slack: functions.completeSuccess with the step's outputs, or functions.completeError
-// with a sentence for whoever built or ran the workflow. The app's bot token ends them (Slack asks no scope for either
-// method), so that any path may end a step, long after the delivery that started it and on any replica, with no
-// workflow token kept anywhere.
+// Ends Workflow Builder steps with the app's bot token (Slack asks no scope for it), so that any path may end a step,
+// on any replica and long after its delivery, with no workflow token kept anywhere.
 import type { StepEnds } from '../ops/api.js';
 import { slackErrorCode, type WebClient } from './clients.js';
 

@@ -1,6 +1,5 @@
-// What each Workflow Builder step takes, as the manifests declare it (test/manifests.test.ts holds the two to each
-// other), checked with the schemas and the grammar the commands use: a region as `/voice numbers buy` takes it, a
-// list of numbers or a `/voice numbers` filter, an agent's name and language as the provider takes them.
+// What each Workflow Builder step takes, as the manifests declare it (a test holds the two together), checked with
+// the schemas and the grammar the commands use.
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type NumberFilter } from '../ops/api.js';
 import { agentName, language, phoneNumber, region, resourceId } from '../provider/schemas.js';
@@ -14,10 +13,7 @@ const optionalText = z.preprocess(
 
 const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user id, e.g. the person who ran the workflow');
 
-/**
- * What Slack fills an input of type `slack#/types/interactivity` with: the person whose click started the workflow (or
- * a Slack step's button), which no builder can set. The secret is Slack's, and is never kept.
- */
+/** `slack#/types/interactivity`: the person whose click started the workflow, which no builder can set. */
 const interactivity = z.preprocess(
   (value) => (value === '' || value === null ? undefined : value),
   z

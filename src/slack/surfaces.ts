@@ -1,6 +1,5 @@
-// Where an interaction's answer goes: an ephemeral message through response_url, or a modal. The flows
-// produce an Answer; a surface renders it in its own Block Kit form. When a modal can no longer be updated (the
-// user closed it, Slack did not answer), the answer goes to the user privately instead.
+// Where an interaction's answer goes: a message through response_url, or a modal. When a modal can no longer be
+// updated, the answer goes to the user privately instead.
 import type { ModalView } from '@slack/types';
 import type { ConfirmationPrompt, Done, Failure } from '../ops/api.js';
 import type { WebClient } from './clients.js';
@@ -58,10 +57,7 @@ function asMessage(answer: Answer, now: () => Date): SlackMessage | undefined {
   }
 }
 
-/**
- * A modal opened (or pushed on top of one) at once with a loading view, because a trigger_id lasts
- * three seconds and provider calls may take longer; the answer then replaces the loading view.
- */
+/** Opened at once with a loading view, because a trigger_id lasts three seconds and provider calls may take longer. */
 export async function modalSurface(
   context: ModalContext,
   input: { triggerId: string; title: string; push?: boolean },

@@ -1,7 +1,5 @@
-// Bolt acknowledges every Events API delivery at once, before any middleware, whether or not a listener wants it.
-// Slack sends events the app has no listener for when the app's settings subscribe to more than manifest.yml does
-// (`app_mention`, `member_joined_channel`, …): such a delivery goes no further than a debug line, so that nothing
-// records a delivery key for it or audits it as a refusal, and the log says why nothing happened.
+// Events the app has no listener for (its settings subscribe to more than manifest.yml does) go no further than a
+// debug line: no delivery key, no audit as a refusal.
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { z } from 'zod';
 import type { Logger } from '../log.js';

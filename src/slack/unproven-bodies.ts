@@ -1,18 +1,11 @@
-// Bodies whose signature cannot be checked yet because they are still arriving. Each may hold up to the body limit
-// in memory, and anyone who knows the URL can send one (a timestamp is no secret), so they are bounded three ways:
-// each has a deadline, their number is capped, and the body limit caps each. Past the cap the body that has waited
-// longest is refused and the newcomer takes its place: nothing is queued, and a slow sender cannot hold every place.
-// A delivery whose body is already in when its headers are read (what Slack, or a proxy that buffers requests,
-// sends) is proven before any other connection is read, so senders of slow bodies never push it out; one whose body
-// trickles in can be, and Slack sends it again (docs/decisions.md, "Unproven bodies are bounded").
+// Bodies still arriving, whose signature cannot be checked yet. Anyone who knows the URL can send one, so each has a
+// deadline and the body limit, and their number is capped: past it the longest-waiting is refused, so that a slow
+// sender cannot hold every place. A body already in is proven first (docs/decisions.md, "Unproven bodies are bounded").
 
 export type Cutoff = 'too slow' | 'too many';
 
 export interface Admission {
-  /**
-   * Room for the body, the place's own and reused by the bodies read after it: bodies read and let go by the
-   * thousand leave nothing behind for V8 to collect, only what the 8 rooms hold.
-   */
+  /** Reused by the bodies read after it, so that they leave nothing behind for V8 to collect. */
   readonly room: Buffer;
   /** Calls `listener` if the body must stop being read: at its deadline, or when a newer body takes its place. */
   onCutoff(listener: (cutoff: Cutoff) => void): void;

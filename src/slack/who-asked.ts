@@ -42,10 +42,7 @@ export const requester = z.object({
   teamId: z.string().optional(),
   /** The Enterprise Grid org the delivery came through, read by Bolt from whichever field the kind carries. */
   enterpriseId: z.string().optional(),
-  /**
-   * The workspace the payload says is the requester's own (`user.team_id` of interactions); absent for commands and
-   * events, whose team is where they were sent from, which in a Slack Connect channel may be the app's own.
-   */
+  /** `user.team_id` of interactions; absent for commands and events, whose team is where they were sent from. */
   ownTeam: z.string().optional(),
 });
 export type Requester = z.infer<typeof requester>;

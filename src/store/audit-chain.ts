@@ -54,10 +54,7 @@ export function chainHash(previousHash: string, row: ChainedRow): string {
 /** Any UTF-16 surrogate, paired or not: paired ones (an emoji) take the long way, and are kept. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/**
- * Text as both engines can keep it, so that what is stored is what was hashed: a lone surrogate has no UTF-8 form,
- * and Postgres refuses U+0000 in TEXT and in JSON; each becomes U+FFFD.
- */
+/** Lone surrogates (no UTF-8 form) and U+0000 (Postgres refuses it) become U+FFFD, so that what is stored is hashed. */
 export function wellFormed(text: string): string {
   // Most text has neither: a look first spares it two replacements, every string of every audit row.
   if (!SURROGATE.test(text) && !text.includes('\u0000')) return text;
@@ -116,10 +113,7 @@ export interface Walk {
   betweenPages?: () => Promise<void>;
 }
 
-/**
- * Rows in id order, a page at a time. From the first row, the first page has no lower bound, since an edit may put any
- * id first.
- */
+/** From the first row, the first page has no lower bound, since an edit may put any id first. */
 async function* storedPages(sql: Sql, walk: Walk): AsyncGenerator<StoredRow[]> {
   const size = walk.pageRows ?? WALK_PAGE_ROWS;
   const after = (id: number) =>
@@ -151,9 +145,8 @@ export class ChainBroken extends Error {
 }
 
 /**
- * Every row in id order (those of `walk`), a page at a time, each page yielded once every hash in it is recomputed and
- * found to follow the row before it; throws ChainBroken at the first row that does not, so that nothing read from a
- * broken chain is taken past its break. Pages rather than rows: a walk of a million rows makes no promise per row.
+ * Pages in id order, each yielded once its hashes are found to follow on; throws ChainBroken at the first row that
+ * does not, so that nothing is taken past a break. Pages rather than rows: a promise per row is too slow.
  */
 export async function* verifiedPages(sql: Sql, walk: Walk = {}): AsyncGenerator<StoredRow[]> {
   let previous = walk.from ?? CHAIN_START;

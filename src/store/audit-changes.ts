@@ -1,7 +1,5 @@
-// The audit log read a change at a time: the rows that share a correlation id (request, confirmation, outcome, a
-// failed announcement) belong to one change, and `/voice audit` shows one line per change, newest first, a page at a
-// time. Pages are found by position, never by offset, so that reading an old page of a million rows costs what the
-// first page costs: a change's position is the id of its newest row that the filter matches.
+// The audit log read a change (the rows sharing a correlation id) at a time, for `/voice audit`. Pages are found by
+// position (the id of a change's newest matching row), never by offset, so that an old page costs what the first does.
 import { z } from 'zod';
 import { type AuditEvent, toEvent } from './audit.js';
 import { wellFormed } from './audit-chain.js';
@@ -22,7 +20,7 @@ export const auditFilter = z.object({
 });
 export type AuditFilter = z.infer<typeof auditFilter>;
 
-/** Where a page begins: older than a position (Next) or newer than one (Previous). */
+/** Older than a position (Next) or newer than one (Previous). */
 export const auditCursor = z.union([z.object({ before: z.number().int() }), z.object({ after: z.number().int() })]);
 export type AuditCursor = z.infer<typeof auditCursor>;
 
@@ -43,16 +41,12 @@ export interface ChangesPage {
 
 type Params = Record<string, string | number>;
 
-/**
- * Folds the letters A–Z only: what SQLite's NOCASE folds, and what Postgres's lower() folds under the "C" collation
- * of its columns. The column's side is folded by the dialect's `caseless`, as its index is built.
- */
+/** Folds A–Z only: what SQLite's NOCASE and Postgres's lower() under the "C" collation fold. */
 const foldCase = (text: string): string => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
 /**
- * The audit records a slash command's `user_name`, the person's handle (`vera`), while people type the name they see
- * (`@Vera Viewer`): a name of several words also matches the handles Slack makes of it (`vera.viewer`,
- * `veraviewer`) and its first word.
+ * The audit records the handle (`vera`) while people type the name they see (`@Vera Viewer`): several words also
+ * match the handles Slack makes of them (`vera.viewer`, `veraviewer`) and the first word.
  */
 function actorNameForms(name: string): Params {
   const words = foldCase(name).trim().split(/\s+/);
@@ -67,10 +61,7 @@ function actorNameForms(name: string): Params {
 /** Outcomes of a step that did not go through: the `failed` filter's, and its partial index's (migration 7). */
 const UNSUCCESSFUL = "outcome IN ('failed', 'rejected', 'denied')";
 
-/**
- * The filter as SQL on the row `alias`, with its parameters. Typed text is made storable as the audit's text was
- * (wellFormed), so that it matches what was stored and Postgres can take it.
- */
+/** Typed text is made wellFormed, as the audit's was, so that it matches and Postgres can take it. */
 function matching(filter: AuditFilter, alias: string, dialect: Dialect): { sql: string; params: Params } {
   const parts: string[] = [];
   const params: Params = {};
@@ -122,10 +113,7 @@ export class AuditChanges {
     return { trails: await this.#withEvents(shown), newer, older };
   }
 
-  /**
-   * How many changes match, counted up to `upTo` (a larger count answers `upTo`): an exact count of a million rows takes
-   * a tenth of a second, and nobody pages that far back from the newest.
-   */
+  /** Counted up to `upTo` only: nobody pages a million rows back, and an exact count of them is slow. */
   async count(filter: AuditFilter, upTo: number): Promise<number> {
     const match = matching(filter, 'e', this.sql.dialect);
     const sql = `SELECT COUNT(*) AS n FROM (

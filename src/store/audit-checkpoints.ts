@@ -1,17 +1,14 @@
-// Checkpoints of the audit chain: positions (a row's id and hash) up to which a read verified the whole chain, kept in
-// the database for every replica, so that the next read verifies only the rows after the last one rather than the
-// whole log. A checkpoint is trusted only while its row still carries the hash it was verified with: a chain rewritten
-// through it, or cut before it, is refused. What lies before it is verified again by `npm run audit -- --verify`,
-// which reads no checkpoint (docs/decisions.md says what each check sees).
+// Checkpoints of the audit chain: positions up to which a read verified it, kept for every replica, so that the next
+// read verifies only the rows after. Trusted only while its row keeps its hash; `npm run audit -- --verify` reads none
+// (docs/decisions.md says what each check sees).
 import { z } from 'zod';
 import { turnsOnTime } from '../slices.js';
 import { CHAIN_START, ChainBroken, type ChainLink, verifiedPages } from './audit-chain.js';
 import type { Sql } from './sql.js';
 
 /**
- * Rows read and hashed at a time, a fraction of a slice (SLICE_MS): the loop turns on time, not per page. On SQLite
- * the read itself runs on the event loop, and a page alive across a garbage collection is copied by it, so pages are
- * smaller; on Postgres each page is a round trip.
+ * Rows read and hashed at a time. Smaller on SQLite, whose read runs on the event loop and whose pages a garbage
+ * collection copies; on Postgres each page is a round trip.
  */
 const VERIFY_PAGE_ROWS = { sqlite: 100, postgres: 250 } as const;
 
@@ -20,7 +17,6 @@ export interface VerifiedChain {
   end: ChainLink;
   /** The checkpoint the walk went on from (CHAIN_START when there was none). */
   from: ChainLink;
-  /** The rows this walk verified: those after `from`. */
   rows: number;
 }
 
@@ -33,10 +29,7 @@ const checkpointRow = z.object({ id: z.number().int(), hash: z.string(), verifie
 const idRow = z.object({ id: z.number().int() }).optional();
 const hashRow = z.object({ hash: z.string().nullable() }).optional();
 
-/**
- * The last checkpoint, once its row is found still to carry its hash (undefined when there is none); throws ChainBroken
- * where it does not.
- */
+/** The last checkpoint, once its row is found still to carry its hash; throws ChainBroken where it does not. */
 async function lastTrusted(sql: Sql): Promise<ChainLink | undefined> {
   const checkpoint = checkpointRow.parse(await sql.get(LAST_CHECKPOINT));
   if (!checkpoint) return undefined;
@@ -54,10 +47,7 @@ async function lastTrusted(sql: Sql): Promise<ChainLink | undefined> {
   return { id: checkpoint.id, hash: checkpoint.hash };
 }
 
-/**
- * Verifies the chain from its last checkpoint to its present end, a slice of time at a time with a turn of the event
- * loop between slices, and checkpoints the end reached. Throws ChainBroken at the first row that breaks the chain.
- */
+/** From the last checkpoint to the end, a slice at a time, checkpointing the end reached; throws ChainBroken. */
 export async function verifyFromCheckpoint(sql: Sql, now: () => Date): Promise<VerifiedChain> {
   const from = await lastTrusted(sql);
   const upTo = idRow.parse(await sql.get(LAST_ROW))?.id ?? 0;
@@ -73,10 +63,7 @@ export async function verifyFromCheckpoint(sql: Sql, now: () => Date): Promise<V
   return { end, from: from ?? CHAIN_START, rows };
 }
 
-/**
- * One walk at a time per process: a read that comes while one is under way takes its end rather than walk the same
- * rows again (it verified none itself: `rows` 0), as three commands asked together on a long log would.
- */
+/** One walk at a time per process: a read that comes during one takes its end (`rows` 0) rather than walk again. */
 export class ChainVerifier {
   #walking: Promise<VerifiedChain> | undefined;
 

@@ -36,10 +36,7 @@ export const AUDIT_OUTCOMES = [
 ] as const;
 export const AUDIT_SOURCES = ['command', 'button', 'modal', 'home', 'system', 'provider', 'workflow'] as const;
 
-/**
- * What a row is about, as `noun.verb`: a kind of change (`number.buy`; ops/kinds/ names them, the store does not know
- * them), a step of one (`change.announce`), a read (`audit.read`), a denial (`access.denied`).
- */
+// `noun.verb`: a change (`number.buy`, named in ops/kinds/), a step (`change.announce`), a read, a denial.
 export type AuditAction = string;
 const auditAction = z.string().regex(/^[a-z_]+\.[a-z_]+$/);
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -108,10 +105,7 @@ function redactObject(value: object, depth: number): Record<string, unknown> {
   );
 }
 
-/**
- * Hides the values of keys that look secret, at any depth, truncates long strings, and replaces in keys and values
- * what a database cannot keep as text (wellFormed).
- */
+/** Hides secret-looking values at any depth, truncates long strings, and makes keys and values wellFormed. */
 export function redactParams(params: Record<string, unknown>): Record<string, unknown> {
   return redactObject(params, 0);
 }
@@ -119,7 +113,6 @@ export function redactParams(params: Record<string, unknown>): Record<string, un
 const auditRow = camelCased(
   z.object({
     id: z.number().int(),
-    /** ISO-8601, UTC. */
     at: z.string(),
     actor_id: z.string(),
     actor_name: optionalText,
@@ -139,7 +132,6 @@ const auditRow = camelCased(
 );
 export type AuditEvent = z.output<typeof auditRow>;
 
-/** A row of `audit_events` as read back, checked against the schema. */
 export const toEvent = (row: unknown): AuditEvent => auditRow.parse(row);
 
 const changeRow = z.object({ action: auditAction, target: z.string() });
@@ -200,11 +192,7 @@ const CHANGES_MADE = `
   WHERE at >= @from AND at < @until AND outcome = 'succeeded' AND source != 'provider' AND target IS NOT NULL
   ORDER BY at, id`;
 
-/**
- * Takes the chain's lock (SQLite's write lock, taken at BEGIN IMMEDIATE; an advisory lock on Postgres) in the
- * transaction `sql`, and reads the chain's end under it, so that two processes or replicas appending take turns and
- * cannot both chain to the same row. Both statements are sent before this yields.
- */
+// Under the chain's lock, so that two appending processes cannot chain to the same row; both statements go out at once.
 function takeEnd(sql: Sql): Promise<ChainEnd> {
   const locked = sql.lock(CHAIN_LOCK);
   const last = sql.get(LAST);
@@ -220,10 +208,7 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/**
- * A page of `since`, in `at, id` order, the order of the time index on both engines (SQLite's entries on `at` end in
- * the id), so that no page sorts; each begins after the row that ended the one before (at `@from`, for the first).
- */
+// In `at, id` order, the time index's order on both engines, so that no page sorts.
 function sincePage(after: boolean, bounded: boolean): string {
   const start = after ? '(at, id) > (@at, @id)' : 'at >= @from';
   const end = bounded ? ' AND at < @until' : '';
@@ -232,9 +217,8 @@ function sincePage(after: boolean, bounded: boolean): string {
 
 export class AuditLog {
   readonly #now: () => Date;
-  /** Whether `sql` is one transaction, whose appends may follow on from each other. */
   readonly #inTransaction: boolean;
-  /** The chain's end as this transaction holds it, once it has taken it: moved on by each append. */
+  /** The chain's end this transaction holds, moved on by each append. */
   #end: Promise<ChainEnd> | undefined;
   /** Shared by the process's logs (open-store.ts), so that reads asked together walk the chain once. */
   readonly #verifier: ChainVerifier;
@@ -272,19 +256,13 @@ export class AuditLog {
   }
 
   /**
-   * In a transaction that may append: takes the chain's lock and reads its end now, so that on Postgres both go out
-   * with the statements already sent rather than after their answers, and an append waits for nothing more. Call it
-   * after the statements that lock rows (see carryOutHeld). Nothing outside a transaction, where each append takes
-   * its own.
+   * Takes the chain's lock and end now, so that on Postgres they go out with the statements already sent. Call it
+   * after the statements that lock rows (see carryOutHeld); outside a transaction each append takes its own.
    */
   takeChainEnd(): void {
     if (this.#inTransaction) this.#end ??= handled(takeEnd(this.sql));
   }
 
-  /**
-   * Appends in this log's transaction, following on from the end it holds (taken by the first append), or in a
-   * transaction of its own.
-   */
   #chained(columns: Omit<Columns, 'at'>): Promise<ChainedRow & ChainEnd> {
     if (!this.#inTransaction) return this.sql.transaction((tx) => this.#appendAfter(tx, takeEnd(tx), columns));
     const appended = this.#appendAfter(this.sql, this.#end ?? takeEnd(this.sql), columns);
@@ -294,9 +272,8 @@ export class AuditLog {
   }
 
   /**
-   * The time is read under the chain's lock, so that rows' times follow their ids, and a reader holding the lock (the
-   * reconciler's drift pass) sees every row stamped before its own time. The row returned is the one built here:
-   * after an INSERT … RETURNING, SQLite's automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
+   * The time is read under the chain's lock, so that rows' times follow their ids. No INSERT … RETURNING: after one,
+   * SQLite's automatic WAL checkpoint was seen not to run, and the WAL grew without bound.
    */
   async #appendAfter(sql: Sql, end: Promise<ChainEnd>, columns: Omit<Columns, 'at'>): Promise<ChainedRow & ChainEnd> {
     const previous = await end;
@@ -312,20 +289,17 @@ export class AuditLog {
     return (await this.sql.all(RECENT, [clamped])).map(toEvent);
   }
 
-  /** The rows of one request (a change, a batch and its items), oldest first. */
+  /** Oldest first. */
   async ofRequest(correlationId: string): Promise<AuditEvent[]> {
     return (await this.sql.all(OF_REQUEST, [correlationId])).map(toEvent);
   }
 
-  /** The rows of one action about one target (by the target's index), oldest first: the Undos of a change, say. */
+  /** Oldest first: the Undos of a change, say. */
   async about(action: AuditAction, target: string): Promise<AuditEvent[]> {
     return (await this.sql.all(ABOUT, [target, action])).map(toEvent);
   }
 
-  /**
-   * What happened to a number or an agent, newest first: the rows of the changes that succeeded (a batch's items, not
-   * its summary), `limit` of them before the row id `before`, each checked against its own hash (ChainBroken).
-   */
+  /** Succeeded changes to a number or agent, newest first, before row `before`, each checked against its hash. */
   async history(subject: { number: string } | { agentId: string }, before: number | undefined, limit: number) {
     const of = 'number' in subject ? 'number' : 'agent';
     const params = { subject: 'number' in subject ? subject.number : subject.agentId, before: before ?? null, limit };
@@ -334,15 +308,11 @@ export class AuditLog {
     return rows.map(toEvent);
   }
 
-  /** The outcome of the newest row of a request, if it has any. */
   async lastOutcome(correlationId: string): Promise<AuditOutcome | undefined> {
     return (await this.sql.get<{ outcome: AuditOutcome }>(LAST_OUTCOME, [correlationId]))?.outcome;
   }
 
-  /**
-   * How many `action`s succeeded from `from` until before `until`: reconciled ones and those made outside Voice Ops
-   * included, or only `actorId`'s own when given.
-   */
+  /** Reconciled ones and those made outside Voice Ops included, unless `actorId` is given. */
   async succeededCount(action: AuditAction, window: { from: Date; until: Date }, actorId?: string): Promise<number> {
     const range = { from: window.from.toISOString(), until: window.until.toISOString() };
     const row = await this.sql.get<{ count: number }>(SUCCEEDED, { action, ...range, actorId: actorId ?? null });
@@ -354,19 +324,14 @@ export class AuditLog {
     return (await this.sql.all(CHANGES_MADE, { from, until })).map((row) => changeRow.parse(row));
   }
 
-  /**
-   * Verifies the chain from its last checkpoint to its end, and checkpoints it there (audit-checkpoints.ts); throws
-   * ChainBroken where it breaks.
-   */
+  /** From the last checkpoint to the end, checkpointing there (audit-checkpoints.ts); throws ChainBroken. */
   verifyToEnd(): Promise<VerifiedChain> {
     return this.#verifier.verify(this.sql);
   }
 
   /**
-   * The rows that succeeded and name a target, in id order, up to the id `end` (a verified end of the chain), for what
-   * is rebuilt from the log. A window of ids at a time, the event loop turning between windows once they have held it
-   * for a slice (SLICE_MS), so that memory stays flat and no read holds the event loop at any size. Each row yielded is checked against its own hash, and no
-   * id may be missing: an edit of a row the answer rests on is refused wherever it is (ChainBroken).
+   * Succeeded rows naming a target, up to the verified id `end`, a window of ids at a time, yielding the event loop
+   * each slice (SLICE_MS) so memory stays flat. Each row is checked against its hash and no id may be missing.
    */
   async *changesUpTo(end: number): AsyncGenerator<AuditEvent> {
     const turn = turnsOnTime();
@@ -410,10 +375,7 @@ export class AuditLog {
     });
   }
 
-  /**
-   * Events at or after `from` and, when given, before `until`, oldest first, for exports: read a page at a time, so
-   * that memory stays flat at any size, and holding nothing between pages, so that a reader may stop at any point.
-   */
+  /** Oldest first, a page at a time, holding nothing between pages, so that a reader may stop at any point. */
   async *since(from: Date, until?: Date): AsyncGenerator<AuditEvent> {
     const end: Record<string, SqlParam> = until === undefined ? {} : { until: until.toISOString() };
     let after: AuditEvent | undefined;

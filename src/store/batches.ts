@@ -158,10 +158,7 @@ export class Batches {
     return (await this.sql.all(this.#selectMany, [jsonText(ids)])).map(toBatch);
   }
 
-  /**
-   * Starts a planned batch (or sets it waiting for a second approver) for its requester before it expires; undefined
-   * when this call did not.
-   */
+  /** Or sets it waiting for a second approver; undefined when this call did not. */
   async start(id: string, userId: string, to: 'running' | 'awaiting' = 'running'): Promise<Batch | undefined> {
     const row = await this.sql.get(START, { id, userId, to, now: this.#now().toISOString() });
     return row === undefined ? undefined : toBatch(row);

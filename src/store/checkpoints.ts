@@ -1,21 +1,13 @@
-// SQLite's WAL is copied back into the database file by a checkpoint, which syncs the file to disk: 5–15 ms. Left to
-// SQLite, the commit that takes the WAL past 1,000 pages runs it on the app's connection, on the event loop, and every
-// acknowledgement due meanwhile waits for it. Here the app's connection checkpoints by itself only far later (a
-// backstop), and a worker thread with a connection of its own checkpoints whenever the WAL has grown past
-// CHECKPOINT_WAL_BYTES: no request pays for it. PASSIVE never waits for the app's readers or writer.
+// A WAL checkpoint syncs the file to disk (5–15 ms); left to SQLite it runs on the event loop, and every ack due waits.
+// Here a worker thread checkpoints past CHECKPOINT_WAL_BYTES (PASSIVE: never waiting for the app), the app's own
+// connection only far later, as a backstop.
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-/**
- * Four times SQLite's own default (1,000 pages of 4 KiB): a page written again and again (the audit's newest, an
- * index's last) is copied back once a checkpoint, so fewer, larger checkpoints cost the process less CPU in all.
- */
+/** Four times SQLite's default: a page written again and again is copied once a checkpoint, so fewer cost less. */
 export const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
-/**
- * What a WAL file the worker has emptied is cut back to when the app starts it over: below CHECKPOINT_WAL_BYTES, so
- * that its size says again when the next checkpoint is due.
- */
+/** An emptied WAL is cut back below CHECKPOINT_WAL_BYTES, so that its size says again when a checkpoint is due. */
 export const WAL_FILE_LIMIT_BYTES = 1024 * 1024;
 /** The app's connection checkpoints by itself only past this, should the worker fall behind or fail. */
 export const BACKSTOP_CHECKPOINT_PAGES = 8_000;

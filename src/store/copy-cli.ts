@@ -1,8 +1,6 @@
-// `npm run db:copy -- --from PATH [--to postgres://…]`: copies the app's SQLite database into an empty Postgres
-// database, for a team moving from one file to a server. Every table of the file's schema is copied, column by column,
-// in one Postgres transaction (all or nothing); the audit log keeps its ids and hashes, so its chain verifies as it
-// did. Afterwards the copy is checked: the same number of rows in every table, and the audit chain intact on Postgres.
-// The file is only read. The URL is never printed: it may carry a password.
+// `npm run db:copy -- --from PATH [--to postgres://…]`: copies the SQLite file into an empty Postgres database in one
+// transaction, audit ids and hashes kept, then checks row counts and the chain. The file is only read; the URL is
+// never printed (it may carry a password).
 // Exit codes: 0 copied and verified, 1 not copied (or copied but not verified), 2 bad arguments or configuration.
 import { existsSync } from 'node:fs';
 import Sqlite from 'better-sqlite3';
@@ -72,10 +70,7 @@ function schemaVersionOf(path: string): number {
   }
 }
 
-/**
- * The file, read-only. openDatabaseReadOnly refuses an older schema too; this one says where to migrate it, since an
- * app started with DATABASE_URL set would migrate Postgres instead of the file.
- */
+/** Says where to migrate an older schema, since an app started with DATABASE_URL would migrate Postgres instead. */
 function openSource(path: string): Database {
   if (!existsSync(path)) throw new Error(`there is no database at ${path}`);
   const version = schemaVersionOf(path);
@@ -221,10 +216,7 @@ async function copyAll(db: Database, target: SqlEngine, tables: Table[]): Promis
 
 const rowsText = (count: number): string => `${count} row${count === 1 ? '' : 's'}`;
 
-/**
- * Checks the committed copy against the file: as many rows in every table, and an audit chain that verifies on
- * Postgres and ends at the file's last hash (so every row before it is the file's too). Returns what it checked.
- */
+/** Row counts, and a chain that verifies on Postgres and ends at the file's last hash. Returns what it checked. */
 async function verify(db: Database, target: SqlEngine, tables: Table[], path: string): Promise<string> {
   for (const table of tables) {
     const text = `SELECT COUNT(*) AS count FROM ${quoted(table.name)}`;

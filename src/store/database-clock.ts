@@ -1,12 +1,5 @@
-// The one clock of every replica: the database's. Leases, locks, expiries of confirmations, approvals and plans, and
-// the grouping of announcements are compared by several processes, so each reads the time the database keeps, not
-// its own host's, which may be minutes off (a drifting container host, an NTP step, a VM resumed from a pause).
-//
-// Reading the database for every comparison would cost a round trip each, and many comparisons are synchronous. The
-// clock is read instead every few seconds and carried forward between reads on this process's monotonic clock, which
-// no step of the wall clock moves: between two reads it is off by at most half a round trip plus the drift of a few
-// seconds. A read that fails keeps the last one: the statements that need the time fail on their own meanwhile, and
-// say so.
+// The one clock of every replica: the database's, since a host's may be minutes off. It is read every few seconds
+// and carried forward on the monotonic clock, since many comparisons are synchronous; a failed read keeps the last.
 import type { Sql } from './sql.js';
 
 /** How often the database's time is read again: the longest a paused or drifting process carries its own. */
@@ -52,7 +45,6 @@ export class DatabaseClock {
     return clock;
   }
 
-  /** The database's time now. */
   readonly now = (): Date => {
     const { databaseMs, monotonicMs } = this.#reading;
     return new Date(databaseMs + (performance.now() - monotonicMs));

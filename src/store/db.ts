@@ -102,10 +102,7 @@ export function openDatabaseReadOnly(path: string): Database {
   }
 }
 
-/**
- * Whether the database takes writes now. A write rolled back proves nothing (SQLite writes at commit), so this
- * commits one that changes nothing: the schema version, set to itself.
- */
+/** A write rolled back proves nothing (SQLite writes at commit), so this commits the schema version set to itself. */
 export function checkWritable(db: Database): Writable {
   try {
     db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);

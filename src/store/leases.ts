@@ -41,10 +41,7 @@ export class Leases {
     this.#release = releaseOf(sql.dialect);
   }
 
-  /**
-   * Takes (or renews) each lease named for `holder` until `ttlMs` from now, in one statement; false while someone
-   * else holds one of them unexpired (the others are then taken: `release` gives them back).
-   */
+  /** False while someone else holds one unexpired (the others are then taken: `release` gives them back). */
   async take(names: string | readonly string[], holder: string, ttlMs: number): Promise<boolean> {
     const now = this.#now();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();

@@ -1,8 +1,5 @@
-// Whether a replica's process still runs: held, not timed. Each process holds something that the operating system or
-// the database server lets go of the moment the process dies (a session's advisory lock on Postgres, a file lock
-// beside the SQLite file), and the others test it. A dead replica's leases and changes are then taken over at once,
-// instead of when its leases expire; the expiry stays as the last resort (a replica cut off by the network whose
-// session the server has not yet ended).
+// Whether a replica's process still runs: held, not timed. Each holds a lock the OS or the server lets go of when it
+// dies, so that a dead replica's work is taken over at once; lease expiry stays as the last resort.
 import { randomUUID } from 'node:crypto';
 
 export interface Liveness {
@@ -10,10 +7,7 @@ export interface Liveness {
   readonly replica: string;
   /** Whether this process holds its liveness now; while it does not, it starts no change at the provider. */
   readonly held: boolean;
-  /**
-   * Counts the times liveness was taken again after a loss. The other replicas may have taken over whatever this one
-   * began under an earlier count, so that work must not reach the provider any more.
-   */
+  /** Bumped on each retake after a loss: work begun under an earlier epoch must not reach the provider. */
   readonly epoch: number;
   /** Whether `replica` (another process, or this one) still runs. */
   isAlive(replica: string): Promise<boolean>;

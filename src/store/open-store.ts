@@ -1,6 +1,4 @@
-// Opens the app's store on the engine its configuration names: Postgres at DATABASE_URL, shared by every replica, or
-// else the SQLite file at DATABASE_PATH. Either way the schema is brought up to date first, and every repository
-// runs the same SQL (sql.ts).
+// Opens the app's store: Postgres at DATABASE_URL, else the SQLite file at DATABASE_PATH, its schema up to date.
 
 import type { DatabaseTarget } from '../database-target.js';
 import { Approvals } from './approvals.js';
@@ -31,10 +29,7 @@ import { WorkflowSteps } from './workflow-steps.js';
 export interface StoreOptions {
   /** The clock of every record and expiry; by default the database's (database-clock.ts). */
   now?: () => Date;
-  /**
-   * Errors that are not any request's: on idle Postgres connections (the server restarting, say), or of a SQLite
-   * checkpoint.
-   */
+  /** Errors that are no request's: an idle Postgres connection's, or a SQLite checkpoint's. */
   onIdleError?: (error: Error) => void;
   /** Told of every statement, with its time. */
   onStatement?: StatementObserver;
@@ -105,10 +100,7 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
   };
 }
 
-/**
- * The Store on `sql`. Each repository is made when first used: a transaction (one per change, at least) uses two
- * or three of the thirteen.
- */
+/** Each repository is made when first used: a transaction uses two or three of the thirteen. */
 class BoundStore implements Store {
   readonly #made: Partial<Repos> = {};
 
@@ -200,10 +192,7 @@ class BoundStore implements Store {
   }
 }
 
-/**
- * The Store on an open engine: this process's liveness held, on the database's clock unless `options.now` names
- * another.
- */
+/** This process's liveness held, on the database's clock unless `options.now` names another. */
 export async function storeOn(engine: SqlEngine, options: StoreOptions = {}): Promise<Store> {
   const liveness = await engine.holdLiveness(options.onLiveness);
   try {

@@ -1,7 +1,5 @@
-// Liveness on Postgres: each process holds a session-level advisory lock on a connection of its own, which the
-// server lets go of when that session ends: the process died, or its connection was cut. The others read pg_locks.
-// A process whose connection is cut has lost its liveness even though it runs: its leases and changes may be taken
-// over, so it starts no change at the provider until it holds the lock again, under a new epoch.
+// Liveness on Postgres: a session-level advisory lock on a connection of its own; the others read pg_locks. A process
+// whose connection is cut starts no change until it holds the lock again, under a new epoch.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type Liveness, newReplicaId } from './liveness.js';

@@ -1,7 +1,5 @@
-// The schema on Postgres. SQLite's first eight migrations (migrations.ts) are released history in SQLite's dialect, with
-// table rebuilds that Postgres does not need; a Postgres database starts at their result, version 8, in one migration,
-// and from then on takes the same migrations as SQLite (SHARED_MIGRATIONS). The version lives in `voice_ops_schema`. The
-// same runner as SQLite's applies them (migrator.ts).
+// The schema on Postgres: it starts at SQLite's version 8 in one migration (skipping SQLite's table rebuilds), then
+// takes the SHARED_MIGRATIONS, through the same runner (migrator.ts). The version lives in `voice_ops_schema`.
 import type pg from 'pg';
 import { inDialect, SHARED_MIGRATIONS, SQLITE_HISTORY_VERSION, type SqlMigration } from './migrations.js';
 import { type MigrationTarget, runMigrations } from './migrator.js';
@@ -160,10 +158,7 @@ export async function postgresSchemaVersion(client: pg.ClientBase): Promise<numb
   return rows[0]?.version ?? 0;
 }
 
-/**
- * Postgres as the runner's engine, on one connection of its own. Replicas starting together queue on one advisory
- * lock, held for the whole run, so each migration runs once. The version is the one row of `voice_ops_schema`.
- */
+/** Replicas starting together queue on one advisory lock, held for the whole run, so each migration runs once. */
 function postgresTarget(client: pg.ClientBase, label: string): MigrationTarget<SqlMigration> {
   const query = async (text: string, values?: unknown[]) => {
     await client.query(text, values);

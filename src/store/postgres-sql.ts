@@ -97,11 +97,7 @@ const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const NO_CONNECTION_IN_TIME = /timeout exceeded when trying to connect/i;
 const CONNECTION_ENDED = /Connection terminated|timeout exceeded when trying to connect|not queryable/i;
 
-/**
- * Whether an error means the server is gone rather than the statement (or the code) wrong: the socket failed,
- * pg lost the connection, or Postgres's connection exceptions (class 08) and operator interventions (57P: shut
- * down, restarting).
- */
+/** The server is gone: a socket failure, a lost connection, class 08 or 57P (shut down, restarting). */
 export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof pg.DatabaseError) return /^(08|57P)/.test(error.code ?? '');
@@ -139,10 +135,7 @@ abstract class PostgresSql implements Sql {
     protected readonly observe: StatementObserver,
   ) {}
 
-  /**
-   * Runs a query; a lost server becomes a DatabaseUnreachable naming the database. The statement is built before this
-   * returns, so one that cannot be built (a parameter without a value) throws here, before anything is sent.
-   */
+  /** A lost server becomes a DatabaseUnreachable; a statement that cannot be built throws before anything is sent. */
   protected query(text: string, params: SqlParams): Promise<pg.QueryResult> {
     const compiled = compiledOf(text);
     return this.#send(compiled, values(compiled, params));
@@ -195,10 +188,8 @@ abstract class PostgresSql implements Sql {
 }
 
 /**
- * A transaction on one pooled connection, which pipelines: a `write` (BEGIN, a lock, an insert whose count nobody
- * reads) is sent at once, and the statements sent until the current turn of the event loop ends leave together.
- * The server still runs them one after another, in the order sent: a read sent behind a lock runs once the lock is
- * granted, and sees what the lock's previous holder committed.
+ * A transaction on one pooled connection, which pipelines: a `write` is sent without waiting, and the server runs
+ * statements in the order sent, so a read sent behind a lock sees what the lock's previous holder committed.
  */
 class PostgresTransaction extends PostgresSql {
   /** Statements sent whose answers nobody has waited for yet. */
@@ -228,16 +219,14 @@ class PostgresTransaction extends PostgresSql {
     this.#cork();
     const [answer, ...earlier] = await Promise.allSettled([this.#dispatch(text, params), ...before]);
     const failed = [...earlier, answer].find((outcome) => outcome.status === 'rejected');
-    // Should a statement sent earlier (a write, or a read sent ahead) have failed, this one found the transaction
-    // aborted: the transaction's first error is the cause, whichever statement it came from.
+    // Should an earlier statement have failed, this one found the transaction aborted: the first error is the cause.
     if (failed) throw this.#firstError ?? failed.reason;
     return (answer as PromiseFulfilledResult<pg.QueryResult>).value;
   }
 
   override async write(text: string, params: SqlParams = []): Promise<void> {
     if (!this.#open) throw new TransactionEnded();
-    // Built before anything is sent: a statement the app cannot build throws here, where the transaction can still
-    // roll back, rather than later, when the server (which never saw it) would commit the rest.
+    // Built before anything is sent, so that the transaction can still roll back rather than commit the rest.
     this.#cork();
     const sent = this.#dispatch(text, params);
     sent.catch(() => {}); // thrown by the next statement waited for
@@ -252,10 +241,7 @@ class PostgresTransaction extends PostgresSql {
     return work(this);
   }
 
-  /**
-   * Postgres answers the COMMIT of a transaction that failed with ROLLBACK, and no error: a statement failed whose
-   * answer nobody waited for (a read sent ahead, say), and nothing of the transaction holds.
-   */
+  /** Postgres answers the COMMIT of a failed transaction with ROLLBACK and no error. */
   async commit(): Promise<void> {
     this.end();
     const { command } = await this.#answered('COMMIT', []);
@@ -269,10 +255,7 @@ class PostgresTransaction extends PostgresSql {
     this.#open = false;
   }
 
-  /**
-   * Sends a statement, keeping its error should it be the transaction's first: the server answers in the order it was
-   * sent, so the first rejection seen here is the statement that aborted the rest.
-   */
+  /** Keeps the transaction's first error: answers come in the order sent, so it aborted the rest. */
   #dispatch(text: string, params: SqlParams): Promise<pg.QueryResult> {
     const sent = super.query(text, params);
     sent.catch((error: unknown) => {
@@ -293,7 +276,6 @@ class PostgresTransaction extends PostgresSql {
 }
 
 export interface PostgresOptions {
-  /** Connections the pool may open. */
   poolSize: number;
   /** A statement that runs longer is cancelled by the server. */
   statementTimeoutMs: number;
@@ -326,11 +308,7 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
     });
   }
 
-  /**
-   * Runs `work` in one transaction. When it is `replayable`, one the server ended as a deadlock's victim or for a
-   * serialization failure is run once more from its start (nothing of it was kept); a second such failure is thrown,
-   * and told as busy.
-   */
+  /** A `replayable` transaction ended as a deadlock victim or serialization failure runs once more; then is busy. */
   async transaction<T>(work: (sql: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     try {
       return await this.#transactionOnce(work);
@@ -353,8 +331,7 @@ export class PostgresEngine extends PostgresSql implements SqlEngine {
         await inside.commit();
         return value;
       } catch (error) {
-        // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused. The error
-        // is the work's own, or a statement's (already named as the server lost, when it was).
+        // A connection lost mid-transaction has rolled back on the server; it is discarded, not reused.
         inside.end();
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError;

@@ -1,8 +1,5 @@
-// The records the store keeps as JSON: a change waiting for confirmation (with its confirmation, or as a batch's
-// item), a change about to reach the provider (its intent), a bulk plan, what waits for approval, and who asked. The
-// store does not know the kinds of change: each kind registers the shapes of its record and of its bulk request here
-// (ops/kinds/), and a record is parsed with its kind's shape once, where it is read, so that everything above works
-// on records its kind has checked, and a confirmation carries what it promised.
+// The records the store keeps as JSON. The store does not know the kinds of change: each registers its shapes here
+// (ops/kinds/), and a record is parsed with its kind's shape where it is read, so that all above gets it checked.
 import { z } from 'zod';
 import { AUDIT_SOURCES } from './audit.js';
 
@@ -21,10 +18,7 @@ interface Shape {
 const shapes = new Map<string, Shape>();
 const bulkRequests = new Map<string, z.ZodType<StoredChange>>();
 
-/**
- * Called by each kind of change as it is registered, with its bulk request's shape when it is asked for in bulk; a
- * second shape for one kind is a mistake. Returns what removes them again.
- */
+/** A second shape for one kind is a mistake. Returns what removes them again. */
 export function registerRecord(kind: string, shape: Shape, bulkRequest?: z.ZodType<StoredChange>): () => void {
   if (shapes.has(kind)) throw new Error(`A record shape for ${kind} is registered already.`);
   shapes.set(kind, shape);
@@ -57,10 +51,7 @@ export const pendingChange = byKind('a confirmation of kind', (kind) => {
 });
 export type PendingChange = StoredChange;
 
-/**
- * A change about to reach the provider, as its intent records it: a confirmed change, or one that needs no
- * confirmation (creating an agent, mapping a number that routes nowhere).
- */
+/** A change about to reach the provider: confirmed, or needing no confirmation (creating an agent, say). */
 export const changeIntent = byKind('the kind', (kind) => shapes.get(kind)?.schema);
 export type ChangeIntent = StoredChange;
 
@@ -93,9 +84,8 @@ export const approvableChange = z.union([pendingChange, batchApproval]);
 export type ApprovableChange = z.infer<typeof approvableChange>;
 
 /**
- * The Workflow Builder step a change was asked for by: its ids, and who Slack says ran the workflow (the interactor of
- * the step's interactivity input), the channel the builder named (where private answers go, never a change channel),
- * and who confirmed the change with their own click where Slack did not vouch for the person named.
+ * The Workflow Builder step a change was asked for by: who Slack says ran it, the channel the builder named (for
+ * private answers), and who confirmed with their own click where Slack did not vouch for the person named.
  */
 export const stepOrigin = z.object({
   workflowExecutionId: z.string(),

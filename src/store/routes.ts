@@ -57,10 +57,7 @@ export class RoutingRecords {
     this.#agents = agentsOf(sql.dialect);
   }
 
-  /**
-   * Records a successful map; a number routes to one agent, so this replaces any earlier record for it. The record
-   * returned is the one built here, as the audit's rows are (no RETURNING: see audit.ts).
-   */
+  /** Replaces any earlier record for the number. Returns the record built here (no RETURNING: see audit.ts). */
   async set(input: {
     phoneNumber: string;
     agentId: string;

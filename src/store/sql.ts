@@ -26,19 +26,16 @@ export interface Sql {
   readonly dialect: Dialect;
   all<T>(text: string, params?: SqlParams): Promise<T[]>;
   get<T>(text: string, params?: SqlParams): Promise<T | undefined>;
-  /** Runs a statement and returns how many rows it changed. */
+  /** How many rows it changed. */
   run(text: string, params?: SqlParams): Promise<number>;
   /**
-   * Runs a statement whose count nobody reads. Inside a Postgres transaction it is sent without waiting for its
-   * answer: the transaction's next statement that answers (COMMIT at the latest) waits for it too, and throws the
-   * transaction's first error. Statements in a row then reach the server in one write and cost one round trip.
+   * Inside a Postgres transaction, sent without waiting: the next statement that answers (COMMIT at the latest)
+   * waits for it too and throws the first error, so that statements in a row cost one round trip.
    */
   write(text: string, params?: SqlParams): Promise<void>;
   /**
-   * Inside a transaction: holds `key` until the transaction ends; the statements after it run once no other
-   * transaction holds it. Postgres takes an advisory lock, sent as `write` sends: the call may return before the lock
-   * is granted, and only the next statement waited for is sure to run under it. SQLite's transactions already take
-   * the one writer lock at BEGIN.
+   * Holds `key` until the transaction ends. On Postgres an advisory lock, sent as `write` sends: only the next
+   * statement waited for is sure to run under it. SQLite's transactions already take the writer lock at BEGIN.
    */
   lock(key: string): Promise<void>;
   /** Runs `work` in one transaction: all of its statements happen, or none. A transaction begun inside joins it. */
@@ -46,10 +43,7 @@ export interface Sql {
 }
 
 export interface TransactionOptions {
-  /**
-   * The work changes nothing outside the database, so that it can run again from its start: on Postgres, a
-   * transaction ended as a deadlock's victim or for a serialization failure is then run once more.
-   */
+  /** Changes nothing outside the database, so that Postgres may rerun it after a deadlock or serialization failure. */
   replayable?: boolean;
 }
 
@@ -58,14 +52,13 @@ export type OpenedDatabase =
   | { engine: 'sqlite'; file: string }
   | { engine: 'postgres'; host: string; port: number; database: string; user: string };
 
-/** The opened database in words, for the start-up log. */
+/** For the start-up log. */
 export function openedText(opened: OpenedDatabase): string {
   return opened.engine === 'sqlite'
     ? `the SQLite file ${opened.file}`
     : `the Postgres database "${opened.database}" on ${opened.host}:${opened.port} as ${opened.user}`;
 }
 
-/** Where a database is, and what its connection can do, as a store opens it. */
 export interface SqlEngine extends Sql {
   /** The database as a person would name it: a file's path, or a server's host and database (never a password). */
   readonly label: string;
@@ -77,10 +70,7 @@ export interface SqlEngine extends Sql {
   close(): Promise<void>;
 }
 
-/**
- * Whether a database takes writes: if not, a public word for why (shown by /readyz, so it names no host, file or
- * database) and the details for the log.
- */
+/** If not writable, a public word (shown by /readyz, so naming no host, file or database) and details for the log. */
 export type Writable = { ok: true } | { ok: false; state: DatabaseFault; detail: string };
 
 /** What went wrong with a database, in words a person (and /readyz) can be told: never a host, file or name. */
@@ -91,10 +81,7 @@ export type StatementObserver = (seconds: number) => void;
 
 export const isNamed = (params: SqlParams): params is Readonly<Record<string, SqlParam>> => !Array.isArray(params);
 
-/**
- * A statement asked of a transaction that has ended (work that went on after its transaction returned or failed): it
- * is refused rather than run outside the transaction, or on a connection another transaction may now hold.
- */
+/** A statement asked of an ended transaction: refused, rather than run outside it or on another's connection. */
 export class TransactionEnded extends Error {
   override readonly name = 'TransactionEnded';
   constructor() {
@@ -102,10 +89,7 @@ export class TransactionEnded extends Error {
   }
 }
 
-/**
- * The database answers, but every connection of the pool is in use past the wait for one: the request found the
- * database busy, not gone. Nothing of it was run.
- */
+/** Every pooled connection stayed in use past the wait: the database is busy, not gone. Nothing was run. */
 export class DatabaseBusy extends Error {
   override readonly name = 'DatabaseBusy';
   constructor(

@@ -167,10 +167,7 @@ class SqliteEngine extends SqliteSql implements SqlEngine {
   }
 }
 
-/**
- * The engine on an open (and migrated) connection; `label` names the file in messages. `checkpoints`, given for the
- * app's own file, is stopped when the engine closes.
- */
+/** `checkpoints`, given for the app's own file, is stopped when the engine closes. */
 export function sqliteEngine(
   db: Database,
   label = db.name,

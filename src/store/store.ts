@@ -59,10 +59,7 @@ export type LeasesRepo = Repos['leases'];
 export type SettingsRepo = Repos['settings'];
 
 export interface Store extends Repos {
-  /**
-   * Runs `work` in one transaction: all of its writes happen, or none. `work` gets a store bound to that
-   * transaction (a transaction begun inside it joins it). No provider or Slack call happens inside one.
-   */
+  /** `work` gets a store bound to the transaction, which one begun inside joins. No provider or Slack call inside. */
   transaction<T>(work: (store: Store) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Inside a transaction: waits for, then holds until it ends, the lock called `key` (see Sql.lock). */
   lock(key: string): Promise<void>;

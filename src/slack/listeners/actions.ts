@@ -75,10 +75,7 @@ export function replyFor(deps: SlackDeps, body: Body): Respond {
   return replyTo(deps, { userId: body.user.id, channelId: channelOf(body), responseUrl: body.response_url });
 }
 
-/**
- * A button in a message answers in the conversation; one in a modal or the Home tab answers in a modal, or, when
- * Slack does not open it, privately in a message.
- */
+/** A message's button answers in the conversation; a modal's or Home tab's in a modal, else privately. */
 export async function surfaceFor(
   deps: SlackDeps,
   body: Body,
@@ -255,10 +252,7 @@ export function registerActions(router: ListenerRouter): void {
   });
 }
 
-/**
- * Previous and Next under a listing: the page the button names replaces the message in place (its response_url,
- * replace_original), or the search modal that holds it. Pages reuse the lists read for the first one.
- */
+/** The page replaces the message or modal in place, reusing the lists read for the first one. */
 function registerPaging<T>(
   router: ListenerRouter,
   actionIds: { previous: string; next: string },

@@ -1,6 +1,5 @@
-// The buttons of a bulk plan: apply it (its message, or for a release the modal that asks for the typed count, then
-// shows progress with Stop, and the result), cancel it, page through its items, and plan again what failed or what a
-// stop or a crash left undone.
+// The buttons of a bulk plan: apply (a release asks for the typed count first), cancel, page, and plan again what
+// failed or what a stop or a crash left undone.
 
 import { z } from 'zod';
 import { type Actor, type BulkRequest, KIND, numberFilter, type PlanResult, typedCount } from '../../ops/api.js';
@@ -45,10 +44,7 @@ export function planAnswer(deps: SlackDeps, planned: PlanResult): Answer {
 export const bulkAnswer = async (deps: SlackDeps, actor: Actor, request: BulkRequest): Promise<Answer> =>
   planAnswer(deps, await deps.ops.planBatch(actor, request));
 
-/**
- * Applies a plan, showing its progress through `rewrite` (a progress line is not worth a fallback message, so a
- * rewrite Slack refuses is skipped), then its end on `surface`.
- */
+/** A progress rewrite Slack refuses is skipped: a progress line is not worth a fallback message. */
 async function applyAndShow(
   deps: SlackDeps,
   actor: Actor,

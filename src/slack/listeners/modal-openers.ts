@@ -8,10 +8,7 @@ import { modalSurface, type Surface, updatingSurface } from '../surfaces.js';
 import { mapModal } from '../views/modals.js';
 import { routeNumbersModal } from '../views/routing-plan.js';
 
-/**
- * The map form opens loading and fills in once the provider's lists say there is something to map (and where the
- * number asked for stands); its pickers are type-ahead, answered by the options listener.
- */
+/** Opens loading, and fills in once the provider's lists say there is something to map. */
 export async function openMapModal(
   deps: SlackDeps,
   actor: Actor,

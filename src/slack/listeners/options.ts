@@ -2,11 +2,7 @@ import { ACTION, INPUT } from '../ids.js';
 import type { ListenerRouter } from '../router.js';
 import { agentOptions, numberOptions } from '../views/modals.js';
 
-/**
- * The type-ahead pickers (`external_select`) of the map form and of a buy's result: Slack sends what was typed (a
- * `block_suggestion`) and shows the options in the acknowledgement. A failure to read the provider answers no
- * options, and is logged.
- */
+/** The type-ahead pickers, answered in the acknowledgement. A failed provider read answers no options, logged. */
 export function registerOptions(router: ListenerRouter): void {
   // One number for the map form, several for the form that routes numbers to a new agent.
   for (const actionId of [INPUT.mapNumber.action, INPUT.routeNumbers.action]) {

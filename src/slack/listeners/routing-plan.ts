@@ -1,6 +1,5 @@
-// `/voice plan`: the routing a team wants, pasted or uploaded, read back as a plan (or its errors, line by line); and
-// `/voice export`: today's routing in the same format, as text to copy or, when long, as a file; from the Home tab, a
-// form asks first for the moment, if any.
+// `/voice plan`: a routing pasted or uploaded, read back as a plan or its errors; `/voice export`: today's routing in
+// the same format, as text or, when long, a file.
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { type Actor, type CheckedText, fail, KIND, roleIncludes } from '../../ops/api.js';
@@ -149,10 +148,7 @@ export function registerRoutingPlan(router: ListenerRouter): void {
 
 type Checked = { checked: CheckedText } | { fix: ModalView; problems: string[] };
 
-/**
- * A submitted routing checked in one pass, the lines it cannot read and the account's errors together: its routes, or
- * the form again with every problem above the text.
- */
+/** Its routes, or the form again with every problem above the text. */
 async function checkSubmission(
   deps: SlackDeps,
   submitted: { pasted: string; file?: UploadedFile; metadata: string },
@@ -178,10 +174,7 @@ function retry(metadata: string, pasted: string, fromFile: boolean, why = 'Voice
   return { fix: routingPlanModal(metadata, { text: pasted, problems, fromFile, retry: true }), problems };
 }
 
-/**
- * Today's routing, or as of a moment typed (`asOf`, read in the person's Slack time zone, else UTC): as text when it
- * fits a message, else as a file in the person's direct messages with the app.
- */
+/** As text when it fits a message, else as a file in the person's direct messages with the app. */
 export async function exportAnswer(deps: SlackDeps, actor: Actor, asOf?: string): Promise<Answer> {
   const exported = await (asOf === undefined
     ? deps.ops.exportRouting()

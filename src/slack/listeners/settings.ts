@@ -1,6 +1,5 @@
-// The settings from Slack: `/voice settings` (what is in force, a form per group for an admin), `/voice access` (who
-// holds which role, and through what), the forms' user-group pickers, and a form's submission, which becomes a
-// change to confirm like any other.
+// `/voice settings`, `/voice access`, the forms' user-group pickers, and a form's submission, which becomes a change
+// to confirm like any other.
 import { type Actor, KIND, roleIncludes } from '../../ops/api.js';
 import type { SlackDeps } from '../deps.js';
 import { peopleNamed } from '../find-person.js';

@@ -61,10 +61,7 @@ function createAgentErrors(name: string, chosen: ReturnType<typeof chosenLocale>
   return errors;
 }
 
-/**
- * The token modal is the only place that shows a new agent, and it closes for good: the agent's name and id (never
- * its token) are left privately where the form was opened from, with the way on to routing numbers to it.
- */
+/** The token modal closes for good, so the agent's name and id (never its token) are left where the form was opened. */
 async function tellAgentReady(deps: SlackDeps, actor: Actor, done: Done): Promise<void> {
   if (!done.createdAgent) return;
   const to = { userId: actor.userId, channelId: actor.channelId };

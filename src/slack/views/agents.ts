@@ -35,7 +35,6 @@ function agentRow(agent: AgentSummary, role: Role): SectionBlock {
   return section(text, can(role, 'admin') ? remove : undefined);
 }
 
-/** One row per agent of the page. */
 export function agentRows(agents: AgentSummary[], role: Role): KnownBlock[] {
   return agents.map((agent) => agentRow(agent, role));
 }
@@ -49,10 +48,7 @@ export function agentsMessage(input: { page: AgentsPage; role: Role }): SlackMes
   ]);
 }
 
-/**
- * A deletion refused because numbers still route to the agent: which ones, each with Map (the API has no way to
- * unroute a number, so each must route to another agent, or be released), and where to find the rest.
- */
+/** Each number with Map: the API cannot unroute a number, so each must route elsewhere or be released. */
 export function agentInUseMessage(inUse: AgentInUse): SlackMessage {
   const agent = agentLabel(inUse.agent);
   const still = `${counted(inUse.total, 'number')} still ${inUse.total === 1 ? 'routes' : 'route'}`;

@@ -11,9 +11,8 @@ export type AnnouncedChange = Pick<Announcement, 'change' | 'undo'>;
 export const CHANGES_IN_ONE_MESSAGE = LIMITS.messageBlocks - 2;
 
 /**
- * Posted to the team's channel: who changed what, with where to read more, and each change's Undo (for its maker and
- * admins; anyone else who presses it is told so). Changes one person makes within a minute share one message,
- * rewritten as they come, a line each with its own Undo beside it. A Change carries no secret, so none can leak here.
+ * Who changed what, each change with its Undo (for its maker and admins). A person's changes within a minute share
+ * one message. A Change carries no secret, so none can leak here.
  */
 export function announcementMessage(actorId: string, changes: AnnouncedChange[]): SlackMessage {
   const actor = mentionUser(actorId);

@@ -143,10 +143,7 @@ function failuresBlocks(view: BatchView) {
   ];
 }
 
-/**
- * An ended batch's items whose outcome is unknown, as its headline ends: they are being settled, and told. While it
- * runs, its items under way are not these.
- */
+/** An ended batch's items whose outcome is unknown: being settled, and told. */
 function beingSettled(view: BatchView): string {
   const { running } = view.counts;
   if (!running || !ENDED.includes(view.state)) return '';
@@ -295,10 +292,7 @@ export function batchTypedModal(view: BatchView, now: Date, privateMetadata: str
 /** Items an Undo leaves out, listed at most this many; the rest counted. */
 const LEFT_SHOWN = 10;
 
-/**
- * An Undo's plan: the inverse, confirmed like any plan, and the items it leaves out with why; those changed again
- * since can be included, planned again in its place.
- */
+/** The inverse, and the items it leaves out with why; those changed again since can be included. */
 export function undoPlanMessage(
   view: BatchView,
   { left, changedSince }: { left: string[]; changedSince: number },

@@ -1,7 +1,5 @@
-// Block Kit builders shared by every view: one way to make a section, a button, a modal, so that Slack's limits
-// are enforced in one place. Text given to `section` and `context` is mrkdwn the caller has already escaped, sent
-// verbatim: Slack then links only the `<…>` markup we write, never a bare URL, `@here` or `#channel` in someone's
-// text. plain_text fields (buttons, options, titles) are never parsed for mentions or links, so they take raw text.
+// Block Kit builders shared by every view, so that Slack's limits are enforced in one place. `section` and `context`
+// take mrkdwn the caller has escaped, sent verbatim; plain_text fields are never parsed, so they take raw text.
 import type {
   ActionsBlock,
   ActionsBlockElement,

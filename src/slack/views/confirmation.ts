@@ -44,9 +44,8 @@ export function confirmationMessage(prompt: ConfirmationPrompt, now: Date): Slac
 }
 
 /**
- * The same confirmation inside a modal; closing it cancels (hence notify_on_close). Slack draws a modal's submit button
- * in its own colour, which no app can change, so a change that takes something away is confirmed by a red button in
- * the modal instead, unless it asks for typed digits, which only a submission carries.
+ * Closing it cancels (hence notify_on_close). No app can colour a modal's submit button, so a change that takes away
+ * is confirmed by a red button instead, unless it asks for typed digits, which only a submission carries.
  */
 export function confirmationModal(prompt: ConfirmationPrompt, now: Date): ModalView {
   const labels = confirmWordsOf(prompt.change.kind);

@@ -36,10 +36,7 @@ function helpLine(spec: CommandSpec): string {
   return lines;
 }
 
-/**
- * A command not understood: the grammar's error (mrkdwn, which escapes what it echoes; see `Parsed`), then the one
- * line of help that applies, or where to find them all.
- */
+/** The grammar's error (mrkdwn that escapes what it echoes), then the line of help that applies. */
 export function commandErrorMessage(input: { error: string; about?: CommandSpec }): SlackMessage {
   const error = `:warning: ${input.error}`;
   const all = '`/voice help` lists every command.';

@@ -47,10 +47,7 @@ export function agentCreatedModal(agent: CreatedAgent): ModalView {
   return infoModal('Agent created', agentCreatedMessage(agent));
 }
 
-/**
- * Language is required: one of the common locales, or "Other locale", which the field below it then gives. So the one
- * field Slack marks "(optional)" is needed only when Other is picked, and the form never asks for both.
- */
+/** Language is required; the field Slack marks "(optional)" is needed only when "Other locale" is picked. */
 export function createAgentModal(input: { agentName?: string; language?: string; privateMetadata: string }): ModalView {
   const listed = COMMON_LOCALES.some((locale) => locale.tag === input.language);
   const other = input.language !== undefined && !listed ? input.language : undefined;

@@ -1,6 +1,5 @@
-// `/voice changes since TIME`: a line per number whose routing changed since then, from the agent it routed to at the
-// moment to the one it routes to now, with what was bought or released and by whom; a long list is cut short, saying
-// how many more numbers changed and where to read them.
+// `/voice changes since TIME`: a line per number whose routing changed since then, then → now; a long list is cut
+// short, saying how many more changed and where to read them.
 import { counted } from '../../counts.js';
 import { type NamedRouteChange, type RoutingChanges, regionOf } from '../../ops/api.js';
 import { code, escapeMrkdwn, mentionUser } from '../mrkdwn.js';

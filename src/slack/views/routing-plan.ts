@@ -26,10 +26,7 @@ const LINE_MAX = 80;
 /** The export shown as text when it fits one code block; longer, it comes as a file. */
 export const EXPORT_INLINE_MAX = LIMITS.sectionText - 200;
 
-/**
- * What stopped a submitted text from becoming a plan, shown in the form above the text so that every line is fixed in
- * one round: the lines at fault, or one sentence (no line to plan, a file Slack did not hand over).
- */
+/** Shown above the text, so that every line at fault is fixed in one round. */
 export interface PlanProblems {
   /** The text as pasted, put back in the box (a file is fixed where it is kept). */
   text: string;

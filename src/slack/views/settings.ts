@@ -74,7 +74,6 @@ const limitText = (limit: BuyLimit | undefined): string =>
 const hoursText = (hours: number): string => (hours ? counted(hours, 'hour') : 'off');
 const gerund = (action: string): string => confirmWordsOf(action).gerund;
 
-/** A setting's value as mrkdwn. */
 function valueText(name: SettingName, settings: Settings): string {
   switch (name) {
     case 'admins':
@@ -265,10 +264,7 @@ function policyInputs(name: SettingName, label: string, settings: Settings): Kno
   }
 }
 
-/**
- * A group's form: an input for each setting admins may change, and for each locked one where it is given. `names`
- * are the user groups' names, for the pickers' chosen options.
- */
+/** `names`: the user groups' names, for the pickers' chosen options. */
 export function settingsModal(
   group: SettingsGroup,
   view: SettingsView,
