@@ -89,7 +89,8 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
         if (signed.ok === false) {
           options.onRefused(signed.refusal);
           warnOfRefusals(signed.refusal);
-          return answerAndClose(response, signed.status, signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});
+          const headers: Record<string, string> = signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {};
+          return answerAndClose(response, signed.status, headers, unproven.read);
         }
         if (signed.ok === 'unsigned') {
           // Answered here, never handed on: Bolt would read any other field of the unsigned body as a delivery.
@@ -151,10 +152,19 @@ function answer(response: ServerResponse, status: number, headers: Record<string
 
 /**
  * The rest of an unread body is not worth reading: the socket is destroyed once the answer is out, before Node
- * would drain what the sender still sends (each byte drained is memory read and let go).
+ * would drain what the sender still sends (each byte drained is memory read and let go). What Node read of it until
+ * then is counted toward the next collection.
  */
-function answerAndClose(response: ServerResponse, status: number, headers: Record<string, string>): void {
+function answerAndClose(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  read: (bytes: number) => void,
+): void {
   const { socket } = response;
   response.shouldKeepAlive = false;
-  answer(response, status, headers, () => socket?.destroy());
+  answer(response, status, headers, () => {
+    read(socket?.bytesRead ?? 0);
+    socket?.destroy();
+  });
 }
