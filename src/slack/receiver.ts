@@ -84,7 +84,8 @@ export function slackHttpReceiver(options: ReceiverOptions, logger: Logger): HTT
         if (signed.ok === false) {
           options.onRefused(signed.refusal);
           warnOfRefusals(signed.refusal);
-          return answerAndClose(response, signed.status, signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});
+          const headers: Record<string, string> = signed.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {};
+          return answerAndClose(response, signed.status, headers, unproven.read);
         }
         if (signed.ok === 'unsigned') {
           // Answered here, never handed on: Bolt would read any other field of the unsigned body as a delivery.
@@ -141,9 +142,20 @@ function answer(response: ServerResponse, status: number, headers: Record<string
   response.end(onSent);
 }
 
-/** The socket is destroyed once the answer is out, before Node would drain the rest of an unread body. */
-function answerAndClose(response: ServerResponse, status: number, headers: Record<string, string>): void {
+/**
+ * The socket is destroyed once the answer is out, before Node would drain the rest of an unread body; what Node read
+ * of it until then counts toward the next young collection (young-garbage.ts).
+ */
+function answerAndClose(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  read: (bytes: number) => void,
+): void {
   const { socket } = response;
   response.shouldKeepAlive = false;
-  answer(response, status, headers, () => socket?.destroy());
+  answer(response, status, headers, () => {
+    read(socket?.bytesRead ?? 0);
+    socket?.destroy();
+  });
 }

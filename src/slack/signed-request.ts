@@ -81,6 +81,7 @@ function readBody(
       if (size + chunk.length > limit) return finish({ refusal: 'too large' });
       onChunk?.(chunk);
       size += chunk.copy(room, size);
+      admission.read(chunk.length);
     };
     // Copied out of the room before the place is left to the next body.
     const onEnd = () => finish({ rawBody: Buffer.from(room.subarray(0, size)) });

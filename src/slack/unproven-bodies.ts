@@ -2,6 +2,8 @@
 // deadline and the body limit, and their number is capped: past it the longest-waiting is refused, so that a slow
 // sender cannot hold every place. A body already in is proven first (docs/decisions.md, "Unproven bodies are bounded").
 
+import { youngCollector } from './young-garbage.js';
+
 export type Cutoff = 'too slow' | 'too many';
 
 export interface Admission {
@@ -9,6 +11,8 @@ export interface Admission {
   readonly room: Buffer;
   /** Calls `listener` if the body must stop being read: at its deadline, or when a newer body takes its place. */
   onCutoff(listener: (cutoff: Cutoff) => void): void;
+  /** `bytes` more of the body were read: Node's copies of them are collected every few MiB (young-garbage.ts). */
+  read(bytes: number): void;
   /** The body is in (or refused): its place is free again. */
   leave(): void;
 }
@@ -22,6 +26,8 @@ export class UnprovenBodies {
   readonly #waiting = new Set<Place>();
   /** Rooms of places left, for the next bodies admitted. */
   readonly #rooms: Buffer[] = [];
+  /** Counts bytes of bodies read, or left unread but parsed by Node before their connection closed. */
+  readonly read = youngCollector();
 
   /** `onCount` is told how many bodies are being read whenever that changes. */
   constructor(
@@ -60,6 +66,7 @@ export class UnprovenBodies {
       onCutoff: (next) => {
         listener = next;
       },
+      read: this.read,
       leave,
     };
   }
