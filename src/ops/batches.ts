@@ -36,13 +36,11 @@ import type { Work } from './work.js';
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
 export const BATCH_CONCURRENCY = 4;
 
-/** An item not yet started, and its change's work. */
 interface PendingItem {
   seq: number;
   work: Work;
 }
 
-/** The audit action of a stored batch. */
 const actionOf = (batch: Batch): AuditAction => batchAction(batch.kind);
 
 /** The states of a batch that has ended; an item of it may still be being settled. */
@@ -180,8 +178,7 @@ export type ApplyResult = Result<
 >;
 
 /**
- * Confirms a plan and applies it. The plan is checked again against the provider first: when it would now do
- * something else, nothing is applied and the new plan is returned for its own confirmation. Starting the batch is
+ * Confirms a plan, checked again against the provider first (changed, the new plan is returned instead). Starting is
  * one conditional UPDATE, so a double click, a retried delivery or another replica applies it once.
  */
 export async function applyBatch(
@@ -214,10 +211,8 @@ export async function applyBatch(
 }
 
 /**
- * Runs a batch from `from` (its requester's confirmation, or a second person's approval). For its whole run it holds
- * the locks of every item pending at its start (their numbers, a map's agent), as a state lock is held while a plan is
- * applied: no other change to them slips between its items, and no item waits on another's lock. Its own lease tells
- * every replica that the batch, and each item under way, is running in this process.
+ * Holds the locks of every pending item for the whole run, so no other change slips between items and no item waits
+ * on another's lock; its own lease tells every replica the batch runs in this process.
  */
 async function runBatch(
   deps: OpsDeps,
@@ -294,10 +289,7 @@ async function awaitBatchApproval(
   return awaiting.ok ? { ok: true, status: 'awaiting', request: awaiting.awaitingApproval } : awaiting;
 }
 
-/**
- * What an approval decides for a batch: approved, it runs on its requester's behalf once it is checked again (it may
- * have waited hours); rejected or expired, it is closed and nothing of it happens.
- */
+/** Approved, a batch is checked again (it may have waited hours) before it runs; rejected or expired, it is closed. */
 export function batchDecisions(deps: OpsDeps): BatchDecisions {
   return {
     apply: async (requester, batchId, onProgress) => {
@@ -368,10 +360,7 @@ async function replanIfChanged(
   return replanned.ok ? { ok: true, status: 'changed', view: replanned.view } : replanned;
 }
 
-/**
- * Starts the batch, in one transaction with the last check of the buy limits: the batch's items not yet started
- * count against them from now on, so that no single buy takes a slot the batch was granted.
- */
+/** Starts the batch with the last buy-limit check, so that no single buy takes a slot the batch was granted. */
 async function start(
   deps: OpsDeps,
   actor: Actor,
@@ -435,10 +424,8 @@ function alreadyStartedMessage(batch: Batch): Failure {
 }
 
 /**
- * Walks the pending items, BATCH_CONCURRENCY at a time, each as a change of its own: started and its intent opened,
- * then carried out under the batch's locks. The transaction that writes an item's outcome also starts the next item
- * of its worker, so that an item costs the database one commit. An item not started has not reached the provider: a
- * Stop, or a crash, keeps it from happening.
+ * The transaction that writes an item's outcome also starts its worker's next item: one commit an item. An item not
+ * started has not reached the provider, so a Stop or a crash keeps it from happening.
  */
 async function runItems(
   deps: OpsDeps,
@@ -453,10 +440,6 @@ async function runItems(
   let next = 0;
   /** What stopped a worker (the database, say): the others start nothing more. */
   let failed: { error: unknown } | undefined;
-  /**
-   * The next item, started; none when every item is taken, a Stop was pressed, the app is stopping or a worker
-   * failed.
-   */
   const startNext = async (deps: OpsDeps): Promise<PendingItem | undefined> => {
     // A runner cut off from its database session starts nothing more: another replica may be settling the batch.
     const item = failed || !held.mayStillAct() ? undefined : pending[next++];
@@ -547,10 +530,8 @@ export interface SettledBatch {
 }
 
 /**
- * In the transaction that settled an item of `batchId`, after its audit row: when the batch has ended and no item of it
- * is left being settled, its final audit rows, and the batch to announce once the transaction is over
- * (`announceSettled`). The audit chain's lock, held since the item's row, makes the transaction that settles the last
- * item the one.
+ * Writes an ended batch's final audit rows once its last item is settled. The audit chain's lock, held since the
+ * item's row, makes the transaction that settles the last item the one.
  */
 export async function settledBatch(deps: OpsDeps, batchId: string): Promise<SettledBatch | undefined> {
   const batch = await deps.store.batches.get(batchId);
@@ -629,10 +610,7 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
   }
 }
 
-/**
- * Who may act on a batch: its requester confirms or cancels its plan; a batch running is stopped by its requester, or
- * by the person who approved it and so set it running.
- */
+/** A running batch may also be stopped by whoever approved it, since they set it running. */
 type MayAct = 'requester' | 'requester or approver';
 
 const REFUSED: Record<MayAct, string> = {

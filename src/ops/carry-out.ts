@@ -22,27 +22,20 @@ export interface Done extends Omit<Finished, 'keep'> {
 }
 
 /**
- * What else an outcome settles, in the transaction that audits it, whoever closed the intent (a batch's item). It
- * sends the statements that lock rows before it first waits, so that they reach the database ahead of the audit
- * chain's lock (see carryOutHeld).
+ * What else an outcome settles, in the transaction that audits it. It sends its row locks before it first waits, so
+ * that they reach the database ahead of the audit chain's lock (see carryOutHeld).
  */
 export type Settle = (deps: OpsDeps, outcome: Result<unknown>) => Promise<void>;
 
-/**
- * Records that a change is about to reach the provider, so that a crash before its outcome is written leaves a
- * trace the reconciler can resolve. Opening it twice changes nothing.
- */
+/** A trace the reconciler can resolve should a crash come before the outcome; opening it twice changes nothing. */
 export function openIntent(deps: OpsDeps, actor: Actor, correlationId: string, intent: ChangeIntent): Promise<void> {
   const { replyAddress, ...who } = actor;
   return deps.store.intents.open({ correlationId, action: intent.kind, change: intent, actor: who, replyAddress });
 }
 
 /**
- * The path by which a single change reaches the provider (a batch's items take `carryOutHeld` under the batch's
- * locks): its intent recorded first, then under its resource locks,
- * with its outcome audited and its intent closed. The locks are released as soon as the outcome is known;
- * announcing it is the caller's next step (see `announce`), so that neither the requester's answer nor anyone
- * else's change waits on the announcement channel.
+ * A single change's path to the provider. Its locks are released once the outcome is known, and announcing is the
+ * caller's next step (`announce`), so that nothing waits on the announcement channel.
  */
 export async function carryOut(deps: OpsDeps, actor: Actor, correlationId: string, work: Work): Promise<Result<Done>> {
   await openIntent(deps, actor, correlationId, work.intent);
@@ -89,10 +82,7 @@ async function carryOutLocked(deps: OpsDeps, actor: Actor, correlationId: string
   return failure;
 }
 
-/**
- * The provider call of a change whose intent is open and whose resources are held (by the change itself, or by its
- * batch for all of the batch's items), then its outcome: the intent closed, what it settles, and its audit row.
- */
+/** The provider call of a change whose intent is open and resources held, then its outcome and audit row. */
 export async function carryOutHeld(
   deps: OpsDeps,
   actor: Actor,
@@ -120,10 +110,8 @@ export async function carryOutHeld(
   const second = await atomically(
     deps,
     async (deps) => {
-      // Sent all at once, so that on Postgres they cost one round trip rather than one each: the intent's close, what
-      // the outcome settles (a batch's next item started), then the audit chain's end. The rows come before the
-      // chain's lock, as in every transaction that appends (the reconciler's close, a Stop): one that held the chain
-      // while it waited for a row another held, waiting for the chain in turn, would deadlock.
+      // Sent at once (one Postgres round trip), rows before the chain's lock as in every transaction that appends:
+      // one holding the chain while waiting for a row held by one waiting for the chain would deadlock.
       const closing = deps.store.intents.close(correlationId, result.ok ? 'succeeded' : 'failed');
       const settling = settle?.(deps, result);
       deps.store.audit.takeChainEnd();
@@ -160,10 +148,7 @@ export async function carryOutHeld(
   };
 }
 
-/**
- * What the provider shows of a change once it can no longer be working on it (one more timeout from now); a provider
- * that still does not answer leaves its outcome unknown.
- */
+/** What the provider shows once it can no longer be working on the change (one more timeout); silent, unknown. */
 async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string): Promise<Result<Finished>> {
   deps.logger.info({ change: intent.kind }, 'a batch item waits until the provider cannot still be at work on it');
   await sleep(deps.provider.timeoutMs);
@@ -174,9 +159,8 @@ async function verifiedOnceDone(deps: OpsDeps, intent: ChangeIntent, by: string)
 }
 
 /**
- * A change whose outcome is not known: audited as `unknown`, never as failed, and its intent left open for the
- * reconciler, which settles it (a map sent again until the provider answers), audits what it found and tells it. A
- * batch's item stays under way meanwhile, and its batch starts its next item.
+ * Audited as `unknown`, never as failed, its intent left open for the reconciler to settle; a batch's item stays
+ * under way meanwhile, and its batch starts its next item.
  */
 async function beingSettled(
   deps: OpsDeps,
@@ -218,5 +202,4 @@ const BEING_SETTLED =
   'It is being settled: Voice Ops checks with the provider again once it can no longer be working on it, and tells ' +
   'you what became of it.';
 
-/** The audit entry of a change's work, before its outcome. */
 const entryOf = (work: Work) => ({ action: work.action, target: work.target, params: work.params });

@@ -1,8 +1,5 @@
-// The operations the layers above may call, declared once: the only code that changes provider state. Each is its
-// use case on the deps it runs on; the layers above call it on the deps it was made with (a Slack delivery's own, or
-// the app's), as `VoiceOps`, through api.ts alone (test/layers.test.ts). The requests of one change go through
-// `attempt` (audit-rows.ts states the rule); whatever may end the change a workflow step waits on goes through
-// steps.ts.
+// The operations the layers above may call, declared once: the only code that changes provider state, reached as
+// `VoiceOps` through api.ts alone (test/layers.test.ts). A change's requests go through `attempt` (audit-rows.ts).
 
 import { accessOf, accessOverview } from './access-overview.js';
 import { requestSettingsChange, settingsView } from './admin-settings.js';
@@ -48,10 +45,7 @@ import { type UndoOptions, undo } from './undo.js';
 const OPERATIONS = {
   /** The role this person holds (from the groups and lists that grant roles). */
   roleOf,
-  /**
-   * Checks the role a kind of change needs, and the channel, before its form opens, so nobody fills one in only to be
-   * refused; audited.
-   */
+  /** Checks role and channel before a form opens, so nobody fills one in only to be refused; audited. */
   authorize: (deps: OpsDeps, actor: Actor, kind: Kind) =>
     mayRequest(deps, actor, { action: kind, correlationId: newCorrelationId() }),
   /** Audits a delivery from a workspace or org other than the app's, refused before any listener sees it. */
@@ -64,10 +58,7 @@ const OPERATIONS = {
   findAgent,
   /** A page of agents, in the provider's order, each with the numbers that route to it. */
   listAgents,
-  /**
-   * Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. For a
-   * workflow step, the step execution it ends.
-   */
+  /** Creates an agent at once (it spends nothing); the token in the result is for the requester's eyes only. */
   createAgent: (deps: OpsDeps, actor: Actor, input: AgentInput, stepExecutionId?: string) =>
     attempt(deps, actor, { action: KIND.createAgent }, (id) =>
       createAgentOfStep(deps, actor, input, id, stepExecutionId),
@@ -95,16 +86,10 @@ const OPERATIONS = {
     attempt(deps, actor, { action: KIND.release, target: numberOrId }, (id) =>
       requestRelease(deps, actor, numberOrId, id),
     ),
-  /**
-   * Asks for a change of any kind that waits for confirmation, described in full as its kind's record: the prompt to
-   * confirm. Its kind's role and the guardrails apply as to its command.
-   */
+  /** Asks for a change of any kind as its kind's record; its role and the guardrails apply as to its command. */
   requestChange: (deps: OpsDeps, actor: Actor, change: PendingChange) =>
     attempt(deps, actor, { action: change.kind }, (id) => requestChange(deps, actor, change, id)),
-  /**
-   * Walks back a change (its correlation id), for its maker or an admin within VOICE_UNDO_HOURS: the plan of its
-   * inverse with what it leaves out and why, or an agent's deletion to confirm.
-   */
+  /** Walks back a change, for its maker or an admin within VOICE_UNDO_HOURS. */
   undo: (deps: OpsDeps, actor: Actor, correlationId: string, options?: UndoOptions) =>
     attempt(deps, actor, { action: 'change.undo', target: correlationId }, (id) =>
       undo(deps, actor, correlationId, id, options),
@@ -124,10 +109,7 @@ const OPERATIONS = {
   policiesInForce,
   /** The settings in force, and where each locked one is given; `fresh`: as stored now, a change just made included. */
   settings: settingsView,
-  /**
-   * Asks to change some settings (a form's worth, in the settings' own shape), for an admin: the prompt to confirm
-   * what it does, or why not (a locked setting, no admin left, approvals with nowhere to ask).
-   */
+  /** Asks to change settings, for an admin; refused for a locked setting, no admin left, or nowhere to ask approval. */
   requestSettingsChange: (deps: OpsDeps, actor: Actor, proposed: unknown) =>
     attempt(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET }, (id) =>
       requestSettingsChange(deps, actor, proposed, id),
@@ -146,9 +128,7 @@ const OPERATIONS = {
   recordUndeliveredToken,
   /** Cancels a pending change: it can no longer be confirmed. */
   cancel,
-  /** The map form's type-ahead picker of numbers. */
   numberChoices: (deps: OpsDeps, typed: string) => numberChoices(deps, typed),
-  /** The map form's type-ahead picker of agents. */
   agentChoices: (deps: OpsDeps, typed: string) => agentChoices(deps, typed),
   /** What the map form needs before it opens (the number and agent asked for, when they were). */
   mapFormData,
@@ -161,20 +141,17 @@ const OPERATIONS = {
   /** Today's routing in the same format, to edit and paste back. */
   exportRouting: (deps: OpsDeps) => exportRouting(deps, deps.now()),
   /**
-   * The routing as it was at a moment typed by a person (`yesterday 09:00`), rebuilt from the audit log as its hash
-   * chain is verified, in the same format: pasted into a plan, it routes back. From a broken chain, nothing. The
-   * time is read in the person's time zone when it is known, else in UTC.
+   * The routing at a typed moment, rebuilt from the audit log while its hash chain is verified (a broken chain gives
+   * nothing); the time is read in the person's time zone when known, else in UTC.
    */
   exportRoutingAsOf,
   /** Each number whose routing changed since a moment typed by a person: its agent then and now, and by whom. */
   routingChangesSince,
-  /** A page of a batch's items, with its plan and counts; undefined for an unknown batch. */
   batchView,
   /** Confirms a plan and applies it, once; a plan the account no longer matches comes back new, to confirm again. */
   applyBatch: applyBatchEndingStep,
   /** Stops a running batch: items not yet started will not start; items under way finish. */
   stopBatch,
-  /** Cancels a plan not yet confirmed: it can no longer be applied. */
   cancelPlan: cancelPlanEndingStep,
   /** The failed items of an ended batch, or those it never reached, planned again (checked afresh) as a new plan. */
   planAgain,
@@ -202,7 +179,6 @@ type Operation = (deps: OpsDeps, ...args: never[]) => unknown;
 /** An operation as the layers above call it: on the deps the operations were made with. */
 type OnDeps<O> = O extends (deps: OpsDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
 
-/** The operations as the layers above see them. */
 export type VoiceOps = { readonly [Name in keyof typeof OPERATIONS]: OnDeps<(typeof OPERATIONS)[Name]> };
 
 // One prototype for every set of operations: each reads the deps of the object it is called on, so that a Slack
@@ -216,5 +192,4 @@ const ON_DEPS: object = Object.fromEntries(
   ]),
 );
 
-/** The operations on these deps. */
 export const operationsOn = (deps: OpsDeps): VoiceOps => Object.create(ON_DEPS, { deps: { value: deps } });

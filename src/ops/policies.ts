@@ -33,10 +33,7 @@ export async function roleOf(deps: OpsDeps, person: Person): Promise<Role> {
   return deps.access.roleOf(person, await deps.settings.current());
 }
 
-/**
- * Checks the actor's role; a denial is audited and says what an admin can do about it, and why a user group did not
- * count (the person is a guest, or Slack would not let the app read it).
- */
+/** A denial is audited and says what an admin can do, and why a user group did not count (a guest, or unreadable). */
 async function authorize(
   deps: OpsDeps,
   actor: Actor,
@@ -97,9 +94,8 @@ export async function mayConfirm(
 }
 
 /**
- * The last check of a buy, to be run inside the transaction that claims it: the slot is taken by the change's intent,
- * opened in that same transaction, so two confirmations of the last slot cannot both pass. Claims of buys take turns
- * (a lock held to the end of the transaction), so that replicas count what each other took.
+ * Run inside the claim's transaction, which opens the intent that takes the slot: two confirmations of the last slot
+ * cannot both pass. Claims take turns under a lock, so that replicas count what each other took.
  */
 export async function refuseOverBuyLimitAtClaim(
   deps: OpsDeps,
@@ -122,10 +118,7 @@ export function needsApproval(settings: Settings, kind: string): boolean {
   return settings.requireApproval.some((action) => action === kind);
 }
 
-/**
- * May `approver` decide on a change `requester` asked for: never the requester, and only with the role the change
- * needs, checked at the click. Each refusal is audited.
- */
+/** Never the requester, and only with the role the change needs, checked at the click; each refusal is audited. */
 export async function mayApprove(
   deps: OpsDeps,
   settings: Settings,
@@ -157,10 +150,7 @@ export async function mayApprove(
   return deny(deps, approver, attempt, failure, { rule: 'approvers', reason: 'not an approver' });
 }
 
-/**
- * What the requester must type to confirm a change that silences a live line (releasing a number that routes to an
- * agent): the number's last four digits, as a repository's name is typed to delete it. Undefined: a click will do.
- */
+/** Releasing a live line asks for the number's last four digits, typed, as a repository's name is to delete it. */
 export function typedConfirmation(
   settings: Settings,
   change: PendingChange,
@@ -183,9 +173,8 @@ export function refuseMistyped(
 }
 
 /**
- * With change channels set, changes are accepted only in those channels, where colleagues see them. A change with no
- * channel (the Home tab, a modal opened from it) is refused as well: it would be seen by no one; so is a workflow
- * step's, whose channel input its builder may set to any channel while the workflow runs anywhere.
+ * With change channels set, changes go only where colleagues see them: one with no channel (Home) is refused, and so
+ * is a workflow step's, whose channel input may name any channel while the workflow runs anywhere.
  */
 async function refuseOutsideChangeChannels(
   deps: OpsDeps,
@@ -226,7 +215,6 @@ export interface PoliciesInForce {
   buying: BuyUsage[];
 }
 
-/** The guardrails in force for this person, for help and Home. */
 export async function policiesInForce(deps: OpsDeps, userId: string): Promise<PoliciesInForce> {
   const settings = await deps.settings.current();
   return { policy: settings, locks: deps.settings.given.lockedBy, buying: await buyUsage(deps, settings, userId) };
@@ -241,10 +229,7 @@ async function buyUsage(deps: OpsDeps, settings: Settings, userId: string): Prom
   return usage;
 }
 
-/**
- * Buys that succeeded in the window, and buys under way: single buys by their open intent, and a batch's buys from
- * its start (their slot is taken until they end).
- */
+/** Buys that succeeded in the window, and buys under way (open intents, and a started batch's items). */
 async function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, userId?: string): Promise<BuyUsage> {
   const window = windowAround(limit.window, deps.now());
   let used = 0;
@@ -257,10 +242,7 @@ async function usageOf(deps: OpsDeps, rule: BuyUsage['rule'], limit: BuyLimit, u
   return { rule, limit, used, window };
 }
 
-/**
- * A bulk buy of `count` numbers counts against the buy limits as a whole: refused, before any confirmation and again
- * when it starts, when it does not fit, saying how many would.
- */
+/** A bulk buy counts as a whole, before confirmation and again at its start; refused, it says how many would fit. */
 export async function refuseBulkOverBuyLimit(
   deps: OpsDeps,
   actor: Actor,
