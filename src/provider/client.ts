@@ -41,10 +41,7 @@ export interface ProviderClientOptions {
   onRequest?: (request: { method: string; endpoint: string; seconds: number; error?: ProviderErrorKind }) => void;
   /** Whether a change may be sent now (see fence.ts); when not, it fails as `withheld` and nothing is sent. */
   mayChange?: () => boolean;
-  /**
-   * Told of each change withheld, by `mayChange` or by the change's own locks (see `forChange`): because this replica
-   * lost its liveness, or because the change's leases lapsed.
-   */
+  /** Told of each change withheld: this replica lost its liveness, or the change's leases lapsed (`forChange`). */
   onWithheld?: (because: 'liveness' | 'lease') => void;
 }
 
@@ -52,10 +49,7 @@ export interface ProviderClientOptions {
 interface HeldChange {
   /** Whether the change may still act; when not, a request that would change something is withheld. */
   mayStillAct(): boolean;
-  /**
-   * Whether its leases lapsed while this replica kept its liveness (it was paused past them): the reconciler, not the
-   * change, settles it.
-   */
+  /** Whether its leases lapsed while this replica kept its liveness: the reconciler, not the change, settles it. */
   lapsed(): boolean;
   /** Told once each such request has ended, answered or not: it may have reached the provider. */
   sent?(): void;
@@ -91,9 +85,8 @@ const RETRYABLE_GET_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'u
 /** Kinds after which a POST or DELETE may have taken effect although we did not hear about it. */
 const LOST_ANSWER_KINDS = new Set<ProviderErrorKind>(['timeout', 'network', 'unavailable']);
 /**
- * Transport failures before the request could leave: no connection existed, or the client was already closed, which
- * undici refuses at dispatch (closing or closed; the client never destroys its pool, which would also fail requests
- * under way). The request cannot have reached the provider.
+ * Transport failures before the request could leave (no connection, or a closed client that undici refuses at
+ * dispatch; the pool is never destroyed, which would fail requests under way): it cannot have reached the provider.
  */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -129,18 +122,16 @@ export class ProviderClient {
   }
 
   /**
-   * This client for one change held under its locks: it sends the change only while the change may still act, so
-   * that a change begun before this replica lost its liveness sends nothing even once the liveness is back. It shares
-   * this client's connections and settings.
+   * This client for one change under its locks: a change begun before this replica lost its liveness sends nothing,
+   * even once the liveness is back.
    */
   forChange(held: HeldChange): ProviderClient {
     return Object.assign(Object.create(this) as ProviderClient, { held });
   }
 
   /**
-   * Creates an agent. Names are not unique, so `namedBefore` lists the ids of the agents already named so, read just
-   * before: when the answer is lost, an agent of that name not among them is this creation, found without its token.
-   * Without it, nothing can tell the creation apart, and a lost answer is thrown as it came.
+   * Names are not unique: `namedBefore` (the agents of that name read just before) tells a lost answer's creation
+   * apart, found without its token. Without it, a lost answer is thrown as it came.
    */
   createAgent(input: CreateAgentRequest): Promise<CreatedAgent>;
   createAgent(input: CreateAgentRequest, namedBefore: readonly string[]): Promise<CreatedAgent | RecoveredAgent>;
@@ -190,10 +181,7 @@ export class ProviderClient {
     );
   }
 
-  /**
-   * Routes a number to an agent. Routing the same number to the same agent twice has one effect, and the API has no
-   * read of routing: when the answer is lost, the map is sent once more, and its answer is the outcome.
-   */
+  /** Routing is idempotent and the API cannot read it: a lost answer's map is sent again, its answer the outcome. */
   async mapNumber(input: { phone_number: string; agent_id: string }): Promise<Routing> {
     const send = () => this.call(endpoints.mapNumber, { body: { ...input, route_type: 'ai_agent' } });
     return this.ifLost(send, (first) =>
@@ -229,10 +217,7 @@ export class ProviderClient {
     }
   }
 
-  /**
-   * Buys a number. A buy is never sent twice: when its answer is lost (timeout, broken connection, 5xx, or a
-   * success whose body cannot be read), the purchased list decides whether it happened.
-   */
+  /** A buy is never sent twice: when its answer is lost, the purchased list decides whether it happened. */
   async buyNumber(number: string): Promise<BoughtNumber> {
     return this.ifLost<BoughtNumber>(
       async () => ({ ...(await this.call(endpoints.buyNumber, { body: { number } })), reconciled: false }),
@@ -244,10 +229,7 @@ export class ProviderClient {
     );
   }
 
-  /**
-   * The account's numbers. A provider may go on listing a released number, with status `released`: it is no longer
-   * the account's, so it is left out here, for every reader of the list alike.
-   */
+  /** The account's numbers; one the provider still lists as `released` is left out for every reader alike. */
   async listPurchasedNumbers(): Promise<PurchasedNumber[]> {
     const { data } = await this.call(endpoints.listPurchasedNumbers, {});
     return data.filter((entry) => entry.status !== EXPECTED_STATUS.numberReleased);
@@ -266,15 +248,12 @@ export class ProviderClient {
     );
   }
 
-  /** Closes the connection pool; requests still running are allowed to finish. */
+  /** Requests still running are allowed to finish. */
   async close(): Promise<void> {
     if (!this.pool.closed) await this.pool.close();
   }
 
-  /**
-   * Sends a change; when its answer may have been lost although the change was made (a timeout, a broken
-   * connection, a 5xx, a success whose body cannot be read), `whenLost` settles it. Any other failure is thrown.
-   */
+  /** Sends a change; `whenLost` settles one whose answer was lost (a timeout, a 5xx, an unreadable success). */
   private async ifLost<T>(send: () => Promise<T>, whenLost: (lost: ProviderError) => Promise<T>): Promise<T> {
     try {
       return await send();
@@ -284,10 +263,7 @@ export class ProviderClient {
     }
   }
 
-  /**
-   * A change whose answer was lost is never sent again blindly: `listing` is read, and `outcome` decides from it what
-   * became of the change; a list that cannot be read leaves the outcome UNKNOWN, said so.
-   */
+  /** A lost change is never sent again blindly: `listing` decides; a list that cannot be read leaves it UNKNOWN. */
   private async settleLost<L, T>(
     change: { noun: string; verb: string; subject: string },
     listing: Listing<L>,
@@ -327,9 +303,8 @@ export class ProviderClient {
   }
 
   /**
-   * Sends one endpoint's request, checked first, and checks its answer; any endpoint declared so can be sent, the
-   * provider's own or one added beside them. Only GETs, or any request after a 429, are tried again; `once` asks
-   * without trying again, for a readiness probe that must not multiply the provider's load.
+   * Only GETs, or any request after a 429, are tried again; `once` never retries, for a readiness probe that must not
+   * multiply the provider's load.
    */
   async call<Path extends string, Body, Query, Response>(
     endpoint: Endpoint<string, Path, Body, Query, Response>,
@@ -447,10 +422,7 @@ function errorCode(error: unknown): string | undefined {
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
-/**
- * Whether a change that failed this way may have been made all the same: its answer was lost, or came back with a
- * success status but a body we could not read.
- */
+/** Whether a failed change may have been made all the same: its answer was lost, or its success body unreadable. */
 export function mayHaveTakenEffect(error: ProviderError): boolean {
   if (error.kind === 'bad_response') return error.status !== undefined && error.status >= 200 && error.status <= 299;
   return LOST_ANSWER_KINDS.has(error.kind) && !neverSent(error);
