@@ -17,10 +17,7 @@ import { languageNamed } from './language-named.js';
 import { code } from './mrkdwn.js';
 import { meant } from './typos.js';
 
-/**
- * An agent as typed: its id or its name, whole (quoted when the grammar needs it). The operations find which agent it
- * is; a filter's `agentId` is one too, until then.
- */
+/** An agent as typed, its id or its whole name; the operations find which agent it is. */
 export type AgentReference = string;
 
 export type Command =
@@ -55,10 +52,7 @@ export type Command =
   /** A kind's own command: the change it asks for, described in full as its kind's record. */
   | { name: 'change'; change: PendingChange };
 
-/**
- * `error` is mrkdwn, any echo of the input in it escaped. `attempted` names the change a refused command asked for,
- * so that the refusal is audited like any other attempt.
- */
+/** `error` is mrkdwn, its echoes escaped; `attempted` lets a refused command be audited like any other attempt. */
 export type Parsed =
   | { ok: true; command: Command; about?: CommandSpec }
   | {
@@ -123,10 +117,7 @@ function regionCodeHint(region: Region, command: string): Parsed {
   return error(`Did you mean ${code(region.code)} (${region.name})? Regions are two-letter codes: ${code(command)}.`);
 }
 
-/**
- * A number typed without its country code (`030 23125001`): which code is meant cannot be known, so the answer says
- * what the number needs rather than guessing a country.
- */
+/** A number typed without its country code (`030 23125001`): the answer says what it needs rather than guess. */
 function nationalNumberProblem(number: string): Parsed | undefined {
   if (!/^\d+$/.test(number)) return undefined;
   return error(
@@ -141,10 +132,7 @@ const FILTER_WORDS = ['routed', 'unrouted', 'agent'];
 const NUMBERS_FORMS =
   '`unrouted`, `routed`, a region such as `US`, `agent AGENT` (an id, or a name in quotes), digits such as `415`, or `+NUMBER`';
 
-/**
- * Digits to find anywhere in a number, as people write them (`(415)`, `555-0100`); the first may begin with + (a
- * whole number, a country code), to be found where the number begins.
- */
+/** Digits to find anywhere in a number (`(415)`, `555-0100`); a leading + anchors them where the number begins. */
 function isDigits(word: string, first: boolean): boolean {
   return /\d/.test(word) && (first ? /^\+?[\d().-]+$/ : /^[\d().-]+$/).test(word);
 }
@@ -200,7 +188,6 @@ function parseNumbers(args: string[]): Parsed {
 }
 
 const REGION_CODE = /^[A-Za-z]{2}$/;
-/** Country calling codes are one to three digits. */
 const COUNTRY_CODE = /^\+\d{1,3}$/;
 /** The words that start a filter rather than name a number (a provider id may be anything else). */
 const FILTER_START = /^(unrouted|routed|agent)$/i;
@@ -315,7 +302,6 @@ function parseExport(args: string[]): Parsed {
   return ok({ name: 'export', asOf: time.join(' ') });
 }
 
-/** `since TIME` after `changes`. */
 function parseChanges(args: string[]): Parsed {
   const [since = '', ...time] = args;
   if (since.toLowerCase() !== 'since' || !time.length) {
@@ -531,10 +517,7 @@ export const commands = (): CommandSpec[] => [
   })),
 ];
 
-/**
- * Slack sends `&`, `<` and `>` escaped, and may wrap phone numbers and links as `<tel:+1…|+1…>`;
- * both are undone so that people can paste what they see.
- */
+/** Slack escapes `&`, `<`, `>` and wraps numbers as `<tel:+1…|+1…>`: both undone, people paste what they see. */
 function unescapeSlackText(text: string): string {
   return text
     .replace(/<(?:tel|mailto):([^|>]*)(?:\|[^>]*)?>/g, '$1')
@@ -545,7 +528,6 @@ function unescapeSlackText(text: string): string {
 
 interface Token {
   text: string;
-  /** Where the token ends in the unescaped text. */
   end: number;
   /** Typed in quotes: meant as written, never read as a typo. */
   quoted: boolean;
@@ -553,10 +535,7 @@ interface Token {
 
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
 
-/**
- * Splits on white space, keeping "quoted phrases" (straight or curly quotes) together. Control characters separate
- * words as white space does, so that no word (echoed in help, say) is made of them.
- */
+/** Keeps "quoted phrases" together; control characters separate words, so that no echoed word is made of them. */
 function tokensOf(unescaped: string): Token[] {
   const tokens: Token[] = [];
   for (const match of unescaped.replace(ANY_CONTROL_CHARACTER, ' ').matchAll(/["“”]([^"“”]*)["“”]?|(\S+)/g)) {
@@ -609,10 +588,7 @@ function specFor(words: string[]): CommandSpec | undefined {
     .find((candidate) => candidate.words.every((word, index) => lowered[index] === word));
 }
 
-/**
- * A word a slip away from a command's word (`serch`, `creat`, `relase`, `by` before a region), answered with the
- * command meant, to copy: nothing is listed or changed. A word in quotes is meant as written.
- */
+/** A word a slip away from a command's (`serch`, `relase`), answered with the command meant; quoted words are not. */
 function typoIn(tokens: Token[]): Parsed | undefined {
   const [first, second] = tokens;
   if (!first) return undefined;
