@@ -1,8 +1,6 @@
-// Workflow Builder steps, as the operations see them: another way to ask for the same changes. A step's execution is
-// claimed once (a retried delivery, on any replica, finds it taken), tied to the change it starts before that change
-// exists, and ended in Slack once the change has ended, whoever ended it: its requester's Confirm or Cancel, a second
-// approver, an expiry, or the reconciler after a crash. This file alone decides when: the operations that may end a
-// step's change go through it. The step's end is written only after Slack took it.
+// Workflow Builder steps, as the operations see them. A step's execution is claimed once, tied to its change before
+// that change exists, and ended in Slack once the change has ended, whoever ended it. This file alone decides when;
+// the step's end is written only after Slack took it.
 import type { Batch } from '../store/batches.js';
 import { DEFAULT_CONFIRMATION_TTL_MS } from '../store/confirmations.js';
 import type { StepRecord, StepStart } from '../store/workflow-steps.js';
@@ -24,10 +22,7 @@ export type { StepStart };
 /** Claims a step execution: true the first time, so that the step acts once however often it is delivered. */
 export const claimStep = (deps: OpsDeps, start: StepStart): Promise<boolean> => deps.store.steps.claim(start);
 
-/**
- * Plans a bulk change for a step: the step is tied to the plan's id first, so that a crash before the plan is stored
- * still ends the step (see endingOf).
- */
+/** The step is tied to the plan's id first, so that a crash before the plan is stored still ends it (endingOf). */
 export async function planForStep(
   deps: OpsDeps,
   actor: Actor,
@@ -51,10 +46,7 @@ export async function createAgentOfStep(
   return createAgent(deps, actor, input, correlationId);
 }
 
-/**
- * The requester's click on a plan a step asked for (Confirm, Cancel, a typed count) goes on with the step's change: it
- * is audited as the step's, with its ids, as the plan was, and a Confirm names who confirmed.
- */
+/** A click on a step's plan is audited as the step's, with its ids, and a Confirm names who confirmed. */
 async function asItsStep(deps: OpsDeps, actor: Actor, batchId: string, confirming = false): Promise<Actor> {
   const step = (await deps.store.batches.get(batchId))?.actor.step;
   if (!step || (await deps.store.steps.get(step.executionId))?.userId !== actor.userId) return actor;
@@ -110,10 +102,7 @@ export async function endStep(deps: OpsDeps, executionId: string, ending: StepEn
   await deps.store.steps.end(executionId, ending.ok ? 'completed' : 'failed');
 }
 
-/**
- * Ends the open steps whose changes have ended: those of the changes named, or every open one (the reconciler's
- * pass). A step whose Slack call fails stays open for the next pass.
- */
+/** Ends the open steps whose changes have ended; one whose Slack call fails stays open for the next pass. */
 export async function settleSteps(deps: OpsDeps, correlationIds?: readonly string[]): Promise<void> {
   const steps =
     correlationIds === undefined

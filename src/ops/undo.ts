@@ -20,10 +20,7 @@ import { utcText } from './typed-time.js';
 import { type Actor, type Failure, fail, type Result, roleIncludes } from './types.js';
 import { recordUndoStep, UNDO_ACTION } from './undo-trail.js';
 
-/**
- * The plan of an Undo with the items it leaves out and why, and how many of those were changed again since (which
- * the person may include); or the one change that walks it back, asked for (an agent's deletion to confirm).
- */
+/** An Undo's plan with what it leaves out and why (changed since, which the person may include), or one change. */
 export type UndoResult = Result<
   { status: 'plan'; view: BatchView; left: string[]; changedSince: number } | Exclude<Asked, Failure>
 >;
@@ -37,10 +34,7 @@ export interface UndoOptions {
 const madeIn = (rows: AuditEvent[]) =>
   rows.filter((row) => row.outcome === 'succeeded' && isKind(row.action) && row.target !== undefined);
 
-/**
- * Walks back the change of this correlation id, for its maker or an admin, within VOICE_UNDO_HOURS of it. One Undo of
- * a change is planned at a time, whichever replica each click reaches, and a change is undone once.
- */
+/** One Undo of a change is planned at a time, whichever replica each click reaches, and a change is undone once. */
 export async function undo(
   deps: OpsDeps,
   actor: Actor,
@@ -70,8 +64,7 @@ export async function undo(
     }
     return undone;
   };
-  // A click that meets another planning the same Undo (a double click, on this replica or another) waits for that
-  // plan, and is shown it.
+  // A click that meets another planning the same Undo (a double click, on any replica) waits for that plan.
   for (let wait = 0; wait < PLANNING_WAITS; wait++) {
     const once = await deps.locks.tryWith([`undo:${correlationId}`], id, planOnce);
     if (once) return once.value;
@@ -84,10 +77,7 @@ export async function undo(
 const PLANNING_WAITS = 20;
 const PLANNING_POLL_MS = 100;
 
-/**
- * The Undo of a change planned earlier, shown again to the person who has it open (a second click), unless they ask
- * for it with the numbers changed since, which plans it anew; an Undo under way, or done, is not made twice.
- */
+/** A second click shows the earlier plan again, unless it asks for numbers changed since; none is made twice. */
 async function earlierUndo(
   deps: OpsDeps,
   actor: Actor,
@@ -126,9 +116,8 @@ async function earlierUndo(
 const planShown = z.object({ left: z.array(z.string()), changedSince: z.number() });
 
 /**
- * The inverses of what the change made, worked out against the account as it is now (read once, when an inverse first
- * asks): planned as one batch, with what they leave out and why, when their kind's bulk form gathers them; else the
- * one inverse asked for on its own, as if by hand.
+ * The inverses, worked out against the account as it is now (read once, when first asked): one batch when their
+ * kind's bulk form gathers them, else the one inverse asked for as if by hand.
  */
 async function walkBack(
   deps: OpsDeps,
@@ -176,10 +165,7 @@ async function refuseUndoer(
   return deny(deps, actor, attempt, failure, { reason: 'not the maker', undoes });
 }
 
-/**
- * Undo is offered for VOICE_UNDO_HOURS after the change's last item was made. Later, the routing as of the moment the
- * change was asked for, before anything of it was made, is what to plan back to.
- */
+/** Offered for VOICE_UNDO_HOURS after the last item; later, plan back to the routing as of the change's request. */
 async function tooLate(deps: OpsDeps, rows: AuditEvent[], made: AuditEvent[]): Promise<Failure | undefined> {
   const hours = (await deps.settings.current()).undoHours;
   const at = made.at(-1)?.at ?? '';

@@ -25,10 +25,7 @@ type AnyBulkForm = BulkForm<z.ZodType<{ kind: string }>, StoredChange>;
 const kinds = new Map<string, AnyKind>();
 const bulkForms = new Map<string, AnyBulkForm>();
 
-/**
- * Adds a kind of change, and its bulk form when it has one; a name given twice is a mistake. Returns what removes it
- * again, so that a test that adds a kind leaves the registry as it found it for the files after it in its worker.
- */
+/** A name given twice is a mistake. Returns what removes the kind, so a test leaves the registry as it found it. */
 export function registerKind<R extends StoredChange, A extends Change, S extends z.ZodType<{ kind: string }>>(
   kind: ChangeKind<R, A>,
   bulk?: BulkForm<S, R>,
@@ -103,7 +100,6 @@ export function confirmWordsOf(kind: string): ConfirmWords<StoredChange> {
   return words;
 }
 
-/** How a kind's batch is said. */
 export const bulkWordsOf = (kind: string): BulkWords => bulkFormOf(kind).words;
 
 /** How the batch an audit action names is said, and whether it routes its numbers to an agent; none for another action. */
@@ -114,10 +110,7 @@ export function batchNamed(action: string): { words: BulkWords; routes: boolean 
   return undefined;
 }
 
-/**
- * How a finished change is said: what it did, where to read more, the agent likely routed to next, and the number to
- * route next.
- */
+/** How a finished change is said: what it did, where to read more, and what to route next. */
 export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent?: string; routeNext?: string } {
   const kind = announcedKind(change);
   return {
@@ -128,10 +121,7 @@ export function saidOf(change: Change): { did: Phrase; lookUp: string; nextAgent
   };
 }
 
-/**
- * The Undo of a finished change, or of a batch of a kind (a batch's items are walked back whatever each was); none at
- * all when the settings offer none (undo hours 0).
- */
+/** The Undo of a finished change or batch; none when the settings offer none (undo hours 0). */
 export function undoOffer(undoHours: number, of: { change: Change } | { kind: string }): UndoOffer | undefined {
   if (undoHours === 0) return undefined;
   const { undo } = 'change' in of ? announcedKind(of.change) : changeKind(of.kind);
@@ -142,7 +132,6 @@ export function undoOffer(undoHours: number, of: { change: Change } | { kind: st
 /** Whether an audit action names a kind of change (rather than a search, a denial, a step of a batch…). */
 export const isKind = (action: string): boolean => kinds.has(action);
 
-/** The names of the kinds registered, in the order they were. */
 export const kindNames = (): string[] => [...kinds.keys()];
 
 /** The commands the kinds declare (see ChangeKind.command), each with its kind and the role that may run it. */
@@ -166,7 +155,6 @@ export function bulkFormOf(name: string): AnyBulkForm {
 /** How a kind's bulk form gathers changes of it into one request, when it does (see BulkForm.gather). */
 export const gatherOf = (kind: string) => bulkForms.get(kind)?.gather;
 
-/** The target an audit row names for a change. */
 export const targetOf = (change: StoredChange): string | undefined => kindOf(change).target(change);
 
 /** The number a change is about: every item of a batch is about one. */
