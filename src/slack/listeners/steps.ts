@@ -1,9 +1,6 @@
-// Workflow Builder steps: another way in beside commands, buttons and forms. Each step builds the request its command
-// would, as the person its builder names (`user_id`), and runs the same operation with the same guardrails. Slack
-// vouches for that person only through the step's interactivity input (its interactor, whose click ran the workflow):
-// where it does not, or names someone else, nothing changes without the named person's own click (docs/workflows.md).
-// A step that needs a confirmation sends its plan to that person and stays running: it ends when the plan does
-// (ops/steps.ts), on Confirm, Cancel, an approval, an expiry or after a crash.
+// Workflow Builder steps: each runs its command's operation as the person its builder names (`user_id`), with the
+// same guardrails. Slack vouches for that person only through the step's interactor: otherwise nothing changes
+// without the named person's own click (docs/workflows.md). A step waiting on a plan ends with it (ops/steps.ts).
 import { z } from 'zod';
 import { type Actor, type BulkRequest, batchAction, type Done, KIND, oneAgentOnly } from '../../ops/api.js';
 import { slackErrorCode } from '../clients.js';
@@ -120,10 +117,7 @@ async function runStep<N extends StepName>(
 /** Whether Slack vouches that the person named is who ran the workflow: their own click started it. */
 const vouched = ({ named, ranBy }: StepPerson): boolean => ranBy === named;
 
-/**
- * Plans the change and sends the plan to the person the step names, as their command would show it, saying who ran
- * the workflow; the step ends with the plan. A plan with nothing to change is applied at once: there is nothing to confirm.
- */
+/** Sends the plan to the person the step names, saying who ran the workflow; one with nothing to change is applied. */
 async function planAndAsk(
   { deps, actor, person, executionId, workflowToken }: Running,
   request: BulkRequest,
@@ -150,10 +144,7 @@ async function planAndAsk(
   }
 }
 
-/**
- * The id of an agent a step's input names, by id or by name; where the name stands for several agents or none, the
- * step ends saying so, audited as refused, since nobody is there to choose.
- */
+/** A name for several agents or none ends the step, audited as refused, since nobody is there to choose. */
 async function agentIdFor({ deps, actor, executionId }: Running, reference: string, action: string | undefined) {
   const found = oneAgentOnly(await deps.ops.findAgent(reference));
   if (found.ok) return found.agent.id;
@@ -175,9 +166,8 @@ async function numbersFor(
 }
 
 /**
- * Creates the agent at once, as the command does (it spends nothing), when Slack vouches for the person; else asks
- * them first. Its token goes to its creator privately, or to no one (and that is audited); it is never an output,
- * since anyone who can see the workflow reads those.
+ * Created at once when Slack vouches for the person, else asked of them first. Its token goes to its creator privately
+ * or to no one (audited), never to an output, which anyone who can see the workflow reads.
  */
 async function createAgent(step: Running, inputs: StepInputs<'create_agent'>): Promise<void> {
   const { deps, actor, executionId } = step;
