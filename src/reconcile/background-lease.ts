@@ -1,12 +1,6 @@
-// Background work (the reconciler's passes, the expiry of approvals) runs in one replica at a time: the one holding
-// the `background` lease. Every replica tries to take it on each beat, and the holder renews it; when the holder
-// dies, its lease expires and another replica takes over within one time to live.
-//
-// A pass begun under the lease acts only while the lease holds by this process's own clocks, as a change does under
-// its locks (ops/locks.ts): a replica paused past its lease, which another replica may then have taken over, sends
-// nothing on waking. Each holding is a term of its own, begun by a take that found the lease free and moved on by each
-// renewal answered before its deadline; a take after the deadline passed begins a new term, which the pass begun
-// under the old one is no part of.
+// Background work (reconciler passes, approval expiry) runs only in the replica holding the `background` lease;
+// when it dies, another takes over within one time to live. Work acts only while its term holds by this process's
+// own clocks (as a change under ops/locks.ts), so a replica paused past its lease sends nothing on waking.
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { type DeadlineClocks, type Held, leaseDeadline } from '../ops/api.js';
@@ -23,7 +17,6 @@ interface Term {
 
 export class BackgroundLease {
   #held = false;
-  /** The holding under way, if any. */
   #term?: Term;
   #beat?: NodeJS.Timeout;
   #stopped = false;
@@ -83,10 +76,8 @@ export class BackgroundLease {
   }
 
   /**
-   * The lease as work begun now holds it (the held term, if any), for `ProviderClient.forChange`: the work may act
-   * while that term holds by this process's clocks, under the liveness it was taken under. Once it lapsed, or the
-   * lease was lost, it never holds again, even when the lease is taken anew: work begun then starts under the new
-   * term.
+   * The held term, for `ProviderClient.forChange`: once it lapsed or the lease was lost, it never holds again, even
+   * when the lease is taken anew.
    */
   term(): Held {
     const term = this.#term;

@@ -46,10 +46,8 @@ interface Unknowns {
 }
 
 /**
- * Resolves the open intents whose change runs nowhere: each one opened before `settledBefore`, and, however young,
- * each one whose replica has died. A change the provider does not answer for stays open and is tried again once its
- * back-off is over; the others are resolved meanwhile, and the provider's error is thrown to the caller at the end.
- * A change withheld (see fence.ts) stops the resolving at once.
+ * Resolves open intents older than `settledBefore`, or of a dead replica. One the provider does not answer is tried
+ * again after its back-off, its error thrown at the end; a change withheld (fence.ts) stops the resolving at once.
  */
 export async function resolveIntents(
   deps: OpsDeps,
@@ -88,11 +86,7 @@ async function orphaned(deps: OpsDeps, intent: Intent): Promise<boolean> {
   );
 }
 
-/**
- * The open intents whose change is not under way anywhere: neither in this process nor, holding its lease, in
- * another replica. An item of a batch is under way while its batch runs. What is left was stopped by a process that
- * died.
- */
+/** The open intents under way nowhere (an item of a batch is under way while its batch runs): their process died. */
 export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<Intent[]> {
   const stopped: Intent[] = [];
   for (const intent of open) if (!(await runsAnywhere(deps, requestIdOf(intent.correlationId)))) stopped.push(intent);
@@ -100,8 +94,8 @@ export async function underWayNowhere(deps: OpsDeps, open: Intent[]): Promise<In
 }
 
 /**
- * Resolves one intent; false when it is left open. A dead replica's change younger than its provider call's timeout
- * may still reach the provider: it is resolved now only if the provider shows it done, otherwise once `settled`.
+ * False when left open. A dead replica's change younger than its call's timeout may still reach the provider: it is
+ * resolved now only if shown done, otherwise once `settled`.
  */
 async function resolveOne(
   deps: OpsDeps,

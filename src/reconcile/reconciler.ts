@@ -1,9 +1,6 @@
-// Keeps the app's view of the provider true: at start and then every RECONCILE_INTERVAL_S, changes left open by a
-// stop mid-call are resolved, and changes made outside Voice Ops are noticed. One pass at a time; a provider that
-// does not answer changes nothing and is logged once per outage. Interrupted changes are resolved even with the
-// interval at 0: that is the app's own bookkeeping, not watching. Of several replicas, only the one holding the
-// background lease makes passes, and a pass acts only while the lease it began under holds (background-lease.ts):
-// paused past it, the replica sends nothing more on waking, and the pass stops there.
+// Keeps the app's view of the provider true: changes left open mid-call are resolved (even with the interval at 0:
+// that is bookkeeping, not watching), and changes made outside Voice Ops are noticed. Only the background lease's
+// holder makes passes, and a pass acts only while the lease it began under holds (background-lease.ts).
 import type { Logger } from '../log.js';
 import {
   type Actor,
@@ -25,10 +22,7 @@ const LOOK_MS = 5_000;
 interface ReconcilerOptions {
   /** Seconds between passes; 0 turns the periodic passes and the noticing of outside changes off. */
   intervalS: number;
-  /**
-   * An intent younger than this may still be answered by the provider (the provider call's timeout, plus a margin):
-   * only older ones are resolved.
-   */
+  /** An intent younger than this (the provider call's timeout, plus a margin) may still be answered. */
   settleMs: number;
   now: () => Date;
   /** Passes run only in the replica that holds it. */
@@ -58,10 +52,7 @@ export class Reconciler {
     this.#backOff = new BackOff(this.#lookMs);
   }
 
-  /**
-   * Runs the start-up pass in the background and schedules the next ones; in between, a change left unsettled (its
-   * answer lost) is resolved as soon as the provider cannot still be working on it.
-   */
+  /** In between passes, a change whose answer was lost is resolved once the provider cannot still be working on it. */
   start(): void {
     void this.pass();
     const every = (ms: number, work: () => void) => {
@@ -103,7 +94,6 @@ export class Reconciler {
     return new Date(this.#options.now().getTime() - this.#options.settleMs);
   }
 
-  /** One pass, or the one already under way. */
   pass(): Promise<void> {
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
