@@ -39,10 +39,8 @@ export async function checkTyped(
 }
 
 /**
- * Confirms a pending change (with the text typed, for a change that asks for it). The claim in SQLite is atomic and
- * single-use, so a double click, a retried delivery or a second user can never make the change happen twice. The
- * workspace, the role and the channel are checked before the claim, so that a refusal (or a group that cannot be
- * read just then) leaves the confirmation usable.
+ * The claim is atomic and single-use, so nothing makes the change happen twice. Workspace, role and channel are
+ * checked before it, so that a refusal (or a group unreadable just then) leaves the confirmation usable.
  */
 export async function confirm(
   deps: OpsDeps,
@@ -181,10 +179,7 @@ export async function cancel(
   return { ok: true, change };
 }
 
-/**
- * The confirmation and its change when this call won the claim; otherwise why not, audited where it matters
- * (an expiry, another user's click).
- */
+/** The confirmation and its change when this call won the claim; otherwise why not, audited where it matters. */
 async function settle(
   deps: OpsDeps,
   actor: Actor,
