@@ -50,10 +50,7 @@ function subject(change: AuditChange): string[] {
   return [...target, `${from} → ${agentText(change.agent)}`.trim()];
 }
 
-/**
- * An outcome and its error code, the code left out when it only repeats the outcome ("denied `denied`"); an unknown
- * outcome says that it is being settled.
- */
+/** An outcome and its error code, left out when it only repeats the outcome ("denied `denied`"). */
 function outcomeText(outcome: string, errorCode: string | undefined): string {
   const said = outcome === 'unknown' ? 'unknown, being settled' : outcome;
   return errorCode && errorCode !== outcome ? `${said} ${code(errorCode, MAX.errorCode)}` : said;
@@ -71,10 +68,7 @@ function noteText(note: AuditChange['notes'][number]): string {
   return `${what} ${outcomeText(note.outcome, note.errorCode)}`;
 }
 
-/**
- * What was asked, in words: "bought" once it succeeded, "buy" while it was not; a refusal, what it attempted; an
- * Undo, as one.
- */
+/** What was asked, in words: "bought" once it succeeded, "buy" while it was not. */
 function whatText(change: AuditChange): string {
   if (change.attempted) return `attempt to ${escapeAndTruncate(actionWords(change.attempted, false), MAX.target)}`;
   const words = escapeMrkdwn(actionWords(change.action, change.outcome === 'succeeded'));
@@ -90,10 +84,7 @@ function batchText(batch: NonNullable<AuditChange['batch']>): string {
   return `(${parts.join(', ')})`;
 }
 
-/**
- * "Items: buy of 3 numbers in DE" and its time to the second: what the batch did, and when, so that the buttons of
- * two batches on a page read differently. Plain text, as a button's label is.
- */
+/** "Items: buy of 3 numbers in DE" and its time to the second, so that two batches' buttons read differently. */
 function itemsButtonText(change: AuditChange): string {
   const time = new Date(change.at);
   const when = Number.isNaN(time.getTime()) ? change.at : `${time.toISOString().slice(11, 19)} UTC`;
