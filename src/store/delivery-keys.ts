@@ -44,9 +44,8 @@ interface Waiting {
 }
 
 /**
- * Every delivery records its key before it is acknowledged. Keys that arrive in the same turn of the event loop are
- * recorded by one statement, after that turn: under load that is one write (and on SQLite one commit to the WAL)
- * for many deliveries instead of one each, and still one statement, one round trip, before each acknowledgement.
+ * Keys that arrive in the same turn of the event loop are recorded by one statement after it: under load one write
+ * for many deliveries, and still one round trip before each acknowledgement.
  */
 export class DeliveryKeys {
   readonly #ttlMs: number;
