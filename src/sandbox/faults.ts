@@ -85,18 +85,12 @@ export class FaultSwitchboard {
     this.releasedListed = on;
   }
 
-  /**
-   * Sells a number to another account, as the provider's other customers may at any moment, until cleared: search no
-   * longer offers it, and a buy of it is refused as unavailable.
-   */
+  /** Sells a number to another account, as other customers may at any moment, until cleared. */
   sellElsewhere(number: string): void {
     this.soldElsewhere.add(soldElsewhere.parse({ number }).number);
   }
 
-  /**
-   * Removes all faults and latency, stops listing released numbers, offers again what was sold elsewhere, and lets
-   * every held request go on.
-   */
+  /** Removes every switch, and lets every held request go on. */
   clear(): void {
     this.pending.clear();
     this.soldElsewhere.clear();
