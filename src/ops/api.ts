@@ -52,6 +52,7 @@ export {
   declaredCommands,
   KIND,
   type Kind,
+  type KindForm,
   neededRole,
   numberOf,
   saidOf,

@@ -2,6 +2,7 @@
 import {
   declaredCommands,
   KIND,
+  type KindForm,
   MAX_BATCH_ITEMS,
   NO_UNROUTE,
   type NumberFilter,
@@ -50,7 +51,9 @@ export type Command =
   /** Who holds which role, or one person's role and what grants it: by user id, or by name as typed after `@`. */
   | { name: 'access'; person?: { id: string } | { name: string } }
   /** A kind's own command: the change it asks for, described in full as its kind's record. */
-  | { name: 'change'; change: PendingChange };
+  | { name: 'change'; change: PendingChange }
+  /** A kind's command typed alone, when the kind has a form: the form opens. */
+  | { name: 'change.form'; kind: string; form: KindForm; instead: string };
 
 /** `error` is mrkdwn, its echoes escaped; `attempted` lets a refused command be audited like any other attempt. */
 export type Parsed =
@@ -507,10 +510,12 @@ export const COMMANDS: CommandSpec[] = [
 /** Every command: the app's own, then those the kinds of change declare, each asking for its kind's change. */
 export const commands = (): CommandSpec[] => [
   ...COMMANDS,
-  ...declaredCommands().map(({ parse, kind, ...spec }) => ({
+  ...declaredCommands().map(({ parse, kind, form, ...spec }) => ({
     ...spec,
     changes: kind,
     parse: (typed: string[]) => {
+      const instead = `/voice ${spec.words.join(' ')} ${spec.args}`;
+      if (typed.length === 0 && form) return ok({ name: 'change.form', kind, form, instead });
       const parsed = parse(typed);
       return 'error' in parsed ? error(parsed.error) : ok({ name: 'change', change: parsed.change });
     },

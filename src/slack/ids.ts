@@ -78,6 +78,8 @@ export const CALLBACK = {
   routeNumbers: 'route_numbers_modal',
   /** A group of settings' form (roles, policies or channels): its inputs say which settings it changes. */
   settings: 'settings_modal',
+  /** A kind of change's own form (its command typed alone): its fields are `INPUT.kindField(i)`. */
+  kindForm: 'kind_form_modal',
   /** The Home tab's export: today's routing, or as of a time typed. */
   exportRouting: 'export_routing_modal',
   /** Read-only modals: results, progress, failures. */
@@ -106,4 +108,5 @@ export const INPUT = {
   routingText: { block: 'routing_text', action: 'value' },
   routingFile: { block: 'routing_file', action: 'file' },
   exportAsOf: { block: 'export_as_of', action: 'value' },
+  kindField: (index: number) => ({ block: `kind_field_${index}`, action: 'value' }),
 } as const;

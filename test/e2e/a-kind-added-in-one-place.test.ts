@@ -10,9 +10,10 @@ import { type ChangeKind, registerKind } from '../../src/ops/kinds/index.js';
 import { endpoint } from '../../src/provider/endpoints.js';
 import { ProviderClient, ProviderError } from '../../src/provider/index.js';
 import { ApiError, registerEndpoint, type SandboxRequest } from '../../src/sandbox/routes.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { confirmationMessage } from '../../src/slack/views/confirmation.js';
 import { NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp, VIEWER } from '../harness/app.js';
+import { textInput } from '../harness/payloads.js';
 import {
   announcementCalls,
   askForConfirmation,
@@ -20,9 +21,11 @@ import {
   auditTrail,
   confirmAs,
   press,
+  readable,
   respondedWith,
   rowsOf,
   shownText,
+  viewOf,
 } from './support.js';
 
 const NUMBER = '+14155550123';
@@ -118,6 +121,7 @@ const numberNote: ChangeKind<Note, Noted> = {
       number?.startsWith('+') && text.length
         ? { change: { kind: 'number.note', number, note: text.join(' ') } }
         : { error: 'Give the number, then the note: `/voice note +14155550123 Front desk`.' },
+    form: { title: 'Note a number', fields: [{ label: 'Number', placeholder: '+14155550123' }, { label: 'Note' }] },
   },
 };
 
@@ -240,4 +244,53 @@ it('answers its command typed wrong with its own line of help, and refuses it to
   const denied = await t.command(`note ${NUMBER} Hall`, VIEWER);
   expect(shownText(await t.respondedTo(denied.responseUrlId))).toContain('operator role to note numbers');
   expect(await noteOn(provider, NUMBER)).toBe('Front desk');
+});
+
+it('opens its form when its command is typed alone, and asks for the change the fields spell', async () => {
+  const field = (index: number, value: string) => ({
+    [INPUT.kindField(index).block]: { [INPUT.kindField(index).action]: textInput(value) },
+  });
+  const typed = await t.command('note', OPERATOR);
+  const opened = await t.slack.waitFor('views.open', (call) => call.body.trigger_id === typed.triggerId);
+  const form = viewOf(opened);
+  expect(form.callback_id).toBe(CALLBACK.kindForm);
+  expect(JSON.stringify(form.blocks)).toContain('"text":"Number"');
+
+  const wrong = await t.submit({
+    userId: OPERATOR,
+    callbackId: CALLBACK.kindForm,
+    privateMetadata: form.private_metadata,
+    stateValues: { ...field(0, NUMBER), ...field(1, '') },
+  });
+  expect(wrong.json).toMatchObject({ response_action: 'errors' });
+  expect(JSON.stringify(wrong.json)).toContain('Give the number, then the note');
+
+  const viewId = 'V_NOTE_FORM';
+  const mark = t.slack.mark();
+  const submitted = await t.submit({
+    userId: OPERATOR,
+    viewId,
+    callbackId: CALLBACK.kindForm,
+    privateMetadata: form.private_metadata,
+    stateValues: { ...field(0, NUMBER), ...field(1, 'Back office') },
+  });
+  expect(submitted.json).toMatchObject({ response_action: 'update' });
+  const confirmation = await t.slack.waitFor(
+    'views.update',
+    (call) => viewOf(call).callback_id === CALLBACK.confirmChange,
+    { since: mark },
+  );
+  expect(readable(viewOf(confirmation).blocks)).toContain(`Note *${NUMBER}* as *Back office*.`);
+  expect(await noteOn(provider, NUMBER), 'nothing noted before Confirm').toBe('Front desk');
+
+  await t.action({
+    userId: OPERATOR,
+    actionId: ACTION.confirmChange,
+    value: viewOf(confirmation).private_metadata ?? '',
+    container: { type: 'view', viewId, viewType: 'modal', callbackId: CALLBACK.confirmChange },
+  });
+  await t.slack.waitFor('views.update', (call) => call.body.view_id === viewId && shownText(call).includes('Noted'), {
+    since: mark,
+  });
+  expect(await noteOn(provider, NUMBER)).toBe('Back office');
 });

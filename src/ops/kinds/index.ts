@@ -185,4 +185,13 @@ export const takesFromAgent = (change: StoredChange): boolean => kindOf(change).
 export const neededRole = (kind: string): Role => changeKind(kind).role;
 
 export type { Change, UndoOffer } from '../announcements.js';
-export type { BatchAction, BulkForm, BulkWords, ChangeKind, ConfirmWords, PlanTotals, RouteEffect } from './kind.js';
+export type {
+  BatchAction,
+  BulkForm,
+  BulkWords,
+  ChangeKind,
+  ConfirmWords,
+  KindForm,
+  PlanTotals,
+  RouteEffect,
+} from './kind.js';

@@ -137,12 +137,20 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
     args: string;
     summary: string;
     parse(args: string[]): { change: R } | { error: string };
+    /** Its form, which the command typed alone opens: a field for each part of its args, read as the words typed. */
+    form?: KindForm;
   };
   /**
    * How its changes show in the provider's lists, compared to notice one made outside Voice Ops: the list its target
    * comes into or goes from, and such a change as announced, from the entry (number and id, agent id and name).
    */
   outside?: { list: keyof ProviderState; adds: boolean; change(key: string, value: string): A };
+}
+
+/** A kind's own form: its title, and a text field for each part of its command's args, in order. */
+export interface KindForm {
+  title: string;
+  fields: { label: string; placeholder?: string }[];
 }
 
 /** How a batch is audited as one request: `batch.map`, `batch.buy`… */

@@ -29,7 +29,7 @@ import type { Respond } from '../respond.js';
 import type { ListenerRouter } from '../router.js';
 import { type Answer, messageSurface } from '../surfaces.js';
 import { commandErrorMessage, helpMessage } from '../views/help.js';
-import { createAgentModal, searchModal } from '../views/modals.js';
+import { createAgentModal, kindFormModal, searchModal } from '../views/modals.js';
 import { routingPlanModal } from '../views/routing-plan.js';
 import { unrouteMessage } from '../views/unroute.js';
 import { type Requester, requesterIn } from '../who-asked.js';
@@ -194,5 +194,11 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await accessAnswer(deps, actor, command.person));
     case 'change':
       return reply(await changeAnswer(deps, actor, command.change));
+    case 'change.form': {
+      const denied = await deps.ops.authorize(actor, command.kind);
+      if (denied) return reply({ kind: 'failure', failure: denied });
+      const view = kindFormModal(command.form, encodeMetadata({ channelId: actor.channelId, kind: command.kind }));
+      return openForm(deps, { triggerId, view, instead: command.instead, reply: respond });
+    }
   }
 }

@@ -1,13 +1,21 @@
 import type { ViewOutput } from '@slack/bolt';
-import { type Actor, type Done, didYouMean, unknownLocale } from '../../ops/api.js';
+import { type Actor, type Done, declaredCommands, didYouMean, unknownLocale } from '../../ops/api.js';
 import { agentName, language } from '../../provider/schemas.js';
 import type { Bought } from '../bought.js';
 import { normalizeLocale } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
-import { cancelAnswer, confirmAnswer, createAgentAnswer, deliver, mapAnswer, modalContext } from '../flows.js';
+import {
+  cancelAnswer,
+  changeAnswer,
+  confirmAnswer,
+  createAgentAnswer,
+  deliver,
+  mapAnswer,
+  modalContext,
+} from '../flows.js';
 import { CALLBACK, INPUT } from '../ids.js';
 import { decodeMetadata } from '../metadata.js';
-import { truncate } from '../mrkdwn.js';
+import { plainOfMrkdwn, truncate } from '../mrkdwn.js';
 import type { ListenerRouter } from '../router.js';
 import { refreshSearchForm } from '../search-again.js';
 import { refreshSettingsSummary } from '../settings-summary.js';
@@ -108,6 +116,23 @@ export function registerViews(router: ListenerRouter): void {
     const actor = actorOf(requesterIn(context), view);
     const surface = updatingSurface(modalContext(deps, actor), view.id, 'Map a number');
     await deliver(deps, surface, actor, await mapAnswer(deps, actor, { phoneNumber, agentId }));
+  });
+
+  // A kind's own form is its command asked for field by field: its fields' words are parsed as the command's.
+  router.view(CALLBACK.kindForm, async ({ ack, view, context }, deps) => {
+    const { kind } = decodeMetadata(view.private_metadata);
+    const declared = declaredCommands().find((declaration) => declaration.kind === kind);
+    const fields = declared?.form?.fields ?? [];
+    const words = fields.flatMap((_, index) => textOf(view, INPUT.kindField(index)).split(/\s+/).filter(Boolean));
+    const parsed = declared?.parse(words) ?? { error: 'This form is no longer offered: nothing was changed.' };
+    if ('error' in parsed) {
+      return ack({ response_action: 'errors', errors: { [INPUT.kindField(0).block]: plainOfMrkdwn(parsed.error) } });
+    }
+    const title = declared?.form?.title ?? '';
+    await ack({ response_action: 'update', view: loadingModal(title) });
+    const actor = actorOf(requesterIn(context), view);
+    const surface = updatingSurface(modalContext(deps, actor), view.id, title);
+    await deliver(deps, surface, actor, await changeAnswer(deps, actor, parsed.change));
   });
 
   router.view(CALLBACK.confirmChange, async ({ ack, view, context }, deps) => {

@@ -2,6 +2,7 @@ import type { KnownBlock, ModalView, OptionGroup, PlainTextOption } from '@slack
 import { count, counted } from '../../counts.js';
 import {
   type AgentChoices,
+  type KindForm,
   NO_UNROUTE,
   type NumberChoices,
   type NumberSummary,
@@ -45,6 +46,28 @@ export function loadingModal(title: string): ModalView {
 
 export function agentCreatedModal(agent: CreatedAgent): ModalView {
   return infoModal('Agent created', agentCreatedMessage(agent));
+}
+
+/** A kind of change's own form: a text field for each part of its command, submitted as the command's words. */
+export function kindFormModal(form: KindForm, privateMetadata: string): ModalView {
+  const blocks: KnownBlock[] = form.fields.map((field, index) => ({
+    type: 'input',
+    block_id: INPUT.kindField(index).block,
+    label: plainText(field.label),
+    element: {
+      type: 'plain_text_input',
+      action_id: INPUT.kindField(index).action,
+      ...(field.placeholder ? { placeholder: plainText(field.placeholder) } : {}),
+    },
+  }));
+  return modal({
+    title: form.title,
+    callbackId: CALLBACK.kindForm,
+    close: 'Cancel',
+    submit: 'Next',
+    privateMetadata,
+    blocks,
+  });
 }
 
 /** Language is required; the field Slack marks "(optional)" is needed only when "Other locale" is picked. */
