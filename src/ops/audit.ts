@@ -11,13 +11,13 @@ import { UNDO_ACTION } from './undo-trail.js';
 /** A change as one line of the audit: what it was, who asked, and where it ended. */
 export interface AuditChange {
   correlationId: string;
-  /** When its latest step happened. */
+  /** When its latest row was written. */
   at: string;
   actorId: string;
   actorName?: string;
   action: AuditAction;
   target?: string;
-  /** The outcome of its latest step (a failed announcement is a note, not the outcome). */
+  /** The outcome of its latest row (a failed announcement is a note, not the outcome). */
   outcome: AuditOutcome;
   errorCode?: string;
   errorMessage?: string;
@@ -29,13 +29,13 @@ export interface AuditChange {
   /** Whether it was an Undo of another change (its own `change.undo` rows share its correlation id). */
   undo?: boolean;
   /**
-   * For a bulk change: its items by outcome, as its last step counted them, with those being settled (their outcome
+   * For a bulk change: its items by outcome, as its last row counted them, with those being settled (their outcome
    * not known yet) until they are.
    */
   batch?: { succeeded: number; failed: number; cancelled: number; settling?: number };
   /** For a bulk change: the region it bought in, or picked its numbers from. */
   region?: string;
-  /** Side steps: an announcement or an agent token that did not arrive, someone else refused. */
+  /** Side rows: an announcement or an agent token that did not arrive, someone else refused. */
   notes: { action: AuditAction; outcome: AuditOutcome; actorId: string; errorCode?: string }[];
 }
 
@@ -60,7 +60,7 @@ export interface AuditRequest {
 }
 
 // A refused second outcome is a note beside the change: the outcome that stands is the change's.
-const SIDE_STEPS = new Set<AuditAction>(['change.announce', 'agent.token', SECOND_OUTCOME]);
+const SIDE_ROWS = new Set<AuditAction>(['change.announce', 'agent.token', SECOND_OUTCOME]);
 
 /** What reading the audit needs: the log, and the agents' names. */
 export interface AuditDeps {
@@ -106,9 +106,9 @@ export async function agentNames(deps: Pick<AuditDeps, 'lists'>): Promise<Map<st
 }
 
 function summarize(trail: ChangeTrail, names: Map<string, string>): AuditChange {
-  const steps = trail.events.filter((event) => !SIDE_STEPS.has(event.action) && event.action !== 'access.denied');
+  const rows = trail.events.filter((event) => !SIDE_ROWS.has(event.action) && event.action !== 'access.denied');
   // A request refused outright has only its denial.
-  const main = steps.length ? steps : trail.events.filter((event) => !SIDE_STEPS.has(event.action));
+  const main = rows.length ? rows : trail.events.filter((event) => !SIDE_ROWS.has(event.action));
   const [request] = main.length ? main : trail.events;
   const latest = (main.length ? main : trail.events).at(-1) ?? request;
   if (!request || !latest) throw new Error(`change ${trail.correlationId} has no rows`);

@@ -30,7 +30,7 @@ import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
 import { atomically, bothEnded } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
-import { recordUndoStep, undoesOf } from './undo-trail.js';
+import { recordUndoRow, undoesOf } from './undo-trail.js';
 import type { Work } from './work.js';
 
 /** Provider calls of one batch at once: the provider's pace (it answers 429 beyond its own), against the batch's duration. */
@@ -520,7 +520,7 @@ async function recordEnd(
       : undefined,
   } as const;
   await record(deps, actor, batch.id, { action: batchAction(batch.plan.request.kind), ...ended });
-  await recordUndoStep(deps, actor, batch.id, undoesOf(batch.plan.request), ended);
+  await recordUndoRow(deps, actor, batch.id, undoesOf(batch.plan.request), ended);
 }
 
 /** An ended batch whose last item being settled was settled: to announce, and to tell its requester how it ended. */
@@ -661,7 +661,7 @@ export async function cancelPlan(deps: OpsDeps, actor: Actor, batchId: string): 
   if (!own.ok) return own;
   if (!(await deps.store.batches.move(batchId, ['planned'], 'expired'))) return alreadyStarted(deps, batchId);
   await record(deps, actor, batchId, { action: actionOf(own.batch), outcome: 'cancelled' });
-  await recordUndoStep(deps, actor, batchId, undoesOf(own.batch.plan.request), { outcome: 'cancelled' });
+  await recordUndoRow(deps, actor, batchId, undoesOf(own.batch.plan.request), { outcome: 'cancelled' });
   return { ok: true };
 }
 
@@ -720,7 +720,7 @@ export async function interruptAbandoned(deps: OpsDeps): Promise<{ actor: Actor;
       ),
     } as const;
     await record(deps, actor, batch.id, { action: batchAction(view.plan.request.kind), ...cutShort });
-    await recordUndoStep(deps, actor, batch.id, undoesOf(view.plan.request), cutShort);
+    await recordUndoRow(deps, actor, batch.id, undoesOf(view.plan.request), cutShort);
     interrupted.push({ actor, view });
   }
   return interrupted;

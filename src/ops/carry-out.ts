@@ -10,7 +10,7 @@ import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
 import { atomically, bothEnded } from './transactions.js';
 import type { Actor, Failure, Result } from './types.js';
-import { recordUndoStep, undoesOf } from './undo-trail.js';
+import { recordUndoRow, undoesOf } from './undo-trail.js';
 import type { Finished, Work } from './work.js';
 
 /** A finished change as carried out: its report, and the correlation id of its audit trail. */
@@ -63,7 +63,7 @@ export async function carryOutClaimed(
   // An outcome refused as the second one leaves the Undo to the outcome that stands, which the reconciler recorded.
   if (done.ok || !(done.unsettled || isSecondOutcome(done))) {
     const outcome = done.ok ? { outcome: 'succeeded' as const } : { outcome: 'failed' as const, error: done };
-    await recordUndoStep(deps, actor, correlationId, undoesOf(work.intent), outcome);
+    await recordUndoRow(deps, actor, correlationId, undoesOf(work.intent), outcome);
   }
   return done;
 }

@@ -13,7 +13,7 @@ import { targetOf, workFor } from './kinds/index.js';
 import { buyLimitsApply, mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { atomically } from './transactions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
-import { recordUndoStep, undoesOf } from './undo-trail.js';
+import { recordUndoRow, undoesOf } from './undo-trail.js';
 
 /** The prompt of a confirmation its requester can still confirm, e.g. to ask for a typed confirmation in a modal. */
 export async function pendingPrompt(
@@ -175,7 +175,7 @@ export async function cancel(
     outcome: 'cancelled',
     target: targetOf(change),
   });
-  await recordUndoStep(deps, actor, confirmation.correlationId, undoesOf(change), { outcome: 'cancelled' });
+  await recordUndoRow(deps, actor, confirmation.correlationId, undoesOf(change), { outcome: 'cancelled' });
   return { ok: true, change };
 }
 

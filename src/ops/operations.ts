@@ -176,8 +176,11 @@ const OPERATIONS = {
 
 type Operation = (deps: OpsDeps, ...args: never[]) => unknown;
 
-/** An operation as the layers above call it: on the deps the operations were made with. */
-type OnDeps<O> = O extends (deps: OpsDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
+/**
+ * An operation as the layers above call it: on the deps the operations were made with, as a method of them (`this`),
+ * so that one taken off its object and called alone does not compile.
+ */
+type OnDeps<O> = O extends (deps: OpsDeps, ...args: infer A) => infer R ? (this: VoiceOps, ...args: A) => R : never;
 
 export type VoiceOps = { readonly [Name in keyof typeof OPERATIONS]: OnDeps<(typeof OPERATIONS)[Name]> };
 

@@ -35,36 +35,36 @@ export interface Replayed {
 }
 
 /** What a row did to its number's route, as its kind says, or the reconciler's drop of a route. */
-function stepOf(row: AuditEvent): RouteEffect | undefined {
+function effectOfRow(row: AuditEvent): RouteEffect | undefined {
   if (row.outcome !== 'succeeded' || row.target === undefined) return undefined;
   if (row.action === ROUTE_DROPPED) return { number: row.target };
   if (!isKind(row.action)) return undefined;
   return changeKind(row.action).routeEffect?.({ target: row.target, params: row.params ?? {} });
 }
 
-/** A row's steps: a change's one, or a reset's release of every number routed now. */
-function stepsOf(row: AuditEvent, now: Map<string, string>): RouteEffect[] {
+/** A row's effects: a change's one, or a reset's release of every number routed now. */
+function effectsOfRow(row: AuditEvent, now: Map<string, string>): RouteEffect[] {
   if (row.action === PLAYGROUND_RESET && row.outcome === 'succeeded') {
     return [...now.keys()].map((number) => ({ number, ownership: 'released' }));
   }
-  const step = stepOf(row);
-  return step ? [step] : [];
+  const effect = effectOfRow(row);
+  return effect ? [effect] : [];
 }
 
-function route(routes: Map<string, string>, step: RouteEffect): void {
-  if (step.agentId === undefined) routes.delete(step.number);
-  else routes.set(step.number, step.agentId);
+function route(routes: Map<string, string>, effect: RouteEffect): void {
+  if (effect.agentId === undefined) routes.delete(effect.number);
+  else routes.set(effect.number, effect.agentId);
 }
 
 type Trail = Omit<RouteChange, 'number' | 'before' | 'after' | 'undone'> & { requests: Set<string> };
 
-function note(trails: Map<string, Trail>, step: RouteEffect, row: AuditEvent): void {
-  const trail = trails.get(step.number) ?? { ownership: [], by: [], outside: false, requests: new Set<string>() };
+function note(trails: Map<string, Trail>, effect: RouteEffect, row: AuditEvent): void {
+  const trail = trails.get(effect.number) ?? { ownership: [], by: [], outside: false, requests: new Set<string>() };
   trail.requests.add(row.correlationId);
-  if (step.ownership && trail.ownership.at(-1) !== step.ownership) trail.ownership.push(step.ownership);
+  if (effect.ownership && trail.ownership.at(-1) !== effect.ownership) trail.ownership.push(effect.ownership);
   if (row.source === 'provider') trail.outside = true;
   else if (!trail.by.includes(row.actorId)) trail.by.push(row.actorId);
-  trails.set(step.number, trail);
+  trails.set(effect.number, trail);
 }
 
 /** The routing at `at`, and for each number a later row changed, its agent then and now with who changed it. */
@@ -75,12 +75,12 @@ export async function replayRoutes(rows: AsyncIterable<AuditEvent>, at: Date): P
   const undos = new Set<string>();
   for await (const row of rows) {
     if (row.action === UNDO_ACTION) undos.add(row.correlationId);
-    const steps = stepsOf(row, now);
-    for (const step of steps) {
+    const effects = effectsOfRow(row, now);
+    for (const effect of effects) {
       // The rows stamped by the moment make the routing then; every row makes the routing now.
-      if (Date.parse(row.at) <= at.getTime()) route(asOf, step);
-      else note(trails, step, row);
-      route(now, step);
+      if (Date.parse(row.at) <= at.getTime()) route(asOf, effect);
+      else note(trails, effect, row);
+      route(now, effect);
     }
   }
   const changes = [...trails]

@@ -14,8 +14,8 @@ export const UNDO_ACTION = 'change.undo';
 export const undoesOf = (change: StoredChange): string | undefined =>
   typeof change.undoes === 'string' ? change.undoes : undefined;
 
-/** Appends a step of the Undo `correlationId` of change `undoes`; nothing for a request that is no Undo. */
-export async function recordUndoStep(
+/** Appends a row of the Undo `correlationId` of change `undoes`; nothing for a request that is no Undo. */
+export async function recordUndoRow(
   deps: OpsDeps,
   actor: Actor,
   correlationId: string,

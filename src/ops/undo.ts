@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
+// Registers how an agent's deletion is asked for on its own (askAs), which the inverse of a creation is.
+import './agents.js';
 import { askOne } from './ask-confirmation.js';
 import { deny } from './audit-rows.js';
 import { type BatchView, batchView, cancelPlan, planBatch } from './batches.js';
@@ -18,7 +20,7 @@ import type { AccountNow, Inverse, UndoScene } from './kinds/kind.js';
 import { roleOf } from './policies.js';
 import { utcText } from './typed-time.js';
 import { type Actor, type Failure, fail, type Result, roleIncludes } from './types.js';
-import { recordUndoStep, UNDO_ACTION } from './undo-trail.js';
+import { recordUndoRow, UNDO_ACTION } from './undo-trail.js';
 
 /** An Undo's plan with what it leaves out and why (changed since, which the person may include), or one change. */
 export type UndoResult = Result<
@@ -60,7 +62,7 @@ export async function undo(
     const undone = await walkBack(deps, actor, { undoes: correlationId, id, ...options }, inverses);
     if (undone.ok && undone.status !== 'in_use') {
       const left = undone.status === 'plan' ? { left: undone.left, changedSince: undone.changedSince } : {};
-      await recordUndoStep(deps, actor, id, correlationId, { outcome: 'requested', params: left });
+      await recordUndoRow(deps, actor, id, correlationId, { outcome: 'requested', params: left });
     }
     return undone;
   };
@@ -134,7 +136,11 @@ async function walkBack(
   const [first] = changes;
   if (!first) return fail('conflict', `Nothing of that change can be walked back. ${left.join(' ')}`);
   const gather = gatherOf(first.kind);
-  if (!gather) return askOne(deps, actor, { ...first, undoes }, id);
+  if (!gather) {
+    // Only a kind with a bulk form walks back several changes at once.
+    if (changes.length > 1) throw new Error(`${first.kind} has no bulk form to walk back ${changes.length} changes.`);
+    return askOne(deps, actor, { ...first, undoes }, id);
+  }
   const changedSince = found.filter((inverse) => 'changedSince' in inverse).length;
   const now = await scene.account().catch(providerFailure);
   if ('ok' in now) return now;

@@ -550,6 +550,9 @@ function tokensOf(unescaped: string): Token[] {
   return tokens;
 }
 
+/** A form field's words, split as a command's are (quotes kept together, control characters as spaces). */
+export const wordsOf = (typed: string): string[] => tokensOf(typed).map((token) => token.text);
+
 export function tokenize(text: string): string[] {
   return tokensOf(unescapeSlackText(text)).map((token) => token.text);
 }

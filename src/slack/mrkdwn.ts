@@ -48,7 +48,10 @@ export function escapeProse(text: string): string {
   return out + escapeMrkdwn(flat.slice(at));
 }
 
-/** For the audit log, whose views escape it again: code spans without backticks, entities as their characters. */
+/**
+ * Plain text of mrkdwn, for the audit log (whose views escape it again) and a form's inline errors: code spans without
+ * backticks, entities as their characters.
+ */
 export function plainOfMrkdwn(text: string): string {
   return text
     .replace(/`([^`]*)`/g, '$1')

@@ -8,9 +8,11 @@ import { runInNewContext } from 'node:vm';
 /** Bytes of bodies read between two collections. */
 const READ_BETWEEN_COLLECTIONS = 2 * 1024 * 1024;
 
-// The flag takes effect for contexts made after it: the new context's `gc` serves, and the app's own global gains none.
+// The flag takes effect for contexts made while it is set: this one context's `gc` serves, and it is unset at once, so
+// that no other context (the app's own global included) gains one.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
+setFlagsFromString('--no-expose-gc');
 
 /** Counts bytes read, and collects the young generation each time another few MiB have been. */
 export function youngCollector(): (bytes: number) => void {

@@ -110,7 +110,11 @@ export const agentCreate: ChangeKind<Create, Created> = {
   ],
   undo: {
     inverse: async ({ target, params }) => ({
-      change: { kind: agentDelete.name, agentId: target, agentName: String(params.name) },
+      change: {
+        kind: agentDelete.name,
+        agentId: target,
+        agentName: typeof params.name === 'string' ? params.name : target,
+      },
     }),
   },
   // The agent list carries no language: the announcement says so rather than guess.

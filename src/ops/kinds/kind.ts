@@ -1,6 +1,7 @@
 // What makes a kind of change: the shape of its record, who may ask for it, what its audit rows name, its provider
-// work, how a change whose answer was lost is settled, and how it is said (confirmed, cancelled, announced); and, for a
-// kind asked for in bulk, its bulk form. One module a kind (kinds/*.ts), one registry of them (kinds/index.ts).
+// work, how a change whose answer was lost is settled, its inverse, how it shows in the provider's lists, its own
+// command and form, and how it is said; and, for a kind asked for in bulk, its bulk form. One module a kind
+// (kinds/*.ts), one registry of them (kinds/index.ts).
 import type { z } from 'zod';
 import type { ProviderState } from '../../store/provider-snapshot.js';
 import type { StoredChange } from '../../store/records.js';

@@ -2,7 +2,7 @@ import type { ViewOutput } from '@slack/bolt';
 import { type Actor, type Done, declaredCommands, didYouMean, unknownLocale } from '../../ops/api.js';
 import { agentName, language } from '../../provider/schemas.js';
 import type { Bought } from '../bought.js';
-import { normalizeLocale } from '../command.js';
+import { normalizeLocale, wordsOf } from '../command.js';
 import { replyTo, type SlackDeps } from '../deps.js';
 import {
   cancelAnswer,
@@ -123,7 +123,7 @@ export function registerViews(router: ListenerRouter): void {
     const { kind } = decodeMetadata(view.private_metadata);
     const declared = declaredCommands().find((declaration) => declaration.kind === kind);
     const fields = declared?.form?.fields ?? [];
-    const words = fields.flatMap((_, index) => textOf(view, INPUT.kindField(index)).split(/\s+/).filter(Boolean));
+    const words = fields.flatMap((_, index) => wordsOf(textOf(view, INPUT.kindField(index))));
     const parsed = declared?.parse(words) ?? { error: 'This form is no longer offered: nothing was changed.' };
     if ('error' in parsed) {
       return ack({ response_action: 'errors', errors: { [INPUT.kindField(0).block]: plainOfMrkdwn(parsed.error) } });
