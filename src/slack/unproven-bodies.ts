@@ -11,7 +11,7 @@ export interface Admission {
   readonly room: Buffer;
   /** Calls `listener` if the body must stop being read: at its deadline, or when a newer body takes its place. */
   onCutoff(listener: (cutoff: Cutoff) => void): void;
-  /** `bytes` more of the body were read: Node's copies of them are collected every few MiB (young-garbage.ts). */
+  /** `bytes` more of the body were read: Node's copies of them are collected every MiB (young-garbage.ts). */
   read(bytes: number): void;
   /** The body is in (or refused): its place is free again. */
   leave(): void;
