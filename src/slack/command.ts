@@ -512,6 +512,8 @@ export const commands = (): CommandSpec[] => [
   ...COMMANDS,
   ...declaredCommands().map(({ parse, kind, form, ...spec }) => ({
     ...spec,
+    // Typed words are matched lowercased, as the app's own are written.
+    words: spec.words.map((word) => word.toLowerCase()),
     changes: kind,
     parse: (typed: string[]) => {
       const instead = `/voice ${spec.words.join(' ')} ${spec.args}`;

@@ -144,7 +144,8 @@ function answer(response: ServerResponse, status: number, headers: Record<string
 
 /**
  * The socket is destroyed once the answer is out, before Node would drain the rest of an unread body; what Node read
- * of it until then counts toward the next young collection (young-garbage.ts).
+ * of it until then counts toward the next young collection (young-garbage.ts): all of it, as what came in with the
+ * headers was parsed (and copied) too, even if a body read counted part of it already.
  */
 function answerAndClose(
   response: ServerResponse,

@@ -20,6 +20,15 @@ it('forgets a kind removed again, everywhere it was registered, so that its name
   registerKind(retire)();
 });
 
+it("refuses a kind whose command words are another kind's", () => {
+  const command = { words: ['retire'], args: 'AGENT', summary: 'Retire an agent', parse: () => ({ error: 'no' }) };
+  const forget = registerKind({ ...retire, command } as typeof retire);
+  const again = { ...retire, name: 'agent.retire.again', command: { ...command, words: ['Retire'] } };
+  expect(() => registerKind(again as typeof retire)).toThrow(/The command retire is agent.retire's already/);
+  forget();
+  expect(kindNames()).toEqual(Object.values(KIND));
+});
+
 it("leaves the app's kinds alone when another is removed", () => {
   registerKind(retire)();
   expect(() => registerKind(agentDelete)).toThrow(/registered already/);

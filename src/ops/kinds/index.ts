@@ -25,12 +25,18 @@ type AnyBulkForm = BulkForm<z.ZodType<{ kind: string }>, StoredChange>;
 const kinds = new Map<string, AnyKind>();
 const bulkForms = new Map<string, AnyBulkForm>();
 
-/** A name given twice is a mistake. Returns what removes the kind, so a test leaves the registry as it found it. */
+/**
+ * A name, or a command's words, given twice is a mistake. Returns what removes the kind, so a test leaves the registry
+ * as it found it.
+ */
 export function registerKind<R extends StoredChange, A extends Change, S extends z.ZodType<{ kind: string }>>(
   kind: ChangeKind<R, A>,
   bulk?: BulkForm<S, R>,
 ): () => void {
   if (kinds.has(kind.name)) throw new Error(`A kind of change named ${kind.name} is registered already.`);
+  const words = kind.command?.words.join(' ').toLowerCase();
+  const taken = [...kinds.values()].find((other) => other.command?.words.join(' ').toLowerCase() === words);
+  if (words !== undefined && taken) throw new Error(`The command ${words} is ${taken.name}'s already.`);
   const forgetRecord = registerRecord(
     kind.name,
     { schema: kind.record, waits: kind.confirm !== undefined },
