@@ -32,6 +32,12 @@ export const buyLimitText = (limit: BuyLimit): string => `${limit.count}/${limit
 /** A Slack user (`U…`, `W…`) or user group (`S…`). */
 export const memberId = z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'is not a Slack user or user-group id');
 export const channelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'is not a channel id (C… or G…)');
+/** A Slack user group (`S…`): a team that owns numbers and agents. */
+export const groupId = z.string().regex(/^S[A-Z0-9]{2,}$/, 'is not a user-group id (S…)');
+/** A label on a number or an agent, as typed and kept: lowercase letters, digits and `:._/-`, up to 50. */
+export const labelSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9:._/-]{0,49}$/, 'is not a label (lowercase letters, digits and : . _ / -, up to 50)');
 const hours = (min: number) => z.number().int().min(min).max(720);
 
 export const settingsSchema = z.object({

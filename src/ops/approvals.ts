@@ -8,7 +8,7 @@ import { record } from './audit-rows.js';
 import { batchAction } from './bulk-plans.js';
 import { carryOutClaimed, type Done, openIntent } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
-import { targetOf, workFor } from './kinds/index.js';
+import { targetOf, touchedBy, workFor } from './kinds/index.js';
 import { buyLimitsApply, mayApprove, refuseOverBuyLimitAtClaim } from './policies.js';
 import { atomically } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
@@ -131,7 +131,10 @@ export async function decide(
   const attempt = { action: actionOf(change), target: subjectOf(change), correlationId };
   const settings = await deps.settings.current();
   if (approval.state === 'pending') {
-    const refused = await mayApprove(deps, settings, approver, requester.userId, kindNameOf(change), attempt);
+    const touched = isBatch(change)
+      ? (await deps.store.batches.itemsIn(change.batchId, ['pending'])).flatMap((item) => touchedBy(item.change))
+      : touchedBy(change);
+    const refused = await mayApprove(deps, settings, approver, requester.userId, kindNameOf(change), attempt, touched);
     if (refused) return refused;
   }
   const to = verdict === 'approve' ? 'approved' : 'rejected';

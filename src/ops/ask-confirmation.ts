@@ -6,7 +6,8 @@ import type { StoredChange } from '../store/records.js';
 import { record } from './audit-rows.js';
 import type { Asked, ConfirmationPrompt, PendingChange } from './changes.js';
 import type { OpsDeps } from './deps.js';
-import { type Change, type ChangeKind, changeKind, isKind, targetOf } from './kinds/index.js';
+import { type Change, type ChangeKind, changeKind, isKind, targetOf, touchedBy } from './kinds/index.js';
+import { refuseOutsideReach } from './ownership.js';
 import { mayRequest, typedConfirmation } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
@@ -18,6 +19,14 @@ export async function requestConfirmation(
   correlationId: string,
   change: PendingChange,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
+  // The change as resolved (a release asked by the number's id, say) is what its owners are read for.
+  const settings = await deps.settings.current();
+  const refused = await refuseOutsideReach(deps, settings, actor, touchedBy(change), {
+    action: change.kind,
+    target: targetOf(change),
+    correlationId,
+  });
+  if (refused) return refused;
   const confirmation = await deps.store.confirmations.create({
     change,
     requestedBy: actor.userId,
@@ -30,7 +39,7 @@ export async function requestConfirmation(
     target: targetOf(change),
     params: change,
   });
-  return { ok: true, prompt: promptOf(await deps.settings.current(), confirmation, change) };
+  return { ok: true, prompt: promptOf(settings, confirmation, change) };
 }
 
 /**

@@ -113,7 +113,7 @@ export async function planBatch(
     const overLimit = await refuseBulkOverBuyLimit(deps, actor, buying, { ...attempt, action });
     if (overLimit) return overLimit;
   }
-  const planned = await planItems(deps, request, read);
+  const planned = await planItems(deps, actor, request, read);
   if (!planned.ok) {
     await record(deps, actor, batchId, { action, outcome: 'rejected', error: planned });
     return planned;
@@ -134,7 +134,12 @@ async function storePlan(
     taken: changing.filter(({ change }) => takesFromAgent(change)).length,
     unchanged: planned.items.length - changing.length,
   };
-  const plan: StoredPlan = { request, agent: planned.agent, totals };
+  const plan: StoredPlan = {
+    request,
+    agent: planned.agent,
+    totals,
+    ...(planned.leftOut ? { leftOut: planned.leftOut } : {}),
+  };
   const { replyAddress: _, ...who } = actor;
   // The numbers a plan names (a Resume, a routing text) are its items: the audit counts them rather than list them.
   const { numbers, routes, ...asked } = request;
@@ -296,7 +301,7 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
       const batch = await deps.store.batches.get(batchId);
       if (batch?.state !== 'awaiting') return batch ? alreadyStartedMessage(batch) : notFound();
       const plan = batch.plan;
-      if (!(await planNow(deps, batch, plan)).holds) {
+      if (!(await planNow(deps, requester, batch, plan)).holds) {
         await deps.store.batches.move(batchId, ['awaiting'], 'expired');
         const failure = fail(
           'conflict',
@@ -328,10 +333,11 @@ export function batchDecisions(deps: OpsDeps): BatchDecisions {
 /** The request planned again now, and whether that gives the plan stored. */
 async function planNow(
   deps: OpsDeps,
+  actor: Actor,
   batch: Batch,
   plan: StoredPlan,
 ): Promise<{ now: Result<Planned>; holds: boolean }> {
-  const now = await planItems(deps, plan.request);
+  const now = await planItems(deps, actor, plan.request);
   if (!now.ok) return { now, holds: false };
   const stored = (await deps.store.batches.items(batch.id, { offset: 0, limit: batch.total })).map((item) => ({
     change: item.change,
@@ -347,7 +353,7 @@ async function replanIfChanged(
   batch: Batch,
   plan: StoredPlan,
 ): Promise<ApplyResult | undefined> {
-  const { now, holds } = await planNow(deps, batch, plan);
+  const { now, holds } = await planNow(deps, actor, batch, plan);
   if (holds) return undefined;
   if (!(await deps.store.batches.move(batch.id, ['planned'], 'expired'))) return alreadyStarted(deps, batch.id);
   await record(deps, actor, batch.id, {

@@ -26,6 +26,8 @@ export interface Planned {
   /** The agent of a bulk map. */
   agent?: { id: string; name: string };
   items: PlannedItem[];
+  /** Numbers the plan would have changed, left out because another team owns them (or the agent they would route to). */
+  leftOut?: { number: string; owner: string }[];
 }
 
 /** The account's lists as read a moment ago for the same request (a routing text's check), to plan on. */

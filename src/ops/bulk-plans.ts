@@ -6,21 +6,53 @@ import type { StoredChange } from '../store/records.js';
 import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { type BatchAction, bulkFormOf } from './kinds/index.js';
-import type { Result } from './types.js';
+import { type BatchAction, bulkFormOf, numberOf, touchedBy } from './kinds/index.js';
+import { outOfReach } from './ownership.js';
+import type { Actor, Result } from './types.js';
 
 export type { BulkRequest } from './kinds/index.js';
 
 /** How a kind of bulk change is audited: the batch as one request, its items as the single changes they are. */
 export const batchAction = (kind: string): BatchAction => bulkFormOf(kind).audit;
 
-/** The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them). */
-export async function planItems(deps: OpsDeps, request: StoredChange, read?: AccountRead): Promise<Result<Planned>> {
+/**
+ * The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them), for this
+ * person: items touching what another team owns are left out, and listed.
+ */
+export async function planItems(
+  deps: OpsDeps,
+  actor: Actor,
+  request: StoredChange,
+  read?: AccountRead,
+): Promise<Result<Planned>> {
+  let planned: Result<Planned>;
   try {
-    return await bulkFormOf(request.kind).plan(deps, request, read);
+    planned = await bulkFormOf(request.kind).plan(deps, request, read);
   } catch (error) {
     return providerFailure(error);
   }
+  if (!planned.ok) return planned;
+  const items: PlannedItem[] = [];
+  const leftOut: { number: string; owner: string }[] = [];
+  const settings = await deps.settings.current();
+  const beyond = new Map(
+    (
+      await outOfReach(
+        deps,
+        settings,
+        actor,
+        planned.items.flatMap(({ change }) => touchedBy(change)),
+      )
+    ).map(({ subject, owner }) => [subject, owner]),
+  );
+  for (const item of planned.items) {
+    const owner = touchedBy(item.change)
+      .map((subject) => beyond.get(subject))
+      .find((found) => found !== undefined);
+    if (owner === undefined) items.push(item);
+    else leftOut.push({ number: numberOf(item.change), owner });
+  }
+  return { ...planned, items, ...(leftOut.length ? { leftOut } : {}) };
 }
 
 /** The same request, for the numbers named: what is left of a batch, or what failed in it. */

@@ -4,8 +4,9 @@ import { busyWith } from './busy.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { subjectOf, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
+import { subjectOf, touchedBy, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
+import { outOfReach, ownedElsewhere } from './ownership.js';
 import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
 import { atomically, bothEnded } from './transactions.js';
@@ -98,8 +99,12 @@ export async function carryOutHeld(
     lapsed: () => held.lapsed(),
     sent: () => deps.delivery?.noteChangeSent(),
   });
+  // Checked under the change's locks, which a label change takes too: no owner changes between this and the call.
+  const [beyond] = await outOfReach(deps, await deps.settings.current(), actor, touchedBy(work.intent));
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
-  const ran = await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
+  const ran = beyond
+    ? ownedElsewhere(beyond)
+    : await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
   // A batch's item is checked before its batch moves on, so that the batch's counts and messages are final where
   // they can be; a single change the provider may still make is left to the reconciler at once.
   const result =
@@ -127,7 +132,12 @@ export async function carryOutHeld(
         actor,
         requestIdOf(correlationId),
         result.ok
-          ? { ...entry, target: subjectOf(result.change), outcome: 'succeeded' }
+          ? {
+              ...entry,
+              params: { ...entry.params, ...result.found },
+              target: subjectOf(result.change),
+              outcome: 'succeeded',
+            }
           : { ...entry, outcome: 'failed', error: result },
       );
       // A batch's `settle` starts its next item, which cannot run twice; a single change's close can be replayed.
@@ -140,7 +150,7 @@ export async function carryOutHeld(
     return secondOutcomeFailure(second);
   }
   if (!result.ok) return result;
-  const { keep: _kept, ...done } = result;
+  const { keep: _kept, found: _found, ...done } = result;
   return {
     ...done,
     correlationId,

@@ -34,6 +34,8 @@ export const FAILURE_CODES = [
   'not_approver',
   'change_channel',
   'buy_limit',
+  /** A number or an agent another team owns. */
+  'owner',
   /** A number the provider does not offer now, or one sold to someone else between the confirmation and Confirm. */
   'not_for_sale',
   'sold_elsewhere',

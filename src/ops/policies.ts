@@ -18,6 +18,7 @@ import {
   spendingKinds,
   targetOf,
 } from './kinds/index.js';
+import { refuseOutsideReach } from './ownership.js';
 import { type Actor, type Failure, fail, type Role, roleIncludes } from './types.js';
 
 /** Who can change a rule, as a refusal ends: whoever runs Voice Ops where it is locked, else the admins in Slack. */
@@ -65,30 +66,40 @@ function grantingList(deps: OpsDeps, role: Role): { who: string; where: string }
 /** A rule's key where it is locked (`VOICE_CHANGE_CHANNELS`), to name it beside what it says; nothing in Slack. */
 const lockKey = (deps: OpsDeps, name: SettingName): string | undefined => deps.settings.lockedBy(name)?.key;
 
-/** At the request: the role its kind needs, the channel, and for a buy the spending limits. */
+/**
+ * At the request: the role its kind needs, the owners of what it touches (its target unless told), the channel, and
+ * for a buy the spending limits.
+ */
 export async function mayRequest(
   deps: OpsDeps,
   actor: Actor,
   attempt: Attempt & { action: Kind },
+  touched: readonly string[] = attempt.target === undefined ? [] : [attempt.target],
 ): Promise<Failure | undefined> {
   const settings = await deps.settings.current();
   return (
     (await authorize(deps, actor, neededRole(attempt.action), attempt, settings)) ??
+    (await refuseOutsideReach(deps, settings, actor, touched, attempt)) ??
     (await refuseOutsideChangeChannels(deps, settings, actor, attempt)) ??
     (changeKind(attempt.action).spends ? await refuseOverBuyLimit(deps, settings, actor, attempt) : undefined)
   );
 }
 
-/** At the confirmation, before the claim: the role may be gone since, and the click may come from elsewhere. */
+/**
+ * At the confirmation, before the claim: the role may be gone since, an owner changed, and the click may come from
+ * elsewhere.
+ */
 export async function mayConfirm(
   deps: OpsDeps,
   settings: Settings,
   confirmer: Actor,
   kind: string,
   attempt: Attempt,
+  touched: readonly string[] = [],
 ): Promise<Failure | undefined> {
   return (
     (await authorize(deps, confirmer, neededRole(kind), attempt, settings)) ??
+    (await refuseOutsideReach(deps, settings, confirmer, touched, attempt)) ??
     (await refuseOutsideChangeChannels(deps, settings, confirmer, attempt))
   );
 }
@@ -118,7 +129,10 @@ export function needsApproval(settings: Settings, kind: string): boolean {
   return settings.requireApproval.some((action) => action === kind);
 }
 
-/** Never the requester, and only with the role the change needs, checked at the click; each refusal is audited. */
+/**
+ * Never the requester, and only with the role the change needs and within the owners of what it touches, checked at
+ * the click; each refusal is audited.
+ */
 export async function mayApprove(
   deps: OpsDeps,
   settings: Settings,
@@ -126,6 +140,7 @@ export async function mayApprove(
   requesterId: string,
   kind: string,
   attempt: Attempt,
+  touched: readonly string[],
 ): Promise<Failure | undefined> {
   const needed = neededRole(kind);
   const rule = lockKey(deps, 'requireApproval');
@@ -138,7 +153,9 @@ export async function mayApprove(
     );
     return deny(deps, approver, attempt, failure, { rule: 'requireApproval', reason: 'own change' });
   }
-  const denied = await authorize(deps, approver, needed, attempt, settings);
+  const denied =
+    (await authorize(deps, approver, needed, attempt, settings)) ??
+    (await refuseOutsideReach(deps, settings, approver, touched, attempt));
   if (denied || settings.approvers.length === 0) return denied;
   if (await deps.access.lists(approver, settings.approvers)) return undefined;
   const failure = fail(

@@ -35,11 +35,8 @@ export async function mapNumber(
   input: { phoneNumber: string; agentId: string },
   correlationId: string,
 ): Promise<MapResult> {
-  const denied = await mayRequest(deps, actor, {
-    action: KIND.map,
-    target: input.phoneNumber,
-    correlationId,
-  });
+  const attempt = { action: KIND.map, target: input.phoneNumber, correlationId };
+  const denied = await mayRequest(deps, actor, attempt, [input.phoneNumber, input.agentId]);
   if (denied) return denied;
   const number = validate(phoneNumber, input.phoneNumber);
   if (!number.ok)

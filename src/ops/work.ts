@@ -16,6 +16,8 @@ export interface Finished {
   createdAgent?: CreatedAgent;
   /** The app's own records, written by whoever closes the intent, in that transaction. */
   keep?: (deps: OpsDeps) => Promise<unknown>;
+  /** What its outcome row keeps beside the work's params, known only once it ran (the tags a label change found). */
+  found?: Record<string, unknown>;
 }
 
 /** A change's provider work, as its kind makes it (see kinds/): carried out by carry-out.ts. */

@@ -698,6 +698,30 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       DROP TABLE records_version;
     `,
   },
+  {
+    version: 20,
+    name: 'tags: the labels and owning team of each number and agent, which the provider does not keep',
+    sqlite: `
+      CREATE TABLE tags (
+        subject TEXT PRIMARY KEY,
+        labels TEXT NOT NULL CHECK (json_valid(labels)),
+        owner TEXT,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE INDEX tags_by_owner ON tags (owner);
+    `,
+    postgres: `
+      CREATE TABLE tags (
+        subject TEXT COLLATE "C" PRIMARY KEY,
+        labels TEXT COLLATE "C" NOT NULL CHECK (labels::jsonb IS NOT NULL),
+        owner TEXT COLLATE "C",
+        updated_at TEXT COLLATE "C" NOT NULL,
+        updated_by TEXT COLLATE "C" NOT NULL
+      );
+      CREATE INDEX tags_by_owner ON tags (owner);
+    `,
+  },
 ];
 
 /** A shared migration in one engine's dialect. */

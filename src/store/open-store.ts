@@ -24,6 +24,7 @@ import { SettingsRows } from './settings-rows.js';
 import type { Sql, SqlEngine, StatementObserver, TransactionOptions } from './sql.js';
 import { sqliteEngine } from './sqlite-sql.js';
 import type { Repos, Store } from './store.js';
+import { TagRecords } from './tags.js';
 import { WorkflowSteps } from './workflow-steps.js';
 
 export interface StoreOptions {
@@ -89,6 +90,7 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     approvals: (sql) => new Approvals(sql, { now }),
     intents: (sql) => new Intents(sql, { now, replica }),
     routes: (sql) => new RoutingRecords(sql, { now }),
+    tags: (sql) => new TagRecords(sql, { now }),
     facts: (sql) => new LearnedFacts(sql, { now }),
     snapshot: (sql) => new ProviderSnapshot(sql),
     deliveries: (sql) => new DeliveryKeys(sql, { now, pruning }),
@@ -136,6 +138,9 @@ class BoundStore implements Store {
   }
   get routes() {
     return this.#repo('routes');
+  }
+  get tags() {
+    return this.#repo('tags');
   }
   get facts() {
     return this.#repo('facts');

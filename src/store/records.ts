@@ -64,6 +64,8 @@ export const storedPlan = z.object({
   agent: z.object({ id: z.string(), name: z.string() }).optional(),
   /** Items that change something; re-routes among them (a map), or numbers routed to an agent (a release). */
   totals: z.object({ change: z.number(), taken: z.number(), unchanged: z.number() }),
+  /** Numbers left out because another team owns them, or the agent they would route to. */
+  leftOut: z.array(z.object({ number: z.string(), owner: z.string() })).optional(),
 });
 export type StoredPlan = z.infer<typeof storedPlan>;
 

@@ -18,6 +18,7 @@ import type { ProviderSnapshot } from './provider-snapshot.js';
 import type { RoutingRecords } from './routes.js';
 import type { SettingsRows } from './settings-rows.js';
 import type { OpenedDatabase, TransactionOptions, Writable } from './sql.js';
+import type { TagRecords } from './tags.js';
 import type { WorkflowSteps } from './workflow-steps.js';
 
 /** Every repository, as bound to the store or to one transaction. */
@@ -34,6 +35,8 @@ export interface Repos {
   intents: Intents;
   /** The app's own records of routes, which the provider's API cannot list. */
   routes: RoutingRecords;
+  /** Labels and owning teams of numbers and agents, which the provider does not keep. */
+  tags: TagRecords;
   /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
   facts: LearnedFacts;
   /** The provider's numbers and agents as last read, for noticing changes made outside the app. */

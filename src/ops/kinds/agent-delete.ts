@@ -59,6 +59,7 @@ function deleteAgentWork(change: Delete): Work {
         keep: async (deps) => {
           await deps.store.routes.removeAgent(change.agentId);
           await deps.store.facts.forgetAgent(change.agentId);
+          await deps.store.tags.forget(change.agentId);
         },
       };
     },

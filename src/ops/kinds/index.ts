@@ -12,6 +12,7 @@ import type { Verified, Work } from '../work.js';
 import { agentCreate } from './agent-create.js';
 import { agentDelete } from './agent-delete.js';
 import type { BulkForm, BulkWords, ChangeKind, ConfirmWords } from './kind.js';
+import { labelChange } from './label-change.js';
 import { numberBuy, numberBuyBulk } from './number-buy.js';
 import { numberRelease, numberReleaseBulk } from './number-release.js';
 import { registerRole } from './roles.js';
@@ -60,6 +61,7 @@ registerKind(routingMap, routingMapBulk);
 registerKind(agentCreate);
 registerKind(agentDelete);
 registerKind(settingsChange);
+registerKind(labelChange);
 
 /** A bulk change's request, of a kind with a bulk form: read back with its plan (store/records.ts), planned again. */
 export type BulkRequest = z.infer<(typeof numberBuyBulk | typeof numberReleaseBulk | typeof routingMapBulk)['request']>;
@@ -72,6 +74,7 @@ export const KIND = {
   createAgent: agentCreate.name,
   deleteAgent: agentDelete.name,
   settings: settingsChange.name,
+  label: labelChange.name,
 } as const;
 export type Kind = (typeof KIND)[keyof typeof KIND] | (string & {});
 
@@ -162,6 +165,14 @@ export function bulkFormOf(name: string): AnyBulkForm {
 export const gatherOf = (kind: string) => bulkForms.get(kind)?.gather;
 
 export const targetOf = (change: StoredChange): string | undefined => kindOf(change).target(change);
+
+/** The numbers and agents a change acts on, whose owners must let its requester: its target, and an agent it routes to. */
+export function touchedBy(change: StoredChange): string[] {
+  const kind = kindOf(change);
+  const target = kind.target(change);
+  const agent = kind.routesTo?.(change).id;
+  return [...(target !== undefined ? [target] : []), ...(agent !== undefined ? [agent] : [])];
+}
 
 /** The number a change is about: every item of a batch is about one. */
 export function numberOf(change: StoredChange): string {

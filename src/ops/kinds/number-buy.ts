@@ -49,8 +49,10 @@ function buyWork(change: Buy): Work {
         ok: true,
         keep: async (deps) => {
           if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
-          // A number just bought routes nowhere: a record left from when the account last owned it is stale.
+          // A number just bought routes nowhere and has no labels: records left from when the account last owned it
+          // are stale.
           await deps.store.routes.removeNumber(bought.number);
+          await deps.store.tags.forget(bought.number);
         },
         change: { action: NAME, number: { id: bought.id, number: bought.number } },
         note: bought.reconciled

@@ -47,6 +47,7 @@ function releaseWork(change: Release): Work {
         keep: async (deps) => {
           await deps.store.routes.removeNumber(change.number);
           await deps.store.facts.forgetNumber(change.number);
+          await deps.store.tags.forget(change.number);
         },
         change: {
           action: NAME,
@@ -63,6 +64,7 @@ async function verifyRelease(deps: OpsDeps, change: Release, reads: ProviderRead
     return fail('provider', `${change.number} was not released: it is still one of your numbers.`);
   }
   await deps.store.routes.removeNumber(change.number);
+  await deps.store.tags.forget(change.number);
   const number = { id: change.numberId, number: change.number };
   return { ok: true, change: { action: NAME, number, unroutedAgent: change.routedAgent } };
 }
