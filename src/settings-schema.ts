@@ -40,6 +40,32 @@ export const labelSchema = z
   .regex(/^[a-z0-9][a-z0-9:._/-]{0,49}$/, 'is not a label (lowercase letters, digits and : . _ / -, up to 50)');
 const hours = (min: number) => z.number().int().min(min).max(720);
 
+/**
+ * A channel bound to a team or a label filter: there, lists, pickers and exports show only what it covers, changes
+ * reach only that, and numbers bought and agents created there get its owner and labels.
+ */
+export const channelBindingSchema = z
+  .object({ channel: channelId, owner: groupId.optional(), labels: z.array(labelSchema).optional() })
+  .refine((binding) => binding.owner !== undefined || (binding.labels?.length ?? 0) > 0, 'binds to no team or label');
+export type ChannelBinding = z.infer<typeof channelBindingSchema>;
+
+/** The kinds of change a subscription may choose, as `/voice subscribe` names them. */
+export const SUBSCRIBABLE = ['buy', 'release', 'route', 'agent', 'labels', 'settings', 'outside'] as const;
+
+/**
+ * What is announced in a channel: changes of the kinds chosen (none: every kind) whose number or agent has all of
+ * `labels`, none of `without`, and one of `owners` (none: any); quiet posts one digest a day instead of each change.
+ */
+export const subscriptionSchema = z.object({
+  channel: channelId,
+  kinds: z.array(z.enum(SUBSCRIBABLE)),
+  labels: z.array(labelSchema),
+  without: z.array(labelSchema),
+  owners: z.array(groupId),
+  quiet: z.boolean(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
 export const settingsSchema = z.object({
   /** Who holds the admin role: user ids, and user groups whose members do. */
   admins: z.array(memberId),

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import type { Agent, PurchasedNumber } from '../provider/schemas.js';
 import type { PendingChange } from './changes.js';
+import type { OpsDeps } from './deps.js';
 import type { AccountLists } from './lists.js';
-import { matches, type NumberFilter, refuseFilter } from './number-filter.js';
+import { matches, type NumberFilter, readsTags, refuseFilter } from './number-filter.js';
 import { fail, type Result } from './types.js';
 
 /** Items one plan may hold: one confirmation covers them all, and Slack shows them a page at a time. */
@@ -44,17 +45,18 @@ export async function readAccount(lists: AccountLists): Promise<AccountRead> {
 
 /** Purchased numbers a filter picks, or the ones named, in the provider's order. */
 export async function pick(
-  lists: AccountLists,
+  deps: OpsDeps,
   routed: Map<string, string>,
   request: { filter?: NumberFilter; numbers?: string[] },
 ): Promise<Result<{ picked: PurchasedNumber[] }>> {
   const filter = request.filter ?? {};
   const refused = refuseFilter(filter);
   if (refused) return refused;
-  const purchased = await lists.numbers.get({ fresh: true });
+  const purchased = await deps.lists.numbers.get({ fresh: true });
   const names = request.numbers && new Set(request.numbers);
+  const tags = !names && readsTags(filter) ? await deps.store.tags.all() : new Map();
   const picked = purchased.filter((entry) =>
-    names ? names.has(entry.number) : matches(filter, entry, routed.get(entry.number)),
+    names ? names.has(entry.number) : matches(filter, entry, routed.get(entry.number), tags),
   );
   if (picked.length === 0) {
     return fail('not_found', 'None of your numbers matches that: /voice numbers with the same filter lists them.');

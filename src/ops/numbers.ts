@@ -6,7 +6,7 @@ import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
-import { matches, type NumberFilter, refuseFilter } from './number-filter.js';
+import { matches, type NumberFilter, readsTags, refuseFilter } from './number-filter.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { regionOf } from './regions.js';
@@ -41,7 +41,8 @@ export async function listNumbers(
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(request), deps.lists.agents.get(request)]);
     const routed = await deps.store.routes.agentByNumber();
-    const matching = await filterInSlices(purchased, (entry) => matches(filter, entry, routed.get(entry.number)));
+    const tags = readsTags(filter) ? await deps.store.tags.all() : new Map();
+    const matching = await filterInSlices(purchased, (entry) => matches(filter, entry, routed.get(entry.number), tags));
     const page = pageOf(matching, request, filter);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const items = await withCapabilities(

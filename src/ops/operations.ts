@@ -18,6 +18,7 @@ import type { OpsDeps } from './deps.js';
 import { history } from './history.js';
 import { KIND, type Kind } from './kinds/index.js';
 import { SETTINGS_TARGET } from './kinds/settings-change.js';
+import { changeLabels, type LabelsInput } from './labels.js';
 import { announce } from './notify.js';
 import { listNumbers, requestBuy, requestRelease } from './numbers.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
@@ -94,6 +95,9 @@ const OPERATIONS = {
     attempt(deps, actor, { action: 'change.undo', target: correlationId }, (id) =>
       undo(deps, actor, correlationId, id, options),
     ),
+  /** Adds and removes labels on a number or an agent, or gives it to a team: at once, audited, undoable. */
+  changeLabels: (deps: OpsDeps, actor: Actor, input: LabelsInput) =>
+    attempt(deps, actor, { action: KIND.label, target: input.target }, (id) => changeLabels(deps, actor, input, id)),
   /** Routes a purchased number to an agent; one that already routes elsewhere needs confirmation first. */
   mapNumber: (deps: OpsDeps, actor: Actor, input: { phoneNumber: string; agentId: string }) =>
     attempt(deps, actor, { action: KIND.map, target: input.phoneNumber }, (id) => mapNumber(deps, actor, input, id)),

@@ -112,6 +112,15 @@ export function tagsPhrase(before: Tags, after: Tags): Phrase {
   return parts.flatMap((part, index): Phrase => [...(index ? ['; '] : []), ...part]);
 }
 
+/** What a label change asks for, before it finds the tags it changes. */
+function askedPhrase({ add, remove, owner }: LabelChange): Phrase {
+  const parts: Phrase[] = [];
+  if (add.length) parts.push(['add ', ...labelList(add)]);
+  if (remove.length) parts.push(['remove ', ...labelList(remove)]);
+  if (owner !== undefined) parts.push(owner ? ['give it to ', { member: owner }] : ['leave it owned by nobody']);
+  return parts.flatMap((part, index): Phrase => [...(index ? ['; '] : []), ...part]);
+}
+
 const targetPhrase = (target: string, agentName: string | undefined): Phrase =>
   isNumberTarget(target) ? [{ number: target }] : [{ agent: { id: target, name: agentName } }];
 
@@ -127,6 +136,15 @@ export const labelChange: ChangeKind<LabelChange, Labelled> = {
   role: 'operator',
   permits: 'change labels and owners',
   spends: false,
+  // Asked by command it goes at once (labels.ts); asked as a record (an Undo), it is confirmed like any change.
+  confirm: {
+    verb: 'Apply',
+    title: 'Change labels',
+    effect: (record) => ['On ', ...targetPhrase(record.target, record.agentName), ': ', ...askedPhrase(record)],
+    destroys: () => false,
+    kept: () => ['The labels and the owner were not changed.'],
+    gerund: 'changing labels',
+  },
   target: (record) => record.target,
   subject: (announced) => announced.target,
   auditParams,

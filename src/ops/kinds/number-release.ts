@@ -135,7 +135,7 @@ const releaseMany = z.object({
 
 async function planReleases(deps: OpsDeps, request: z.infer<typeof releaseMany>): Promise<Result<Planned>> {
   const routed = await deps.store.routes.agentByNumber();
-  const picked = await pick(deps.lists, routed, request);
+  const picked = await pick(deps, routed, request);
   if (!picked.ok) return picked;
   const names = new Map((await deps.lists.agents.get()).map((agent) => [agent.id, agent.name]));
   const items = picked.picked.map(({ id, number }): PlannedItem => {

@@ -214,7 +214,7 @@ async function planMaps(deps: OpsDeps, request: MapMany, read?: AccountRead): Pr
   if (!agentId.ok) return { ...agentId, message: `Agent id ${agentId.message}` };
   const found = oneAgentIn(agents, agentId.value);
   if (!found.ok) return found;
-  const picked = await pick(deps.lists, routed, request);
+  const picked = await pick(deps, routed, request);
   if (!picked.ok) return picked;
   const agent = { id: found.agent.id, name: found.agent.name };
   return { ok: true, agent, items: picked.picked.map(({ number }) => item(number, agent)) };
