@@ -59,6 +59,7 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
   await store.routes.set({ phoneNumber: '+15550102', agentId: 'agent-2', updatedBy: 'U0123ABC' });
   await store.facts.rememberNumber('+15550100', ['voice', 'sms']);
   await store.facts.rememberAgent('agent-1', 'en-GB');
+  await store.tags.set('+15550100', { labels: ['de', 'team:sales'], owner: 'S0SALES' }, 'U0123ABC');
   await store.snapshot.replace(
     { numbers: new Map([['+15550100', 'num-1']]), agents: new Map([['agent-1', 'Front desk']]) },
     clock.now(),

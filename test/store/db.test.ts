@@ -56,6 +56,7 @@ describe('openDatabase', () => {
       'routes',
       'settings',
       'settings_version',
+      'tags',
       'workflow_steps',
     ]);
   });
