@@ -1,11 +1,19 @@
-// Two teams in Chromium, as a visitor sees them: Ada buys two US numbers through the page, routes them to an agent and
-// gives one to @sales and one to @support; then Omar, an operator through @sales, lists both in #sales, re-routes the
-// sales number after its confirmation, and is refused the support number by a reply naming @support, which leaves it
-// routed as it was.
+// Two teams in Chromium, as a visitor sees them: the greeting and the person picker name @sales and @support; Ada
+// buys two US numbers through the page, routes them to an agent and gives one to @sales and one to @support; then
+// Omar, an operator through @sales, lists both in #sales, re-routes the sales number after its confirmation, and is
+// refused the support number by a reply naming @support, which leaves it routed as it was.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
-import { ADMIN, OPERATOR, OPS_CHANNEL, SALES, SALES_CHANNEL, SUPPORT } from '../../src/playground/people.js';
+import {
+  ADMIN,
+  OPERATOR,
+  OPS_CHANNEL,
+  SALES,
+  SALES_CHANNEL,
+  SUPPORT,
+  SUPPORT_OPERATOR,
+} from '../../src/playground/people.js';
 import { TEAM_ID } from '../../src/playground/workspace.js';
 import { eventually, noBrowser, person, usePlaygroundInChromium } from './in-chromium.js';
 import type { TestPlayground } from './support.js';
@@ -52,6 +60,9 @@ describe.skipIf(noBrowser)('two teams, in Chromium', { timeout: 180_000 }, () =>
     const you = person(page, t.url);
     await you.openAs(ADMIN.id);
     await page.getByRole('tab', { name: `#${OPS_CHANNEL.name}` }).click();
+    const welcome = page.getByRole('region', { name: 'Welcome to Voice Ops' });
+    await eventually(() => welcome.innerText()).toContain(`in @${SALES.handle} and Sam in @${SUPPORT.handle}`);
+    expect(await welcome.innerText()).toContain(`/voice own +NUMBER @${SALES.handle}`);
     const desk = await createAgent(you, DESK);
     night = await createAgent(you, NIGHT);
 
@@ -80,9 +91,13 @@ describe.skipIf(noBrowser)('two teams, in Chromium', { timeout: 180_000 }, () =>
   it('lets Omar in #sales re-route the sales number, and refuses him the support number, naming @support', async () => {
     const you = person(page, t.url);
     await you.openAs(OPERATOR.id);
-    expect(await page.getByLabel('User').locator('option:checked').innerText()).toBe(
-      `${OPERATOR.name} (operator, @${SALES.handle})`,
+    expect(await page.getByLabel('User').locator('option').allInnerTexts()).toEqual(
+      expect.arrayContaining([
+        `${OPERATOR.name} (operator, @${SALES.handle})`,
+        `${SUPPORT_OPERATOR.name} (operator, @${SUPPORT.handle})`,
+      ]),
     );
+    expect(await page.getByLabel('User').locator('option:checked').innerText()).toContain(OPERATOR.name);
     await page.getByRole('tab', { name: `#${SALES_CHANNEL.name}` }).click();
     const listed = await listedNumbers(you);
     expect(listed).toMatch(routesTo(sales, DESK));
