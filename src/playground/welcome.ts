@@ -1,6 +1,6 @@
 // The first thing a newcomer reads in #voice-ops: what Voice Ops manages, how its teams own things, that nothing
-// here is real, and three commands to try, each a button that sends it as if typed. The page draws it above the channel's messages; it is
-// the playground's, not the app's, so the app never posts or hears of it.
+// here is real, and three commands to try, each a button that sends it as if typed. The page draws it above the
+// channel's messages; it is the playground's, not the app's, so the app never posts or hears of it.
 import { OPS_CHANNEL, SALES, SLASH_COMMAND, SUPPORT } from './people.js';
 
 export interface Welcome {
