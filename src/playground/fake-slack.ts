@@ -169,7 +169,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const waiters = new Set<Waiter>();
   const failures = new Map<string, (string | HttpFailure)[]>();
   const latencies = new Map<string, number>();
-  const groups = new Map<string, string[]>();
   const users = new Map<string, UserTraits>();
   const annotations = new Map<string, Record<string, unknown>[]>();
   let orgWide: string | undefined;
@@ -247,14 +246,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         };
       case 'usergroups.users.list': {
         if (orgWide && !body.team_id) return { ok: false, error: 'missing_argument' };
-        const members = groups.get(String(body.usergroup ?? ''));
-        return members ? { ok: true, users: [...members] } : { ok: false, error: 'no_such_subteam' };
+        const group = workspace.groups.get(String(body.usergroup ?? ''));
+        return group ? { ok: true, users: [...group.members] } : { ok: false, error: 'no_such_subteam' };
       }
       case 'usergroups.list':
         if (orgWide && !body.team_id) return { ok: false, error: 'missing_argument' };
         return {
           ok: true,
-          usergroups: [...groups.keys()].map((id) => ({ id, handle: id.toLowerCase(), name: id, team_id: TEAM_ID })),
+          usergroups: [...workspace.groups.values()].map(({ id, handle, name }) => ({
+            id,
+            handle,
+            name,
+            team_id: TEAM_ID,
+          })),
         };
       case 'users.list':
         // One page: the stand-in's workspace is small.
@@ -533,9 +537,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       })),
     /** Someone removes a message in Slack: a later chat.update of it answers `message_not_found`. */
     removeMessage: (channel: string, ts: string) => workspace.removeMessage(channel, ts),
-    /** Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. */
+    /**
+     * Members answered by `usergroups.users.list` for `usergroup`; other groups answer `no_such_subteam`. A group the
+     * workspace does not name yet is listed by its id, lowercased as its handle.
+     */
     setGroupMembers(groupId: string, userIds: string[]): void {
-      groups.set(groupId, [...userIds]);
+      const named = workspace.groups.get(groupId) ?? { handle: groupId.toLowerCase(), name: groupId };
+      workspace.addGroup({ ...named, id: groupId, members: userIds });
     },
     /** An org-wide install's token: `usergroups.users.list` without `team_id` is refused, as Slack refuses it. */
     installOrgWide(enterpriseId: string): void {

@@ -1,7 +1,7 @@
 // Slack's mrkdwn, read as Slack's clients read it, into a tree of text and formatting that the page turns into DOM
 // nodes (text nodes only: nothing here is ever HTML). `*bold*`, `_italic_`, `~strike~`, `` `code` ``, ``` ```blocks``` ```,
-// `> quotes`, `<url|links>`, `<@U…>` and `<#C…>` mentions, `<!here>`, `<!date^…>`, `:emoji:`, and the three entities
-// `&amp;` `&lt;` `&gt;` that stand for characters an app must escape.
+// `> quotes`, `<url|links>`, `<@U…>`, `<#C…>` and `<!subteam^S…>` mentions, `<!here>`, `<!date^…>`, `:emoji:`, and the
+// three entities `&amp;` `&lt;` `&gt;` that stand for characters an app must escape.
 
 export type Inline =
   | { t: 'text'; text: string }
@@ -15,6 +15,8 @@ export type Inline =
 export interface Names {
   user(id: string): string | undefined;
   channel(id: string): string | undefined;
+  /** A user group's handle. */
+  group(id: string): string | undefined;
 }
 
 // Every emoji the app uses, and a few common ones.
@@ -201,7 +203,10 @@ function token(inner: string, names: Names): Inline {
     const id = target.slice(1);
     return { t: 'mention', kind: 'channel', text: `#${label ?? names.channel(id) ?? id}` };
   }
-  if (target.startsWith('!subteam^')) return { t: 'mention', kind: 'group', text: label ?? `@${target.slice(9)}` };
+  if (target.startsWith('!subteam^')) {
+    const id = target.slice(9);
+    return { t: 'mention', kind: 'group', text: label ?? `@${names.group(id) ?? id}` };
+  }
   if (target.startsWith('!date^')) return { t: 'text', text: formatDate(target, label) };
   if (target.startsWith('!')) return { t: 'mention', kind: 'broadcast', text: `@${target.slice(1)}` };
   const href = decodeEntities(target);

@@ -175,6 +175,7 @@ function knownIn(workspace: Workspace): Known {
   return {
     user: (id) => (id === BOT_USER_ID ? APP_NAME : workspace.people.get(id)?.name),
     channel: (id) => workspace.channels.get(id)?.name,
+    group: (id) => workspace.groups.get(id)?.handle,
     people: [...workspace.people.values()]
       .filter((person) => person.id !== BOT_USER_ID)
       .map((person) => ({ text: person.name, value: person.id })),

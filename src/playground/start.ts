@@ -1,13 +1,13 @@
 // The playground: the real app (startVoiceOps: the same Bolt listeners, operations, store and embedded sandbox)
-// behind a local stand-in for Slack, and a web page where three people use it as they would use Slack. main.ts
-// starts it when no Slack credential is configured; nothing of it is loaded otherwise.
+// behind a local stand-in for Slack, and a web page where its people, two teams among them, use it as they would use
+// Slack. main.ts starts it when no Slack credential is configured; nothing of it is loaded otherwise.
 import type { Config } from '../config.js';
 import { type RunningVoiceOps, type StartOptions, startVoiceOps } from '../server.js';
 import { startAfresh } from '../store/start-afresh.js';
 import { startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
-import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPERATOR, OPS_CHANNEL, PEOPLE, seededRole } from './people.js';
+import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPS_CHANNEL, PEOPLE, seededRole, TEAMS } from './people.js';
 import { APP_NAME } from './render.js';
 import { markNewDatabases, removeFiles, resetBy, startOverPlan } from './start-over.js';
 import { BOT_USER_ID, TEAM_ID } from './workspace.js';
@@ -16,8 +16,9 @@ type Options = Pick<StartOptions, 'logger' | 'onFatal' | 'droppedLogLines'>;
 
 /** The app as a team would configure it, pointed at the stand-in for Slack at `apiUrl`. */
 function startApp(config: Config, apiUrl: string, options: Options): Promise<RunningVoiceOps> {
-  // The playground's people seed its roles and its channels, which Ada may change in Settings; the guardrails the
-  // configuration sets stay locked, so that they can be tried here too, with its channels wherever it names one.
+  // The playground's people seed its roles (its operators through their teams) and its channels, which Ada may change
+  // in Settings; the guardrails the configuration sets stay locked, so that they can be tried here too, with its
+  // channels wherever it names one.
   const { changeChannels, admins, operators, approvers, announcementsChannel, approvalsChannel, ...rules } =
     config.settings.locked;
   const locked = { ...rules, ...(changeChannels?.length ? { changeChannels: [OPS_CHANNEL.id] } : {}) };
@@ -32,7 +33,7 @@ function startApp(config: Config, apiUrl: string, options: Options): Promise<Run
         lockedBy,
         seed: {
           admins: [ADMIN.id],
-          operators: [OPERATOR.id],
+          operators: TEAMS.map((team) => team.id),
           announcementsChannel: ANNOUNCEMENTS.id,
           approvalsChannel: ANNOUNCEMENTS.id,
         },
@@ -56,6 +57,7 @@ export async function startPlayground(config: Config, options: Options) {
     workspace.addPerson({ id: BOT_USER_ID, name: APP_NAME });
     for (const person of PEOPLE) workspace.addPerson(person);
     for (const channel of CHANNELS) workspace.addChannel(channel);
+    for (const team of TEAMS) workspace.addGroup(team);
     markNewDatabases(config);
     let app = await startApp(config, slack.apiUrl, options);
     const endpoint = (running: RunningVoiceOps) => ({ eventsUrl: `${running.url}/slack/events`, signingSecret });
@@ -110,7 +112,7 @@ export async function startPlayground(config: Config, options: Options) {
     });
     logger.info(
       { url: page.url },
-      `Playground: open ${page.url} to use Voice Ops as three people would in Slack, with no Slack workspace. ` +
+      `Playground: open ${page.url} to use Voice Ops as its people would in Slack, with no Slack workspace. ` +
         'Slack is a local stand-in and the provider is the sandbox: nothing real is bought or routed. ' +
         `Probes and metrics: ${page.url}healthz, ${page.url}readyz, ${page.url}metrics.`,
     );

@@ -1,7 +1,7 @@
-// The first thing a newcomer reads in #voice-ops: what Voice Ops manages, that nothing here is real, and three
-// commands to try, each a button that sends it as if typed. The page draws it above the channel's messages; it is
-// the playground's, not the app's, so the app never posts or hears of it.
-import { OPS_CHANNEL, SLASH_COMMAND } from './people.js';
+// The first thing a newcomer reads in #voice-ops: what Voice Ops manages, how its teams own things, that nothing
+// here is real, and three commands to try, each a button that sends it as if typed. The page draws it above the
+// channel's messages; it is the playground's, not the app's, so the app never posts or hears of it.
+import { OPS_CHANNEL, SALES, SLASH_COMMAND, SUPPORT } from './people.js';
 
 export interface Welcome {
   /** The channel it opens. */
@@ -17,6 +17,9 @@ export const WELCOME: Welcome = {
     '*Welcome to Voice Ops.* It runs your team’s phone lines from Slack: it buys and releases *phone numbers*, ' +
     'creates *AI agents* that answer them, and *routes* each number to an agent. Every change is *confirmed*, ' +
     'allowed by the person’s *role* (switch person with *User*) and written to an *audit log*.\n' +
+    `*Teams* own what they use: Omar is in <!subteam^${SALES.id}> and Sam in <!subteam^${SUPPORT.id}>, and each ` +
+    'changes what nobody owns and what their own team owns. To see it, Ada buys a number and gives it to sales ' +
+    `with \`${SLASH_COMMAND} own +NUMBER @${SALES.handle}\`.\n` +
     'This is a playground: Slack is a stand-in and the provider a sandbox, so nothing real is bought. ' +
     '*Start over* clears it when its database is its own. Try one of these, or type your own:',
   tries: [

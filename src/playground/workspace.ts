@@ -38,6 +38,14 @@ export interface Channel {
   name: string;
 }
 
+/** A user group (`S…`): a mention of it reads `@handle`. */
+export interface UserGroup {
+  id: string;
+  handle: string;
+  name: string;
+  members: readonly string[];
+}
+
 export interface Message {
   /** Stable across replacements, for whoever draws the conversation. */
   key: number;
@@ -114,6 +122,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 export class Workspace {
   readonly people = new Map<string, Person>();
   readonly channels = new Map<string, Channel>();
+  readonly groups = new Map<string, UserGroup>();
   private readonly messages: Message[] = [];
   private readonly views = new Map<string, OpenView>();
   /** Each person's modal stack, root first. */
@@ -152,7 +161,11 @@ export class Workspace {
     this.channels.set(channel.id, channel);
   }
 
-  /** Forgets messages, views and refusals (not people, channels or handles). */
+  addGroup(group: UserGroup): void {
+    this.groups.set(group.id, { ...group, members: [...group.members] });
+  }
+
+  /** Forgets messages, views and refusals (not people, channels, groups or handles). */
   forget(): void {
     this.messages.length = 0;
     this.refused.length = 0;

@@ -6,6 +6,7 @@ import { type Inline, parseMrkdwn } from '../../src/playground/mrkdwn.js';
 const names = {
   user: (id: string) => ({ UANA: 'Ana' })[id],
   channel: (id: string) => ({ COPS: 'voice-ops' })[id],
+  group: (id: string) => ({ SSALES: 'sales' })[id],
 };
 const parse = (text: string) => parseMrkdwn(text, names);
 
@@ -50,8 +51,8 @@ describe('parseMrkdwn', () => {
     ],
     ['<javascript:alert(1)|click>', 'click'],
     [
-      '<@UANA> <@UBOB|bob> <#COPS> <#CX> <!here> <!subteam^S1|@ops>',
-      '[user:@Ana] [user:@bob] [channel:#voice-ops] [channel:#CX] [broadcast:@here] [group:@ops]',
+      '<@UANA> <@UBOB|bob> <#COPS> <#CX> <!here> <!subteam^S1|@ops> <!subteam^SSALES> <!subteam^SX>',
+      '[user:@Ana] [user:@bob] [channel:#voice-ops] [channel:#CX] [broadcast:@here] [group:@ops] [group:@sales] [group:@SX]',
     ],
     ['<!date^1700000000^{date_num} {time}|fallback>', '2023-11-14 22:13 UTC'],
     [':warning: :white_check_mark: :unknown_thing:', '⚠️ ✅ :unknown_thing:'],

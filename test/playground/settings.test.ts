@@ -5,7 +5,7 @@
 // Slack sends them.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ANNOUNCEMENTS, OPERATOR, OPS_CHANNEL, VIEWER } from '../../src/playground/people.js';
+import { ADMIN, ANNOUNCEMENTS, OPERATOR, OPS_CHANNEL, TEAMS, VIEWER } from '../../src/playground/people.js';
 import { eventually, noBrowser, person, usePlaygroundInChromium } from './in-chromium.js';
 import type { TestPlayground } from './support.js';
 
@@ -81,8 +81,10 @@ describe.skipIf(noBrowser)('Settings, in Chromium', { timeout: 180_000 }, () => 
     await you.type('/voice settings');
     await you.message('Settings').getByRole('button', { name: 'Change roles' }).click();
     const form = page.getByRole('dialog', { name: 'Roles settings' });
+    // The operators the playground seeds are its teams.
+    const teams = form.getByRole('list', { name: 'Operators: user groups: chosen' });
+    for (const team of TEAMS) await eventually(() => teams.innerText()).toContain(`@${team.handle}`);
     const operators = form.getByRole('list', { name: 'Operators: people: chosen' });
-    await eventually(() => operators.innerText()).toContain(OPERATOR.name);
     await you.choose(form, 'Operators: people', 'Ver', VIEWER.name);
     await eventually(() => operators.innerText()).toContain(VIEWER.name);
     await form.getByRole('button', { name: 'Review' }).click();

@@ -320,7 +320,9 @@ const ROLE_WORDS = {
 function draw() {
   const state = page.state;
   if (!state) return;
-  const labels = state.people.map((person) => `${person.name} (${person.role})`);
+  const labels = state.people.map(
+    (person) => `${person.name} (${person.role}${person.team ? `, @${person.team}` : ''})`,
+  );
   if (labels.join('\n') !== page.peopleLabels) {
     page.peopleLabels = labels.join('\n');
     ui.user.replaceChildren(
