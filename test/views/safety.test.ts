@@ -59,7 +59,7 @@ import {
 const ACTOR = 'U0ALICE';
 const TOKEN = 'tok_SECRET_only_once';
 const now = new Date('2025-03-01T12:00:00Z');
-const TAGGED = { labels: ['team:sales', 'vip'], owner: 'S0SALES' };
+const TAGGED = { labels: ['team:sales', 'vip'] };
 
 const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
   confirmationId: 'cf_1',
