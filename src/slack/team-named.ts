@@ -22,7 +22,9 @@ export async function ownerOf(
   if (id) return { owner: id };
   const failure = groups
     ? fail('not_found', `No user group is called ${handle}: mention one, or give its id (S…).`)
-    : fail('provider', `Slack did not list the user groups to find ${handle}: give its id (S…) instead.`);
+    : fail('invalid', `Slack did not list the user groups to find ${handle}: give its id (S…) instead.`, {
+        code: 'slack_unreadable',
+      });
   await deps.ops.refuseInput(actor, KIND.label, failure);
   return failure;
 }
