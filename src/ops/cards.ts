@@ -1,5 +1,6 @@
 // One number or one agent, looked up by what identifies it: a card with its route(s) and its latest audit changes.
 import { phoneNumber } from '../provider/schemas.js';
+import { NO_TAGS, type Tags } from '../store/tags.js';
 import { type AgentFilter, type AgentSummary, type AgentsPage, listAgents } from './agents.js';
 import { type AuditChange, auditPage } from './audit.js';
 import type { OpsDeps } from './deps.js';
@@ -17,7 +18,11 @@ export const CARD_HISTORY = 5;
 export interface NumberCard {
   number: NumberSummary;
   history: AuditChange[];
+  tags: Tags;
 }
+
+const tagsOf = async (deps: OpsDeps, subject: string): Promise<Tags> =>
+  (await deps.store.tags.of([subject])).get(subject) ?? NO_TAGS;
 
 /** `/voice numbers +NUMBER`: the number as the provider lists it now, its route, and what happened to it lately. */
 export async function showNumber(deps: OpsDeps, number: string): Promise<Result<NumberCard>> {
@@ -44,7 +49,7 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
     const history = await auditPage(deps, { filter: { target: found.number }, page: 1, size: CARD_HISTORY });
     const [number] = await withCapabilities(deps, [summarize(found, routes, names)]);
     if (!number) throw new Error('a summary of one number is one number');
-    return { ok: true, number, history: history.items };
+    return { ok: true, number, history: history.items, tags: await tagsOf(deps, found.number) };
   } catch (error) {
     return providerFailure(error);
   }
@@ -53,6 +58,7 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
 export interface AgentCard {
   agent: AgentSummary;
   history: AuditChange[];
+  tags: Tags;
 }
 
 export type AgentLookup = Result<{ kind: 'card'; card: AgentCard } | { kind: 'page'; page: AgentsPage }>;
@@ -73,7 +79,8 @@ export async function findAgents(
         const records = (await deps.store.routes.ofAgents([agent.id])).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
         const card = { ...agent, language: records?.language, numbers: records?.numbers ?? [] };
-        return { ok: true, kind: 'card', card: { agent: card, history: history.items } };
+        const tags = await tagsOf(deps, agent.id);
+        return { ok: true, kind: 'card', card: { agent: card, history: history.items, tags } };
       }
     } catch (error) {
       return providerFailure(error);

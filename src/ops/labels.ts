@@ -2,12 +2,14 @@
 // role and its owner), then changed at once, since it spends nothing and Undo walks it back.
 import { z } from 'zod';
 import { groupId, labelSchema } from '../settings-schema.js';
+import { NO_TAGS } from '../store/tags.js';
+import { askAs, requestChange } from './ask-confirmation.js';
 import { record } from './audit-rows.js';
 import { carryOut, type Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { changeKind, KIND } from './kinds/index.js';
-import { isNumberTarget, type LabelChange } from './kinds/label-change.js';
+import { changedSince, isNumberTarget, type LabelChange, labelChange, sameTags } from './kinds/label-change.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -68,3 +70,13 @@ async function inAccount(deps: OpsDeps, target: string): Promise<Result<{ agentN
     return providerFailure(error);
   }
 }
+
+// A label change asked for on its own (an Undo's) is refused at once when the tags moved since, as its Confirm would.
+askAs(labelChange, async (deps, actor, change, correlationId) => {
+  const { target, expect } = change;
+  if (expect && !sameTags((await deps.store.tags.of([target])).get(target) ?? NO_TAGS, expect)) {
+    return changedSince(target);
+  }
+  const asked = await requestChange(deps, actor, change, correlationId);
+  return asked.ok ? { ok: true, status: 'needs_confirmation', prompt: asked.prompt } : asked;
+});

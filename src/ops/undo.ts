@@ -6,8 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { counted } from '../counts.js';
 import type { AuditEvent } from '../store/audit.js';
-// Registers how an agent's deletion is asked for on its own (askAs), which the inverse of a creation is.
+// Register how an agent's deletion (a creation's inverse) and a label change are asked for on their own (askAs).
 import './agents.js';
+import './labels.js';
 import { askOne } from './ask-confirmation.js';
 import { deny } from './audit-rows.js';
 import { type BatchView, batchView, cancelPlan, planBatch } from './batches.js';

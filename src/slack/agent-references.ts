@@ -73,6 +73,16 @@ function referencesOf(command: Command): Reference[] {
               answeredByOperation: true,
             },
           ];
+    case 'labels':
+      return 'agent' in command.target
+        ? [
+            {
+              agent: command.target.agent,
+              with: (agent) => ({ ...command, target: { agent } }),
+              change: KIND.label,
+            },
+          ]
+        : [];
     case 'history':
       return command.subject.startsWith('+')
         ? []

@@ -16,6 +16,7 @@ import { registerBatchActions } from './listeners/batches.js';
 import { registerCommands } from './listeners/commands.js';
 import { registerHistory } from './listeners/history.js';
 import { registerHome } from './listeners/home.js';
+import { registerLabels } from './listeners/labels.js';
 import { registerOptions } from './listeners/options.js';
 import { registerRouteBought } from './listeners/route-bought.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
@@ -105,6 +106,7 @@ export function registerListeners(
   registerUndo(router);
   registerSettings(router);
   registerHistory(router);
+  registerLabels(router);
   registerSteps(router);
   app.use(
     inOrder([

@@ -12,6 +12,7 @@ import {
   regionNamed,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
+import { groupId, labelSchema } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
 import { languageNamed } from './language-named.js';
@@ -50,10 +51,26 @@ export type Command =
   | { name: 'settings' }
   /** Who holds which role, or one person's role and what grants it: by user id, or by name as typed after `@`. */
   | { name: 'access'; person?: { id: string } | { name: string } }
+  /**
+   * Labels added and removed on one number or agent, or its owner set: a user group by id, by `@handle` (found in
+   * Slack), or null for nobody.
+   */
+  | {
+      name: 'labels';
+      target: LabelTarget;
+      add: string[];
+      remove: string[];
+      owner?: TeamTyped | null;
+    }
   /** A kind's own command: the change it asks for, described in full as its kind's record. */
   | { name: 'change'; change: PendingChange }
   /** A kind's command typed alone, when the kind has a form: the form opens. */
   | { name: 'change.form'; kind: string; form: KindForm; instead: string };
+
+/** What `/voice label` and `/voice own` change: a number, or an agent as typed. */
+export type LabelTarget = { number: string } | { agent: AgentReference };
+/** A team as typed: its user group's id, or its handle without the @. */
+export type TeamTyped = { id: string } | { handle: string };
 
 /** `error` is mrkdwn, its echoes escaped; `attempted` lets a refused command be audited like any other attempt. */
 export type Parsed =
@@ -313,6 +330,76 @@ function parseChanges(args: string[]): Parsed {
   return ok({ name: 'changes', since: time.join(' ') });
 }
 
+/** What is wrong with a label as typed, lowercased (mrkdwn), if anything. */
+export function labelProblem(label: string): string | undefined {
+  const checked = labelSchema.safeParse(label);
+  return checked.success
+    ? undefined
+    : `${code(label, ECHO_MAX)} ${checked.error.issues[0]?.message ?? 'is not a label'}.`;
+}
+
+const TARGET_HELP = 'a number (`+14155550123`) or an agent (`agent "Front desk"`, or its id)';
+
+/**
+ * The number or agent a label command starts with, and the words after it. A number typed in groups keeps its digit
+ * groups; an agent is one word (a name with spaces in quotes), or for `own`, every word before the owner.
+ */
+function labelTarget(
+  args: string[],
+  agentWords: (rest: string[]) => number,
+): Parsed | { target: LabelTarget; rest: string[] } {
+  const [first = '', ...after] = args;
+  if (first.toLowerCase() === 'agent') {
+    const words = agentWords(after);
+    const agent = after.slice(0, words).join(' ');
+    if (!agent) return error(`Give the agent after \`agent\`, its id or its name: ${TARGET_HELP}.`);
+    return tooLong(agent) ?? { target: { agent }, rest: after.slice(words) };
+  }
+  if (!first.startsWith('+')) return error(`Say what to change first: ${TARGET_HELP}.`);
+  const groups = after.findIndex((word) => !/^[\d().]+$/.test(word));
+  const words = groups < 0 ? after.length : groups;
+  return { target: { number: compactNumber([first, ...after.slice(0, words)]) }, rest: after.slice(words) };
+}
+
+/** `/voice label TARGET +label -label label…`: a bare label is added; labels are kept lowercased. */
+function parseLabel(args: string[]): Parsed {
+  const found = labelTarget(args, (rest) => Math.min(rest.length, 1));
+  if ('ok' in found) return found;
+  if (!found.rest.length) return error('Give labels to add (`+vip`, or `vip`) or remove (`-vip`).');
+  const add: string[] = [];
+  const remove: string[] = [];
+  for (const word of found.rest) {
+    const removing = word.startsWith('-');
+    const label = (removing || word.startsWith('+') ? word.slice(1) : word).toLowerCase();
+    const problem = labelProblem(label);
+    if (problem) return error(problem);
+    (removing ? remove : add).push(label);
+  }
+  return ok({ name: 'labels', target: found.target, add, remove });
+}
+
+/** A team as typed: its mention (`<!subteam^S…|@sales>`), its id, its `@handle`, or `nobody`. */
+function parseOwner(word: string): Parsed | { owner: TeamTyped | null } {
+  if (word.toLowerCase() === 'nobody') return { owner: null };
+  const id = /^<!subteam\^([^|>]+)(?:\|[^>]*)?>$/.exec(word)?.[1] ?? word;
+  if (groupId.safeParse(id).success) return { owner: { id } };
+  if (/^@[\w.-]{1,80}$/.test(word)) return { owner: { handle: word.slice(1) } };
+  return error(
+    `${code(word, ECHO_MAX)} is no team: mention its user group (\`@sales\`), give its id (S…), or say \`nobody\`.`,
+  );
+}
+
+/** `/voice own TARGET @team` or `nobody`. */
+function parseOwn(args: string[]): Parsed {
+  const found = labelTarget(args, (rest) => Math.max(rest.length - 1, 0));
+  if ('ok' in found) return found;
+  const [word, ...more] = found.rest;
+  if (word === undefined || more.length) return error('Give one team after it, `@sales`, or `nobody`.');
+  const owner = parseOwner(word);
+  if ('ok' in owner) return owner;
+  return ok({ name: 'labels', target: found.target, add: [], remove: [], owner: owner.owner });
+}
+
 export const COMMANDS: CommandSpec[] = [
   {
     words: ['help'],
@@ -495,6 +582,22 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'Who may do what: each role and who may approve, through which user groups; or one person and why',
     role: 'viewer',
     parse: parseAccess,
+  },
+  {
+    words: ['label'],
+    args: 'NUMBER|agent AGENT +LABEL -LABEL…',
+    summary: 'Add labels to a number or an agent (`+vip`, or `vip`) and remove others (`-vip`), at once, with Undo',
+    role: 'operator',
+    changes: KIND.label,
+    parse: parseLabel,
+  },
+  {
+    words: ['own'],
+    args: 'NUMBER|agent AGENT @TEAM|nobody',
+    summary: 'Give a number or an agent to a team (a user group), whose members then change it, or to nobody',
+    role: 'operator',
+    changes: KIND.label,
+    parse: parseOwn,
   },
   {
     words: ['settings'],

@@ -1,7 +1,7 @@
 // The flows behind commands, buttons and modals. Each turns one operation's result into an Answer, so
 // a command and the button that leads to the same flow answer alike.
 import type { ModalView } from '@slack/types';
-import type { Actor, ConfirmationPrompt, Done, PendingChange, ReadOptions, Result } from '../ops/api.js';
+import type { Actor, ConfirmationPrompt, Done, LabelsInput, PendingChange, ReadOptions, Result } from '../ops/api.js';
 import { awaitingAnswer } from './approvals.js';
 import { slackErrorCode } from './clients.js';
 import { replyTo, type SlackDeps } from './deps.js';
@@ -133,6 +133,10 @@ export async function cancelAnswer(deps: SlackDeps, actor: Actor, confirmationId
 
 export const createAgentAnswer = async (deps: SlackDeps, actor: Actor, input: { name: string; language: string }) =>
   doneOrFailure(await deps.ops.createAgent(actor, input));
+
+/** Labels and an owner changed at once: done, with Undo, or why not. */
+export const labelsAnswer = async (deps: SlackDeps, actor: Actor, input: LabelsInput) =>
+  doneOrFailure(await deps.ops.changeLabels(actor, input));
 
 /** A page of a number's or an agent's history, or why there is none. */
 export async function historyAnswer(deps: SlackDeps, subject: string, before?: number): Promise<Answer> {

@@ -37,6 +37,8 @@ export const ACTION = {
   /** One of several agents of the name typed: the request goes on with its id. */
   chooseAgent: 'choose_agent',
   showHistory: 'show_history',
+  /** On a card: the form of its labels and owner. */
+  editLabels: 'edit_labels',
   historyOlder: 'history_older',
   /** On `/voice audit`: a batch's items, each with what became of it. */
   batchItems: 'batch_items',
@@ -80,6 +82,8 @@ export const CALLBACK = {
   settings: 'settings_modal',
   /** A kind of change's own form (its command typed alone): its fields are `INPUT.kindField(i)`. */
   kindForm: 'kind_form_modal',
+  /** A number's or an agent's labels and owner. */
+  labels: 'labels_modal',
   /** The Home tab's export: today's routing, or as of a time typed. */
   exportRouting: 'export_routing_modal',
   /** Read-only modals: results, progress, failures. */
@@ -109,4 +113,6 @@ export const INPUT = {
   routingFile: { block: 'routing_file', action: 'file' },
   exportAsOf: { block: 'export_as_of', action: 'value' },
   kindField: (index: number) => ({ block: `kind_field_${index}`, action: 'value' }),
+  labels: { block: 'labels', action: 'value' },
+  owner: { block: 'labels_owner', action: 'labels_owner_pick' },
 } as const;

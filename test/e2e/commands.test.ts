@@ -67,6 +67,8 @@ const OPERATOR_USAGES = [
   '/voice numbers buy NUMBER | REGION COUNT [DIGITS]',
   '/voice map [NUMBER AGENT | FILTER to AGENT]',
   '/voice plan',
+  '/voice label NUMBER|agent AGENT +LABEL -LABEL…',
+  '/voice own NUMBER|agent AGENT @TEAM|nobody',
 ];
 const ADMIN_USAGES = [
   ...OPERATOR_USAGES,

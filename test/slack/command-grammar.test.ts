@@ -359,3 +359,38 @@ describe('a language named where the locale goes', () => {
     expect(commandOf('agents create german')).toEqual({ name: 'agents.create', agentName: 'german' });
   });
 });
+
+describe('/voice label and /voice own', () => {
+  it.each([
+    ['label +14155550100 +VIP -old sales', { number: '+14155550100' }, ['vip', 'sales'], ['old']],
+    ['label +1 415 555 0100 team:sales', { number: '+14155550100' }, ['team:sales'], []],
+    ['label agent "Front desk" -vip', { agent: 'Front desk' }, [], ['vip']],
+    ['label agent agt_1 +a.b/c_d', { agent: 'agt_1' }, ['a.b/c_d'], []],
+  ])('%s', (text, target, add, remove) => {
+    expect(parsed(text)).toEqual({ name: 'labels', target, add, remove });
+  });
+
+  it.each([
+    ['own +14155550100 <!subteam^S0SALES|@sales-team>', { number: '+14155550100' }, { id: 'S0SALES' }],
+    ['own +14155550100 S0SALES', { number: '+14155550100' }, { id: 'S0SALES' }],
+    ['own agent Front desk @sales-team', { agent: 'Front desk' }, { handle: 'sales-team' }],
+    ['own agent agt_1 NOBODY', { agent: 'agt_1' }, null],
+  ])('%s', (text, target, owner) => {
+    expect(parsed(text)).toEqual({ name: 'labels', target, add: [], remove: [], owner });
+  });
+
+  it('says what is wrong with a target, a label or a team, and audits the attempt as a label change', () => {
+    expect(rejected('label vip')).toContain('Say what to change first');
+    expect(rejected('label +14155550100')).toContain('Give labels to add');
+    expect(rejected('label +14155550100 +two words!')).toContain('`words!` is not a label');
+    expect(rejected('label agent')).toContain('Give the agent after `agent`');
+    expect(rejected('own +14155550100')).toContain('Give one team');
+    expect(rejected('own +14155550100 sales')).toContain('`sales` is no team');
+    const refused = parseCommand('label +14155550100 +Bad!');
+    expect(!refused.ok && refused.attempted).toBe('label.change');
+  });
+
+  it('suggests the command meant for a slip', () => {
+    expect(rejected('lable +14155550100 vip')).toContain('Did you mean `/voice label +14155550100 vip`?');
+  });
+});

@@ -59,6 +59,7 @@ import {
 const ACTOR = 'U0ALICE';
 const TOKEN = 'tok_SECRET_only_once';
 const now = new Date('2025-03-01T12:00:00Z');
+const TAGGED = { labels: ['team:sales', 'vip'] };
 
 const prompt = (change: ConfirmationPrompt['change']): ConfirmationPrompt => ({
   confirmationId: 'cf_1',
@@ -125,8 +126,8 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ['searchModal(error)', searchModal({ position, role: 'admin', error: text, privateMetadata: '' })],
       ['createAgentModal', createAgentModal({ agentName: text, language: text, privateMetadata: text })],
       ['mapModal', mapModal({ numbers: 1, agents: 1, initial: numbers[0], notOurs: text, privateMetadata: text })],
-      ['numberCardMessage', numberCardMessage({ number: numbers[0] ?? purchased(), history: [change] }, 'admin')],
-      ['agentCardMessage', agentCardMessage({ agent: agents[0] ?? agent(), history: [change] }, 'admin')],
+      ['numberCardMessage', numberCardMessage({ number: numbers[0] ?? purchased(), history: [change], tags: TAGGED }, 'admin')],
+      ['agentCardMessage', agentCardMessage({ agent: agents[0] ?? agent(), history: [change], tags: TAGGED }, 'admin')],
       ['agentInUseMessage', agentInUseMessage({ agent: { id: text, name: text }, numbers: [text], total: 20 })],
       [
         'agentChoiceMessage',

@@ -27,6 +27,8 @@ const change = z.object({
   owner: groupId.nullable().optional(),
   /** The change this one walks back (an Undo): its correlation id. */
   undoes: z.string().optional(),
+  /** The tags it must find (an Undo's: those its change left), so that it never walks back over a later change. */
+  expect: tagsSchema.optional(),
 });
 export type LabelChange = z.infer<typeof change>;
 
@@ -63,6 +65,7 @@ function labelWork(deps: OpsDeps, record: LabelChange, by: string): Work {
     lockKeys: [lockKey(record.target)],
     run: async () => {
       const before = (await deps.store.tags.of([record.target])).get(record.target) ?? NO_TAGS;
+      if (record.expect && !sameTags(before, record.expect)) return changedSince(record.target);
       const after = tagsAfter(before, record);
       if (sameTags(before, after)) {
         return fail('conflict', 'Those labels and that owner are already set: nothing was changed.', {
@@ -79,6 +82,12 @@ function labelWork(deps: OpsDeps, record: LabelChange, by: string): Work {
     },
   };
 }
+
+/** An Undo finding other tags than its change left: walked back, it would undo the later change too. */
+export const changedSince = (target: string) =>
+  fail('conflict', `The labels or the owner of ${target} were changed since: nothing was undone.`, {
+    code: 'changed_since',
+  });
 
 const auditParams = ({ add, remove, owner, agentName, undoes }: LabelChange) => ({
   add,
@@ -174,6 +183,7 @@ export const labelChange: ChangeKind<LabelChange, Labelled> = {
           add: before.labels.filter((label) => !after.labels.includes(label)),
           remove: after.labels.filter((label) => !before.labels.includes(label)),
           ...(before.owner !== after.owner ? { owner: before.owner ?? null } : {}),
+          expect: after,
         },
       };
     },

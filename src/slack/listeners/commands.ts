@@ -14,6 +14,7 @@ import {
   deleteAgentAnswer,
   deliver,
   historyAnswer,
+  labelsAnswer,
   mapAnswer,
   numberCardAnswer,
   numbersAnswer,
@@ -28,6 +29,7 @@ import { searchFrom } from '../paging.js';
 import type { Respond } from '../respond.js';
 import type { ListenerRouter } from '../router.js';
 import { type Answer, messageSurface } from '../surfaces.js';
+import { ownerOf } from '../team-named.js';
 import { commandErrorMessage, helpMessage } from '../views/help.js';
 import { createAgentModal, kindFormModal, searchModal } from '../views/modals.js';
 import { routingPlanModal } from '../views/routing-plan.js';
@@ -186,6 +188,13 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await auditAnswer(deps, { page: 1, filter: command.filter }));
     case 'history':
       return reply(await historyAnswer(deps, command.subject));
+    case 'labels': {
+      const owner = await ownerOf(deps, actor, command.owner);
+      if ('ok' in owner) return reply({ kind: 'failure', failure: owner });
+      const { target, add, remove } = command;
+      const subject = 'number' in target ? target.number : target.agent;
+      return reply(await labelsAnswer(deps, actor, { target: subject, add, remove, ...owner }));
+    }
     case 'unroute':
       return reply({ kind: 'message', message: unrouteMessage(command.number) });
     case 'settings':

@@ -20,11 +20,24 @@ import { requesterIn } from '../who-asked.js';
 import { actorOf, type Body, openFormOver, surfaceFor } from './actions.js';
 
 /** The user groups' names, for the pickers; without them (Slack would not list them) a group shows by its id. */
-async function groupNames(deps: SlackDeps, teamId: string | undefined): Promise<Map<string, string>> {
+export async function groupNames(deps: SlackDeps, teamId: string | undefined): Promise<Map<string, string>> {
   return listGroups(deps.slack.groups, teamId).catch((error: unknown) => {
     deps.logger.warn({ err: error }, 'could not list the user groups');
     return new Map<string, string>();
   });
+}
+
+/** The user groups whose name holds what was typed in a picker (or whose id it is), as many as a picker shows. */
+export async function groupsMatching(
+  deps: SlackDeps,
+  teamId: string | undefined,
+  typed: string,
+): Promise<[string, string][]> {
+  const lowered = typed.trim().toLowerCase();
+  const names = await groupNames(deps, teamId);
+  return [...names]
+    .filter(([id, name]) => !lowered || name.toLowerCase().includes(lowered) || id.toLowerCase() === lowered)
+    .slice(0, 100);
 }
 
 /** `/voice settings`: the settings in force, with a form per group, for an admin; anyone else is refused (audited). */
@@ -80,12 +93,8 @@ export function registerSettings(router: ListenerRouter): void {
   }
 
   router.options(SETTINGS.groupPick, async ({ ack, body }, deps) => {
-    const typed = body.value.trim().toLowerCase();
-    const names = await groupNames(deps, body.user.team_id);
-    const matching = [...names].filter(
-      ([id, name]) => !typed || name.toLowerCase().includes(typed) || id.toLowerCase() === typed,
-    );
-    await ack({ options: matching.slice(0, 100).map(([id, name]) => option(name, id)) });
+    const matching = await groupsMatching(deps, body.user.team_id, body.value);
+    await ack({ options: matching.map(([id, name]) => option(name, id)) });
   });
 
   router.view(CALLBACK.settings, async ({ ack, view, context }, deps) => {

@@ -7,6 +7,7 @@ import { bold, code, escapeMrkdwn } from '../mrkdwn.js';
 import { changeLine } from './audit.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { historyValue } from './history.js';
+import { labelsButton, tagsLine } from './labels.js';
 import { capabilityText, NO_VOICE } from './numbers.js';
 import { can } from './roles.js';
 import { agentLabel, listOf } from './text.js';
@@ -32,7 +33,12 @@ export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
     ? `Routes to ${agentLabel({ id: number.agentId, name: number.agentName })}`
     : '_Not routed_: calls reach no agent.';
   const buttons = [
-    ...(can(role, 'operator') ? [button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number })] : []),
+    ...(can(role, 'operator')
+      ? [
+          button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number }),
+          labelsButton({ subject: number.number, ...card.tags }),
+        ]
+      : []),
     historyButton(number.number),
     ...(can(role, 'admin')
       ? [button({ text: 'Release', actionId: ACTION.releaseNumber, value: number.id, style: 'danger' })]
@@ -42,7 +48,8 @@ export function numberCardMessage(card: NumberCard, role: Role): SlackMessage {
     section(
       `${bold(number.number)}  ${code(number.id)}\nStatus: ${escapeMrkdwn(number.status)} · Region: ${region}` +
         ` · Capabilities: ${number.capabilities ? capabilityText(number.capabilities) : 'not known'}` +
-        `${number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : ''}\n${route}`,
+        `${number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : ''}\n${route}` +
+        `\n${tagsLine(card.tags)}`,
     ),
     ...historyBlocks(card.history, `/voice audit ${number.number}`),
     actions(buttons),
@@ -61,9 +68,14 @@ export function agentCardMessage(card: AgentCard, role: Role): SlackMessage {
   return message(`Agent ${escapeMrkdwn(agent.name)}`, [
     section(
       `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}` +
-        ` · Language: ${agent.language ? escapeMrkdwn(agent.language) : 'not known'}\nNumbers: ${numbers}`,
+        ` · Language: ${agent.language ? escapeMrkdwn(agent.language) : 'not known'}\nNumbers: ${numbers}` +
+        `\n${tagsLine(card.tags)}`,
     ),
     ...historyBlocks(card.history, `/voice audit ${agent.id}`),
-    actions([historyButton(agent.id), ...(can(role, 'admin') ? [remove] : [])]),
+    actions([
+      historyButton(agent.id),
+      ...(can(role, 'operator') ? [labelsButton({ subject: agent.id, name: agent.name, ...card.tags })] : []),
+      ...(can(role, 'admin') ? [remove] : []),
+    ]),
   ]);
 }
