@@ -62,7 +62,7 @@ export {
 } from './kinds/index.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
-export { type NumberFilter, numberFilter } from './number-filter.js';
+export { type NumberFilter, numberFilter, type TagFilter } from './number-filter.js';
 export type { NumberSummary, NumbersPage } from './numbers.js';
 export type { Page } from './pages.js';
 export type { Mention, Phrase } from './phrase.js';
