@@ -144,8 +144,27 @@ export class PrometheusMetrics {
     registers: [this.registry],
   });
 
+  /** What the owner gauges count from, once the operations are made. */
+  #owned?: () => Promise<Record<'numbers' | 'agents', ReadonlyMap<string, number>>>;
+
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
+    for (const which of ['numbers', 'agents'] as const) {
+      const owned = () => this.#owned?.();
+      new Gauge({
+        name: `voice_ops_${which}_by_owner`,
+        help: `The account's ${which} (as last read) by owning team: its user-group id, or none`,
+        labelNames: ['owner'],
+        registers: [this.registry],
+        async collect() {
+          // A database that cannot be read now leaves the last counts, and /metrics still answers.
+          const counts = await owned()?.catch(() => undefined);
+          if (!counts) return;
+          this.reset();
+          for (const [owner, count] of counts[which]) this.set({ owner }, count);
+        },
+      });
+    }
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -155,6 +174,11 @@ export class PrometheusMetrics {
         this.inc(droppedLogLines());
       },
     });
+  }
+
+  /** Where the owner gauges read their counts, at each scrape (one query: no provider call). */
+  countOwned(read: () => Promise<Record<'numbers' | 'agents', ReadonlyMap<string, number>>>): void {
+    this.#owned = read;
   }
 
   /** A request to the Slack URL refused before it was parsed (unsigned, stale, too large, a wrong signature). */

@@ -37,8 +37,8 @@ function agentRow(agent: AgentSummary, role: Role): SectionBlock {
   const language = agent.language ? ` · Language: ${escapeMrkdwn(agent.language)}` : '';
   const tags = tagsText(agent.tags);
   const text =
-    `${bold(agent.name)}  ${code(agent.id)}${tags ? ` · ${tags}` : ''}\n` +
-    `Status: ${escapeMrkdwn(agent.status)}${language} · Numbers: ${numbers}`;
+    `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}${language} · Numbers: ${numbers}` +
+    (tags ? `\n${tags}` : '');
   const remove = button({ text: 'Delete', actionId: ACTION.deleteAgent, value: agent.id, style: 'danger' });
   return section(text, can(role, 'admin') ? remove : undefined);
 }
