@@ -135,7 +135,9 @@ describe('exports with labels', () => {
     const before = copiedCodeBlock(await reply('export as of 2031-05-04T08:30Z'));
     expect(before).not.toContain('# labels');
     const then = copiedCodeBlock(await reply('export as of 2031-05-04T09:30Z'));
-    expect(labelsPart(then)).toBe(['# labels', ...[`${number(0)} de team:sales`, `${number(1)} old`].sort()].join('\n'));
+    expect(labelsPart(then)).toBe(
+      ['# labels', ...[`${number(0)} de team:sales`, `${number(1)} old`].sort()].join('\n'),
+    );
     const after = copiedCodeBlock(await reply('export as of 2031-05-04T10:30Z'));
     expect(labelsPart(after)).toBe(labelsPart(copiedCodeBlock(await reply('export'))));
   });
