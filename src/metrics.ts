@@ -138,33 +138,26 @@ export class PrometheusMetrics {
     labelNames: ['action'],
     registers: [this.registry],
   });
+  readonly #ownedNumbers = new Gauge({
+    name: 'voice_ops_numbers_by_owner',
+    help: "The account's numbers by owning team (its user-group id, or none), as of the reconciler's last pass",
+    labelNames: ['owner'],
+    registers: [this.registry],
+  });
+  readonly #ownedAgents = new Gauge({
+    name: 'voice_ops_agents_by_owner',
+    help: "The account's agents by owning team (its user-group id, or none), as of the reconciler's last pass",
+    labelNames: ['owner'],
+    registers: [this.registry],
+  });
   readonly #rowsVerified = new Counter({
     name: 'voice_ops_audit_rows_verified_total',
     help: "Audit rows that reads rebuilding from the log verified against its chain: those after the chain's last checkpoint",
     registers: [this.registry],
   });
 
-  /** What the owner gauges count from, once the operations are made. */
-  #owned?: () => Promise<Record<'numbers' | 'agents', ReadonlyMap<string, number>>>;
-
   /** `droppedLogLines`: how many log lines the log's destination could not write (a stalled or closed stdout). */
   constructor(droppedLogLines: () => number = () => 0) {
-    for (const which of ['numbers', 'agents'] as const) {
-      const owned = () => this.#owned?.();
-      new Gauge({
-        name: `voice_ops_${which}_by_owner`,
-        help: `The account's ${which} (as last read) by owning team: its user-group id, or none`,
-        labelNames: ['owner'],
-        registers: [this.registry],
-        async collect() {
-          // A database that cannot be read now leaves the last counts, and /metrics still answers.
-          const counts = await owned()?.catch(() => undefined);
-          if (!counts) return;
-          this.reset();
-          for (const [owner, count] of counts[which]) this.set({ owner }, count);
-        },
-      });
-    }
     new Counter({
       name: 'voice_ops_log_lines_dropped_total',
       help: 'Log lines dropped because stdout could not take them (a stalled or closed log pipe)',
@@ -174,11 +167,6 @@ export class PrometheusMetrics {
         this.inc(droppedLogLines());
       },
     });
-  }
-
-  /** Where the owner gauges read their counts, at each scrape (one query: no provider call). */
-  countOwned(read: () => Promise<Record<'numbers' | 'agents', ReadonlyMap<string, number>>>): void {
-    this.#owned = read;
   }
 
   /** A request to the Slack URL refused before it was parsed (unsigned, stale, too large, a wrong signature). */
@@ -255,6 +243,17 @@ export class PrometheusMetrics {
 
   databaseStatement(seconds: number): void {
     this.#statementSeconds.observe(seconds);
+  }
+
+  /** How many numbers and agents each team owns (`none`: nobody), a team that owns none left out. */
+  ownedBy(counts: Record<'numbers' | 'agents', ReadonlyMap<string, number>>): void {
+    for (const [gauge, owned] of [
+      [this.#ownedNumbers, counts.numbers],
+      [this.#ownedAgents, counts.agents],
+    ] as const) {
+      gauge.reset();
+      for (const [owner, count] of owned) gauge.set({ owner }, count);
+    }
   }
 
   reconcilerPass(at: Date, ok: boolean): void {

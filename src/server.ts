@@ -192,7 +192,6 @@ async function startBehind(fronts: Fronts, config: Config, options: StartOptions
   await seedSettings(opsDeps);
   await settings.current();
   const ops = operationsOn(opsDeps);
-  metrics.countOwned(() => ops.countByOwner());
   const lease = new BackgroundLease(store.liveness, store.leases, config.leaseTtlMs, logger, metrics);
   const reconciler = new Reconciler(opsDeps, tellRequester(slack, logger, now), {
     intervalS: config.reconcileIntervalS,

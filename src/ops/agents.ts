@@ -63,13 +63,12 @@ export async function listAgents(
     request,
     filter,
   );
-  const ids = page.items.map((agent) => agent.id);
-  const [records, tags] = await Promise.all([deps.store.routes.ofAgents(ids), deps.store.tags.of(ids)]);
+  const records = await deps.store.routes.ofAgents(page.items.map((agent) => agent.id));
   const items = page.items.map((agent) => ({
     ...agent,
     language: records.get(agent.id)?.language,
     numbers: records.get(agent.id)?.numbers ?? [],
-    tags: tags.get(agent.id),
+    tags: records.get(agent.id)?.tags,
   }));
   return { ok: true, page: { ...page, items } };
 }

@@ -101,6 +101,7 @@ export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
 export { announce, announcementsChannel } from './notify.js';
 export { operationsOn } from './operations.js';
+export { countByOwner } from './owner-counts.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './second-outcome.js';

@@ -21,7 +21,6 @@ import { SETTINGS_TARGET } from './kinds/settings-change.js';
 import { changeLabels, type LabelsInput } from './labels.js';
 import { announce } from './notify.js';
 import { listNumbers, requestBuy, requestRelease } from './numbers.js';
-import { countByOwner } from './owner-counts.js';
 import { agentChoices, mapFormData, numberChoices } from './pickers.js';
 import { mayRequest, policiesInForce, roleOf } from './policies.js';
 import { refuseInput, refuseOtherWorkspace, refuseOutsider } from './refusals.js';
@@ -164,8 +163,6 @@ const OPERATIONS = {
   routeBought,
   /** One page of changes from the audit log, one line per change, newest first. */
   auditPage,
-  /** How many numbers and agents each team owns, over the lists as last read: no provider call. */
-  countByOwner,
   /** Claims a Workflow Builder step execution: true the first time only, so that the step acts once. */
   claimStep,
   /** A bulk change's plan for a step: the step ends when the plan does (applied, cancelled, expired, cut short). */

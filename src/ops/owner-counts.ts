@@ -1,5 +1,5 @@
-// How many numbers and agents each team owns, for /metrics: over the account's lists as last read, so that a scrape
-// calls no provider. Before the app's first read of a list, nothing of it is counted.
+// How many numbers and agents each team owns, for /metrics, counted at each reconciler pass: over the account's lists
+// as the app last read them, so that counting calls no provider, and before its first read of a list, none of it.
 import type { OpsDeps } from './deps.js';
 
 /** The owner counted for what nobody owns. */

@@ -1,7 +1,7 @@
 // Finding by label and owner: `/voice numbers`, `/voice agents` and the bulk commands take `label:X`, `-label:X`,
 // `owner:@team` and `unowned`, and lists show each row's labels and owner; a malformed word is answered with what to
 // type. `/voice export` prints numbers' tags in a `# labels` part after the routes, and `export as of` the tags then,
-// rebuilt from the audit log. /metrics counts numbers and agents per owning team.
+// rebuilt from the audit log. /metrics counts numbers and agents per owning team at each reconciler pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
 import { ADMIN, OPERATOR, OPS_CHANNEL, type TestApp, VIEWER } from '../harness/app.js';
@@ -144,9 +144,10 @@ describe('exports with labels', () => {
 });
 
 describe('/metrics per owner', () => {
-  it('counts numbers and agents by owning team, and those nobody owns, over the lists as last read', async () => {
+  it("counts numbers and agents by owning team, and those nobody owns, at the reconciler's pass", async () => {
     await reply('numbers');
     await reply('agents');
+    await t.app.reconcile();
     const { text } = await scrape(t);
     expect(sample(text, 'voice_ops_numbers_by_owner', { owner: SALES })).toBe(1);
     expect(sample(text, 'voice_ops_numbers_by_owner', { owner: SUPPORT })).toBe(1);
@@ -156,8 +157,9 @@ describe('/metrics per owner', () => {
     expect(sample(text, 'voice_ops_agents_by_owner', { owner: SALES })).toBe(0);
   });
 
-  it('follows an owner changed', async () => {
+  it('follows an owner changed, at the next pass', async () => {
     await label(number(1), { owner: SALES });
+    await t.app.reconcile();
     const { text } = await scrape(t);
     expect(sample(text, 'voice_ops_numbers_by_owner', { owner: SALES })).toBe(2);
     expect(sample(text, 'voice_ops_numbers_by_owner', { owner: 'none' })).toBe(1);
