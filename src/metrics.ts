@@ -138,6 +138,18 @@ export class PrometheusMetrics {
     labelNames: ['action'],
     registers: [this.registry],
   });
+  readonly #ownedNumbers = new Gauge({
+    name: 'voice_ops_numbers_by_owner',
+    help: "The account's numbers by owning team (its user-group id, or none), as of the reconciler's last pass",
+    labelNames: ['owner'],
+    registers: [this.registry],
+  });
+  readonly #ownedAgents = new Gauge({
+    name: 'voice_ops_agents_by_owner',
+    help: "The account's agents by owning team (its user-group id, or none), as of the reconciler's last pass",
+    labelNames: ['owner'],
+    registers: [this.registry],
+  });
   readonly #rowsVerified = new Counter({
     name: 'voice_ops_audit_rows_verified_total',
     help: "Audit rows that reads rebuilding from the log verified against its chain: those after the chain's last checkpoint",
@@ -231,6 +243,17 @@ export class PrometheusMetrics {
 
   databaseStatement(seconds: number): void {
     this.#statementSeconds.observe(seconds);
+  }
+
+  /** How many numbers and agents each team owns (`none`: nobody), a team that owns none left out. */
+  ownedBy(counts: Record<'numbers' | 'agents', ReadonlyMap<string, number>>): void {
+    for (const [gauge, owned] of [
+      [this.#ownedNumbers, counts.numbers],
+      [this.#ownedAgents, counts.agents],
+    ] as const) {
+      gauge.reset();
+      for (const [owner, count] of owned) gauge.set({ owner }, count);
+    }
   }
 
   reconcilerPass(at: Date, ok: boolean): void {

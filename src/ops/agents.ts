@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { counted } from '../counts.js';
 import { type Agent, createAgentRequest, resourceId } from '../provider/schemas.js';
+import type { Tags } from '../store/tags.js';
 import { oneAgentIn } from './agent-names.js';
 import { askAs, requestConfirmation } from './ask-confirmation.js';
 import { record } from './audit-rows.js';
@@ -13,6 +14,7 @@ import { agentDelete } from './kinds/agent-delete.js';
 import { changeKind, KIND, subjectOf } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
+import { readsTags, tagFilter, tagsMatch } from './number-filter.js';
 import { type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
@@ -26,10 +28,12 @@ export interface AgentSummary {
   language?: string;
   /** Numbers routed to the agent, from the app's own routing records. */
   numbers: readonly string[];
+  /** Its labels and owning team, where it has any. */
+  tags?: Tags;
 }
 
 /** Which agents a listing shows. It travels in buttons, hence a schema. */
-export const agentFilter = z.object({
+export const agentFilter = tagFilter.extend({
   /** Found anywhere in the name, whatever its case. */
   text: z.string().optional(),
 });
@@ -50,8 +54,12 @@ export async function listAgents(
     return providerFailure(error);
   }
   const text = filter.text?.toLowerCase();
+  const tagged = readsTags(filter) ? await deps.store.tags.all() : undefined;
   const page = pageOf(
-    text ? agents.filter((agent) => agent.name.toLowerCase().includes(text)) : agents,
+    agents.filter(
+      (agent) =>
+        (!text || agent.name.toLowerCase().includes(text)) && (!tagged || tagsMatch(filter, tagged.get(agent.id))),
+    ),
     request,
     filter,
   );
@@ -60,6 +68,7 @@ export async function listAgents(
     ...agent,
     language: records.get(agent.id)?.language,
     numbers: records.get(agent.id)?.numbers ?? [],
+    tags: records.get(agent.id)?.tags,
   }));
   return { ok: true, page: { ...page, items } };
 }

@@ -63,7 +63,7 @@ export {
 export type { LabelsInput } from './labels.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';
-export { type NumberFilter, numberFilter } from './number-filter.js';
+export { type NumberFilter, numberFilter, type TagFilter } from './number-filter.js';
 export type { NumberSummary, NumbersPage } from './numbers.js';
 export type { Page } from './pages.js';
 export type { Mention, Phrase } from './phrase.js';
@@ -102,6 +102,7 @@ export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
 export { announce, announcementsChannel } from './notify.js';
 export { operationsOn } from './operations.js';
+export { countByOwner } from './owner-counts.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './second-outcome.js';

@@ -5,6 +5,7 @@ import { type AgentFilter, type AgentSummary, type AgentsPage, listAgents } from
 import { type AuditChange, auditPage } from './audit.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
+import { readsTags } from './number-filter.js';
 import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
 import type { PageRequest } from './pages.js';
 import { refuseImpossible } from './routing-text.js';
@@ -72,7 +73,9 @@ export async function findAgents(
   request: PageRequest & { filter: AgentFilter; fresh?: boolean },
 ): Promise<AgentLookup> {
   const text = request.filter.text;
-  if (text !== undefined) {
+  // A filter by labels or owner asks for a list, even of one agent.
+  const asCard = text !== undefined && !readsTags(request.filter);
+  if (asCard) {
     try {
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
@@ -87,6 +90,6 @@ export async function findAgents(
     }
   }
   // After a text that named no agent, the list was just read (afresh, if asked): the page reuses it.
-  const listed = await listAgents(deps, { ...request, fresh: text === undefined && request.fresh });
+  const listed = await listAgents(deps, { ...request, fresh: !asCard && request.fresh });
   return listed.ok ? { ok: true, kind: 'page', page: listed.page } : listed;
 }

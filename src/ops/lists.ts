@@ -20,6 +20,7 @@ export class KeptList<T> {
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   #kept?: { value: T; readAt: number };
+  #last?: T;
   #reading?: { promise: Promise<T>; generation: number };
   // Bumped by every invalidation: a read that began before it may have missed the change, so it is not kept.
   #generation = 0;
@@ -39,6 +40,11 @@ export class KeptList<T> {
     return this.#start();
   }
 
+  /** The list as last read, however long ago and whatever changed since: for counts that must not read it again. */
+  get last(): T | undefined {
+    return this.#last;
+  }
+
   invalidate(): void {
     this.#generation += 1;
     this.#kept = undefined;
@@ -48,6 +54,7 @@ export class KeptList<T> {
     const generation = this.#generation;
     const readAt = this.#now();
     const promise = this.#read().then((value) => {
+      this.#last = value;
       if (generation === this.#generation) this.#kept = { value, readAt };
       return value;
     });

@@ -1,5 +1,6 @@
 import { type AvailableNumber, type PurchasedNumber, phoneNumber, resourceId } from '../provider/schemas.js';
 import { filterInSlices } from '../slices.js';
+import type { Tags } from '../store/tags.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
 import type { OpsDeps } from './deps.js';
@@ -26,6 +27,8 @@ export interface NumberSummary extends PurchasedNumber {
   agentId?: string;
   /** That agent's name, when the provider still lists it. */
   agentName?: string;
+  /** Its labels and owning team, where it has any. */
+  tags?: Tags;
 }
 
 export type NumbersPage = Page<NumberSummary, NumberFilter>;
@@ -45,11 +48,12 @@ export async function listNumbers(
     const matching = await filterInSlices(purchased, (entry) => matches(filter, entry, routed.get(entry.number), tags));
     const page = pageOf(matching, request, filter);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
-    const items = await withCapabilities(
-      deps,
-      page.items.map((entry) => summarize(entry, routed, names)),
-    );
-    return { ok: true, page: { ...page, items } };
+    const summaries = page.items.map((entry) => summarize(entry, routed, names));
+    const [items, tagged] = await Promise.all([
+      withCapabilities(deps, summaries),
+      deps.store.tags.of(summaries.map((entry) => entry.number)),
+    ]);
+    return { ok: true, page: { ...page, items: items.map((item) => ({ ...item, tags: tagged.get(item.number) })) } };
   } catch (error) {
     return providerFailure(error);
   }

@@ -2,8 +2,10 @@
 // `routeEffect` says, plus the reconciler's `routing.drop`. A batch's items replay as single changes; its `batch.*`
 // rows move nothing. An Undo's changes share its correlation id. `playground.reset` releases every route.
 import type { AuditEvent } from '../store/audit.js';
+import type { Tags } from '../store/tags.js';
 import { PLAYGROUND_RESET } from './action-words.js';
 import { changeKind, isKind, type RouteEffect } from './kinds/index.js';
+import { replayTags } from './tag-replay.js';
 import { UNDO_ACTION } from './undo-trail.js';
 
 /** The reconciler's row for a route it dropped because its number or agent is gone. */
@@ -30,6 +32,8 @@ export interface RouteChange {
 export interface Replayed {
   /** Number → agent id: the routing as the rows at or before the moment left it. */
   asOf: Map<string, string>;
+  /** Number → its labels and owner, as those rows left them (tag-replay.ts). */
+  tagsAsOf: Map<string, Tags>;
   /** The numbers rows after the moment changed, sorted by number. */
   changes: RouteChange[];
 }
@@ -70,15 +74,18 @@ function note(trails: Map<string, Trail>, effect: RouteEffect, row: AuditEvent):
 /** The routing at `at`, and for each number a later row changed, its agent then and now with who changed it. */
 export async function replayRoutes(rows: AsyncIterable<AuditEvent>, at: Date): Promise<Replayed> {
   const asOf = new Map<string, string>();
+  const tagsAsOf = new Map<string, Tags>();
   const now = new Map<string, string>();
   const trails = new Map<string, Trail>();
   const undos = new Set<string>();
   for await (const row of rows) {
     if (row.action === UNDO_ACTION) undos.add(row.correlationId);
     const effects = effectsOfRow(row, now);
+    // The rows stamped by the moment make the routing then; every row makes the routing now.
+    const byTheMoment = Date.parse(row.at) <= at.getTime();
+    if (byTheMoment) replayTags(tagsAsOf, row, effects);
     for (const effect of effects) {
-      // The rows stamped by the moment make the routing then; every row makes the routing now.
-      if (Date.parse(row.at) <= at.getTime()) route(asOf, effect);
+      if (byTheMoment) route(asOf, effect);
       else note(trails, effect, row);
       route(now, effect);
     }
@@ -92,5 +99,5 @@ export async function replayRoutes(rows: AsyncIterable<AuditEvent>, at: Date): P
       ...trail,
       undone: [...requests].some((id) => undos.has(id)),
     }));
-  return { asOf, changes };
+  return { asOf, tagsAsOf, changes };
 }

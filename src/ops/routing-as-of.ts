@@ -2,6 +2,7 @@
 // pass for what happened. A broken chain is named, and nothing is rebuilt from it.
 import { agentNames } from './audit.js';
 import type { OpsDeps } from './deps.js';
+import { withLabelsPart } from './labels-text.js';
 import type { AgentRef } from './phrase.js';
 import { type Replayed, type RouteChange, replayRoutes } from './route-replay.js';
 import type { RoutingExport } from './routing-plans.js';
@@ -37,7 +38,8 @@ export async function exportRoutingAsOf(deps: OpsDeps, time: string, zone?: Time
     `Voice Ops routing as of ${moment.said}, rebuilt from the verified audit log: ${routes.length} routed ` +
     '(numbers that routed nowhere are not listed).\nOne NUMBER AGENT_ID a line; an operator can paste it into ' +
     '/voice plan to route these numbers back.';
-  return { ok: true, text: routingText(routes, header), routed: routes.length, asOf: moment.said };
+  const text = withLabelsPart(routingText(routes, header), replayed.tagsAsOf);
+  return { ok: true, text, routed: routes.length, asOf: moment.said };
 }
 
 /** Each number changed since the moment `time` names (in `zone`): its agent then and now, bought or released, by whom. */

@@ -8,6 +8,7 @@ import { type AccountRead, readAccount } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
+import { withLabelsPart } from './labels-text.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
 
@@ -27,7 +28,7 @@ export type RoutingExport = { text: string; routed: number } & (
 export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<RoutingExport>> {
   try {
     const { numbers: purchased, agents } = await readAccount(deps.lists);
-    const routed = await deps.store.routes.agentByNumber();
+    const [routed, tags] = await Promise.all([deps.store.routes.agentByNumber(), deps.store.tags.all()]);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const routes = purchased.flatMap(({ number }) => {
       const agentId = routed.get(number);
@@ -38,7 +39,10 @@ export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<Rou
       `Voice Ops routing, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${routes.length} routed, ` +
       `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line (or an agent's "NAME" in quotes); an ` +
       'operator can paste an edited copy into /voice plan.';
-    return { ok: true, text: routingText(routes, header), routed: routes.length, unrouted };
+    // Tags of numbers the account no longer holds (released elsewhere) are not part of its routing.
+    const listed = new Set(purchased.map(({ number }) => number));
+    const held = new Map([...tags].filter(([subject]) => listed.has(subject)));
+    return { ok: true, text: withLabelsPart(routingText(routes, header), held), routed: routes.length, unrouted };
   } catch (error) {
     return providerFailure(error);
   }

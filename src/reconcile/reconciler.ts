@@ -6,6 +6,7 @@ import {
   type Actor,
   abandonedBatches,
   type BatchView,
+  countByOwner,
   interruptAbandoned,
   type OpsDeps,
   settleSteps,
@@ -144,6 +145,7 @@ export class Reconciler {
       if (unanswered) throw unanswered;
       goOn();
       if (this.#options.intervalS > 0) await detectDrift(deps, this.#options.now);
+      deps.metrics.ownedBy(await countByOwner(deps));
       if (this.#outage) this.#logger.info('the provider answers again: reconciliation resumed');
       this.#outage = false;
       ok = true;

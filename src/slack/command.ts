@@ -10,6 +10,7 @@ import {
   type Region,
   type Role,
   regionNamed,
+  type TagFilter,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import { groupId, labelSchema } from '../settings-schema.js';
@@ -17,6 +18,7 @@ import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
 import { languageNamed } from './language-named.js';
 import { code } from './mrkdwn.js';
+import { readTagWord, TAG_FORMS, TAG_WORD } from './tag-words.js';
 import { meant } from './typos.js';
 
 /** An agent as typed, its id or its whole name; the operations find which agent it is. */
@@ -24,7 +26,8 @@ export type AgentReference = string;
 
 export type Command =
   | { name: 'help' }
-  | { name: 'agents.list'; text?: string }
+  /** Agents whose name contains `text`, and whose labels and owner `tags` picks. */
+  | { name: 'agents.list'; text?: string; tags?: TagFilter }
   | { name: 'agents.create'; agentName?: string; language?: string }
   | { name: 'agents.delete'; agent: AgentReference }
   | { name: 'numbers.list'; filter: NumberFilter }
@@ -147,10 +150,11 @@ function nationalNumberProblem(number: string): Parsed | undefined {
 }
 
 /** The words of `/voice numbers`' filters, for "did you mean". */
-const FILTER_WORDS = ['routed', 'unrouted', 'agent'];
+const FILTER_WORDS = ['routed', 'unrouted', 'agent', 'unowned'];
 
 const NUMBERS_FORMS =
-  '`unrouted`, `routed`, a region such as `US`, `agent AGENT` (an id, or a name in quotes), digits such as `415`, or `+NUMBER`';
+  '`unrouted`, `routed`, a region such as `US`, `agent AGENT` (an id, or a name in quotes), digits such as `415`, ' +
+  `${TAG_FORMS} or \`+NUMBER\``;
 
 /** Digits to find anywhere in a number (`(415)`, `555-0100`); a leading + anchors them where the number begins. */
 function isDigits(word: string, first: boolean): boolean {
@@ -163,7 +167,10 @@ export function parseNumberFilter(args: string[], after: string): { ok: true; fi
   for (let index = 0; index < args.length; index++) {
     const word = args[index] ?? '';
     const lowered = word.toLowerCase();
-    if (lowered === 'routed' || lowered === 'unrouted') filter.routed = lowered === 'routed';
+    const tagged = readTagWord(args, index, filter);
+    if (typeof tagged === 'object') return error(tagged.error);
+    if (tagged > 0) index += tagged - 1;
+    else if (lowered === 'routed' || lowered === 'unrouted') filter.routed = lowered === 'routed';
     else if (lowered === 'agent') {
       const agent = args[++index];
       if (!agent)
@@ -211,6 +218,7 @@ const REGION_CODE = /^[A-Za-z]{2}$/;
 const COUNTRY_CODE = /^\+\d{1,3}$/;
 /** The words that start a filter rather than name a number (a provider id may be anything else). */
 const FILTER_START = /^(unrouted|routed|agent)$/i;
+const startsFilter = (word: string) => FILTER_START.test(word) || TAG_WORD.test(word) || REGION_CODE.test(word);
 
 /** `/voice numbers buy REGION COUNT [DIGITS]`: COUNT voice numbers for sale in the region, as one plan. */
 function parseBulkBuy(args: string[]): Parsed {
@@ -312,6 +320,23 @@ function parseAudit(args: string[]): Parsed {
 
 const auditOfAgent = (agent: AgentReference): Parsed => ok({ name: 'audit', filter: { agentId: agent } });
 
+const TAGS_NOTE = `Filter by labels and owner too: ${TAG_FORMS}`;
+
+/** `/voice agents`: the tag words anywhere, the other words the text a name contains (or an agent's id). */
+function parseAgents(args: string[]): Parsed {
+  const tags: TagFilter = {};
+  const words: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const tagged = readTagWord(args, index, tags);
+    if (typeof tagged === 'object') return error(tagged.error);
+    if (tagged > 0) index += tagged - 1;
+    else words.push(args[index] ?? '');
+  }
+  const text = words.join(' ');
+  if (text.length > AGENT_TEXT_MAX) return error(`Agent names are at most ${AGENT_TEXT_MAX} characters.`);
+  return ok({ name: 'agents.list', ...(text ? { text } : {}), ...(Object.keys(tags).length ? { tags } : {}) });
+}
+
 /** `as of TIME` after `export`: the time as typed, which the operation reads (it knows the app's clock). */
 function parseExport(args: string[]): Parsed {
   if (!args.length) return ok({ name: 'export' });
@@ -412,12 +437,9 @@ export const COMMANDS: CommandSpec[] = [
     words: ['agents'],
     args: '[TEXT|AGENT_ID]',
     summary: 'List AI agents with their status and routed numbers (names containing TEXT), or show one agent',
+    note: TAGS_NOTE,
     role: 'viewer',
-    parse: (args) => {
-      const text = args.join(' ');
-      if (text.length > AGENT_TEXT_MAX) return error(`Agent names are at most ${AGENT_TEXT_MAX} characters.`);
-      return ok(text ? { name: 'agents.list', text } : { name: 'agents.list' });
-    },
+    parse: parseAgents,
   },
   {
     words: ['agents', 'create'],
@@ -454,6 +476,7 @@ export const COMMANDS: CommandSpec[] = [
     words: ['numbers'],
     args: '[unrouted|routed|REGION|agent AGENT|DIGITS|+NUMBER]',
     summary: 'List purchased numbers with their route, filtered (filters combine), or show one number',
+    note: `${TAGS_NOTE}, as \`map\` and \`numbers release\` do`,
     role: 'viewer',
     parse: parseNumbers,
   },
@@ -501,7 +524,7 @@ export const COMMANDS: CommandSpec[] = [
     changes: KIND.release,
     parse: (args) => {
       if (!args.length) return error('Give the number or its id: `/voice numbers release +14155550123`.');
-      if (FILTER_START.test(args[0] ?? '') || REGION_CODE.test(args[0] ?? '')) {
+      if (startsFilter(args[0] ?? '')) {
         const parsed = parseNumberFilter(args, '`numbers release`');
         return 'filter' in parsed ? ok({ name: 'numbers.release.bulk', filter: parsed.filter }) : parsed;
       }

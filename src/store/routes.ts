@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { camelCased, jsonText, optionalText } from './columns.js';
 import type { Dialect, Sql } from './sql.js';
+import { storedLabels, type Tags } from './tags.js';
 
 const routeRow = camelCased(
   z.object({
@@ -17,10 +18,14 @@ export type RouteRecord = z.output<typeof routeRow>;
 
 const toRecord = (row: unknown): RouteRecord => routeRow.parse(row);
 
-/** What the app's records say of one agent: the numbers routed to it, in number order, and its language if known. */
+/**
+ * What the app's records say of one agent: the numbers routed to it, in number order, its language if known, and its
+ * labels and owner if it has any.
+ */
 export interface AgentRecords {
   numbers: readonly string[];
   language?: string;
+  tags?: Tags;
 }
 
 const UPSERT = `
@@ -38,8 +43,16 @@ const agentsOf = (dialect: Dialect) => `
   SELECT agent_id, 'number' AS fact, phone_number AS value FROM routes WHERE agent_id ${dialect.inJsonArray('?')}
   UNION ALL
   SELECT agent_id, 'language' AS fact, language AS value FROM agent_facts WHERE agent_id ${dialect.inJsonArray('?')}
+  UNION ALL
+  SELECT subject, 'labels', labels FROM tags WHERE subject ${dialect.inJsonArray('?')}
+  UNION ALL
+  SELECT subject, 'owner', owner FROM tags WHERE owner IS NOT NULL AND subject ${dialect.inJsonArray('?')}
   ORDER BY value`;
-const agentFact = z.object({ agent_id: z.string(), fact: z.enum(['number', 'language']), value: z.string() });
+const agentFact = z.object({
+  agent_id: z.string(),
+  fact: z.enum(['number', 'language', 'labels', 'owner']),
+  value: z.string(),
+});
 const REMOVE_AGENT = 'DELETE FROM routes WHERE agent_id = ?';
 const ALL = 'SELECT * FROM routes ORDER BY phone_number';
 // Two text columns only, read without parsing: listings at 10,000 numbers read this on every page.
@@ -81,11 +94,14 @@ export class RoutingRecords {
   /** The records of each of these agents, in one query (a page of agents); an agent with none is left out. */
   async ofAgents(agentIds: string[]): Promise<ReadonlyMap<string, AgentRecords>> {
     const ids = jsonText(agentIds);
-    const agents = new Map<string, { numbers: string[]; language?: string }>();
-    for (const row of (await this.sql.all(this.#agents, [ids, ids])).map((found) => agentFact.parse(found))) {
+    const agents = new Map<string, { numbers: string[]; language?: string; tags?: Tags }>();
+    for (const row of (await this.sql.all(this.#agents, [ids, ids, ids, ids])).map((found) => agentFact.parse(found))) {
       const agent = agents.get(row.agent_id) ?? { numbers: [] };
+      const tags = agent.tags ?? { labels: [] };
       if (row.fact === 'number') agent.numbers.push(row.value);
-      else agent.language = row.value;
+      else if (row.fact === 'language') agent.language = row.value;
+      else if (row.fact === 'labels') agent.tags = { ...tags, labels: storedLabels.parse(JSON.parse(row.value)) };
+      else agent.tags = { ...tags, owner: row.value };
       agents.set(row.agent_id, agent);
     }
     return agents;

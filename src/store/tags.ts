@@ -12,10 +12,13 @@ export interface Tags {
 
 export const NO_TAGS: Tags = { labels: [] };
 
+/** The labels column's JSON, read back. */
+export const storedLabels = z.array(z.string());
+
 const tagRow = camelCased(
   z.object({
     subject: z.string(),
-    labels: z.string().transform((text) => z.array(z.string()).parse(JSON.parse(text))),
+    labels: z.string().transform((text) => storedLabels.parse(JSON.parse(text))),
     owner: optionalText,
   }),
 );

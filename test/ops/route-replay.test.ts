@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTE_DROPPED, replayRoutes } from '../../src/ops/route-replay.js';
 import type { AuditEvent } from '../../src/store/audit.js';
+import type { Tags } from '../../src/store/tags.js';
 
 const A = '+14155550100';
 const B = '+14155550101';
@@ -201,5 +202,38 @@ describe('replayRoutes', () => {
       { number: B, after: undefined, ownership: ['released'], by: ['UADMIN'] },
       { number: C, after: 'agt_1', ownership: [], by: ['UOPERATOR'] },
     ]);
+  });
+});
+
+describe("numbers' labels and owners as of a moment", () => {
+  const labelled = (minute: number, number: string, after: object, outcome: AuditEvent['outcome'] = 'succeeded') =>
+    row(minute, { action: 'label.change', target: number, outcome, params: { before: { labels: [] }, after } });
+
+  it('are what the last label change by then left, forgotten by a release, and bare or as carried after a buy', async () => {
+    const sales: Tags = { labels: ['de', 'team:sales'], owner: 'S0123ABC' };
+    const log = [
+      labelled(1, A, sales),
+      labelled(2, B, { labels: ['old'] }),
+      labelled(3, B, { labels: ['never'] }, 'failed'),
+      row(4, { action: 'number.release', target: B }),
+      row(5, { action: 'number.buy', target: B }),
+      row(6, { action: 'number.buy', target: C, params: { tags: { labels: ['berlin'] } } }),
+      labelled(7, A, { labels: [] }),
+      row(8, { action: 'label.change', target: 'agt_1', params: { after: { labels: ['agents'] } } }),
+    ];
+    expect((await replayRoutes(rows(...log), at(0))).tagsAsOf).toEqual(new Map());
+    expect((await replayRoutes(rows(...log), at(3))).tagsAsOf).toEqual(
+      new Map<string, Tags>([
+        [A, sales],
+        [B, { labels: ['old'] }],
+      ]),
+    );
+    expect((await replayRoutes(rows(...log), at(6))).tagsAsOf).toEqual(
+      new Map<string, Tags>([
+        [A, sales],
+        [C, { labels: ['berlin'] }],
+      ]),
+    );
+    expect((await replayRoutes(rows(...log), at(9))).tagsAsOf).toEqual(new Map([[C, { labels: ['berlin'] }]]));
   });
 });

@@ -131,7 +131,7 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
     case 'help':
       return showHelp(invocation);
     case 'agents.list': {
-      const filter = command.text === undefined ? {} : { text: command.text };
+      const filter = { ...command.tags, ...(command.text === undefined ? {} : { text: command.text }) };
       return reply(await agentsAnswer(deps, actor, { page: 1, filter }, { fresh: true }));
     }
     case 'agents.create': {

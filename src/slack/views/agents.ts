@@ -7,6 +7,7 @@ import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { listPager } from './pager.js';
 import { can } from './roles.js';
+import { describeTagFilter, tagsText } from './tags.js';
 import { agentLabel, listOf } from './text.js';
 
 /** One block an agent: 25 rows, the intro and the pager are well under Slack's 50 blocks. */
@@ -21,7 +22,11 @@ function createAgentButton(): Button {
 /** "*AI agents* · name contains …", with Create agent beside it for those who may create one. */
 /** The list's title and filter, or why it is empty; the Home tab, under its own heading, gives a subtitle. */
 export function agentsIntro(page: AgentsPage, role: Role, title = '*AI agents*'): SectionBlock {
-  const filter = page.filter.text === undefined ? '' : ` · name contains ${code(withInvisibleShown(page.filter.text))}`;
+  const said = [
+    ...(page.filter.text === undefined ? [] : [`name contains ${code(withInvisibleShown(page.filter.text))}`]),
+    ...describeTagFilter(page.filter),
+  ];
+  const filter = said.length ? ` · ${said.join(', ')}` : '';
   const empty = filter ? '\nNo agents match.' : '\nNo agents yet.';
   const text = `${title}${filter}${page.total > 0 ? '' : empty}`;
   return section(text, can(role, 'operator') ? createAgentButton() : undefined);
@@ -30,7 +35,10 @@ export function agentsIntro(page: AgentsPage, role: Role, title = '*AI agents*')
 function agentRow(agent: AgentSummary, role: Role): SectionBlock {
   const numbers = agent.numbers.length ? listOf(agent.numbers, NUMBERS_PER_ROW) : '_no numbers routed_';
   const language = agent.language ? ` · Language: ${escapeMrkdwn(agent.language)}` : '';
-  const text = `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}${language} · Numbers: ${numbers}`;
+  const tags = tagsText(agent.tags);
+  const text =
+    `${bold(agent.name)}  ${code(agent.id)}\nStatus: ${escapeMrkdwn(agent.status)}${language} · Numbers: ${numbers}` +
+    (tags ? `\n${tags}` : '');
   const remove = button({ text: 'Delete', actionId: ACTION.deleteAgent, value: agent.id, style: 'danger' });
   return section(text, can(role, 'admin') ? remove : undefined);
 }

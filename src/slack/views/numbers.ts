@@ -15,6 +15,7 @@ import { encodeValue, nextSearchPosition, previousSearchPosition, type SearchPos
 import { actions, button, capped, context, message, type SlackMessage, section } from './blocks.js';
 import { listPager, pager } from './pager.js';
 import { can } from './roles.js';
+import { describeTagFilter, tagsText } from './tags.js';
 import { agentLabel } from './text.js';
 
 /** Two blocks a number (row and buttons): 20 rows, the intro, the pager and Buy stay under Slack's 50 blocks. */
@@ -26,13 +27,14 @@ export function buyNumberButton(): Button {
   return button({ text: 'Buy a number', actionId: ACTION.searchNumbers });
 }
 
-/** "not routed", "in Germany (DE)", "containing 415": what a filter keeps, in escaped mrkdwn. */
+/** "not routed", "in Germany (DE)", "containing 415", "labelled `de`": what a filter keeps, in escaped mrkdwn. */
 export function describeNumberFilter(filter: NumberFilter): string {
   const parts = [
     ...(filter.routed === true ? ['routed'] : filter.routed === false ? ['not routed'] : []),
     ...(filter.region === undefined ? [] : [`in ${escapeMrkdwn(regionLabel(filter.region))}`]),
     ...(filter.agentId === undefined ? [] : [`routed to ${code(filter.agentId)}`]),
     ...(filter.digits === undefined ? [] : [`containing ${code(filter.digits)}`]),
+    ...describeTagFilter(filter),
   ];
   return parts.join(', ');
 }
@@ -62,7 +64,9 @@ function numberRow(number: NumberSummary, role: Role): KnownBlock[] {
     ...(number.capabilities ? [capabilityText(number.capabilities)] : []),
   ].join(' · ');
   const noVoice = number.capabilities && !number.capabilities.includes('voice') ? `\n${NO_VOICE}` : '';
-  const row = section(`${bold(number.number)}  ${code(number.id)} · ${facts}${noVoice}\n${route}`);
+  const tags = tagsText(number.tags);
+  const routeAndTags = tags ? `${route} · ${tags}` : route;
+  const row = section(`${bold(number.number)}  ${code(number.id)} · ${facts}${noVoice}\n${routeAndTags}`);
   const buttons = [
     ...(can(role, 'operator') ? [button({ text: 'Map', actionId: ACTION.mapNumber, value: number.number })] : []),
     ...(can(role, 'admin')
