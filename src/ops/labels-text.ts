@@ -4,17 +4,17 @@
 import type { Tags } from '../store/tags.js';
 import { isNumberTarget } from './kinds/label-change.js';
 
-export const LABELS_HEADING = '# labels';
+const HEADING = '# labels';
 
 /** The lines of the part, heading first, for the numbers of `tags` (agents' are not part of a routing). */
-export function labelsPart(tags: ReadonlyMap<string, Tags>): string[] {
+function labelsPart(tags: ReadonlyMap<string, Tags>): string[] {
   const lines = [...tags]
-    .filter(([subject, { labels, owner }]) => isNumberTarget(subject) && (labels.length > 0 || owner !== undefined))
+    .filter(([subject]) => isNumberTarget(subject))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([number, { labels, owner }]) =>
       [number, ...labels.toSorted(), ...(owner ? [`<!subteam^${owner}>`] : [])].join(' '),
     );
-  return lines.length ? [LABELS_HEADING, ...lines] : [];
+  return lines.length ? [HEADING, ...lines] : [];
 }
 
 /** A routing text with its labels part after it, if any number has tags. */

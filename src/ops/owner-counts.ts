@@ -3,7 +3,7 @@
 import type { OpsDeps } from './deps.js';
 
 /** The owner counted for what nobody owns. */
-export const NO_OWNER = 'none';
+const NO_OWNER = 'none';
 
 /** Owning team (its user-group id, or `none`) → how many. */
 export interface OwnerCounts {
