@@ -7,7 +7,7 @@ import { carryOut, type Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { changeKind, KIND } from './kinds/index.js';
-import { isNumberTarget, type LabelChange } from './kinds/label-change.js';
+import { isNumberTarget, type LabelChange, refuseAsked } from './kinds/label-change.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -34,11 +34,8 @@ export async function changeLabels(
   const checked = validate(labelsInput, input);
   if (!checked.ok) return checked;
   const { target, add, remove, owner } = checked.value;
-  if (add.length + remove.length === 0 && owner === undefined) {
-    return fail('invalid', 'Name a label to add (+label), one to remove (-label), or an owner.');
-  }
-  const both = add.filter((label) => remove.includes(label));
-  if (both.length) return fail('invalid', `${visible(both[0] ?? '')} is both added and removed: say which.`);
+  const refused = refuseAsked({ add, remove, owner });
+  if (refused) return refused;
   const found = await inAccount(deps, target);
   if (!found.ok) return found;
   const change: LabelChange = {
