@@ -485,8 +485,8 @@ export const COMMANDS: CommandSpec[] = [
     words: ['label', 'numbers'],
     args: 'FILTER +LABEL -LABEL',
     summary:
-      'Add (+) and remove (-) labels on every number a filter picks (as `/voice numbers` takes it), after one ' +
-      'confirmation of the whole plan',
+      'Add (+) and remove (-) labels on every number a filter picks (`unrouted`, a region, `agent AGENT`, digits), ' +
+      'after one confirmation of the whole plan',
     role: 'operator',
     changes: KIND.label,
     parse: parseBulkLabels,
