@@ -10,9 +10,11 @@ import { RESPONSE_URL, type SlackCall } from '../harness/fake-slack.js';
 import {
   announcedWith,
   applyPlan,
+  askForConfirmation,
   auditRows,
   blockKitProblems,
   blocksOf,
+  confirmAs,
   onlyButton,
   press,
   readable,
@@ -110,11 +112,15 @@ describe('a bulk label change', () => {
     await announcedWith(t, `<@${OPERATOR}> labelled 4 numbers`);
   });
 
-  it('is undone as one batch: each number gets back the labels it had', async () => {
+  it('is undone as one batch: each number still the account’s gets back the labels it had', async () => {
+    const released = unrouted.at(-1) ?? '';
+    const asked = await askForConfirmation(t, ADMIN, `numbers release ${released}`);
+    expect(shownText(await confirmAs(t, ADMIN, asked.confirmationId))).toContain('Released');
     const pressed = await press(t, OPERATOR, ACTION.undoChange, onlyButton(blocksOf(result), ACTION.undoChange));
     const undoPlan = await t.respondedTo(pressed.responseUrlId);
-    expect(readable(blocksOf(undoPlan))).toContain('Plan: labelling 4 numbers');
-    expect(shownText(await applyPlan(t, undoPlan))).toContain('Labelled 4 of 4 numbers');
+    expect(readable(blocksOf(undoPlan))).toContain('Plan: labelling 3 numbers');
+    expect(readable(blocksOf(undoPlan))).toContain(`${released} is no longer one of your numbers.`);
+    expect(shownText(await applyPlan(t, undoPlan))).toContain('Labelled 3 of 3 numbers');
     const tags = await tagsNow();
     expect(tags.get(unrouted[0] ?? '')).toEqual({ labels: ['vip'] });
     for (const number of unrouted.slice(1)) expect(tags.get(number)).toBeUndefined();

@@ -15,6 +15,7 @@ import { type Failure, fail, type Result } from '../types.js';
 import { visible } from '../visible.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind, Made } from './kind.js';
+import { noLongerOurs } from './refs.js';
 
 const NAME = 'label.change';
 
@@ -194,9 +195,18 @@ export const labelChange: ChangeKind<LabelChange, Labelled> = {
     return before && after ? tagsPhrase(before, after) : ['changed labels'];
   },
   undo: {
-    inverse: async (made) => {
+    inverse: async (made, scene) => {
       const [before, after] = [madeTags(made, 'before'), madeTags(made, 'after')];
       if (!before || !after) return { cannot: 'This label change does not say what it replaced.' };
+      // Labels are kept only for what is there: a number released, or an agent deleted, since is left out.
+      const { numbers, agents } = await scene.account();
+      if (isNumberTarget(made.target) ? !numbers.has(made.target) : !agents.has(made.target)) {
+        return {
+          cannot: isNumberTarget(made.target)
+            ? noLongerOurs(made.target)
+            : `No agent has the id ${visible(made.target)} any more.`,
+        };
+      }
       return {
         change: {
           kind: NAME,
