@@ -252,8 +252,8 @@ async function planLabels(deps: OpsDeps, request: LabelMany, read?: AccountRead)
   const each = request.changes ? await eachOwn(deps, request.changes, read) : await sameOnAll(deps, request);
   if (!each.ok) return each;
   const found = await deps.store.tags.of(each.changes.map((change) => change.number));
-  const items = each.changes.map(({ number, ...rest }) => {
-    const change: LabelChange = { kind: NAME, target: number, ...askedOf(rest) };
+  const items = each.changes.map(({ number, ...asked }) => {
+    const change: LabelChange = { kind: NAME, target: number, ...asked };
     const before = found.get(number) ?? NO_TAGS;
     return { change, unchanged: sameTags(before, tagsAfter(before, change)) };
   });
@@ -277,11 +277,11 @@ async function eachOwn(deps: OpsDeps, changes: NonNullable<LabelMany['changes']>
     (read?.numbers ?? (await deps.lists.numbers.get({ fresh: true }))).map((entry) => entry.number),
   );
   const gone = changes.find((change) => !owned.has(change.number));
-  if (gone) return fail('not_found', `${visible(gone.number)} is no longer one of your numbers.`);
+  if (gone) return fail('not_found', noLongerOurs(visible(gone.number)));
   return { ok: true, changes: changes.map(({ number, ...rest }) => ({ number, ...askedOf(rest) })) };
 }
 
-/** Labels as a plan's sentence says them: `+a +b -c`, and the owner. */
+/** What a plan asks, as its sentence says it. */
 function askedWords(request: LabelMany): Phrase {
   if (request.changes) return ['set each number’s labels and owner as its line says'];
   return askedPhrase(askedOf(request));
