@@ -142,6 +142,11 @@ describe('a bulk label change', () => {
     const tags = await tagsNow();
     expect(tags.get(support)).toEqual({ labels: [], owner: SUPPORT });
     for (const number of [sales, ...free]) expect(tags.get(number)).toEqual({ labels: [], owner: SALES });
+
+    // Every kind of bulk plan says the same of what it leaves out.
+    const map = await plan(`map routed to ${routes.get(free[0] ?? '')}`, SELLER);
+    expect(readable(blocksOf(map))).toContain(`Left out: owned by <!subteam^${SUPPORT}>: *${support}*`);
+    await press(t, SELLER, ACTION.cancelBatch, onlyButton(blocksOf(map), ACTION.cancelBatch));
   });
 });
 
