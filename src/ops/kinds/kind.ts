@@ -177,7 +177,7 @@ export interface BulkWords<Q = unknown, R extends StoredChange = StoredChange> {
   items: string;
   /** The plan in one sentence, with its totals. */
   plan(request: Q, totals: PlanTotals): Phrase;
-  /** What a plan whose every number is already as asked says; by default, that each already routes there. */
+  /** What a plan whose every number is already as asked says each has ("already has these labels"); by default, its route. */
   alreadySo?: string;
   /** What an item does, or did: what changes for its number's callers. */
   effect(change: R, unchanged: boolean): Phrase;

@@ -320,7 +320,7 @@ export const labelChangeBulk: BulkForm<typeof labelMany, LabelChange> = {
       `. ${counted(totals.change, 'number')} to change`,
       ...(totals.unchanged ? [` · ${count(totals.unchanged)} already so (unchanged)`] : []),
     ],
-    alreadySo: 'has these labels and owner already',
+    alreadySo: 'has these labels and owner',
     effect: (change, unchanged) => (unchanged ? ['already so, unchanged'] : askedPhrase(change)),
     taken: 'change labels',
     destroys: false,
