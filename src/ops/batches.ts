@@ -142,8 +142,8 @@ async function storePlan(
   };
   const { replyAddress: _, ...who } = actor;
   // The numbers a plan names (a Resume, a routing text) are its items: the audit counts them rather than list them.
-  const { numbers, routes, ...asked } = request;
-  const named = [numbers, routes].find(Array.isArray);
+  const { numbers, routes, changes, ...asked } = request;
+  const named = [numbers, routes, changes].find(Array.isArray);
   // The batch, its items and its request's audit row are written together, or not at all.
   await atomically(deps, async (deps) => {
     await deps.store.batches.create({

@@ -9,7 +9,14 @@ import { carryOut, type Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { changeKind, KIND } from './kinds/index.js';
-import { changedSince, isNumberTarget, type LabelChange, labelChange, sameTags } from './kinds/label-change.js';
+import {
+  changedSince,
+  isNumberTarget,
+  type LabelChange,
+  labelChange,
+  refuseAsked,
+  sameTags,
+} from './kinds/label-change.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -36,11 +43,8 @@ export async function changeLabels(
   const checked = validate(labelsInput, input);
   if (!checked.ok) return checked;
   const { target, add, remove, owner } = checked.value;
-  if (add.length + remove.length === 0 && owner === undefined) {
-    return fail('invalid', 'Name a label to add (+label), one to remove (-label), or an owner.');
-  }
-  const both = add.filter((label) => remove.includes(label));
-  if (both.length) return fail('invalid', `${visible(both[0] ?? '')} is both added and removed: say which.`);
+  const refused = refuseAsked({ add, remove, owner });
+  if (refused) return refused;
   const found = await inAccount(deps, target);
   if (!found.ok) return found;
   const change: LabelChange = {

@@ -2,12 +2,14 @@
 // it cannot take) cannot be applied.
 import { counted } from '../counts.js';
 import type { Agent } from '../provider/schemas.js';
+import { NO_TAGS, type Tags } from '../store/tags.js';
 import { matchAgent, noAgentNamed, severalNamed } from './agent-names.js';
 import { type PlanResult, planBatch } from './batches.js';
 import { type AccountRead, readAccount } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
+import { changeBetween } from './kinds/label-change.js';
 import { withLabelsPart } from './labels-text.js';
 import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText } from './routing-text.js';
 import { type Actor, fail, type Result } from './types.js';
@@ -48,9 +50,13 @@ export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<Rou
   }
 }
 
-/** A line of a routing text as checked against the account: the agent it names and what it would do, or why not. */
+/**
+ * A line of a routing text as checked against the account: the agent it names and what it would do, or the labels and
+ * owner it sets; or why not.
+ */
 export type CheckedLine = { line: number; text: string } & (
   | { ok: true; number: string; agentId: string; effect: 'route' | 're-route' | 'unchanged' }
+  | ({ ok: true; number: string } & Tags)
   | { ok: false; error: string }
 );
 
@@ -59,6 +65,8 @@ export interface CheckedText {
   lines: CheckedLine[];
   errors: number;
   routes: { number: string; agentId: string }[];
+  /** Its labels part: each number listed there with its labels and owner as they are to be. */
+  labels: ({ number: string } & Tags)[];
   /** The lists the text was checked against: its plan is made on them, not on a second reading. */
   read: AccountRead;
 }
@@ -78,13 +86,16 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
   }
   const owned = new Set(read.numbers.map((entry) => entry.number));
   const routed = await deps.store.routes.agentByNumber();
-  const firstLine = new Map<string, number>();
+  // A number may have its route and its labels, once each.
+  const firstLine = { routes: new Map<string, number>(), labels: new Map<string, number>() };
   const checked = lines.map((line): CheckedLine => {
     if (!line.ok) return line;
     const { line: at, text, number } = line;
-    const refused = numberError(line, owned, firstLine);
-    firstLine.set(number, firstLine.get(number) ?? at);
+    const part = 'agent' in line ? firstLine.routes : firstLine.labels;
+    const refused = numberError(line, owned, part);
+    part.set(number, part.get(number) ?? at);
     if (refused) return { line: at, text, ok: false, error: refused };
+    if (!('agent' in line)) return line;
     const agent = lineAgent(line.agent, read.agents, routed);
     if (!agent.ok) return { line: at, text, ok: false, error: agent.error };
     const { agentId } = agent;
@@ -99,19 +110,41 @@ export async function checkRoutingText(deps: OpsDeps, text: string): Promise<Res
     };
   });
   const errors = checked.filter((line) => !line.ok).length;
-  const routes = checked.flatMap((line) => (line.ok ? [{ number: line.number, agentId: line.agentId }] : []));
-  return { ok: true, lines: checked, errors, routes, read };
+  const routes = checked.flatMap((line) =>
+    line.ok && 'agentId' in line ? [{ number: line.number, agentId: line.agentId }] : [],
+  );
+  const labels = checked.flatMap((line) =>
+    line.ok && 'labels' in line ? [{ number: line.number, labels: line.labels, owner: line.owner }] : [],
+  );
+  return { ok: true, lines: checked, errors, routes, labels, read };
 }
 
-/** The plan of a text checked with no error, made on the lists it was checked against. */
-export async function planCheckedText(deps: OpsDeps, actor: Actor, checked: CheckedText): Promise<PlanResult> {
+/**
+ * The plans of a text checked with no error, made on the lists it was checked against: one of its routes, and one of
+ * its labels part when it has one, each confirmed (and undone) on its own.
+ */
+export async function planCheckedText(deps: OpsDeps, actor: Actor, checked: CheckedText): Promise<PlanResult[]> {
   if (checked.errors) {
-    return fail(
-      'invalid',
-      `The text has ${counted(checked.errors, 'line')} at fault: nothing can be planned until each is right.`,
-    );
+    return [
+      fail(
+        'invalid',
+        `The text has ${counted(checked.errors, 'line')} at fault: nothing can be planned until each is right.`,
+      ),
+    ];
   }
-  return planBatch(deps, actor, { kind: KIND.map, routes: checked.routes }, checked.read);
+  const { routes, labels, read } = checked;
+  const plans: PlanResult[] = [];
+  if (routes.length || !labels.length) plans.push(await planBatch(deps, actor, { kind: KIND.map, routes }, read));
+  if (labels.length) {
+    // Each number's labels and owner set as written: the plan holds what changes them from what they are now.
+    const found = await deps.store.tags.of(labels.map((entry) => entry.number));
+    const changes = labels.map(({ number, ...tags }) => ({
+      number,
+      ...changeBetween(found.get(number) ?? NO_TAGS, tags),
+    }));
+    plans.push(await planBatch(deps, actor, { kind: KIND.label, changes }, read));
+  }
+  return plans;
 }
 
 function numberError(

@@ -1,6 +1,9 @@
-// Desired routing as text, one `NUMBER AGENT_ID` per line, pasted into a plan or printed by an export. Only each
-// line's shape is checked here; whether a number is the account's, or comes twice, is for the caller.
+// Desired routing as text, one `NUMBER AGENT_ID` per line, pasted into a plan or printed by an export; after a
+// `# labels` line, one `NUMBER LABEL… TEAM` per line instead. Only each line's shape is checked here; whether a number
+// is the account's, or comes twice, is for the caller.
 import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
+import { labelSchema } from '../settings-schema.js';
+import { teamWritten } from './kinds/label-change.js';
 import { type Failure, fail } from './types.js';
 import { visible } from './visible.js';
 
@@ -25,11 +28,20 @@ const ENTRY_MAX = 200;
 const WRITTEN_NUMBER = /^(?=.*\d)[+\d\s()./\p{Pd}]+$/u;
 const ANY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source, 'gu');
 
-/** An entry: its 1-based line, its trimmed text, and what it routes (the agent as written) or why it cannot. */
+/**
+ * An entry: its 1-based line, its trimmed text, and what it routes (the agent as written), or in the labels part the
+ * number's labels and owning team as they are to be; or why it cannot.
+ */
 export type RoutingLine = { line: number; text: string } & (
   | { ok: true; number: string; agent: string }
+  | LabelsEntry
   | { ok: false; error: string }
 );
+
+type LabelsEntry = { ok: true; number: string; labels: string[]; owner?: string };
+
+/** The comment line after which a text's lines are a number's labels and team rather than its route. */
+const LABELS_PART = /^#\s*labels\b/i;
 
 type Refusal = { ok: false; error: string };
 
@@ -44,13 +56,48 @@ function refused(error: string): Refusal {
 export async function parseRoutingText(text: string): Promise<RoutingLine[]> {
   const library = await phoneNumbersLibrary();
   const lines: RoutingLine[] = [];
+  let labelsPart = false;
   for (const [index, raw] of text.split(/\r\n?|\n/).entries()) {
     const written = raw.trim();
+    labelsPart ||= LABELS_PART.test(written);
     const entry = (raw.split('#', 1)[0] ?? '').trim();
     if (!entry) continue;
-    lines.push({ line: index + 1, text: shortened(written), ...parseEntry(library, entry) });
+    const parsed = labelsPart ? parseLabelsEntry(library, entry) : parseEntry(library, entry);
+    lines.push({ line: index + 1, text: shortened(written), ...parsed });
   }
   return lines;
+}
+
+/**
+ * `NUMBER LABEL… TEAM`: the number (one word as exports write it, or as people do), its labels, and last the team that
+ * owns it, as a user group's mention or its id; a number alone has neither.
+ */
+function parseLabelsEntry(library: PhoneNumbers, entry: string): LabelsEntry | Refusal {
+  if (entry.length > ENTRY_MAX) {
+    return refused(`this line is ${entry.length} characters long: a labels line holds at most ${ENTRY_MAX} characters`);
+  }
+  const words = entry.split(/\s+/);
+  const numberWords = numberWordsOf(library, words);
+  const number = parseNumber(library, words.slice(0, numberWords).join(' '));
+  if (!number.ok) return number;
+  const rest = words.slice(numberWords);
+  const team = rest.length ? teamWritten(rest.at(-1) ?? '') : undefined;
+  const labels = team === undefined ? rest : rest.slice(0, -1);
+  const unreadable = labels.find((label) => !labelSchema.safeParse(label).success);
+  if (unreadable === undefined) {
+    return { ok: true, number: number.value, labels: [...new Set(labels)].sort(), ...(team ? { owner: team } : {}) };
+  }
+  if (teamWritten(unreadable) || unreadable.startsWith('@')) {
+    return refused(`give the team last, once, as <!subteam^ID> or its id S…, not "${visible(unreadable)}"`);
+  }
+  return refused(`"${visible(unreadable)}" is not a label: lowercase letters, digits and : . _ / -, up to 50`);
+}
+
+/** The words a labels line's number takes: the first alone when it is one (as exports write it), else all that look so. */
+function numberWordsOf(library: PhoneNumbers, words: string[]): number {
+  if (parseNumber(library, words[0] ?? '').ok) return 1;
+  const run = words.findIndex((word) => !WRITTEN_NUMBER.test(word));
+  return Math.max(run < 0 ? words.length : run, 1);
 }
 
 /** The line as written, cut short when too long to show whole. */

@@ -136,8 +136,8 @@ async function walkBack(
   const left = found.flatMap((inverse) => ('cannot' in inverse ? [inverse.cannot] : []));
   const [first] = changes;
   if (!first) return fail('conflict', `Nothing of that change can be walked back. ${left.join(' ')}`);
-  const gather = gatherOf(first.kind);
-  if (!gather) {
+  const gathered = gatherOf(first.kind)?.(changes);
+  if (!gathered) {
     // Only a kind with a bulk form walks back several changes at once.
     if (changes.length > 1) throw new Error(`${first.kind} has no bulk form to walk back ${changes.length} changes.`);
     return askOne(deps, actor, { ...first, undoes }, id);
@@ -146,7 +146,7 @@ async function walkBack(
   const now = await scene.account().catch(providerFailure);
   if ('ok' in now) return now;
   // Planned under the Undo's own id, so that a refusal of the plan is its one audit row.
-  const planned = await planBatch(deps, actor, { ...gather(changes), undoes }, now.read, id);
+  const planned = await planBatch(deps, actor, { ...gathered, undoes }, now.read, id);
   return planned.ok ? { ok: true, status: 'plan', view: planned.view, left, changedSince } : planned;
 }
 

@@ -63,6 +63,8 @@ function referencesOf(command: Command): Reference[] {
       return filterReference(command.filter, (filter) => ({ ...command, filter }));
     case 'numbers.release.bulk':
       return filterReference(command.filter, (filter) => ({ ...command, filter }), KIND.release);
+    case 'labels.bulk':
+      return filterReference(command.filter, (filter) => ({ ...command, filter }), KIND.label);
     case 'audit':
       return command.filter.agentId === undefined
         ? []

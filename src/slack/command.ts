@@ -11,6 +11,7 @@ import {
   type Role,
   regionNamed,
   type TagFilter,
+  teamWritten,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
 import { groupId, labelSchema } from '../settings-schema.js';
@@ -40,6 +41,8 @@ export type Command =
   | { name: 'map.bulk'; filter: NumberFilter; agent: AgentReference }
   | { name: 'numbers.buy.bulk'; region: string; count: number; digits?: string }
   | { name: 'numbers.release.bulk'; filter: NumberFilter }
+  /** Labels added and removed, or an owner given (null: nobody), on every number a filter picks. */
+  | { name: 'labels.bulk'; filter: NumberFilter; add: string[]; remove: string[]; owner?: string | null }
   | { name: 'audit'; filter: AuditFilter }
   /** What happened to one number (`+…`) or agent (an agent reference), change by change. */
   | { name: 'history'; subject: string }
@@ -249,6 +252,44 @@ function parseBulkMap(args: string[], to: number): Parsed {
   if (!words.length) return error('Say which numbers before `to`: `/voice map unrouted DE to "Front desk"`.');
   const parsed = parseNumberFilter(words, '`map`');
   return 'filter' in parsed ? ok({ name: 'map.bulk', filter: parsed.filter, agent }) : parsed;
+}
+
+/** `+label` or `-label` after a filter; `+415` is the filter's digits. */
+const LABEL_WORD = /^[+-](?![\d().-]+$)/;
+
+/** `/voice label numbers FILTER +LABEL -LABEL`: the labels are the last words, each with its + or -. */
+function parseBulkLabels(args: string[]): Parsed {
+  const first = args.findLastIndex((word) => !LABEL_WORD.test(word)) + 1;
+  const labels = args.slice(first);
+  if (!labels.length) {
+    return error(
+      'Give the labels after the filter, each with + to add it or - to remove it: `/voice label numbers DE +team:sales -old`.',
+    );
+  }
+  const add: string[] = [];
+  const remove: string[] = [];
+  for (const word of labels) {
+    const label = word.slice(1).toLowerCase();
+    if (!labelSchema.safeParse(label).success) {
+      return error(`${code(label, ECHO_MAX)} is not a label: lowercase letters, digits and \`: . _ / -\`, up to 50.`);
+    }
+    (word.startsWith('+') ? add : remove).push(label);
+  }
+  const parsed = parseNumberFilter(args.slice(0, first), '`label numbers`');
+  return 'filter' in parsed ? ok({ name: 'labels.bulk', filter: parsed.filter, add, remove }) : parsed;
+}
+
+/** `/voice own numbers FILTER @team|nobody`: the team is the last word, mentioned or by its id. */
+function parseBulkOwner(args: string[]): Parsed {
+  const last = args.at(-1) ?? '';
+  const owner = last.toLowerCase() === 'nobody' ? null : teamWritten(last);
+  if (owner === undefined) {
+    return error(
+      'Give the team last, as a user group (`@sales`) or its id (`S0123ABC`), or `nobody`: `/voice own numbers DE @sales`.',
+    );
+  }
+  const parsed = parseNumberFilter(args.slice(0, -1), '`own numbers`');
+  return 'filter' in parsed ? ok({ name: 'labels.bulk', filter: parsed.filter, add: [], remove: [], owner }) : parsed;
 }
 
 /** How many words a number typed before an agent takes: those written as numbers are, the agent at least the last. */
@@ -548,6 +589,25 @@ export const COMMANDS: CommandSpec[] = [
       const to = args.findIndex((word) => word.toLowerCase() === 'to');
       return to >= 0 ? parseBulkMap(args, to) : parseMap(args);
     },
+  },
+  {
+    words: ['label', 'numbers'],
+    args: 'FILTER +LABEL -LABEL',
+    summary:
+      'Add (+) and remove (-) labels on every number a filter picks (`unrouted`, a region, `agent AGENT`, digits), ' +
+      'after one confirmation of the whole plan',
+    role: 'operator',
+    changes: KIND.label,
+    parse: parseBulkLabels,
+  },
+  {
+    words: ['own', 'numbers'],
+    args: 'FILTER @TEAM|nobody',
+    summary:
+      'Give every number a filter picks to a team (a user group), or to nobody, after one confirmation of the plan',
+    role: 'operator',
+    changes: KIND.label,
+    parse: parseBulkOwner,
   },
   {
     words: ['plan'],

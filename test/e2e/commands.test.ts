@@ -66,6 +66,8 @@ const OPERATOR_USAGES = [
   '/voice agents create [NAME LANGUAGE]',
   '/voice numbers buy NUMBER | REGION COUNT [DIGITS]',
   '/voice map [NUMBER AGENT | FILTER to AGENT]',
+  '/voice label numbers FILTER +LABEL -LABEL',
+  '/voice own numbers FILTER @TEAM|nobody',
   '/voice plan',
   '/voice label NUMBER|agent AGENT +LABEL -LABEL…',
   '/voice own NUMBER|agent AGENT @TEAM|nobody',

@@ -275,7 +275,7 @@ export function press(t: TestApp, user: string, actionId: string, value: string)
 }
 
 /** How a batch's last word reads once it has ended: its result, a stop, or a plan that changed before it ran. */
-const BATCH_ENDED = /(Routed|Released|Bought) [\d,]+ of|Stopped|changed since/;
+const BATCH_ENDED = /(Routed|Released|Bought|Labelled) [\d,]+ of|Stopped|changed since/;
 
 /** Presses Apply on a plan as `user`, and resolves with what the click was last answered once the batch ended. */
 export async function applyPlan(t: TestApp, plan: SlackCall, user = OPERATOR, timeoutMs?: number): Promise<SlackCall> {

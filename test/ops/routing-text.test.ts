@@ -114,10 +114,51 @@ describe('routingText', () => {
       { phoneNumber: '+493023125000', agentId: 'agt_s0001', agentName: '\r\n# not a line \u2028+1 agt_x\u0000' },
     ];
     const lines = await parseRoutingText(routingText(named, 'header\n+4930123456 agt_header'));
-    expect(lines.map((line) => (line.ok ? { phoneNumber: line.number, agentId: line.agent } : line.error))).toEqual(
+    expect(lines.map((line) => ('agent' in line ? { phoneNumber: line.number, agentId: line.agent } : line))).toEqual(
       named
         .map(({ phoneNumber, agentId }) => ({ phoneNumber, agentId }))
         .sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : 1)),
     );
+  });
+});
+
+describe('the labels part', () => {
+  it('reads each number with its labels, sorted, and its team last, after the `# labels` line', async () => {
+    const text = [
+      '+4930123456 agt_1',
+      '# labels',
+      '+4930123456 team:sales de <!subteam^S0123ABC>',
+      '+49 30 1234567 vip S0SUPPORT # the hotline',
+      '+4930123458',
+    ].join('\n');
+    expect(await parseRoutingText(text)).toEqual([
+      { line: 1, text: '+4930123456 agt_1', ok: true, number: '+4930123456', agent: 'agt_1' },
+      {
+        line: 3,
+        text: '+4930123456 team:sales de <!subteam^S0123ABC>',
+        ok: true,
+        number: '+4930123456',
+        labels: ['de', 'team:sales'],
+        owner: 'S0123ABC',
+      },
+      {
+        line: 4,
+        text: '+49 30 1234567 vip S0SUPPORT # the hotline',
+        ok: true,
+        number: '+49301234567',
+        labels: ['vip'],
+        owner: 'S0SUPPORT',
+      },
+      { line: 5, text: '+4930123458', ok: true, number: '+4930123458', labels: [] },
+    ]);
+  });
+
+  it.each([
+    ['+4930123456 Team!', '"Team!" is not a label'],
+    ['+4930123456 <!subteam^S0123ABC> de', 'give the team last, once'],
+    ['+4930123456 de @sales', 'give the team last, once'],
+    ['030 123456 de', 'needs its country code'],
+  ])('refuses %s', async (line, error) => {
+    expect(await errorOf(`# labels\n${line}`)).toContain(error);
   });
 });

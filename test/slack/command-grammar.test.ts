@@ -394,3 +394,33 @@ describe('/voice label and /voice own', () => {
     expect(rejected('lable +14155550100 vip')).toContain('Did you mean `/voice label +14155550100 vip`?');
   });
 });
+
+describe('labels and owners in bulk', () => {
+  it.each([
+    [
+      'label numbers unrouted DE +team:sales -Old',
+      { name: 'labels.bulk', filter: { routed: false, region: 'DE' }, add: ['team:sales'], remove: ['old'] },
+    ],
+    ['label numbers +415 +vip', { name: 'labels.bulk', filter: { digits: '+415' }, add: ['vip'], remove: [] }],
+    [
+      'own numbers DE <!subteam^S0123ABC|@sales-team>',
+      { name: 'labels.bulk', filter: { region: 'DE' }, add: [], remove: [], owner: 'S0123ABC' },
+    ],
+    [
+      'own numbers agent agt_1 S0123ABC',
+      { name: 'labels.bulk', filter: { agentId: 'agt_1' }, add: [], remove: [], owner: 'S0123ABC' },
+    ],
+    ['own numbers routed nobody', { name: 'labels.bulk', filter: { routed: true }, add: [], remove: [], owner: null }],
+  ])('"%s" is a plan of every number the filter picks', (text, command) => {
+    expect(parsed(text)).toEqual(command);
+  });
+
+  it.each([
+    ['label numbers DE', /Give the labels after the filter/],
+    ['label numbers DE +Team!', /`team!` is not a label/],
+    ['label numbers purple +vip', /don't understand `purple` after `label numbers`/],
+    ['own numbers DE @sales', /Give the team last/],
+  ])('"%s" is answered with a reason', (text, reason) => {
+    expect(rejected(text)).toMatch(reason);
+  });
+});

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src/ops/batches.js';
 import { pageOf } from '../../src/ops/pages.js';
 import { ACTION } from '../../src/slack/ids.js';
-import { ANNOUNCED_NUMBERS, batchAnnouncementMessage, resultMessage } from '../../src/slack/views/batches.js';
+import {
+  ANNOUNCED_NUMBERS,
+  batchAnnouncementMessage,
+  planMessage,
+  resultMessage,
+} from '../../src/slack/views/batches.js';
 import { elements, rendered } from './support.js';
 
 function batch(state: BatchView['state'], counts: Partial<BatchView['counts']>): BatchView {
@@ -133,5 +138,27 @@ describe('batchAnnouncementMessage', () => {
       }),
     );
     expect(each).toContain('routed 2 numbers: *+493012345000* to *Berlin*, *+493012345001* to *Munich*.');
+  });
+});
+
+describe('planMessage', () => {
+  it('says a labels plan with nothing left to change so, and lists the numbers it left out under their team', () => {
+    const view: BatchView = {
+      ...batch('planned', { unchanged: 1 }),
+      plan: {
+        request: { kind: 'label.change', add: ['vip'] },
+        totals: { change: 0, taken: 0, unchanged: 1 },
+        leftOut: [
+          { number: '+4930123456', owner: 'SSALES' },
+          { number: '+4930123457', owner: 'SSALES' },
+        ],
+      },
+      total: 0,
+    };
+    const shown = rendered(planMessage(view, new Date('2025-03-01T12:34:00.000Z')));
+    expect(shown).toContain(
+      'Every one of these numbers you may change already has these labels and owner: nothing to change.',
+    );
+    expect(shown).toContain('Left out: owned by <!subteam^SSALES>: *+4930123456*, *+4930123457*');
   });
 });

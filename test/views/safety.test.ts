@@ -126,7 +126,10 @@ function views(text: string): { showToken: [string, unknown][]; others: [string,
       ['searchModal(error)', searchModal({ position, role: 'admin', error: text, privateMetadata: '' })],
       ['createAgentModal', createAgentModal({ agentName: text, language: text, privateMetadata: text })],
       ['mapModal', mapModal({ numbers: 1, agents: 1, initial: numbers[0], notOurs: text, privateMetadata: text })],
-      ['numberCardMessage', numberCardMessage({ number: numbers[0] ?? purchased(), history: [change], tags: TAGGED }, 'admin')],
+      [
+        'numberCardMessage',
+        numberCardMessage({ number: numbers[0] ?? purchased(), history: [change], tags: TAGGED }, 'admin'),
+      ],
       ['agentCardMessage', agentCardMessage({ agent: agents[0] ?? agent(), history: [change], tags: TAGGED }, 'admin')],
       ['agentInUseMessage', agentInUseMessage({ agent: { id: text, name: text }, numbers: [text], total: 20 })],
       [

@@ -12,7 +12,7 @@ import type { Verified, Work } from '../work.js';
 import { agentCreate } from './agent-create.js';
 import { agentDelete } from './agent-delete.js';
 import type { BulkForm, BulkWords, ChangeKind, ConfirmWords } from './kind.js';
-import { labelChange } from './label-change.js';
+import { labelChange, labelChangeBulk } from './label-change.js';
 import { numberBuy, numberBuyBulk } from './number-buy.js';
 import { numberRelease, numberReleaseBulk } from './number-release.js';
 import { registerRole } from './roles.js';
@@ -61,10 +61,12 @@ registerKind(routingMap, routingMapBulk);
 registerKind(agentCreate);
 registerKind(agentDelete);
 registerKind(settingsChange);
-registerKind(labelChange);
+registerKind(labelChange, labelChangeBulk);
 
 /** A bulk change's request, of a kind with a bulk form: read back with its plan (store/records.ts), planned again. */
-export type BulkRequest = z.infer<(typeof numberBuyBulk | typeof numberReleaseBulk | typeof routingMapBulk)['request']>;
+export type BulkRequest = z.infer<
+  (typeof numberBuyBulk | typeof numberReleaseBulk | typeof routingMapBulk | typeof labelChangeBulk)['request']
+>;
 
 /** The kinds by the names the layers above use for them: `KIND.map` is `routing.map`. */
 export const KIND = {

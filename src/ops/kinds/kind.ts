@@ -177,6 +177,8 @@ export interface BulkWords<Q = unknown, R extends StoredChange = StoredChange> {
   items: string;
   /** The plan in one sentence, with its totals. */
   plan(request: Q, totals: PlanTotals): Phrase;
+  /** What a plan whose every number is already as asked says each has ("already has these labels"); by default, its route. */
+  alreadySo?: string;
   /** What an item does, or did: what changes for its number's callers. */
   effect(change: R, unchanged: boolean): Phrase;
   /** What the numbers taken from an agent lose, in a request for approval. */
@@ -205,8 +207,8 @@ export interface BulkForm<S extends z.ZodType<{ kind: string }>, R extends Store
   plan(deps: OpsDeps, request: z.output<S>, read?: AccountRead): Promise<Result<Planned>>;
   /** The same request, for the numbers named: what is left of a batch, or what failed in it. */
   again(request: z.output<S>, numbers: string[]): z.output<S>;
-  /** One request for these changes, an item each: an Undo's inverses, planned as one batch. */
-  gather?(changes: R[]): z.output<S>;
+  /** One request for these changes, an item each: an Undo's inverses, planned as one batch; none asks one on its own. */
+  gather?(changes: R[]): z.output<S> | undefined;
   /** How many changes it asks for, when the request says before any plan (a bulk buy's COUNT): the buy limits check it. */
   count?(request: z.output<S>): number;
   /** A batch's region, for its announcement: a bulk buy's. */

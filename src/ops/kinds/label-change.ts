@@ -1,15 +1,21 @@
 // Labels and an owning team on a number or an agent: kept by the app (the provider has no tags), changed at once
 // (nothing is spent, and Undo walks it back), audited with the tags before and after so that the audit log alone
 // rebuilds them, and announced like any change. Its work calls no provider: the tags are written in the transaction
-// that audits its outcome.
+// that audits its outcome. In bulk: the same labels and owner on every number a filter picks, or each number its own
+// change (a routing text's `# labels` part, an Undo).
 import { z } from 'zod';
+import { count, counted } from '../../counts.js';
 import { groupId, labelSchema } from '../../settings-schema.js';
 import { NO_TAGS, type Tags } from '../../store/tags.js';
+import { type AccountRead, MAX_BATCH_ITEMS, named, type Planned, pick } from '../bulk-items.js';
 import type { OpsDeps } from '../deps.js';
+import { numberFilter } from '../number-filter.js';
 import type { Phrase } from '../phrase.js';
-import { fail } from '../types.js';
+import { type Failure, fail, type Result } from '../types.js';
+import { visible } from '../visible.js';
 import type { Verified, Work } from '../work.js';
-import type { ChangeKind, Made } from './kind.js';
+import type { BulkForm, ChangeKind, Made } from './kind.js';
+import { noLongerOurs } from './refs.js';
 
 const NAME = 'label.change';
 
@@ -41,6 +47,12 @@ const labelled = z.object({
 });
 type Labelled = z.infer<typeof labelled>;
 
+/** A team as written: a user group's mention (`<!subteam^S…|@name>`, as Slack sends it) or its bare id `S…`. */
+export function teamWritten(word: string): string | undefined {
+  const id = /^<!subteam\^([^|>]+)(?:\|[^>]*)?>$/.exec(word)?.[1] ?? word;
+  return groupId.safeParse(id).success ? id : undefined;
+}
+
 /** Whether a label change's target is a number (an agent's id never starts with +). */
 export const isNumberTarget = (target: string): boolean => target.startsWith('+');
 
@@ -53,6 +65,26 @@ export function tagsAfter(found: Tags, asked: Pick<LabelChange, 'add' | 'remove'
 
 export const sameTags = (a: Tags, b: Tags): boolean =>
   a.owner === b.owner && a.labels.length === b.labels.length && a.labels.every((label, i) => label === b.labels[i]);
+
+type Asked = Pick<LabelChange, 'add' | 'remove' | 'owner'>;
+
+/** What takes `from` to `to`, touching nothing else: labels added and removed, and the owner when it differs. */
+export function changeBetween(from: Tags, to: Tags): Asked {
+  return {
+    add: to.labels.filter((label) => !from.labels.includes(label)),
+    remove: from.labels.filter((label) => !to.labels.includes(label)),
+    ...(from.owner !== to.owner ? { owner: to.owner ?? null } : {}),
+  };
+}
+
+/** A change that asks for nothing, or adds and removes one label at once. */
+export function refuseAsked({ add, remove, owner }: Asked): Failure | undefined {
+  if (add.length + remove.length === 0 && owner === undefined) {
+    return fail('invalid', 'Name a label to add (+label), one to remove (-label), or an owner.');
+  }
+  const both = add.find((label) => remove.includes(label));
+  return both === undefined ? undefined : fail('invalid', `${visible(both)} is both added and removed: say which.`);
+}
 
 const lockKey = (target: string) => (isNumberTarget(target) ? `number:${target}` : `agent:${target}`);
 
@@ -122,7 +154,7 @@ export function tagsPhrase(before: Tags, after: Tags): Phrase {
 }
 
 /** What a label change asks for, before it finds the tags it changes. */
-function askedPhrase({ add, remove, owner }: LabelChange): Phrase {
+function askedPhrase({ add, remove, owner }: Asked): Phrase {
   const parts: Phrase[] = [];
   if (add.length) parts.push(['add ', ...labelList(add)]);
   if (remove.length) parts.push(['remove ', ...labelList(remove)]);
@@ -172,20 +204,135 @@ export const labelChange: ChangeKind<LabelChange, Labelled> = {
     return before && after ? tagsPhrase(before, after) : ['changed labels'];
   },
   undo: {
-    inverse: async (made) => {
+    inverse: async (made, scene) => {
       const [before, after] = [madeTags(made, 'before'), madeTags(made, 'after')];
       if (!before || !after) return { cannot: 'This label change does not say what it replaced.' };
+      // Labels are kept only for what is there: a number released, or an agent deleted, since is left out.
+      const { numbers, agents } = await scene.account();
+      if (isNumberTarget(made.target) ? !numbers.has(made.target) : !agents.has(made.target)) {
+        return {
+          cannot: isNumberTarget(made.target)
+            ? noLongerOurs(made.target)
+            : `No agent has the id ${visible(made.target)} any more.`,
+        };
+      }
       return {
         change: {
           kind: NAME,
           target: made.target,
           ...(typeof made.params.name === 'string' ? { agentName: made.params.name } : {}),
-          add: before.labels.filter((label) => !after.labels.includes(label)),
-          remove: after.labels.filter((label) => !before.labels.includes(label)),
-          ...(before.owner !== after.owner ? { owner: before.owner ?? null } : {}),
+          ...changeBetween(after, before),
           expect: after,
         },
       };
     },
+  },
+};
+
+const asked = z.object({
+  add: z.array(labelSchema).optional(),
+  remove: z.array(labelSchema).optional(),
+  owner: groupId.nullable().optional(),
+});
+
+/**
+ * The same labels and owner on every number a filter picks (or the numbers named), or each number its own change: a
+ * routing text's labels, an Undo's inverses.
+ */
+const labelMany = asked.extend({
+  kind: z.literal(NAME),
+  filter: numberFilter.optional(),
+  numbers: named,
+  changes: z
+    .array(asked.extend({ number: z.string() }))
+    .max(MAX_BATCH_ITEMS)
+    .optional(),
+  /** The change this plan undoes, when it is an Undo: its correlation id, which its audit row names. */
+  undoes: z.string().optional(),
+});
+type LabelMany = z.infer<typeof labelMany>;
+
+const askedOf = ({ add = [], remove = [], owner }: z.infer<typeof asked>): Asked => ({
+  add,
+  remove,
+  ...(owner !== undefined ? { owner } : {}),
+});
+
+async function planLabels(deps: OpsDeps, request: LabelMany, read?: AccountRead): Promise<Result<Planned>> {
+  const each = request.changes ? await eachOwn(deps, request.changes, read) : await sameOnAll(deps, request);
+  if (!each.ok) return each;
+  const found = await deps.store.tags.of(each.changes.map((change) => change.number));
+  const items = each.changes.map(({ number, ...asked }) => {
+    const change: LabelChange = { kind: NAME, target: number, ...asked };
+    const before = found.get(number) ?? NO_TAGS;
+    return { change, unchanged: sameTags(before, tagsAfter(before, change)) };
+  });
+  return { ok: true, items };
+}
+
+type Each = Result<{ changes: (Asked & { number: string })[] }>;
+
+async function sameOnAll(deps: OpsDeps, request: LabelMany): Promise<Each> {
+  const change = askedOf(request);
+  const refused = refuseAsked(change);
+  if (refused) return refused;
+  const picked = await pick(deps, await deps.store.routes.agentByNumber(), request);
+  if (!picked.ok) return picked;
+  return { ok: true, changes: picked.picked.map(({ number }) => ({ number, ...change })) };
+}
+
+/** Each number its own change: every number must still be the account's. */
+async function eachOwn(deps: OpsDeps, changes: NonNullable<LabelMany['changes']>, read?: AccountRead): Promise<Each> {
+  const owned = new Set(
+    (read?.numbers ?? (await deps.lists.numbers.get({ fresh: true }))).map((entry) => entry.number),
+  );
+  const gone = changes.find((change) => !owned.has(change.number));
+  if (gone) return fail('not_found', noLongerOurs(visible(gone.number)));
+  return { ok: true, changes: changes.map(({ number, ...rest }) => ({ number, ...askedOf(rest) })) };
+}
+
+/** What a plan asks, as its sentence says it. */
+function askedWords(request: LabelMany): Phrase {
+  if (request.changes) return ['set each number’s labels and owner as its line says'];
+  return askedPhrase(askedOf(request));
+}
+
+export const labelChangeBulk: BulkForm<typeof labelMany, LabelChange> = {
+  request: labelMany,
+  audit: 'batch.label',
+  plan: planLabels,
+  again: (request, numbers) => {
+    if (!request.changes) return { ...request, numbers };
+    const kept = new Set(numbers);
+    return { ...request, changes: request.changes.filter((change) => kept.has(change.number)) };
+  },
+  // One change is asked on its own, as by hand: its target may be an agent, which a batch has no place for.
+  gather: (changes) =>
+    changes.length > 1
+      ? {
+          kind: NAME,
+          changes: changes.map(({ target, add, remove, owner }) => ({
+            number: target,
+            add,
+            remove,
+            ...(owner !== undefined ? { owner } : {}),
+          })),
+        }
+      : undefined,
+  words: {
+    doing: 'Labelling',
+    done: 'Labelled',
+    apply: 'Apply to',
+    verb: 'label',
+    items: 'labels of',
+    plan: (request, totals) => [
+      ...askedWords(request),
+      `. ${counted(totals.change, 'number')} to change`,
+      ...(totals.unchanged ? [` · ${count(totals.unchanged)} already so (unchanged)`] : []),
+    ],
+    alreadySo: 'has these labels and owner',
+    effect: (change, unchanged) => (unchanged ? ['already so, unchanged'] : askedPhrase(change)),
+    taken: 'change labels',
+    destroys: false,
   },
 };

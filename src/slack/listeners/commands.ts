@@ -174,6 +174,10 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await bulkAnswer(deps, actor, { kind: KIND.release, filter: command.filter }));
     case 'map.bulk':
       return reply(await bulkAnswer(deps, actor, { kind: KIND.map, filter: command.filter, agentId: command.agent }));
+    case 'labels.bulk': {
+      const { name: _, ...asked } = command;
+      return reply(await bulkAnswer(deps, actor, { kind: KIND.label, ...asked }));
+    }
     case 'plan': {
       const denied = await deps.ops.authorize(actor, KIND.map);
       if (denied) return reply({ kind: 'failure', failure: denied });

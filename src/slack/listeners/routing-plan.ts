@@ -132,13 +132,14 @@ export function registerRoutingPlan(router: ListenerRouter): void {
       if (!shown) await reply.show({ kind: 'message', message: planErrorsMessage(checked.problems) });
       return;
     }
-    const planned = await deps.ops.planCheckedText(actor, checked.checked);
-    await reply.show(planAnswer(deps, planned));
+    const plans = await deps.ops.planCheckedText(actor, checked.checked);
+    for (const planned of plans) await reply.show(planAnswer(deps, planned));
     if (!quick) {
       // The form waited for the check: it says where the answer went, once it has gone.
-      const where = planned.ok
-        ? ':white_check_mark: The plan is posted where you opened this form.'
-        : `:warning: ${escapeMrkdwn(planned.message)}`;
+      const failed = plans.find((planned) => !planned.ok);
+      const where = failed
+        ? `:warning: ${escapeMrkdwn(failed.message)}`
+        : ':white_check_mark: The plan is posted where you opened this form.';
       await deps.slack.ui.views
         .update({ view_id: view.id, view: infoModal(FORM_TITLE, textMessage(where)) })
         .catch(() => undefined);

@@ -14,7 +14,7 @@ import {
   typedCount,
 } from '../../ops/api.js';
 import { ACTION, CALLBACK, INPUT, PAGE } from '../ids.js';
-import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionUser } from '../mrkdwn.js';
+import { bold, code, escapeAndTruncate, escapeMrkdwn, mentionMember, mentionUser } from '../mrkdwn.js';
 import { encodeValue } from '../paging.js';
 import { actions, button, context, header, message, modal, plainText, type SlackMessage, section } from './blocks.js';
 import { expiryLine } from './confirmation.js';
@@ -77,11 +77,37 @@ function itemsBlocks(view: BatchView, planned: boolean) {
   ];
 }
 
+/** Owners a plan's left-out numbers are listed under, and numbers listed under each; the rest are counted. */
+const LEFT_OUT_SHOWN = 10;
+
+/** The numbers a plan left out because another team owns them (or the agent they would route to), by team. */
+function leftOutBlocks(view: Pick<BatchView, 'plan'>) {
+  const byOwner = new Map<string, string[]>();
+  for (const { number, owner } of view.plan.leftOut ?? []) {
+    const numbers = byOwner.get(owner) ?? [];
+    numbers.push(number);
+    byOwner.set(owner, numbers);
+  }
+  const lines = [...byOwner].slice(0, LEFT_OUT_SHOWN).map(([owner, left]) => {
+    const more = left.length - LEFT_OUT_SHOWN;
+    const numbers = left.slice(0, LEFT_OUT_SHOWN).map((number) => bold(number));
+    return `• Left out: owned by ${mentionMember(owner)}: ${numbers.join(', ')}${more > 0 ? ` and ${count(more)} more` : ''}`;
+  });
+  if (!lines.length) return [];
+  const others = byOwner.size - lines.length;
+  const rest = others > 0 ? `\n…and ${counted(others, 'more team')}.` : '';
+  return [
+    section(`${lines.join('\n')}${rest}`),
+    context('Only the owning team’s members with the operator role, and admins, may change them.'),
+  ];
+}
+
 /** The plan, for its one confirmation: every item's effect, a page at a time, and the totals. */
 export function planMessage(view: BatchView, now: Date): SlackMessage {
   if (view.total === 0) {
-    const text = `Every one of these numbers already routes${toAgent(view) || ' as asked'}: nothing to change.`;
-    return message(text, [section(text), ...itemsBlocks(view, true)]);
+    const already = wordsOf(view).alreadySo ?? `routes${toAgent(view) || ' as asked'}`;
+    const text = `Every one of these numbers ${view.plan.leftOut ? 'you may change ' : ''}already ${already}: nothing to change.`;
+    return message(text, [section(text), ...itemsBlocks(view, true), ...leftOutBlocks(view)]);
   }
   const intro = `${planSummary(view)}.`;
   const typed = typedCount(view);
@@ -90,6 +116,7 @@ export function planMessage(view: BatchView, now: Date): SlackMessage {
     header(`Plan: ${words.doing.toLowerCase()} ${counted(view.total, 'number')}`),
     section(intro),
     ...itemsBlocks(view, true),
+    ...leftOutBlocks(view),
     context(expiryLine(view.expiresAt, now)),
     ...(typed
       ? [context(`:keyboard: You will be asked to type ${code(typed)}, the count of numbers, to confirm.`)]
