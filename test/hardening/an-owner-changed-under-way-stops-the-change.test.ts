@@ -4,7 +4,7 @@
 // and the provider is sent nothing for it. Played on the operations with their real store and the sandbox over HTTP;
 // the admin's change is let in at the exact moment by the locks the change asks for.
 import { expect, it } from 'vitest';
-import { AccessControl, type Actor, type OpsDeps, type ResourceLocks } from '../../src/ops/api.js';
+import type { Actor, ResourceLocks } from '../../src/ops/api.js';
 import { newCorrelationId } from '../../src/ops/audit-rows.js';
 import { applyBatch, planBatch } from '../../src/ops/batches.js';
 import { confirm } from '../../src/ops/confirmations.js';
@@ -21,22 +21,13 @@ const OMAR = as('UOMAR');
 const bed = useOpsDeps({
   seed: { agents: 2, numbers: 3 },
   settings: { admins: ['UADMIN'], operators: [SALES, SUPPORT] },
+  groups: { [SALES]: ['UOMAR'], [SUPPORT]: ['USUE'] },
 });
 
-/**
- * The bed's deps with Omar in @sales and Sue in @support, and locks that, once armed, let `meanwhile` commit before
- * the next change takes its locks.
- */
-function racing({ deps }: OpsBed) {
-  const groups: Record<string, string[]> = { [SALES]: ['UOMAR'], [SUPPORT]: ['USUE'] };
-  const access = new AccessControl({
-    groupMembers: async (group) => groups[group] ?? [],
-    isGuest: async () => false,
-    standing: async () => 'member',
-  });
-  const plain: OpsDeps = { ...deps, access };
+/** The bed's deps with locks that, once armed, let `meanwhile` commit before the next change takes its locks. */
+function racing({ deps: plain }: OpsBed) {
   let meanwhile: (() => Promise<unknown>) | undefined;
-  const locks = new Proxy(deps.locks, {
+  const locks = new Proxy(plain.locks, {
     get(target, name) {
       if (name !== 'tryWith') {
         const value = Reflect.get(target, name, target);
