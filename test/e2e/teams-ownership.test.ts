@@ -111,6 +111,9 @@ describe('on every path', () => {
     expect(refused).toContain('only its members with the operator role, and admins, may change it');
     expect(await lastDenial(t, OMAR)).toEqual({ rule: 'owner', subject: number(2), owner: SUPPORT, code: 'owner' });
     expect(shownText(await ask(t, `map ${number(5)} ${agent(0).id}`, OMAR))).toContain(ownedBy(SUPPORT));
+    const relabelled = await t.app.ops.changeLabels(as(OMAR), { target: number(5), add: ['vip'], owner: SALES });
+    expect(relabelled).toMatchObject({ ok: false, reason: 'denied', code: 'owner' });
+    expect(await lastDenial(t, OMAR)).toMatchObject({ subject: number(5), owner: SUPPORT });
     expect(changesSent(t)).toBe(before);
     expect(await routeOf(t, number(2))).toBe(agent(2).id);
   });
@@ -216,6 +219,11 @@ describe('on every path', () => {
     expect(shownText(await confirmAs(t, ADMIN, rerouted.confirmationId))).toContain('Re-routed');
     const released = await askForConfirmation(t, ADMIN, `numbers release ${number(9)}`);
     expect(shownText(await confirmAs(t, ADMIN, released.confirmationId))).toContain('Released');
+    const plan = await ask(t, `numbers release unrouted`, ADMIN);
+    expect(shownText(plan)).toContain(number(5));
+    const batchId = onlyButton(blocksOf(plan), ACTION.confirmBatchTyped);
+    expect((await storedPlan(batchId)).leftOut, 'an admin leaves nothing out').toBeUndefined();
+    await press(t, ADMIN, ACTION.cancelBatch, batchId);
   });
 
   it('any operator changes what nobody owns, whichever team they are in', async () => {
