@@ -39,19 +39,16 @@ export async function planItems(
     (await outOfReach(deps, settings, actor, touched)).map(({ subject, owner }) => [subject, owner]),
   );
   const items: PlannedItem[] = [];
-  const leftOut: { number: string; owner: string }[] = [];
-  let first: { subject: string; owner: string } | undefined;
+  const refused: { number: string; subject: string; owner: string }[] = [];
   for (const item of planned.items) {
     const subject = touchedBy(item.change).find((candidate) => beyond.has(candidate));
     const owner = subject === undefined ? undefined : beyond.get(subject);
-    if (subject === undefined || owner === undefined) {
-      items.push(item);
-      continue;
-    }
-    first ??= { subject, owner };
-    leftOut.push({ number: numberOf(item.change), owner });
+    if (subject === undefined || owner === undefined) items.push(item);
+    else refused.push({ number: numberOf(item.change), subject, owner });
   }
+  const [first] = refused;
   if (first && items.every((item) => item.unchanged)) return ownedElsewhere(first);
+  const leftOut = refused.map(({ number, owner }) => ({ number, owner }));
   return { ...planned, items, ...(leftOut.length ? { leftOut } : {}) };
 }
 
