@@ -27,6 +27,7 @@ import {
   startSeededApp,
   stepEnd,
   submitPlanForm,
+  waitForAuditRow,
   waitUntil,
 } from './support.js';
 
@@ -251,20 +252,29 @@ describe('at an approval', () => {
     await t?.close();
   });
 
-  it("another team's operator may not approve a team's change; one who may, may", async () => {
-    const number = numbers[0]?.number ?? '';
-    await give(t, number, SALES);
-    const { confirmationId } = await askForConfirmation(t, OMAR, `map ${number} ${agent(1).id}`);
+  /** Omar asks to re-route a number and confirms: it waits; resolves with who may approve it pressing Approve. */
+  async function waitingReroute(number: string, agentId: string) {
+    const since = t.slack.mark();
+    const { confirmationId } = await askForConfirmation(t, OMAR, `map ${number} ${agentId}`);
     expect(shownText(await confirmAs(t, OMAR, confirmationId))).toContain('needs a second person');
-    const posted = t.slack.calls('chat.postMessage').find((call) => call.body.channel === APPROVALS);
+    const posted = t.slack
+      .calls()
+      .slice(since)
+      .find((call) => call.method === 'chat.postMessage' && call.body.channel === APPROVALS);
     const approvalId = onlyButton(blocksOf(posted as SlackCall), ACTION.approveChange);
-    const approve = (user: string) =>
+    return (user: string) =>
       t.action({
         userId: user,
         actionId: ACTION.approveChange,
         value: approvalId,
         container: { type: 'message', channelId: APPROVALS, messageTs: '1.000001' },
       });
+  }
+
+  it("another team's operator may not approve a team's change; one who may, may", async () => {
+    const number = numbers[0]?.number ?? '';
+    await give(t, number, SALES);
+    const approve = await waitingReroute(number, agent(1).id);
 
     const refused = await approve(SUE);
     expect(shownText(await outcomeOf(t, refused.responseUrlId))).toContain(`${number} ${ownedBy(SALES)}`);
@@ -274,6 +284,20 @@ describe('at an approval', () => {
     await approve(ADMIN);
     await waitUntil(() => t.sandbox.requestCount('mapNumber') === 1, 'the approved re-route to reach the provider');
     await t.settled();
+    expect(await routeOf(t, number)).toBe(agent(1).id);
+  });
+
+  it('a change whose number is given to another team while it waits is refused once approved; nothing sent', async () => {
+    const number = numbers[0]?.number ?? '';
+    const approve = await waitingReroute(number, agent(0).id);
+    await give(t, number, SUPPORT);
+    const maps = t.sandbox.requestCount('mapNumber');
+
+    await approve(ADMIN);
+    const failed = await waitForAuditRow(t, { actor_id: OMAR, target: number, outcome: 'failed' });
+    await t.settled();
+    expect(failed.error_code).toBe('owner');
+    expect(t.sandbox.requestCount('mapNumber')).toBe(maps);
     expect(await routeOf(t, number)).toBe(agent(1).id);
   });
 });
