@@ -7,7 +7,7 @@ import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { type BatchAction, bulkFormOf, numberOf, touchedBy } from './kinds/index.js';
-import { outOfReach } from './ownership.js';
+import { outOfReach, ownedElsewhere } from './ownership.js';
 import type { Actor, Result } from './types.js';
 
 export type { BulkRequest } from './kinds/index.js';
@@ -17,7 +17,8 @@ export const batchAction = (kind: string): BatchAction => bulkFormOf(kind).audit
 
 /**
  * The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them), for this
- * person: items touching what another team owns are left out, and listed.
+ * person: items touching what another team owns are left out, and listed. A plan left with nothing to change that way
+ * is refused, naming the owner, rather than shown as having nothing to do.
  */
 export async function planItems(
   deps: OpsDeps,
@@ -32,26 +33,22 @@ export async function planItems(
     return providerFailure(error);
   }
   if (!planned.ok) return planned;
-  const items: PlannedItem[] = [];
-  const leftOut: { number: string; owner: string }[] = [];
+  const touched = planned.items.flatMap(({ change }) => touchedBy(change));
   const settings = await deps.settings.current();
   const beyond = new Map(
-    (
-      await outOfReach(
-        deps,
-        settings,
-        actor,
-        planned.items.flatMap(({ change }) => touchedBy(change)),
-      )
-    ).map(({ subject, owner }) => [subject, owner]),
+    (await outOfReach(deps, settings, actor, touched)).map(({ subject, owner }) => [subject, owner]),
   );
+  const items: PlannedItem[] = [];
+  const refused: { number: string; subject: string; owner: string }[] = [];
   for (const item of planned.items) {
-    const owner = touchedBy(item.change)
-      .map((subject) => beyond.get(subject))
-      .find((found) => found !== undefined);
-    if (owner === undefined) items.push(item);
-    else leftOut.push({ number: numberOf(item.change), owner });
+    const subject = touchedBy(item.change).find((candidate) => beyond.has(candidate));
+    const owner = subject === undefined ? undefined : beyond.get(subject);
+    if (subject === undefined || owner === undefined) items.push(item);
+    else refused.push({ number: numberOf(item.change), subject, owner });
   }
+  const [first] = refused;
+  if (first && items.every((item) => item.unchanged)) return ownedElsewhere(first);
+  const leftOut = refused.map(({ number, owner }) => ({ number, owner }));
   return { ...planned, items, ...(leftOut.length ? { leftOut } : {}) };
 }
 

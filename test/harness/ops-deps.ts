@@ -3,6 +3,7 @@
 // speaking HTTP to a fresh sandbox; the roles and guardrails given here, locked as the environment locks them. Wired as
 // the composition root wires them (src/server.ts), less Slack: what would be announced is kept for the test to read.
 import { afterEach, beforeEach, expect, vi } from 'vitest';
+import type { DatabaseTarget } from '../../src/database-target.js';
 import { Fence } from '../../src/fence.js';
 import { InFlight } from '../../src/in-flight.js';
 import { createLogger } from '../../src/log.js';
@@ -42,6 +43,8 @@ export interface OpsBedOptions {
   settings?: Partial<Settings>;
   /** Agents and purchased numbers the sandbox holds from the start. */
   seed?: SandboxSeed;
+  /** User groups (S…) and their members, as Slack would answer; none by default, and Slack is never asked. */
+  groups?: Record<string, string[]>;
 }
 
 const LEASE_TTL_MS = 15_000;
@@ -55,53 +58,7 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
   let close: (() => Promise<void>) | undefined;
 
   beforeEach(async () => {
-    const sandbox = await startSandbox({ port: 0, seed: options.seed });
-    const provider = clientFor(sandbox, { timeoutMs: PROVIDER_TIMEOUT_MS });
-    const outside = clientFor(sandbox);
-    const clock = manualClock();
-    const store = await openStore(await temp.target(), { now: clock.now });
-    const logger = createLogger('silent');
-    const announced: OpsBed['announced'] = { changes: [], batches: [], outside: [] };
-    const announcer: Announcer = {
-      announce: async (announcement) => void announced.changes.push(announcement),
-      announceBatch: async (announcement) => void announced.batches.push(announcement),
-      announceOutside: async (changes) => void announced.outside.push(changes),
-    };
-    const deps: OpsDeps = {
-      provider,
-      lists: accountLists(provider, store.routes),
-      store,
-      metrics: new PrometheusMetrics(),
-      seen: new SeenNumbers(),
-      // Roles come from the settings' user ids alone: no user group is listed, so Slack is never asked.
-      access: new AccessControl({
-        groupMembers: async () => [],
-        isGuest: async () => false,
-        standing: async () => 'member',
-      }),
-      announcer,
-      stepEnds: {
-        end: async () => {
-          throw new Error('no Workflow Builder step runs here');
-        },
-      },
-      locks: new ResourceLocks(
-        store.leases,
-        { ttlMs: LEASE_TTL_MS, settleMs: 2 * PROVIDER_TIMEOUT_MS },
-        logger,
-        new Fence(store.liveness),
-      ),
-      changesUnderWay: new InFlight(),
-      settings: new SettingsInForce(store.settings, { locked: options.settings ?? {}, lockedBy: {}, seed: {} }),
-      now: store.now,
-      logger,
-    };
-    bed = { deps, sandbox, outside, clock, announced };
-    close = async () => {
-      await Promise.all([provider.close(), outside.close()]);
-      await store.close();
-      await sandbox.close();
-    };
+    ({ bed, close } = await openOpsBed(await temp.target(), options));
   });
 
   // Registered after the temporary databases' own clean-up, so it runs before it: the store closes first.
@@ -115,6 +72,61 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
     if (!bed) throw new Error('useOpsDeps() is only available inside a test');
     return bed;
   };
+}
+
+/** A bed on the database at `target`, for a test that needs several (one a run of a property); closed by `close`. */
+export async function openOpsBed(
+  target: DatabaseTarget,
+  options: OpsBedOptions = {},
+): Promise<{ bed: OpsBed; close: () => Promise<void> }> {
+  const sandbox = await startSandbox({ port: 0, seed: options.seed });
+  const provider = clientFor(sandbox, { timeoutMs: PROVIDER_TIMEOUT_MS });
+  const outside = clientFor(sandbox);
+  const clock = manualClock();
+  const store = await openStore(target, { now: clock.now });
+  const logger = createLogger('silent');
+  const announced: OpsBed['announced'] = { changes: [], batches: [], outside: [] };
+  const announcer: Announcer = {
+    announce: async (announcement) => void announced.changes.push(announcement),
+    announceBatch: async (announcement) => void announced.batches.push(announcement),
+    announceOutside: async (changes) => void announced.outside.push(changes),
+  };
+  const groups = options.groups ?? {};
+  const deps: OpsDeps = {
+    provider,
+    lists: accountLists(provider, store.routes),
+    store,
+    metrics: new PrometheusMetrics(),
+    seen: new SeenNumbers(),
+    // Roles come from the settings' user ids, and from the user groups given here as Slack would list their members.
+    access: new AccessControl({
+      groupMembers: async (group) => groups[group] ?? [],
+      isGuest: async () => false,
+      standing: async () => 'member',
+    }),
+    announcer,
+    stepEnds: {
+      end: async () => {
+        throw new Error('no Workflow Builder step runs here');
+      },
+    },
+    locks: new ResourceLocks(
+      store.leases,
+      { ttlMs: LEASE_TTL_MS, settleMs: 2 * PROVIDER_TIMEOUT_MS },
+      logger,
+      new Fence(store.liveness),
+    ),
+    changesUnderWay: new InFlight(),
+    settings: new SettingsInForce(store.settings, { locked: options.settings ?? {}, lockedBy: {}, seed: {} }),
+    now: store.now,
+    logger,
+  };
+  const close = async () => {
+    await Promise.all([provider.close(), outside.close()]);
+    await store.close();
+    await sandbox.close();
+  };
+  return { bed: { deps, sandbox, outside, clock, announced }, close };
 }
 
 /** Waits until the sandbox has received `count` requests to `route`, those it holds included. */
