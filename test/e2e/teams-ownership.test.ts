@@ -148,7 +148,9 @@ describe('on every path', () => {
     const leftOut = (await storedPlan(batchId)).leftOut ?? [];
     expect(leftOut.map((item) => item.number).sort()).toEqual([number(5), number(9)].sort());
     expect(leftOut.every((item) => item.owner === SUPPORT)).toBe(true);
-    expect(shownText(plan)).not.toContain(number(5));
+    // Listed as left out, never as an item to route.
+    expect(shownText(plan)).not.toContain(`${number(5)}*: route`);
+    expect(shownText(plan)).toContain(`Left out: owned by <!subteam^${SUPPORT}>: *${number(5)}*`);
     const before = changesSent(t);
     expect(shownText(await applyPlan(t, plan, OMAR))).toContain('Routed 5 of 5 numbers');
     expect(changesSent(t) - before).toBe(5);
@@ -171,7 +173,8 @@ describe('on every path', () => {
     await submitPlanForm(t, OMAR, `${number(4)} ${agent(1).id}\n${number(3)} ${agent(1).id}`);
     const plan = await t.slack.waitFor('chat.postEphemeral', (call) => call.body.user === OMAR, { since });
     expect(shownText(plan)).toContain(number(4));
-    expect(shownText(plan)).not.toContain(number(3));
+    expect(shownText(plan)).not.toContain(`${number(3)}*: route`);
+    expect(shownText(plan)).toContain(`Left out: owned by <!subteam^${SUPPORT}>: *${number(3)}*`);
     const batchId = onlyButton(blocksOf(plan), ACTION.confirmBatch);
     expect((await storedPlan(batchId)).leftOut).toEqual([{ number: number(3), owner: SUPPORT }]);
     await press(t, OMAR, ACTION.cancelBatch, batchId);
