@@ -40,6 +40,7 @@ export {
   type PendingChange,
   requestIdOf,
 } from './changes.js';
+export { scopeWords } from './channel-scope.js';
 export { editDistance } from './edit-distance.js';
 export type { HistoryEntry, HistoryPage } from './history.js';
 export {

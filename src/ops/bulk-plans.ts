@@ -4,9 +4,10 @@
 // and the plan checked again at its confirmation are computed the same way.
 import type { StoredChange } from '../store/records.js';
 import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
+import { bindingOf, bornIn, inScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { type BatchAction, bulkFormOf, numberOf, touchedBy } from './kinds/index.js';
+import { type BatchAction, bulkFormOf, kindOf, numberOf, touchedBy } from './kinds/index.js';
 import { outOfReach } from './ownership.js';
 import type { Actor, Result } from './types.js';
 
@@ -17,7 +18,8 @@ export const batchAction = (kind: string): BatchAction => bulkFormOf(kind).audit
 
 /**
  * The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them), for this
- * person: items touching what another team owns are left out, and listed.
+ * person: items touching what another team owns, or (in a bound channel) what its binding does not cover, are left
+ * out, and listed; what it makes is born with the binding's owner and labels.
  */
 export async function planItems(
   deps: OpsDeps,
@@ -34,6 +36,7 @@ export async function planItems(
   if (!planned.ok) return planned;
   const items: PlannedItem[] = [];
   const leftOut: { number: string; owner: string }[] = [];
+  const outsideScope: string[] = [];
   const settings = await deps.settings.current();
   const beyond = new Map(
     (
@@ -45,14 +48,25 @@ export async function planItems(
       )
     ).map(({ subject, owner }) => [subject, owner]),
   );
+  const scope = bindingOf(settings, actor.channelId);
+  const tags = scope ? await deps.store.tags.of(planned.items.flatMap(({ change }) => touchedBy(change))) : new Map();
   for (const item of planned.items) {
     const owner = touchedBy(item.change)
       .map((subject) => beyond.get(subject))
       .find((found) => found !== undefined);
-    if (owner === undefined) items.push(item);
-    else leftOut.push({ number: numberOf(item.change), owner });
+    // In a bound channel, what a change makes is born within the binding, and what it touches must be within it.
+    const change = bornIn(settings, actor, item.change);
+    const outside = !kindOf(change).born && touchedBy(change).some((subject) => !inScope(scope, tags.get(subject)));
+    if (owner !== undefined) leftOut.push({ number: numberOf(item.change), owner });
+    else if (outside) outsideScope.push(numberOf(item.change));
+    else items.push({ ...item, change });
   }
-  return { ...planned, items, ...(leftOut.length ? { leftOut } : {}) };
+  return {
+    ...planned,
+    items,
+    ...(leftOut.length ? { leftOut } : {}),
+    ...(outsideScope.length ? { outsideScope } : {}),
+  };
 }
 
 /** The same request, for the numbers named: what is left of a batch, or what failed in it. */

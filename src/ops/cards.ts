@@ -5,7 +5,7 @@ import { type AuditChange, auditPage } from './audit.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
-import type { PageRequest } from './pages.js';
+import type { ListedIn, PageRequest } from './pages.js';
 import { refuseImpossible } from './routing-text.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -63,7 +63,7 @@ export type AgentLookup = Result<{ kind: 'card'; card: AgentCard } | { kind: 'pa
  */
 export async function findAgents(
   deps: OpsDeps,
-  request: PageRequest & { filter: AgentFilter; fresh?: boolean },
+  request: PageRequest & ListedIn & { filter: AgentFilter; fresh?: boolean },
 ): Promise<AgentLookup> {
   const text = request.filter.text;
   if (text !== undefined) {

@@ -7,6 +7,7 @@ import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { listPager } from './pager.js';
 import { can } from './roles.js';
+import { scopeLead } from './scope.js';
 import { agentLabel, listOf } from './text.js';
 
 /** One block an agent: 25 rows, the intro and the pager are well under Slack's 50 blocks. */
@@ -23,7 +24,7 @@ function createAgentButton(): Button {
 export function agentsIntro(page: AgentsPage, role: Role, title = '*AI agents*'): SectionBlock {
   const filter = page.filter.text === undefined ? '' : ` · name contains ${code(withInvisibleShown(page.filter.text))}`;
   const empty = filter ? '\nNo agents match.' : '\nNo agents yet.';
-  const text = `${title}${filter}${page.total > 0 ? '' : empty}`;
+  const text = `${scopeLead(page.scope, 'agents')}${title}${filter}${page.total > 0 ? '' : empty}`;
   return section(text, can(role, 'operator') ? createAgentButton() : undefined);
 }
 
