@@ -48,13 +48,6 @@ export const tagsOfBinding = (binding: ChannelBinding): Tags => ({
   ...(binding.owner !== undefined ? { owner: binding.owner } : {}),
 });
 
-/** "@sales-team's", "@sales-team's labelled vip", "what is labelled team:sales": what a binding covers. */
-export function scopeWords(binding: ChannelBinding): Phrase {
-  const labels = binding.labels?.length ? `labelled ${binding.labels.join(', ')}` : '';
-  if (binding.owner === undefined) return [`what is ${labels}`];
-  return [{ member: binding.owner }, `'s${labels ? ` ${labels}` : ''}`];
-}
-
 /** A change that makes its subject, asked in a bound channel: with the tags the subject is born with. */
 export function bornIn<C extends StoredChange>(settings: Settings, actor: Actor, change: C): C {
   const binding = bindingOf(settings, actor.channelId);

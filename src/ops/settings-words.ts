@@ -9,7 +9,7 @@ import {
   channelBindingSchema,
   SETTING_NAMES,
 } from '../settings-schema.js';
-import { scopeWords } from './channel-scope.js';
+import { scopeWords } from './binding-words.js';
 import type { Phrase } from './phrase.js';
 
 /** One setting as it was and as it is to be; null: not set. */
