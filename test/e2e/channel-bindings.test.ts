@@ -3,7 +3,7 @@
 // Confirm, audited; a number bought and an agent created there are the team's, and the audit log says so. Elsewhere
 // everything is as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION, INPUT, SETTINGS } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT, SETTINGS } from '../../src/slack/ids.js';
 import { ADMIN, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
 import { multiSelectInput, type StateValues, textInput } from '../harness/payloads.js';
 import { confirmInModal, openForm, submitForm } from './settings-forms.js';
@@ -28,21 +28,14 @@ const SALES = 'CSALES';
 const TEAM = 'SSALES';
 const BOUND = `Showing <!subteam^${TEAM}>'s numbers`;
 
-/** The channels form with one binding, and the empty row after it left empty. */
-function bindingForm(channel: string, owner: string): StateValues {
-  return {
-    [SETTINGS.binding(0, 'channel')]: {
-      [SETTINGS.value]: { type: 'multi_conversations_select', selected_conversations: [channel] },
-    },
-    [SETTINGS.binding(0, 'owner')]: { [SETTINGS.groupPick]: multiSelectInput([owner]) },
-    [SETTINGS.binding(0, 'labels')]: { [SETTINGS.value]: textInput('') },
-    [SETTINGS.binding(1, 'channel')]: {
-      [SETTINGS.value]: { type: 'multi_conversations_select', selected_conversations: [] },
-    },
-    [SETTINGS.binding(1, 'owner')]: { [SETTINGS.groupPick]: multiSelectInput([]) },
-    [SETTINGS.binding(1, 'labels')]: { [SETTINGS.value]: textInput('') },
-  };
-}
+/** One row of the channels form's bindings as submitted: a channel (or none), a team (or none) and labels typed. */
+const bindingRow = (index: number, row: { channel?: string; owner?: string; labels?: string }): StateValues => ({
+  [SETTINGS.binding(index, 'channel')]: {
+    [SETTINGS.value]: { type: 'multi_conversations_select', selected_conversations: row.channel ? [row.channel] : [] },
+  },
+  [SETTINGS.binding(index, 'owner')]: { [SETTINGS.groupPick]: multiSelectInput(row.owner ? [row.owner] : []) },
+  [SETTINGS.binding(index, 'labels')]: { [SETTINGS.value]: textInput(row.labels ?? '') },
+});
 
 describe('a channel bound to a team', () => {
   let t: TestApp;
@@ -76,7 +69,8 @@ describe('a channel bound to a team', () => {
   beforeAll(async () => {
     t = await startTestApp({ settingsFrom: 'slack', groups: { [TEAM]: [] } });
     await openForm(t, ADMIN, 'channels');
-    const { viewId, shown } = await submitForm(t, ADMIN, bindingForm(SALES, TEAM));
+    const form = { ...bindingRow(0, { channel: SALES, owner: TEAM }), ...bindingRow(1, {}) };
+    const { viewId, shown } = await submitForm(t, ADMIN, form);
     expect(readable(shown.blocks)).toContain(`<#${SALES}> now shows only <!subteam^${TEAM}>'s (was everything)`);
     await confirmInModal(t, ADMIN, viewId, shown.private_metadata ?? '');
 
@@ -93,6 +87,25 @@ describe('a channel bound to a team', () => {
     await mapThroughApp(t, ADMIN, others, agentId);
   });
   afterAll(() => t.close());
+
+  it('says under its input a channel bound twice, or bound to nothing, and asks nothing', async () => {
+    const answer = await t.submit({
+      userId: ADMIN,
+      callbackId: CALLBACK.settings,
+      stateValues: {
+        ...bindingRow(0, { channel: SALES, owner: TEAM }),
+        ...bindingRow(1, { channel: SALES, labels: 'vip' }),
+        ...bindingRow(2, { channel: 'CSUPPORT' }),
+      },
+    });
+    expect(answer.json).toEqual({
+      response_action: 'errors',
+      errors: {
+        [SETTINGS.binding(1, 'channel')]: 'That channel is bound above already: a channel is bound once.',
+        [SETTINGS.binding(2, 'owner')]: 'Choose a team or type labels, or clear the channel to remove it.',
+      },
+    });
+  });
 
   it('gives a number bought and an agent created there its team, in the store and in the outcome row', async () => {
     expect(await tagsOf(theirs)).toEqual([{ labels: '[]', owner: TEAM }]);
