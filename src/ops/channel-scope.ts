@@ -21,7 +21,7 @@ export async function scopeOf(deps: OpsDeps, channelId: string | undefined): Pro
 }
 
 /** What a binding covers, as a filter of labels and owner. */
-export const scopeFilter = (binding: ChannelBinding): TagFilter => ({
+const scopeFilter = (binding: ChannelBinding): TagFilter => ({
   ...(binding.owner !== undefined ? { owner: binding.owner } : {}),
   ...(binding.labels?.length ? { labels: binding.labels } : {}),
 });
@@ -43,7 +43,7 @@ export async function withinScope<T>(
 }
 
 /** The tags a number bought or an agent created in a bound channel gets: the binding's owner and labels. */
-export const tagsOfBinding = (binding: ChannelBinding): Tags => ({
+const tagsOfBinding = (binding: ChannelBinding): Tags => ({
   labels: [...(binding.labels ?? [])].sort(),
   ...(binding.owner !== undefined ? { owner: binding.owner } : {}),
 });
@@ -77,7 +77,7 @@ export async function refuseOutsideScope(
 }
 
 /** "#sales is bound to @sales-team: +1… is not theirs. Change it from its own channel." */
-export function outsideBinding(binding: ChannelBinding, subject: string): Failure {
+function outsideBinding(binding: ChannelBinding, subject: string): Failure {
   const labels = binding.labels?.length ? `the labels ${binding.labels.join(', ')}` : undefined;
   const owner = binding.owner;
   const outside = owner !== undefined && !labels ? 'is not theirs' : 'is outside it';

@@ -2,11 +2,11 @@
 import type { ChannelBinding } from '../../settings-schema.js';
 import { code, mentionMember } from '../mrkdwn.js';
 
-/** ":pushpin: Showing @sales-team's numbers labelled `vip`: this channel is bound to them." */
+/** ":round_pushpin: Showing @sales-team's numbers labelled `vip`: this channel is bound to them." */
 export function scopeLine(scope: ChannelBinding, what: 'numbers' | 'agents'): string {
   const labels = scope.labels?.length ? ` labelled ${scope.labels.map(code).join(', ')}` : '';
   const whose = scope.owner === undefined ? what : `${mentionMember(scope.owner)}'s ${what}`;
-  return `:pushpin: Showing ${whose}${labels}: this channel is bound to them.`;
+  return `:round_pushpin: Showing ${whose}${labels}: this channel is bound to them.`;
 }
 
 /** The line and a new line before the rest, or nothing outside a bound channel. */
