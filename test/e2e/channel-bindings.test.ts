@@ -22,6 +22,7 @@ import {
   shownText,
   suggested,
   voiceNumber,
+  waitUntil,
 } from './support.js';
 
 const SALES = 'CSALES';
@@ -186,5 +187,15 @@ describe('a channel bound to a team', () => {
     });
     expect(shownText(await outcomeOf(t, pressed.responseUrlId))).toContain(refusal);
     expect(t.sandbox.requestCount('releaseNumber')).toBe(0);
+  });
+
+  it('gives numbers bought in bulk there the team too', async () => {
+    const sent = await t.command('numbers buy DE 2', ADMIN, { channelId: SALES });
+    const batchId = onlyButton(blocksOf(await t.respondedTo(sent.responseUrlId)), ACTION.confirmBatch);
+    const container = { type: 'message', channelId: SALES, isEphemeral: true } as const;
+    await t.action({ userId: ADMIN, actionId: ACTION.confirmBatch, value: batchId, container });
+    const bought = () => rowsOf(t, "SELECT subject FROM tags WHERE subject LIKE '+49%' AND owner = ?", [TEAM]);
+    await waitUntil(async () => (await bought()).length === 2, 'the two numbers bought in bulk to be the team’s');
+    await t.settled();
   });
 });
