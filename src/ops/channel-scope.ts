@@ -57,7 +57,7 @@ export function bornIn<C extends StoredChange>(settings: Settings, actor: Actor,
 
 /**
  * In a bound channel, a change of a number or an agent outside its binding is refused, audited, naming the binding.
- * What a change makes is born within it.
+ * What a change makes is born within it, and a change of the settings is of no number or agent.
  */
 export async function refuseOutsideScope(
   deps: OpsDeps,
@@ -68,7 +68,8 @@ export async function refuseOutsideScope(
 ): Promise<Failure | undefined> {
   const binding = bindingOf(settings, actor.channelId);
   if (binding === undefined || touched.length === 0) return undefined;
-  if (isKind(attempt.action) && changeKind(attempt.action).born) return undefined;
+  const kind = isKind(attempt.action) ? changeKind(attempt.action) : undefined;
+  if (kind?.born || kind?.unbound) return undefined;
   const tags = await deps.store.tags.of(touched);
   const outside = touched.find((subject) => !inScope(binding, tags.get(subject)));
   if (outside === undefined) return undefined;

@@ -69,19 +69,21 @@ const lockKey = (deps: OpsDeps, name: SettingName): string | undefined => deps.s
 
 /**
  * At the request: the role its kind needs, the owners of what it touches (its target unless told), the binding of the
- * channel it is asked in, the change channels, and for a buy the spending limits.
+ * channel it is asked in (for the numbers and agents told, a target as typed may be a provider id: a confirmation
+ * checks the change as resolved), the change channels, and for a buy the spending limits.
  */
 export async function mayRequest(
   deps: OpsDeps,
   actor: Actor,
   attempt: Attempt & { action: Kind },
-  touched: readonly string[] = attempt.target === undefined ? [] : [attempt.target],
+  touched?: readonly string[],
 ): Promise<Failure | undefined> {
   const settings = await deps.settings.current();
+  const owned = touched ?? (attempt.target === undefined ? [] : [attempt.target]);
   return (
     (await authorize(deps, actor, neededRole(attempt.action), attempt, settings)) ??
-    (await refuseOutsideReach(deps, settings, actor, touched, attempt)) ??
-    (await refuseOutsideScope(deps, settings, actor, touched, attempt)) ??
+    (await refuseOutsideReach(deps, settings, actor, owned, attempt)) ??
+    (touched ? await refuseOutsideScope(deps, settings, actor, touched, attempt) : undefined) ??
     (await refuseOutsideChangeChannels(deps, settings, actor, attempt)) ??
     (changeKind(attempt.action).spends ? await refuseOverBuyLimit(deps, settings, actor, attempt) : undefined)
   );

@@ -10,6 +10,7 @@ import { confirmInModal, openForm, submitForm } from './settings-forms.js';
 import {
   auditRows,
   blocksOf,
+  buttonValues,
   copiedCodeBlock,
   listedAgents,
   listedNumbers,
@@ -19,8 +20,10 @@ import {
   readable,
   respondedWith,
   rowsOf,
+  sandboxNumbers,
   shownText,
   suggested,
+  viewOf,
   voiceNumber,
   waitUntil,
 } from './support.js';
@@ -187,6 +190,20 @@ describe('a channel bound to a team', () => {
     });
     expect(shownText(await outcomeOf(t, pressed.responseUrlId))).toContain(refusal);
     expect(t.sandbox.requestCount('releaseNumber')).toBe(0);
+  });
+
+  it('asks there as before for what it covers, by a number’s provider id too, and for the settings', async () => {
+    const id = (await sandboxNumbers(t)).find((entry) => entry.number === theirs)?.id ?? '';
+    const asked = await t.command(`numbers release ${id}`, ADMIN, { channelId: SALES });
+    expect(buttonValues(blocksOf(await t.respondedTo(asked.responseUrlId)), ACTION.confirmChange)).toHaveLength(1);
+    const stateValues = { [SETTINGS.block('undoHours')]: { [SETTINGS.value]: textInput('12') } };
+    const privateMetadata = JSON.stringify({ channelId: SALES });
+    await t.submit({ userId: ADMIN, viewId: 'VSETSALES', callbackId: CALLBACK.settings, stateValues, privateMetadata });
+    const prompt = await t.slack.waitFor(
+      'views.update',
+      (call) => call.body.view_id === 'VSETSALES' && readable(blocksOf(call)).includes('Undo is offered for 12 hours'),
+    );
+    expect(viewOf(prompt).callback_id).toBe(CALLBACK.confirmChange);
   });
 
   it('gives numbers bought in bulk there the team too', async () => {

@@ -104,6 +104,8 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
    * a bound channel's owner and labels, kept with its outcome. Such a change is never outside a channel's binding.
    */
   born?(change: R, tags: Tags): R;
+  /** A change of the app itself (its settings), of no number or agent: no channel's binding narrows it. */
+  unbound?: true;
   /** The agent it routes its number to, which a batch's announcement names when each number has its own. */
   routesTo?(change: R): { id: string; name: string };
   /** Whether it takes a number from the agent it routes to, which a plan marks. */
