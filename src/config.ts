@@ -84,6 +84,18 @@ const channelId = optionalText.pipe(
     .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id (C… or G…)')
     .optional(),
 );
+/** JSON text, e.g. `[{"channel":"C012ABC","owner":"S034DEF","labels":["team:sales"]}]`. */
+const channelBindings = optionalText
+  .transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON: a list of {"channel", "owner", "labels"}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(settingsSchema.shape.channelBindings.optional());
 const wholeHours = (min: number) =>
   z.preprocess(blankAsUnset, whole(min, 720, `must be a whole number of hours from ${min} to 720`).optional());
 
@@ -108,6 +120,7 @@ const settingFields = {
     )
     .transform((actions) => actions && APPROVABLE_ACTIONS.filter((action) => actions.includes(action))),
   VOICE_APPROVALS_CHANNEL_ID: channelId,
+  VOICE_CHANNEL_BINDINGS: channelBindings,
   VOICE_APPROVAL_TTL_HOURS: wholeHours(1),
   VOICE_UNDO_HOURS: wholeHours(0),
   VOICE_TYPED_RELEASE: optionalText

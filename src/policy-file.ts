@@ -46,6 +46,9 @@ const MUST_BE: Record<SettingName, string> = {
   undoHours: HOURS(0),
   announcementsChannel: CHANNEL,
   approvalsChannel: CHANNEL,
+  channelBindings:
+    'must be a list of bindings, each a channel id with an owner (a user-group id, S…) or labels, ' +
+    'e.g. [{ channel: C012ABC, owner: S034DEF, labels: [team:sales] }], and no channel twice',
 };
 
 /** What an item of a list must be, said with the item. */
@@ -53,7 +56,14 @@ const ITEM_MUST_BE: Partial<Record<SettingName, string>> = {
   requireApproval: `is not one of ${APPROVABLE_ACTIONS.join(', ')}`,
 };
 
-const LISTS = new Set<SettingName>(['admins', 'operators', 'approvers', 'requireApproval', 'changeChannels']);
+const LISTS = new Set<SettingName>([
+  'admins',
+  'operators',
+  'approvers',
+  'requireApproval',
+  'changeChannels',
+  'channelBindings',
+]);
 const OPTIONAL = new Set<SettingName>(['buyLimit', 'buyLimitPerUser', 'announcementsChannel', 'approvalsChannel']);
 
 const isSettingName = (key: string): key is SettingName => (SETTING_NAMES as readonly string[]).includes(key);

@@ -91,6 +91,12 @@ export const settingsSchema = z.object({
   announcementsChannel: channelId.optional(),
   /** Where requests for approval are posted; else the announcements channel. */
   approvalsChannel: channelId.optional(),
+  /** Channels bound to a team or labels; a channel is bound once. */
+  channelBindings: z.array(channelBindingSchema).superRefine((bindings, ctx) => {
+    const twice = bindings.find((binding, index) => bindings.findIndex((b) => b.channel === binding.channel) < index);
+    if (twice)
+      ctx.addIssue({ code: 'custom', message: `binds the channel ${twice.channel} twice: a channel is bound once` });
+  }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingName = keyof Settings;
@@ -106,6 +112,7 @@ export const DEFAULT_SETTINGS: Settings = {
   changeChannels: [],
   typedRelease: false,
   undoHours: 24,
+  channelBindings: [],
 };
 
 /** The environment variable that gives each setting. */
@@ -122,6 +129,7 @@ export const SETTING_VARIABLES = {
   undoHours: 'VOICE_UNDO_HOURS',
   announcementsChannel: 'NOTIFY_CHANNEL_ID',
   approvalsChannel: 'VOICE_APPROVALS_CHANNEL_ID',
+  channelBindings: 'VOICE_CHANNEL_BINDINGS',
 } as const satisfies Record<SettingName, string>;
 
 /** Where a locked setting is given: its key (`VOICE_BUY_LIMIT`, `buyLimit`) in a source (`the environment`). */

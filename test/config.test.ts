@@ -124,6 +124,37 @@ describe('configuration', () => {
     expect(message).toContain('VOICE_TYPED_RELEASE must be true or false');
   });
 
+  it('reads channel bindings as JSON in the environment and as a list in the file, refusing a channel bound twice', () => {
+    const binding = { channel: 'CSALES', owner: 'SSALES', labels: ['team:sales'] };
+    const config = parseConfig({ ...minimal, VOICE_CHANNEL_BINDINGS: JSON.stringify([binding]) });
+    expect(config.settings.locked.channelBindings).toEqual([binding]);
+    expect(config.settings.lockedBy.channelBindings).toEqual({
+      key: 'VOICE_CHANNEL_BINDINGS',
+      where: 'the environment',
+    });
+    expect(problems({ ...minimal, VOICE_CHANNEL_BINDINGS: '[{channel: CSALES}' })).toContain(
+      'VOICE_CHANNEL_BINDINGS must be JSON',
+    );
+    const twice = JSON.stringify([binding, { channel: 'CSALES', labels: ['vip'] }]);
+    expect(problems({ ...minimal, VOICE_CHANNEL_BINDINGS: twice })).toContain(
+      'VOICE_CHANNEL_BINDINGS binds the channel CSALES twice: a channel is bound once',
+    );
+    expect(problems({ ...minimal, VOICE_CHANNEL_BINDINGS: '[{"channel":"CSALES"}]' })).toContain(
+      'binds to no team or label',
+    );
+
+    const file = parsePolicyFile('channelBindings:\n  - { channel: CSALES, labels: [vip] }\n', 'p.yml');
+    expect(file).toMatchObject({
+      problems: [],
+      settings: { channelBindings: [{ channel: 'CSALES', labels: ['vip'] }] },
+    });
+    const bad = parsePolicyFile(
+      'channelBindings:\n  - { channel: CSALES }\n  - { channel: CSALES, labels: [x] }\n',
+      'p.yml',
+    );
+    expect(bad.problems.join('\n')).toContain('p.yml: channelBindings');
+  });
+
   it('sends requests for approval to their channel, else the notify channel, and refuses having neither', () => {
     const approvals = { ...minimal, VOICE_REQUIRE_APPROVAL: 'routing.map, number.buy', VOICE_APPROVAL_TTL_HOURS: '4' };
     expect(parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE' }).settings.locked).toEqual({
@@ -346,8 +377,9 @@ describe('the policy file', () => {
       buyLimit: { count: 5, window: 'day' },
       typedRelease: true,
       approvalsChannel: undefined,
+      channelBindings: [{ channel: 'C012SALES', owner: 'S034SALES', labels: ['team:sales'] }],
     });
-    expect(Object.keys(file.settings)).toHaveLength(12);
+    expect(Object.keys(file.settings)).toHaveLength(13);
   });
 
   it('asks for a channel for approvals, which the environment may give', () => {

@@ -7,6 +7,7 @@ import { askAs, requestConfirmation } from './ask-confirmation.js';
 import { record } from './audit-rows.js';
 import { carryOut, type Done } from './carry-out.js';
 import type { AgentInUse, Asked } from './changes.js';
+import { bornIn, scopeOf, withinScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import type { Create } from './kinds/agent-create.js';
@@ -15,7 +16,7 @@ import { changeKind, KIND, subjectOf } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { unknownLocale } from './locales.js';
 import { readsTags, tagFilter, tagsMatch } from './number-filter.js';
-import { type Page, type PageRequest, pageOf } from './pages.js';
+import { type ListedIn, type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -44,7 +45,7 @@ export type AgentsPage = Page<AgentSummary, AgentFilter>;
 /** A page of agents, in the provider's order, each with the numbers that route to it. */
 export async function listAgents(
   deps: OpsDeps,
-  request: PageRequest & ReadOptions & { filter?: AgentFilter },
+  request: PageRequest & ReadOptions & ListedIn & { filter?: AgentFilter },
 ): Promise<Result<{ page: AgentsPage }>> {
   const filter = request.filter ?? {};
   let agents: Agent[];
@@ -55,14 +56,15 @@ export async function listAgents(
   }
   const text = filter.text?.toLowerCase();
   const tagged = readsTags(filter) ? await deps.store.tags.all() : undefined;
-  const page = pageOf(
-    agents.filter(
-      (agent) =>
-        (!text || agent.name.toLowerCase().includes(text)) && (!tagged || tagsMatch(filter, tagged.get(agent.id))),
-    ),
-    request,
-    filter,
+  const scope = await scopeOf(deps, request.channelId);
+  const picked = agents.filter(
+    (agent) =>
+      (!text || agent.name.toLowerCase().includes(text)) && (!tagged || tagsMatch(filter, tagged.get(agent.id))),
   );
+  const page = {
+    ...pageOf(await withinScope(deps, scope, picked, (agent) => agent.id), request, filter),
+    ...(scope ? { scope } : {}),
+  };
   const records = await deps.store.routes.ofAgents(page.items.map((agent) => agent.id));
   const items = page.items.map((agent) => ({
     ...agent,
@@ -104,7 +106,8 @@ export async function createAgent(
     .then((agents) => agents.filter((agent) => agent.name === params.name).map((agent) => agent.id))
     .catch(providerFailure);
   if (!Array.isArray(namedBefore)) return namedBefore; // audited as failed by `attempt`
-  const intent: Create = { kind: KIND.createAgent, name: params.name, language: params.language, namedBefore };
+  const asked: Create = { kind: KIND.createAgent, name: params.name, language: params.language, namedBefore };
+  const intent = bornIn(await deps.settings.current(), actor, asked);
   return carryOut(deps, actor, correlationId, changeKind(KIND.createAgent).work(deps, intent, actor.userId));
 }
 

@@ -29,6 +29,7 @@ export {
 } from './approvals.js';
 export type { AuditChange, AuditPage } from './audit.js';
 export { type BatchLine, type BatchView, type PlanResult, typedCount } from './batches.js';
+export { scopeWords } from './binding-words.js';
 export { MAX_BATCH_ITEMS } from './bulk-items.js';
 export { type BulkRequest, batchAction } from './bulk-plans.js';
 export type { AgentCard, NumberCard } from './cards.js';

@@ -5,6 +5,7 @@ import type { Confirmation } from '../store/confirmations.js';
 import type { StoredChange } from '../store/records.js';
 import { record } from './audit-rows.js';
 import type { Asked, ConfirmationPrompt, PendingChange } from './changes.js';
+import { bornIn, refuseOutsideScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { type Change, type ChangeKind, changeKind, isKind, targetOf, touchedBy } from './kinds/index.js';
 import { refuseOutsideReach } from './ownership.js';
@@ -17,15 +18,15 @@ export async function requestConfirmation(
   deps: OpsDeps,
   actor: Actor,
   correlationId: string,
-  change: PendingChange,
+  asked: PendingChange,
 ): Promise<Result<{ prompt: ConfirmationPrompt }>> {
-  // The change as resolved (a release asked by the number's id, say) is what its owners are read for.
+  // The change as resolved (a release asked by the number's id, say) is what its owners and scope are read for.
   const settings = await deps.settings.current();
-  const refused = await refuseOutsideReach(deps, settings, actor, touchedBy(change), {
-    action: change.kind,
-    target: targetOf(change),
-    correlationId,
-  });
+  const change = bornIn(settings, actor, asked);
+  const attempt = { action: change.kind, target: targetOf(change), correlationId };
+  const refused =
+    (await refuseOutsideReach(deps, settings, actor, touchedBy(change), attempt)) ??
+    (await refuseOutsideScope(deps, settings, actor, touchedBy(change), attempt));
   if (refused) return refused;
   const confirmation = await deps.store.confirmations.create({
     change,

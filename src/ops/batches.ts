@@ -139,6 +139,7 @@ async function storePlan(
     agent: planned.agent,
     totals,
     ...(planned.leftOut ? { leftOut: planned.leftOut } : {}),
+    ...(planned.outsideScope ? { outsideScope: planned.outsideScope } : {}),
   };
   const { replyAddress: _, ...who } = actor;
   // The numbers a plan names (a Resume, a routing text) are its items: the audit counts them rather than list them.

@@ -29,6 +29,8 @@ export interface Planned {
   items: PlannedItem[];
   /** Numbers the plan would have changed, left out because another team owns them (or the agent they would route to). */
   leftOut?: { number: string; owner: string }[];
+  /** Numbers left out because they (or the agent they would route to) are outside the plan's bound channel. */
+  outsideScope?: string[];
 }
 
 /** The account's lists as read a moment ago for the same request (a routing text's check), to plan on. */

@@ -4,9 +4,10 @@
 // and the plan checked again at its confirmation are computed the same way.
 import type { StoredChange } from '../store/records.js';
 import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
+import { bindingOf, bornIn, inScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { type BatchAction, bulkFormOf, numberOf, touchedBy } from './kinds/index.js';
+import { type BatchAction, bulkFormOf, kindOf, numberOf, touchedBy } from './kinds/index.js';
 import { outOfReach, ownedElsewhere } from './ownership.js';
 import type { Actor, Result } from './types.js';
 
@@ -17,8 +18,9 @@ export const batchAction = (kind: string): BatchAction => bulkFormOf(kind).audit
 
 /**
  * The plan of a bulk change as the provider and the app's records stand now (or as `read` just found them), for this
- * person: items touching what another team owns are left out, and listed. A plan left with nothing to change that way
- * is refused, naming the owner, rather than shown as having nothing to do.
+ * person: items touching what another team owns, or (in a bound channel) what its binding does not cover, are left
+ * out, and listed; what it makes is born with the binding's owner and labels. A plan left with nothing to change but
+ * another team's items is refused, naming the owner, rather than shown as having nothing to do.
  */
 export async function planItems(
   deps: OpsDeps,
@@ -38,18 +40,30 @@ export async function planItems(
   const beyond = new Map(
     (await outOfReach(deps, settings, actor, touched)).map(({ subject, owner }) => [subject, owner]),
   );
+  const scope = bindingOf(settings, actor.channelId);
+  const tags = scope ? await deps.store.tags.of(touched) : new Map();
   const items: PlannedItem[] = [];
   const refused: { number: string; subject: string; owner: string }[] = [];
+  const outsideScope: string[] = [];
   for (const item of planned.items) {
     const subject = touchedBy(item.change).find((candidate) => beyond.has(candidate));
     const owner = subject === undefined ? undefined : beyond.get(subject);
-    if (subject === undefined || owner === undefined) items.push(item);
-    else refused.push({ number: numberOf(item.change), subject, owner });
+    // In a bound channel, what a change makes is born within the binding, and what it touches must be within it.
+    const change = bornIn(settings, actor, item.change);
+    const outside = !kindOf(change).born && touchedBy(change).some((found) => !inScope(scope, tags.get(found)));
+    if (subject !== undefined && owner !== undefined) refused.push({ number: numberOf(item.change), subject, owner });
+    else if (outside) outsideScope.push(numberOf(item.change));
+    else items.push({ ...item, change });
   }
   const [first] = refused;
   if (first && items.every((item) => item.unchanged)) return ownedElsewhere(first);
   const leftOut = refused.map(({ number, owner }) => ({ number, owner }));
-  return { ...planned, items, ...(leftOut.length ? { leftOut } : {}) };
+  return {
+    ...planned,
+    items,
+    ...(leftOut.length ? { leftOut } : {}),
+    ...(outsideScope.length ? { outsideScope } : {}),
+  };
 }
 
 /** The same request, for the numbers named: what is left of a batch, or what failed in it. */

@@ -7,7 +7,7 @@ import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { readsTags } from './number-filter.js';
 import { type NumberSummary, summarize, withCapabilities } from './numbers.js';
-import type { PageRequest } from './pages.js';
+import type { ListedIn, PageRequest } from './pages.js';
 import { refuseImpossible } from './routing-text.js';
 import { fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -70,7 +70,7 @@ export type AgentLookup = Result<{ kind: 'card'; card: AgentCard } | { kind: 'pa
  */
 export async function findAgents(
   deps: OpsDeps,
-  request: PageRequest & { filter: AgentFilter; fresh?: boolean },
+  request: PageRequest & ListedIn & { filter: AgentFilter; fresh?: boolean },
 ): Promise<AgentLookup> {
   const text = request.filter.text;
   // A filter by labels or owner asks for a list, even of one agent.

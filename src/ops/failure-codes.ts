@@ -38,6 +38,8 @@ export const FAILURE_CODES = [
   'owner',
   /** An Undo of labels or an owner changed again since. */
   'changed_since',
+  /** A number or an agent outside the binding of the channel the change is asked in. */
+  'channel_binding',
   /** A number the provider does not offer now, or one sold to someone else between the confirmation and Confirm. */
   'not_for_sale',
   'sold_elsewhere',

@@ -38,7 +38,8 @@ export async function changeLabels(
   input: LabelsInput,
   correlationId: string,
 ): Promise<Result<Done>> {
-  const denied = await mayRequest(deps, actor, { action: KIND.label, target: input.target, correlationId });
+  const attempt = { action: KIND.label, target: input.target, correlationId };
+  const denied = await mayRequest(deps, actor, attempt, [input.target]);
   if (denied) return denied;
   const checked = validate(labelsInput, input);
   if (!checked.ok) return checked;

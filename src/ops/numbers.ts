@@ -3,12 +3,13 @@ import { filterInSlices } from '../slices.js';
 import type { Tags } from '../store/tags.js';
 import { requestConfirmation } from './ask-confirmation.js';
 import type { ConfirmationPrompt } from './changes.js';
+import { inScope, scopeOf } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
 import type { ReadOptions } from './lists.js';
 import { matches, type NumberFilter, readsTags, refuseFilter } from './number-filter.js';
-import { type Page, type PageRequest, pageOf } from './pages.js';
+import { type ListedIn, type Page, type PageRequest, pageOf } from './pages.js';
 import { mayRequest } from './policies.js';
 import { regionOf } from './regions.js';
 import { refuseImpossible } from './routing-text.js';
@@ -36,7 +37,7 @@ export type NumbersPage = Page<NumberSummary, NumberFilter>;
 /** A page of purchased numbers, in the provider's (purchase) order, with each number's route. */
 export async function listNumbers(
   deps: OpsDeps,
-  request: PageRequest & ReadOptions & { filter?: NumberFilter },
+  request: PageRequest & ReadOptions & ListedIn & { filter?: NumberFilter },
 ): Promise<Result<{ page: NumbersPage }>> {
   const filter = request.filter ?? {};
   const refused = refuseFilter(filter);
@@ -44,9 +45,13 @@ export async function listNumbers(
   try {
     const [purchased, agents] = await Promise.all([deps.lists.numbers.get(request), deps.lists.agents.get(request)]);
     const routed = await deps.store.routes.agentByNumber();
-    const tags = readsTags(filter) ? await deps.store.tags.all() : new Map();
-    const matching = await filterInSlices(purchased, (entry) => matches(filter, entry, routed.get(entry.number), tags));
-    const page = pageOf(matching, request, filter);
+    const scope = await scopeOf(deps, request.channelId);
+    const tags = readsTags(filter) || scope ? await deps.store.tags.all() : new Map();
+    const matching = await filterInSlices(
+      purchased,
+      (entry) => inScope(scope, tags.get(entry.number)) && matches(filter, entry, routed.get(entry.number), tags),
+    );
+    const page = { ...pageOf(matching, request, filter), ...(scope ? { scope } : {}) };
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const summaries = page.items.map((entry) => summarize(entry, routed, names));
     const [items, tagged] = await Promise.all([

@@ -132,8 +132,9 @@ const OPERATIONS = {
   recordUndeliveredToken,
   /** Cancels a pending change: it can no longer be confirmed. */
   cancel,
-  numberChoices: (deps: OpsDeps, typed: string) => numberChoices(deps, typed),
-  agentChoices: (deps: OpsDeps, typed: string) => agentChoices(deps, typed),
+  /** The pickers' type-ahead: in a bound channel, only what its binding covers. */
+  numberChoices: (deps: OpsDeps, typed: string, channelId?: string) => numberChoices(deps, typed, channelId),
+  agentChoices: (deps: OpsDeps, typed: string, channelId?: string) => agentChoices(deps, typed, channelId),
   /** What the map form needs before it opens (the number and agent asked for, when they were). */
   mapFormData,
   /** Bulk changes: a plan of every item, applied once confirmed, a few items at a time (see batches.ts). */
@@ -143,7 +144,7 @@ const OPERATIONS = {
   /** The plan of a routing text checked with no error, made on the lists it was checked against. */
   planCheckedText,
   /** Today's routing in the same format, to edit and paste back. */
-  exportRouting: (deps: OpsDeps) => exportRouting(deps, deps.now()),
+  exportRouting: (deps: OpsDeps, channelId?: string) => exportRouting(deps, deps.now(), channelId),
   /**
    * The routing at a typed moment, rebuilt from the audit log while its hash chain is verified (a broken chain gives
    * nothing); the time is read in the person's time zone when known, else in UTC.

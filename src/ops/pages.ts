@@ -1,5 +1,6 @@
 // A page of a list is data: its items, where it stands (page k of n), the total, and the filter that made it, so
 // that a view can render it and its Previous and Next buttons can ask for the neighbouring pages.
+import type { ChannelBinding } from '../settings-schema.js';
 
 export interface Page<T, F> {
   items: T[];
@@ -10,6 +11,13 @@ export interface Page<T, F> {
   /** Items matching the filter, on every page. */
   total: number;
   filter: F;
+  /** The binding of the channel it was asked in, which left out what it does not cover. */
+  scope?: ChannelBinding;
+}
+
+/** Where a list is asked: in a bound channel it shows only what the binding covers. */
+export interface ListedIn {
+  channelId?: string;
 }
 
 export interface PageRequest {

@@ -2,6 +2,7 @@
 // numbers that route nowhere first, from the provider lists kept for a minute (a keystroke must not read them again).
 import type { Agent, PurchasedNumber } from '../provider/schemas.js';
 import { eachInSlices } from '../slices.js';
+import { scopeOf, withinScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { type NumberSummary, summarize } from './numbers.js';
@@ -22,11 +23,17 @@ export interface NumberChoices {
  * Numbers matching what was typed: its digits anywhere in the number (an area code, the last four), and its letters
  * in the name of the agent the number routes to.
  */
-export async function numberChoices(deps: OpsDeps, typed: string, limit = PICKER_MAX): Promise<Result<NumberChoices>> {
+export async function numberChoices(
+  deps: OpsDeps,
+  typed: string,
+  channelId?: string,
+  limit = PICKER_MAX,
+): Promise<Result<NumberChoices>> {
   const digits = typed.replace(/\D/g, '');
   const words = typed.replace(/[\d\s+().-]/g, '').toLowerCase();
   try {
-    const [purchased, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
+    const [all, agents] = await Promise.all([deps.lists.numbers.get(), deps.lists.agents.get()]);
+    const purchased = await withinScope(deps, await scopeOf(deps, channelId), all, (entry) => entry.number);
     const routes = await deps.store.routes.agentByNumber();
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const unrouted: PurchasedNumber[] = [];
@@ -57,10 +64,16 @@ export interface AgentChoices {
 }
 
 /** Agents whose name or id contains what was typed, whatever its case. */
-export async function agentChoices(deps: OpsDeps, typed: string, limit = PICKER_MAX): Promise<Result<AgentChoices>> {
+export async function agentChoices(
+  deps: OpsDeps,
+  typed: string,
+  channelId?: string,
+  limit = PICKER_MAX,
+): Promise<Result<AgentChoices>> {
   const text = typed.trim().toLowerCase();
   try {
-    const agents = await deps.lists.agents.get();
+    const scope = await scopeOf(deps, channelId);
+    const agents = await withinScope(deps, scope, await deps.lists.agents.get(), (agent) => agent.id);
     const matching = agents.filter(
       (agent) => !text || agent.name.toLowerCase().includes(text) || agent.id.toLowerCase().includes(text),
     );

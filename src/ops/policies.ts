@@ -7,6 +7,7 @@ import { type BuyLimit, buyLimitText, type Lock, type SettingName, type Settings
 import type { Person, RoleLists } from './access.js';
 import { type Attempt, deny, record } from './audit-rows.js';
 import type { PendingChange } from './changes.js';
+import { refuseOutsideScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import {
   changeKind,
@@ -67,19 +68,22 @@ function grantingList(deps: OpsDeps, role: Role): { who: string; where: string }
 const lockKey = (deps: OpsDeps, name: SettingName): string | undefined => deps.settings.lockedBy(name)?.key;
 
 /**
- * At the request: the role its kind needs, the owners of what it touches (its target unless told), the channel, and
- * for a buy the spending limits.
+ * At the request: the role its kind needs, the owners of what it touches (its target unless told), the binding of the
+ * channel it is asked in (for the numbers and agents told, a target as typed may be a provider id: a confirmation
+ * checks the change as resolved), the change channels, and for a buy the spending limits.
  */
 export async function mayRequest(
   deps: OpsDeps,
   actor: Actor,
   attempt: Attempt & { action: Kind },
-  touched: readonly string[] = attempt.target === undefined ? [] : [attempt.target],
+  touched?: readonly string[],
 ): Promise<Failure | undefined> {
   const settings = await deps.settings.current();
+  const owned = touched ?? (attempt.target === undefined ? [] : [attempt.target]);
   return (
     (await authorize(deps, actor, neededRole(attempt.action), attempt, settings)) ??
-    (await refuseOutsideReach(deps, settings, actor, touched, attempt)) ??
+    (await refuseOutsideReach(deps, settings, actor, owned, attempt)) ??
+    (touched ? await refuseOutsideScope(deps, settings, actor, touched, attempt) : undefined) ??
     (await refuseOutsideChangeChannels(deps, settings, actor, attempt)) ??
     (changeKind(attempt.action).spends ? await refuseOverBuyLimit(deps, settings, actor, attempt) : undefined)
   );
@@ -87,7 +91,7 @@ export async function mayRequest(
 
 /**
  * At the confirmation, before the claim: the role may be gone since, an owner changed, and the click may come from
- * elsewhere.
+ * elsewhere (a bound channel, whose binding it must be within).
  */
 export async function mayConfirm(
   deps: OpsDeps,
@@ -100,6 +104,7 @@ export async function mayConfirm(
   return (
     (await authorize(deps, confirmer, neededRole(kind), attempt, settings)) ??
     (await refuseOutsideReach(deps, settings, confirmer, touched, attempt)) ??
+    (await refuseOutsideScope(deps, settings, confirmer, touched, attempt)) ??
     (await refuseOutsideChangeChannels(deps, settings, confirmer, attempt))
   );
 }

@@ -1,8 +1,11 @@
 // The routing at a moment, and what changed since, rebuilt from the verified audit log, so that an edited log cannot
 // pass for what happened. A broken chain is named, and nothing is rebuilt from it.
+import type { ChannelBinding } from '../settings-schema.js';
 import { agentNames } from './audit.js';
+import { inScope, scopeOf, withinScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { withLabelsPart } from './labels-text.js';
+import type { ListedIn } from './pages.js';
 import type { AgentRef } from './phrase.js';
 import { type Replayed, type RouteChange, replayRoutes } from './route-replay.js';
 import type { RoutingExport } from './routing-plans.js';
@@ -21,15 +24,24 @@ export interface RoutingChanges {
   /** The moment in UTC, to copy into a command: "2026-11-27 08:00 UTC". */
   sinceUtc: string;
   changes: NamedRouteChange[];
+  /** The binding of the channel it was asked in: only the numbers it covers are in it. */
+  scope?: ChannelBinding;
 }
 
 /** In the format a plan reads: pasted into a plan, it routes back. */
-export async function exportRoutingAsOf(deps: OpsDeps, time: string, zone?: TimeZone): Promise<Result<RoutingExport>> {
+export async function exportRoutingAsOf(
+  deps: OpsDeps,
+  time: string,
+  zone?: TimeZone,
+  where: ListedIn = {},
+): Promise<Result<RoutingExport>> {
   const moment = await parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;
-  const routes = [...replayed.asOf].map(([phoneNumber, agentId]) => ({
+  const scope = await scopeOf(deps, where.channelId);
+  const asOf = await withinScope(deps, scope, [...replayed.asOf], ([phoneNumber]) => phoneNumber);
+  const routes = asOf.map(([phoneNumber, agentId]) => ({
     phoneNumber,
     agentId,
     agentName: names.get(agentId),
@@ -38,8 +50,10 @@ export async function exportRoutingAsOf(deps: OpsDeps, time: string, zone?: Time
     `Voice Ops routing as of ${moment.said}, rebuilt from the verified audit log: ${routes.length} routed ` +
     '(numbers that routed nowhere are not listed).\nOne NUMBER AGENT_ID a line; an operator can paste it into ' +
     '/voice plan to route these numbers back.';
-  const text = withLabelsPart(routingText(routes, header), replayed.tagsAsOf);
-  return { ok: true, text, routed: routes.length, asOf: moment.said };
+  // The labels part, like the routes, only of what the channel's binding covers (as tagged then).
+  const tags = scope ? new Map([...replayed.tagsAsOf].filter(([, then]) => inScope(scope, then))) : replayed.tagsAsOf;
+  const text = withLabelsPart(routingText(routes, header), tags);
+  return { ok: true, text, routed: routes.length, asOf: moment.said, ...(scope ? { scope } : {}) };
 }
 
 /** Each number changed since the moment `time` names (in `zone`): its agent then and now, bought or released, by whom. */
@@ -47,18 +61,21 @@ export async function routingChangesSince(
   deps: OpsDeps,
   time: string,
   zone?: TimeZone,
+  where: ListedIn = {},
 ): Promise<Result<RoutingChanges>> {
   const moment = await parseTypedTime(time, deps.now(), zone);
   if (!moment.ok) return moment;
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;
   const named = (id: string | undefined) => (id === undefined ? undefined : { id, name: names.get(id) });
-  const changes = replayed.changes.map((change) => ({
+  const scope = await scopeOf(deps, where.channelId);
+  const inScope = await withinScope(deps, scope, replayed.changes, (change) => change.number);
+  const changes = inScope.map((change) => ({
     ...change,
     before: named(change.before),
     after: named(change.after),
   }));
-  return { ok: true, since: moment.said, sinceUtc: moment.utc, changes };
+  return { ok: true, since: moment.said, sinceUtc: moment.utc, changes, ...(scope ? { scope } : {}) };
 }
 
 /** The log's changes replayed, up to the end of the chain as verified. */

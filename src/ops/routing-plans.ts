@@ -2,10 +2,12 @@
 // it cannot take) cannot be applied.
 import { counted } from '../counts.js';
 import type { Agent } from '../provider/schemas.js';
+import type { ChannelBinding } from '../settings-schema.js';
 import { NO_TAGS, type Tags } from '../store/tags.js';
 import { matchAgent, noAgentNamed, severalNamed } from './agent-names.js';
 import { type PlanResult, planBatch } from './batches.js';
 import { type AccountRead, readAccount } from './bulk-items.js';
+import { scopeOf, withinScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { KIND } from './kinds/index.js';
@@ -15,7 +17,12 @@ import { parseRoutingText, ROUTING_TEXT_MAX_LINES, type RoutingLine, routingText
 import { type Actor, fail, type Result } from './types.js';
 
 /** A routing as text: today's, with how many numbers route nowhere, or one rebuilt as of a moment past. */
-export type RoutingExport = { text: string; routed: number } & (
+export type RoutingExport = {
+  text: string;
+  routed: number;
+  /** The binding of the channel it was asked in: only the numbers it covers are in it. */
+  scope?: ChannelBinding;
+} & (
   | {
       /** Numbers that route nowhere: not in the text, since a line needs an agent. */
       unrouted: number;
@@ -27,9 +34,11 @@ export type RoutingExport = { text: string; routed: number } & (
 );
 
 /** Today's routing in the format a plan reads: every purchased number that routes to an agent, with its name. */
-export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<RoutingExport>> {
+export async function exportRouting(deps: OpsDeps, at: Date, channelId?: string): Promise<Result<RoutingExport>> {
   try {
-    const { numbers: purchased, agents } = await readAccount(deps.lists);
+    const { numbers, agents } = await readAccount(deps.lists);
+    const scope = await scopeOf(deps, channelId);
+    const purchased = await withinScope(deps, scope, numbers, (entry) => entry.number);
     const [routed, tags] = await Promise.all([deps.store.routes.agentByNumber(), deps.store.tags.all()]);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
     const routes = purchased.flatMap(({ number }) => {
@@ -41,10 +50,12 @@ export async function exportRouting(deps: OpsDeps, at: Date): Promise<Result<Rou
       `Voice Ops routing, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${routes.length} routed, ` +
       `${unrouted} routing nowhere (not listed).\nOne NUMBER AGENT_ID a line (or an agent's "NAME" in quotes); an ` +
       'operator can paste an edited copy into /voice plan.';
-    // Tags of numbers the account no longer holds (released elsewhere) are not part of its routing.
+    // Tags of numbers the account no longer holds (released elsewhere), or outside the channel's binding, are not part
+    // of its routing.
     const listed = new Set(purchased.map(({ number }) => number));
     const held = new Map([...tags].filter(([subject]) => listed.has(subject)));
-    return { ok: true, text: withLabelsPart(routingText(routes, header), held), routed: routes.length, unrouted };
+    const text = withLabelsPart(routingText(routes, header), held);
+    return { ok: true, text, routed: routes.length, unrouted, ...(scope ? { scope } : {}) };
   } catch (error) {
     return providerFailure(error);
   }

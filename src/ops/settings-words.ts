@@ -2,7 +2,14 @@
 // policy now allows, where things are now posted. Plain phrases; the Slack layer draws the people and channels.
 import { z } from 'zod';
 import { counted } from '../counts.js';
-import { type BuyLimit, buyLimitSchema, SETTING_NAMES } from '../settings-schema.js';
+import {
+  type BuyLimit,
+  buyLimitSchema,
+  type ChannelBinding,
+  channelBindingSchema,
+  SETTING_NAMES,
+} from '../settings-schema.js';
+import { scopeWords } from './binding-words.js';
 import type { Phrase } from './phrase.js';
 
 /** One setting as it was and as it is to be; null: not set. */
@@ -38,6 +45,11 @@ const channelOf = (value: unknown): string | undefined =>
     .optional()
     .catch(undefined)
     .parse(value ?? undefined);
+const bindingsOf = (value: unknown): ChannelBinding[] =>
+  z
+    .array(channelBindingSchema)
+    .catch([])
+    .parse(value ?? []);
 const channels = (list: readonly string[]): Phrase =>
   list.flatMap((channel, index) => [...(index ? [', '] : []), { channel }]);
 
@@ -71,6 +83,19 @@ function channelLine(what: string, before: string | undefined, after: string | u
   const now: Phrase = after ? [{ channel: after }] : [none];
   const was: Phrase = before ? [{ channel: before }] : [none];
   return [`${what}: `, ...now, ' (was ', ...was, ')'];
+}
+
+/** "#sales now shows only @sales-team's (was everything)", a line for each channel whose binding changed. */
+function bindingLines(change: SettingChange): Phrase[] {
+  const [before, after] = [bindingsOf(change.before), bindingsOf(change.after)];
+  const shown = (binding: ChannelBinding | undefined): Phrase =>
+    binding ? ['only ', ...scopeWords(binding)] : ['everything'];
+  const channelsNamed = [...new Set([...before, ...after].map((binding) => binding.channel))];
+  return channelsNamed.flatMap((channel): Phrase[] => {
+    const [was, now] = [before, after].map((list) => list.find((binding) => binding.channel === channel));
+    if (JSON.stringify(was) === JSON.stringify(now)) return [];
+    return [[{ channel }, ' now shows ', ...shown(now), ' (was ', ...shown(was), ')']];
+  });
 }
 
 /** The lines that say what one setting's change does. */
@@ -124,6 +149,8 @@ export function effectLines(change: SettingChange): Phrase[] {
       ];
     case 'announcementsChannel':
       return [channelLine('Changes are announced in', channelOf(change.before), channelOf(change.after), 'no channel')];
+    case 'channelBindings':
+      return bindingLines(change);
     case 'approvalsChannel':
       return [
         channelLine(

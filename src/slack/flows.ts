@@ -43,7 +43,7 @@ export async function agentsAnswer(
   position: AgentsPosition,
   options: ReadOptions = {},
 ): Promise<Answer> {
-  const request = { ...position, size: AGENTS_PAGE_SIZE, ...options };
+  const request = { ...position, size: AGENTS_PAGE_SIZE, channelId: actor.channelId, ...options };
   const [found, role] = await Promise.all([deps.ops.findAgents(request), deps.ops.roleOf(actor)]);
   if (!found.ok) return { kind: 'failure', failure: found };
   const message =
@@ -63,7 +63,7 @@ export async function numbersAnswer(
   position: NumbersPosition,
   options: ReadOptions = {},
 ): Promise<Answer> {
-  const request = { ...position, size: NUMBERS_PAGE_SIZE, ...options };
+  const request = { ...position, size: NUMBERS_PAGE_SIZE, channelId: actor.channelId, ...options };
   const [listed, role] = await Promise.all([deps.ops.listNumbers(request), deps.ops.roleOf(actor)]);
   if (!listed.ok) return { kind: 'failure', failure: listed };
   return { kind: 'message', message: numbersMessage({ page: listed.page, role }) };
@@ -152,7 +152,8 @@ export async function auditAnswer(deps: SlackDeps, position: AuditPosition): Pro
 /** `/voice changes since TIME`: each number whose routing changed since then, or why it cannot be told. */
 /** `/voice changes since TIME`, TIME read in the person's Slack time zone (UTC when Slack does not give it). */
 export async function changesAnswer(deps: SlackDeps, actor: Actor, since: string): Promise<Answer> {
-  const found = await deps.ops.routingChangesSince(since, await deps.people.zone(actor.userId));
+  const where = { channelId: actor.channelId };
+  const found = await deps.ops.routingChangesSince(since, await deps.people.zone(actor.userId), where);
   return found.ok ? { kind: 'message', message: routingChangesMessage(found) } : { kind: 'failure', failure: found };
 }
 

@@ -97,6 +97,8 @@ export const SETTINGS = {
   /** The user-group pickers' type-ahead, which the options listener answers. */
   groupPick: 'settings_group_pick',
   block: (name: string, part?: 'people' | 'groups' | 'count' | 'window') => `setting_${name}${part ? `_${part}` : ''}`,
+  /** A channel binding's row in the form: the last row is empty, to add one. */
+  binding: (index: number, part: 'channel' | 'owner' | 'labels') => `setting_channelBindings_${index}_${part}`,
 } as const;
 
 /** block_id and action_id of each modal input, read back from `view.state.values`. */

@@ -1,7 +1,7 @@
 // A settings form read back, or an inline error per input. A form changes the settings whose blocks it has, so the
 // three forms share this one reader.
 import type { ViewOutput } from '@slack/bolt';
-import { SETTING_NAMES, type SettingName } from '../settings-schema.js';
+import { type ChannelBinding, labelSchema, SETTING_NAMES, type SettingName } from '../settings-schema.js';
 import { SETTINGS } from './ids.js';
 
 type Values = ViewOutput['state']['values'];
@@ -22,6 +22,30 @@ function hours(typed: string | null | undefined, min: number): number | string {
   const text = typed?.trim() ?? '';
   const value = Number(text);
   return /^\d+$/.test(text) && value >= min && value <= 720 ? value : `A whole number of hours from ${min} to 720.`;
+}
+
+/** The bindings' rows: a row without a channel is none (removed, or the empty row to add one left empty). */
+function readBindings(values: Values, errors: Record<string, string>): ChannelBinding[] {
+  const bindings: ChannelBinding[] = [];
+  for (let index = 0; SETTINGS.binding(index, 'channel') in values; index += 1) {
+    const channel = element(values, SETTINGS.binding(index, 'channel'))?.selected_conversations?.[0];
+    if (!channel) continue;
+    const [owner] = picked(values, SETTINGS.binding(index, 'owner'), SETTINGS.groupPick);
+    const typed = element(values, SETTINGS.binding(index, 'labels'))?.value?.trim().toLowerCase() ?? '';
+    const labels = typed ? [...new Set(typed.split(/[\s,]+/))] : [];
+    const wrong = labels.find((label) => !labelSchema.safeParse(label).success);
+    if (wrong !== undefined) {
+      errors[SETTINGS.binding(index, 'labels')] =
+        `“${wrong}” is not a label: lowercase letters, digits and : . _ / -, up to 50.`;
+    } else if (owner === undefined && labels.length === 0) {
+      errors[SETTINGS.binding(index, 'owner')] = 'Choose a team or type labels, or clear the channel to remove it.';
+    } else if (bindings.some((binding) => binding.channel === channel)) {
+      errors[SETTINGS.binding(index, 'channel')] = 'That channel is bound above already: a channel is bound once.';
+    } else {
+      bindings.push({ channel, ...(owner ? { owner } : {}), ...(labels.length ? { labels } : {}) });
+    }
+  }
+  return bindings;
 }
 
 export function readSettingsForm(values: Values): ReadForm {
@@ -65,6 +89,9 @@ export function readSettingsForm(values: Values): ReadForm {
       }
       case 'changeChannels':
         if (has(name)) proposed[name] = element(values, SETTINGS.block(name))?.selected_conversations ?? [];
+        break;
+      case 'channelBindings':
+        if (SETTINGS.binding(0, 'channel') in values) proposed[name] = readBindings(values, errors);
         break;
       case 'announcementsChannel':
       case 'approvalsChannel':

@@ -66,6 +66,8 @@ export const storedPlan = z.object({
   totals: z.object({ change: z.number(), taken: z.number(), unchanged: z.number() }),
   /** Numbers left out because another team owns them, or the agent they would route to. */
   leftOut: z.array(z.object({ number: z.string(), owner: z.string() })).optional(),
+  /** Numbers left out because they, or the agent they would route to, are outside the binding of its channel. */
+  outsideScope: z.array(z.string()).optional(),
 });
 export type StoredPlan = z.infer<typeof storedPlan>;
 

@@ -9,6 +9,7 @@ import { fail } from '../types.js';
 import type { Verified, Work } from '../work.js';
 import { agentDelete } from './agent-delete.js';
 import type { ChangeKind } from './kind.js';
+import { bornTags } from './refs.js';
 
 const NAME = 'agent.create';
 
@@ -18,6 +19,8 @@ const creation = z.object({
   language: z.string(),
   /** The agents of that name before the creation was sent: one more afterwards is this one (see agentsNamedSince). */
   namedBefore: z.array(z.string()).optional(),
+  /** The owner and labels of the bound channel it was created in. */
+  tags: bornTags.optional(),
 });
 export type Create = z.infer<typeof creation>;
 
@@ -35,7 +38,7 @@ const tokenLostNote =
   'name, made by this request unless someone made one of the same name in the dashboard meanwhile): its token went ' +
   'with the answer and cannot be shown again. If you need the token, delete this agent and create it again.';
 
-function createAgentWork(change: Create): Work {
+function createAgentWork(change: Create, by: string): Work {
   const params = auditParams(change);
   return {
     action: NAME,
@@ -52,7 +55,11 @@ function createAgentWork(change: Create): Work {
         ok: true,
         change: { action: NAME, agent: { id: agent.id, name: agent.name, language: change.language } },
         ...('tokenLost' in agent ? { note: tokenLostNote } : { createdAgent: agent }),
-        keep: (deps) => deps.store.facts.rememberAgent(agent.id, change.language),
+        keep: async (deps) => {
+          await deps.store.facts.rememberAgent(agent.id, change.language);
+          if (change.tags) await deps.store.tags.set(agent.id, change.tags, by);
+        },
+        ...(change.tags ? { found: { tags: change.tags } } : {}),
       };
     },
   };
@@ -99,7 +106,8 @@ export const agentCreate: ChangeKind<Create, Created> = {
   subject: (change) => change.agent.id,
   auditParams,
   takesFromAgent: () => false,
-  work: (_deps, change) => createAgentWork(change),
+  work: (_deps, change, by) => createAgentWork(change, by),
+  born: (change, tags) => ({ ...change, tags }),
   verify: async (_deps, change, reads) => createdIn(await reads.agents(), change),
   did: ({ agent }) => ['created agent ', { strong: agent.name }, ' (', { code: agent.id }, `, ${agent.language})`],
   lookUp: (change) => `/voice agents ${change.agent.id}`,

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ProviderState } from '../../store/provider-snapshot.js';
 import type { StoredChange } from '../../store/records.js';
+import type { Tags } from '../../store/tags.js';
 import type { Change } from '../announcements.js';
 import type { AccountRead, Planned } from '../bulk-items.js';
 import type { OpsDeps } from '../deps.js';
@@ -98,6 +99,13 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
    * check), so that the log alone tells what it did: the agent a number was routed to, say.
    */
   auditParams(change: R): Record<string, unknown> | undefined;
+  /**
+   * A kind that makes its subject (a buy, an agent's creation): its record with the tags the subject is born with,
+   * a bound channel's owner and labels, kept with its outcome. Such a change is never outside a channel's binding.
+   */
+  born?(change: R, tags: Tags): R;
+  /** A change of the app itself (its settings), of no number or agent: no channel's binding narrows it. */
+  unbound?: true;
   /** The agent it routes its number to, which a batch's announcement names when each number has its own. */
   routesTo?(change: R): { id: string; name: string };
   /** Whether it takes a number from the agent it routes to, which a plan marks. */

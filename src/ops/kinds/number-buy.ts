@@ -16,18 +16,24 @@ import { validate } from '../validate.js';
 import type { Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
 import { numberRelease } from './number-release.js';
-import { noLongerOurs, numberRef } from './refs.js';
+import { bornTags, noLongerOurs, numberRef } from './refs.js';
 
 const NAME = 'number.buy';
 
-// Capabilities, when a search showed them (or a look-up found them), are kept once the number is bought.
-const buy = z.object({ kind: z.literal(NAME), number: z.string(), capabilities: z.array(z.string()).optional() });
+// Capabilities, when a search showed them (or a look-up found them), are kept once the number is bought, and so are
+// the tags of the bound channel it was asked in.
+const buy = z.object({
+  kind: z.literal(NAME),
+  number: z.string(),
+  capabilities: z.array(z.string()).optional(),
+  tags: bornTags.optional(),
+});
 export type Buy = z.infer<typeof buy>;
 
 const bought = z.object({ action: z.literal(NAME), number: numberRef });
 type Bought = z.infer<typeof bought>;
 
-function buyWork(change: Buy): Work {
+function buyWork(change: Buy, by: string): Work {
   return {
     action: NAME,
     target: change.number,
@@ -49,11 +55,13 @@ function buyWork(change: Buy): Work {
         ok: true,
         keep: async (deps) => {
           if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
-          // A number just bought routes nowhere and has no labels: records left from when the account last owned it
-          // are stale.
+          // A number just bought routes nowhere and has only the labels it was bought with: records left from when
+          // the account last owned it are stale.
           await deps.store.routes.removeNumber(bought.number);
           await deps.store.tags.forget(bought.number);
+          if (change.tags) await deps.store.tags.set(bought.number, change.tags, by);
         },
+        ...(change.tags ? { found: { tags: change.tags } } : {}),
         change: { action: NAME, number: { id: bought.id, number: bought.number } },
         note: bought.reconciled
           ? "The provider's answer was lost; the purchase was verified in the purchased list."
@@ -120,7 +128,8 @@ export const numberBuy: ChangeKind<Buy, Bought> = {
   subject: (change) => change.number.number,
   auditParams: () => undefined,
   takesFromAgent: () => false,
-  work: (_deps, change) => buyWork(change),
+  work: (_deps, change, by) => buyWork(change, by),
+  born: (change, tags) => ({ ...change, tags }),
   verify: verifyBuy,
   did: (change) => ['bought ', { ...change.number, region: regionOf(change.number.number) }],
   lookUp: (change) => `/voice numbers ${change.number.number}`,

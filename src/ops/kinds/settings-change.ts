@@ -88,6 +88,7 @@ export const settingsChange: ChangeKind<SettingsChange, Changed> = {
     gerund: 'changing settings',
   },
   target: () => SETTINGS_TARGET,
+  unbound: true,
   subject: () => SETTINGS_TARGET,
   auditParams: (record) => ({ changes: record.changes }),
   takesFromAgent: () => false,

@@ -178,8 +178,8 @@ function retry(metadata: string, pasted: string, fromFile: boolean, why = 'Voice
 /** As text when it fits a message, else as a file in the person's direct messages with the app. */
 export async function exportAnswer(deps: SlackDeps, actor: Actor, asOf?: string): Promise<Answer> {
   const exported = await (asOf === undefined
-    ? deps.ops.exportRouting()
-    : deps.ops.exportRoutingAsOf(asOf, await deps.people.zone(actor.userId)));
+    ? deps.ops.exportRouting(actor.channelId)
+    : deps.ops.exportRoutingAsOf(asOf, await deps.people.zone(actor.userId), { channelId: actor.channelId }));
   if (!exported.ok) return { kind: 'failure', failure: exported };
   const mayPlan = roleIncludes(await deps.ops.roleOf(actor), 'operator');
   if (exported.text.length <= EXPORT_INLINE_MAX) {

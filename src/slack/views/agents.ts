@@ -7,6 +7,7 @@ import { bold, code, codeBlock, escapeMrkdwn } from '../mrkdwn.js';
 import { actions, button, context, message, type SlackMessage, section } from './blocks.js';
 import { listPager } from './pager.js';
 import { can } from './roles.js';
+import { scopeLead } from './scope.js';
 import { describeTagFilter, tagsText } from './tags.js';
 import { agentLabel, listOf } from './text.js';
 
@@ -28,7 +29,7 @@ export function agentsIntro(page: AgentsPage, role: Role, title = '*AI agents*')
   ];
   const filter = said.length ? ` · ${said.join(', ')}` : '';
   const empty = filter ? '\nNo agents match.' : '\nNo agents yet.';
-  const text = `${title}${filter}${page.total > 0 ? '' : empty}`;
+  const text = `${scopeLead(page.scope, 'agents')}${title}${filter}${page.total > 0 ? '' : empty}`;
   return section(text, can(role, 'operator') ? createAgentButton() : undefined);
 }
 

@@ -15,6 +15,7 @@ import { encodeValue, nextSearchPosition, previousSearchPosition, type SearchPos
 import { actions, button, capped, context, message, type SlackMessage, section } from './blocks.js';
 import { listPager, pager } from './pager.js';
 import { can } from './roles.js';
+import { scopeLead } from './scope.js';
 import { describeTagFilter, tagsText } from './tags.js';
 import { agentLabel } from './text.js';
 
@@ -49,7 +50,7 @@ export function regionLabel(region: string): string {
 /** The list's title and filter, or why it is empty; the Home tab, under its own heading, gives a subtitle. */
 export function numbersIntro(page: NumbersPage, title = '*Phone numbers*'): KnownBlock {
   const filter = describeNumberFilter(page.filter);
-  const titled = `${title}${filter ? ` · ${filter}` : ''}`;
+  const titled = `${scopeLead(page.scope, 'numbers')}${title}${filter ? ` · ${filter}` : ''}`;
   if (page.total > 0) return section(titled);
   return section(filter ? `${titled}\nNo numbers match.` : `${titled}\nNo numbers yet.`);
 }

@@ -5,6 +5,7 @@ import { type NamedRouteChange, type RoutingChanges, regionOf } from '../../ops/
 import { code, escapeMrkdwn, mentionUser } from '../mrkdwn.js';
 import { capped, context, LIMITS, message, packLines, type SlackMessage, section, textMessage } from './blocks.js';
 import { mrkdwnOf } from './phrase.js';
+import { scopeLead } from './scope.js';
 
 /** Numbers listed in one answer, so that it keeps well within a message's blocks; the rest are counted. */
 export const CHANGES_SHOWN = 50;
@@ -53,9 +54,10 @@ function changeLine(change: NamedRouteChange): string {
 
 export function routingChangesMessage(found: RoutingChanges): SlackMessage {
   const since = escapeMrkdwn(found.since);
+  const lead = scopeLead(found.scope, 'numbers');
   if (!found.changes.length) {
     return textMessage(
-      `:information_source: Nothing in the routing changed since ${since}: the verified audit log has no route, buy ` +
+      `${lead}:information_source: Nothing in the routing changed since ${since}: the verified audit log has no route, buy ` +
         'or release after it.',
     );
   }
@@ -63,7 +65,7 @@ export function routingChangesMessage(found: RoutingChanges): SlackMessage {
   const { shown, hidden } = capped(found.changes, CHANGES_SHOWN);
   const more = hidden ? `And ${counted(hidden, 'more number')}. ` : '';
   return message(`Routing changes since ${since}: ${total}`, [
-    section(`*Routing changes since ${since}*: ${total}, from the verified audit log, agent then → agent now.`),
+    section(`${lead}*Routing changes since ${since}*: ${total}, from the verified audit log, agent then → agent now.`),
     ...packLines(shown.map(changeLine), LIMITS.sectionText).map((text) => section(text)),
     context(
       `${more}\`/voice audit +NUMBER\` shows each change of a number, and ${code(`/voice export as of ${found.sinceUtc}`)} ` +

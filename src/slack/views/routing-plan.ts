@@ -17,6 +17,7 @@ import {
   textMessage,
 } from './blocks.js';
 import { infoModal } from './modals.js';
+import { scopeLead } from './scope.js';
 
 /** Errors listed in a message; the rest are counted. */
 const ERRORS_SHOWN = 20;
@@ -186,9 +187,10 @@ function exportWords(exported: RoutingExport, mayPlan: boolean): { which: string
 /** A short export as text to copy; a longer one is posted as a file, and this says where. */
 export function exportMessage(exported: RoutingExport, shown: { asFile: boolean; mayPlan: boolean }): SlackMessage {
   const { which, summary, notes } = exportWords(exported, shown.mayPlan);
+  const lead = scopeLead(exported.scope, 'numbers');
   const shownAs = shown.asFile
-    ? [section(`:page_facing_up: ${which} is in the file above. ${summary}`)]
-    : [section(summary), section(codeLines(exported.text))];
+    ? [section(`${lead}:page_facing_up: ${which} is in the file above. ${summary}`)]
+    : [section(`${lead}${summary}`), section(codeLines(exported.text))];
   return message(summary, [...shownAs, ...notes.map((note) => context(note))]);
 }
 

@@ -2,10 +2,11 @@
 // change it. A setting the configuration locks is shown with where it is given, and its form has no input for it.
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { counted } from '../../counts.js';
-import { confirmWordsOf, type SettingsView } from '../../ops/api.js';
+import { confirmWordsOf, type SettingsView, scopeWords } from '../../ops/api.js';
 import {
   APPROVABLE_ACTIONS,
   type BuyLimit,
+  type ChannelBinding,
   type Lock,
   type SettingName,
   type Settings,
@@ -25,6 +26,7 @@ import {
   section,
   staticSelect,
 } from './blocks.js';
+import { mrkdwnOf } from './phrase.js';
 
 export const SETTINGS_GROUPS = ['roles', 'policies', 'channels'] as const;
 export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
@@ -56,6 +58,7 @@ const GROUPS: Record<SettingsGroup, { title: string; settings: readonly (readonl
     settings: [
       ['announcementsChannel', 'Announcements'],
       ['approvalsChannel', 'Approval requests'],
+      ['channelBindings', 'Bound channels'],
     ],
   },
 };
@@ -99,8 +102,14 @@ function valueText(name: SettingName, settings: Settings): string {
       const channel = settings[name];
       return channel ? mentionChannel(channel) : name === 'approvalsChannel' ? 'the announcements channel' : 'none';
     }
+    case 'channelBindings':
+      return settings.channelBindings.length ? settings.channelBindings.map(bindingText).join('; ') : 'none';
   }
 }
+
+/** "#sales: @sales-team's", one per bound channel. */
+const bindingText = (binding: ChannelBinding): string =>
+  `${mentionChannel(binding.channel)}: ${mrkdwnOf(scopeWords(binding))}`;
 
 const lockNote = (lock: Lock): string => ` :lock: ${code(lock.key)} in ${escapeMrkdwn(lock.where)}`;
 
@@ -264,6 +273,45 @@ function policyInputs(name: SettingName, label: string, settings: Settings): Kno
   }
 }
 
+const BINDING_HINT =
+  'There, lists show only what the team owns (with these labels), changes reach only that, and numbers bought and ' +
+  'agents created there are theirs. Clear the channel to remove the binding.';
+
+/** A row per binding and an empty one to add a binding: its channel, the owning team, and labels. */
+function bindingInputs(bindings: readonly ChannelBinding[], names: ReadonlyMap<string, string>): KnownBlock[] {
+  return [...bindings, undefined].flatMap((binding, index) => {
+    const which = binding ? `Bound channel ${index + 1}` : 'Bind a channel';
+    return [
+      input(
+        SETTINGS.binding(index, 'channel'),
+        which,
+        {
+          type: 'multi_conversations_select',
+          action_id: SETTINGS.value,
+          max_selected_items: 1,
+          filter: { include: ['public', 'private'], exclude_bot_users: true },
+          ...(binding ? { initial_conversations: [binding.channel] } : {}),
+        },
+        binding ? undefined : BINDING_HINT,
+      ),
+      input(SETTINGS.binding(index, 'owner'), `${which}: owning team`, {
+        type: 'multi_external_select',
+        action_id: SETTINGS.groupPick,
+        min_query_length: 0,
+        max_selected_items: 1,
+        placeholder: plainText('Type a group’s name', 150),
+        ...(binding?.owner ? { initial_options: [groupOption(binding.owner, names)] } : {}),
+      }),
+      textInput(
+        SETTINGS.binding(index, 'labels'),
+        `${which}: labels`,
+        binding?.labels?.join(' ') ?? '',
+        'Each must be there, separated by spaces, e.g. team:sales.',
+      ),
+    ];
+  });
+}
+
 /** `names`: the user groups' names, for the pickers' chosen options. */
 export function settingsModal(
   group: SettingsGroup,
@@ -280,6 +328,8 @@ export function settingsModal(
       );
     } else if (setting === 'admins' || setting === 'operators' || setting === 'approvers') {
       blocks.push(...roleInputs(setting, label, view.settings, names));
+    } else if (setting === 'channelBindings') {
+      blocks.push(...bindingInputs(view.settings.channelBindings, names));
     } else {
       blocks.push(...policyInputs(setting, label, view.settings));
     }
