@@ -161,4 +161,19 @@ describe('planMessage', () => {
     );
     expect(shown).toContain('Left out: owned by <!subteam^SSALES>: *+4930123456*, *+4930123457*');
   });
+
+  it("lists the numbers a channel's binding does not cover apart from those another team owns", () => {
+    const view: BatchView = {
+      ...batch('planned', { pending: 1 }),
+      plan: {
+        request: { kind: 'label.change', add: ['vip'] },
+        totals: { change: 1, taken: 0, unchanged: 0 },
+        outsideScope: ['+4930123458'],
+      },
+      total: 1,
+    };
+    const shown = rendered(planMessage(view, new Date('2025-03-01T12:34:00.000Z')));
+    expect(shown).toContain("Left out: not covered by this channel's binding: *+4930123458*");
+    expect(shown).not.toContain('owned by');
+  });
 });

@@ -80,7 +80,10 @@ function itemsBlocks(view: BatchView, planned: boolean) {
 /** Owners a plan's left-out numbers are listed under, and numbers listed under each; the rest are counted. */
 const LEFT_OUT_SHOWN = 10;
 
-/** The numbers a plan left out because another team owns them (or the agent they would route to), by team. */
+/**
+ * The numbers a plan left out: because another team owns them (or the agent they would route to), by team, and
+ * because the channel's binding does not cover them.
+ */
 function leftOutBlocks(view: Pick<BatchView, 'plan'>) {
   const byOwner = new Map<string, string[]>();
   for (const { number, owner } of view.plan.leftOut ?? []) {
@@ -93,13 +96,27 @@ function leftOutBlocks(view: Pick<BatchView, 'plan'>) {
     const numbers = left.slice(0, LEFT_OUT_SHOWN).map((number) => bold(number));
     return `• Left out: owned by ${mentionMember(owner)}: ${numbers.join(', ')}${more > 0 ? ` and ${count(more)} more` : ''}`;
   });
-  if (!lines.length) return [];
   const others = byOwner.size - lines.length;
   const rest = others > 0 ? `\n…and ${counted(others, 'more team')}.` : '';
-  return [
-    section(`${lines.join('\n')}${rest}`),
-    context('Only the owning team’s members with the operator role, and admins, may change them.'),
-  ];
+  const outside = view.plan.outsideScope ?? [];
+  const more = outside.length - LEFT_OUT_SHOWN;
+  const unbound = outside.length
+    ? [
+        section(
+          `• Left out: not covered by this channel's binding: ${outside
+            .slice(0, LEFT_OUT_SHOWN)
+            .map((number) => bold(number))
+            .join(', ')}` + `${more > 0 ? ` and ${count(more)} more` : ''}`,
+        ),
+      ]
+    : [];
+  const owned = lines.length
+    ? [
+        section(`${lines.join('\n')}${rest}`),
+        context('Only the owning team’s members with the operator role, and admins, may change them.'),
+      ]
+    : [];
+  return [...owned, ...unbound];
 }
 
 /** The plan, for its one confirmation: every item's effect, a page at a time, and the totals. */
