@@ -4,7 +4,7 @@
 // and the plan checked again at its confirmation are computed the same way.
 import type { StoredChange } from '../store/records.js';
 import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
-import { bindingOf, bornIn, inScope } from './channel-scope.js';
+import { bindingOf, bornIn, outsideOf } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { type BatchAction, bulkFormOf, kindOf, numberOf, touchedBy } from './kinds/index.js';
@@ -50,7 +50,7 @@ export async function planItems(
     const owner = subject === undefined ? undefined : beyond.get(subject);
     // In a bound channel, what a change makes is born within the binding, and what it touches must be within it.
     const change = bornIn(settings, actor, item.change);
-    const outside = !kindOf(change).born && touchedBy(change).some((found) => !inScope(scope, tags.get(found)));
+    const outside = !kindOf(change).born && outsideOf(scope, touchedBy(change), tags) !== undefined;
     if (subject !== undefined && owner !== undefined) refused.push({ number: numberOf(item.change), subject, owner });
     else if (outside) outsideScope.push(numberOf(item.change));
     else items.push({ ...item, change });

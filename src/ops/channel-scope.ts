@@ -42,6 +42,21 @@ export async function withinScope<T>(
   return items.filter((item) => inScope(binding, tags.get(subjectOf(item))));
 }
 
+/**
+ * The first of what a change touches that the binding does not cover: its target (first) must be within it; an agent
+ * it routes its number to may also be one nobody owns, since teams share such agents.
+ */
+export function outsideOf(
+  binding: ChannelBinding | undefined,
+  touched: readonly string[],
+  tags: ReadonlyMap<string, Tags>,
+): string | undefined {
+  return touched.find((subject, index) => {
+    const found = tags.get(subject);
+    return !inScope(binding, found) && (index === 0 || found?.owner !== undefined);
+  });
+}
+
 /** The tags a number bought or an agent created in a bound channel gets: the binding's owner and labels. */
 const tagsOfBinding = (binding: ChannelBinding): Tags => ({
   labels: [...(binding.labels ?? [])].sort(),
@@ -70,8 +85,7 @@ export async function refuseOutsideScope(
   if (binding === undefined || touched.length === 0) return undefined;
   const kind = isKind(attempt.action) ? changeKind(attempt.action) : undefined;
   if (kind?.born || kind?.unbound) return undefined;
-  const tags = await deps.store.tags.of(touched);
-  const outside = touched.find((subject) => !inScope(binding, tags.get(subject)));
+  const outside = outsideOf(binding, touched, await deps.store.tags.of(touched));
   if (outside === undefined) return undefined;
   const failure = outsideBinding(binding, outside);
   return deny(deps, actor, attempt, failure, { rule: 'channelBindings', channel: binding.channel, subject: outside });

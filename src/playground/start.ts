@@ -7,7 +7,19 @@ import { startAfresh } from '../store/start-afresh.js';
 import { startFakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { bindPage, servePage } from './page-server.js';
-import { ADMIN, ANNOUNCEMENTS, CHANNELS, OPS_CHANNEL, PEOPLE, seededRole, TEAMS } from './people.js';
+import {
+  ADMIN,
+  ANNOUNCEMENTS,
+  CHANNELS,
+  OPS_CHANNEL,
+  PEOPLE,
+  SALES,
+  SALES_CHANNEL,
+  SUPPORT,
+  SUPPORT_CHANNEL,
+  seededRole,
+  TEAMS,
+} from './people.js';
 import { APP_NAME } from './render.js';
 import { markNewDatabases, removeFiles, resetBy, startOverPlan } from './start-over.js';
 import { BOT_USER_ID, TEAM_ID } from './workspace.js';
@@ -34,6 +46,11 @@ function startApp(config: Config, apiUrl: string, options: Options): Promise<Run
         seed: {
           admins: [ADMIN.id],
           operators: TEAMS.map((team) => team.id),
+          // Each team's channel shows its own numbers and agents, and what is bought there is the team's.
+          channelBindings: [
+            { channel: SALES_CHANNEL.id, owner: SALES.id },
+            { channel: SUPPORT_CHANNEL.id, owner: SUPPORT.id },
+          ],
           announcementsChannel: ANNOUNCEMENTS.id,
           approvalsChannel: ANNOUNCEMENTS.id,
         },
