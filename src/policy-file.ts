@@ -46,6 +46,9 @@ const MUST_BE: Record<SettingName, string> = {
   undoHours: HOURS(0),
   announcementsChannel: CHANNEL,
   approvalsChannel: CHANNEL,
+  subscriptions:
+    'must be a list of subscriptions, each with channel, kinds, labels, without, owners and quiet, e.g. ' +
+    '[{channel: C012ABC, kinds: [route], labels: [team:sales], without: [], owners: [], quiet: false}]',
 };
 
 /** What an item of a list must be, said with the item. */
@@ -53,7 +56,14 @@ const ITEM_MUST_BE: Partial<Record<SettingName, string>> = {
   requireApproval: `is not one of ${APPROVABLE_ACTIONS.join(', ')}`,
 };
 
-const LISTS = new Set<SettingName>(['admins', 'operators', 'approvers', 'requireApproval', 'changeChannels']);
+const LISTS = new Set<SettingName>([
+  'admins',
+  'operators',
+  'approvers',
+  'requireApproval',
+  'changeChannels',
+  'subscriptions',
+]);
 const OPTIONAL = new Set<SettingName>(['buyLimit', 'buyLimitPerUser', 'announcementsChannel', 'approvalsChannel']);
 
 const isSettingName = (key: string): key is SettingName => (SETTING_NAMES as readonly string[]).includes(key);

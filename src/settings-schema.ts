@@ -91,6 +91,13 @@ export const settingsSchema = z.object({
   announcementsChannel: channelId.optional(),
   /** Where requests for approval are posted; else the announcements channel. */
   approvalsChannel: channelId.optional(),
+  /** Channels that get the changes a filter picks, beside the announcements channel; one per channel. */
+  subscriptions: z
+    .array(subscriptionSchema)
+    .refine(
+      (list) => new Set(list.map((subscription) => subscription.channel)).size === list.length,
+      'has a channel twice',
+    ),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingName = keyof Settings;
@@ -106,6 +113,7 @@ export const DEFAULT_SETTINGS: Settings = {
   changeChannels: [],
   typedRelease: false,
   undoHours: 24,
+  subscriptions: [],
 };
 
 /** The environment variable that gives each setting. */
@@ -122,6 +130,7 @@ export const SETTING_VARIABLES = {
   undoHours: 'VOICE_UNDO_HOURS',
   announcementsChannel: 'NOTIFY_CHANNEL_ID',
   approvalsChannel: 'VOICE_APPROVALS_CHANNEL_ID',
+  subscriptions: 'VOICE_SUBSCRIPTIONS',
 } as const satisfies Record<SettingName, string>;
 
 /** Where a locked setting is given: its key (`VOICE_BUY_LIMIT`, `buyLimit`) in a source (`the environment`). */

@@ -18,7 +18,8 @@ export {
   AnnouncementFailed,
   type Announcer,
   type BatchAnnouncement,
-  type ChannelNow,
+  type ChannelsNow,
+  type Destinations,
 } from './announcements.js';
 export {
   type ApprovalRequest,
@@ -96,15 +97,16 @@ export {
   settledBatch,
 } from './batches.js';
 export type { OpsDeps } from './deps.js';
-export { auditParamsOf, outsideKinds, verifyChange } from './kinds/index.js';
+export { auditParamsOf, outsideKinds, touchedBy, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
-export { announce, announcementsChannel } from './notify.js';
+export { announce, destinations } from './notify.js';
 export { operationsOn } from './operations.js';
 export { ProviderReads } from './provider-reads.js';
 export { ROUTE_DROPPED } from './route-replay.js';
 export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './second-outcome.js';
 export { SeenNumbers } from './seen-numbers.js';
 export { SettingsInForce } from './settings-in-force.js';
+export { subscriptionWords } from './settings-words.js';
 export { settleSteps } from './steps.js';
 export { atomically } from './transactions.js';

@@ -25,9 +25,10 @@ import {
   workFor,
 } from './kinds/index.js';
 import { type Held, runsAnywhere } from './locks.js';
-import { announcementsChannel } from './notify.js';
+import { destinations } from './notify.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
+import { subscribedAs } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -592,6 +593,8 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
   try {
     const { plan, counts, total } = view;
     const { request } = plan;
+    const numbers = await changedNumbers(deps, view.id, !plan.agent);
+    const tagged = [...(await deps.store.tags.of(numbers.map(({ number }) => number))).values()];
     await deps.announcer.announceBatch(
       {
         actor,
@@ -599,12 +602,12 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
         kind: request.kind,
         agent: plan.agent,
         region: bulkFormOf(request.kind).region?.(request),
-        numbers: await changedNumbers(deps, view.id, !plan.agent),
+        numbers,
         counts,
         total,
         undo: view.undo,
       },
-      announcementsChannel(deps),
+      destinations(deps, subscribedAs(request.kind), tagged),
     );
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');

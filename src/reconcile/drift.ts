@@ -5,9 +5,9 @@
 
 import {
   type Actor,
-  announcementsChannel,
   atomically,
   type Change,
+  destinations,
   newCorrelationId,
   type OpsDeps,
   outsideKinds,
@@ -57,7 +57,8 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   if (changes.length > 0) {
     deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
-    await deps.announcer.announceOutside(changes, announcementsChannel(deps)).catch((error: unknown) => {
+    const tagged = [...(await deps.store.tags.of(outside.map((found) => found.target))).values()];
+    await deps.announcer.announceOutside(changes, destinations(deps, 'outside', tagged)).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
     });
   }

@@ -2,13 +2,14 @@
 // change it. A setting the configuration locks is shown with where it is given, and its form has no input for it.
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { counted } from '../../counts.js';
-import { confirmWordsOf, type SettingsView } from '../../ops/api.js';
+import { confirmWordsOf, type SettingsView, subscriptionWords } from '../../ops/api.js';
 import {
   APPROVABLE_ACTIONS,
   type BuyLimit,
   type Lock,
   type SettingName,
   type Settings,
+  type Subscription,
 } from '../../settings-schema.js';
 import { CALLBACK, SETTINGS } from '../ids.js';
 import { code, escapeMrkdwn, mentionChannel, mentionMember } from '../mrkdwn.js';
@@ -25,6 +26,7 @@ import {
   section,
   staticSelect,
 } from './blocks.js';
+import { mrkdwnOf } from './phrase.js';
 
 export const SETTINGS_GROUPS = ['roles', 'policies', 'channels'] as const;
 export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
@@ -56,6 +58,7 @@ const GROUPS: Record<SettingsGroup, { title: string; settings: readonly (readonl
     settings: [
       ['announcementsChannel', 'Announcements'],
       ['approvalsChannel', 'Approval requests'],
+      ['subscriptions', 'Subscriptions'],
     ],
   },
 };
@@ -99,8 +102,16 @@ function valueText(name: SettingName, settings: Settings): string {
       const channel = settings[name];
       return channel ? mentionChannel(channel) : name === 'approvalsChannel' ? 'the announcements channel' : 'none';
     }
+    case 'subscriptions':
+      return settings.subscriptions.length
+        ? settings.subscriptions.map(subscribedLine).join('; ')
+        : 'none (`/voice subscribe` in a channel)';
   }
 }
+
+/** "#sales-ops: route changes of what is labelled team:sales": a subscription on one line. */
+export const subscribedLine = (subscription: Subscription) =>
+  mrkdwnOf([{ channel: subscription.channel }, ': ', ...subscriptionWords(subscription)]);
 
 const lockNote = (lock: Lock): string => ` :lock: ${code(lock.key)} in ${escapeMrkdwn(lock.where)}`;
 
