@@ -109,4 +109,5 @@ export { SeenNumbers } from './seen-numbers.js';
 export { SettingsInForce } from './settings-in-force.js';
 export { subscriptionWords } from './settings-words.js';
 export { settleSteps } from './steps.js';
+export type { SubscriptionFilter } from './subscriptions.js';
 export { atomically } from './transactions.js';

@@ -21,6 +21,7 @@ import { registerRouteBought } from './listeners/route-bought.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
 import { registerSettings } from './listeners/settings.js';
 import { registerSteps } from './listeners/steps.js';
+import { registerSubscriptions } from './listeners/subscriptions.js';
 import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
@@ -106,6 +107,7 @@ export function registerListeners(
   registerSettings(router);
   registerHistory(router);
   registerSteps(router);
+  registerSubscriptions(router);
   app.use(
     inOrder([
       ignoreUnlistenedEvents(Object.values(EVENT), deps.logger),
