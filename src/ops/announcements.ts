@@ -51,12 +51,17 @@ export interface Destinations {
 }
 export type ChannelsNow = () => Promise<Destinations>;
 
+/** A change as a quiet subscription's daily digest lists it: by a person, a bulk change, or one made outside. */
+export type DigestEntry = { actorId: string; change: Change } | { batch: BatchAnnouncement } | { outside: Change };
+
 /** Where announcements go; the Slack layer posts them, trying every channel before it throws for any that failed. */
 export interface Announcer {
   announce(announcement: Announcement, channels: ChannelsNow): Promise<void>;
   announceBatch(announcement: BatchAnnouncement, channels: ChannelsNow): Promise<void>;
   /** Changes noticed at the provider that no one made through Voice Ops, in one message. */
   announceOutside(changes: Change[], channels: ChannelsNow): Promise<void>;
+  /** A quiet subscription's digest: the changes since its last one, in one message. */
+  postDigest(channel: string, entries: DigestEntry[]): Promise<void>;
 }
 
 /** Thrown by an Announcer when the channel did not get the post; the message says why and what to do. */

@@ -20,6 +20,7 @@ export {
   type BatchAnnouncement,
   type ChannelsNow,
   type Destinations,
+  type DigestEntry,
 } from './announcements.js';
 export {
   type ApprovalRequest,
@@ -99,6 +100,7 @@ export {
   settledBatch,
 } from './batches.js';
 export type { OpsDeps } from './deps.js';
+export { keepForDigests, postDigests } from './digests.js';
 export { auditParamsOf, outsideKinds, touchedBy, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';

@@ -12,6 +12,7 @@ import { busyWith } from './busy.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { itemCorrelationId } from './changes.js';
 import type { OpsDeps } from './deps.js';
+import { keepForDigests } from './digests.js';
 import {
   bulkFormOf,
   changeKind,
@@ -595,20 +596,20 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Prom
     const { request } = plan;
     const numbers = await changedNumbers(deps, view.id, !plan.agent);
     const tagged = [...(await deps.store.tags.of(numbers.map(({ number }) => number))).values()];
-    await deps.announcer.announceBatch(
-      {
-        actor,
-        batchId: view.id,
-        kind: request.kind,
-        agent: plan.agent,
-        region: bulkFormOf(request.kind).region?.(request),
-        numbers,
-        counts,
-        total,
-        undo: view.undo,
-      },
-      destinations(deps, subscribedAs(request.kind), tagged),
-    );
+    const batch: BatchAnnouncement = {
+      actor,
+      batchId: view.id,
+      kind: request.kind,
+      agent: plan.agent,
+      region: bulkFormOf(request.kind).region?.(request),
+      numbers,
+      counts,
+      total,
+      undo: view.undo,
+    };
+    const kind = subscribedAs(request.kind);
+    await keepForDigests(deps, kind, tagged, { batch });
+    await deps.announcer.announceBatch(batch, destinations(deps, kind, tagged));
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');
     await record(deps, actor, view.id, {

@@ -4,6 +4,7 @@ import { AnnouncementFailed, type ChannelsNow } from './announcements.js';
 import { record } from './audit-rows.js';
 import type { Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
+import { keepForDigests } from './digests.js';
 import { subjectOf } from './kinds/index.js';
 import { destinationsOf, type Subscribable, subscribedAs } from './subscriptions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
@@ -28,8 +29,9 @@ export function destinations(
 export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
     const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };
-    const channels = destinations(deps, subscribedAs(done.change.action), done.tagged);
-    await deps.announcer.announce({ actor, change: done.change, undo }, channels);
+    const kind = subscribedAs(done.change.action);
+    await keepForDigests(deps, kind, done.tagged, { actorId: actor.userId, change: done.change });
+    await deps.announcer.announce({ actor, change: done.change, undo }, destinations(deps, kind, done.tagged));
     return { ok: true };
   } catch (error) {
     const failure: Failure =

@@ -9,6 +9,7 @@ import {
   type ChannelsNow,
   announcedChange as changeSchema,
   type Destinations,
+  type DigestEntry,
 } from '../ops/api.js';
 import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
@@ -22,6 +23,7 @@ import {
 } from './views/announcement.js';
 import { batchAnnouncementMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
+import { digestMessage } from './views/digest.js';
 
 // A short Retry-After is waited out once; a longer one would hold the graceful stop for a post nobody waits on.
 const MAX_RETRY_AFTER_S = 10;
@@ -160,6 +162,9 @@ export function slackAnnouncer(
     },
     announceOutside: async (changes: Change[], channelsNow: ChannelsNow) => {
       await toEach(await channelsNow(), (channel) => post(channel, outsideChangesMessage(changes)));
+    },
+    postDigest: async (channel: string, entries: DigestEntry[]) => {
+      await post(channel, digestMessage(entries));
     },
   };
 }

@@ -66,6 +66,7 @@ export function useOpsDeps(options: OpsBedOptions = {}): () => OpsBed {
       announce: async (announcement) => void announced.changes.push(announcement),
       announceBatch: async (announcement) => void announced.batches.push(announcement),
       announceOutside: async (changes) => void announced.outside.push(changes),
+      postDigest: async () => undefined,
     };
     const deps: OpsDeps = {
       provider,

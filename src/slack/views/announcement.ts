@@ -47,7 +47,7 @@ export function outsideChangesMessage(changes: Change[]): SlackMessage {
 }
 
 /** Lines gathered into section texts that each fit Slack's limit, never splitting a line that fits one. */
-function chunkLines(lines: string[]): string[] {
+export function chunkLines(lines: string[]): string[] {
   const chunks: string[] = [];
   for (const line of lines) {
     const last = chunks.at(-1);
