@@ -3,6 +3,7 @@
 import { channelId, type Settings, type Subscription } from '../settings-schema.js';
 import type { Tags } from '../store/tags.js';
 import { requestSettingsChange } from './admin-settings.js';
+import type { Destinations } from './announcements.js';
 import type { ConfirmationPrompt } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { KIND } from './kinds/index.js';
@@ -12,9 +13,6 @@ import { type Actor, fail, type Result } from './types.js';
 /** What a channel subscribes to: its subscription less the channel, which is where it is asked. */
 export type SubscriptionFilter = Omit<Subscription, 'channel'>;
 export type Subscribable = Subscription['kinds'][number];
-
-/** Changes noticed at the provider that no one made through Voice Ops. */
-export const OUTSIDE: Subscribable = 'outside';
 
 /** The word a subscription names each kind of change by. */
 const SUBSCRIBED_AS: Record<string, Subscribable> = {
@@ -65,16 +63,15 @@ export function subscribes(subscription: Subscription, kind: Subscribable, tagge
   );
 }
 
-/** Where a change is posted: the announcements channel gets everything, once, and a subscribed channel what it picks. */
-export interface Destinations {
-  announcements?: string;
-  /** Subscribed channels other than the announcements channel, posted each change as it comes. */
-  subscribed: string[];
-  /** Quiet subscriptions that pick it, for their daily digest. */
-  quiet: string[];
-}
-
-export function destinationsOf(settings: Settings, kind: Subscribable, tagged: readonly Tags[]): Destinations {
+/**
+ * Where a change is posted: the announcements channel gets everything, once; a subscribed channel what it picks,
+ * as it comes, or in its digest (`quiet`).
+ */
+export function destinationsOf(
+  settings: Settings,
+  kind: Subscribable,
+  tagged: readonly Tags[],
+): Destinations & { quiet: string[] } {
   const { announcementsChannel: announcements } = settings;
   const picking = settings.subscriptions.filter(
     (subscription) => subscription.channel !== announcements && subscribes(subscription, kind, tagged),
