@@ -170,3 +170,15 @@ export function packLines(lines: string[], max: number): string[] {
   }
   return packed;
 }
+
+/** Lines gathered into section texts that each fit Slack's limit, never splitting a line that fits one. */
+export function chunkLines(lines: string[]): string[] {
+  const chunks: string[] = [];
+  for (const line of lines) {
+    const last = chunks.at(-1);
+    if (last !== undefined && last.length + line.length + 1 <= LIMITS.sectionText)
+      chunks[chunks.length - 1] = `${last}\n${line}`;
+    else chunks.push(line.slice(0, LIMITS.sectionText));
+  }
+  return chunks;
+}

@@ -1,9 +1,8 @@
 // A quiet subscription's daily digest: one line per change since the channel's last digest, oldest first.
 import type { DigestEntry } from '../../ops/api.js';
 import { mentionUser } from '../mrkdwn.js';
-import { chunkLines } from './announcement.js';
 import { batchAnnouncementMessage } from './batches.js';
-import { LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { chunkLines, LIMITS, message, type SlackMessage, section } from './blocks.js';
 import { describeChange } from './changes.js';
 
 function lineOf(entry: DigestEntry): string {
