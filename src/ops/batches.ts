@@ -3,6 +3,7 @@ import type { Settings } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
+import type { Tags } from '../store/tags.js';
 import type { BatchAnnouncement } from './announcements.js';
 import { type ApprovalRequest, awaitApproval, type BatchDecisions, recordAwaiting } from './approvals.js';
 import { deny, newCorrelationId, record } from './audit-rows.js';
@@ -21,6 +22,7 @@ import {
   numberOf,
   takesFromAgent,
   targetOf,
+  touchedBy,
   type UndoOffer,
   undoOffer,
   workFor,
@@ -238,6 +240,8 @@ async function runBatch(
   const ran = await deps.locks.tryWith(keys, batch.id, async (held) => {
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
+    // Read before the items run, which may forget them (a release), for where the batch is announced.
+    const tagged = [...(await deps.store.tags.of(pending.flatMap(({ work }) => touchedBy(work.intent)))).values()];
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
     await deps.changesUnderWay.run(
       describe,
@@ -247,7 +251,7 @@ async function runBatch(
     // Cut off meanwhile: the batch is settled and told as one a dead process left, by another replica or by this one
     // once it holds its liveness again, so that it is told once.
     if (!held.mayStillAct()) return CUT_OFF;
-    return finish(deps, actor, batch.id);
+    return finish(deps, actor, batch.id, tagged);
   });
   if (ran) return 'id' in ran.value ? { ok: true, view: ran.value } : ran.value;
   const current = await deps.store.batches.get(batch.id);
@@ -496,7 +500,7 @@ async function runItems(
 const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : outcome.unsettled ? 'running' : 'failed');
 
 /** Ends a batch that ran to its end or was stopped: the items not started are cancelled, and the batch audited. */
-async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<BatchView> {
+async function finish(deps: OpsDeps, actor: Actor, batchId: string, tagged: Tags[]): Promise<BatchView> {
   const stopped = await deps.store.batches.move(batchId, ['stopping'], 'stopped');
   if (stopped) await cancelRest(deps, actor, batchId);
   else await deps.store.batches.move(batchId, ['running'], 'finished');
@@ -509,7 +513,7 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
     return view;
   }
   await recordEnd(deps, actor, view, view.counts);
-  await announceBatch(deps, actor, view);
+  await announceBatch(deps, actor, view, tagged);
   return view;
 }
 
@@ -588,14 +592,17 @@ async function changedNumbers(
   });
 }
 
-/** One message for the whole batch, never one per item; a lost one is audited, and changes nothing. */
-async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Promise<void> {
+/**
+ * One message for the whole batch, never one per item; a lost one is audited, and changes nothing. Where it goes
+ * follows the tags its numbers had before it ran, or, for a batch settled elsewhere, those they have now.
+ */
+async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView, taggedBefore?: Tags[]): Promise<void> {
   if (view.counts.succeeded === 0) return;
   try {
     const { plan, counts, total } = view;
     const { request } = plan;
     const numbers = await changedNumbers(deps, view.id, !plan.agent);
-    const tagged = [...(await deps.store.tags.of(numbers.map(({ number }) => number))).values()];
+    const tagged = taggedBefore ?? [...(await deps.store.tags.of(numbers.map(({ number }) => number))).values()];
     const batch: BatchAnnouncement = {
       actor,
       batchId: view.id,
