@@ -4,8 +4,9 @@
 // and `/voice unsubscribe` stops it. A post Slack refuses is audited, and the change stands.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { ADMIN, NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
+import { textInput } from '../harness/payloads.js';
 import {
   announced,
   auditRows,
@@ -15,11 +16,13 @@ import {
   confirmAs,
   mapThroughApp,
   onlyButton,
+  press,
   readable,
   type SeededApp,
   sandboxNumbers,
   shownText,
   startSeededApp,
+  viewOf,
   voiceNumber,
   waitUntil,
 } from './support.js';
@@ -143,6 +146,38 @@ describe('a subscription with a filter', () => {
     );
     expect(shownText(owner)).toContain('Give a user group after `owner:`');
     expect((await t.app.ops.settings({ fresh: true })).settings.subscriptions).toEqual([]);
+  });
+});
+
+describe('a bulk change', () => {
+  let seeded: SeededApp;
+  afterAll(async () => {
+    await seeded?.t.close();
+  });
+
+  it('is posted where one of its numbers matched before it: a bulk release by the labels its numbers had', async () => {
+    seeded = await startSeededApp({ agents: 1, numbers: 2, routed: 0 }, { settingsFrom: 'slack' });
+    const { t } = seeded;
+    const [labelled, bare] = seeded.numbers.map((entry) => entry.number) as [string, string];
+    expect((await t.app.ops.changeLabels(asPerson(ADMIN), { target: labelled, add: ['team:sales'] })).ok).toBe(true);
+    await confirmedIn(t, SALES, 'subscribe release +label:team:sales');
+
+    const planned = await t.respondedTo((await t.command('numbers release unrouted', ADMIN)).responseUrlId);
+    const pressed = await press(
+      t,
+      ADMIN,
+      ACTION.confirmBatchTyped,
+      onlyButton(blocksOf(planned), ACTION.confirmBatchTyped),
+    );
+    const opened = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
+    await t.submit({
+      userId: ADMIN,
+      callbackId: CALLBACK.confirmBatch,
+      privateMetadata: opened.private_metadata,
+      stateValues: { [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput('2') } },
+    });
+    await waitUntil(() => postedIn(t, SALES).includes(labelled), 'the bulk release posted in the subscribed channel');
+    expect(postedIn(t, SALES)).toContain(bare);
   });
 });
 
