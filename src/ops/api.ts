@@ -112,4 +112,5 @@ export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './
 export { SeenNumbers } from './seen-numbers.js';
 export { SettingsInForce } from './settings-in-force.js';
 export { settleSteps } from './steps.js';
+export { taggedNow } from './subscriptions.js';
 export { atomically } from './transactions.js';

@@ -31,7 +31,7 @@ import { type Held, runsAnywhere } from './locks.js';
 import { destinations } from './notify.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
-import { subscribedAs } from './subscriptions.js';
+import { subscribedAs, taggedNow } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -241,7 +241,10 @@ async function runBatch(
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
     // Read before the items run, which may forget them (a release), for where the batch is announced.
-    const tagged = [...(await deps.store.tags.of(pending.flatMap(({ work }) => touchedBy(work.intent)))).values()];
+    const tagged = await taggedNow(
+      deps,
+      pending.flatMap(({ work }) => touchedBy(work.intent)),
+    );
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
     await deps.changesUnderWay.run(
       describe,
@@ -602,7 +605,12 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView, tagge
     const { plan, counts, total } = view;
     const { request } = plan;
     const numbers = await changedNumbers(deps, view.id, !plan.agent);
-    const tagged = taggedBefore ?? [...(await deps.store.tags.of(numbers.map(({ number }) => number))).values()];
+    const tagged =
+      taggedBefore ??
+      (await taggedNow(
+        deps,
+        numbers.map(({ number }) => number),
+      ));
     const batch: BatchAnnouncement = {
       actor,
       batchId: view.id,

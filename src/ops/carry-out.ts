@@ -10,6 +10,7 @@ import type { Held } from './locks.js';
 import { outOfReach, ownedElsewhere } from './ownership.js';
 import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
+import { taggedNow } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import type { Actor, Failure, Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -106,7 +107,7 @@ export async function carryOutHeld(
   const touched = touchedBy(work.intent);
   const [beyond] = await outOfReach(deps, await deps.settings.current(), actor, touched);
   // Read before the change, which may forget them (a release), for where it is announced.
-  const tagged = [...(await deps.store.tags.of(touched)).values()];
+  const tagged = await taggedNow(deps, touched);
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = beyond
     ? ownedElsewhere(beyond)

@@ -1,7 +1,7 @@
 // Channels subscribed to the changes a filter picks: an admin's subscribing or unsubscribing a channel (a settings
 // change like any other), and which channels a finished change is posted in.
 import { channelId, type Settings, type Subscription } from '../settings-schema.js';
-import type { Tags } from '../store/tags.js';
+import { NO_TAGS, type Tags } from '../store/tags.js';
 import { requestSettingsChange } from './admin-settings.js';
 import type { Destinations } from './announcements.js';
 import type { ConfirmationPrompt } from './changes.js';
@@ -48,6 +48,12 @@ export async function requestSubscription(
   }
   const proposed = filter === null ? others : [...others, { channel, ...filter }];
   return requestSettingsChange(deps, actor, { subscriptions: proposed }, correlationId);
+}
+
+/** The tags of each of these numbers and agents, none for one without: what a subscription's filter reads. */
+export async function taggedNow(deps: Pick<OpsDeps, 'store'>, subjects: readonly string[]): Promise<Tags[]> {
+  const tags = await deps.store.tags.of(subjects);
+  return subjects.map((subject) => tags.get(subject) ?? NO_TAGS);
 }
 
 /**

@@ -14,10 +14,10 @@ import {
   outsideKinds,
   ROUTE_DROPPED,
   record,
+  taggedNow,
 } from '../ops/api.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
-import { NO_TAGS } from '../store/tags.js';
 
 const OUTSIDE: Actor = { userId: 'provider', userName: 'outside Voice Ops', source: 'provider' };
 
@@ -59,11 +59,13 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   if (changes.length > 0) {
     deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
-    const tags = await deps.store.tags.of(outside.map((found) => found.target));
-    for (const { target, change } of outside) {
-      await keepForDigests(deps, 'outside', [tags.get(target) ?? NO_TAGS], { outside: change });
+    const tagged = await taggedNow(
+      deps,
+      outside.map((found) => found.target),
+    );
+    for (const [index, { change }] of outside.entries()) {
+      await keepForDigests(deps, 'outside', tagged.slice(index, index + 1), { outside: change });
     }
-    const tagged = [...tags.values(), NO_TAGS];
     await deps.announcer.announceOutside(changes, destinations(deps, 'outside', tagged)).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
     });

@@ -22,6 +22,7 @@ import {
   type SettledBatch,
   settledBatch,
   subjectOf,
+  taggedNow,
   targetOf,
   touchedBy,
   type Verified,
@@ -118,7 +119,7 @@ async function resolveOne(
     return true;
   }
   // Read before the verification, which may forget them (a release), for where the change is announced.
-  const tagged = [...(await deps.store.tags.of(touchedBy(change))).values()];
+  const tagged = await taggedNow(deps, touchedBy(change));
   const outcome = await verifyChange(deps, reads, change, requester.userId);
   if (!outcome.ok && !settled) return false;
   // An item of a batch is told with its batch (see interruptAbandoned), never on its own.
