@@ -347,7 +347,8 @@ function parseSubscribe(args: string[]): Parsed {
       const id = group?.[1] ?? group?.[2];
       if (!id)
         return error(
-          `Give a user group after \`owner:\`, as \`owner:@sales-team\`: ${code(typed, ECHO_MAX)} is not one.`,
+          `Give a user group after \`owner:\`, picked from Slack's menu or by its id (\`owner:S0123ABC\`): ` +
+            `${code(typed, ECHO_MAX)} is not one.`,
         );
       if (!filter.owners.includes(id)) filter.owners.push(id);
     } else return error(`I don't understand ${code(word, ECHO_MAX)} after \`subscribe\`: give ${SUBSCRIBE_FORMS}.`);
