@@ -96,6 +96,25 @@ const channelBindings = optionalText
     }
   })
   .pipe(settingsSchema.shape.channelBindings.optional());
+const SUBSCRIPTIONS_ERROR =
+  'must be a JSON list of subscriptions, e.g. [{"channel":"C012ABC","kinds":["route"],"labels":["team:sales"],' +
+  '"without":[],"owners":[],"quiet":false}]';
+const subscriptions = optionalText.transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  let written: unknown;
+  try {
+    written = JSON.parse(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: SUBSCRIPTIONS_ERROR });
+    return undefined;
+  }
+  const parsed = settingsSchema.shape.subscriptions.safeParse(written);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    ctx.addIssue({ code: 'custom', message: `${SUBSCRIPTIONS_ERROR} (${issue?.path.join('.')} ${issue?.message})` });
+  }
+  return parsed.data;
+});
 const wholeHours = (min: number) =>
   z.preprocess(blankAsUnset, whole(min, 720, `must be a whole number of hours from ${min} to 720`).optional());
 
@@ -126,6 +145,7 @@ const settingFields = {
   VOICE_TYPED_RELEASE: optionalText
     .pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
     .transform((value) => (value === undefined ? undefined : value === 'true')),
+  VOICE_SUBSCRIPTIONS: subscriptions,
 };
 
 const sandboxFields = {

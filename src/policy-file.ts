@@ -49,6 +49,9 @@ const MUST_BE: Record<SettingName, string> = {
   channelBindings:
     'must be a list of bindings, each a channel id with an owner (a user-group id, S…) or labels, ' +
     'e.g. [{ channel: C012ABC, owner: S034DEF, labels: [team:sales] }], and no channel twice',
+  subscriptions:
+    'must be a list of subscriptions, each with channel, kinds, labels, without, owners and quiet, e.g. ' +
+    '[{channel: C012ABC, kinds: [route], labels: [team:sales], without: [], owners: [], quiet: false}]',
 };
 
 /** What an item of a list must be, said with the item. */
@@ -63,6 +66,7 @@ const LISTS = new Set<SettingName>([
   'requireApproval',
   'changeChannels',
   'channelBindings',
+  'subscriptions',
 ]);
 const OPTIONAL = new Set<SettingName>(['buyLimit', 'buyLimitPerUser', 'announcementsChannel', 'approvalsChannel']);
 

@@ -97,6 +97,13 @@ export const settingsSchema = z.object({
     if (twice)
       ctx.addIssue({ code: 'custom', message: `binds the channel ${twice.channel} twice: a channel is bound once` });
   }),
+  /** Channels that get the changes a filter picks, beside the announcements channel; one per channel. */
+  subscriptions: z
+    .array(subscriptionSchema)
+    .refine(
+      (list) => new Set(list.map((subscription) => subscription.channel)).size === list.length,
+      'has a channel twice',
+    ),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingName = keyof Settings;
@@ -113,6 +120,7 @@ export const DEFAULT_SETTINGS: Settings = {
   typedRelease: false,
   undoHours: 24,
   channelBindings: [],
+  subscriptions: [],
 };
 
 /** The environment variable that gives each setting. */
@@ -130,6 +138,7 @@ export const SETTING_VARIABLES = {
   announcementsChannel: 'NOTIFY_CHANNEL_ID',
   approvalsChannel: 'VOICE_APPROVALS_CHANNEL_ID',
   channelBindings: 'VOICE_CHANNEL_BINDINGS',
+  subscriptions: 'VOICE_SUBSCRIPTIONS',
 } as const satisfies Record<SettingName, string>;
 
 /** Where a locked setting is given: its key (`VOICE_BUY_LIMIT`, `buyLimit`) in a source (`the environment`). */

@@ -155,6 +155,19 @@ describe('configuration', () => {
     expect(bad.problems.join('\n')).toContain('p.yml: channelBindings');
   });
 
+  it('locks the subscriptions VOICE_SUBSCRIPTIONS gives as JSON, and names a malformed one', () => {
+    const sales = { channel: 'CSALES', kinds: ['route'], labels: ['team:sales'], without: [], owners: [], quiet: true };
+    const { settings } = parseConfig({ ...minimal, VOICE_SUBSCRIPTIONS: JSON.stringify([sales]) });
+    expect(settings.locked).toEqual({ subscriptions: [sales] });
+    expect(settings.lockedBy.subscriptions).toEqual({ key: 'VOICE_SUBSCRIPTIONS', where: 'the environment' });
+    expect(problems({ ...minimal, VOICE_SUBSCRIPTIONS: '[{channel: CSALES}]' })).toContain(
+      'VOICE_SUBSCRIPTIONS must be a JSON list of subscriptions',
+    );
+    expect(problems({ ...minimal, VOICE_SUBSCRIPTIONS: JSON.stringify([{ ...sales, kinds: ['routes'] }]) })).toContain(
+      '0.kinds.0',
+    );
+  });
+
   it('sends requests for approval to their channel, else the notify channel, and refuses having neither', () => {
     const approvals = { ...minimal, VOICE_REQUIRE_APPROVAL: 'routing.map, number.buy', VOICE_APPROVAL_TTL_HOURS: '4' };
     expect(parseConfig({ ...approvals, NOTIFY_CHANNEL_ID: 'CNOTE' }).settings.locked).toEqual({

@@ -41,15 +41,27 @@ export interface BatchAnnouncement {
   undo?: UndoOffer;
 }
 
-/** The announcements channel in force, read when an announcement's turn comes; none: nothing is announced. */
-export type ChannelNow = () => Promise<string | undefined>;
+/**
+ * Where an announcement goes, read when its turn comes: the announcements channel, where a person's changes share a
+ * message, and the channels subscribed to what it is about, never the same channel twice; none: nothing is posted.
+ */
+export interface Destinations {
+  announcements?: string;
+  subscribed: string[];
+}
+export type ChannelsNow = () => Promise<Destinations>;
 
-/** Where announcements go; the Slack layer posts them to the announcements channel. */
+/** A change as a quiet subscription's daily digest lists it: by a person, a bulk change, or one made outside. */
+export type DigestEntry = { actorId: string; change: Change } | { batch: BatchAnnouncement } | { outside: Change };
+
+/** Where announcements go; the Slack layer posts them, trying every channel before it throws for any that failed. */
 export interface Announcer {
-  announce(announcement: Announcement, channel: ChannelNow): Promise<void>;
-  announceBatch(announcement: BatchAnnouncement, channel: ChannelNow): Promise<void>;
+  announce(announcement: Announcement, channels: ChannelsNow): Promise<void>;
+  announceBatch(announcement: BatchAnnouncement, channels: ChannelsNow): Promise<void>;
   /** Changes noticed at the provider that no one made through Voice Ops, in one message. */
-  announceOutside(changes: Change[], channel: ChannelNow): Promise<void>;
+  announceOutside(changes: Change[], channels: ChannelsNow): Promise<void>;
+  /** A quiet subscription's digest: the changes since its last one, in one message. */
+  postDigest(channel: string, entries: DigestEntry[]): Promise<void>;
 }
 
 /** Thrown by an Announcer when the channel did not get the post; the message says why and what to do. */

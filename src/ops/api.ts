@@ -18,7 +18,9 @@ export {
   AnnouncementFailed,
   type Announcer,
   type BatchAnnouncement,
-  type ChannelNow,
+  type ChannelsNow,
+  type Destinations,
+  type DigestEntry,
 } from './announcements.js';
 export {
   type ApprovalRequest,
@@ -77,8 +79,10 @@ export { NO_UNROUTE } from './routing.js';
 export type { NamedRouteChange, RoutingChanges } from './routing-as-of.js';
 export type { CheckedLine, CheckedText, RoutingExport } from './routing-plans.js';
 export { type SearchPage, type SearchRequest, type SearchStart, searchStart } from './search.js';
+export { subscriptionWords } from './settings-words.js';
 export type { StepEnds } from './step-ends.js';
 export type { StepStart } from './steps.js';
+export type { SubscriptionFilter } from './subscriptions.js';
 export { type TimeZone, timeZone } from './time-zone.js';
 export { type Actor, type Failure, fail, type Result, type Role, roleIncludes } from './types.js';
 export type { UndoResult } from './undo.js';
@@ -99,10 +103,11 @@ export {
   settledBatch,
 } from './batches.js';
 export type { OpsDeps } from './deps.js';
-export { auditParamsOf, outsideKinds, verifyChange } from './kinds/index.js';
+export { keepForDigests, postDigests } from './digests.js';
+export { auditParamsOf, outsideKinds, touchedBy, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
-export { announce, announcementsChannel } from './notify.js';
+export { announce, destinations } from './notify.js';
 export { operationsOn } from './operations.js';
 export { countByOwner } from './owner-counts.js';
 export { ProviderReads } from './provider-reads.js';
@@ -111,4 +116,5 @@ export { refuseSecondOutcome, reportSecondOutcome, type SecondOutcome } from './
 export { SeenNumbers } from './seen-numbers.js';
 export { SettingsInForce } from './settings-in-force.js';
 export { settleSteps } from './steps.js';
+export { taggedNow } from './subscriptions.js';
 export { atomically } from './transactions.js';

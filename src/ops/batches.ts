@@ -3,6 +3,7 @@ import type { Settings } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
+import type { Tags } from '../store/tags.js';
 import type { BatchAnnouncement } from './announcements.js';
 import { type ApprovalRequest, awaitApproval, type BatchDecisions, recordAwaiting } from './approvals.js';
 import { deny, newCorrelationId, record } from './audit-rows.js';
@@ -12,6 +13,7 @@ import { busyWith } from './busy.js';
 import { carryOutHeld, openIntent, type Settle } from './carry-out.js';
 import { itemCorrelationId } from './changes.js';
 import type { OpsDeps } from './deps.js';
+import { keepForDigests } from './digests.js';
 import {
   bulkFormOf,
   changeKind,
@@ -20,14 +22,16 @@ import {
   numberOf,
   takesFromAgent,
   targetOf,
+  touchedBy,
   type UndoOffer,
   undoOffer,
   workFor,
 } from './kinds/index.js';
 import { type Held, runsAnywhere } from './locks.js';
-import { announcementsChannel } from './notify.js';
+import { destinations } from './notify.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
+import { subscribedAs, taggedNow } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -237,6 +241,11 @@ async function runBatch(
   const ran = await deps.locks.tryWith(keys, batch.id, async (held) => {
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
+    // Read before the items run, which may forget them (a release), for where the batch is announced.
+    const tagged = await taggedNow(
+      deps,
+      pending.flatMap(({ work }) => touchedBy(work.intent)),
+    );
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
     await deps.changesUnderWay.run(
       describe,
@@ -246,7 +255,7 @@ async function runBatch(
     // Cut off meanwhile: the batch is settled and told as one a dead process left, by another replica or by this one
     // once it holds its liveness again, so that it is told once.
     if (!held.mayStillAct()) return CUT_OFF;
-    return finish(deps, actor, batch.id);
+    return finish(deps, actor, batch.id, tagged);
   });
   if (ran) return 'id' in ran.value ? { ok: true, view: ran.value } : ran.value;
   const current = await deps.store.batches.get(batch.id);
@@ -495,7 +504,7 @@ async function runItems(
 const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : outcome.unsettled ? 'running' : 'failed');
 
 /** Ends a batch that ran to its end or was stopped: the items not started are cancelled, and the batch audited. */
-async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<BatchView> {
+async function finish(deps: OpsDeps, actor: Actor, batchId: string, tagged: Tags[]): Promise<BatchView> {
   const stopped = await deps.store.batches.move(batchId, ['stopping'], 'stopped');
   if (stopped) await cancelRest(deps, actor, batchId);
   else await deps.store.batches.move(batchId, ['running'], 'finished');
@@ -508,7 +517,7 @@ async function finish(deps: OpsDeps, actor: Actor, batchId: string): Promise<Bat
     return view;
   }
   await recordEnd(deps, actor, view, view.counts);
-  await announceBatch(deps, actor, view);
+  await announceBatch(deps, actor, view, tagged);
   return view;
 }
 
@@ -587,26 +596,36 @@ async function changedNumbers(
   });
 }
 
-/** One message for the whole batch, never one per item; a lost one is audited, and changes nothing. */
-async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView): Promise<void> {
+/**
+ * One message for the whole batch, never one per item; a lost one is audited, and changes nothing. Where it goes
+ * follows the tags its numbers had before it ran, or, for a batch settled elsewhere, those they have now.
+ */
+async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView, taggedBefore?: Tags[]): Promise<void> {
   if (view.counts.succeeded === 0) return;
   try {
     const { plan, counts, total } = view;
     const { request } = plan;
-    await deps.announcer.announceBatch(
-      {
-        actor,
-        batchId: view.id,
-        kind: request.kind,
-        agent: plan.agent,
-        region: bulkFormOf(request.kind).region?.(request),
-        numbers: await changedNumbers(deps, view.id, !plan.agent),
-        counts,
-        total,
-        undo: view.undo,
-      },
-      announcementsChannel(deps),
-    );
+    const numbers = await changedNumbers(deps, view.id, !plan.agent);
+    const tagged =
+      taggedBefore ??
+      (await taggedNow(
+        deps,
+        numbers.map(({ number }) => number),
+      ));
+    const batch: BatchAnnouncement = {
+      actor,
+      batchId: view.id,
+      kind: request.kind,
+      agent: plan.agent,
+      region: bulkFormOf(request.kind).region?.(request),
+      numbers,
+      counts,
+      total,
+      undo: view.undo,
+    };
+    const kind = subscribedAs(request.kind);
+    await keepForDigests(deps, kind, tagged, { batch });
+    await deps.announcer.announceBatch(batch, destinations(deps, kind, tagged));
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');
     await record(deps, actor, view.id, {

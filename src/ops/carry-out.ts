@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Tags } from '../store/tags.js';
 import { record } from './audit-rows.js';
 import { busyWith } from './busy.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
@@ -9,6 +10,7 @@ import type { Held } from './locks.js';
 import { outOfReach, ownedElsewhere } from './ownership.js';
 import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
+import { taggedNow } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import type { Actor, Failure, Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -20,6 +22,8 @@ export interface Done extends Omit<Finished, 'keep'> {
   correlationId: string;
   /** Whether its maker is offered Undo, and if not, why; absent when the policy offers none. */
   undo?: UndoOffer;
+  /** The labels and owner of the numbers and agents it touched, as they were before it: where it is announced. */
+  tagged: Tags[];
 }
 
 /**
@@ -100,7 +104,10 @@ export async function carryOutHeld(
     sent: () => deps.delivery?.noteChangeSent(),
   });
   // Checked under the change's locks, which a label change takes too: no owner changes between this and the call.
-  const [beyond] = await outOfReach(deps, await deps.settings.current(), actor, touchedBy(work.intent));
+  const touched = touchedBy(work.intent);
+  const [beyond] = await outOfReach(deps, await deps.settings.current(), actor, touched);
+  // Read before the change, which may forget them (a release), for where it is announced.
+  const tagged = await taggedNow(deps, touched);
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = beyond
     ? ownedElsewhere(beyond)
@@ -155,6 +162,7 @@ export async function carryOutHeld(
     ...done,
     correlationId,
     undo: undoOffer((await deps.settings.current()).undoHours, { change: done.change }),
+    tagged,
   };
 }
 

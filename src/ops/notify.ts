@@ -1,21 +1,37 @@
 // Announcing a change once its requester has the answer, and auditing an announcement that could not be posted.
-import { AnnouncementFailed, type ChannelNow } from './announcements.js';
+import type { Tags } from '../store/tags.js';
+import { AnnouncementFailed, type ChannelsNow } from './announcements.js';
 import { record } from './audit-rows.js';
 import type { Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
+import { keepForDigests } from './digests.js';
 import { subjectOf } from './kinds/index.js';
+import { destinationsOf, type Subscribable, subscribedAs } from './subscriptions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 
-/** The announcements channel as these deps see the settings: a delivery's, as its key found them. */
-export function announcementsChannel(deps: Pick<OpsDeps, 'settings'>): ChannelNow {
-  return async () => (await deps.settings.current()).announcementsChannel;
+/**
+ * Where a change of this kind is posted, as the settings say when its turn comes: the announcements channel, and the
+ * channels subscribed to it, whose filters read the tags its numbers and agents had before it.
+ */
+export function destinations(
+  deps: Pick<OpsDeps, 'settings'>,
+  kind: Subscribable | undefined,
+  tagged: readonly Tags[],
+): ChannelsNow {
+  return async () => {
+    const settings = await deps.settings.current();
+    if (kind === undefined) return { announcements: settings.announcementsChannel, subscribed: [] };
+    return destinationsOf(settings, kind, tagged);
+  };
 }
 
 /** A lost announcement never undoes or hides the change: it is audited, and returned for the requester. */
 export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
     const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };
-    await deps.announcer.announce({ actor, change: done.change, undo }, announcementsChannel(deps));
+    const kind = subscribedAs(done.change.action);
+    await keepForDigests(deps, kind, done.tagged, { actorId: actor.userId, change: done.change });
+    await deps.announcer.announce({ actor, change: done.change, undo }, destinations(deps, kind, done.tagged));
     return { ok: true };
   } catch (error) {
     const failure: Failure =

@@ -40,6 +40,7 @@ import {
   planForStep,
   settleStep,
 } from './steps.js';
+import { requestSubscription, type SubscriptionFilter } from './subscriptions.js';
 import type { Actor } from './types.js';
 import { type UndoOptions, undo } from './undo.js';
 
@@ -117,6 +118,11 @@ const OPERATIONS = {
   requestSettingsChange: (deps: OpsDeps, actor: Actor, proposed: unknown) =>
     attempt(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET }, (id) =>
       requestSettingsChange(deps, actor, proposed, id),
+    ),
+  /** Asks to subscribe a channel to what a filter picks (replacing its subscription), or, for null, to unsubscribe it. */
+  requestSubscription: (deps: OpsDeps, actor: Actor, channel: string, filter: SubscriptionFilter | null) =>
+    attempt(deps, actor, { action: KIND.settings, target: SETTINGS_TARGET }, (id) =>
+      requestSubscription(deps, actor, channel, filter, id),
     ),
   /** Who holds each role and may approve, through which user groups (read in the workspace `teamId`). */
   accessOverview,

@@ -8,6 +8,8 @@ import {
   type ChannelBinding,
   channelBindingSchema,
   SETTING_NAMES,
+  type Subscription,
+  subscriptionSchema,
 } from '../settings-schema.js';
 import { scopeWords } from './binding-words.js';
 import type { Phrase } from './phrase.js';
@@ -48,6 +50,11 @@ const channelOf = (value: unknown): string | undefined =>
 const bindingsOf = (value: unknown): ChannelBinding[] =>
   z
     .array(channelBindingSchema)
+    .catch([])
+    .parse(value ?? []);
+const subscriptionsOf = (value: unknown): Subscription[] =>
+  z
+    .array(subscriptionSchema)
     .catch([])
     .parse(value ?? []);
 const channels = (list: readonly string[]): Phrase =>
@@ -96,6 +103,40 @@ function bindingLines(change: SettingChange): Phrase[] {
     if (JSON.stringify(was) === JSON.stringify(now)) return [];
     return [[{ channel }, ' now shows ', ...shown(now), ' (was ', ...shown(was), ')']];
   });
+}
+
+const listed = (words: readonly string[], mention: (word: string) => Phrase): Phrase =>
+  words.flatMap((word, index) => [...(index ? [', '] : []), ...mention(word)]);
+
+/** "route and buy changes of what is labelled team:sales, not test, owned by @sales; quiet: a digest a day". */
+export function subscriptionWords(subscription: Subscription): Phrase {
+  const { kinds, labels, without, owners, quiet } = subscription;
+  const what: Phrase = kinds.length ? [kinds.join(', '), ' changes'] : ['every change'];
+  const filters: Phrase[] = [
+    ...(labels.length ? [['labelled ', ...listed(labels, (code) => [{ code }])]] : []),
+    ...(without.length ? [['not ', ...listed(without, (code) => [{ code }])]] : []),
+    ...(owners.length ? [['owned by ', ...listed(owners, (member) => [{ member }])]] : []),
+  ];
+  const of: Phrase = filters.length ? [' of what is ', ...filters.flatMap((f, i) => [...(i ? [', '] : []), ...f])] : [];
+  return [...what, ...of, ...(quiet ? ['; quiet: one digest a day'] : [])];
+}
+
+function subscriptionLines(change: SettingChange): Phrase[] {
+  const [before, after] = [subscriptionsOf(change.before), subscriptionsOf(change.after)];
+  const same = (a: Subscription, b: Subscription) => JSON.stringify(a) === JSON.stringify(b);
+  return [
+    ...after.flatMap((now): Phrase[] => {
+      const was = before.find((old) => old.channel === now.channel);
+      if (was && same(was, now)) return [];
+      const then: Phrase = was ? [' (was ', ...subscriptionWords(was), ')'] : [];
+      return [[{ channel: now.channel }, ' gets ', ...subscriptionWords(now), ...then]];
+    }),
+    ...before
+      .filter((old) => !after.some((now) => now.channel === old.channel))
+      .map(
+        (old): Phrase => [{ channel: old.channel }, ' is no longer subscribed (was ', ...subscriptionWords(old), ')'],
+      ),
+  ];
 }
 
 /** The lines that say what one setting's change does. */
@@ -160,6 +201,8 @@ export function effectLines(change: SettingChange): Phrase[] {
           'the announcements channel',
         ),
       ];
+    case 'subscriptions':
+      return subscriptionLines(change);
   }
 }
 

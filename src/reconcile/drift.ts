@@ -5,14 +5,16 @@
 
 import {
   type Actor,
-  announcementsChannel,
   atomically,
   type Change,
+  destinations,
+  keepForDigests,
   newCorrelationId,
   type OpsDeps,
   outsideKinds,
   ROUTE_DROPPED,
   record,
+  taggedNow,
 } from '../ops/api.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
@@ -57,7 +59,14 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   if (changes.length > 0) {
     deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
-    await deps.announcer.announceOutside(changes, announcementsChannel(deps)).catch((error: unknown) => {
+    const tagged = await taggedNow(
+      deps,
+      outside.map((found) => found.target),
+    );
+    for (const [index, { change }] of outside.entries()) {
+      await keepForDigests(deps, 'outside', tagged.slice(index, index + 1), { outside: change });
+    }
+    await deps.announcer.announceOutside(changes, destinations(deps, 'outside', tagged)).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
     });
   }

@@ -22,7 +22,9 @@ import {
   type SettledBatch,
   settledBatch,
   subjectOf,
+  taggedNow,
   targetOf,
+  touchedBy,
   type Verified,
   verifyChange,
 } from '../ops/api.js';
@@ -116,6 +118,8 @@ async function resolveOne(
     await closeQuietly(deps, tellBatch, requester, intent, change);
     return true;
   }
+  // Read before the verification, which may forget them (a release), for where the change is announced.
+  const tagged = await taggedNow(deps, touchedBy(change));
   const outcome = await verifyChange(deps, reads, change, requester.userId);
   if (!outcome.ok && !settled) return false;
   // An item of a batch is told with its batch (see interruptAbandoned), never on its own.
@@ -164,7 +168,7 @@ async function resolveOne(
   if (ended.batch) await tellSettled(deps, tellBatch, ended.batch);
   if (item) return true;
   if (outcome.ok) {
-    const done: Done = { change: outcome.change, correlationId: intent.correlationId };
+    const done: Done = { change: outcome.change, correlationId: intent.correlationId, tagged };
     await announce(deps, actor, done);
   }
   await tell({ actor: requester, replyAddress: intent.replyAddress, openedAt: intent.openedAt }, outcome).catch(

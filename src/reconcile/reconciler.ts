@@ -9,6 +9,7 @@ import {
   countByOwner,
   interruptAbandoned,
   type OpsDeps,
+  postDigests,
   settleSteps,
 } from '../ops/api.js';
 import { ProviderError } from '../provider/errors.js';
@@ -142,6 +143,8 @@ export class Reconciler {
       goOn();
       // After the changes they wait on are settled: a step then ends with what its change did.
       await settleSteps(deps);
+      // Slack's, not the provider's: posted even while the provider does not answer.
+      await postDigests(deps);
       if (unanswered) throw unanswered;
       goOn();
       if (this.#options.intervalS > 0) await detectDrift(deps, this.#options.now);

@@ -6,8 +6,10 @@ import {
   type Announcer,
   type BatchAnnouncement,
   type Change,
-  type ChannelNow,
+  type ChannelsNow,
   announcedChange as changeSchema,
+  type Destinations,
+  type DigestEntry,
 } from '../ops/api.js';
 import type { LeasesRepo, OpenAnnouncementsRepo } from '../store/store.js';
 import { retryAfterSeconds, slackErrorCode, type WebClient } from './clients.js';
@@ -21,6 +23,7 @@ import {
 } from './views/announcement.js';
 import { batchAnnouncementMessage } from './views/batches.js';
 import type { SlackMessage } from './views/blocks.js';
+import { digestMessage } from './views/digest.js';
 
 // A short Retry-After is waited out once; a longer one would hold the graceful stop for a post nobody waits on.
 const MAX_RETRY_AFTER_S = 10;
@@ -105,18 +108,24 @@ export function slackAnnouncer(
   const keep = (actorId: string, { channel, ts, changes, postedAt }: Burst) =>
     open.keep(actorId, { channelId: channel, messageTs: ts, changes, postedAt });
 
-  const announceOne = async (channel: string, actorId: string, { change, undo }: Announcement): Promise<void> => {
+  /** `key`: whose open message, in which channel (a subscribed channel keeps a person's message of its own). */
+  const announceOne = async (
+    channel: string,
+    key: string,
+    actorId: string,
+    { change, undo }: Announcement,
+  ): Promise<void> => {
     const announced: AnnouncedChange = undo ? { change, undo } : { change };
     const at = now().getTime();
-    const burst = await openBurst(actorId, at);
+    const burst = await openBurst(key, at);
     // Kept again only once Slack has taken the change: after a failure the next change starts a new message.
-    await open.forget(actorId);
+    await open.forget(key);
     if (burst) {
       const changes = [...burst.changes, announced];
       try {
         const message = announcementMessage(actorId, changes);
         await withRetryAfter(() => client.chat.update({ channel: burst.channel, ts: burst.ts, ...message }));
-        await keep(actorId, { ...burst, changes });
+        await keep(key, { ...burst, changes });
         return;
       } catch (error) {
         if (!GONE.has(slackErrorCode(error))) throw failure(channel, error);
@@ -125,17 +134,20 @@ export function slackAnnouncer(
     const posted = await post(channel, announcementMessage(actorId, [announced]));
     if (posted.ts) {
       const postedAt = new Date(at).toISOString();
-      await keep(actorId, { channel: posted.channel ?? channel, ts: posted.ts, changes: [announced], postedAt });
+      await keep(key, { channel: posted.channel ?? channel, ts: posted.ts, changes: [announced], postedAt });
     }
   };
 
   return {
-    announce: (announcement: Announcement, channelNow: ChannelNow) => {
+    announce: (announcement: Announcement, channelsNow: ChannelsNow) => {
       const actorId = announcement.actor.userId;
       // The channel is read in the person's turn, so that their announcements keep the order of their changes.
       const turn = (turns.get(actorId) ?? Promise.resolve()).then(async () => {
-        const channelId = await channelNow();
-        if (channelId) await inTurn(actorId, () => announceOne(channelId, actorId, announcement));
+        const where = await channelsNow();
+        if (!where.announcements && where.subscribed.length === 0) return;
+        await inTurn(actorId, () =>
+          toEach(where, (channel) => announceOne(channel, keyOf(actorId, channel, where), actorId, announcement)),
+        );
       });
       const done = turn.catch(() => undefined);
       turns.set(actorId, done);
@@ -145,15 +157,32 @@ export function slackAnnouncer(
       return turn;
     },
     // A batch has a message of its own, posted once: it is never grouped with single changes.
-    announceBatch: async (announcement: BatchAnnouncement, channelNow: ChannelNow) => {
-      const channelId = await channelNow();
-      if (channelId) await post(channelId, batchAnnouncementMessage(announcement));
+    announceBatch: async (announcement: BatchAnnouncement, channelsNow: ChannelsNow) => {
+      await toEach(await channelsNow(), (channel) => post(channel, batchAnnouncementMessage(announcement)));
     },
-    announceOutside: async (changes: Change[], channelNow: ChannelNow) => {
-      const channelId = await channelNow();
-      if (channelId) await post(channelId, outsideChangesMessage(changes));
+    announceOutside: async (changes: Change[], channelsNow: ChannelsNow) => {
+      await toEach(await channelsNow(), (channel) => post(channel, outsideChangesMessage(changes)));
+    },
+    postDigest: async (channel: string, entries: DigestEntry[]) => {
+      await post(channel, digestMessage(entries));
     },
   };
+}
+
+/** The announcements channel keeps a person's open message by their id alone, as it always has. */
+const keyOf = (actorId: string, channel: string, where: Destinations): string =>
+  channel === where.announcements ? actorId : `${actorId} in ${channel}`;
+
+/** Posts in every channel, one after another, even past one that fails; then throws for those that did. */
+async function toEach(where: Destinations, post: (channel: string) => Promise<unknown>): Promise<void> {
+  const channels = [...(where.announcements ? [where.announcements] : []), ...where.subscribed];
+  const errors: unknown[] = [];
+  for (const channel of channels) await post(channel).catch((error: unknown) => errors.push(error));
+  const unsaid = errors.find((error) => !(error instanceof AnnouncementFailed));
+  if (unsaid !== undefined) throw unsaid;
+  const [first, ...more] = errors as AnnouncementFailed[];
+  if (first && more.length === 0) throw first;
+  if (first) throw new AnnouncementFailed(first.code, errors.map((each) => (each as Error).message).join(' '));
 }
 
 /** A call whose 429 names a short Retry-After is made once more after it. */

@@ -22,6 +22,7 @@ import { registerRouteBought } from './listeners/route-bought.js';
 import { registerRoutingPlan } from './listeners/routing-plan.js';
 import { registerSettings } from './listeners/settings.js';
 import { registerSteps } from './listeners/steps.js';
+import { registerSubscriptions } from './listeners/subscriptions.js';
 import { registerUndo } from './listeners/undo.js';
 import { registerViews } from './listeners/views.js';
 import { oneWorkspace } from './one-workspace.js';
@@ -108,6 +109,7 @@ export function registerListeners(
   registerHistory(router);
   registerLabels(router);
   registerSteps(router);
+  registerSubscriptions(router);
   app.use(
     inOrder([
       ignoreUnlistenedEvents(Object.values(EVENT), deps.logger),

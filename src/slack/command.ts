@@ -10,11 +10,12 @@ import {
   type Region,
   type Role,
   regionNamed,
+  type SubscriptionFilter,
   type TagFilter,
   teamWritten,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
-import { groupId, labelSchema } from '../settings-schema.js';
+import { groupId, labelSchema, SUBSCRIBABLE } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
 import { languageNamed } from './language-named.js';
@@ -71,7 +72,11 @@ export type Command =
   /** A kind's own command: the change it asks for, described in full as its kind's record. */
   | { name: 'change'; change: PendingChange }
   /** A kind's command typed alone, when the kind has a form: the form opens. */
-  | { name: 'change.form'; kind: string; form: KindForm; instead: string };
+  | { name: 'change.form'; kind: string; form: KindForm; instead: string }
+  /** The channel where it is typed subscribed to what a filter picks, or no longer; every subscription listed. */
+  | { name: 'subscribe'; filter: SubscriptionFilter }
+  | { name: 'unsubscribe' }
+  | { name: 'subscriptions' };
 
 /** What `/voice label` and `/voice own` change: a number, or an agent as typed. */
 export type LabelTarget = { number: string } | { agent: AgentReference };
@@ -466,6 +471,48 @@ function parseOwn(args: string[]): Parsed {
   return ok({ name: 'labels', target: found.target, add: [], remove: [], owner: owner.owner });
 }
 
+/** A user group as Slack sends its mention in a command's text (`<!subteam^S0123ABC|@sales>`), or its bare id. */
+const GROUP = /^(?:<!subteam\^(S[A-Z0-9]{2,})(?:\|[^>]*)?>|(S[A-Z0-9]{2,}))$/;
+const SUBSCRIBE_FORMS =
+  `kinds of change (${SUBSCRIBABLE.map((kind) => code(kind)).join(', ')}), \`+label:LABEL\`, \`-label:LABEL\`, ` +
+  '`owner:@team` or `quiet`';
+
+/** `/voice subscribe [KIND…] [+label:X] [-label:Y] [owner:@team] [quiet]`: each word adds to the filter. */
+function parseSubscribe(args: string[]): Parsed {
+  const filter: SubscriptionFilter = { kinds: [], labels: [], without: [], owners: [], quiet: false };
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index] ?? '';
+    const lowered = word.toLowerCase();
+    const label = /^([+-])label:(.*)$/i.exec(word);
+    if ((SUBSCRIBABLE as readonly string[]).includes(lowered)) {
+      const kind = lowered as SubscriptionFilter['kinds'][number];
+      if (!filter.kinds.includes(kind)) filter.kinds.push(kind);
+    } else if (lowered === 'quiet') filter.quiet = true;
+    else if (label) {
+      const parsed = labelSchema.safeParse(label[2]?.toLowerCase());
+      if (!parsed.success) return error(`${code(label[2] ?? '', ECHO_MAX)} ${parsed.error.issues[0]?.message}.`);
+      (label[1] === '+' ? filter.labels : filter.without).push(parsed.data);
+    } else if (lowered.startsWith('owner:')) {
+      // Slack may send the mention apart from `owner:` when it was picked from its menu.
+      const typed = word.slice('owner:'.length) || args[++index] || '';
+      const group = GROUP.exec(typed);
+      const id = group?.[1] ?? group?.[2];
+      if (!id)
+        return error(
+          `Give a user group after \`owner:\`, picked from Slack's menu or by its id (\`owner:S0123ABC\`): ` +
+            `${code(typed, ECHO_MAX)} is not one.`,
+        );
+      if (!filter.owners.includes(id)) filter.owners.push(id);
+    } else return error(`I don't understand ${code(word, ECHO_MAX)} after \`subscribe\`: give ${SUBSCRIBE_FORMS}.`);
+  }
+  const both = filter.labels.find((label) => filter.without.includes(label));
+  if (both) return error(`${code(both)} is both required and excluded: say which.`);
+  return ok({ name: 'subscribe', filter });
+}
+
+const nothingMore = (command: 'unsubscribe' | 'subscriptions') => (args: string[]) =>
+  args.length ? error(`\`${command}\` takes nothing more.`) : ok({ name: command });
+
 export const COMMANDS: CommandSpec[] = [
   {
     words: ['help'],
@@ -690,6 +737,31 @@ export const COMMANDS: CommandSpec[] = [
     changes: KIND.settings,
     parse: (args) =>
       args.length ? error('`settings` takes nothing more: it shows the forms.') : ok({ name: 'settings' }),
+  },
+  {
+    words: ['subscribe'],
+    args: '[KIND…] [+label:LABEL] [-label:LABEL] [owner:@team] [quiet]',
+    summary:
+      'Post in this channel the changes of these kinds (buy, release, route, agent, labels, settings, outside; ' +
+      'none: all) to numbers and agents with these labels and owner; quiet: one digest a day',
+    role: 'admin',
+    changes: KIND.settings,
+    parse: parseSubscribe,
+  },
+  {
+    words: ['unsubscribe'],
+    args: '',
+    summary: 'Stop posting changes in this channel (its subscription), after confirmation',
+    role: 'admin',
+    changes: KIND.settings,
+    parse: nothingMore('unsubscribe'),
+  },
+  {
+    words: ['subscriptions'],
+    args: '',
+    summary: 'Every channel subscribed to changes, with its filter, each with Unsubscribe',
+    role: 'admin',
+    parse: nothingMore('subscriptions'),
   },
 ];
 

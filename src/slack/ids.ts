@@ -46,6 +46,8 @@ export const ACTION = {
   mapFiltered: 'map_filtered',
   planRouting: 'plan_routing',
   exportRouting: 'export_routing',
+  /** On `/voice subscriptions`: a channel's subscription, removed after confirmation. */
+  unsubscribe: 'unsubscribe',
 } as const;
 
 /** Previous and Next of each paged list: two action ids, since Slack wants them unique within their block. */

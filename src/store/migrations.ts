@@ -722,6 +722,36 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       CREATE INDEX tags_by_owner ON tags (owner);
     `,
   },
+  {
+    version: 21,
+    name: 'digests: the changes a quiet subscription has not been posted yet, and when each channel last was',
+    sqlite: `
+      CREATE TABLE digest_lines (
+        id TEXT PRIMARY KEY,
+        channel TEXT NOT NULL,
+        at TEXT NOT NULL,
+        line TEXT NOT NULL CHECK (json_valid(line))
+      );
+      CREATE INDEX digest_lines_by_channel ON digest_lines (channel, at);
+      CREATE TABLE digests (
+        channel TEXT PRIMARY KEY,
+        posted_at TEXT NOT NULL
+      );
+    `,
+    postgres: `
+      CREATE TABLE digest_lines (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        channel TEXT COLLATE "C" NOT NULL,
+        at TEXT COLLATE "C" NOT NULL,
+        line TEXT COLLATE "C" NOT NULL CHECK (line::jsonb IS NOT NULL)
+      );
+      CREATE INDEX digest_lines_by_channel ON digest_lines (channel, at);
+      CREATE TABLE digests (
+        channel TEXT COLLATE "C" PRIMARY KEY,
+        posted_at TEXT COLLATE "C" NOT NULL
+      );
+    `,
+  },
 ];
 
 /** A shared migration in one engine's dialect. */

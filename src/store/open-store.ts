@@ -11,6 +11,7 @@ import { Confirmations } from './confirmations.js';
 import { DatabaseClock } from './database-clock.js';
 import { DatabaseUnusable, IN_MEMORY, openDatabase } from './db.js';
 import { DeliveryKeys } from './delivery-keys.js';
+import { Digests } from './digests.js';
 import { LearnedFacts } from './facts.js';
 import { Intents } from './intents.js';
 import { Leases } from './leases.js';
@@ -91,6 +92,7 @@ function repoMakers(options: StoreOptions & { now: () => Date; replica: string }
     intents: (sql) => new Intents(sql, { now, replica }),
     routes: (sql) => new RoutingRecords(sql, { now }),
     tags: (sql) => new TagRecords(sql, { now }),
+    digests: (sql) => new Digests(sql),
     facts: (sql) => new LearnedFacts(sql, { now }),
     snapshot: (sql) => new ProviderSnapshot(sql),
     deliveries: (sql) => new DeliveryKeys(sql, { now, pruning }),
@@ -141,6 +143,9 @@ class BoundStore implements Store {
   }
   get tags() {
     return this.#repo('tags');
+  }
+  get digests() {
+    return this.#repo('digests');
   }
   get facts() {
     return this.#repo('facts');

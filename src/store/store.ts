@@ -9,6 +9,7 @@ import type { AuditChanges } from './audit-changes.js';
 import type { Batches } from './batches.js';
 import type { Confirmations } from './confirmations.js';
 import type { DeliveryKeys } from './delivery-keys.js';
+import type { Digests } from './digests.js';
 import type { LearnedFacts } from './facts.js';
 import type { Intents } from './intents.js';
 import type { Leases } from './leases.js';
@@ -37,6 +38,8 @@ export interface Repos {
   routes: RoutingRecords;
   /** Labels and owning teams of numbers and agents, which the provider does not keep. */
   tags: TagRecords;
+  /** What quiet subscriptions are to read in their next daily digest. */
+  digests: Digests;
   /** Capabilities and languages the provider's lists do not say, learnt when the app bought or created them. */
   facts: LearnedFacts;
   /** The provider's numbers and agents as last read, for noticing changes made outside the app. */

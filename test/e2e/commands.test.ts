@@ -77,6 +77,9 @@ const ADMIN_USAGES = [
   '/voice agents delete AGENT',
   '/voice numbers release NUMBER_OR_ID | FILTER',
   '/voice settings',
+  '/voice subscribe [KIND…] [+label:LABEL] [-label:LABEL] [owner:@team] [quiet]',
+  '/voice unsubscribe',
+  '/voice subscriptions',
 ];
 
 describe('help', () => {

@@ -90,6 +90,7 @@ export async function openOpsBed(
     announce: async (announcement) => void announced.changes.push(announcement),
     announceBatch: async (announcement) => void announced.batches.push(announcement),
     announceOutside: async (changes) => void announced.outside.push(changes),
+    postDigest: async () => undefined,
   };
   const groups = options.groups ?? {};
   const deps: OpsDeps = {

@@ -45,7 +45,10 @@ describe('slackAnnouncer', () => {
       }),
     );
     for (const change of changes) {
-      await announcer.announce({ actor: { userId: 'UBUSY', source: 'command' }, change }, async () => 'CBURST');
+      await announcer.announce({ actor: { userId: 'UBUSY', source: 'command' }, change }, async () => ({
+        announcements: 'CBURST',
+        subscribed: [],
+      }));
     }
 
     const [full, next, ...more] = fake.messages('CBURST');
@@ -72,7 +75,7 @@ describe('slackAnnouncer', () => {
     const announceWith = async (store: Store, i: number) =>
       slackAnnouncer(slackClient(), store, () => at).announce(
         { actor: { userId: 'URESTART', source: 'command' }, change: buy(i) },
-        async () => 'CRESTART',
+        async () => ({ announcements: 'CRESTART', subscribed: [] }),
       );
     try {
       const before = await openStore({ kind: 'sqlite', path });

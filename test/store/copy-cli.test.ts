@@ -60,6 +60,8 @@ async function writeEveryTable(sql: SqlEngine): Promise<void> {
   await store.facts.rememberNumber('+15550100', ['voice', 'sms']);
   await store.facts.rememberAgent('agent-1', 'en-GB');
   await store.tags.set('+15550100', { labels: ['de', 'team:sales'], owner: 'S0SALES' }, 'U0123ABC');
+  await store.digests.add('C0QUIET', { action: 'number.buy', target: '+15550100' }, clock.now());
+  await store.transaction((tx) => tx.digests.posted('C0QUIET', [], clock.now()));
   await store.snapshot.replace(
     { numbers: new Map([['+15550100', 'num-1']]), agents: new Map([['agent-1', 'Front desk']]) },
     clock.now(),

@@ -47,6 +47,8 @@ describe('openDatabase', () => {
       'batches',
       'confirmations',
       'delivery_keys',
+      'digest_lines',
+      'digests',
       'intents',
       'leases',
       'number_facts',

@@ -38,6 +38,7 @@ const RELEASED: Record<'sqlite' | 'postgres', Record<number, string>> = {
     18: '51d7a23b97116e1e37e39acca881de034af0c61d545dc194311246c408facb06',
     19: 'dd9b1942e5227512f25e2ae3c15efffa2e8ad5bfe45e016a70aed75a7a6b81e6',
     20: 'e123c06177148d6309ff8b524a9e0fce5d3f060523819229d4e18d2d7009ad34',
+    21: '2cf3a03dfd2449d1af05c415216394647b1a611dbce874c7269871f705a97799',
   },
   postgres: {
     8: '50dc5b8071084be1e1c948797fe29b3692f63d6cc31b362b9456745a889aca20',
@@ -53,6 +54,7 @@ const RELEASED: Record<'sqlite' | 'postgres', Record<number, string>> = {
     18: '21ecca0647808f2cdd165e0798d22858b4198c660a922ac8494f188d9df5b6f4',
     19: 'e4a07a73cb48786ccb9cd106c3b8005ec27f3f0035883a7b7ac7be38fd6d0b02',
     20: 'e2b35213e6479f742e626c02af0e425fdf3659bfd36033d67b9bf51b62807b99',
+    21: '11fc45aa2c1ff713188aad84773c9ebae0f1b412b62cd656d09a90b6d83259d1',
   },
 };
 

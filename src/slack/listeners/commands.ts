@@ -40,6 +40,7 @@ import { bulkAnswer } from './batches.js';
 import { openMapModal } from './modal-openers.js';
 import { exportAnswer } from './routing-plan.js';
 import { accessAnswer, settingsAnswer } from './settings.js';
+import { subscriptionAnswer, subscriptionsAnswer } from './subscriptions.js';
 
 interface Invocation {
   deps: SlackDeps;
@@ -205,6 +206,12 @@ async function run(invocation: Invocation, command: Command): Promise<void> {
       return reply(await settingsAnswer(deps, actor));
     case 'access':
       return reply(await accessAnswer(deps, actor, command.person));
+    case 'subscribe':
+      return reply(await subscriptionAnswer(deps, actor, actor.channelId ?? '', command.filter));
+    case 'unsubscribe':
+      return reply(await subscriptionAnswer(deps, actor, actor.channelId ?? '', null));
+    case 'subscriptions':
+      return reply(await subscriptionsAnswer(deps, actor));
     case 'change':
       return reply(await changeAnswer(deps, actor, command.change));
     case 'change.form': {

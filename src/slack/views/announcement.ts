@@ -1,6 +1,6 @@
 import type { Announcement, Change } from '../../ops/api.js';
 import { code, mentionUser } from '../mrkdwn.js';
-import { actions, context, LIMITS, message, type SlackMessage, section } from './blocks.js';
+import { actions, context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
 import { describeChange, lookUpCommand } from './changes.js';
 import { undoButton } from './undo.js';
 
@@ -42,18 +42,6 @@ export function outsideChangesMessage(changes: Change[]): SlackMessage {
   const intro = `:mag: ${changes.length === 1 ? 'A change was' : `${changes.length} changes were`} made outside Voice Ops (in the provider's dashboard or API):`;
   return message(
     intro,
-    [section(intro), ...chunkLines(lines).map((text) => section(text))].slice(0, LIMITS.messageBlocks),
+    [section(intro), ...packLines(lines).map((text) => section(text))].slice(0, LIMITS.messageBlocks),
   );
-}
-
-/** Lines gathered into section texts that each fit Slack's limit, never splitting a line that fits one. */
-function chunkLines(lines: string[]): string[] {
-  const chunks: string[] = [];
-  for (const line of lines) {
-    const last = chunks.at(-1);
-    if (last !== undefined && last.length + line.length + 1 <= LIMITS.sectionText)
-      chunks[chunks.length - 1] = `${last}\n${line}`;
-    else chunks.push(line.slice(0, LIMITS.sectionText));
-  }
-  return chunks;
 }

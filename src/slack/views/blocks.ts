@@ -160,13 +160,13 @@ export function capped<T>(items: T[], max: number): { shown: T[]; hidden: number
   return { shown: items.slice(0, max), hidden: Math.max(0, items.length - max) };
 }
 
-/** Joins lines into as few texts as fit `max` (a section's limit), never splitting a line. */
-export function packLines(lines: string[], max: number): string[] {
+/** Joins lines into as few texts as fit `max` (a section's limit), never splitting a line that fits one. */
+export function packLines(lines: string[], max: number = LIMITS.sectionText): string[] {
   const packed: string[] = [];
   for (const line of lines) {
     const last = packed.at(-1);
     if (last !== undefined && last.length + 1 + line.length <= max) packed[packed.length - 1] = `${last}\n${line}`;
-    else packed.push(line);
+    else packed.push(line.slice(0, max));
   }
   return packed;
 }

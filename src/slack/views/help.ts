@@ -1,7 +1,7 @@
 import type { PoliciesInForce, Role } from '../../ops/api.js';
 import type { CommandSpec } from '../command.js';
 import { code, escapeProse } from '../mrkdwn.js';
-import { context, LIMITS, message, packLines, type SlackMessage, section } from './blocks.js';
+import { context, message, packLines, type SlackMessage, section } from './blocks.js';
 import { ruleLines, SANDBOX_WARNING } from './roles.js';
 
 function usage(spec: CommandSpec): string {
@@ -18,9 +18,8 @@ export function helpMessage(input: {
 }): SlackMessage {
   const blocks = [
     ...(input.sandbox ? [section(SANDBOX_WARNING)] : []),
-    ...packLines(['*Voice Ops commands*', ...input.commands.map(helpLine)], LIMITS.sectionText).map((text) =>
-      section(text),
-    ),
+    // As many sections as Slack's limit on one section's text needs, a command's line never split.
+    ...packLines(['*Voice Ops commands*', ...input.commands.map(helpLine)]).map((text) => section(text)),
     context(ruleLines(input.role, input.inForce).join('\n')),
   ];
   return message('Voice Ops commands', blocks);

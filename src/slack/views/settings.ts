@@ -2,7 +2,9 @@
 // change it. A setting the configuration locks is shown with where it is given, and its form has no input for it.
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { counted } from '../../counts.js';
-import { confirmWordsOf, type SettingsView, scopeWords } from '../../ops/api.js';
+
+import { confirmWordsOf, type SettingsView, scopeWords, subscriptionWords } from '../../ops/api.js';
+
 import {
   APPROVABLE_ACTIONS,
   type BuyLimit,
@@ -10,6 +12,7 @@ import {
   type Lock,
   type SettingName,
   type Settings,
+  type Subscription,
 } from '../../settings-schema.js';
 import { CALLBACK, SETTINGS } from '../ids.js';
 import { code, escapeMrkdwn, mentionChannel, mentionMember } from '../mrkdwn.js';
@@ -59,6 +62,7 @@ const GROUPS: Record<SettingsGroup, { title: string; settings: readonly (readonl
       ['announcementsChannel', 'Announcements'],
       ['approvalsChannel', 'Approval requests'],
       ['channelBindings', 'Bound channels'],
+      ['subscriptions', 'Subscriptions'],
     ],
   },
 };
@@ -104,12 +108,20 @@ function valueText(name: SettingName, settings: Settings): string {
     }
     case 'channelBindings':
       return settings.channelBindings.length ? settings.channelBindings.map(bindingText).join('; ') : 'none';
+    case 'subscriptions':
+      return settings.subscriptions.length
+        ? settings.subscriptions.map(subscribedLine).join('; ')
+        : 'none (`/voice subscribe` in a channel)';
   }
 }
 
 /** "#sales: @sales-team's", one per bound channel. */
 const bindingText = (binding: ChannelBinding): string =>
   `${mentionChannel(binding.channel)}: ${mrkdwnOf(scopeWords(binding))}`;
+
+/** "#sales-ops: route changes of what is labelled team:sales": a subscription on one line. */
+export const subscribedLine = (subscription: Subscription) =>
+  mrkdwnOf([{ channel: subscription.channel }, ': ', ...subscriptionWords(subscription)]);
 
 const lockNote = (lock: Lock): string => ` :lock: ${code(lock.key)} in ${escapeMrkdwn(lock.where)}`;
 
