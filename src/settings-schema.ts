@@ -38,6 +38,30 @@ export const groupId = z.string().regex(/^S[A-Z0-9]{2,}$/, 'is not a user-group 
 export const labelSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9:._/-]{0,49}$/, 'is not a label (lowercase letters, digits and : . _ / -, up to 50)');
+
+/** A team as written: a user group's mention (`<!subteam^S…|@name>`, as Slack sends it) or its bare id `S…`. */
+export function teamWritten(word: string): string | undefined {
+  const id = /^<!subteam\^([^|>]+)(?:\|[^>]*)?>$/.exec(word)?.[1] ?? word;
+  return groupId.safeParse(id).success ? id : undefined;
+}
+
+/** What a form says of a word that is not a label. */
+export const notALabel = (typed: string): string =>
+  `“${typed}” is not a label: lowercase letters, digits and : . _ / -, up to 50.`;
+
+/** Labels typed in one field, split at spaces and commas, lowercased, each once; or the first that is not a label. */
+export function labelsTyped(text: string): { labels: string[] } | { wrong: string } {
+  const labels = [
+    ...new Set(
+      text
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    ),
+  ];
+  const wrong = labels.find((label) => !labelSchema.safeParse(label).success);
+  return wrong === undefined ? { labels } : { wrong };
+}
 const hours = (min: number) => z.number().int().min(min).max(720);
 
 /**

@@ -63,7 +63,6 @@ export {
   targetOf,
   type UndoOffer,
 } from './kinds/index.js';
-export { teamWritten } from './kinds/label-change.js';
 export type { LabelsInput } from './labels.js';
 export type { ReadOptions } from './lists.js';
 export { COMMON_LOCALES, didYouMean, localesFor, namesLanguage, unknownLocale } from './locales.js';

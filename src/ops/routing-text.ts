@@ -2,8 +2,7 @@
 // `# labels` line, one `NUMBER LABEL… TEAM` per line instead. Only each line's shape is checked here; whether a number
 // is the account's, or comes twice, is for the caller.
 import { CONTROL_CHARACTERS, resourceId } from '../provider/schemas.js';
-import { labelSchema } from '../settings-schema.js';
-import { teamWritten } from './kinds/label-change.js';
+import { labelSchema, teamWritten } from '../settings-schema.js';
 import { type Failure, fail } from './types.js';
 import { visible } from './visible.js';
 

@@ -12,10 +12,9 @@ import {
   regionNamed,
   type SubscriptionFilter,
   type TagFilter,
-  teamWritten,
 } from '../ops/api.js';
 import { CONTROL_CHARACTERS, controlCharacterProblem } from '../provider/schemas.js';
-import { groupId, labelSchema, SUBSCRIBABLE } from '../settings-schema.js';
+import { labelSchema, SUBSCRIBABLE, teamWritten } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { AuditFilter } from '../store/audit-changes.js';
 import { languageNamed } from './language-named.js';
@@ -275,9 +274,8 @@ function parseBulkLabels(args: string[]): Parsed {
   const remove: string[] = [];
   for (const word of labels) {
     const label = word.slice(1).toLowerCase();
-    if (!labelSchema.safeParse(label).success) {
-      return error(`${code(label, ECHO_MAX)} is not a label: lowercase letters, digits and \`: . _ / -\`, up to 50.`);
-    }
+    const problem = labelProblem(label);
+    if (problem) return error(problem);
     (word.startsWith('+') ? add : remove).push(label);
   }
   const parsed = parseNumberFilter(args.slice(0, first), '`label numbers`');
@@ -402,7 +400,7 @@ function parseChanges(args: string[]): Parsed {
 }
 
 /** What is wrong with a label as typed, lowercased (mrkdwn), if anything. */
-export function labelProblem(label: string): string | undefined {
+function labelProblem(label: string): string | undefined {
   const checked = labelSchema.safeParse(label);
   return checked.success
     ? undefined
@@ -452,8 +450,8 @@ function parseLabel(args: string[]): Parsed {
 /** A team as typed: its mention (`<!subteam^S…|@sales>`), its id, its `@handle`, or `nobody`. */
 function parseOwner(word: string): Parsed | { owner: TeamTyped | null } {
   if (word.toLowerCase() === 'nobody') return { owner: null };
-  const id = /^<!subteam\^([^|>]+)(?:\|[^>]*)?>$/.exec(word)?.[1] ?? word;
-  if (groupId.safeParse(id).success) return { owner: { id } };
+  const id = teamWritten(word);
+  if (id !== undefined) return { owner: { id } };
   if (/^@[\w.-]{1,80}$/.test(word)) return { owner: { handle: word.slice(1) } };
   return error(
     `${code(word, ECHO_MAX)} is no team: mention its user group (\`@sales\`), give its id (S…), or say \`nobody\`.`,
@@ -471,8 +469,6 @@ function parseOwn(args: string[]): Parsed {
   return ok({ name: 'labels', target: found.target, add: [], remove: [], owner: owner.owner });
 }
 
-/** A user group as Slack sends its mention in a command's text (`<!subteam^S0123ABC|@sales>`), or its bare id. */
-const GROUP = /^(?:<!subteam\^(S[A-Z0-9]{2,})(?:\|[^>]*)?>|(S[A-Z0-9]{2,}))$/;
 const SUBSCRIBE_FORMS =
   `kinds of change (${SUBSCRIBABLE.map((kind) => code(kind)).join(', ')}), \`+label:LABEL\`, \`-label:LABEL\`, ` +
   '`owner:@team` or `quiet`';
@@ -489,14 +485,14 @@ function parseSubscribe(args: string[]): Parsed {
       if (!filter.kinds.includes(kind)) filter.kinds.push(kind);
     } else if (lowered === 'quiet') filter.quiet = true;
     else if (label) {
-      const parsed = labelSchema.safeParse(label[2]?.toLowerCase());
-      if (!parsed.success) return error(`${code(label[2] ?? '', ECHO_MAX)} ${parsed.error.issues[0]?.message}.`);
-      (label[1] === '+' ? filter.labels : filter.without).push(parsed.data);
+      const typed = label[2]?.toLowerCase() ?? '';
+      const problem = labelProblem(typed);
+      if (problem) return error(problem);
+      (label[1] === '+' ? filter.labels : filter.without).push(typed);
     } else if (lowered.startsWith('owner:')) {
       // Slack may send the mention apart from `owner:` when it was picked from its menu.
       const typed = word.slice('owner:'.length) || args[++index] || '';
-      const group = GROUP.exec(typed);
-      const id = group?.[1] ?? group?.[2];
+      const id = teamWritten(typed);
       if (!id)
         return error(
           `Give a user group after \`owner:\`, picked from Slack's menu or by its id (\`owner:S0123ABC\`): ` +

@@ -1,7 +1,7 @@
 // A settings form read back, or an inline error per input. A form changes the settings whose blocks it has, so the
 // three forms share this one reader.
 import type { ViewOutput } from '@slack/bolt';
-import { type ChannelBinding, labelSchema, SETTING_NAMES, type SettingName } from '../settings-schema.js';
+import { type ChannelBinding, labelsTyped, notALabel, SETTING_NAMES, type SettingName } from '../settings-schema.js';
 import { SETTINGS } from './ids.js';
 
 type Values = ViewOutput['state']['values'];
@@ -31,12 +31,10 @@ function readBindings(values: Values, errors: Record<string, string>): ChannelBi
     const channel = element(values, SETTINGS.binding(index, 'channel'))?.selected_conversations?.[0];
     if (!channel) continue;
     const [owner] = picked(values, SETTINGS.binding(index, 'owner'), SETTINGS.groupPick);
-    const typed = element(values, SETTINGS.binding(index, 'labels'))?.value?.trim().toLowerCase() ?? '';
-    const labels = typed ? [...new Set(typed.split(/[\s,]+/))] : [];
-    const wrong = labels.find((label) => !labelSchema.safeParse(label).success);
-    if (wrong !== undefined) {
-      errors[SETTINGS.binding(index, 'labels')] =
-        `“${wrong}” is not a label: lowercase letters, digits and : . _ / -, up to 50.`;
+    const read = labelsTyped(element(values, SETTINGS.binding(index, 'labels'))?.value ?? '');
+    const labels = 'labels' in read ? read.labels : [];
+    if ('wrong' in read) {
+      errors[SETTINGS.binding(index, 'labels')] = notALabel(read.wrong);
     } else if (owner === undefined && labels.length === 0) {
       errors[SETTINGS.binding(index, 'owner')] = 'Choose a team or type labels, or clear the channel to remove it.';
     } else if (bindings.some((binding) => binding.channel === channel)) {

@@ -1,7 +1,7 @@
 // The words of a filter by labels and owner, shared by `/voice numbers`, the bulk commands and `/voice agents`:
 // `label:X` (each must hold), `-label:X` (none may), `owner:@team` and `unowned`.
 import type { TagFilter } from '../ops/api.js';
-import { groupId, labelSchema } from '../settings-schema.js';
+import { labelSchema, teamWritten } from '../settings-schema.js';
 import { code } from './mrkdwn.js';
 
 /** Characters of a word echoed back in an error. */
@@ -9,9 +9,6 @@ const ECHO_MAX = 60;
 
 /** The words that start a tag filter, for telling a filter from a number or a name. */
 export const TAG_WORD = /^(unowned|-?label:.*|owner:.*)$/i;
-
-/** A user group as Slack sends its mention (`<!subteam^S0123ABC|@sales-team>`), or its bare id. */
-const GROUP_MENTION = /^<!subteam\^(S[A-Z0-9]+)(?:\|[^>]*)?>$/;
 
 export const TAG_FORMS = '`label:LABEL`, `-label:LABEL`, `owner:@team`, `unowned`';
 
@@ -28,8 +25,8 @@ export function readTagWord(args: string[], index: number, filter: TagFilter): n
   if (!lowered.startsWith('owner:')) return 0;
   const apart = lowered === 'owner:';
   const team = apart ? (args[index + 1] ?? '') : word.slice('owner:'.length);
-  const id = GROUP_MENTION.exec(team)?.[1] ?? team;
-  if (!groupId.safeParse(id).success) {
+  const id = teamWritten(team);
+  if (id === undefined) {
     return {
       error:
         `${code(word, ECHO_MAX)} names no team: give it as a mention Slack completes, \`owner:@sales-team\`, or ` +

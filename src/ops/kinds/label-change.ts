@@ -47,12 +47,6 @@ const labelled = z.object({
 });
 type Labelled = z.infer<typeof labelled>;
 
-/** A team as written: a user group's mention (`<!subteam^S…|@name>`, as Slack sends it) or its bare id `S…`. */
-export function teamWritten(word: string): string | undefined {
-  const id = /^<!subteam\^([^|>]+)(?:\|[^>]*)?>$/.exec(word)?.[1] ?? word;
-  return groupId.safeParse(id).success ? id : undefined;
-}
-
 /** Whether a label change's target is a number (an agent's id never starts with +). */
 export const isNumberTarget = (target: string): boolean => target.startsWith('+');
 

@@ -2,7 +2,7 @@
 // submission, which changes at once what the person edited against what the card showed.
 import type { ViewOutput } from '@slack/bolt';
 import { type Actor, KIND } from '../../ops/api.js';
-import { labelProblem } from '../command.js';
+import { labelsTyped, notALabel } from '../../settings-schema.js';
 import { deliver, labelsAnswer, modalContext } from '../flows.js';
 import { ACTION, CALLBACK, INPUT } from '../ids.js';
 import { decodeValue } from '../paging.js';
@@ -56,16 +56,9 @@ function readLabelsForm(
   shown: ShownTags,
 ): { changes: LabelsEdit } | { errors: Record<string, string> } {
   const typed = view.state.values[INPUT.labels.block]?.[INPUT.labels.action]?.value ?? '';
-  const labels = [
-    ...new Set(
-      typed
-        .toLowerCase()
-        .split(/[\s,]+/)
-        .filter(Boolean),
-    ),
-  ];
-  const problem = labels.map(labelProblem).find((found) => found !== undefined);
-  if (problem) return { errors: { [INPUT.labels.block]: problem.replace(/`/g, '') } };
+  const read = labelsTyped(typed);
+  if ('wrong' in read) return { errors: { [INPUT.labels.block]: notALabel(read.wrong) } };
+  const { labels } = read;
   const picked = view.state.values[INPUT.owner.block]?.[INPUT.owner.action]?.selected_option?.value;
   const owner = picked === undefined ? shown.owner : picked === NOBODY ? undefined : picked;
   const changes: LabelsEdit = {
