@@ -8,7 +8,7 @@ import type { Asked, ConfirmationPrompt, PendingChange } from './changes.js';
 import { bornIn, refuseOutsideScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { type Change, type ChangeKind, changeKind, isKind, targetOf, touchedBy } from './kinds/index.js';
-import { refuseOutsideReach } from './ownership.js';
+import { refuseGivingAway, refuseOutsideReach } from './ownership.js';
 import { mayRequest, typedConfirmation } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { visible } from './visible.js';
@@ -26,7 +26,8 @@ export async function requestConfirmation(
   const attempt = { action: change.kind, target: targetOf(change), correlationId };
   const refused =
     (await refuseOutsideReach(deps, settings, actor, touchedBy(change), attempt)) ??
-    (await refuseOutsideScope(deps, settings, actor, touchedBy(change), attempt));
+    (await refuseOutsideScope(deps, settings, actor, touchedBy(change), attempt)) ??
+    (await refuseGivingAway(deps, settings, actor, change, attempt));
   if (refused) return refused;
   const confirmation = await deps.store.confirmations.create({
     change,

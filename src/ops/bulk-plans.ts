@@ -7,8 +7,8 @@ import type { AccountRead, Planned, PlannedItem } from './bulk-items.js';
 import { bindingOf, bornIn, outsideOf } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
-import { type BatchAction, bulkFormOf, kindOf, numberOf, touchedBy } from './kinds/index.js';
-import { outOfReach, ownedElsewhere } from './ownership.js';
+import { type BatchAction, bulkFormOf, givenTo, kindOf, numberOf, touchedBy } from './kinds/index.js';
+import { givenAway, outOfReach, ownedElsewhere } from './ownership.js';
 import type { Actor, Result } from './types.js';
 
 export type { BulkRequest } from './kinds/index.js';
@@ -57,6 +57,12 @@ export async function planItems(
   }
   const [first] = refused;
   if (first && items.every((item) => item.unchanged)) return ownedElsewhere(first);
+  // A plan giving numbers to a team its maker is not in is refused as a whole: one item a team is asked about.
+  const byTeam = new Map(items.filter((item) => !item.unchanged).map((item) => [givenTo(item.change), item.change]));
+  for (const change of byTeam.values()) {
+    const givingAway = await givenAway(deps, settings, actor, change);
+    if (givingAway) return givingAway;
+  }
   const leftOut = refused.map(({ number, owner }) => ({ number, owner }));
   return {
     ...planned,

@@ -7,7 +7,7 @@ import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { subjectOf, touchedBy, type UndoOffer, undoOffer, verifyChange } from './kinds/index.js';
 import type { Held } from './locks.js';
-import { outOfReach, ownedElsewhere } from './ownership.js';
+import { givenAway, outOfReach, ownedElsewhere } from './ownership.js';
 import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
 import { taggedNow } from './subscriptions.js';
@@ -105,13 +105,13 @@ export async function carryOutHeld(
   });
   // Checked under the change's locks, which a label change takes too: no owner changes between this and the call.
   const touched = touchedBy(work.intent);
-  const [beyond] = await outOfReach(deps, await deps.settings.current(), actor, touched);
+  const settings = await deps.settings.current();
+  const [beyond] = await outOfReach(deps, settings, actor, touched);
+  const refused = beyond ? ownedElsewhere(beyond) : await givenAway(deps, settings, actor, work.intent);
   // Read before the change, which may forget them (a release), for where it is announced.
   const tagged = await taggedNow(deps, touched);
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
-  const ran = beyond
-    ? ownedElsewhere(beyond)
-    : await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate);
+  const ran = refused ?? (await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate));
   // A batch's item is checked before its batch moves on, so that the batch's counts and messages are final where
   // they can be; a single change the provider may still make is left to the reconciler at once.
   const result =

@@ -10,6 +10,7 @@ import { carryOutClaimed, type Done, openIntent } from './carry-out.js';
 import type { ConfirmationPrompt, PendingChange } from './changes.js';
 import type { OpsDeps } from './deps.js';
 import { targetOf, touchedBy, workFor } from './kinds/index.js';
+import { refuseGivingAway } from './ownership.js';
 import { buyLimitsApply, mayConfirm, needsApproval, refuseMistyped, refuseOverBuyLimitAtClaim } from './policies.js';
 import { atomically } from './transactions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
@@ -159,7 +160,10 @@ async function refuseBeforeClaim(
     return deny(deps, confirmer, attempt, failure, { reason: 'other workspace', askedFrom });
   }
   // The role is checked again (it may have been taken away since the request), and the channel of the click.
-  return mayConfirm(deps, settings, confirmer, attempt.action, attempt, touchedBy(confirmation.change));
+  return (
+    (await mayConfirm(deps, settings, confirmer, attempt.action, attempt, touchedBy(confirmation.change))) ??
+    (await refuseGivingAway(deps, settings, confirmer, confirmation.change, attempt))
+  );
 }
 
 export async function cancel(

@@ -17,6 +17,7 @@ import {
   refuseAsked,
   sameTags,
 } from './kinds/label-change.js';
+import { refuseGivingAway } from './ownership.js';
 import { mayRequest } from './policies.js';
 import { type Actor, fail, type Result } from './types.js';
 import { validate } from './validate.js';
@@ -56,6 +57,8 @@ export async function changeLabels(
     remove,
     ...(owner !== undefined ? { owner } : {}),
   };
+  const givingAway = await refuseGivingAway(deps, await deps.settings.current(), actor, change, attempt);
+  if (givingAway) return givingAway;
   await record(deps, actor, correlationId, { action: KIND.label, outcome: 'requested', target, params: change });
   return carryOut(deps, actor, correlationId, changeKind(KIND.label).work(deps, change, actor.userId));
 }

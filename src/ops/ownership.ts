@@ -2,9 +2,11 @@
 // members who hold the operator role, and by admins; what nobody owns, by any operator. Asked at the request, again
 // at the Confirm, at an approval and at a batch's start, so that an owner changed in between refuses the change.
 import type { Settings } from '../settings-schema.js';
+import type { StoredChange } from '../store/records.js';
 import type { Tags } from '../store/tags.js';
 import { type Attempt, deny } from './audit-rows.js';
 import type { OpsDeps } from './deps.js';
+import { givenTo, targetOf } from './kinds/index.js';
 import type { Phrase } from './phrase.js';
 import { type Actor, type Failure, fail } from './types.js';
 
@@ -63,4 +65,32 @@ export function ownedElsewhere({ subject, owner }: { subject: string; owner: str
     ': only its members with the operator role, and admins, may change it. An admin can give it to your team.';
   const said: Phrase = [`${subject} is owned by `, { member: owner }, rest];
   return fail('denied', `${subject} is owned by the user group ${owner}${rest}`, { said, code: 'owner' });
+}
+
+/** Whether a change gives its target to a team this person is not in, which only an admin may: why not, if so. */
+export async function givenAway(
+  deps: OpsDeps,
+  settings: Settings,
+  actor: Actor,
+  change: StoredChange,
+): Promise<Failure | undefined> {
+  const team = givenTo(change);
+  if (team === undefined || (await (await reachOf(deps, settings, actor))({ labels: [], owner: team })))
+    return undefined;
+  const rest = ' is a team you are not in: give it to your own team, or to nobody. An admin can give it to any team.';
+  const said: Phrase = [{ member: team }, rest];
+  return fail('denied', `The user group ${team}${rest}`, { said, code: 'owner' });
+}
+
+/** The same, refused at a request or a Confirm, and audited. */
+export async function refuseGivingAway(
+  deps: OpsDeps,
+  settings: Settings,
+  actor: Actor,
+  change: StoredChange,
+  attempt: Attempt,
+): Promise<Failure | undefined> {
+  const failure = await givenAway(deps, settings, actor, change);
+  if (!failure) return undefined;
+  return deny(deps, actor, attempt, failure, { rule: 'owner', givenTo: givenTo(change), subject: targetOf(change) });
 }

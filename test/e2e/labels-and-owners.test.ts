@@ -228,4 +228,13 @@ describe('a team’s numbers', () => {
     expect(shownText(await ask(`own agent ${agent(0).id} nobody`))).toContain(`is owned by <!subteam^${SALES}>`);
     expect(await tagsOf(agent(0).id)).toEqual({ labels: [], owner: SALES });
   });
+
+  it('are given only to a team its maker is in: another is refused, naming it, and nothing changes', async () => {
+    const before = await tagsOf(number(6));
+    const refused = await ask(`own ${number(6)} ${SALES}`);
+    expect(shownText(refused)).toContain(`<!subteam^${SALES}> is a team you are not in`);
+    expect(await tagsOf(number(6))).toEqual(before);
+    const given = await ask(`own ${number(6)} ${SALES}`, SALES_MEMBER);
+    expect(shownText(given)).toContain(`owner now <!subteam^${SALES}>`);
+  });
 });

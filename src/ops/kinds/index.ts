@@ -176,6 +176,9 @@ export function touchedBy(change: StoredChange): string[] {
   return [...(target !== undefined ? [target] : []), ...(agent !== undefined ? [agent] : [])];
 }
 
+/** The team a change gives its target to, if it gives it to one (see ChangeKind.givesTo). */
+export const givenTo = (change: StoredChange): string | undefined => kindOf(change).givesTo?.(change);
+
 /** The number a change is about: every item of a batch is about one. */
 export function numberOf(change: StoredChange): string {
   const target = targetOf(change);

@@ -108,6 +108,8 @@ export interface ChangeKind<R extends StoredChange, A extends Change> {
   unbound?: true;
   /** The agent it routes its number to, which a batch's announcement names when each number has its own. */
   routesTo?(change: R): { id: string; name: string };
+  /** The team it gives its target to, which its maker must be in unless an admin: nobody gives away what is not theirs. */
+  givesTo?(change: R): string | undefined;
   /** Whether it takes a number from the agent it routes to, which a plan marks. */
   takesFromAgent(change: R): boolean;
   /** Its provider work, once it may go ahead; `by` is whoever asked for it (a route names who asked). */

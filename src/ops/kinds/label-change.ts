@@ -181,6 +181,7 @@ export const labelChange: ChangeKind<LabelChange, Labelled> = {
     gerund: 'changing labels',
   },
   target: (record) => record.target,
+  givesTo: (record) => record.owner ?? undefined,
   subject: (announced) => announced.target,
   auditParams,
   takesFromAgent: () => false,
