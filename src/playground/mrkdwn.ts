@@ -43,6 +43,7 @@ const EMOJI: Record<string, string> = {
   raised_hand: '✋',
   keyboard: '⌨️',
   moneybag: '💰',
+  newspaper: '📰',
   round_pushpin: '📍',
   telephone_receiver: '📞',
   phone: '☎️',

@@ -90,7 +90,7 @@ describe('labels and owners by command', () => {
     const announcement = await announcedWith(t, `labelled *${number(0)}*`);
     expect(announcement.text).toContain(`<@${OPERATOR}> labelled`);
     // The group's handle, as a slash command carries a mention, is found among the workspace's user groups.
-    const owned = await ask(`own ${number(0)} @s0sales`);
+    const owned = await ask(`own ${number(0)} @s0sales`, SALES_MEMBER);
     expect(shownText(owned)).toContain(`owner now <!subteam^${SALES}> (was nobody)`);
     expect(await tagsOf(number(0))).toEqual({ labels: ['team:east', 'vip'], owner: SALES });
 
@@ -100,7 +100,7 @@ describe('labels and owners by command', () => {
       .split('\n')
       .filter((line) => line.startsWith('•'));
     expect(history[0]).toMatch(
-      new RegExp(`owner now <!subteam\\^${SALES}> \\(was nobody\\) · <@${OPERATOR}> · command`),
+      new RegExp(`owner now <!subteam\\^${SALES}> \\(was nobody\\) · <@${SALES_MEMBER}> · command`),
     );
     expect(history[1]).toMatch(/added labels `team:east`, `vip` · <@UOPERATOR> · command · audit #\d+/);
   });
@@ -108,7 +108,7 @@ describe('labels and owners by command', () => {
   it('label and own an agent by its name, on its card and in its history; several of a name are chosen from', async () => {
     const { agent: desk } = await createAgentThroughApp(t, OPERATOR, 'Sales Desk');
     await ask('label agent "sales desk" inbound');
-    const owned = await ask(`own agent Sales Desk <!subteam^${SALES}|@sales-team>`);
+    const owned = await ask(`own agent Sales Desk <!subteam^${SALES}|@sales-team>`, SALES_MEMBER);
     expect(shownText(owned)).toContain(`Labelled *Sales Desk* (\`${desk.id}\`): owner now <!subteam^${SALES}>`);
     expect(await tagsOf(desk.id)).toEqual({ labels: ['inbound'], owner: SALES });
     expect(shownText(await ask(`agents ${desk.id}`))).toContain(`Labels: \`inbound\` · Owner: <!subteam^${SALES}>`);
@@ -145,7 +145,8 @@ describe('the card’s Labels form', () => {
   it('opens prefilled, offers nobody and the teams, and changes what was edited against what the card showed', async () => {
     await ask(`label ${number(2)} +old +keep`);
     const card = await ask(`numbers ${number(2)}`);
-    const pressed = await press(t, OPERATOR, ACTION.editLabels, onlyButton(blocksOf(card), ACTION.editLabels));
+    // A member of the team, who may give it to the team.
+    const pressed = await press(t, SALES_MEMBER, ACTION.editLabels, onlyButton(blocksOf(card), ACTION.editLabels));
     const opened = viewOf(await t.slack.waitFor('views.open', (call) => call.body.trigger_id === pressed.triggerId));
     expect(opened.callback_id).toBe(CALLBACK.labels);
     const labelsBlock = opened.blocks.find((block) => block.block_id === INPUT.labels.block);
@@ -155,7 +156,7 @@ describe('the card’s Labels form', () => {
 
     const submit = (labels: string, owner: string | null) =>
       t.submit({
-        userId: OPERATOR,
+        userId: SALES_MEMBER,
         viewId: 'V_LABELS',
         callbackId: CALLBACK.labels,
         privateMetadata: opened.private_metadata,
@@ -195,7 +196,7 @@ describe('Undo of a label change', () => {
     expect(await tagsOf(number(3))).toEqual({ labels: ['a', 'b'], owner: null });
 
     // An admin undoes an operator's gift to a team from its announcement: nobody owns it again.
-    await ask(`own ${number(3)} @s0sales`);
+    await ask(`own ${number(3)} @s0sales`, SALES_MEMBER);
     const announcement = await announcedWith(t, `labelled *${number(3)}*: owner now`);
     await undoAndConfirm(onlyButton(announcement.blocks, ACTION.undoChange), ADMIN);
     expect(await tagsOf(number(3))).toEqual({ labels: ['a', 'b'], owner: null });
@@ -230,11 +231,11 @@ describe('a team’s numbers', () => {
   });
 
   it('are given only to a team its maker is in: another is refused, naming it, and nothing changes', async () => {
-    const before = await tagsOf(number(6));
-    const refused = await ask(`own ${number(6)} ${SALES}`);
+    const before = await tagsOf(number(1));
+    const refused = await ask(`own ${number(1)} ${SALES}`);
     expect(shownText(refused)).toContain(`<!subteam^${SALES}> is a team you are not in`);
-    expect(await tagsOf(number(6))).toEqual(before);
-    const given = await ask(`own ${number(6)} ${SALES}`, SALES_MEMBER);
+    expect(await tagsOf(number(1))).toEqual(before);
+    const given = await ask(`own ${number(1)} ${SALES}`, SALES_MEMBER);
     expect(shownText(given)).toContain(`owner now <!subteam^${SALES}>`);
   });
 });

@@ -64,7 +64,7 @@ describe.each(ENGINES)('on %s', (engine) => {
     const readBack = parseGivenSettings({ VOICE_POLICY_FILE: exported });
     expect(readBack.locked).toEqual(inForce);
     // Every setting is in the file, a none written as null, and each is locked with the file's name.
-    expect(Object.keys(readBack.lockedBy)).toHaveLength(13);
+    expect(Object.keys(readBack.lockedBy)).toHaveLength(14);
     expect(readBack.lockedBy.buyLimitPerUser).toEqual({ key: 'buyLimitPerUser', where: exported });
     expect('typedRelease' in readBack.locked && readBack.locked.typedRelease).toBe(false);
 
@@ -94,6 +94,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       typedRelease: false,
       undoHours: 24,
       channelBindings: [],
+      subscriptions: [],
     });
     expect(result.stdout).toContain('buyLimit: null\n');
   });
