@@ -3,6 +3,7 @@ import { phoneNumber } from '../provider/schemas.js';
 import { NO_TAGS, type Tags } from '../store/tags.js';
 import { type AgentFilter, type AgentSummary, type AgentsPage, listAgents } from './agents.js';
 import { type AuditChange, auditPage } from './audit.js';
+import { cardOutsideScope } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { providerFailure } from './failures.js';
 import { readsTags } from './number-filter.js';
@@ -25,8 +26,11 @@ export interface NumberCard {
 const tagsOf = async (deps: OpsDeps, subject: string): Promise<Tags> =>
   (await deps.store.tags.of([subject])).get(subject) ?? NO_TAGS;
 
-/** `/voice numbers +NUMBER`: the number as the provider lists it now, its route, and what happened to it lately. */
-export async function showNumber(deps: OpsDeps, number: string): Promise<Result<NumberCard>> {
+/**
+ * `/voice numbers +NUMBER`: the number as the provider lists it now, its route, and what happened to it lately; in a
+ * bound channel, only a number within its binding.
+ */
+export async function showNumber(deps: OpsDeps, number: string, where: ListedIn = {}): Promise<Result<NumberCard>> {
   const checked = validate(phoneNumber, number);
   if (!checked.ok) return { ...checked, field: 'number', message: `${named('Number', number)} ${checked.message}` };
   const impossible = await refuseImpossible(checked.value, 'show');
@@ -44,6 +48,8 @@ export async function showNumber(deps: OpsDeps, number: string): Promise<Result<
         `${checked.value} is not one of your numbers. /voice numbers ${digits} finds numbers containing those digits.`,
       );
     }
+    const outside = await cardOutsideScope(deps, where.channelId, found.number);
+    if (outside) return outside;
     const route = await deps.store.routes.forNumber(found.number);
     const routes = new Map(route ? [[found.number, route.agentId]] : []);
     const names = new Map(agents.map((agent) => [agent.id, agent.name]));
@@ -79,6 +85,8 @@ export async function findAgents(
     try {
       const agent = (await deps.lists.agents.get(request)).find((candidate) => candidate.id === text);
       if (agent) {
+        const outside = await cardOutsideScope(deps, request.channelId, agent.id);
+        if (outside) return outside;
         const records = (await deps.store.routes.ofAgents([agent.id])).get(agent.id);
         const history = await auditPage(deps, { filter: { agentId: agent.id }, page: 1, size: CARD_HISTORY });
         const card = { ...agent, language: records?.language, numbers: records?.numbers ?? [] };

@@ -87,16 +87,30 @@ export async function refuseOutsideScope(
   if (kind?.born || kind?.unbound) return undefined;
   const outside = outsideOf(binding, touched, await deps.store.tags.of(touched));
   if (outside === undefined) return undefined;
-  const failure = outsideBinding(binding, outside);
+  const failure = outsideBinding(binding, outside, 'Change it from its own channel.');
   return deny(deps, actor, attempt, failure, { rule: 'channelBindings', channel: binding.channel, subject: outside });
 }
 
+/**
+ * In a bound channel, a card of a number or an agent outside its binding is not shown, as the lists there leave it
+ * out; the answer names the binding.
+ */
+export async function cardOutsideScope(
+  deps: OpsDeps,
+  channelId: string | undefined,
+  subject: string,
+): Promise<Failure | undefined> {
+  const binding = await scopeOf(deps, channelId);
+  if (binding === undefined || inScope(binding, (await deps.store.tags.of([subject])).get(subject))) return undefined;
+  return outsideBinding(binding, subject, 'Look it up from its own channel.');
+}
+
 /** "#sales is bound to @sales-team: +1… is not theirs. Change it from its own channel." */
-function outsideBinding(binding: ChannelBinding, subject: string): Failure {
+function outsideBinding(binding: ChannelBinding, subject: string, then: string): Failure {
   const labels = binding.labels?.length ? `the labels ${binding.labels.join(', ')}` : undefined;
   const owner = binding.owner;
   const outside = owner !== undefined && !labels ? 'is not theirs' : 'is outside it';
-  const rest = `: ${subject} ${outside}. Change it from its own channel.`;
+  const rest = `: ${subject} ${outside}. ${then}`;
   const to: Phrase = [
     ...(owner !== undefined ? [{ member: owner }] : []),
     ...(labels ? [`${owner !== undefined ? ' with ' : ''}${labels}`] : []),

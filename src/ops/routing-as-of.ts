@@ -2,7 +2,7 @@
 // pass for what happened. A broken chain is named, and nothing is rebuilt from it.
 import type { ChannelBinding } from '../settings-schema.js';
 import { agentNames } from './audit.js';
-import { inScope, scopeOf, withinScope } from './channel-scope.js';
+import { inScope, scopeOf } from './channel-scope.js';
 import type { OpsDeps } from './deps.js';
 import { withLabelsPart } from './labels-text.js';
 import type { ListedIn } from './pages.js';
@@ -40,7 +40,8 @@ export async function exportRoutingAsOf(
   const [replayed, names] = await Promise.all([replayVerified(deps, moment.at), agentNames(deps)]);
   if (!replayed.ok) return replayed;
   const scope = await scopeOf(deps, where.channelId);
-  const asOf = await withinScope(deps, scope, [...replayed.asOf], ([phoneNumber]) => phoneNumber);
+  // Within the binding as the numbers were tagged then: one released or handed to another team since still counts.
+  const asOf = [...replayed.asOf].filter(([phoneNumber]) => inScope(scope, replayed.tagsAsOf.get(phoneNumber)));
   const routes = asOf.map(([phoneNumber, agentId]) => ({
     phoneNumber,
     agentId,
@@ -69,12 +70,17 @@ export async function routingChangesSince(
   if (!replayed.ok) return replayed;
   const named = (id: string | undefined) => (id === undefined ? undefined : { id, name: names.get(id) });
   const scope = await scopeOf(deps, where.channelId);
-  const inScope = await withinScope(deps, scope, replayed.changes, (change) => change.number);
-  const changes = inScope.map((change) => ({
-    ...change,
-    before: named(change.before),
-    after: named(change.after),
-  }));
+  // A number within the binding then or now: one released since, or handed to another team, still shows in its
+  // team's channel, and one taken over since shows in its new team's.
+  const now = await deps.store.tags.of(replayed.changes.map((change) => change.number));
+  const within = (number: string) => inScope(scope, replayed.tagsAsOf.get(number)) || inScope(scope, now.get(number));
+  const changes = replayed.changes
+    .filter((change) => within(change.number))
+    .map((change) => ({
+      ...change,
+      before: named(change.before),
+      after: named(change.after),
+    }));
   return { ok: true, since: moment.said, sinceUtc: moment.utc, changes, ...(scope ? { scope } : {}) };
 }
 

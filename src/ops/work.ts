@@ -33,5 +33,8 @@ export interface Work {
   run: (provider: ProviderClient) => Promise<Result<Finished>>;
 }
 
-/** What the provider shows became of a change: done (with what the requester should know), or not. */
-export type Verified = { ok: true; change: Change; note?: string } | Failure;
+/**
+ * What the provider shows became of a change: done (with what the requester should know, and the records its normal
+ * path keeps, kept by whoever closes the intent), or not.
+ */
+export type Verified = ({ ok: true } & Pick<Finished, 'change' | 'note' | 'keep' | 'found'>) | Failure;

@@ -18,6 +18,7 @@ import {
 } from '../ops/api.js';
 import { type AuditAction, CHAIN_LOCK } from '../store/audit.js';
 import type { ProviderState } from '../store/provider-snapshot.js';
+import type { Tags } from '../store/tags.js';
 
 const OUTSIDE: Actor = { userId: 'provider', userName: 'outside Voice Ops', source: 'provider' };
 
@@ -33,13 +34,13 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   // second compares with the first's snapshot (or finds it newer than its own read and stops), so nothing is
   // audited or announced twice. It also holds the audit chain's lock: every change stamped before the read has then
   // been committed, so none is taken for one made outside.
-  const outside = await atomically(deps, async (deps): Promise<Difference[]> => {
+  const outside = await atomically(deps, async (deps): Promise<{ found: Difference[]; tagged: Tags[] }> => {
     await deps.store.lock('drift');
     await deps.store.lock(CHAIN_LOCK);
     const since = await deps.store.snapshot.takenAt();
     if (since === undefined || since >= readAt.toISOString()) {
       if (since === undefined) await deps.store.snapshot.replace(current, readAt);
-      return [];
+      return { found: [], tagged: [] };
     }
     // What the provider should hold: the last read, with the changes the app made since then. A target a change was
     // under way on around the read is left to that change: compared again on the next pass.
@@ -50,20 +51,22 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
     const touched = await deps.store.intents.touchedSince(readAt);
     const underWay = new Set(touched.flatMap((intent) => targetsOf(intent.change)));
     const found = differences(expected, current).filter(({ target }) => !underWay.has(target));
+    // Read before what went forgets its tags, for where each change is announced.
+    const tagged = await taggedNow(
+      deps,
+      found.map(({ target }) => target),
+    );
     for (const difference of found) await recordOutside(deps, difference);
     await dropRoutesToNothing(deps, current, underWay);
     await deps.store.snapshot.replace(keepUnderWay(current, expected, underWay), readAt);
-    return found;
+    return { found, tagged };
   });
-  const changes = outside.map((found) => found.change);
+  const { found: outsideFound, tagged } = outside;
+  const changes = outsideFound.map((found) => found.change);
   if (changes.length > 0) {
     deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
-    const tagged = await taggedNow(
-      deps,
-      outside.map((found) => found.target),
-    );
-    for (const [index, { change }] of outside.entries()) {
+    for (const [index, { change }] of outsideFound.entries()) {
       await keepForDigests(deps, 'outside', tagged.slice(index, index + 1), { outside: change });
     }
     await deps.announcer.announceOutside(changes, destinations(deps, 'outside', tagged)).catch((error: unknown) => {
@@ -87,8 +90,8 @@ function withChangesMade(state: ProviderState, made: { action: AuditAction; targ
   return next;
 }
 
-/** A change made outside, and its target: the entry of the provider's lists that came or went. */
-type Difference = { target: string; change: Change };
+/** A change made outside, its target (the entry of the provider's lists that came or went), and whether it went. */
+type Difference = { target: string; change: Change; gone: boolean };
 
 /** Each entry that came into a list, or went from it, as the change of the kind that shows so (ChangeKind.outside). */
 function differences(before: ProviderState, after: ProviderState): Difference[] {
@@ -96,13 +99,14 @@ function differences(before: ProviderState, after: ProviderState): Difference[] 
     const [from, to] = outside.adds ? [before, after] : [after, before];
     return [...to[outside.list]]
       .filter(([key]) => !from[outside.list].has(key))
-      .map(([key, value]) => ({ target: key, change: outside.change(key, value) }));
+      .map(([key, value]) => ({ target: key, change: outside.change(key, value), gone: !outside.adds }));
   });
 }
 
-/** One audit row per outside change. */
-function recordOutside(deps: OpsDeps, found: Difference): Promise<void> {
-  return record(deps, OUTSIDE, newCorrelationId(), {
+/** One audit row per outside change; a number or agent gone forgets its tags, as replaying that row does. */
+async function recordOutside(deps: OpsDeps, found: Difference): Promise<void> {
+  if (found.gone) await deps.store.tags.forget(found.target);
+  await record(deps, OUTSIDE, newCorrelationId(), {
     action: found.change.action,
     outcome: 'succeeded',
     target: found.target,

@@ -140,6 +140,8 @@ async function resolveOne(
         });
         return { closed: false, second };
       }
+      // What the change's normal path keeps is kept by whoever closes its intent, here as there.
+      if (outcome.ok) await outcome.keep?.(deps);
       if (item) {
         const error = outcome.ok ? undefined : outcome.message;
         await deps.store.batches.finishItem(item.batchId, item.seq, outcome.ok ? 'succeeded' : 'failed', error);
@@ -148,7 +150,7 @@ async function resolveOne(
         action: change.kind,
         outcome: outcome.ok ? 'succeeded' : 'failed',
         target: outcome.ok ? subjectOf(outcome.change) : targetOf(change),
-        params: { reconciled: true, ...auditParamsOf(change) },
+        params: { reconciled: true, ...auditParamsOf(change), ...(outcome.ok ? outcome.found : {}) },
         error: outcome.ok ? undefined : outcome,
       });
       // The last item of an ended batch to be settled gives the batch its final word.

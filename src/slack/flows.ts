@@ -52,7 +52,10 @@ export async function agentsAnswer(
 }
 
 export async function numberCardAnswer(deps: SlackDeps, actor: Actor, number: string): Promise<Answer> {
-  const [card, role] = await Promise.all([deps.ops.showNumber(number), deps.ops.roleOf(actor)]);
+  const [card, role] = await Promise.all([
+    deps.ops.showNumber(number, { channelId: actor.channelId }),
+    deps.ops.roleOf(actor),
+  ]);
   if (!card.ok) return { kind: 'failure', failure: card };
   return { kind: 'message', message: numberCardMessage(card, role) };
 }

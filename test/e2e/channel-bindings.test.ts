@@ -215,4 +215,25 @@ describe('a channel bound to a team', () => {
     await waitUntil(async () => (await bought()).length === 2, 'the two numbers bought in bulk to be the team’s');
     await t.settled();
   });
+
+  it('shows there the card of its team’s number and agent only, and says another’s is outside the binding', async () => {
+    const created = await t.command('agents create "Ops desk" en-US', ADMIN, { channelId: OPS_CHANNEL });
+    await respondedWith(t, created.responseUrlId, 'Created agent');
+    await t.settled();
+    const opsAgent = (await auditRows(t)).findLast((row) => row.action === 'agent.create')?.target ?? '';
+    for (const [text, subject] of [
+      [`numbers ${others}`, others],
+      [`agents ${opsAgent}`, opsAgent],
+    ] as const) {
+      const sent = await t.command(text, ADMIN, { channelId: SALES });
+      const answer = await t.respondedTo(sent.responseUrlId);
+      expect(shownText(answer)).toContain(
+        `is bound to <!subteam^${TEAM}>: ${subject} is not theirs. Look it up from its own channel.`,
+      );
+      expect(buttonValues(blocksOf(answer), ACTION.confirmChange)).toEqual([]);
+      expect(await answerIn(OPS_CHANNEL, text)).not.toContain('Look it up from its own channel');
+    }
+    expect(await answerIn(SALES, `numbers ${theirs}`)).not.toContain('Look it up from its own channel');
+    expect(await answerIn(SALES, `agents ${agentId}`)).not.toContain('Look it up from its own channel');
+  });
 });

@@ -114,3 +114,18 @@ it('leaves a number a change is under way on to that change, and compares it aga
   await deps.store.intents.close(correlationId, 'failed');
   expect(await pass(bed())).toEqual([{ action: 'number.buy', number: { id: bought.id, number } }]);
 });
+
+it('forgets the tags of a number released and an agent deleted outside, as replaying the audit log does', async () => {
+  const { deps, outside } = bed();
+  const [[number], agents] = await Promise.all([outside.listPurchasedNumbers(), outside.listAgents()]);
+  const agent = agents[0];
+  if (!number || !agent) throw new Error('the sandbox was seeded with a number and an agent');
+  const sales = { labels: ['berlin'], owner: 'SSALES' };
+  await deps.store.tags.set(number.number, sales, OPERATOR.userId);
+  await deps.store.tags.set(agent.id, sales, OPERATOR.userId);
+  await pass(bed());
+  await outside.releaseNumber(number.id);
+  await outside.deleteAgent(agent.id);
+  expect(await pass(bed())).toHaveLength(2);
+  expect(await deps.store.tags.of([number.number, agent.id])).toEqual(new Map());
+});

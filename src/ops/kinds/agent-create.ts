@@ -6,7 +6,7 @@ import { agentsNamedSince } from '../../provider/client.js';
 import { type Agent, EXPECTED_STATUS } from '../../provider/schemas.js';
 import { unexpectedStatus } from '../failures.js';
 import { fail } from '../types.js';
-import type { Verified, Work } from '../work.js';
+import type { Finished, Verified, Work } from '../work.js';
 import { agentDelete } from './agent-delete.js';
 import type { ChangeKind } from './kind.js';
 import { bornTags } from './refs.js';
@@ -55,18 +55,25 @@ function createAgentWork(change: Create, by: string): Work {
         ok: true,
         change: { action: NAME, agent: { id: agent.id, name: agent.name, language: change.language } },
         ...('tokenLost' in agent ? { note: tokenLostNote } : { createdAgent: agent }),
-        keep: async (deps) => {
-          await deps.store.facts.rememberAgent(agent.id, change.language);
-          if (change.tags) await deps.store.tags.set(agent.id, change.tags, by);
-        },
-        ...(change.tags ? { found: { tags: change.tags } } : {}),
+        ...keptOnCreating(change, agent.id, by),
       };
     },
   };
 }
 
+/** The records a creation keeps, however it was found done, and the born tags its outcome row keeps. */
+function keptOnCreating(change: Create, agentId: string, by: string): Pick<Finished, 'keep' | 'found'> {
+  return {
+    keep: async (deps) => {
+      await deps.store.facts.rememberAgent(agentId, change.language);
+      if (change.tags) await deps.store.tags.set(agentId, change.tags, by);
+    },
+    ...(change.tags ? { found: { tags: change.tags } } : {}),
+  };
+}
+
 /** Whether the agents list shows the creation: one new agent of its name. Its token is lost either way. */
-function createdIn(agents: Agent[], change: Create): Verified {
+function createdIn(agents: Agent[], change: Create, by: string): Verified {
   const interrupted = `Creating agent "${change.name}" was interrupted`;
   // Intents written before the agents of the name were noted cannot tell this creation from the others.
   if (!change.namedBefore) {
@@ -92,6 +99,7 @@ function createdIn(agents: Agent[], change: Create): Verified {
     ok: true,
     change: { action: NAME, agent: { id: agent.id, name: agent.name, language: change.language } },
     note: tokenLostNote,
+    ...keptOnCreating(change, agent.id, by),
   };
 }
 
@@ -108,7 +116,7 @@ export const agentCreate: ChangeKind<Create, Created> = {
   takesFromAgent: () => false,
   work: (_deps, change, by) => createAgentWork(change, by),
   born: (change, tags) => ({ ...change, tags }),
-  verify: async (_deps, change, reads) => createdIn(await reads.agents(), change),
+  verify: async (_deps, change, reads, by) => createdIn(await reads.agents(), change, by),
   did: ({ agent }) => ['created agent ', { strong: agent.name }, ' (', { code: agent.id }, `, ${agent.language})`],
   lookUp: (change) => `/voice agents ${change.agent.id}`,
   happened: ({ params }) => [

@@ -30,6 +30,13 @@ const agentOf = (change: Delete) => ({ id: change.agentId, name: change.agentNam
 // An Undo's deletion names the creation it undoes on its outcome row too, which history tells as made by an Undo.
 const auditParams = ({ agentName, undoes }: Delete) => ({ name: agentName, ...(undoes ? { undoes } : {}) });
 
+/** A deleted agent's records go with it, however it was found done: what comes back later starts bare. */
+const forgetAgent = (change: Delete) => async (deps: OpsDeps) => {
+  await deps.store.routes.removeAgent(change.agentId);
+  await deps.store.facts.forgetAgent(change.agentId);
+  await deps.store.tags.forget(change.agentId);
+};
+
 function deleteAgentWork(change: Delete): Work {
   return {
     action: NAME,
@@ -53,15 +60,7 @@ function deleteAgentWork(change: Delete): Work {
           { providerKind: failure.providerKind },
         );
       }
-      return {
-        ok: true,
-        change: { action: NAME, agent: agentOf(change) },
-        keep: async (deps) => {
-          await deps.store.routes.removeAgent(change.agentId);
-          await deps.store.facts.forgetAgent(change.agentId);
-          await deps.store.tags.forget(change.agentId);
-        },
-      };
+      return { ok: true, change: { action: NAME, agent: agentOf(change) }, keep: forgetAgent(change) };
     },
   };
 }
@@ -71,7 +70,7 @@ async function verifyDelete(_deps: OpsDeps, change: Delete, reads: ProviderReads
   if ((await reads.agents()).some((listed) => listed.id === change.agentId)) {
     return fail('provider', `Agent ${change.agentName} (${change.agentId}) was not deleted: it still exists.`);
   }
-  return { ok: true, change: { action: NAME, agent } };
+  return { ok: true, change: { action: NAME, agent }, keep: forgetAgent(change) };
 }
 
 export const agentDelete: ChangeKind<Delete, Deleted> = {

@@ -13,7 +13,7 @@ import { regionOf, unknownRegion } from '../regions.js';
 import { forSaleIn, nearestForSale, SEARCH_SCAN_PAGES } from '../search.js';
 import { type Failure, fail, type Result } from '../types.js';
 import { validate } from '../validate.js';
-import type { Verified, Work } from '../work.js';
+import type { Finished, Verified, Work } from '../work.js';
 import type { BulkForm, ChangeKind } from './kind.js';
 import { numberRelease } from './number-release.js';
 import { bornTags, noLongerOurs, numberRef } from './refs.js';
@@ -53,21 +53,28 @@ function buyWork(change: Buy, by: string): Work {
       }
       return {
         ok: true,
-        keep: async (deps) => {
-          if (change.capabilities) await deps.store.facts.rememberNumber(bought.number, change.capabilities);
-          // A number just bought routes nowhere and has only the labels it was bought with: records left from when
-          // the account last owned it are stale.
-          await deps.store.routes.removeNumber(bought.number);
-          await deps.store.tags.forget(bought.number);
-          if (change.tags) await deps.store.tags.set(bought.number, change.tags, by);
-        },
-        ...(change.tags ? { found: { tags: change.tags } } : {}),
+        ...keptOnBuying(change, by),
         change: { action: NAME, number: { id: bought.id, number: bought.number } },
         note: bought.reconciled
           ? "The provider's answer was lost; the purchase was verified in the purchased list."
           : undefined,
       };
     },
+  };
+}
+
+/** The records a buy keeps, however it was found done, and the born tags its outcome row keeps. */
+function keptOnBuying(change: Buy, by: string): Pick<Finished, 'keep' | 'found'> {
+  return {
+    keep: async (deps) => {
+      if (change.capabilities) await deps.store.facts.rememberNumber(change.number, change.capabilities);
+      // A number just bought routes nowhere and has only the labels it was bought with: records left from when the
+      // account last owned it are stale.
+      await deps.store.routes.removeNumber(change.number);
+      await deps.store.tags.forget(change.number);
+      if (change.tags) await deps.store.tags.set(change.number, change.tags, by);
+    },
+    ...(change.tags ? { found: { tags: change.tags } } : {}),
   };
 }
 
@@ -98,10 +105,10 @@ async function refusedPurchase(provider: ProviderClient, number: string, failure
   });
 }
 
-async function verifyBuy(_deps: OpsDeps, change: Buy, reads: ProviderReads): Promise<Verified> {
+async function verifyBuy(_deps: OpsDeps, change: Buy, reads: ProviderReads, by: string): Promise<Verified> {
   const id = (await reads.numbers()).get(change.number);
   if (id === undefined) return fail('provider', `${change.number} was not bought: the provider does not have it.`);
-  return { ok: true, change: { action: NAME, number: { id, number: change.number } } };
+  return { ok: true, ...keptOnBuying(change, by), change: { action: NAME, number: { id, number: change.number } } };
 }
 
 export const numberBuy: ChangeKind<Buy, Bought> = {

@@ -30,6 +30,13 @@ type Released = z.infer<typeof released>;
 
 const auditParams = (change: Release) => ({ numberId: change.numberId });
 
+/** A released number's records go with it, however it was found done: what comes back later starts bare. */
+const forgetNumber = (change: Release) => async (deps: OpsDeps) => {
+  await deps.store.routes.removeNumber(change.number);
+  await deps.store.facts.forgetNumber(change.number);
+  await deps.store.tags.forget(change.number);
+};
+
 function releaseWork(change: Release): Work {
   return {
     action: NAME,
@@ -44,11 +51,7 @@ function releaseWork(change: Release): Work {
       }
       return {
         ok: true,
-        keep: async (deps) => {
-          await deps.store.routes.removeNumber(change.number);
-          await deps.store.facts.forgetNumber(change.number);
-          await deps.store.tags.forget(change.number);
-        },
+        keep: forgetNumber(change),
         change: {
           action: NAME,
           number: { id: change.numberId, number: change.number },
@@ -59,14 +62,12 @@ function releaseWork(change: Release): Work {
   };
 }
 
-async function verifyRelease(deps: OpsDeps, change: Release, reads: ProviderReads): Promise<Verified> {
+async function verifyRelease(_deps: OpsDeps, change: Release, reads: ProviderReads): Promise<Verified> {
   if ((await reads.numbers()).has(change.number)) {
     return fail('provider', `${change.number} was not released: it is still one of your numbers.`);
   }
-  await deps.store.routes.removeNumber(change.number);
-  await deps.store.tags.forget(change.number);
   const number = { id: change.numberId, number: change.number };
-  return { ok: true, change: { action: NAME, number, unroutedAgent: change.routedAgent } };
+  return { ok: true, change: { action: NAME, number, unroutedAgent: change.routedAgent }, keep: forgetNumber(change) };
 }
 
 export const numberRelease: ChangeKind<Release, Released> = {
