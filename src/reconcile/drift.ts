@@ -5,9 +5,9 @@
 
 import {
   type Actor,
+  announceParts,
   atomically,
   type Change,
-  destinations,
   keepForDigests,
   newCorrelationId,
   type OpsDeps,
@@ -66,7 +66,10 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
     for (const [index, { change }] of outside.entries()) {
       await keepForDigests(deps, 'outside', tagged.slice(index, index + 1), { outside: change });
     }
-    await deps.announcer.announceOutside(changes, destinations(deps, 'outside', tagged)).catch((error: unknown) => {
+    const eachTagged = tagged.map((tags) => [tags]);
+    await announceParts(deps, 'outside', changes, eachTagged, (some, where) =>
+      deps.announcer.announceOutside(some, where),
+    ).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
     });
   }
