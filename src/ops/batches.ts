@@ -629,12 +629,13 @@ async function announceBatch(
       undo: view.undo,
     };
     const kind = subscribedAs(request.kind);
-    await keepForDigests(deps, kind, partsTagged.flat(), { batch });
+    const partOf = (some: BatchAnnouncement['numbers']) =>
+      some.length === numbers.length ? batch : { ...batch, numbers: some, of: numbers.length };
+    await keepForDigests(deps, kind, partsTagged, (picked) => ({
+      batch: partOf(picked.map((index) => numbers[index] as BatchAnnouncement['numbers'][number])),
+    }));
     await announceParts(deps, kind, numbers, partsTagged, (some, where) =>
-      deps.announcer.announceBatch(
-        some.length === numbers.length ? batch : { ...batch, numbers: some, of: numbers.length },
-        where,
-      ),
+      deps.announcer.announceBatch(partOf(some), where),
     );
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');

@@ -6,24 +6,27 @@ import type { Tags } from '../store/tags.js';
 import type { DigestEntry } from './announcements.js';
 import type { OpsDeps } from './deps.js';
 import { announcedChange } from './kinds/index.js';
-import { destinationsOf, type Subscribable } from './subscriptions.js';
+import { channelsPicking, type Subscribable } from './subscriptions.js';
 import { atomically } from './transactions.js';
 
 /** The hour of the day, UTC, from which a day's digest is due. */
 const DIGEST_HOUR_UTC = 9;
 
-/** Keeps a change for the digest of each quiet subscription that picks it; a failure is logged, never the change's. */
+/**
+ * Keeps a change for the digest of each quiet subscription that picks some of its parts (`partsTagged`: each part's
+ * tags before it), as `entryOf` writes it for the parts picked; a failure is logged, never the change's.
+ */
 export async function keepForDigests(
   deps: OpsDeps,
   kind: Subscribable | undefined,
-  tagged: readonly Tags[],
-  entry: DigestEntry,
+  partsTagged: readonly (readonly Tags[])[],
+  entryOf: (picked: number[]) => DigestEntry,
 ): Promise<void> {
   if (kind === undefined) return;
   try {
-    const { quiet } = destinationsOf(await deps.settings.current(), kind, tagged);
+    const { quiet } = channelsPicking(await deps.settings.current(), kind, partsTagged);
     const at = deps.now();
-    for (const channel of quiet) await deps.store.digests.add(channel, entry, at);
+    for (const [channel, picked] of quiet) await deps.store.digests.add(channel, entryOf(picked), at);
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not keep a change for a digest');
   }

@@ -60,7 +60,7 @@ export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise
   try {
     const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };
     const kind = subscribedAs(done.change.action);
-    await keepForDigests(deps, kind, done.tagged, { actorId: actor.userId, change: done.change });
+    await keepForDigests(deps, kind, [done.tagged], () => ({ actorId: actor.userId, change: done.change }));
     await deps.announcer.announce({ actor, change: done.change, undo }, destinations(deps, kind, done.tagged));
     return { ok: true };
   } catch (error) {

@@ -63,10 +63,10 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
       deps,
       outside.map((found) => found.target),
     );
-    for (const [index, { change }] of outside.entries()) {
-      await keepForDigests(deps, 'outside', tagged.slice(index, index + 1), { outside: change });
-    }
     const eachTagged = tagged.map((tags) => [tags]);
+    for (const [index, change] of changes.entries()) {
+      await keepForDigests(deps, 'outside', eachTagged.slice(index, index + 1), () => ({ outside: change }));
+    }
     await announceParts(deps, 'outside', changes, eachTagged, (some, where) =>
       deps.announcer.announceOutside(some, where),
     ).catch((error: unknown) => {

@@ -3,13 +3,15 @@
 // reads is skipped, and a channel no longer quiet loses the lines it was keeping.
 import { expect, it } from 'vitest';
 import type { DigestEntry, OpsDeps } from '../../src/ops/api.js';
-import { postDigests } from '../../src/ops/digests.js';
+import { keepForDigests, postDigests } from '../../src/ops/digests.js';
 import { forgetUnquieted } from '../../src/ops/unquieted.js';
 import type { Subscription } from '../../src/settings-schema.js';
+import { NO_TAGS } from '../../src/store/tags.js';
 import { useOpsDeps } from '../harness/ops-deps.js';
 
 const QUIET: Subscription = { channel: 'CQUIET', kinds: [], labels: [], without: [], owners: [], quiet: true };
-const bed = useOpsDeps({ settings: { subscriptions: [QUIET] } });
+const SALES: Subscription = { ...QUIET, channel: 'CSALESQUIET', labels: ['team:sales'] };
+const bed = useOpsDeps({ settings: { subscriptions: [QUIET, SALES] } });
 
 const entry: DigestEntry = {
   actorId: 'U1',
@@ -76,4 +78,15 @@ it('forgets the lines of a channel a settings change leaves no longer quiet, and
   await forgetUnquieted(deps, [{ name: 'subscriptions', before: [QUIET, other], after }]);
   expect(await deps.store.digests.lines(QUIET.channel)).toEqual([]);
   expect(await deps.store.digests.lines(other.channel)).toHaveLength(1);
+});
+
+it('keeps for a filtered quiet channel only the parts of a change its filter picks', async () => {
+  const { deps } = bed();
+  await keepForDigests(deps, 'release', [[{ labels: ['team:sales'] }], [NO_TAGS]], (picked) => ({
+    outside: { action: 'settings.change', changes: [{ name: 'approvers', before: [], after: picked.map(String) }] },
+  }));
+  const [sales] = await deps.store.digests.lines(SALES.channel);
+  expect(JSON.parse(sales?.line ?? '')).toMatchObject({ outside: { changes: [{ after: ['0'] }] } });
+  const [all] = await deps.store.digests.lines(QUIET.channel);
+  expect(JSON.parse(all?.line ?? '')).toMatchObject({ outside: { changes: [{ after: ['0', '1'] }] } });
 });
