@@ -1,7 +1,7 @@
 // Changes made outside Voice Ops (the provider's dashboard, its API): the provider's numbers and agents are read
 // and compared with the last read. The first read is the baseline, not news. Every difference the app did not make
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
-// announced in one message.
+// announced in one message (in a subscribed channel, those its filter picks).
 
 import {
   type Actor,
