@@ -13,9 +13,9 @@ import { SETTINGS_TARGET } from './kinds/settings-change.js';
 import { mayRequest } from './policies.js';
 import { refuseSettingsChange } from './settings-checks.js';
 import type { SettingChange } from './settings-words.js';
-import { forgetUnquieted } from './unquieted.js';
 import { atomically } from './transactions.js';
 import { type Actor, fail, type Result } from './types.js';
+import { forgetUnquieted } from './unquieted.js';
 
 /** The settings in force, and those the configuration locks with where each is given. */
 export interface SettingsView {
