@@ -15,6 +15,7 @@ import { refuseSettingsChange } from './settings-checks.js';
 import type { SettingChange } from './settings-words.js';
 import { atomically } from './transactions.js';
 import { type Actor, fail, type Result } from './types.js';
+import { forgetUnquieted } from './unquieted.js';
 
 /** The settings in force, and those the configuration locks with where each is given. */
 export interface SettingsView {
@@ -99,6 +100,7 @@ export async function seedSettings(deps: OpsDeps): Promise<void> {
     }
     if (changes.length === 0) return;
     await deps.store.settings.write(new Map(changes.map((c) => [c.name, c.after ?? undefined])), CONFIGURATION.userId);
+    await forgetUnquieted(deps, changes);
     await record(deps, CONFIGURATION, newCorrelationId(), {
       action: KIND.settings,
       outcome: 'succeeded',

@@ -37,6 +37,8 @@ export interface BatchAnnouncement {
   counts: { succeeded: number; failed: number; cancelled: number; pending: number };
   /** Items the batch set out to change. */
   total: number;
+  /** How many numbers the batch changed, when `numbers` are only those of them a subscribed channel picks. */
+  of?: number;
   /** Its Undo, for its requester and admins; absent when the policy offers none. */
   undo?: UndoOffer;
 }

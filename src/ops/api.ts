@@ -106,7 +106,7 @@ export { keepForDigests, postDigests } from './digests.js';
 export { auditParamsOf, outsideKinds, touchedBy, verifyChange } from './kinds/index.js';
 export { accountLists } from './lists.js';
 export { type DeadlineClocks, type Held, leaseDeadline, ResourceLocks, runsAnywhere } from './locks.js';
-export { announce, destinations } from './notify.js';
+export { announce, announceParts, destinations } from './notify.js';
 export { operationsOn } from './operations.js';
 export { countByOwner } from './owner-counts.js';
 export { ProviderReads } from './provider-reads.js';

@@ -3,7 +3,7 @@ import type { Settings } from '../settings-schema.js';
 import type { AuditAction } from '../store/audit.js';
 import type { Batch, BatchItem, ItemCounts } from '../store/batches.js';
 import type { BatchApproval, StoredChange, StoredPlan } from '../store/records.js';
-import type { Tags } from '../store/tags.js';
+import { NO_TAGS, type Tags } from '../store/tags.js';
 import type { BatchAnnouncement } from './announcements.js';
 import { type ApprovalRequest, awaitApproval, type BatchDecisions, recordAwaiting } from './approvals.js';
 import { deny, newCorrelationId, record } from './audit-rows.js';
@@ -28,10 +28,10 @@ import {
   workFor,
 } from './kinds/index.js';
 import { type Held, runsAnywhere } from './locks.js';
-import { destinations } from './notify.js';
+import { announceParts } from './notify.js';
 import type { Page } from './pages.js';
 import { mayConfirm, mayRequest, needsApproval, refuseBulkOverBuyLimit } from './policies.js';
-import { subscribedAs, taggedNow } from './subscriptions.js';
+import { subscribedAs } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import { type Actor, type Failure, fail, type OnProgress, type Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -242,10 +242,7 @@ async function runBatch(
     const refused = await start(deps, actor, batch, from);
     if (refused) return refused;
     // Read before the items run, which may forget them (a release), for where the batch is announced.
-    const tagged = await taggedNow(
-      deps,
-      pending.flatMap(({ work }) => touchedBy(work.intent)),
-    );
+    const tagged = await deps.store.tags.of(pending.flatMap(({ work }) => touchedBy(work.intent)));
     const describe = () => `batch ${batch.id} by ${actor.userId}`;
     await deps.changesUnderWay.run(
       describe,
@@ -504,7 +501,12 @@ async function runItems(
 const stateOf = (outcome: Result<unknown>) => (outcome.ok ? 'succeeded' : outcome.unsettled ? 'running' : 'failed');
 
 /** Ends a batch that ran to its end or was stopped: the items not started are cancelled, and the batch audited. */
-async function finish(deps: OpsDeps, actor: Actor, batchId: string, tagged: Tags[]): Promise<BatchView> {
+async function finish(
+  deps: OpsDeps,
+  actor: Actor,
+  batchId: string,
+  tagged: ReadonlyMap<string, Tags>,
+): Promise<BatchView> {
   const stopped = await deps.store.batches.move(batchId, ['stopping'], 'stopped');
   if (stopped) await cancelRest(deps, actor, batchId);
   else await deps.store.batches.move(batchId, ['running'], 'finished');
@@ -597,21 +599,24 @@ async function changedNumbers(
 }
 
 /**
- * One message for the whole batch, never one per item; a lost one is audited, and changes nothing. Where it goes
- * follows the tags its numbers had before it ran, or, for a batch settled elsewhere, those they have now.
+ * One message for the whole batch, never one per item; a lost one is audited, and changes nothing. A subscribed
+ * channel is told of the numbers its filter picks, by the tags each number and the batch's agent had before it ran,
+ * or, for a batch settled elsewhere, those they have now.
  */
-async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView, taggedBefore?: Tags[]): Promise<void> {
+async function announceBatch(
+  deps: OpsDeps,
+  actor: Actor,
+  view: BatchView,
+  tagsBefore?: ReadonlyMap<string, Tags>,
+): Promise<void> {
   if (view.counts.succeeded === 0) return;
   try {
     const { plan, counts, total } = view;
     const { request } = plan;
     const numbers = await changedNumbers(deps, view.id, !plan.agent);
-    const tagged =
-      taggedBefore ??
-      (await taggedNow(
-        deps,
-        numbers.map(({ number }) => number),
-      ));
+    const subjects = (number: string) => [number, ...(plan.agent ? [plan.agent.id] : [])];
+    const tags = tagsBefore ?? (await deps.store.tags.of(numbers.flatMap(({ number }) => subjects(number))));
+    const partsTagged = numbers.map(({ number }) => subjects(number).map((subject) => tags.get(subject) ?? NO_TAGS));
     const batch: BatchAnnouncement = {
       actor,
       batchId: view.id,
@@ -624,8 +629,14 @@ async function announceBatch(deps: OpsDeps, actor: Actor, view: BatchView, tagge
       undo: view.undo,
     };
     const kind = subscribedAs(request.kind);
-    await keepForDigests(deps, kind, tagged, { batch });
-    await deps.announcer.announceBatch(batch, destinations(deps, kind, tagged));
+    const partOf = (some: BatchAnnouncement['numbers']) =>
+      some.length === numbers.length ? batch : { ...batch, numbers: some, of: numbers.length };
+    await keepForDigests(deps, kind, partsTagged, (picked) => ({
+      batch: partOf(picked.map((index) => numbers[index] as BatchAnnouncement['numbers'][number])),
+    }));
+    await announceParts(deps, kind, numbers, partsTagged, (some, where) =>
+      deps.announcer.announceBatch(partOf(some), where),
+    );
   } catch (error) {
     deps.logger.warn({ err: error, batchId: view.id }, 'could not announce a batch');
     await record(deps, actor, view.id, {

@@ -1,12 +1,12 @@
 // Announcing a change once its requester has the answer, and auditing an announcement that could not be posted.
 import type { Tags } from '../store/tags.js';
-import { AnnouncementFailed, type ChannelsNow } from './announcements.js';
+import { AnnouncementFailed, type ChannelsNow, type Destinations } from './announcements.js';
 import { record } from './audit-rows.js';
 import type { Done } from './carry-out.js';
 import type { OpsDeps } from './deps.js';
 import { keepForDigests } from './digests.js';
 import { subjectOf } from './kinds/index.js';
-import { destinationsOf, type Subscribable, subscribedAs } from './subscriptions.js';
+import { channelsPicking, destinationsOf, type Subscribable, subscribedAs } from './subscriptions.js';
 import { type Actor, type Failure, fail, type Result } from './types.js';
 
 /**
@@ -25,12 +25,42 @@ export function destinations(
   };
 }
 
+/**
+ * Posts a change of many parts: the announcements channel gets all of them, a subscribed channel only the parts its
+ * filter picks (`partsTagged`: each part's tags before the change). Every channel is tried; then the first failure is
+ * thrown.
+ */
+export async function announceParts<T>(
+  deps: Pick<OpsDeps, 'settings'>,
+  kind: Subscribable | undefined,
+  parts: readonly T[],
+  partsTagged: readonly (readonly Tags[])[],
+  post: (parts: T[], where: ChannelsNow) => Promise<void>,
+): Promise<void> {
+  const settings = await deps.settings.current();
+  const { announcementsChannel: announcements } = settings;
+  const picked =
+    kind === undefined ? new Map<string, number[]>() : channelsPicking(settings, kind, partsTagged).subscribed;
+  const posts: [T[], Destinations][] = [
+    ...(announcements ? [[[...parts], { announcements, subscribed: [] }] as [T[], Destinations]] : []),
+    ...[...picked].map(([channel, indexes]): [T[], Destinations] => [
+      indexes.map((index) => parts[index] as T),
+      { subscribed: [channel] },
+    ]),
+  ];
+  const errors: unknown[] = [];
+  for (const [some, where] of posts) {
+    await post(some, () => Promise.resolve(where)).catch((error: unknown) => errors.push(error));
+  }
+  if (errors.length > 0) throw errors[0];
+}
+
 /** A lost announcement never undoes or hides the change: it is audited, and returned for the requester. */
 export async function announce(deps: OpsDeps, actor: Actor, done: Done): Promise<Result<object>> {
   try {
     const undo = done.undo && { correlationId: done.correlationId, offer: done.undo };
     const kind = subscribedAs(done.change.action);
-    await keepForDigests(deps, kind, done.tagged, { actorId: actor.userId, change: done.change });
+    await keepForDigests(deps, kind, [done.tagged], () => ({ actorId: actor.userId, change: done.change }));
     await deps.announcer.announce({ actor, change: done.change, undo }, destinations(deps, kind, done.tagged));
     return { ok: true };
   } catch (error) {

@@ -88,3 +88,25 @@ export function destinationsOf(
     quiet: picking.filter(({ quiet }) => quiet).map(({ channel }) => channel),
   };
 }
+
+/**
+ * Each subscribed channel that picks some parts of a change (a batch's numbers, changes noticed outside), by their
+ * tags one part at a time, with the indexes of the parts it picks: it is told of those alone.
+ */
+export function channelsPicking(
+  settings: Settings,
+  kind: Subscribable,
+  partsTagged: readonly (readonly Tags[])[],
+): { subscribed: Map<string, number[]>; quiet: Map<string, number[]> } {
+  const picked = { subscribed: new Map<string, number[]>(), quiet: new Map<string, number[]>() };
+  for (const [index, tagged] of partsTagged.entries()) {
+    const { subscribed, quiet } = destinationsOf(settings, kind, tagged);
+    for (const [channels, into] of [
+      [subscribed, picked.subscribed],
+      [quiet, picked.quiet],
+    ] as const) {
+      for (const channel of channels) into.set(channel, [...(into.get(channel) ?? []), index]);
+    }
+  }
+  return picked;
+}

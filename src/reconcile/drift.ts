@@ -1,13 +1,13 @@
 // Changes made outside Voice Ops (the provider's dashboard, its API): the provider's numbers and agents are read
 // and compared with the last read. The first read is the baseline, not news. Every difference the app did not make
 // is audited once (source `provider`), routing records it invalidates are dropped and audited, and all of them are
-// announced in one message.
+// announced in one message (in a subscribed channel, those its filter picks).
 
 import {
   type Actor,
+  announceParts,
   atomically,
   type Change,
-  destinations,
   keepForDigests,
   newCorrelationId,
   type OpsDeps,
@@ -66,10 +66,13 @@ export async function detectDrift(deps: OpsDeps, now: () => Date): Promise<Chang
   if (changes.length > 0) {
     deps.lists.invalidate();
     deps.logger.info({ changes: changes.length }, 'noticed changes made outside Voice Ops');
-    for (const [index, { change }] of outsideFound.entries()) {
-      await keepForDigests(deps, 'outside', tagged.slice(index, index + 1), { outside: change });
+    const eachTagged = tagged.map((tags) => [tags]);
+    for (const [index, change] of changes.entries()) {
+      await keepForDigests(deps, 'outside', eachTagged.slice(index, index + 1), () => ({ outside: change }));
     }
-    await deps.announcer.announceOutside(changes, destinations(deps, 'outside', tagged)).catch((error: unknown) => {
+    await announceParts(deps, 'outside', changes, eachTagged, (some, where) =>
+      deps.announcer.announceOutside(some, where),
+    ).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not announce changes made outside Voice Ops');
     });
   }

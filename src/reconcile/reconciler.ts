@@ -144,7 +144,7 @@ export class Reconciler {
       // After the changes they wait on are settled: a step then ends with what its change did.
       await settleSteps(deps);
       // Slack's, not the provider's: posted even while the provider does not answer.
-      await postDigests(deps);
+      await postDigests(deps, goOn);
       if (unanswered) throw unanswered;
       goOn();
       if (this.#options.intervalS > 0) await detectDrift(deps, this.#options.now);

@@ -4,6 +4,7 @@
 // and `/voice unsubscribe` stops it. A post Slack refuses is audited, and the change stands.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/ops/api.js';
+import { ProviderClient } from '../../src/provider/index.js';
 import { ACTION, CALLBACK, INPUT } from '../../src/slack/ids.js';
 import { ADMIN, NOTIFY_CHANNEL, OPERATOR, OPS_CHANNEL, startTestApp, type TestApp } from '../harness/app.js';
 import { textInput } from '../harness/payloads.js';
@@ -18,6 +19,7 @@ import {
   onlyButton,
   press,
   readable,
+  type SandboxNumber,
   type SeededApp,
   sandboxNumbers,
   shownText,
@@ -155,7 +157,7 @@ describe('a bulk change', () => {
     await seeded?.t.close();
   });
 
-  it('is posted where one of its numbers matched before it: a bulk release by the labels its numbers had', async () => {
+  it('is posted where its numbers matched before it, with only those: a bulk release by the labels they had', async () => {
     seeded = await startSeededApp({ agents: 1, numbers: 2, routed: 0 }, { settingsFrom: 'slack' });
     const { t } = seeded;
     const [labelled, bare] = seeded.numbers.map((entry) => entry.number) as [string, string];
@@ -177,7 +179,42 @@ describe('a bulk change', () => {
       stateValues: { [INPUT.typedConfirmation.block]: { [INPUT.typedConfirmation.action]: textInput('2') } },
     });
     await waitUntil(() => postedIn(t, SALES).includes(labelled), 'the bulk release posted in the subscribed channel');
-    expect(postedIn(t, SALES)).toContain(bare);
+    // Only the number it picked, said to be part of the batch; the announcements channel gets both.
+    expect(postedIn(t, SALES)).not.toContain(bare);
+    expect(postedIn(t, SALES)).toContain("1 of the batch's 2 numbers");
+    await waitUntil(() => postedIn(t, NOTIFY_CHANNEL).includes(bare), 'the bulk release announced');
+    expect(postedIn(t, NOTIFY_CHANNEL)).toContain(labelled);
+  });
+});
+
+describe('changes made outside Voice Ops', () => {
+  let seeded: SeededApp;
+  let outside: ProviderClient;
+  afterAll(async () => {
+    await outside?.close();
+    await seeded?.t.close();
+  });
+
+  it('are posted in a subscribed channel only as far as its filter picks them', async () => {
+    seeded = await startSeededApp(
+      { agents: 1, numbers: 2, routed: 0 },
+      { settingsFrom: 'slack', groups: { [SALES_TEAM]: [OPERATOR] } },
+    );
+    const { t } = seeded;
+    outside = new ProviderClient({ baseUrl: t.sandbox.url, apiKey: t.sandbox.apiKey, timeoutMs: 2_000 });
+    const [owned, other] = seeded.numbers as [SandboxNumber, SandboxNumber];
+    const labelled = await t.app.ops.changeLabels(asPerson(ADMIN), { target: owned.number, owner: SALES_TEAM });
+    expect(labelled.ok).toBe(true);
+    await confirmedIn(t, SALES, `subscribe owner:<!subteam^${SALES_TEAM}|@sales-team>`);
+    await t.app.reconcile();
+
+    await outside.releaseNumber(owned.id);
+    await outside.releaseNumber(other.id);
+    await t.app.reconcile();
+
+    await waitUntil(() => postedIn(t, SALES).includes(owned.number), 'the owned number posted in the channel');
+    expect(postedIn(t, SALES)).not.toContain(other.number);
+    expect(postedIn(t, NOTIFY_CHANNEL)).toContain(other.number);
   });
 });
 

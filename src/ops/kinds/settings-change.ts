@@ -8,6 +8,7 @@ import type { OpsDeps } from '../deps.js';
 import { refuseSettingsChange } from '../settings-checks.js';
 import { effectsOf, settingChange, takesARole } from '../settings-words.js';
 import { fail } from '../types.js';
+import { forgetUnquieted } from '../unquieted.js';
 import type { Verified, Work } from '../work.js';
 import type { ChangeKind } from './kind.js';
 
@@ -55,8 +56,10 @@ function settingsWork(deps: OpsDeps, record: SettingsChange, by: string): Work {
       return {
         ok: true,
         change: { action: NAME, changes: record.changes },
-        keep: (deps) =>
-          deps.store.settings.write(new Map(record.changes.map((c) => [c.name, c.after ?? undefined])), by),
+        keep: async (deps) => {
+          await deps.store.settings.write(new Map(record.changes.map((c) => [c.name, c.after ?? undefined])), by);
+          await forgetUnquieted(deps, record.changes);
+        },
       };
     },
   };

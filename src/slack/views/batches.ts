@@ -291,8 +291,13 @@ export function batchAnnouncementMessage(announcement: BatchAnnouncement): Slack
   const agent = announcement.agent ? ` to ${agentLabel(announcement.agent)}` : '';
   const region = announcement.region ? ` in ${escapeMrkdwn(regionLabel(announcement.region))}` : '';
   const numbers = announcement.numbers.length ? `: ${announcedNumbers(announcement.numbers)}` : '';
+  const { of } = announcement;
+  const changed =
+    of === undefined
+      ? counted(succeeded, 'number')
+      : `${announcement.numbers.length} of the batch's ${count(of)} numbers`;
   const text =
-    `${actor} ${bulkWordsOf(announcement.kind).done.toLowerCase()} ${counted(succeeded, 'number')}${region}${agent}` +
+    `${actor} ${bulkWordsOf(announcement.kind).done.toLowerCase()} ${changed}${region}${agent}` +
     `${numbers}.${extra.length ? ` ${extra.join(', ')}.` : ''}`;
   const undo = undoButton(announcement.batchId, announcement.undo);
   return message(text, [
