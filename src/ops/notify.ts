@@ -42,7 +42,8 @@ export async function announceParts<T>(
   const picked =
     kind === undefined ? new Map<string, number[]>() : channelsPicking(settings, kind, partsTagged).subscribed;
   const posts: [T[], Destinations][] = [
-    ...(announcements ? [[[...parts], { announcements, subscribed: [] }] as [T[], Destinations]] : []),
+    // Everything to the announcements channel, which the announcer leaves unposted where none is set.
+    [[...parts], { announcements, subscribed: [] }],
     ...[...picked].map(([channel, indexes]): [T[], Destinations] => [
       indexes.map((index) => parts[index] as T),
       { subscribed: [channel] },
