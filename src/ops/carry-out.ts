@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Tags } from '../store/tags.js';
+import { NO_TAGS, type Tags } from '../store/tags.js';
 import { record } from './audit-rows.js';
 import { busyWith } from './busy.js';
 import { type ChangeIntent, requestIdOf } from './changes.js';
@@ -10,7 +10,6 @@ import type { Held } from './locks.js';
 import { givenAway, outOfReach, ownedElsewhere } from './ownership.js';
 import { ProviderReads } from './provider-reads.js';
 import { isSecondOutcome, refuseSecondOutcome, reportSecondOutcome, secondOutcomeFailure } from './second-outcome.js';
-import { taggedNow } from './subscriptions.js';
 import { atomically, bothEnded } from './transactions.js';
 import type { Actor, Failure, Result } from './types.js';
 import { recordUndoRow, undoesOf } from './undo-trail.js';
@@ -106,10 +105,11 @@ export async function carryOutHeld(
   // Checked under the change's locks, which a label change takes too: no owner changes between this and the call.
   const touched = touchedBy(work.intent);
   const settings = await deps.settings.current();
-  const [beyond] = await outOfReach(deps, settings, actor, touched);
+  // Read once, before the change, which may forget them (a release): for its owners, and for where it is announced.
+  const found = await deps.store.tags.of(touched);
+  const [beyond] = await outOfReach(deps, settings, actor, touched, found);
   const refused = beyond ? ownedElsewhere(beyond) : await givenAway(deps, settings, actor, work.intent);
-  // Read before the change, which may forget them (a release), for where it is announced.
-  const tagged = await taggedNow(deps, touched);
+  const tagged = touched.map((subject) => found.get(subject) ?? NO_TAGS);
   // Whatever the outcome (a lost answer may still have changed something), kept lists are read again.
   const ran = refused ?? (await work.run(provider).catch(providerFailure).finally(deps.lists.invalidate));
   // A batch's item is checked before its batch moves on, so that the batch's counts and messages are final where

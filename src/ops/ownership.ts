@@ -32,9 +32,11 @@ export async function outOfReach(
   settings: Settings,
   actor: Actor,
   touched: readonly string[],
+  /** Their tags, when the caller read them already. */
+  read?: ReadonlyMap<string, Tags>,
 ): Promise<{ subject: string; owner: string }[]> {
   if (touched.length === 0) return [];
-  const tags = await deps.store.tags.of(touched);
+  const tags = read ?? (await deps.store.tags.of(touched));
   if (![...tags.values()].some((found) => found.owner !== undefined)) return [];
   const reach = await reachOf(deps, settings, actor);
   const refused: { subject: string; owner: string }[] = [];
